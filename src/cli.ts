@@ -1,0 +1,105 @@
+// The command line: registers one command per file in src/commands, and is the only place that turns errors
+// into `lro: <message>` and exit codes (usage errors exit 2, not commander's 1, which would read as "no match").
+import { Command, CommanderError } from 'commander';
+import { catCommand } from './commands/cat.js';
+import { infoCommand } from './commands/info.js';
+import { offloadCommand } from './commands/offload.js';
+import { EXIT, LroError } from './errors.js';
+import { FormatError } from './format/header.js';
+import { BrokenPipe, processIO, type IO } from './io.js';
+import { VERSION } from './version.js';
+
+/** What every command gets: the IO, and where to leave its exit code. */
+export interface Context {
+  io: IO;
+  exitCode: number;
+}
+
+export type CommandFactory = (ctx: Context) => Command;
+
+const COMMANDS: CommandFactory[] = [offloadCommand, catCommand, infoCommand];
+
+function configure(cmd: Command, io: IO): Command {
+  cmd.exitOverride();
+  cmd.configureOutput({
+    writeOut: (s) => void io.stdout.write(s).catch(() => undefined),
+    writeErr: (s) => void io.stderr.write(s).catch(() => undefined),
+    outputError: () => undefined, // printed by main() in lro's own format
+  });
+  cmd.showSuggestionAfterError(true);
+  for (const sub of cmd.commands) configure(sub, io);
+  return cmd;
+}
+
+/** Builds the program (exported for the completion and man page generators). */
+export function buildProgram(ctx: Context): Command {
+  const program = new Command('lro')
+    .description('Large result offloading: small output passes through; large output becomes a stored result you can grep, jq and read.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand(false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  some-command | lro offload            small output passes, large output is stored and described
+  lro cat ID > original.txt             the exact original back
+  lro info ID                           the descriptor again
+
+Store: --dir, $LRO_DIR, or \${TMPDIR:-/tmp}/lro-<uid>. Exit codes: 0 ok, 1 no match (grep), 2 error.`,
+    );
+  for (const make of COMMANDS) program.addCommand(make(ctx));
+  return configure(program, ctx.io);
+}
+
+function commanderMessage(e: CommanderError): string {
+  return e.message.replace(/^error: /, '').replace(/\.$/, '');
+}
+
+/** Runs lro with argv (without node and script) and returns the exit code. */
+export async function main(argv: string[], io: IO): Promise<number> {
+  const ctx: Context = { io, exitCode: EXIT.ok };
+  const program = buildProgram(ctx);
+  if (argv.length === 0 && io.stdinIsTTY) argv = ['--help'];
+  else if (argv.length === 0 || (argv[0].startsWith('-') && !['-h', '--help', '-V', '--version'].includes(argv[0]))) {
+    argv = ['offload', ...argv]; // `cmd | lro` offloads
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx.exitCode;
+  } catch (e) {
+    return reportError(e, io, argv);
+  }
+}
+
+async function reportError(e: unknown, io: IO, argv: string[]): Promise<number> {
+  if (e instanceof BrokenPipe) return EXIT.ok;
+  let message: string;
+  let code: number = EXIT.error;
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+    const sub = argv.find((a) => !a.startsWith('-'));
+    message = `${commanderMessage(e)}: see lro ${sub && sub !== '--help' ? `${sub} ` : ''}--help`;
+  } else if (e instanceof LroError) {
+    message = e.message;
+    code = e.exitCode;
+  } else if (e instanceof FormatError) {
+    message = e.message;
+  } else {
+    const err = e as NodeJS.ErrnoException;
+    message = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);
+  }
+  try {
+    await io.stderr.write(`lro: ${message}\n`);
+    if (io.env.LRO_DEBUG === '1' && e instanceof Error && e.stack) await io.stderr.write(`${e.stack}\n`);
+  } catch {
+    // stderr closed too
+  }
+  return code;
+}
+
+/** Entry point of bin/lro.js. */
+export async function run(): Promise<void> {
+  const io = processIO();
+  process.exitCode = await main(process.argv.slice(2), io);
+}

@@ -1,0 +1,65 @@
+// `lro info ID`: the descriptor again, with the current id and path; --full drops the size bound.
+import { Command, Option } from 'commander';
+import type { Context } from '../cli.js';
+import { describe, renderDescriptorJson } from '../describe/descriptor.js';
+import { statsOfStored } from '../describe/stored.js';
+import { getTokenizer } from '../engines/tokenizer.js';
+import { LroError } from '../errors.js';
+import { FormatError, serializeHeader } from '../format/header.js';
+import type { IO } from '../io.js';
+import { renderDescriptorText } from '../render/descriptor-text.js';
+import { resolveResult } from '../store/resolve.js';
+import { parseCount } from '../units.js';
+
+export interface InfoOptions {
+  dir?: string;
+  full?: boolean;
+  descriptor?: string;
+  previewTokens?: string;
+  header?: boolean;
+}
+
+export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<number> {
+  const rf = resolveResult(ref, { dir: opts.dir, env: io.env });
+  if (opts.header) {
+    await io.stdout.write(`${serializeHeader(rf.header)}\n`); // one line, the envelope's numbers as written
+    return 0;
+  }
+  let stats;
+  try {
+    stats = statsOfStored(rf);
+  } catch (e) {
+    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    throw e;
+  }
+  const d = describe(rf.header, rf.path, stats, {
+    full: !!opts.full,
+    previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
+    tokenizer: getTokenizer(rf.header.encoding),
+  });
+  if (opts.descriptor === 'text') await io.stdout.write(renderDescriptorText(d));
+  else await io.stdout.write(renderDescriptorJson(d, io.stdout.isTTY));
+  return 0;
+}
+
+export function infoCommand(ctx: Context): Command {
+  return new Command('info')
+    .description('print the descriptor of a stored result again (as offload printed it)')
+    .argument('<id>', "result id, 'last', or the path of a result file")
+    .option('--dir <dir>', 'store directory')
+    .option('--full', 'everything: the whole schema, all fields and values, a longer preview')
+    .option('--header', 'print the header (line 1 of the file) instead')
+    .option('--preview-tokens <n>', 'size of the preview')
+    .addOption(new Option('--descriptor <form>', 'how to print it').choices(['json', 'text']).default('json'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  lro info 01JD2X3Y4Z5A6B7C8D9E0F1G2H
+  lro info last --descriptor text
+  lro info last --full`,
+    )
+    .action(async (id: string, opts: InfoOptions) => {
+      ctx.exitCode = await runInfo(id, opts, ctx.io);
+    });
+}

@@ -1,0 +1,124 @@
+// `lro offload`: stdin in; the same bytes out when small, else a stored result and its descriptor.
+import { Command, Option } from 'commander';
+import type { Context } from '../cli.js';
+import { renderDescriptorText } from '../render/descriptor-text.js';
+import { UsageError } from '../errors.js';
+import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
+import type { IO } from '../io.js';
+import { DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS, offload, type InputFormat, type OffloadOptions } from '../offload.js';
+import { parseCount, parseDuration } from '../units.js';
+import { DEFAULT_PREVIEW_TOKENS, renderDescriptorJson } from '../describe/descriptor.js';
+
+export interface OffloadCliOptions {
+  dir?: string;
+  threshold?: string;
+  force?: boolean;
+  json?: boolean;
+  operation?: string;
+  query?: string;
+  session?: string;
+  meta?: string[];
+  ttl?: string;
+  encoding?: string;
+  detail?: string;
+  format?: string;
+  previewTokens?: string;
+  descriptor?: string;
+}
+
+/** The offload options shared with `lro run`. */
+export function addOffloadOptions(cmd: Command): Command {
+  return cmd
+    .option('--dir <dir>', 'store directory (default: $LRO_DIR, else ${TMPDIR:-/tmp}/lro-<uid>)')
+    .option('--threshold <tokens>', `store output above this many tokens (default: $LRO_THRESHOLD_TOKENS, else ${DEFAULT_THRESHOLD})`)
+    .option('--force', 'store the output whatever its size')
+    .option('--json', 'print JSON even when passing through: {"offloaded": false, "content": ...}')
+    .option('--operation <name>', 'what produced the output, used in the file name (default: offload)')
+    .option('--query <text>', 'the query or command that produced the output, kept in the header')
+    .option('--session <id>', 'a session id to group results (default: $LRO_SESSION)')
+    .option('--meta <key=value>', 'extra metadata, repeatable', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--ttl <duration>', 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)')
+    .addOption(new Option('--encoding <name>', 'tokenizer used for counting').choices([...ENCODINGS]).default('o200k_base'))
+    .option('--detail <level>', 'detail level recorded in the header', 'full')
+    .addOption(new Option('--format <type>', 'skip content detection').choices(['auto', 'text', 'json', 'jsonl']).default('auto'))
+    .option('--preview-tokens <n>', `size of the preview in the descriptor (default: ${DEFAULT_PREVIEW_TOKENS})`)
+    .addOption(new Option('--descriptor <form>', 'how to print the descriptor').choices(['json', 'text']).default('json'));
+}
+
+/** Parses the offload options (with their environment fallbacks) into library options. */
+export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
+  const env = io.env;
+  const meta: Record<string, string> = {};
+  for (const kv of o.meta ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new UsageError(`invalid --meta '${kv}': expected key=value`);
+    meta[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  const threshold = o.threshold ?? env.LRO_THRESHOLD_TOKENS;
+  const ttl = o.ttl ?? env.LRO_TTL;
+  return {
+    dir: o.dir,
+    env,
+    threshold: threshold !== undefined ? parseCount(threshold, o.threshold !== undefined ? '--threshold' : 'LRO_THRESHOLD_TOKENS') : DEFAULT_THRESHOLD,
+    force: !!o.force,
+    operation: o.operation,
+    query: o.query ?? null,
+    session: o.session ?? env.LRO_SESSION ?? null,
+    meta,
+    ttlSeconds: ttl !== undefined ? parseDuration(ttl, o.ttl !== undefined ? '--ttl' : 'LRO_TTL') : DEFAULT_TTL_SECONDS,
+    encoding: (o.encoding ?? 'o200k_base') as Encoding,
+    detail: o.detail ?? 'full',
+    format: (o.format ?? 'auto') as InputFormat,
+    previewTokens: o.previewTokens !== undefined ? parseCount(o.previewTokens, '--preview-tokens') : undefined,
+    now: io.now,
+    warn: (m) => void io.stderr.write(`lro: ${m}\n`).catch(() => undefined),
+  };
+}
+
+/** Runs an offload of `input` and prints the outcome; returns the exit code (always 0 unless usage is wrong). */
+export async function runOffload(input: AsyncIterable<Uint8Array>, o: OffloadCliOptions, io: IO, extra: Partial<OffloadOptions> = {}): Promise<number> {
+  const options = { ...offloadOptions(o, io), ...extra };
+  const result = await offload(input, options);
+  if (!result.offloaded && !result.truncated) {
+    if (o.json) await io.stdout.write(`${JSON.stringify({ offloaded: false, content: result.content.toString('utf8') })}\n`);
+    else await io.stdout.write(result.content);
+    return 0;
+  }
+  if (!result.offloaded) {
+    await io.stderr.write(`${result.warning}\n`);
+    if (io.env.LRO_DEBUG === '1' && result.error.stack) await io.stderr.write(`${result.error.stack}\n`);
+    if (o.json) {
+      await io.stdout.write(
+        `${JSON.stringify({ offloaded: false, truncated: true, content: result.content.toString('utf8'), warning: result.warning })}\n`,
+      );
+    } else {
+      await io.stdout.write(result.content);
+      const sep = result.content.length && result.content[result.content.length - 1] !== 0x0a ? '\n' : '';
+      await io.stdout.write(`${sep}[${result.warning}]\n`);
+    }
+    return 0;
+  }
+  if (o.descriptor === 'text') await io.stdout.write(renderDescriptorText(result.descriptor));
+  else await io.stdout.write(renderDescriptorJson(result.descriptor, io.stdout.isTTY));
+  return 0;
+}
+
+export function offloadCommand(ctx: Context): Command {
+  return addOffloadOptions(
+    new Command('offload')
+      .description('read stdin; print it unchanged if small, else store it and print a descriptor (id, schema, preview, jq recipes)')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  kubectl get pods -o json | lro offload
+  npm test 2>&1 | lro offload --operation npm-test --descriptor text
+  curl -s https://api.example.com/items | lro offload --threshold 2000 --ttl 1h
+
+Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION.
+If the store cannot be written, the output is printed cut to the threshold with a warning (exit 0).`,
+      ),
+  ).action(async (opts: OffloadCliOptions) => {
+    ctx.exitCode = await runOffload(ctx.io.stdin, opts, ctx.io);
+  });
+}

@@ -1,0 +1,261 @@
+// The descriptor printed instead of a large output (CONTRACT section 3): a superset of the reference
+// OffloadResponse. It has to be small (about 1,000 tokens by default: a descriptor near the size of the output
+// it replaces saves nothing), so it is built at decreasing levels of detail until it fits.
+import type { Header } from '../format/header.js';
+import { formatBytes, formatCount } from '../units.js';
+import type { Tokenizer } from '../engines/tokenizer.js';
+import type { FieldValues, RecordStats } from './record-stats.js';
+import { recordRecipes, renderRecipes, textRecipes, type JqRecipe } from './recipes.js';
+import { fieldPaths, toJsonSchema } from './schema.js';
+import { shellQuote } from './shell.js';
+import type { PreviewLine, TextStats } from './text-stats.js';
+
+export const DESCRIPTOR_TOKENS = 1000;
+export const DEFAULT_PREVIEW_TOKENS = 300;
+
+export interface Summary {
+  count: number;
+  estimated_tokens: number;
+  bytes: number;
+  operation: string;
+  query?: string | null;
+  content_type: Header['content_type'];
+  detail: string;
+  session?: string | null;
+  source?: Header['source'];
+  /** text: lines that look like errors, and lines per log level. */
+  error_lines?: number;
+  levels?: Record<string, number>;
+  /** json/jsonl: most frequent values of low-cardinality fields, e.g. {".status": {"success": 4800, "error": 200}}. */
+  top_values?: Record<string, Record<string, number>>;
+  /** Whether top_values come from a sample of the records. */
+  sampled?: boolean;
+  /** jsonl: records that are not JSON (stored as strings; lro jq skips them). */
+  invalid_records?: number[];
+  /** json: where the records come from in the document. */
+  records_from?: string;
+}
+
+export interface Descriptor {
+  offloaded: true;
+  id: string;
+  file_path: string;
+  summary: Summary;
+  line_schema: Record<string, unknown>;
+  fields: string[];
+  /** text: "N: line" strings; records: {record: N, value: shortened record}. */
+  preview: { head: unknown[]; tail: unknown[]; errors?: string[] };
+  jq_recipes: JqRecipe[];
+  guidance: string;
+  expires_at: string;
+}
+
+/** What was learned about the records while writing (or reading) them. */
+export type Stats = { kind: 'text'; text: TextStats } | { kind: 'records'; records: RecordStats } | { kind: 'binary' };
+
+export interface DescribeOptions {
+  previewTokens?: number;
+  /** No size bound: everything (lro info --full). */
+  full?: boolean;
+  tokenizer: Tokenizer;
+}
+
+interface Detail {
+  schemaDepth: number;
+  schemaProps: number;
+  fields: number;
+  topFields: number;
+  topValues: number;
+  previewShare: number;
+}
+
+// From the richest to the leanest; the preview keeps its budget (--preview-tokens) until the last levels.
+const DETAILS: Detail[] = [
+  { schemaDepth: 3, schemaProps: 25, fields: 40, topFields: 4, topValues: 6, previewShare: 1 },
+  { schemaDepth: 2, schemaProps: 15, fields: 25, topFields: 3, topValues: 5, previewShare: 1 },
+  { schemaDepth: 1, schemaProps: 12, fields: 15, topFields: 3, topValues: 4, previewShare: 1 },
+  { schemaDepth: 1, schemaProps: 8, fields: 10, topFields: 2, topValues: 3, previewShare: 1 },
+  { schemaDepth: 1, schemaProps: 6, fields: 8, topFields: 2, topValues: 3, previewShare: 0.7 },
+  { schemaDepth: 0, schemaProps: 0, fields: 6, topFields: 1, topValues: 3, previewShare: 0.5 },
+  { schemaDepth: 0, schemaProps: 0, fields: 4, topFields: 1, topValues: 2, previewShare: 0.3 },
+];
+const FULL: Detail = { schemaDepth: 8, schemaProps: 1000, fields: 1000, topFields: 100, topValues: 50, previewShare: 10 };
+
+/**
+ * The descriptor as JSON: compact for a pipe (an agent reading it pays for every token; this is what the size
+ * bound measures), indented for a person at a terminal.
+ */
+export function renderDescriptorJson(d: Descriptor, pretty = false): string {
+  return `${pretty ? JSON.stringify(d, null, 2) : JSON.stringify(d)}\n`;
+}
+
+/** Builds the descriptor of a stored result; bounded to about DESCRIPTOR_TOKENS unless `full`. */
+export function describe(header: Header, path: string, stats: Stats, opts: DescribeOptions): Descriptor {
+  const previewTokens = opts.previewTokens ?? DEFAULT_PREVIEW_TOKENS;
+  if (opts.full) return build(header, path, stats, FULL, previewTokens * 10, opts.tokenizer);
+  let last: Descriptor | null = null;
+  for (const detail of DETAILS) {
+    last = build(header, path, stats, detail, Math.floor(previewTokens * detail.previewShare), opts.tokenizer);
+    const budget = DESCRIPTOR_TOKENS + Math.max(0, previewTokens - DEFAULT_PREVIEW_TOKENS);
+    if (opts.tokenizer.count(renderDescriptorJson(last)) <= budget) return last;
+  }
+  return last!;
+}
+
+function build(header: Header, path: string, stats: Stats, d: Detail, previewTokens: number, tok: Tokenizer): Descriptor {
+  const id = header.id;
+  const summary: Summary = {
+    count: header.count,
+    estimated_tokens: header.estimated_tokens,
+    bytes: header.bytes,
+    operation: header.operation,
+    content_type: header.content_type,
+    detail: header.detail,
+  };
+  if (header.query != null) summary.query = header.query;
+  if (header.session != null) summary.session = header.session;
+  if (header.source) summary.source = header.source;
+  let schema: Record<string, unknown> = { type: 'string' };
+  let fields: string[] = [];
+  let recipes: JqRecipe[] = [];
+  let preview: Descriptor['preview'] = { head: [], tail: [] };
+
+  if (stats.kind === 'text') {
+    const t = stats.text;
+    summary.error_lines = t.errorCount;
+    if (Object.keys(t.levels).length > 0) summary.levels = sortCounts(t.levels);
+    schema = { type: 'string', description: 'one line of the original text, without its line ending' };
+    recipes = renderRecipes(textRecipes(t), id, path, header);
+    preview = textPreview(t, previewTokens, tok);
+  } else if (stats.kind === 'records') {
+    const r = stats.records;
+    schema = toJsonSchema(r.schema, { depth: d.schemaDepth, properties: d.schemaProps });
+    const allFields = fieldPaths(r.schema, 2);
+    fields = allFields.slice(0, d.fields);
+    if (allFields.length > fields.length) fields.push(`… ${allFields.length - fields.length} more (lro info ${id} --full)`);
+    if (r.topValues.length > 0) summary.top_values = topValues(r.topValues, d);
+    if (r.sampled) summary.sampled = true;
+    recipes = renderRecipes(recordRecipes(r, allFields), id, path, header);
+    preview = recordPreview(r, previewTokens, tok);
+  } else {
+    schema = { type: 'string', contentEncoding: 'base64', description: `${3072} bytes of the original per record` };
+  }
+  if (header.invalid_records?.length) summary.invalid_records = header.invalid_records.slice(0, 20);
+  if (header.content_type === 'json') {
+    summary.records_from =
+      header.split === 'elements'
+        ? 'the elements of the top-level array'
+        : header.split === 'path'
+          ? `${jqPath(header.path ?? [])} (the rest of the document: header envelope)`
+          : 'the whole document (one record)';
+  }
+  return {
+    offloaded: true,
+    id,
+    file_path: path,
+    summary,
+    line_schema: schema,
+    fields,
+    preview,
+    jq_recipes: recipes,
+    guidance: guidance(header, stats, recipes),
+    expires_at: header.expires_at,
+  };
+}
+
+function sortCounts(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1]));
+}
+
+function topValues(fields: FieldValues[], d: Detail): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const f of fields.slice(0, d.topFields)) {
+    const shown: Record<string, number> = {};
+    for (const [v, c] of f.values.slice(0, d.topValues)) shown[typeof v === 'string' ? v : JSON.stringify(v)] = c;
+    if (f.values.length > d.topValues) shown['(other values)'] = f.values.slice(d.topValues).reduce((s, [, c]) => s + c, 0);
+    out[f.path] = shown;
+  }
+  return out;
+}
+
+export function jqPath(keys: string[]): string {
+  return keys.map((k) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `.${JSON.stringify(k)}`)).join('') || '.';
+}
+
+/** Fills the preview budget: error-like lines first (up to 40%), then the head, then the tail. */
+function textPreview(t: TextStats, budget: number, tok: Tokenizer): Descriptor['preview'] {
+  let left = budget;
+  const take = (lines: PreviewLine[], max: number, fromEnd = false): string[] => {
+    const out: string[] = [];
+    const list = fromEnd ? [...lines].reverse() : lines;
+    let used = 0;
+    for (const l of list) {
+      const s = `${l.line}: ${l.text}`;
+      const cost = tok.count(s) + 2;
+      if (used + cost > max) break;
+      used += cost;
+      out.push(s);
+    }
+    left -= used;
+    return fromEnd ? out.reverse() : out;
+  };
+  const errors = t.errors.length ? take(t.errors, Math.floor(budget * 0.4)) : [];
+  const head = take(t.head, Math.floor(left * 0.55));
+  const shownHead = new Set(head.map((s) => s.slice(0, s.indexOf(':'))));
+  const tail = take(
+    t.tail.filter((l) => !shownHead.has(String(l.line))),
+    left,
+    true,
+  );
+  const preview: Descriptor['preview'] = { head, tail };
+  if (errors.length) preview.errors = errors;
+  return preview;
+}
+
+function recordPreview(r: RecordStats, budget: number, tok: Tokenizer): Descriptor['preview'] {
+  let left = budget;
+  const take = (records: RecordStats['head']): unknown[] => {
+    const out: unknown[] = [];
+    for (const rec of records) {
+      const cost = tok.count(JSON.stringify(rec)) + 1;
+      if (cost > left) {
+        left = 0;
+        break;
+      }
+      left -= cost;
+      out.push(rec);
+    }
+    return out;
+  };
+  const head = take(r.head);
+  const tail = take(r.tail);
+  return { head, tail };
+}
+
+/** Short, concrete next steps with the real id. */
+function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
+  const id = h.id;
+  const size = `~${formatCount(h.estimated_tokens)} tokens`;
+  if (stats.kind === 'binary') {
+    return `${formatBytes(h.bytes)} of binary data stored as ${id}; nothing printed. Restore: \`lro cat ${id} > file.bin\`. Identify: \`lro cat ${id} | file -\`.`;
+  }
+  if (stats.kind === 'text') {
+    const t = stats.text;
+    const first = t.errors[0];
+    const errors = first
+      ? ` ${formatCount(t.errorCount)} lines look like errors (line ${first.line}${t.errorCount > 1 ? ` to ${t.errors.at(-1)!.line}` : ''}).`
+      : ' No line looks like an error.';
+    const next = [`lro grep ${id} ${shellQuote(first ? 'error|fail' : 'pattern')} -i -C 2`];
+    if (first) next.push(`lro read ${id} --records ${Math.max(1, first.line - 5)}:${first.line + 20}`);
+    next.push(`lro read ${id} --tail 50`);
+    return `${formatCount(h.count)} lines (${size}) stored as ${id}; nothing printed.${errors} Next: ${next.map((c) => `\`${c}\``).join(', ')}. Record N is line N.`;
+  }
+  const r = stats.records;
+  const what = [...r.schema.types].join('/') || 'JSON';
+  const skipped = h.invalid_records?.length ? ` ${h.invalid_records.length} lines are not JSON (kept as strings; lro jq skips them).` : '';
+  const first = recipes[0] ? 'jq_recipes[0], ' : '';
+  return (
+    `${formatCount(h.count)} records (one ${what} each, ${size}) stored as ${id}; nothing printed.${skipped} ` +
+    `Next: ${first}\`lro read ${id} --head 5\` or \`lro grep ${id} 'text'\`. lro jq feeds jq one record at a time (-s: all at once).`
+  );
+}

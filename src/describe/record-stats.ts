@@ -1,0 +1,202 @@
+// What a descriptor says about JSON records: the first and last records, an inferred schema, and the most
+// frequent values of low-cardinality fields (e.g. `status: success 4800, error 200`). Every record is counted
+// for the first FULL_BYTES of records; past that, records are sampled at a growing stride, each sampled record
+// counting for `stride` records, and the stats say they are estimates.
+import { SchemaNode, jqKey } from './schema.js';
+
+const HEAD_RECORDS = 3;
+const TAIL_RECORDS = 2;
+const RECORD_KEEP_CHARS = 200;
+/** Records are all parsed up to this many bytes of them; then sampled. */
+const FULL_BYTES = 32 << 20;
+/** While sampling, the stride doubles after every this many sampled records. */
+const SAMPLED_PER_STRIDE = 10_000;
+/** A field stops being "low cardinality" past this many distinct values. */
+const MAX_DISTINCT = 50;
+const MAX_VALUE_CHARS = 80;
+const MAX_TRACKED_FIELDS = 400;
+
+/** One record shown in a preview: its number and a shortened copy of its value (see shorten). */
+export interface PreviewRecord {
+  record: number;
+  value: unknown;
+}
+
+/** The value counts of one field, most frequent first. */
+export interface FieldValues {
+  path: string;
+  present: number;
+  distinct: number;
+  values: [value: string | number | boolean | null, count: number][];
+}
+
+export interface RecordStats {
+  count: number;
+  /** How many records the schema and value counts were computed from. */
+  analyzed: number;
+  sampled: boolean;
+  head: PreviewRecord[];
+  tail: PreviewRecord[];
+  schema: SchemaNode;
+  /** Low-cardinality fields, most telling first. */
+  topValues: FieldValues[];
+}
+
+class ValueCounter {
+  present = 0;
+  overflow = false;
+  readonly counts = new Map<string, number>();
+
+  add(v: unknown, weight: number): void {
+    this.present += weight;
+    if (this.overflow) return;
+    if (v !== null && typeof v === 'object') {
+      this.overflow = true;
+      return;
+    }
+    if (typeof v === 'string' && v.length > MAX_VALUE_CHARS) {
+      this.overflow = true;
+      return;
+    }
+    const key = JSON.stringify(v);
+    this.counts.set(key, (this.counts.get(key) ?? 0) + weight);
+    if (this.counts.size > MAX_DISTINCT) {
+      this.overflow = true;
+      this.counts.clear();
+    }
+  }
+}
+
+export class RecordAnalyzer {
+  private n = 0;
+  private bytes = 0;
+  private analyzed = 0;
+  private stride = 1;
+  private sampledAtStride = 0;
+  private weight = 1;
+  private readonly head: PreviewRecord[] = [];
+  private tail: { n: number; bytes: Buffer; whole: boolean }[] = [];
+  private readonly schema = new SchemaNode();
+  private readonly fields = new Map<string, ValueCounter>();
+
+  /** Sees one record (its JSON text). */
+  observe(record: Buffer): void {
+    const n = ++this.n;
+    this.bytes += record.length;
+    if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(record) });
+    else {
+      // kept raw; previewed once at the end
+      this.tail.push({ n, bytes: Buffer.from(record.subarray(0, Math.min(record.length, 1 << 20))), whole: record.length <= 1 << 20 });
+      if (this.tail.length > TAIL_RECORDS) this.tail.shift();
+    }
+    this.weight = 1;
+    if (this.bytes > FULL_BYTES) {
+      if (this.stride === 1) this.stride = 2;
+      if (n % this.stride !== 0) return;
+      this.weight = this.stride;
+      if (++this.sampledAtStride >= SAMPLED_PER_STRIDE) {
+        this.stride *= 2;
+        this.sampledAtStride = 0;
+      }
+    }
+    if (record.length > 4 << 20) return; // a huge single record: schema from others
+    let value: unknown;
+    try {
+      value = JSON.parse(record.toString('utf8'));
+    } catch {
+      return;
+    }
+    this.analyzed++;
+    this.schema.add(value);
+    this.countFields(value);
+  }
+
+  end(): RecordStats {
+    const topValues: FieldValues[] = [];
+    for (const [path, c] of this.fields) {
+      if (c.overflow || c.counts.size === 0) continue;
+      const values = [...c.counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, count]) => [JSON.parse(k) as FieldValues['values'][number][0], count] as FieldValues['values'][number]);
+      topValues.push({ path, present: c.present, distinct: c.counts.size, values });
+    }
+    topValues.sort((a, b) => fieldScore(b, this.n) - fieldScore(a, this.n));
+    return {
+      count: this.n,
+      analyzed: this.analyzed,
+      sampled: this.analyzed < this.n,
+      head: this.head,
+      tail: this.tail.map((t) => ({ record: t.n, value: t.whole ? preview(t.bytes) : `${t.bytes.toString('utf8', 0, RECORD_KEEP_CHARS)}…` })),
+      schema: this.schema,
+      topValues: topValues.filter((f) => fieldScore(f, this.n) > 0),
+    };
+  }
+
+  /** Counts scalar values at depth 1 and 2 (`.status`, `.metadata.namespace`) and positions of array records. */
+  private countFields(value: unknown): void {
+    if (Array.isArray(value)) {
+      value.slice(0, 20).forEach((v, i) => this.count(`.[${i}]`, v));
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    for (const [k, v] of Object.entries(value)) {
+      const path = jqKey(k);
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        for (const [k2, v2] of Object.entries(v)) {
+          if (v2 === null || typeof v2 !== 'object') this.count(path + jqKey(k2), v2);
+        }
+      } else this.count(path, v);
+    }
+  }
+
+  private count(path: string, v: unknown): void {
+    let c = this.fields.get(path);
+    if (!c) {
+      if (this.fields.size >= MAX_TRACKED_FIELDS) return;
+      c = new ValueCounter();
+      this.fields.set(path, c);
+    }
+    c.add(v, this.weight);
+  }
+}
+
+/** Higher for fields that split records into a few well-filled groups; 0 for fields not worth showing. */
+function fieldScore(f: FieldValues, records: number): number {
+  if (f.distinct < 2 || f.distinct > 20 || records === 0) return 0;
+  const coverage = f.present / records;
+  if (coverage < 0.5) return 0;
+  const name = f.path.toLowerCase();
+  const telling = /status|state|level|severity|type|kind|phase|result|outcome|action|code|method|category|reason|success|ok|error/.test(name) ? 2 : 1;
+  const depthPenalty = (f.path.match(/\./g) ?? []).length > 1 ? 0.7 : 1;
+  return (telling * coverage * depthPenalty) / Math.log2(f.distinct + 1);
+}
+
+/** A record for a preview: its value shortened, or its text cut short when it is too big to parse. */
+function preview(record: Buffer): unknown {
+  if (record.length > 1 << 20) return `${record.toString('utf8', 0, RECORD_KEEP_CHARS)}…`;
+  try {
+    return shorten(JSON.parse(record.toString('utf8')), 0);
+  } catch {
+    return `${record.toString('utf8', 0, RECORD_KEEP_CHARS)}…`;
+  }
+}
+
+/**
+ * A smaller copy of a value that keeps its shape: long strings cut, arrays to their first items, objects to
+ * their first keys, deep levels elided. Numbers beyond 2^53 are shown as parsed (a preview, not the data).
+ */
+export function shorten(v: unknown, depth: number): unknown {
+  if (typeof v === 'string') return v.length > 60 ? `${v.slice(0, 60)}…` : v;
+  if (v === null || typeof v !== 'object') return v;
+  if (depth >= 3) return Array.isArray(v) ? `[… ${v.length} items]` : '{…}';
+  if (Array.isArray(v)) {
+    const out = v.slice(0, 2).map((x) => shorten(x, depth + 1));
+    if (v.length > 2) out.push(`… ${v.length - 2} more`);
+    return out;
+  }
+  const entries = Object.entries(v);
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of entries.slice(0, 12)) out[k] = shorten(x, depth + 1);
+  if (entries.length > 12) out['…'] = `${entries.length - 12} more keys`;
+  return out;
+}

@@ -1,0 +1,291 @@
+// Token counting with the vocabularies and pre-tokenizer patterns of js-tiktoken (o200k_base, cl100k_base).
+// Why not js-tiktoken's own encoder: building its rank Map costs ~600 ms per process, and its byte-pair merge is
+// quadratic in the piece length ("a" x 50000 takes minutes). Here the ranks are a prebuilt hash table read with
+// one file read (scripts/build-ranks.mjs), and long pieces merge with a heap in O(n log n). The merge order is
+// the same (lowest rank first, leftmost on ties), so counts equal js-tiktoken's; test/engines checks that.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export type Encoding = 'o200k_base' | 'cl100k_base';
+export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
+
+/** Counts the tokens of a string; never throws, whatever the text (special tokens count as ordinary text). */
+export interface Tokenizer {
+  readonly encoding: Encoding;
+  count(text: string): number;
+}
+
+const MAGIC = 'LROBPE1\n';
+const HEAP_MIN_PIECE = 48; // below this, a plain scan of adjacent pairs is faster than a heap
+const CACHE_MAX_PIECE = 48;
+const CACHE_MAX_ENTRIES = 20000;
+
+function ranksFile(encoding: Encoding): string {
+  const candidates = [new URL(`./ranks/${encoding}.bin`, import.meta.url), new URL(`../../dist/ranks/${encoding}.bin`, import.meta.url)];
+  for (const url of candidates) {
+    const path = fileURLToPath(url);
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`token rank table for ${encoding} is missing; run npm run build`);
+}
+
+/** The rank table of one vocabulary: token bytes -> rank, looked up without building any JavaScript map. */
+class RankTable {
+  readonly pattern: string;
+  private readonly ranks: Uint32Array;
+  private readonly offsets: Uint32Array;
+  private readonly table: Uint32Array;
+  private readonly mask: number;
+  private readonly blob: Uint8Array;
+
+  constructor(file: string) {
+    let buf = readFileSync(file);
+    if (buf.byteOffset % 4 !== 0) buf = Buffer.from(buf); // typed-array views need 4-byte alignment
+    if (buf.toString('latin1', 0, 8) !== MAGIC) throw new Error(`${file} is not an lro rank table`);
+    const n = buf.readUInt32LE(8);
+    const tableBits = buf.readUInt32LE(12);
+    const blobLen = buf.readUInt32LE(16);
+    const patLen = buf.readUInt32LE(20);
+    this.pattern = buf.toString('utf8', 24, 24 + patLen);
+    const headerBytes = 24 + ((patLen + 3) & ~3);
+    const base = buf.byteOffset;
+    this.ranks = new Uint32Array(buf.buffer, base + headerBytes, n);
+    this.offsets = new Uint32Array(buf.buffer, base + headerBytes + 4 * n, n + 1);
+    const tableSize = 2 ** tableBits;
+    this.table = new Uint32Array(buf.buffer, base + headerBytes + 8 * n + 4, tableSize);
+    this.mask = tableSize - 1;
+    this.blob = new Uint8Array(buf.buffer, base + headerBytes + 8 * n + 4 + 4 * tableSize, blobLen);
+  }
+
+  /** Rank of bytes[start, end), or -1 if that byte string is not a token. */
+  rank(bytes: Uint8Array, start: number, end: number): number {
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) {
+      h ^= bytes[i];
+      h = Math.imul(h, 0x01000193);
+    }
+    const len = end - start;
+    const { table, offsets, blob, mask } = this;
+    for (let slot = (h >>> 0) & mask; ; slot = (slot + 1) & mask) {
+      const entry = table[slot];
+      if (entry === 0) return -1;
+      const t = entry - 1;
+      const off = offsets[t];
+      if (offsets[t + 1] - off !== len) continue;
+      let same = true;
+      for (let i = 0; i < len; i++) {
+        if (blob[off + i] !== bytes[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.ranks[t];
+    }
+  }
+}
+
+class BpeTokenizer implements Tokenizer {
+  private readonly regex: RegExp;
+  private scratch = new Uint8Array(1024);
+  private readonly cache = new Map<string, number>();
+  // Reusable work arrays for the merges.
+  private starts = new Int32Array(64);
+  private pairRanks = new Float64Array(64);
+
+  constructor(
+    readonly encoding: Encoding,
+    private readonly table: RankTable,
+  ) {
+    this.regex = new RegExp(table.pattern, 'gu');
+  }
+
+  count(text: string): number {
+    const re = this.regex;
+    re.lastIndex = 0;
+    let total = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) total += this.countPiece(m[0]);
+    return total;
+  }
+
+  private countPiece(piece: string): number {
+    const len = this.encodeUtf8(piece);
+    if (len <= 1) return len;
+    const bytes = this.scratch;
+    if (this.table.rank(bytes, 0, len) >= 0) return 1;
+    if (piece.length <= CACHE_MAX_PIECE) {
+      const hit = this.cache.get(piece);
+      if (hit !== undefined) return hit;
+      const n = this.mergeScan(bytes, len);
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+      this.cache.set(piece, n);
+      return n;
+    }
+    return len < HEAP_MIN_PIECE ? this.mergeScan(bytes, len) : mergeHeap(this.table, bytes, len);
+  }
+
+  /** UTF-8 of piece into this.scratch (lone surrogates become U+FFFD, as TextEncoder does); returns the length. */
+  private encodeUtf8(piece: string): number {
+    const n = piece.length;
+    if (this.scratch.length < n * 3) this.scratch = new Uint8Array(n * 3 + 64);
+    const out = this.scratch;
+    let p = 0;
+    for (let i = 0; i < n; i++) {
+      let c = piece.charCodeAt(i);
+      if (c < 0x80) {
+        out[p++] = c;
+      } else if (c < 0x800) {
+        out[p++] = 0xc0 | (c >> 6);
+        out[p++] = 0x80 | (c & 63);
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) {
+          const next = i + 1 < n ? piece.charCodeAt(i + 1) : 0;
+          if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+            c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+            i++;
+            out[p++] = 0xf0 | (c >> 18);
+            out[p++] = 0x80 | ((c >> 12) & 63);
+            out[p++] = 0x80 | ((c >> 6) & 63);
+            out[p++] = 0x80 | (c & 63);
+            continue;
+          }
+          c = 0xfffd;
+        }
+        out[p++] = 0xe0 | (c >> 12);
+        out[p++] = 0x80 | ((c >> 6) & 63);
+        out[p++] = 0x80 | (c & 63);
+      }
+    }
+    return p;
+  }
+
+  /** Byte-pair merge by scanning all adjacent pairs each round (tiktoken's algorithm); returns the token count. */
+  private mergeScan(bytes: Uint8Array, len: number): number {
+    if (this.starts.length < len + 1) {
+      this.starts = new Int32Array(len + 1);
+      this.pairRanks = new Float64Array(len + 1);
+    }
+    const starts = this.starts;
+    const ranks = this.pairRanks;
+    for (let i = 0; i <= len; i++) starts[i] = i;
+    let parts = len; // parts i span starts[i]..starts[i+1]
+    for (let i = 0; i < parts - 1; i++) ranks[i] = this.pairRank(bytes, starts[i], starts[i + 2]);
+    while (parts > 1) {
+      let best = -1;
+      let bestRank = Infinity;
+      for (let i = 0; i < parts - 1; i++) {
+        if (ranks[i] < bestRank) {
+          bestRank = ranks[i];
+          best = i;
+        }
+      }
+      if (best < 0) break;
+      // merge part best with part best+1
+      for (let i = best + 1; i < parts; i++) starts[i] = starts[i + 1];
+      for (let i = best + 1; i < parts - 1; i++) ranks[i] = ranks[i + 1];
+      parts--;
+      ranks[best] = best + 1 < parts ? this.pairRank(bytes, starts[best], starts[best + 2]) : Infinity;
+      if (best > 0) ranks[best - 1] = this.pairRank(bytes, starts[best - 1], starts[best + 1]);
+    }
+    return parts;
+  }
+
+  private pairRank(bytes: Uint8Array, start: number, end: number): number {
+    const r = this.table.rank(bytes, start, end);
+    return r < 0 ? Infinity : r;
+  }
+}
+
+/**
+ * Byte-pair merge with a min-heap of (rank, start) over a linked list of parts: O(n log n) for any piece length.
+ * A heap entry is stale when its left part was merged away or its right neighbour grew; such entries are skipped.
+ */
+function mergeHeap(table: RankTable, bytes: Uint8Array, len: number): number {
+  const next = new Int32Array(len + 1); // start of the part after the part starting at i (len = end)
+  const prev = new Int32Array(len + 1);
+  const alive = new Uint8Array(len + 1);
+  for (let i = 0; i < len; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+    alive[i] = 1;
+  }
+  let heapRank = new Float64Array(len * 2 + 16);
+  let heapStart = new Int32Array(len * 2 + 16);
+  let heapEnd = new Int32Array(len * 2 + 16);
+  let size = 0;
+  const less = (a: number, b: number) => heapRank[a] < heapRank[b] || (heapRank[a] === heapRank[b] && heapStart[a] < heapStart[b]);
+  const swap = (a: number, b: number) => {
+    const r = heapRank[a], s = heapStart[a], e = heapEnd[a];
+    heapRank[a] = heapRank[b]; heapStart[a] = heapStart[b]; heapEnd[a] = heapEnd[b];
+    heapRank[b] = r; heapStart[b] = s; heapEnd[b] = e;
+  };
+  const push = (rank: number, start: number, end: number) => {
+    if (size === heapRank.length) {
+      const grow = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      heapRank = grow(heapRank, (n) => new Float64Array(n));
+      heapStart = grow(heapStart, (n) => new Int32Array(n));
+      heapEnd = grow(heapEnd, (n) => new Int32Array(n));
+    }
+    let i = size++;
+    heapRank[i] = rank; heapStart[i] = start; heapEnd[i] = end;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!less(i, parent)) break;
+      swap(i, parent);
+      i = parent;
+    }
+  };
+  const pop = () => {
+    size--;
+    swap(0, size);
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < size && less(l, m)) m = l;
+      if (r < size && less(r, m)) m = r;
+      if (m === i) break;
+      swap(i, m);
+      i = m;
+    }
+  };
+  const pushPair = (start: number) => {
+    const mid = next[start];
+    if (mid >= len) return;
+    const end = next[mid];
+    const rank = table.rank(bytes, start, end);
+    if (rank >= 0) push(rank, start, end);
+  };
+  for (let i = 0; i < len - 1; i++) pushPair(i);
+  let parts = len;
+  while (size > 0) {
+    const start = heapStart[0], end = heapEnd[0];
+    pop();
+    if (!alive[start]) continue;
+    const mid = next[start];
+    if (mid >= len || next[mid] !== end) continue;
+    alive[mid] = 0;
+    next[start] = end;
+    if (end < len) prev[end] = start;
+    parts--;
+    if (prev[start] >= 0) pushPair(prev[start]);
+    pushPair(start);
+  }
+  return parts;
+}
+
+const loaded = new Map<Encoding, Tokenizer>();
+
+/** The tokenizer for an encoding, loaded on first use (one read of a ~4 MB table). */
+export function getTokenizer(encoding: Encoding = 'o200k_base'): Tokenizer {
+  let t = loaded.get(encoding);
+  if (!t) {
+    t = new BpeTokenizer(encoding, new RankTable(ranksFile(encoding)));
+    loaded.set(encoding, t);
+  }
+  return t;
+}

@@ -1,0 +1,64 @@
+// Records back to the original bytes, for every content type. Used by `lro cat` (via the reader) and when an
+// offload changes content type midway and replays what it already wrote.
+import { decodeBinaryRecord } from './content-binary.js';
+import { decodeJsonDocument } from './content-json.js';
+import { decodeJsonlRecord } from './content-jsonl.js';
+import { decodeTextRecord } from './content-text.js';
+import type { Layout } from './encoder.js';
+import { FormatError } from './header.js';
+
+/** One record: its 1-based number and its JSON text (a view valid until the consumer moves on). */
+export interface RecordLine {
+  n: number;
+  line: Buffer;
+}
+
+/** Cuts a stream of record bytes ("<json>\n" each) into numbered records. */
+export function* splitRecords(chunks: Iterable<Buffer>): Generator<RecordLine> {
+  let n = 1;
+  let carry: Buffer | null = null;
+  for (const chunk of chunks) {
+    const data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    carry = null;
+    let start = 0;
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
+      yield { n: n++, line: data.subarray(start, nl) };
+      start = nl + 1;
+    }
+    if (start < data.length) carry = Buffer.from(data.subarray(start));
+  }
+  if (carry) throw new FormatError(`record ${n} has no end of line`);
+}
+
+/** The original content rebuilt from records, given the layout fields of their header. */
+export function* decodeRecords(layout: Layout, records: Iterable<RecordLine>): Generator<Uint8Array> {
+  const type = layout.content_type;
+  const checked = (n: number, f: () => Buffer): Buffer => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof FormatError) throw e;
+      throw new FormatError(`record ${n} is not what a ${type} result holds`);
+    }
+  };
+  if (type === 'json') {
+    yield* decodeJsonDocument(
+      layout,
+      (function* () {
+        for (const r of records) yield r.line;
+      })(),
+    );
+    return;
+  }
+  if (type === 'binary') {
+    for (const r of records) yield checked(r.n, () => decodeBinaryRecord(r.line));
+    return;
+  }
+  const eol = Buffer.from(layout.line_ending === 'crlf' ? '\r\n' : '\n');
+  const invalid = new Set(layout.invalid_records ?? []);
+  const jsonl = type === 'jsonl';
+  for (const r of records) {
+    yield checked(r.n, () => (jsonl ? decodeJsonlRecord(r.line, invalid.has(r.n)) : decodeTextRecord(r.line)));
+    if (r.n < layout.count || layout.final_newline) yield eol;
+  }
+}

@@ -1,0 +1,47 @@
+// File names in the store: `lro-<operation>-<ULID>.jsonl` for results, `.lro-<ULID>-<pid>.tmp` while writing.
+// Every other name in the store is foreign to lro and is never touched.
+
+/** Crockford base32 ULID: 26 characters, the first one at most 7 (48-bit time). */
+export const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+const RESULT_RE = /^lro-([a-z0-9_-]{1,40})-([0-7][0-9A-HJKMNP-TV-Z]{25})\.jsonl$/;
+const TEMP_RE = /^\.lro-[0-9A-Za-z_-]{1,80}\.tmp$/;
+
+/** Whether s is a well-formed ULID (the id of a result). */
+export function isUlid(s: string): boolean {
+  return ULID_RE.test(s);
+}
+
+/** Reduces any operation name to `[a-z0-9_-]{1,40}` so it is safe in a file name; empty becomes "offload". */
+export function sanitizeOperation(operation: string): string {
+  const cleaned = operation
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return cleaned || 'offload';
+}
+
+/** The file name of a stored result. */
+export function resultFileName(operation: string, id: string): string {
+  return `lro-${sanitizeOperation(operation)}-${id}.jsonl`;
+}
+
+/** Parses a result file name; null when the name is not one lro writes. */
+export function parseResultFileName(name: string): { operation: string; id: string } | null {
+  const m = RESULT_RE.exec(name);
+  return m ? { operation: m[1], id: m[2] } : null;
+}
+
+let tempSerial = 0;
+
+/** A temporary name, unique in this process, for a result (or its spool) before the atomic rename. */
+export function tempFileName(id: string, purpose = 'write'): string {
+  return `.lro-${id}-${purpose}-${process.pid}-${tempSerial++}.tmp`;
+}
+
+/** Whether a name is one of lro's temporary files (`.lro-*.tmp`). */
+export function isTempFileName(name: string): boolean {
+  return TEMP_RE.test(name);
+}

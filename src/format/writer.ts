@@ -1,0 +1,243 @@
+// Atomic writing of one result: records go to a temporary file `.lro-*.tmp` in the store (0600, created
+// exclusively, never through a symlink); the header, known only at the end, is written last; then fsync and
+// rename to `lro-<operation>-<id>.jsonl`. A reader never sees a partial result; a killed writer leaves only the
+// temporary file, which `lro gc` removes once stale.
+//
+// Small results are assembled in memory and written in one go. Once records pass `memoryLimit`, they stream to
+// the file after a reserved slot of `headerSlot` bytes for line 1; the header is then written into the slot,
+// padded with spaces (JSON allows trailing whitespace). A header too big for its slot (a large JSON envelope)
+// costs one copy of the records into a fresh temporary file.
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  constants as fsc,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { RecordSink } from './encoder.js';
+import { resultFileName, tempFileName } from './naming.js';
+
+export interface WriterOptions {
+  dir: string;
+  id: string;
+  operation: string;
+  /** Identity of the store directory when it was checked; the rename is refused if it changed since. */
+  dirIdentity?: { dev: number; ino: number };
+  memoryLimit?: number;
+  headerSlot?: number;
+}
+
+const DEFAULT_MEMORY = 4 << 20;
+const DEFAULT_SLOT = 4096;
+const COPY_CHUNK = 1 << 20;
+/** Small writes are gathered into a buffer of this size before they reach memory or the file. */
+const STAGE = 1 << 20;
+
+/** Opens a new file for writing: exclusive, no symlink following, mode 0600 whatever the umask. */
+export function createExclusive(path: string): number {
+  const fd = openSync(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  return fd;
+}
+
+function writeAll(fd: number, buf: Uint8Array, position?: number): void {
+  let off = 0;
+  while (off < buf.length) {
+    const n = writeSync(fd, buf, off, buf.length - off, position === undefined ? null : position + off);
+    off += n;
+  }
+}
+
+/** Writes one result atomically. Use write() for record bytes, then commit() or abort(). */
+export class ResultWriter implements RecordSink {
+  readonly tempPath: string;
+  private fd: number;
+  private mem: Buffer[] = [];
+  private memBytes = 0;
+  private stage = Buffer.allocUnsafe(STAGE);
+  private stagePos = 0;
+  private spilled = false;
+  private fileBytes = 0; // bytes in the file after the slot
+  private readonly memoryLimit: number;
+  private readonly slot: number;
+  private done = false;
+
+  constructor(private readonly opts: WriterOptions) {
+    this.memoryLimit = opts.memoryLimit ?? DEFAULT_MEMORY;
+    this.slot = opts.headerSlot ?? DEFAULT_SLOT;
+    this.tempPath = join(opts.dir, tempFileName(opts.id));
+    this.fd = createExclusive(this.tempPath);
+  }
+
+  /** Record bytes written so far. */
+  get size(): number {
+    return this.memBytes + this.fileBytes + this.stagePos;
+  }
+
+  write(bytes: Uint8Array): void {
+    const n = bytes.length;
+    if (n === 0) return;
+    if (n >= STAGE >> 1) {
+      this.flushStage();
+      this.put(Buffer.from(bytes)); // copies: the caller may reuse its buffer
+      return;
+    }
+    if (this.stagePos + n > STAGE) this.flushStage();
+    this.stage.set(bytes, this.stagePos);
+    this.stagePos += n;
+  }
+
+  private flushStage(): void {
+    if (this.stagePos === 0) return;
+    const full = this.stage.subarray(0, this.stagePos);
+    this.stage = Buffer.allocUnsafe(STAGE);
+    this.stagePos = 0;
+    this.put(full);
+  }
+
+  /** Keeps bytes in memory, or writes them to the file once past the memory limit. Takes ownership of buf. */
+  private put(buf: Buffer): void {
+    if (!this.spilled) {
+      if (this.memBytes + buf.length <= this.memoryLimit) {
+        this.mem.push(buf);
+        this.memBytes += buf.length;
+        return;
+      }
+      this.spill();
+    }
+    writeAll(this.fd, buf);
+    this.fileBytes += buf.length;
+  }
+
+  /** The record bytes written so far, in order (to replay them after a change of content type). */
+  *readBack(): Generator<Buffer> {
+    this.flushStage();
+    if (!this.spilled) {
+      yield* this.mem;
+      return;
+    }
+    const fd = openSync(this.tempPath, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+    try {
+      for (let pos = 0; pos < this.fileBytes; ) {
+        const buf = Buffer.allocUnsafe(Math.min(COPY_CHUNK, this.fileBytes - pos));
+        const n = readSync(fd, buf, 0, buf.length, this.slot + pos);
+        if (n <= 0) break;
+        pos += n;
+        yield buf.subarray(0, n);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Writes the header line, makes the file durable and gives it its final name. Returns the final path. */
+  commit(headerJson: string): string {
+    if (this.done) throw new Error('result already committed or aborted');
+    const header = Buffer.from(headerJson, 'utf8');
+    if (header.includes(0x0a)) throw new Error('header must be one line');
+    this.flushStage();
+    if (!this.spilled) {
+      writeAll(this.fd, Buffer.concat([header, NEWLINE, ...this.mem]));
+      this.mem = [];
+    } else if (header.length + 1 <= this.slot) {
+      const line = Buffer.alloc(this.slot, 0x20);
+      header.copy(line, 0);
+      line[this.slot - 1] = 0x0a;
+      writeAll(this.fd, line, 0);
+    } else {
+      this.rewriteWithHeader(header);
+    }
+    fsyncSync(this.fd);
+    closeSync(this.fd);
+    this.fd = -1;
+    this.checkDir();
+    const finalPath = join(this.opts.dir, resultFileName(this.opts.operation, this.opts.id));
+    renameSync(this.tempPath, finalPath);
+    this.done = true;
+    syncDir(this.opts.dir);
+    return finalPath;
+  }
+
+  /** Removes the temporary file; safe to call at any time, never throws. */
+  abort(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.fd >= 0) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // ignore
+      }
+      this.fd = -1;
+    }
+    try {
+      unlinkSync(this.tempPath);
+    } catch {
+      // already gone
+    }
+    this.mem = [];
+  }
+
+  private spill(): void {
+    writeAll(this.fd, Buffer.alloc(this.slot, 0x20));
+    for (const b of this.mem) writeAll(this.fd, b);
+    this.fileBytes = this.memBytes;
+    this.mem = [];
+    this.memBytes = 0;
+    this.spilled = true;
+  }
+
+  /** The header outgrew its slot: copy the records after the real header into a new temporary file. */
+  private rewriteWithHeader(header: Buffer): void {
+    const newPath = join(this.opts.dir, tempFileName(this.opts.id, 'rewrite'));
+    const out = createExclusive(newPath);
+    try {
+      writeAll(out, Buffer.concat([header, NEWLINE]));
+      for (const chunk of this.readBack()) writeAll(out, chunk);
+    } catch (e) {
+      closeSync(out);
+      unlinkSync(newPath);
+      throw e;
+    }
+    closeSync(this.fd);
+    unlinkSync(this.tempPath);
+    this.fd = out;
+    (this as { tempPath: string }).tempPath = newPath;
+  }
+
+  private checkDir(): void {
+    const id = this.opts.dirIdentity;
+    if (!id) return;
+    const st = lstatSync(this.opts.dir);
+    if (st.isSymbolicLink() || !st.isDirectory() || st.dev !== id.dev || st.ino !== id.ino) {
+      throw new Error(`the store ${this.opts.dir} was replaced while writing`);
+    }
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** fsync a directory so a rename in it is durable (best effort: not every file system allows it). */
+function syncDir(dir: string): void {
+  let fd = -1;
+  try {
+    fd = openSync(dir, fsc.O_RDONLY | fsc.O_DIRECTORY);
+    fsyncSync(fd);
+  } catch {
+    // best effort
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+

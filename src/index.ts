@@ -1,0 +1,10 @@
+// The library API: what the CLI is built on, for programs (an MCP server, an agent loop) that offload in-process.
+export { offload, DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS } from './offload.js';
+export type { OffloadOptions, OffloadResult, OffloadInput, InputFormat } from './offload.js';
+export type { Descriptor, Summary } from './describe/descriptor.js';
+export type { JqRecipe } from './describe/recipes.js';
+export type { Header, ContentType, Source } from './format/header.js';
+export { openResultFile, readRecords, originalContent, type ResultFile, type RecordLine } from './format/reader.js';
+export { resolveResult } from './store/resolve.js';
+export { storePath } from './store/dir.js';
+export type { Encoding } from './engines/tokenizer.js';

@@ -1,0 +1,99 @@
+// The IO a command runs with: streams, environment, terminal facts and clock, decided once and passed in, so
+// commands never touch `process` and tests can run them with fakes.
+import { read } from 'node:fs';
+import { isatty } from 'node:tty';
+import type { Writable } from 'node:stream';
+
+/** A closed stdout (EPIPE): the reader went away, so lro stops quietly. */
+export class BrokenPipe extends Error {}
+
+/** Writes with backpressure; rejects with BrokenPipe when the reader is gone. */
+export interface Output {
+  write(data: Uint8Array | string): Promise<void>;
+  readonly isTTY: boolean;
+  /** Colour allowed on this stream (a TTY, and neither NO_COLOR nor FORCE_COLOR=0; FORCE_COLOR forces it). */
+  readonly color: boolean;
+  /** Terminal width, or 0 when not a terminal. */
+  readonly columns: number;
+}
+
+export interface IO {
+  stdin: AsyncIterable<Uint8Array>;
+  stdinIsTTY: boolean;
+  stdout: Output;
+  stderr: Output;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+}
+
+/** Whether to colour a stream, following NO_COLOR and FORCE_COLOR. */
+export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return isTTY && env.TERM !== 'dumb';
+}
+
+/** Wraps a Node writable stream as an Output. */
+export function nodeOutput(stream: Writable & { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): Output {
+  let broken: Error | null = null;
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    broken = e.code === 'EPIPE' ? new BrokenPipe('output closed') : e;
+  });
+  const isTTY = !!stream.isTTY;
+  return {
+    isTTY,
+    color: colorAllowed(isTTY, env),
+    columns: isTTY ? stream.columns ?? 80 : 0,
+    write(data) {
+      if (broken) return Promise.reject(broken);
+      return new Promise((resolve, reject) => {
+        const ok = stream.write(data, (err) => {
+          if (err) reject((err as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipe('output closed') : err);
+        });
+        if (ok) resolve();
+        else stream.once('drain', resolve);
+      });
+    },
+  };
+}
+
+/**
+ * Reads fd 0 in large chunks (up to 1 MB per read from files and pipes), falling back to process.stdin if fd 0
+ * cannot be read directly (non-blocking). Small reads are copied out so the big buffer is reused.
+ */
+export async function* readStdin(): AsyncGenerator<Buffer> {
+  let buf = Buffer.allocUnsafe(1 << 20);
+  for (;;) {
+    let n: number;
+    try {
+      n = await new Promise<number>((resolve, reject) => read(0, buf, 0, buf.length, null, (err, bytes) => (err ? reject(err) : resolve(bytes))));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EINVAL' || code === 'ESPIPE') {
+        for await (const chunk of process.stdin) yield chunk as Buffer;
+        return;
+      }
+      if (code === 'EOF' || code === 'EBADF') return;
+      throw e;
+    }
+    if (n === 0) return;
+    if (n < buf.length >> 2) yield Buffer.from(buf.subarray(0, n));
+    else {
+      yield buf.subarray(0, n);
+      buf = Buffer.allocUnsafe(1 << 20);
+    }
+  }
+}
+
+/** The IO of this process. */
+export function processIO(): IO {
+  const env = process.env;
+  return {
+    stdin: readStdin(),
+    stdinIsTTY: isatty(0),
+    stdout: nodeOutput(process.stdout, env),
+    stderr: nodeOutput(process.stderr, env),
+    env,
+    now: () => new Date(),
+  };
+}

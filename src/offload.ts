@@ -1,0 +1,368 @@
+// `offload`: input in, passthrough or a stored result with its descriptor out (CONTRACT section 3).
+//   1. Read until the input is known to be above the threshold (bytes decide without a tokenizer while the input
+//      is at most `threshold` bytes, since every token covers at least one byte; then tokens are counted exactly).
+//   2. At or below: hand the input back unchanged. Above (or --force): detect the content type, stream the input
+//      through its encoder into an atomic writer, hashing and counting tokens on the way, then write the header.
+//   3. If the store cannot be written: hand back the input truncated to the threshold, with a warning.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { monotonicFactory } from 'ulid';
+import { describe, type Descriptor, type Stats } from './describe/descriptor.js';
+import { RecordAnalyzer } from './describe/record-stats.js';
+import { TextAnalyzer } from './describe/text-stats.js';
+import { getTokenizer, type Encoding, type Tokenizer } from './engines/tokenizer.js';
+import { TokenMeter } from './engines/token-meter.js';
+import { BinaryRecordEncoder } from './format/content-binary.js';
+import { JsonRecordEncoder } from './format/content-json.js';
+import { JsonlRecordEncoder } from './format/content-jsonl.js';
+import { TextRecordEncoder } from './format/content-text.js';
+import { decodeRecords, splitRecords } from './format/decode.js';
+import { detectContent, SNIFF_BYTES } from './format/detect.js';
+import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js';
+import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
+import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
+import { ResultWriter } from './format/writer.js';
+import { openStore, storePath, type Store } from './store/dir.js';
+
+export const DEFAULT_THRESHOLD = 6400;
+export const DEFAULT_TTL_SECONDS = 24 * 3600;
+
+export type InputFormat = 'auto' | 'text' | 'json' | 'jsonl';
+
+export interface OffloadOptions {
+  /** Store directory; default $LRO_DIR, then ${TMPDIR:-/tmp}/lro-<uid>. */
+  dir?: string;
+  /** Environment for defaults (LRO_DIR, TMPDIR); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Tokens above which the input is stored; default 6400. */
+  threshold?: number;
+  /** Store whatever the size. */
+  force?: boolean;
+  operation?: string;
+  query?: string | null;
+  session?: string | null;
+  meta?: Record<string, string>;
+  ttlSeconds?: number;
+  encoding?: Encoding;
+  detail?: string;
+  format?: InputFormat;
+  previewTokens?: number;
+  source?: Source;
+  /** Clock and id maker, injectable for tests. */
+  now?: () => Date;
+  newId?: () => string;
+  /** Called as input arrives (total bytes so far). */
+  onProgress?: (bytes: number) => void;
+  /** Notes worth telling the user (e.g. a forced format that did not fit). */
+  warn?: (message: string) => void;
+}
+
+export type OffloadResult =
+  | { offloaded: false; truncated: false; content: Buffer }
+  | { offloaded: true; id: string; path: string; header: Header; descriptor: Descriptor }
+  | { offloaded: false; truncated: true; content: Buffer; estimatedTokens: number; warning: string; error: Error };
+
+export type OffloadInput = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array | string;
+
+const ulid = monotonicFactory();
+/** The prefix of the input kept for the fallback (it needs at most `threshold` tokens of it). */
+const FALLBACK_KEEP = 4 << 20;
+const FEED_CHUNK = 1 << 20;
+
+function toAsyncIterator(input: OffloadInput): AsyncIterator<Uint8Array> {
+  if (typeof input === 'string') input = Buffer.from(input, 'utf8');
+  if (input instanceof Uint8Array) input = [input];
+  if (Symbol.asyncIterator in input) return (input as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  const it = (input as Iterable<Uint8Array>)[Symbol.iterator]();
+  return { next: async () => it.next() };
+}
+
+const asBuffer = (c: Uint8Array): Buffer => (Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.length));
+
+/** Offloads an input: passthrough at or below the threshold, else a stored result and its descriptor. */
+export async function offload(input: OffloadInput, options: OffloadOptions = {}): Promise<OffloadResult> {
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  const it = toAsyncIterator(input);
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let eof = false;
+  let total = 0;
+  const next = async (): Promise<Buffer | null> => {
+    const r = await it.next();
+    if (r.done) {
+      eof = true;
+      return null;
+    }
+    const b = asBuffer(r.value);
+    total += b.length;
+    options.onProgress?.(total);
+    return b;
+  };
+
+  // 1. Bytes decide while they can.
+  while (!eof && headBytes <= threshold) {
+    const b = await next();
+    if (b && b.length) {
+      head.push(b);
+      headBytes += b.length;
+    }
+  }
+  if (eof && headBytes <= threshold && !options.force) return { offloaded: false, truncated: false, content: Buffer.concat(head) };
+
+  // 2. Tokens decide (exactly) above that.
+  const tokenizer = getTokenizer(options.encoding ?? 'o200k_base');
+  const meter = new TokenMeter(tokenizer);
+  for (const b of head) meter.push(b);
+  while (!options.force && !eof && meter.exact <= threshold) {
+    const b = await next();
+    if (b && b.length) {
+      head.push(b);
+      headBytes += b.length;
+      meter.push(b);
+    }
+  }
+  if (eof && !options.force) {
+    const tokens = meter.end();
+    if (tokens <= threshold) return { offloaded: false, truncated: false, content: Buffer.concat(head) };
+    return store(options, head, null, meter, tokenizer, threshold, tokens);
+  }
+  // Look at enough of the input to detect its type.
+  while (!eof && headBytes < SNIFF_BYTES) {
+    const b = await next();
+    if (b && b.length) {
+      head.push(b);
+      headBytes += b.length;
+      meter.push(b);
+    }
+  }
+  return store(options, head, eof ? null : next, meter, tokenizer, threshold, null);
+}
+
+/** One attempt at a content type: its writer, encoder and analyzer. */
+interface Pipeline {
+  contentType: ContentType;
+  writer: ResultWriter;
+  encoder: Encoder;
+  text?: TextAnalyzer;
+  records?: RecordAnalyzer;
+}
+
+async function store(
+  options: OffloadOptions,
+  head: Buffer[],
+  next: (() => Promise<Buffer | null>) | null,
+  meter: TokenMeter,
+  tokenizer: Tokenizer,
+  threshold: number,
+  knownTokens: number | null,
+): Promise<OffloadResult> {
+  const now = (options.now ?? (() => new Date()))();
+  const id = (options.newId ?? (() => ulid(now.getTime())))();
+  const operation = sanitizeOperation(options.operation ?? 'offload');
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let pipeline: Pipeline | null = null;
+  let storeDir = '';
+  // the start of the input, kept for the fallback
+  const keep: Buffer[] = [];
+  let kept = 0;
+  const remember = (b: Buffer) => {
+    if (kept >= FALLBACK_KEEP) return;
+    keep.push(b);
+    kept += b.length;
+  };
+
+  try {
+    const store: Store = openStore(storePath(options.dir, options.env ?? process.env));
+    storeDir = store.dir;
+    const all = Buffer.concat(head);
+    const detected = detectContent(all.subarray(0, SNIFF_BYTES), next === null && all.length <= SNIFF_BYTES);
+    const format = options.format ?? 'auto';
+    const contentType: ContentType = format === 'auto' ? detected.contentType : format;
+    const extraHeader = JSON.stringify([options.meta, options.query, options.session, options.source]).length;
+    const make = (type: ContentType, lineEnding: LineEnding): Pipeline => {
+      const writer = new ResultWriter({
+        dir: store.dir,
+        id,
+        operation,
+        dirIdentity: store.identity,
+        headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0),
+      });
+      try {
+        switch (type) {
+          case 'text':
+            return { contentType: type, writer, encoder: new TextRecordEncoder(writer, lineEnding), text: new TextAnalyzer() };
+          case 'binary':
+            return { contentType: type, writer, encoder: new BinaryRecordEncoder(writer) };
+          case 'jsonl': {
+            const records = new RecordAnalyzer();
+            return { contentType: type, writer, encoder: new JsonlRecordEncoder(writer, lineEnding, (r) => records.observe(r)), records };
+          }
+          case 'json': {
+            const records = new RecordAnalyzer();
+            let spools = 0;
+            const spool = () => join(store.dir, tempFileName(id, `spool${spools++}`));
+            return { contentType: type, writer, encoder: new JsonRecordEncoder(writer, spool, (r) => records.observe(r)), records };
+          }
+        }
+      } catch (e) {
+        writer.abort();
+        throw e;
+      }
+    };
+
+    pipeline = make(contentType, detected.lineEnding);
+    const feed = (chunk: Buffer): void => {
+      const p = pipeline!;
+      try {
+        p.encoder.push(chunk);
+      } catch (e) {
+        if (!(e instanceof EncodingRestart)) throw e;
+        restart(e);
+        return;
+      }
+      p.text?.push(chunk);
+    };
+    const restart = (e: EncodingRestart): void => {
+      const old = pipeline!;
+      const written = old.encoder.progress();
+      if (format !== 'auto' && e.contentType !== format) {
+        options.warn?.(`the input is not ${format} (${e.message}); storing it as ${e.contentType}`);
+      }
+      pipeline = make(e.contentType, e.lineEnding);
+      try {
+        for (const chunk of coalesce(decodeRecords(written, splitRecords(old.writer.readBack())))) feed(chunk);
+        for (const chunk of e.replay) feed(chunk);
+      } finally {
+        old.encoder.dispose?.();
+        old.writer.abort();
+      }
+    };
+
+    const take = (b: Buffer) => {
+      hash.update(b);
+      bytes += b.length;
+      remember(b);
+      feed(b);
+    };
+    while (head.length > 0) take(head.shift()!);
+    if (next) {
+      for (let b = await next(); b; b = await next()) {
+        if (b.length === 0) continue;
+        meter.push(b);
+        take(b);
+      }
+    }
+    let layout: Layout;
+    for (;;) {
+      try {
+        layout = pipeline.encoder.end();
+        break;
+      } catch (e) {
+        if (!(e instanceof EncodingRestart)) throw e;
+        restart(e);
+      }
+    }
+    pipeline.encoder.dispose?.();
+    const estimatedTokens = knownTokens ?? meter.end();
+    const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+    const header: Header = {
+      type: HEADER_TYPE,
+      schema_version: SCHEMA_VERSION,
+      id,
+      operation,
+      query: options.query ?? null,
+      count: layout.count,
+      timestamp: now.toISOString(),
+      estimated_tokens: estimatedTokens,
+      encoding: tokenizer.encoding,
+      detail: options.detail ?? 'full',
+      content_type: layout.content_type,
+      bytes,
+      sha256: hash.digest('hex'),
+      ttl_seconds: ttl,
+      expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
+      session: options.session ?? null,
+      meta: options.meta ?? {},
+      ...(options.source ? { source: options.source } : {}),
+      ...layoutFields(layout),
+    };
+    const finalPath = join(store.dir, resultFileName(operation, id));
+    const stats: Stats = pipeline.text
+      ? { kind: 'text', text: pipeline.text.end() }
+      : pipeline.records
+        ? { kind: 'records', records: pipeline.records.end() }
+        : { kind: 'binary' };
+    const descriptor = describe(header, finalPath, stats, { previewTokens: options.previewTokens, tokenizer });
+    const path = pipeline.writer.commit(serializeHeader(header));
+    return { offloaded: true, id, path, header, descriptor };
+  } catch (e) {
+    if (pipeline) {
+      pipeline.encoder.dispose?.();
+      pipeline.writer.abort();
+    }
+    // Offloading is an optimisation: the producer's output must still arrive, cut to the threshold.
+    for (const b of head) remember(b);
+    if (next) {
+      for (let b = await next(); b; b = await next()) {
+        meter.push(b);
+        remember(b);
+      }
+    }
+    const estimatedTokens = knownTokens ?? meter.end();
+    const error = e as Error;
+    const reason = (error as NodeJS.ErrnoException).code ? `${(error as NodeJS.ErrnoException).code}: ${error.message}` : error.message;
+    const content = truncateToTokens(Buffer.concat(keep), threshold, tokenizer);
+    const warning = `lro: output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`;
+    return { offloaded: false, truncated: true, content, estimatedTokens, warning, error };
+  }
+}
+
+function layoutFields(l: Layout): Partial<Header> {
+  const out: Partial<Header> = {};
+  if (l.line_ending) out.line_ending = l.line_ending;
+  if (l.final_newline !== undefined) out.final_newline = l.final_newline;
+  if (l.invalid_records) out.invalid_records = l.invalid_records;
+  if (l.split) out.split = l.split;
+  if (l.path) out.path = l.path;
+  if (l.envelope_insert_at !== undefined) out.envelope_insert_at = l.envelope_insert_at;
+  if (l.envelope) out.envelope = l.envelope;
+  return out;
+}
+
+/** Joins small pieces into chunks of about FEED_CHUNK bytes. */
+function* coalesce(pieces: Iterable<Uint8Array>): Generator<Buffer> {
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  for (const p of pieces) {
+    parts.push(p.length < 4096 ? Buffer.from(p) : p);
+    size += p.length;
+    if (size >= FEED_CHUNK) {
+      yield Buffer.concat(parts);
+      parts = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield Buffer.concat(parts);
+}
+
+/**
+ * The longest prefix of the input with at most `limit` tokens, cut at a line end when one is near (the last 20%),
+ * never inside a UTF-8 character.
+ */
+export function truncateToTokens(input: Buffer, limit: number, tokenizer: Tokenizer): Buffer {
+  const text = input.toString('utf8');
+  if (tokenizer.count(text) <= limit) return input;
+  let lo = 0;
+  let hi = Math.min(text.length, limit * 32);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (tokenizer.count(text.slice(0, mid)) <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  let cut = lo;
+  const nl = text.lastIndexOf('\n', cut - 1);
+  if (nl >= 0 && nl + 1 >= cut * 0.8) cut = nl + 1;
+  if (cut > 0 && cut < text.length && /[\ud800-\udbff]/.test(text[cut - 1])) cut--;
+  return Buffer.from(text.slice(0, cut), 'utf8');
+}

@@ -1,0 +1,61 @@
+// The store directory: where it is (`--dir`, `$LRO_DIR`, `${TMPDIR:-/tmp}/lro-<uid>`), creating it 0700, and
+// refusing one that another user could tamper with: a symlink, owned by someone else, or writable by others.
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { LroError } from '../errors.js';
+
+/** A checked store directory. `identity` lets a writer notice if the directory is swapped before its rename. */
+export interface Store {
+  dir: string;
+  identity: { dev: number; ino: number };
+}
+
+function uid(): number {
+  return typeof process.getuid === 'function' ? process.getuid() : 0;
+}
+
+/** Where the store is, by precedence: the --dir option, $LRO_DIR, then ${TMPDIR:-/tmp}/lro-<uid>. */
+export function storePath(dirOption: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (dirOption) return resolve(dirOption);
+  if (env.LRO_DIR) return resolve(env.LRO_DIR);
+  const tmp = env.TMPDIR || '/tmp';
+  return resolve(tmp, `lro-${uid()}`);
+}
+
+/** Checks the directory found at dir (lstat), without creating it. Returns null when it does not exist. */
+export function checkStore(dir: string): Store | null {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new LroError(`cannot use the store ${dir}: ${(e as Error).message}`);
+  }
+  if (st.isSymbolicLink()) {
+    throw new LroError(`the store ${dir} is a symlink; lro refuses it: point --dir or LRO_DIR at a real directory`);
+  }
+  if (!st.isDirectory()) throw new LroError(`the store ${dir} is not a directory: point --dir or LRO_DIR at a directory`);
+  if (st.uid !== uid()) {
+    throw new LroError(`the store ${dir} is owned by uid ${st.uid}, not by you (uid ${uid()}): use a directory of your own with --dir or LRO_DIR`);
+  }
+  if ((st.mode & 0o022) !== 0) {
+    throw new LroError(`the store ${dir} is writable by others (mode ${(st.mode & 0o777).toString(8)}): run chmod 700 ${dir}`);
+  }
+  return { dir, identity: { dev: st.dev, ino: st.ino } };
+}
+
+/** The store at dir, created (mode 0700, whatever the umask) if missing, and checked. */
+export function openStore(dir: string): Store {
+  const existing = checkStore(dir);
+  if (existing) return existing;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code !== 'EEXIST') throw new LroError(`cannot create the store ${dir}: ${err.code ?? err.message}`);
+  }
+  const created = checkStore(dir);
+  if (!created) throw new LroError(`cannot create the store ${dir}`);
+  return created;
+}

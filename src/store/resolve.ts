@@ -1,0 +1,60 @@
+// Turns what a user typed (an id, `last`, or the path of a result file) into an opened result, and never
+// anything outside the store that is not an lro result: `../`, other files and symlinks are refused.
+import { basename, join } from 'node:path';
+import { LroError } from '../errors.js';
+import { FormatError } from '../format/header.js';
+import { isUlid, parseResultFileName } from '../format/naming.js';
+import { openResultFile, type ResultFile } from '../format/reader.js';
+import { checkStore, storePath } from './dir.js';
+import { listResultNames } from './list.js';
+
+export interface ResolveOptions {
+  dir?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Opens the result a reference names; throws LroError with what to do when it cannot. */
+export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
+  if (ref.includes('\0')) throw new LroError('invalid result id: it contains a NUL byte: ids are 26-character ULIDs (see lro ls)');
+  const looksLikePath = ref.includes('/') || ref.endsWith('.jsonl');
+  if (looksLikePath) return openPath(ref);
+  const dir = storePath(opts.dir, opts.env);
+  const store = checkStore(dir);
+  const shown = ref.length > 60 ? `${ref.slice(0, 60)}…` : ref;
+  if (ref === 'last') {
+    const names = store ? listResultNames(dir).results : [];
+    if (names.length === 0) throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
+    return openInStore(join(dir, names[names.length - 1].name), names[names.length - 1].id);
+  }
+  const id = ref.toUpperCase();
+  if (!isUlid(id)) throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last' (see lro ls)`);
+  const entry = store ? listResultNames(dir).results.find((e) => e.id === id) : undefined;
+  if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
+  return openInStore(join(dir, entry.name), id);
+}
+
+function openInStore(path: string, id: string): ResultFile {
+  try {
+    const rf = openResultFile(path);
+    if (rf.header.id !== id) throw new FormatError(`has id ${rf.header.id} in its header, not ${id}`);
+    return rf;
+  } catch (e) {
+    if (e instanceof FormatError) throw new LroError(`result ${id} (${path}) ${e.message}`);
+    throw e;
+  }
+}
+
+function openPath(path: string): ResultFile {
+  const parsed = parseResultFileName(basename(path));
+  if (!parsed) throw new LroError(`${path} is not an lro result file (lro-<operation>-<id>.jsonl): pass an id from lro ls`);
+  try {
+    const rf = openResultFile(path);
+    if (rf.header.id !== parsed.id) throw new FormatError(`has id ${rf.header.id} in its header, not ${parsed.id}`);
+    return rf;
+  } catch (e) {
+    if (e instanceof FormatError) throw new LroError(`${path} ${e.message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new LroError(`${path} does not exist: pass an id from lro ls`);
+    throw new LroError(`cannot read ${path}: ${code ?? (e as Error).message}`);
+  }
+}

@@ -1,0 +1,78 @@
+// Runs the built `lro` binary as a user would: a child process with its own store, stdin, env and exit code.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const BIN = resolve(__dirname, '../../bin/lro.js');
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: Buffer;
+  stderr: string;
+  /** stdout as UTF-8 text */
+  out: string;
+}
+
+export interface RunOptions {
+  input?: Buffer | string;
+  env?: Record<string, string | undefined>;
+  timeout?: number;
+  uid?: number;
+  gid?: number;
+  /** Run through `bash -c` with this prefix before exec (e.g. `ulimit -f 100;`). */
+  shellPrefix?: string;
+}
+
+/** Runs lro with args; never rejects on a non-zero exit. */
+export function lro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const [cmd, argv] = opts.shellPrefix
+    ? ['bash', ['-c', `${opts.shellPrefix} exec "${process.execPath}" "$@"`, 'bash', BIN, ...args]]
+    : [process.execPath, [BIN, ...args]];
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd, argv, { env, uid: opts.uid, gid: opts.gid, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeout ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stdout = Buffer.concat(out);
+      resolvePromise({ code, signal, stdout, stderr: Buffer.concat(err).toString('utf8'), out: stdout.toString('utf8') });
+    });
+    child.stdin.on('error', () => undefined); // lro may exit before reading everything
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+    else child.stdin.end();
+  });
+}
+
+/** A fresh temporary directory; the store inside it (`<tmp>/store`) does not exist yet. */
+export function tempDir(prefix = 'lro-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Names in a directory (empty when it does not exist). */
+export function ls(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+export function cleanup(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** A store for one test file: env with LRO_DIR set. */
+export function storeEnv(root: string): { LRO_DIR: string } {
+  return { LRO_DIR: join(root, 'store') };
+}

@@ -10,7 +10,7 @@ rmSync(`${root}dist`, { recursive: true, force: true });
 mkdirSync(`${root}dist/ranks`, { recursive: true });
 
 await build({
-  entryPoints: { cli: `${root}src/cli.ts`, index: `${root}src/index.ts` },
+  entryPoints: { cli: `${root}src/cli.ts`, index: `${root}src/index.ts`, 'analysis-worker': `${root}src/analysis-worker.ts` },
   outdir: `${root}dist`,
   bundle: true,
   splitting: true,
@@ -23,6 +23,7 @@ await build({
   // Bundled CommonJS dependencies call require(); give ESM output a real one.
   banner: { js: "import { createRequire as __lroCreateRequire } from 'node:module'; const require = __lroCreateRequire(import.meta.url);" },
   define: { __LRO_VERSION__: JSON.stringify(pkg.version) },
+  minify: true,
   sourcemap: false,
   logLevel: 'warning',
 });

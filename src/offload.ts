@@ -4,12 +4,13 @@
 //   2. At or below: hand the input back unchanged. Above (or --force): detect the content type, stream the input
 //      through its encoder into an atomic writer, hashing and counting tokens on the way, then write the header.
 //   3. If the store cannot be written: hand back the input truncated to the threshold, with a warning.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { describe, type Descriptor, type Stats } from './describe/descriptor.js';
 import { RecordAnalyzer } from './describe/record-stats.js';
-import { TextAnalyzer } from './describe/text-stats.js';
+import { statsOfStored } from './describe/stored.js';
+import { LocalAnalysis, WorkerAnalysis, type InputAnalysis } from './engines/input-analysis.js';
+import { openResultFile } from './format/reader.js';
 import { getTokenizer, type Encoding, type Tokenizer } from './engines/tokenizer.js';
 import { TokenMeter } from './engines/token-meter.js';
 import { BinaryRecordEncoder } from './format/content-binary.js';
@@ -68,6 +69,8 @@ const ulid = monotonicFactory();
 /** The prefix of the input kept for the fallback (it needs at most `threshold` tokens of it). */
 const FALLBACK_KEEP = 4 << 20;
 const FEED_CHUNK = 1 << 20;
+/** Inputs up to this size are hashed and counted on the main thread; larger ones in a worker. */
+const LOCAL_ANALYSIS_MAX = 1 << 20;
 
 function toAsyncIterator(input: OffloadInput): AsyncIterator<Uint8Array> {
   if (typeof input === 'string') input = Buffer.from(input, 'utf8');
@@ -79,79 +82,90 @@ function toAsyncIterator(input: OffloadInput): AsyncIterator<Uint8Array> {
 
 const asBuffer = (c: Uint8Array): Buffer => (Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.length));
 
+/** The input: what has been read ahead (`head`) and the rest. */
+class InputSource {
+  readonly head: Buffer[] = [];
+  headBytes = 0;
+  eof = false;
+  private total = 0;
+  private readonly it: AsyncIterator<Uint8Array>;
+
+  constructor(
+    input: OffloadInput,
+    private readonly onProgress?: (bytes: number) => void,
+  ) {
+    this.it = toAsyncIterator(input);
+  }
+
+  /** The next chunk after the head, or null at the end. */
+  async next(): Promise<Buffer | null> {
+    for (;;) {
+      const r = await this.it.next();
+      if (r.done) {
+        this.eof = true;
+        return null;
+      }
+      if (r.value.length === 0) continue;
+      const b = asBuffer(r.value);
+      this.total += b.length;
+      this.onProgress?.(this.total);
+      return b;
+    }
+  }
+
+  /** Reads one more chunk into the head; false at the end. */
+  async readAhead(): Promise<Buffer | null> {
+    const b = await this.next();
+    if (b) {
+      this.head.push(b);
+      this.headBytes += b.length;
+    }
+    return b;
+  }
+}
+
 /** Offloads an input: passthrough at or below the threshold, else a stored result and its descriptor. */
 export async function offload(input: OffloadInput, options: OffloadOptions = {}): Promise<OffloadResult> {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-  const it = toAsyncIterator(input);
-  const head: Buffer[] = [];
-  let headBytes = 0;
-  let eof = false;
-  let total = 0;
-  const next = async (): Promise<Buffer | null> => {
-    const r = await it.next();
-    if (r.done) {
-      eof = true;
-      return null;
-    }
-    const b = asBuffer(r.value);
-    total += b.length;
-    options.onProgress?.(total);
-    return b;
-  };
+  const src = new InputSource(input, options.onProgress);
+  const passthrough = (): OffloadResult => ({ offloaded: false, truncated: false, content: Buffer.concat(src.head) });
 
-  // 1. Bytes decide while they can.
-  while (!eof && headBytes <= threshold) {
-    const b = await next();
-    if (b && b.length) {
-      head.push(b);
-      headBytes += b.length;
-    }
-  }
-  if (eof && headBytes <= threshold && !options.force) return { offloaded: false, truncated: false, content: Buffer.concat(head) };
+  // 1. Bytes decide while they can: every token covers at least one byte.
+  while (!src.eof && src.headBytes <= threshold) await src.readAhead();
+  if (src.eof && src.headBytes <= threshold && !options.force) return passthrough();
 
   // 2. Tokens decide (exactly) above that.
   const tokenizer = getTokenizer(options.encoding ?? 'o200k_base');
   const meter = new TokenMeter(tokenizer);
-  for (const b of head) meter.push(b);
-  while (!options.force && !eof && meter.exact <= threshold) {
-    const b = await next();
-    if (b && b.length) {
-      head.push(b);
-      headBytes += b.length;
-      meter.push(b);
-    }
+  if (options.force) meter.stopExact(); // nothing to decide: estimate from samples
+  for (const b of src.head) meter.push(b);
+  while (!options.force && !src.eof && meter.exact <= threshold) {
+    const b = await src.readAhead();
+    if (b) meter.push(b);
   }
-  if (eof && !options.force) {
-    const tokens = meter.end();
-    if (tokens <= threshold) return { offloaded: false, truncated: false, content: Buffer.concat(head) };
-    return store(options, head, null, meter, tokenizer, threshold, tokens);
+  if (src.eof && !options.force && meter.end() <= threshold) return passthrough();
+  meter.stopExact(); // decided: the rest is estimated from samples
+
+  // 3. Store: read ahead enough to detect the type and to know whether the input is small.
+  while (!src.eof && src.headBytes < Math.max(SNIFF_BYTES, LOCAL_ANALYSIS_MAX)) {
+    const b = await src.readAhead();
+    if (b) meter.push(b);
   }
-  // Look at enough of the input to detect its type.
-  while (!eof && headBytes < SNIFF_BYTES) {
-    const b = await next();
-    if (b && b.length) {
-      head.push(b);
-      headBytes += b.length;
-      meter.push(b);
-    }
-  }
-  return store(options, head, eof ? null : next, meter, tokenizer, threshold, null);
+  // All of a small input has been counted exactly already.
+  return store(options, src, tokenizer, threshold, src.eof ? meter.end() : null);
 }
 
-/** One attempt at a content type: its writer, encoder and analyzer. */
+/** One attempt at a content type: its writer, encoder and record analyzer. */
 interface Pipeline {
   contentType: ContentType;
   writer: ResultWriter;
   encoder: Encoder;
-  text?: TextAnalyzer;
   records?: RecordAnalyzer;
 }
 
 async function store(
   options: OffloadOptions,
-  head: Buffer[],
-  next: (() => Promise<Buffer | null>) | null,
-  meter: TokenMeter,
+  src: InputSource,
   tokenizer: Tokenizer,
   threshold: number,
   knownTokens: number | null,
@@ -159,7 +173,14 @@ async function store(
   const now = (options.now ?? (() => new Date()))();
   const id = (options.newId ?? (() => ulid(now.getTime())))();
   const operation = sanitizeOperation(options.operation ?? 'offload');
-  const hash = createHash('sha256');
+  const all = Buffer.concat(src.head);
+  const detected = detectContent(all.subarray(0, SNIFF_BYTES), src.eof && all.length <= SNIFF_BYTES);
+  const format = options.format ?? 'auto';
+  const contentType: ContentType = format === 'auto' ? detected.contentType : format;
+  const encoding = tokenizer.encoding;
+  const statsKind = contentType === 'text' || contentType === 'jsonl' ? contentType : null;
+  const analysis: InputAnalysis =
+    (!src.eof && (await WorkerAnalysis.start(encoding, statsKind))) || new LocalAnalysis(encoding, statsKind, knownTokens);
   let bytes = 0;
   let pipeline: Pipeline | null = null;
   let storeDir = '';
@@ -168,17 +189,13 @@ async function store(
   let kept = 0;
   const remember = (b: Buffer) => {
     if (kept >= FALLBACK_KEEP) return;
-    keep.push(b);
+    keep.push(Buffer.from(b)); // a copy: the analysis may take the chunk's memory
     kept += b.length;
   };
 
   try {
     const store: Store = openStore(storePath(options.dir, options.env ?? process.env));
     storeDir = store.dir;
-    const all = Buffer.concat(head);
-    const detected = detectContent(all.subarray(0, SNIFF_BYTES), next === null && all.length <= SNIFF_BYTES);
-    const format = options.format ?? 'auto';
-    const contentType: ContentType = format === 'auto' ? detected.contentType : format;
     const extraHeader = JSON.stringify([options.meta, options.query, options.session, options.source]).length;
     const make = (type: ContentType, lineEnding: LineEnding): Pipeline => {
       const writer = new ResultWriter({
@@ -191,18 +208,15 @@ async function store(
       try {
         switch (type) {
           case 'text':
-            return { contentType: type, writer, encoder: new TextRecordEncoder(writer, lineEnding), text: new TextAnalyzer() };
+            return { contentType: type, writer, encoder: new TextRecordEncoder(writer, lineEnding) };
           case 'binary':
             return { contentType: type, writer, encoder: new BinaryRecordEncoder(writer) };
-          case 'jsonl': {
-            const records = new RecordAnalyzer();
-            return { contentType: type, writer, encoder: new JsonlRecordEncoder(writer, lineEnding, (r) => records.observe(r)), records };
-          }
+          case 'jsonl':
+            return { contentType: type, writer, encoder: new JsonlRecordEncoder(writer, lineEnding) };
           case 'json': {
             const records = new RecordAnalyzer();
-            let spools = 0;
-            const spool = () => join(store.dir, tempFileName(id, `spool${spools++}`));
-            return { contentType: type, writer, encoder: new JsonRecordEncoder(writer, spool, (r) => records.observe(r)), records };
+            const spool = () => join(store.dir, tempFileName(id, 'spool'));
+            return { contentType: type, writer, encoder: new JsonRecordEncoder(writer, spool, (r, n) => records.observe(r, n)), records };
           }
         }
       } catch (e) {
@@ -213,15 +227,12 @@ async function store(
 
     pipeline = make(contentType, detected.lineEnding);
     const feed = (chunk: Buffer): void => {
-      const p = pipeline!;
       try {
-        p.encoder.push(chunk);
+        pipeline!.encoder.push(chunk);
       } catch (e) {
         if (!(e instanceof EncodingRestart)) throw e;
         restart(e);
-        return;
       }
-      p.text?.push(chunk);
     };
     const restart = (e: EncodingRestart): void => {
       const old = pipeline!;
@@ -238,21 +249,16 @@ async function store(
         old.writer.abort();
       }
     };
-
-    const take = (b: Buffer) => {
-      hash.update(b);
+    // The encoder runs first: the analysis may take the chunk's memory (a transfer to its worker).
+    const take = async (b: Buffer) => {
       bytes += b.length;
       remember(b);
       feed(b);
+      await analysis.push(b);
     };
-    while (head.length > 0) take(head.shift()!);
-    if (next) {
-      for (let b = await next(); b; b = await next()) {
-        if (b.length === 0) continue;
-        meter.push(b);
-        take(b);
-      }
-    }
+    while (src.head.length > 0) await take(src.head.shift()!);
+    for (let b = await src.next(); b; b = await src.next()) await take(b);
+
     let layout: Layout;
     for (;;) {
       try {
@@ -264,7 +270,7 @@ async function store(
       }
     }
     pipeline.encoder.dispose?.();
-    const estimatedTokens = knownTokens ?? meter.end();
+    const facts = await analysis.end();
     const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
     const header: Header = {
       type: HEADER_TYPE,
@@ -274,12 +280,12 @@ async function store(
       query: options.query ?? null,
       count: layout.count,
       timestamp: now.toISOString(),
-      estimated_tokens: estimatedTokens,
-      encoding: tokenizer.encoding,
+      estimated_tokens: facts.tokens,
+      encoding,
       detail: options.detail ?? 'full',
       content_type: layout.content_type,
       bytes,
-      sha256: hash.digest('hex'),
+      sha256: facts.sha256,
       ttl_seconds: ttl,
       expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
       session: options.session ?? null,
@@ -287,31 +293,39 @@ async function store(
       ...(options.source ? { source: options.source } : {}),
       ...layoutFields(layout),
     };
-    const finalPath = join(store.dir, resultFileName(operation, id));
-    const stats: Stats = pipeline.text
-      ? { kind: 'text', text: pipeline.text.end() }
-      : pipeline.records
-        ? { kind: 'records', records: pipeline.records.end() }
-        : { kind: 'binary' };
-    const descriptor = describe(header, finalPath, stats, { previewTokens: options.previewTokens, tokenizer });
-    const path = pipeline.writer.commit(serializeHeader(header));
+    const path = await pipeline.writer.commit(serializeHeader(header));
+    // Stats come from the raw input (text, jsonl) or the records (json); if the content type changed midway,
+    // from the stored file.
+    const final = layout.content_type;
+    const stats: Stats =
+      final === 'text' && facts.text
+        ? { kind: 'text', text: facts.text }
+        : final === 'jsonl' && facts.records
+          ? { kind: 'records', records: facts.records }
+          : final === 'json' && pipeline.records
+            ? { kind: 'records', records: pipeline.records.end() }
+            : statsOfStored(openResultFile(path));
+    const descriptor = describe(header, path, stats, { previewTokens: options.previewTokens, tokenizer });
     return { offloaded: true, id, path, header, descriptor };
   } catch (e) {
     if (pipeline) {
       pipeline.encoder.dispose?.();
       pipeline.writer.abort();
     }
+    analysis.cancel();
     // Offloading is an optimisation: the producer's output must still arrive, cut to the threshold.
-    for (const b of head) remember(b);
-    if (next) {
-      for (let b = await next(); b; b = await next()) {
-        meter.push(b);
-        remember(b);
-      }
+    for (const b of src.head) remember(b);
+    const meter = new TokenMeter(tokenizer);
+    for (const b of keep) meter.push(b);
+    let total = bytes + src.headBytes;
+    for (let b = await src.next(); b; b = await src.next()) {
+      total += b.length;
+      remember(b);
     }
-    const estimatedTokens = knownTokens ?? meter.end();
+    const estimatedTokens = kept >= total ? meter.end() : Math.round((meter.end() * total) / Math.max(1, kept));
     const error = e as Error;
-    const reason = (error as NodeJS.ErrnoException).code ? `${(error as NodeJS.ErrnoException).code}: ${error.message}` : error.message;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
     const content = truncateToTokens(Buffer.concat(keep), threshold, tokenizer);
     const warning = `lro: output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`;
     return { offloaded: false, truncated: true, content, estimatedTokens, warning, error };

@@ -8,7 +8,7 @@ const HEAD_RECORDS = 3;
 const TAIL_RECORDS = 2;
 const RECORD_KEEP_CHARS = 200;
 /** Records are all parsed up to this many bytes of them; then sampled. */
-const FULL_BYTES = 32 << 20;
+const FULL_BYTES = 8 << 20;
 /** While sampling, the stride doubles after every this many sampled records. */
 const SAMPLED_PER_STRIDE = 10_000;
 /** A field stops being "low cardinality" past this many distinct values. */
@@ -68,7 +68,7 @@ class ValueCounter {
 }
 
 export class RecordAnalyzer {
-  private n = 0;
+  private n = 0; // the last record number seen
   private bytes = 0;
   private analyzed = 0;
   private stride = 1;
@@ -79,9 +79,9 @@ export class RecordAnalyzer {
   private readonly schema = new SchemaNode();
   private readonly fields = new Map<string, ValueCounter>();
 
-  /** Sees one record (its JSON text). */
-  observe(record: Buffer): void {
-    const n = ++this.n;
+  /** Sees record number n (its JSON text). Records must come in order; numbers may skip (non-JSON lines). */
+  observe(record: Buffer, n: number): void {
+    this.n = n;
     this.bytes += record.length;
     if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(record) });
     else {
@@ -199,4 +199,50 @@ export function shorten(v: unknown, depth: number): unknown {
   for (const [k, x] of entries.slice(0, 12)) out[k] = shorten(x, depth + 1);
   if (entries.length > 12) out['…'] = `${entries.length - 12} more keys`;
   return out;
+}
+
+/**
+ * Feeds a RecordAnalyzer from the raw bytes of a JSONL input: cuts lines (without CR), numbers them as the
+ * records are numbered, and skips blank lines and lines that are not JSON (the encoder lists those).
+ */
+export class JsonlRecordFeeder {
+  private carry: Buffer | null = null;
+  private skipping = false; // inside a line too long to analyze
+  private line = 0;
+
+  constructor(readonly analyzer: RecordAnalyzer) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+      if (this.carry || this.skipping) {
+        if (!this.skipping) this.one(Buffer.concat([this.carry!, chunk.subarray(0, nl)]));
+        else this.line++;
+        this.carry = null;
+        this.skipping = false;
+      } else this.one(chunk.subarray(start, nl));
+      start = nl + 1;
+    }
+    if (start < chunk.length && !this.skipping) {
+      const rest = chunk.subarray(start);
+      this.carry = this.carry ? Buffer.concat([this.carry, rest]) : Buffer.from(rest);
+      if (this.carry.length > 4 << 20) {
+        this.carry = null;
+        this.skipping = true;
+      }
+    }
+  }
+
+  end(): RecordStats {
+    if (this.carry && this.carry.length > 0) this.one(this.carry);
+    else if (this.skipping) this.line++;
+    this.carry = null;
+    return this.analyzer.end();
+  }
+
+  private one(line: Buffer): void {
+    this.line++;
+    const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
+    if (end > 0) this.analyzer.observe(end === line.length ? line : line.subarray(0, end), this.line);
+  }
 }

@@ -27,6 +27,6 @@ export function statsOfStored(rf: ResultFile): Stats {
   }
   const records = new RecordAnalyzer();
   const invalid = new Set(h.invalid_records ?? []);
-  for (const r of readRecords(rf)) if (!invalid.has(r.n)) records.observe(r.line);
+  for (const r of readRecords(rf)) if (!invalid.has(r.n)) records.observe(r.line, r.n);
   return { kind: 'records', records: records.end() };
 }

@@ -44,20 +44,31 @@ export function displayLine(bytes: Uint8Array, max = 200): string {
   return s;
 }
 
+/** A line kept for the preview: its number and its bytes (a view into an input chunk; shown at the end). */
+interface RawLine {
+  line: number;
+  bytes: Uint8Array;
+}
+
+/** Analyzer regions: 64 KB keeps each region's latin1 text a young heap string (fast to make and to free). */
+const ANALYZE_REGION = 64 << 10;
+
 export class TextAnalyzer {
   private lineNo = 0; // lines completed so far
   private carry: Buffer | null = null; // start of the current line (at most LINE_KEEP_BYTES)
   private carryLong = false;
-  private readonly head: PreviewLine[] = [];
-  private tail: PreviewLine[] = [];
-  private readonly firstErrors: PreviewLine[] = [];
-  private lastErrors: PreviewLine[] = [];
+  private readonly head: RawLine[] = [];
+  private tail: RawLine[] = [];
+  private lastRegion: { buf: Buffer; lastLine: number } | null = null;
+  private readonly firstErrors: RawLine[] = [];
+  private lastErrors: RawLine[] = [];
   private errorCount = 0;
   private lastErrorLine = 0;
   private readonly levels: Record<string, number> = {};
   private readonly levelForms: Record<string, 'word' | 'bracketed' | 'both'> = {};
   private levelBytes = 0;
 
+  /** Feeds input bytes; chunks must not be modified afterwards (previews keep views into them). */
   push(chunk: Buffer): void {
     let start = 0;
     if (this.carry) {
@@ -75,21 +86,34 @@ export class TextAnalyzer {
       start = nl + 1;
     }
     const lastNl = chunk.lastIndexOf(0x0a);
-    if (lastNl >= start) {
-      this.region(chunk.subarray(start, lastNl + 1));
-      start = lastNl + 1;
+    while (start <= lastNl) {
+      let end = lastNl + 1;
+      if (end - start > ANALYZE_REGION) end = chunk.indexOf(0x0a, start + ANALYZE_REGION) + 1;
+      this.region(chunk.subarray(start, end));
+      start = end;
     }
     if (start < chunk.length) this.extendCarry(chunk.subarray(start));
   }
 
   end(): TextStats {
+    this.flushTail();
     if (this.carry && this.carry.length > 0) {
       this.lineNo++;
       this.single(this.carry, this.lineNo);
     }
     this.carry = null;
-    const errors = [...this.firstErrors, ...this.lastErrors.filter((e) => e.line > (this.firstErrors.at(-1)?.line ?? 0))];
-    return { lines: this.lineNo, head: this.head, tail: this.tail, errors, errorCount: this.errorCount, levels: this.levels, levelForms: this.levelForms };
+    const lastFirst = this.firstErrors.at(-1)?.line ?? 0;
+    const errors = [...this.firstErrors, ...this.lastErrors.slice(-ERROR_KEEP).filter((e) => e.line > lastFirst)];
+    const show = (l: RawLine): PreviewLine => ({ line: l.line, text: displayLine(l.bytes) });
+    return {
+      lines: this.lineNo,
+      head: this.head.map(show),
+      tail: this.tail.map(show),
+      errors: errors.map(show),
+      errorCount: this.errorCount,
+      levels: this.levels,
+      levelForms: this.levelForms,
+    };
   }
 
   private extendCarry(bytes: Buffer): void {
@@ -102,23 +126,41 @@ export class TextAnalyzer {
 
   /** A line that spanned chunks (its kept start only). */
   private single(line: Buffer, n: number): void {
-    if (this.head.length < HEAD_LINES) this.head.push({ line: n, text: displayLine(line) });
-    this.pushTail({ line: n, text: displayLine(line) });
+    this.flushTail();
+    if (this.head.length < HEAD_LINES) this.head.push({ line: n, bytes: line });
+    this.tail.push({ line: n, bytes: line });
+    if (this.tail.length > TAIL_LINES) this.tail.shift();
     const text = line.toString('latin1');
     ERROR_RE.lastIndex = 0;
     if (ERROR_RE.test(text)) this.error(line, n);
     this.countLevels(text);
   }
 
+  /** The tail lines of the last region seen, taken only when a later line arrives or at the end. */
+  private flushTail(): void {
+    const r = this.lastRegion;
+    if (!r) return;
+    this.lastRegion = null;
+    const lines: RawLine[] = [];
+    let end = r.buf.length - 1; // the region's final "\n"
+    let ln = r.lastLine;
+    while (lines.length < TAIL_LINES && end >= 0) {
+      const prevNl = end > 0 ? r.buf.lastIndexOf(0x0a, end - 1) : -1;
+      lines.unshift({ line: ln, bytes: r.buf.subarray(prevNl + 1, end) });
+      end = prevNl;
+      ln--;
+    }
+    this.tail = [...this.tail, ...lines].slice(-TAIL_LINES);
+  }
+
   /** Whole lines, each ending with "\n". */
   private region(buf: Buffer): void {
     const first = this.lineNo + 1;
-    // head
     let pos = 0;
     let n = first;
     while (this.head.length < HEAD_LINES && pos < buf.length) {
       const nl = buf.indexOf(0x0a, pos);
-      this.head.push({ line: n, text: displayLine(buf.subarray(pos, nl)) });
+      this.head.push({ line: n, bytes: buf.subarray(pos, nl) });
       pos = nl + 1;
       n++;
     }
@@ -133,41 +175,30 @@ export class TextAnalyzer {
         counted++;
         at = i + 1;
       }
-      const lineStart = at;
       const lineEnd = buf.indexOf(0x0a, m.index);
-      this.error(buf.subarray(lineStart, lineEnd), first + counted);
+      this.error(buf.subarray(at, lineEnd), first + counted);
       ERROR_RE.lastIndex = lineEnd + 1;
     }
     for (let i = buf.indexOf(0x0a, at); i >= 0; i = buf.indexOf(0x0a, i + 1)) counted++;
     this.lineNo += counted;
-    // tail: the last lines of this region
-    const tail: PreviewLine[] = [];
-    let end = buf.length - 1; // index of the final "\n"
-    let ln = this.lineNo;
-    while (tail.length < TAIL_LINES && end >= 0) {
-      const prevNl = end > 0 ? buf.lastIndexOf(0x0a, end - 1) : -1;
-      tail.unshift({ line: ln, text: displayLine(buf.subarray(prevNl + 1, end)) });
-      end = prevNl;
-      ln--;
-    }
-    this.tail = [...this.tail, ...tail].slice(-TAIL_LINES);
+    // the previous region's last lines matter only if this region has fewer than TAIL_LINES lines
+    if (counted >= TAIL_LINES) {
+      this.lastRegion = null;
+      this.tail = [];
+    } else this.flushTail();
+    this.lastRegion = { buf, lastLine: this.lineNo };
     if (this.levelBytes < LEVELS_SCAN_BYTES) this.countLevels(text);
-  }
-
-  private pushTail(p: PreviewLine): void {
-    this.tail.push(p);
-    if (this.tail.length > TAIL_LINES) this.tail.shift();
   }
 
   private error(line: Uint8Array, n: number): void {
     if (n === this.lastErrorLine) return;
     this.lastErrorLine = n;
     this.errorCount++;
-    const p = { line: n, text: displayLine(line) };
+    const p = { line: n, bytes: line };
     if (this.firstErrors.length < ERROR_KEEP) this.firstErrors.push(p);
     else {
       this.lastErrors.push(p);
-      if (this.lastErrors.length > ERROR_KEEP) this.lastErrors.shift();
+      if (this.lastErrors.length > ERROR_KEEP * 4) this.lastErrors = this.lastErrors.slice(-ERROR_KEEP);
     }
   }
 

@@ -8,8 +8,8 @@ import type { Tokenizer } from './tokenizer.js';
 const DEFAULT_EXACT_BYTES = 1 << 20;
 const MAX_PENDING = 1 << 20;
 const SAMPLE_WINDOW = 16 << 10;
-/** Sampled bytes kept near min(4 MB, 256 kB + 0.2% of the input beyond the exact part). */
-const sampleTarget = (bytes: number) => Math.min(4 << 20, (256 << 10) + bytes * 0.002);
+/** Sampled bytes kept near min(4 MB, 16 kB + an eighth of the input beyond the exact part). */
+const sampleTarget = (bytes: number) => Math.min(4 << 20, (16 << 10) + bytes / 8);
 
 export class TokenMeter {
   private readonly decoder = new StringDecoder('utf8');
@@ -22,12 +22,17 @@ export class TokenMeter {
 
   constructor(
     private readonly tokenizer: Tokenizer,
-    private readonly exactBytes = DEFAULT_EXACT_BYTES,
+    private exactBytes = DEFAULT_EXACT_BYTES,
   ) {}
 
   /** Tokens counted exactly so far (not counting text after the last safe cut). */
   get exact(): number {
     return this.exactTokens;
+  }
+
+  /** Counts exactly no further than what was pushed so far; the rest is estimated from samples. */
+  stopExact(): void {
+    this.exactBytes = this.exactBytesSeen;
   }
 
   push(chunk: Uint8Array): void {

@@ -96,41 +96,54 @@ class BpeTokenizer implements Tokenizer {
     readonly encoding: Encoding,
     private readonly table: RankTable,
   ) {
-    this.regex = new RegExp(table.pattern, 'gu');
+    // Sticky: the pattern's alternatives cover every character, so pieces are contiguous and each match starts
+    // where the last ended; test() then finds them without allocating match arrays or substrings.
+    this.regex = new RegExp(table.pattern, 'uy');
   }
 
   count(text: string): number {
     const re = this.regex;
-    re.lastIndex = 0;
+    const n = text.length;
     let total = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) total += this.countPiece(m[0]);
+    let start = 0;
+    re.lastIndex = 0;
+    while (start < n) {
+      if (!re.test(text)) {
+        // not expected (every character matches some alternative); count the rest one piece per character
+        total += n - start;
+        break;
+      }
+      const end = re.lastIndex;
+      total += this.countPiece(text, start, end);
+      start = end;
+    }
     return total;
   }
 
-  private countPiece(piece: string): number {
-    const len = this.encodeUtf8(piece);
+  private countPiece(text: string, start: number, end: number): number {
+    const len = this.encodeUtf8(text, start, end);
     if (len <= 1) return len;
     const bytes = this.scratch;
     if (this.table.rank(bytes, 0, len) >= 0) return 1;
-    if (piece.length <= CACHE_MAX_PIECE) {
+    if (end - start <= CACHE_MAX_PIECE) {
+      const piece = text.slice(start, end);
       const hit = this.cache.get(piece);
       if (hit !== undefined) return hit;
-      const n = this.mergeScan(bytes, len);
+      const count = this.mergeScan(bytes, len);
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-      this.cache.set(piece, n);
-      return n;
+      this.cache.set(piece, count);
+      return count;
     }
     return len < HEAP_MIN_PIECE ? this.mergeScan(bytes, len) : mergeHeap(this.table, bytes, len);
   }
 
-  /** UTF-8 of piece into this.scratch (lone surrogates become U+FFFD, as TextEncoder does); returns the length. */
-  private encodeUtf8(piece: string): number {
-    const n = piece.length;
-    if (this.scratch.length < n * 3) this.scratch = new Uint8Array(n * 3 + 64);
+  /** UTF-8 of text[start, end) into this.scratch (lone surrogates become U+FFFD, as TextEncoder does). */
+  private encodeUtf8(piece: string, start: number, end: number): number {
+    if (this.scratch.length < (end - start) * 3) this.scratch = new Uint8Array((end - start) * 3 + 64);
     const out = this.scratch;
     let p = 0;
-    for (let i = 0; i < n; i++) {
+    const n = end;
+    for (let i = start; i < n; i++) {
       let c = piece.charCodeAt(i);
       if (c < 0x80) {
         out[p++] = c;

@@ -30,7 +30,7 @@ export class JsonRecordEncoder implements Encoder {
   constructor(
     private readonly sink: RecordSink,
     private readonly spool: SpoolPath,
-    private readonly observe?: (record: Buffer) => void,
+    private readonly observe?: (record: Buffer, n: number) => void,
   ) {}
 
   push(chunk: Buffer): void {
@@ -61,7 +61,7 @@ export class JsonRecordEncoder implements Encoder {
         for (const p of parts) this.sink.write(p);
         this.sink.write(NEWLINE);
         this.count++;
-        if (this.observe) this.observe(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+        if (this.observe) this.observe(parts.length === 1 ? parts[0] : Buffer.concat(parts), this.count);
       },
       envelope: (bytes) => envelopeParts.push(Buffer.from(bytes)),
     });

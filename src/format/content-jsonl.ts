@@ -22,7 +22,6 @@ export class JsonlRecordEncoder implements Encoder {
   constructor(
     sink: RecordSink,
     private readonly lineEnding: LineEnding,
-    private readonly observe?: (record: Buffer) => void,
   ) {
     this.out = new OutBuffer(sink);
     this.chunker = new LineChunker({ lines: (buf, end) => this.lines(buf, end) }, JSONL_MAX_LINE);
@@ -88,7 +87,6 @@ export class JsonlRecordEncoder implements Encoder {
       out.pos += end - start;
       out.buf[out.pos++] = 0x0a;
       this.count++;
-      this.observe?.(buf.subarray(start, end));
       return;
     }
     if (this.invalid.length >= JSONL_MAX_INVALID) {

@@ -10,9 +10,34 @@ import { LineChunker } from './lines.js';
 /** Lines longer than this are streamed into their record piece by piece instead of held in memory. */
 export const TEXT_MAX_LINE = 1 << 20;
 
-// Bytes that need escaping inside a line; with CRLF endings, a "\r" right before "\n" is the terminator.
-const NEEDS_ESCAPE_LF = /[\x00-\x09\x0b-\x1f"\\]/g;
-const NEEDS_ESCAPE_CRLF = /[\x00-\x09\x0b\x0c\x0e-\x1f"\\]|\r(?!\n)/g;
+/**
+ * Index of the first byte in buf[from, end) that is special in a text record (a control byte, `"` or `\`, so
+ * also the line end), or end. Scans four bytes at a time through `words`, a Uint32Array over buf's whole
+ * ArrayBuffer: a word holds a special byte when it has a byte below 0x20 or a byte equal to 0x22 or 0x5c.
+ */
+export function nextSpecial(buf: Uint8Array, words: Uint32Array, from: number, end: number): number {
+  const base = buf.byteOffset;
+  let i = from;
+  while (i < end && ((base + i) & 3) !== 0) {
+    const c = buf[i];
+    if (c < 0x20 || c === 0x22 || c === 0x5c) return i;
+    i++;
+  }
+  let w = (base + i) >>> 2;
+  const wEnd = (base + end) >>> 2;
+  while (w < wEnd) {
+    const x = words[w];
+    const q = x ^ 0x22222222;
+    const s = x ^ 0x5c5c5c5c;
+    if (((x - 0x20202020) & ~x) & 0x80808080 || ((q - 0x01010101) & ~q) & 0x80808080 || ((s - 0x01010101) & ~s) & 0x80808080) break;
+    w++;
+  }
+  for (i = (w << 2) - base; i < end; i++) {
+    const c = buf[i];
+    if (c < 0x20 || c === 0x22 || c === 0x5c) return i;
+  }
+  return end;
+}
 
 export class TextRecordEncoder implements Encoder {
   private readonly out: OutBuffer;
@@ -62,42 +87,59 @@ export class TextRecordEncoder implements Encoder {
   private lines(buf: Buffer, end: number): void {
     const crlf = this.lineEnding === 'crlf';
     const valid = isUtf8(buf.subarray(0, end));
-    const re = crlf ? NEEDS_ESCAPE_CRLF : NEEDS_ESCAPE_LF;
-    const text = buf.toString('latin1', 0, end);
-    re.lastIndex = 0;
-    let nextEscape = re.exec(text)?.index ?? end;
+    const words = new Uint32Array(buf.buffer, 0, buf.buffer.byteLength >>> 2);
     const out = this.out;
-    let start = 0;
-    while (start < end) {
-      const nl = buf.indexOf(0x0a, start);
-      let lineEnd = nl;
+    let lineStart = 0;
+    while (lineStart < end) {
       if (crlf) {
-        if (nl > start && buf[nl - 1] === 0x0d) lineEnd = nl - 1;
-        else {
-          out.flush();
-          const replay = [Buffer.from(buf.subarray(start, end)), Buffer.from(this.chunker.pending())];
-          throw new EncodingRestart('text', 'lf', replay, `line ${this.count + 1} ends with LF only`);
+        // a CRLF text must not have a bare LF; check before writing anything of this line
+        const nl = buf.indexOf(0x0a, lineStart);
+        if (nl === lineStart || buf[nl - 1] !== 0x0d) this.bareLf(buf, lineStart, end);
+      }
+      if (!valid) {
+        const nl = buf.indexOf(0x0a, lineStart);
+        const lineEnd = crlf ? nl - 1 : nl;
+        if (!isUtf8(buf.subarray(lineStart, lineEnd))) {
+          this.record(buf, lineStart, lineEnd);
+          this.count++;
+          lineStart = nl + 1;
+          continue;
         }
       }
-      if (nextEscape >= lineEnd && (valid || isUtf8(buf.subarray(start, lineEnd)))) {
-        const len = lineEnd - start;
-        out.ensure(len + 3);
+      // One line: copy the spans between special bytes, escape those, stop at the line end.
+      out.ensure(1);
+      out.byte(0x22);
+      let from = lineStart;
+      for (;;) {
+        const at = nextSpecial(buf, words, from, end); // the region ends with "\n", so at < end
+        const span = at - from;
+        out.ensure(span + 8);
         const b = out.buf;
-        b[out.pos++] = 0x22;
-        buf.copy(b, out.pos, start, lineEnd);
-        out.pos += len;
-        b[out.pos++] = 0x22;
-        b[out.pos++] = 0x0a;
-      } else {
-        this.record(buf, start, lineEnd);
+        let p = out.pos;
+        if (span > 32) {
+          b.set(buf.subarray(from, at), p);
+          p += span;
+        } else for (let k = from; k < at; k++) b[p++] = buf[k];
+        const c = buf[at];
+        if (c === 0x0a || (c === 0x0d && crlf && buf[at + 1] === 0x0a)) {
+          b[p++] = 0x22;
+          b[p++] = 0x0a;
+          out.pos = p;
+          lineStart = at + (c === 0x0a ? 1 : 2);
+          break;
+        }
+        out.pos = escapeUtf8Into(buf, at, at + 1, b, p);
+        from = at + 1;
       }
       this.count++;
-      start = nl + 1;
-      if (nextEscape < start) {
-        re.lastIndex = start;
-        nextEscape = re.exec(text)?.index ?? end;
-      }
     }
+  }
+
+  /** A line of a CRLF text ends with a bare LF: the text is stored as LF text instead, from this line on. */
+  private bareLf(buf: Buffer, lineStart: number, end: number): never {
+    this.out.flush();
+    const replay = [Buffer.from(buf.subarray(lineStart, end)), Buffer.from(this.chunker.pending())];
+    throw new EncodingRestart('text', 'lf', replay, `line ${this.count + 1} ends with LF only`);
   }
 
   /** One record for buf[start, end), escaping whatever needs it. */

@@ -1,5 +1,6 @@
 // Guesses the content type from the first bytes of the input. A guess may be revised later by the encoders
 // (EncodingRestart), so this only has to be cheap and usually right.
+import { isUtf8 } from 'node:buffer';
 import type { ContentType, LineEnding } from './header.js';
 import { JsonScanner, JsonSyntaxError } from './json-scan.js';
 import { detectLineEnding } from './content-json.js';
@@ -88,8 +89,15 @@ function countJsonLines(rest: Buffer, complete: boolean): { lines: number; json:
   return { lines, json };
 }
 
+const CONTROL = /[\x00-\x07\x0e-\x1a\x1c-\x1f]/g;
+
 /** NULs, control bytes other than whitespace/ESC/backspace/form feed, and bytes of invalid UTF-8. */
 function looksBinary(sample: Buffer, complete: boolean): boolean {
+  if (isUtf8(complete ? sample : sample.subarray(0, Math.max(0, sample.length - 3)))) {
+    // valid UTF-8 (the usual case): only control bytes can be suspicious; count them natively
+    const controls = sample.toString('latin1').match(CONTROL)?.length ?? 0;
+    return controls > sample.length * BINARY_SHARE;
+  }
   let suspicious = 0;
   const end = sample.length;
   for (let i = 0; i < end; ) {

@@ -20,6 +20,9 @@ export class LineTooLong extends Error {
 }
 
 const NL = 0x0a;
+/** Lines are handed over in regions of about this size: small enough that a region's text stays an ordinary
+ * (young, quickly collected) string rather than an external one, large enough to amortize the per-region work. */
+export const REGION = 64 << 10;
 
 /** Cuts a piece of a long line so it ends on a UTF-8 character boundary and never right after "\r". */
 function safeCut(buf: Buffer): number {
@@ -84,7 +87,18 @@ export class LineChunker {
     }
     const lastNl = data.lastIndexOf(NL);
     this.view = data.subarray(lastNl + 1);
-    if (lastNl >= 0) this.sink.lines(data, lastNl + 1);
+    let start = 0;
+    while (start <= lastNl) {
+      let end = lastNl + 1;
+      if (end - start > REGION) {
+        const cut = data.indexOf(NL, start + REGION);
+        end = cut + 1;
+      }
+      this.sink.lines(start === 0 && end === data.length ? data : data.subarray(start, end), end - start);
+      start = end;
+      if (start <= lastNl) this.view = data.subarray(start); // pending, should the sink throw
+    }
+    this.view = data.subarray(lastNl + 1);
     const rest = this.view;
     this.view = null;
     this.carry = rest.length > 0 ? Buffer.from(rest) : null; // the caller may reuse chunk's memory

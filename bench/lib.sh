@@ -1,0 +1,38 @@
+# Helpers shared by the benchmark scripts. Source it: . "$(dirname "$0")/lib.sh"
+set -euo pipefail
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH_DIR/.." && pwd)"
+LRO="$ROOT/bin/lro.js"
+WORK="${BENCH_WORK:-${TMPDIR:-/tmp}/lro-bench}"
+mkdir -p "$WORK"
+
+# need TOOL PACKAGE: install a reference tool with apt when missing
+need() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  echo "installing $2 (for $1)" >&2
+  (apt-get install -y "$2" >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y "$2" >/dev/null 2>&1)) || {
+    echo "could not install $2; skipping what needs $1" >&2
+    return 1
+  }
+}
+
+# settle: flush dirty pages and let the disk finish, so one run does not pay for the last one's writes
+settle() {
+  sync
+  sleep "${SETTLE_SECONDS:-2}"
+}
+
+# timed LABEL CMD...: runs CMD with stdin/stdout as given by the caller's redirections inside CMD (a string
+# for bash -c); prints "seconds peak_rss_kb"
+timed() {
+  local out
+  out=$( { /usr/bin/time -f '%e %M' bash -c "$1" >/dev/null; } 2>&1 | tail -1)
+  echo "$out"
+}
+
+# median of numbers on stdin
+median() {
+  sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }

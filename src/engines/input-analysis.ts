@@ -1,0 +1,132 @@
+// Facts about the raw input that do not depend on how it is encoded: its sha256, its token estimate and, for
+// text, the descriptor's line statistics. For a large input they are computed in a worker thread, in parallel
+// with the encoding on the main thread (two cores: one encodes and writes, one hashes and counts).
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { JsonlRecordFeeder, RecordAnalyzer, type RecordStats } from '../describe/record-stats.js';
+import { TextAnalyzer, type TextStats } from '../describe/text-stats.js';
+import { getTokenizer, type Encoding } from './tokenizer.js';
+import { TokenMeter } from './token-meter.js';
+
+export interface InputFacts {
+  sha256: string;
+  tokens: number;
+  /** Line statistics, when asked for (the input looked like text). */
+  text: TextStats | null;
+  /** Record statistics, when asked for (the input looked like JSONL). */
+  records: RecordStats | null;
+}
+
+/** Which statistics to gather besides the hash and the tokens. */
+export type StatsKind = 'text' | 'jsonl' | null;
+
+/** Sees every input chunk in order; push may ask the caller to wait (a promise) and may take the chunk's memory. */
+export interface InputAnalysis {
+  push(chunk: Buffer): void | Promise<void>;
+  end(): Promise<InputFacts>;
+  /** Stops without a result (the offload failed). */
+  cancel(): void;
+}
+
+/** The analysis on the calling thread. */
+export class LocalAnalysis implements InputAnalysis {
+  private readonly hash = createHash('sha256');
+  private readonly meter: TokenMeter | null;
+  private readonly text: TextAnalyzer | null;
+  private readonly records: JsonlRecordFeeder | null;
+
+  /** `tokens`: the count when the caller already has it (then the text is not counted again). */
+  constructor(
+    encoding: Encoding,
+    stats: StatsKind,
+    private readonly tokens: number | null = null,
+  ) {
+    this.meter = tokens === null ? new TokenMeter(getTokenizer(encoding)) : null;
+    this.text = stats === 'text' ? new TextAnalyzer() : null;
+    this.records = stats === 'jsonl' ? new JsonlRecordFeeder(new RecordAnalyzer()) : null;
+  }
+
+  push(chunk: Buffer): void {
+    this.hash.update(chunk);
+    this.meter?.push(chunk);
+    this.text?.push(chunk);
+    this.records?.push(chunk);
+  }
+
+  end(): Promise<InputFacts> {
+    return Promise.resolve(this.endSync());
+  }
+
+  endSync(): InputFacts {
+    return {
+      sha256: this.hash.digest('hex'),
+      tokens: this.meter ? this.meter.end() : this.tokens!,
+      text: this.text?.end() ?? null,
+      records: this.records?.end() ?? null,
+    };
+  }
+
+  cancel(): void {}
+}
+
+const IN_FLIGHT = 8;
+
+/** The analysis in a worker thread (dist/analysis-worker.js). Chunks are transferred, not copied, when possible. */
+export class WorkerAnalysis implements InputAnalysis {
+  private inFlight = 0;
+  private wake: (() => void) | null = null;
+  private failure: Error | null = null;
+  private result: ((f: InputFacts) => void) | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (m: { ack?: true; facts?: InputFacts }) => {
+      if (m.ack) {
+        this.inFlight--;
+        this.wake?.();
+        this.wake = null;
+      } else if (m.facts) this.result?.(m.facts);
+    });
+    worker.on('error', (e) => {
+      this.failure = e;
+      this.wake?.();
+    });
+  }
+
+  /** Starts the worker, or returns null when the built worker script is not there (running from sources). */
+  static async start(encoding: Encoding, stats: StatsKind): Promise<WorkerAnalysis | null> {
+    const script = fileURLToPath(new URL('./analysis-worker.js', import.meta.url));
+    if (!existsSync(script)) return null;
+    const { Worker } = await import('node:worker_threads'); // loaded only for large inputs
+    return new WorkerAnalysis(new Worker(script, { workerData: { encoding, stats } }));
+  }
+
+  async push(chunk: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
+    const ab = chunk.buffer as ArrayBuffer;
+    // transfer a buffer this chunk owns alone; copy a small or pooled one
+    const own = chunk.byteOffset === 0 && ab.byteLength <= chunk.length * 2 && ab.byteLength >= 65536;
+    this.inFlight++;
+    if (own) this.worker.postMessage(chunk, [ab]);
+    else this.worker.postMessage(Buffer.from(chunk));
+    while (this.inFlight > IN_FLIGHT && !this.failure) await new Promise<void>((r) => (this.wake = r));
+    if (this.failure) throw this.failure;
+  }
+
+  end(): Promise<InputFacts> {
+    return new Promise((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      this.result = (f) => {
+        void this.worker.terminate();
+        resolve(f);
+      };
+      this.worker.once('error', reject);
+      this.worker.postMessage({ end: true });
+    });
+  }
+
+  cancel(): void {
+    void this.worker.terminate();
+  }
+}

@@ -3,6 +3,7 @@ import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { buildRanks } from './build-ranks.mjs';
+import { buildJq } from './build-jq.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
@@ -10,7 +11,7 @@ rmSync(`${root}dist`, { recursive: true, force: true });
 mkdirSync(`${root}dist/ranks`, { recursive: true });
 
 await build({
-  entryPoints: { cli: `${root}src/cli.ts`, index: `${root}src/index.ts`, 'analysis-worker': `${root}src/analysis-worker.ts` },
+  entryPoints: { cli: `${root}src/cli.ts`, index: `${root}src/index.ts`, worker: `${root}src/worker.ts` },
   outdir: `${root}dist`,
   bundle: true,
   splitting: true,
@@ -27,6 +28,8 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 });
+
+buildJq(`${root}dist/jq`);
 
 for (const encoding of ['o200k_base', 'cl100k_base']) {
   await buildRanks(encoding, `${root}dist/ranks/${encoding}.bin`);

@@ -2,8 +2,11 @@
 // into `lro: <message>` and exit codes (usage errors exit 2, not commander's 1, which would read as "no match").
 import { Command, CommanderError } from 'commander';
 import { catCommand } from './commands/cat.js';
+import { grepCommand } from './commands/grep.js';
 import { infoCommand } from './commands/info.js';
+import { jqCommand, preprocessJqArgv } from './commands/jq.js';
 import { offloadCommand } from './commands/offload.js';
+import { readCommand } from './commands/read.js';
 import { EXIT, LroError } from './errors.js';
 import { FormatError } from './format/header.js';
 import { BrokenPipe, processIO, type IO } from './io.js';
@@ -17,7 +20,7 @@ export interface Context {
 
 export type CommandFactory = (ctx: Context) => Command;
 
-const COMMANDS: CommandFactory[] = [offloadCommand, catCommand, infoCommand];
+const COMMANDS: CommandFactory[] = [offloadCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand];
 
 function configure(cmd: Command, io: IO): Command {
   cmd.exitOverride();
@@ -64,6 +67,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   else if (argv.length === 0 || (argv[0].startsWith('-') && !['-h', '--help', '-V', '--version'].includes(argv[0]))) {
     argv = ['offload', ...argv]; // `cmd | lro` offloads
   }
+  if (argv[0] === 'jq') argv = preprocessJqArgv(argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;

@@ -2,13 +2,12 @@
 // text, the descriptor's line statistics. For a large input they are computed in a worker thread, in parallel
 // with the encoding on the main thread (two cores: one encodes and writes, one hashes and counts).
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { JsonlRecordFeeder, RecordAnalyzer, type RecordStats } from '../describe/record-stats.js';
 import { TextAnalyzer, type TextStats } from '../describe/text-stats.js';
 import { getTokenizer, type Encoding } from './tokenizer.js';
 import { TokenMeter } from './token-meter.js';
+import { workerScript } from './worker-script.js';
 
 export interface InputFacts {
   sha256: string;
@@ -73,7 +72,7 @@ export class LocalAnalysis implements InputAnalysis {
 
 const IN_FLIGHT = 8;
 
-/** The analysis in a worker thread (dist/analysis-worker.js). Chunks are transferred, not copied, when possible. */
+/** The analysis in a worker thread (dist/worker.js). Chunks are transferred, not copied, when possible. */
 export class WorkerAnalysis implements InputAnalysis {
   private inFlight = 0;
   private wake: (() => void) | null = null;
@@ -96,10 +95,10 @@ export class WorkerAnalysis implements InputAnalysis {
 
   /** Starts the worker, or returns null when the built worker script is not there (running from sources). */
   static async start(encoding: Encoding, stats: StatsKind): Promise<WorkerAnalysis | null> {
-    const script = fileURLToPath(new URL('./analysis-worker.js', import.meta.url));
-    if (!existsSync(script)) return null;
+    const script = workerScript();
+    if (!script) return null;
     const { Worker } = await import('node:worker_threads'); // loaded only for large inputs
-    return new WorkerAnalysis(new Worker(script, { workerData: { encoding, stats } }));
+    return new WorkerAnalysis(new Worker(script, { workerData: { task: 'analysis', encoding, stats } }));
   }
 
   async push(chunk: Buffer): Promise<void> {

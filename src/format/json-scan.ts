@@ -497,3 +497,23 @@ function trimWs(b: Uint8Array): Uint8Array {
   while (e > s && isWs(b[e - 1])) e--;
   return b.subarray(s, e);
 }
+
+/** JSON text with the whitespace outside strings removed (numbers and strings untouched); input must be valid. */
+export function compactJsonText(text: Buffer): Buffer {
+  if (text.indexOf(0x20) < 0 && text.indexOf(0x09) < 0 && text.indexOf(0x0a) < 0 && text.indexOf(0x0d) < 0) return text;
+  const out = Buffer.allocUnsafe(text.length);
+  let p = 0;
+  let inStr = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inStr) {
+      out[p++] = c;
+      if (c === 0x5c) out[p++] = text[++i];
+      else if (c === 0x22) inStr = false;
+    } else if (c === 0x22) {
+      inStr = true;
+      out[p++] = c;
+    } else if (!isWs(c)) out[p++] = c;
+  }
+  return out.subarray(0, p);
+}

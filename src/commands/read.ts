@@ -1,0 +1,192 @@
+// `lro read ID`: numbered records (`N: text`, like cat -n), a range of them, or a range of characters of the
+// original, within the output budget; a cut output ends with the exact command for the next part.
+import { StringDecoder } from 'node:string_decoder';
+import { Command } from 'commander';
+import type { Context } from '../cli.js';
+import { LroError, UsageError } from '../errors.js';
+import { FormatError } from '../format/header.js';
+import { originalContent, readRecords, type ResultFile } from '../format/reader.js';
+import { displayBytes, invalidSet } from '../format/record-text.js';
+import type { IO } from '../io.js';
+import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
+import { OutputBatch } from '../render/batch.js';
+import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { shellQuote } from '../describe/shell.js';
+import { resolveResult } from '../store/resolve.js';
+import { formatCount, parseCount } from '../units.js';
+
+export interface ReadOptions {
+  dir?: string;
+  records?: string;
+  lines?: string;
+  head?: string;
+  tail?: string;
+  chars?: string;
+  columns?: string;
+  raw?: boolean;
+  maxTokens?: string;
+}
+
+/** What to print: records from..to, or characters start..end of the original. */
+type Selection = { kind: 'records'; range: Range; option: string } | { kind: 'chars'; start: number; end: number };
+
+function selection(o: ReadOptions, count: number): Selection {
+  const given = (['records', 'lines', 'head', 'tail', 'chars'] as const).filter((k) => o[k] !== undefined);
+  if (given.length > 1) throw new UsageError(`--${given[0]} and --${given[1]} cannot be used together: pick one range`);
+  if (o.chars !== undefined) return { kind: 'chars', ...parseCharRange(o.chars, '--chars') };
+  if (o.head !== undefined) return { kind: 'records', range: { from: 1, to: Math.max(1, parseCount(o.head, '--head')) }, option: 'head' };
+  if (o.tail !== undefined) {
+    const n = parseCount(o.tail, '--tail');
+    return { kind: 'records', range: { from: Math.max(1, count - n + 1), to: count }, option: 'tail' };
+  }
+  const text = o.records ?? o.lines;
+  if (text !== undefined) return { kind: 'records', range: parseRange(text, o.records !== undefined ? '--records' : '--lines'), option: 'records' };
+  return { kind: 'records', range: { from: 1, to: Infinity }, option: 'records' };
+}
+
+export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<number> {
+  const rf = resolveResult(ref, { dir: o.dir, env: io.env });
+  const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env), rf.header.encoding);
+  const sel = selection(o, rf.header.count);
+  const out = new OutputBatch(io.stdout);
+  try {
+    if (sel.kind === 'chars') await readChars(rf, sel.start, sel.end, budget, out, o);
+    else await readRecordRange(rf, sel.range, budget, out, o);
+  } catch (e) {
+    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    throw e;
+  } finally {
+    await out.flush();
+  }
+  return 0;
+}
+
+/** The options to repeat in a continuation command. */
+function keptOptions(o: ReadOptions): string {
+  return [o.raw ? ' --raw' : '', o.maxTokens !== undefined ? ` --max-tokens ${o.maxTokens}` : '', o.dir ? ` --dir ${shellQuote(o.dir)}` : ''].join('');
+}
+
+async function readRecordRange(rf: ResultFile, range: Range, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<void> {
+  const h = rf.header;
+  const id = h.id;
+  if (h.count === 0) {
+    await out.add(`[lro: result ${id} has no records]\n`);
+    return;
+  }
+  if (range.from > h.count) {
+    throw new LroError(`records from ${range.from} are past the end: result ${id} has ${formatCount(h.count)} records (try --tail 20)`);
+  }
+  const to = Math.min(range.to, h.count);
+  const invalid = invalidSet(h);
+  const columns = o.columns !== undefined ? parseCharRange(o.columns, '--columns') : null;
+  let printed = 0;
+  for (const r of readRecords(rf, range.from, to)) {
+    const full = displayBytes(h, r.n, r.line, invalid).toString('utf8');
+    const colStart = columns ? Math.min(columns.start, full.length) : 0;
+    const colEnd = columns ? Math.min(columns.end, full.length) : full.length;
+    const text = columns ? full.slice(colStart, colEnd) : full;
+    const window = columns ? `[${colStart}-${colEnd}/${full.length}] ` : ' ';
+    const line = o.raw ? `${text}\n` : `${r.n}:${window}${text}\n`;
+    if (budget.take(line)) {
+      await out.add(line);
+      printed++;
+      continue;
+    }
+    if (printed === 0) {
+      // one record larger than the whole budget: show a window of it and say how to see the rest
+      const fit = budget.fitPrefix(text, Math.max(0, budget.left - 30));
+      const shownEnd = colStart + fit;
+      await out.add(o.raw ? `${text.slice(0, fit)}\n` : `${r.n}:[${colStart}-${shownEnd}/${full.length}] ${text.slice(0, fit)}\n`);
+      await out.add(
+        continuationLine(
+          `record ${r.n} has ${formatCount(full.length)} characters, more than --max-tokens ${budget.max} allows; showed characters ${colStart}-${shownEnd}`,
+          `lro read ${id} --records ${r.n} --columns ${formatCharRange(shownEnd, columns && columns.end !== Infinity ? columns.end : Infinity)}${keptOptions(o)}`,
+        ),
+      );
+      return;
+    }
+    await out.add(
+      continuationLine(
+        `showed records ${range.from}-${r.n - 1} of ${formatCount(h.count)} (--max-tokens ${budget.max})`,
+        `lro read ${id} --records ${formatRange(r.n, range.to >= h.count ? Infinity : range.to)}${columnsOption(o)}${keptOptions(o)}`,
+      ),
+    );
+    return;
+  }
+}
+
+function columnsOption(o: ReadOptions): string {
+  return o.columns !== undefined ? ` --columns ${o.columns}` : '';
+}
+
+/** Characters start..end (0-based, end excluded) of the original content. */
+async function readChars(rf: ResultFile, start: number, end: number, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<void> {
+  const decoder = new StringDecoder('utf8');
+  let pos = 0; // characters of the original seen so far
+  let shown = '';
+  const emit = (text: string): boolean => {
+    // take what is inside [start, end) of this piece
+    const from = Math.max(start, pos);
+    const upto = Math.min(end, pos + text.length);
+    pos += text.length;
+    if (upto > from) shown += text.slice(from - (pos - text.length), upto - (pos - text.length));
+    return pos >= end;
+  };
+  let done = false;
+  for (const piece of originalContent(rf)) {
+    if (emit(decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.length)))) {
+      done = true;
+      break;
+    }
+    if (shown.length > 1 << 20 && !budget.unlimited) break; // enough to fill any budget
+  }
+  if (!done) emit(decoder.end());
+  const total = done ? null : pos;
+  if (start > 0 && total !== null && start >= total) {
+    throw new LroError(`characters from ${start} are past the end: the original of ${rf.header.id} has ${formatCount(total)} characters`);
+  }
+  const fit = budget.unlimited ? shown.length : budget.fitPrefix(shown, budget.left - 40);
+  await out.add(shown.slice(0, fit));
+  const reachedEnd = start + fit >= (total ?? Infinity) || start + fit >= end;
+  if (fit < shown.length || (!reachedEnd && !budget.unlimited)) {
+    if (fit < shown.length || total === null) {
+      await out.add(`${shown.slice(0, fit).endsWith('\n') ? '' : '\n'}`);
+      await out.add(
+        continuationLine(
+          `showed characters ${start}-${start + fit}${total !== null ? ` of ${formatCount(total)}` : ''} (--max-tokens ${budget.max})`,
+          `lro read ${rf.header.id} --chars ${formatCharRange(start + fit, end)}${keptOptions(o)}`,
+        ),
+      );
+    }
+  }
+}
+
+export function readCommand(ctx: Context): Command {
+  return new Command('read')
+    .description('print records of a stored result, numbered (N: text), within an output budget')
+    .argument('<id>', "result id, 'last', or the path of a result file")
+    .option('--records <A:B>', 'records A to B (1-based, inclusive; A: to the end, :B from the start)')
+    .option('--lines <A:B>', 'same as --records (for text, record N is line N)')
+    .option('--head <n>', 'the first n records')
+    .option('--tail <n>', 'the last n records')
+    .option('--chars <A:B>', 'characters A to B of the original content (0-based, B excluded)')
+    .option('--columns <A:B>', 'characters A to B of each record (for very long records)')
+    .option('--raw', 'no record numbers: the records as they are')
+    .option('--max-tokens <n>', 'output budget in tokens (default: $LRO_MAX_OUTPUT_TOKENS, else 2000; 0 = no limit)')
+    .option('--dir <dir>', 'store directory')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  lro read 01JD2X3Y4Z5A6B7C8D9E0F1G2H --records 200:260
+  lro read last --tail 50
+  lro read last --records 5 --columns 0:2000     a window of a very long record
+  lro read last --chars 0:4000 --raw             the first 4000 characters of the original
+
+When the output is cut at the budget, the last line is [lro: ...; next: <command>] with the exact command
+for the next part.`,
+    )
+    .action(async (id: string, opts: ReadOptions) => {
+      ctx.exitCode = await runRead(id, opts, ctx.io);
+    });
+}

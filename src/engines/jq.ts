@@ -1,0 +1,241 @@
+// `lro jq` on jq-wasm (3.0.0-jq-1.8.2, memory cap raised to 1 GB by scripts/build-jq.mjs). Records are fed to
+// jq in batches of about 1 MB, each batch one call, so memory stays flat and an ordinary filter sees one record
+// at a time as with `tail -n +2 FILE | jq FILTER`. Slurp (-s), null input (-n) and filters that read `input`
+// themselves get all records in one call. Output is cut at a record boundary when the budget is full (found by
+// bisecting the batch), so the next command can resume with --records.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Jq } from 'jq-wasm';
+import { EXIT, LroError } from '../errors.js';
+import { serializeHeader } from '../format/header.js';
+import { readRecords, type ResultFile } from '../format/reader.js';
+import { invalidSet } from '../format/record-text.js';
+import type { Range } from '../ranges.js';
+import { formatRange } from '../ranges.js';
+import { continuationLine, OutputBudget } from '../render/budget.js';
+import { shellQuote } from '../describe/shell.js';
+import { formatCount } from '../units.js';
+
+export interface JqSpec {
+  filter: string;
+  /** Output flags passed to jq as they are: -r, -c, -j, -S, --tab, --indent N. */
+  outputFlags: string[];
+  slurp: boolean;
+  nullInput: boolean;
+  exitStatus: boolean;
+  args: [string, string][];
+  jsonArgs: [string, string][];
+  header: boolean;
+  range: Range;
+  /** Output lines to skip (to continue a cut output that cannot resume by record). */
+  skipLines: number;
+  maxTokens: number;
+  /** How to write the command again, for continuation lines. */
+  command: (extra: { records?: string; skipLines?: number }) => string;
+}
+
+export interface JqIO {
+  out: (s: string) => void | Promise<void>;
+  err: (s: string) => void | Promise<void>;
+  tick?: () => void;
+}
+
+/** Batches start small (a first answer comes fast, and a cut output is found with little rework) and grow. */
+const FIRST_BATCH_BYTES = 256 << 10;
+const BATCH_BYTES = 1 << 20;
+/** jq's own error messages shown on stderr before they are only counted. */
+const MAX_ERROR_LINES = 10;
+
+/** Loads jq-wasm: the patched copy in dist/jq when built, else the package itself (tests from sources). */
+export async function loadJq(): Promise<Jq> {
+  try {
+    const glue = new URL('./jq/jq.mjs', import.meta.url);
+    const mod = (await import(glue.href)) as typeof import('jq-wasm');
+    return await mod.loadJq({ wasmBinary: readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))) });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' && (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    const mod = await import('jq-wasm');
+    return mod.loadJq();
+  }
+}
+
+/** Whether the filter reads inputs itself (then records cannot be split into batches). */
+export function readsInputs(filter: string): boolean {
+  return /(^|[^A-Za-z0-9_$])(input|inputs|input_line_number|\$__loc__)([^A-Za-z0-9_]|$)/.test(filter);
+}
+
+/** A jq engine failure (memory, nesting): the instance is dead and must not be reused. */
+function engineFailure(e: unknown): boolean {
+  const m = String((e as Error)?.message ?? e);
+  return (e as Error)?.name === 'RuntimeError' || /Aborted|memory access out of bounds|unreachable/.test(m);
+}
+
+type JqResult = { stdout: string; stderr: string; exitCode: number };
+/** How one call's output went: all printed, or cut after `consumed` of its lines (skipped or printed). */
+type Outcome = { cut: false } | { cut: true; consumed: number; line: string };
+
+/** Runs the filter over a result; returns jq's exit code (0, 1/4 with -e, 3 compile error, 5 runtime error). */
+export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): Promise<number> {
+  const h = rf.header;
+  const flags = [...spec.outputFlags];
+  for (const [k, v] of spec.args) flags.push('--arg', k, v);
+  for (const [k, v] of spec.jsonArgs) flags.push('--argjson', k, v);
+  if (spec.exitStatus) flags.push('-e');
+  const joined = flags.includes('-j') || flags.includes('--join-output');
+  const budget = new OutputBudget(spec.maxTokens, h.encoding);
+  let toSkip = spec.skipLines;
+  let runtimeError = false;
+  let lastStatus = 4; // -e: 4 until some output
+  const single = spec.header || spec.slurp || spec.nullInput || readsInputs(spec.filter);
+  let errorLines = 0;
+  const noteErrors = async () => {
+    if (errorLines > MAX_ERROR_LINES) await io.err(`lro: jq printed ${formatCount(errorLines)} error lines; the first ${MAX_ERROR_LINES} are above\n`);
+  };
+
+  const call = (input: string, extra: string[] = []): JqResult | null => {
+    io.tick?.();
+    try {
+      return jq.raw(input, spec.filter, [...flags, ...extra]);
+    } catch (e) {
+      if (engineFailure(e)) return null; // the instance is dead; nothing else runs on it
+      throw e;
+    }
+  };
+  const tooBig = (what: string) =>
+    new LroError(
+      single
+        ? `jq ran out of memory on ${what}: too large to slurp; try a streaming filter or narrow it with grep first (lro grep, or --records)`
+        : `jq ran out of memory or nesting depth on ${what}: narrow it with --records or lro grep first`,
+    );
+  const exitCode = (): number => (runtimeError ? EXIT.jqRuntime : spec.exitStatus ? lastStatus : EXIT.ok);
+
+  /** Prints a call's stderr and its output lines within the budget. */
+  const output = async (r: JqResult, firstRecord: number): Promise<Outcome> => {
+    if (r.stderr) {
+      const text = firstRecord > 0 ? r.stderr.replace(/\(at \/dev\/stdin:(\d+)\)/g, (_, l: string) => `(at record ${firstRecord + Math.max(0, Number(l) - 1)})`) : r.stderr;
+      for (const line of text.split('\n')) {
+        if (!line) continue;
+        if (errorLines++ < MAX_ERROR_LINES) await io.err(`${line}\n`);
+      }
+      if (/^jq: error/m.test(r.stderr)) runtimeError = true;
+    }
+    if (r.exitCode === 5) runtimeError = true;
+    if (spec.exitStatus && r.exitCode !== 4) lastStatus = r.exitCode === 1 ? 1 : r.exitCode === 0 ? 0 : lastStatus;
+    if (r.stdout === '') return { cut: false };
+    const lines = joined ? [r.stdout] : r.stdout.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (toSkip > 0) {
+        toSkip--;
+        continue;
+      }
+      const line = joined ? lines[i] : `${lines[i]}\n`;
+      if (!budget.take(line)) return { cut: true, consumed: i, line };
+      await io.out(line);
+    }
+    return { cut: false };
+  };
+  /** Ends a cut output with the next command; for a line bigger than the whole budget, shows its start. */
+  const cut = async (o: { consumed: number; line: string }, resume: { records?: string; skipLines: number }): Promise<void> => {
+    const text = o.line.replace(/\n$/, '');
+    if (budget.used === 0) {
+      const fit = budget.fitPrefix(text, Math.max(0, budget.left - 60));
+      await io.out(`${text.slice(0, fit)}…\n`);
+      await io.out(
+        continuationLine(
+          `this output line has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows (showed ${formatCount(fit)}); narrow the filter, e.g. to a field or .[0:10]. The lines after it`,
+          spec.command({ ...resume, skipLines: resume.skipLines + 1 }),
+        ),
+      );
+      return;
+    }
+    await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, spec.command(resume)));
+  };
+  const failed = async (r: JqResult): Promise<number> => {
+    if (r.stderr) await io.err(r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`);
+    return r.exitCode;
+  };
+
+  const invalid = invalidSet(h);
+  let skippedInvalid = 0;
+  const noteSkipped = async () => {
+    if (skippedInvalid === 0) return;
+    const first = [...invalid!].find((n) => n >= spec.range.from) ?? [...invalid!][0];
+    await io.err(
+      `lro: skipped ${skippedInvalid} record${skippedInvalid > 1 ? 's' : ''} that ${skippedInvalid > 1 ? 'are' : 'is'} not JSON (lro read ${h.id} --records ${first} shows ${skippedInvalid > 1 ? 'the first' : 'it'})\n`,
+    );
+  };
+
+  if (single) {
+    let input: string;
+    let what: string;
+    if (spec.header) {
+      input = serializeHeader(h);
+      what = 'the header';
+    } else {
+      const parts: string[] = [];
+      for (const rec of readRecords(rf, spec.range.from, spec.range.to)) {
+        if (invalid?.has(rec.n)) skippedInvalid++;
+        else parts.push(rec.line.toString('utf8'));
+      }
+      await noteSkipped();
+      input = parts.length ? `${parts.join('\n')}\n` : '';
+      what = `${formatCount(parts.length)} records`;
+    }
+    const r = call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])]);
+    if (!r) throw tooBig(what);
+    if (r.exitCode === 2 || r.exitCode === 3) return failed(r);
+    const o = await output(r, spec.header ? 0 : 1);
+    if (o.cut) await cut(o, { skipLines: spec.skipLines + o.consumed });
+    await noteErrors();
+    return exitCode();
+  }
+
+  // Batches; when the output of a batch does not fit, bisect it to the record where the budget runs out.
+  let stopped: number | null = null;
+  const runBatch = async (items: { n: number; text: string }[]): Promise<boolean> => {
+    const r = call(`${items.map((i) => i.text).join('\n')}\n`); // a final newline keeps jq's error line numbers = records
+    if (!r) {
+      if (items.length === 1) throw tooBig(`record ${items[0].n}`);
+      const mid = items.length >> 1;
+      return (await runBatch(items.slice(0, mid))) && runBatch(items.slice(mid));
+    }
+    if (r.exitCode === 2 || r.exitCode === 3) {
+      stopped = await failed(r);
+      return false;
+    }
+    if (items.length > 1 && r.stdout !== '' && !budget.fits(r.stdout)) {
+      const mid = items.length >> 1;
+      return (await runBatch(items.slice(0, mid))) && runBatch(items.slice(mid));
+    }
+    const o = await output(r, items[0].n);
+    if (!o.cut) return true;
+    // resume at this batch's first record, skipping the lines of its output already seen (skipped or printed)
+    await cut(o, { records: formatRange(items[0].n, spec.range.to), skipLines: o.consumed });
+    await noteErrors();
+    stopped = exitCode();
+    return false;
+  };
+
+  let batch: { n: number; text: string }[] = [];
+  let batchBytes = 0;
+  let batchLimit = FIRST_BATCH_BYTES;
+  for (const rec of readRecords(rf, spec.range.from, spec.range.to)) {
+    if (invalid?.has(rec.n)) {
+      skippedInvalid++;
+      continue;
+    }
+    const text = rec.line.toString('utf8');
+    batch.push({ n: rec.n, text });
+    batchBytes += text.length + 1;
+    if (batchBytes >= batchLimit) {
+      if (!(await runBatch(batch))) return stopped ?? exitCode();
+      batch = [];
+      batchBytes = 0;
+      batchLimit = Math.min(BATCH_BYTES, batchLimit * 2);
+    }
+  }
+  if (batch.length > 0 && !(await runBatch(batch))) return stopped ?? exitCode();
+  await noteSkipped();
+  await noteErrors();
+  return exitCode();
+}

@@ -1,0 +1,83 @@
+// The output budget of every command that prints records (CONTRACT section 4): --max-tokens N (default 2000,
+// $LRO_MAX_OUTPUT_TOKENS, 0 = unlimited). Output is taken whole line by whole line until the next one would not
+// fit; the command then ends with one line saying what was left out and the exact command for the next part.
+import { getTokenizer, type Encoding, type Tokenizer } from '../engines/tokenizer.js';
+import { parseCount } from '../units.js';
+
+export const DEFAULT_MAX_TOKENS = 2000;
+
+/** --max-tokens, else $LRO_MAX_OUTPUT_TOKENS, else 2000. */
+export function maxTokensFrom(option: string | undefined, env: NodeJS.ProcessEnv): number {
+  if (option !== undefined) return parseCount(option, '--max-tokens');
+  if (env.LRO_MAX_OUTPUT_TOKENS !== undefined) return parseCount(env.LRO_MAX_OUTPUT_TOKENS, 'LRO_MAX_OUTPUT_TOKENS');
+  return DEFAULT_MAX_TOKENS;
+}
+
+export class OutputBudget {
+  used = 0;
+  private tokenizer: Tokenizer | null = null;
+
+  constructor(
+    readonly max: number,
+    private readonly encoding: Encoding = 'o200k_base',
+  ) {}
+
+  get unlimited(): boolean {
+    return this.max === 0;
+  }
+
+  /** Tokens of text (0 without a limit: nothing is counted then). */
+  cost(text: string): number {
+    if (this.unlimited) return 0;
+    this.tokenizer ??= getTokenizer(this.encoding);
+    return this.tokenizer.count(text);
+  }
+
+  /** Whether text would fit in what is left, counting no further than needed. */
+  fits(text: string): boolean {
+    if (this.unlimited || text.length <= this.left) return true; // tokens never outnumber characters
+    const left = this.left;
+    let used = 0;
+    for (let start = 0; start < text.length; ) {
+      let end = text.indexOf('\n', start + 4096);
+      end = end < 0 ? text.length : end + 1;
+      used += this.cost(text.slice(start, end));
+      if (used > left) return false;
+      start = end;
+    }
+    return true;
+  }
+
+  /** Takes text if it fits in what is left; false (and nothing taken) if it does not. */
+  take(text: string): boolean {
+    if (this.unlimited) return true;
+    const c = this.cost(text);
+    if (this.used + c > this.max) return false;
+    this.used += c;
+    return true;
+  }
+
+  /** Tokens left (Infinity without a limit). */
+  get left(): number {
+    return this.unlimited ? Infinity : this.max - this.used;
+  }
+
+  /** The length of the longest prefix of text (in characters) whose tokens fit in `tokens`. */
+  fitPrefix(text: string, tokens: number): number {
+    if (this.unlimited) return text.length;
+    let lo = 0;
+    let hi = Math.min(text.length, tokens * 16);
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (this.cost(text.slice(0, mid)) <= tokens) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo > 0 && lo < text.length && /[\ud800-\udbff]/.test(text[lo - 1])) lo--; // never split a surrogate pair
+    return lo;
+  }
+}
+
+/** The final line of a cut output: what was left out and the exact next command. */
+export function continuationLine(what: string, next: string): string {
+  return `[lro: ${what}; next: ${next}]\n`;
+}

@@ -34,6 +34,13 @@ export function parseDuration(text: string, what = 'duration'): number {
   return total;
 }
 
+/** Parses a --timeout: seconds, or a duration like 30s or 2m; more than zero. */
+export function parseTimeout(text: string): number {
+  const s = parseDuration(text, '--timeout');
+  if (s <= 0) throw new UsageError(`invalid --timeout '${text}': must be more than 0`);
+  return s;
+}
+
 /** Parses `500MB`, `2GiB`, `10k` or a bare number of bytes. */
 export function parseSize(text: string, what = 'size'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);

@@ -11,11 +11,11 @@ import type { IO } from '../io.js';
 import { formatRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.js';
-import { runGuarded } from '../engines/guard.js';
+import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
 import { grepResult, type GrepEvent, type GrepQuery } from '../search/grep.js';
 import { compilePattern } from '../search/pattern.js';
 import { resolveResult } from '../store/resolve.js';
-import { formatCount, parseCount } from '../units.js';
+import { formatCount, parseCount, parseTimeout } from '../units.js';
 
 export interface GrepOptions {
   dir?: string;
@@ -31,6 +31,7 @@ export interface GrepOptions {
   records?: string;
   json?: boolean;
   maxTokens?: string;
+  timeout?: string;
 }
 
 /** Records longer than this are shown as windows around their matches. */
@@ -135,7 +136,8 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
     // a pattern that matches in linear time runs here; any other runs where it can be stopped
     if (plan.query.matcher.linearTime) return await inProcess();
     const env = { LRO_MAX_OUTPUT_TOKENS: io.env.LRO_MAX_OUTPUT_TOKENS };
-    return await runGuarded({ task: 'grep', path: rf.path, pattern, options: { ...o }, env }, (s) => out.add(s), (s) => io.stderr.write(s), 'grep', inProcess, io.env);
+    const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
+    return await runGuarded({ task: 'grep', path: rf.path, pattern, options: { ...o }, env }, (s) => out.add(s), (s) => io.stderr.write(s), 'grep', inProcess, timeout);
   } catch (e) {
     if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
     throw e;
@@ -198,6 +200,7 @@ export function grepCommand(ctx: Context): Command {
     .option('--records <A:B>', 'search only records A to B (1-based, inclusive)')
     .option('--json', 'one JSON object per printed record: {type, record, text, offset, record_length, matches}')
     .option('--max-tokens <n>', 'output budget in tokens (default: $LRO_MAX_OUTPUT_TOKENS, else 2000; 0 = no limit)')
+    .option('--timeout <seconds>', `stop a pattern that makes no progress for this long (default: ${DEFAULT_STALL_SECONDS}s)`)
     .option('--dir <dir>', 'store directory')
     .addHelpText(
       'after',

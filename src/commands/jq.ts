@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { shellQuote } from '../describe/shell.js';
-import { runGuarded } from '../engines/guard.js';
+import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
 import { loadJq, runJqOn, type JqSpec } from '../engines/jq.js';
 import { LroError, UsageError } from '../errors.js';
 import { FormatError } from '../format/header.js';
@@ -14,7 +14,7 @@ import type { IO } from '../io.js';
 import { parseRange } from '../ranges.js';
 import { maxTokensFrom } from '../render/budget.js';
 import { resolveResult } from '../store/resolve.js';
-import { parseCount } from '../units.js';
+import { parseCount, parseTimeout } from '../units.js';
 
 export interface JqOptions {
   dir?: string;
@@ -120,8 +120,7 @@ export async function runJqHere(rf: ResultFile, filter: string, o: JqOptions, en
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   jqSpec(rf.header.id, filter, o, io.env); // usage errors before starting anything
-  const env = { ...io.env, LRO_STALL_SECONDS: o.timeout ?? io.env.LRO_STALL_SECONDS };
-  if (o.timeout !== undefined) parseCount(o.timeout, '--timeout');
+  const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   const out = (s: string) => io.stdout.write(s);
   const err = (s: string) => io.stderr.write(s);
   return runGuarded(
@@ -130,7 +129,7 @@ export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): 
     err,
     'jq',
     () => runJqHere(rf, filter, o, io.env, out, err),
-    env,
+    timeout,
   );
 }
 
@@ -154,7 +153,7 @@ export function jqCommand(ctx: Context): Command {
     .option('--records <A:B>', 'only records A to B (1-based, inclusive)')
     .option('--skip-lines <n>', 'skip the first n output lines (to continue a cut output)')
     .option('--max-tokens <n>', 'output budget in tokens (default: $LRO_MAX_OUTPUT_TOKENS, else 2000; 0 = no limit)')
-    .option('--timeout <seconds>', 'stop a filter that makes no progress for this long (default: 10)')
+    .option('--timeout <seconds>', `stop a filter that makes no progress for this long (default: ${DEFAULT_STALL_SECONDS}s)`)
     .option('--dir <dir>', 'store directory')
     .addHelpText(
       'after',

@@ -252,8 +252,9 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   }
   const r = stats.records;
   const what = [...r.schema.types].join('/') || 'JSON';
-  const skipped = h.invalid_records?.length ? ` ${h.invalid_records.length} lines are not JSON (kept as strings; lro jq skips them).` : '';
-  const first = recipes[0] ? 'jq_recipes[0], ' : '';
+  const bad = h.invalid_records?.length ?? 0;
+  const skipped = bad ? ` ${bad === 1 ? '1 line is' : `${bad} lines are`} not JSON (kept as strings; lro jq skips them, lro read shows them).` : '';
+  const first = recipes[0] ? `\`${recipes[0].command}\`, ` : '';
   return (
     `${formatCount(h.count)} records (one ${what} each, ${size}) stored as ${id}; nothing printed.${skipped} ` +
     `Next: ${first}\`lro read ${id} --head 5\` or \`lro grep ${id} 'text'\`. lro jq feeds jq one record at a time (-s: all at once).`

@@ -68,7 +68,7 @@ export function recordRecipes(stats: RecordStats, fields: string[]): Recipe[] {
     recipes.push({
       description: `Count records by ${top.path}`,
       flags: ['-s', '-c'],
-      filter: `group_by(${top.path}) | map({value: .[0]${top.path}, count: length}) | sort_by(-.count)`,
+      filter: `group_by(${top.path}) | map({value: (.[0] | ${top.path}), count: length}) | sort_by(-.count)`,
       slurps: true,
     });
   }

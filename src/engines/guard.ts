@@ -18,11 +18,8 @@ const WRITTEN = 2;
 /** The worker waits while this much of its output is not written yet. */
 const MAX_UNWRITTEN = 8 << 20;
 
-/** How long a guarded task may go without progress. */
-export function stallLimitMs(env: NodeJS.ProcessEnv): number {
-  const v = Number(env.LRO_STALL_SECONDS);
-  return (Number.isFinite(v) && v > 0 ? v : 10) * 1000;
-}
+/** How long a guarded task may go without progress, unless --timeout says otherwise. */
+export const DEFAULT_STALL_SECONDS = 10;
 
 type FromWorker = { out: string } | { err: string } | { done: number } | { error: { message: string; exitCode: number } };
 
@@ -36,14 +33,14 @@ export async function runGuarded(
   writeErr: (s: string) => Promise<void>,
   what: 'grep' | 'jq',
   fallback: () => Promise<number>,
-  env: NodeJS.ProcessEnv,
+  stallSeconds: number = DEFAULT_STALL_SECONDS,
 ): Promise<number> {
   const script = workerScript();
   if (!script) return fallback();
   const { Worker } = await import('node:worker_threads');
   const shared = new Int32Array(new SharedArrayBuffer(12));
   const worker: Worker = new Worker(script, { workerData: { ...task, shared } });
-  const limit = stallLimitMs(env);
+  const limit = Math.max(0.1, stallSeconds) * 1000;
   return new Promise<number>((resolve, reject) => {
     let lastTicks = -1;
     let stalledSince = Date.now();

@@ -35,7 +35,9 @@ export function detectContent(sample: Buffer, complete: boolean): Detection {
   if (firstLine && isJsonContainer(firstLine)) {
     const { lines, json } = countJsonLines(sample.subarray(nl + 1), complete);
     if (lines === 0) return { contentType: 'json', lineEnding };
-    return { contentType: json / lines >= JSONL_SHARE ? 'jsonl' : 'text', lineEnding };
+    // JSON lines with a few broken ones are still JSONL (the broken ones are kept as strings)
+    const broken = lines - json;
+    return { contentType: json > 0 && broken <= Math.max(2, lines * (1 - JSONL_SHARE)) ? 'jsonl' : 'text', lineEnding };
   }
   // The first line is not a value by itself: a pretty-printed document, a huge single line, or text like
   // "[Sun Dec 04 ...] [notice] ..." that merely starts with a bracket. Scan what we have.

@@ -1,0 +1,164 @@
+// End-to-end: `lro grep` against ripgrep on the original logs, JSON records, budgets, exit codes, runaway patterns.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { corpusDir, corpusFile } from '../helpers/corpus.js';
+import { offloaded, shellWords } from '../helpers/pages.js';
+
+let root: string;
+let env: Record<string, string>;
+beforeAll(() => {
+  root = tempDir();
+  env = { LRO_DIR: join(root, 'store') };
+  const rg = spawnSync('rg', ['--version']);
+  if (rg.status !== 0) throw new Error('ripgrep (rg) is needed for these tests: apt-get install ripgrep');
+});
+afterAll(() => cleanup(root));
+
+/** grep-style output lines: [kind, number, text] ('--' for a gap), CR at line ends dropped. */
+function parse(out: string): [string, number, string][] {
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      if (l.replace(/\r$/, '') === '--') return ['--', 0, ''];
+      const m = /^(\d+)([:-])([\s\S]*)$/.exec(l);
+      if (!m) throw new Error(`unexpected line: ${l.slice(0, 80)}`);
+      return [m[2], Number(m[1]), m[3].replace(/\r$/, '')];
+    });
+}
+
+const logs = ['Android_2k.log', 'Apache_2k.log', 'HDFS_2k.log', 'HealthApp_2k.log', 'Linux_2k.log', 'OpenSSH_2k.log', 'Proxifier_2k.log', 'Spark_2k.log'];
+const cases: [string, string[]][] = [
+  ['error', []],
+  ['error', ['-i']],
+  ['Failed password', ['-F']],
+  ['ERROR|WARN|FATAL', []],
+  ['blk_-?[0-9]+', []],
+  ['^Jun 1[45]', []],
+  ['ssh2$', []],
+  ['session (opened|closed)', []],
+  ['user', ['-w']],
+  ['[0-9]{3}\\.[0-9]+\\.[0-9]+\\.[0-9]+', []],
+  ['exception', ['-i', '-C', '2']],
+  ['terminating', ['-A', '1', '-m', '20']],
+  ['Receiving block', ['-B', '3', '-m', '10']],
+  ['INFO', ['-v', '-m', '50']],
+  ['\\bkernel\\b', ['-c']],
+];
+
+describe('lro grep agrees with rg -n on the original text', () => {
+  for (const log of logs) {
+    it(log, async () => {
+      const file = corpusFile(`loghub/${log}`);
+      const id = await offloaded(file, env);
+      for (const [pattern, opts] of cases) {
+        const ours = await lro(['grep', id, pattern, ...opts, '--max-tokens', '0'], { env });
+        // rg --crlf: lro stores CRLF lines without the CR, so $ matches before it, as here
+        const ref = spawnSync('rg', ['-n', '--crlf', '--no-heading', '--color=never', ...opts, '--', pattern, file], { encoding: 'utf8' });
+        const what = `${log}: ${pattern} ${opts.join(' ')}`;
+        expect(ours.code, `${what}: ${ours.stderr}`).toBe(ref.status);
+        if (opts.includes('-c')) {
+          expect(ours.out.trim(), what).toBe((ref.stdout || '0').trim());
+          continue;
+        }
+        const a = parse(ours.out);
+        const b = parse(ref.stdout);
+        expect(a.map(([k, n]) => `${k}${n}`), what).toEqual(b.map(([k, n]) => `${k}${n}`));
+        // text too, except for records over 1000 characters, which lro shows as windows
+        a.forEach(([, , text], i) => {
+          if (b[i][2].length <= 1000) expect(text, `${what} line ${b[i][1]}`).toBe(b[i][2]);
+        });
+      }
+    });
+  }
+});
+
+describe('lro grep', () => {
+  it('matches JSON records as compact JSON', async () => {
+    const records = Array.from({ length: 300 }, (_, i) => ({ id: i, status: i % 30 === 0 ? 'error' : 'ok', msg: `message ${i}` }));
+    const input = records.map((r) => JSON.stringify(r, null, 0).replace(/,/g, ', ').replace(/":/g, '": ')).join('\n');
+    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    expect(d.summary.content_type).toBe('jsonl');
+    const r = await lro(['grep', d.id, '"status":"error"', '-c'], { env });
+    expect(r.out).toBe('10\n');
+    const j = await lro(['grep', d.id, '"id":30,', '--json'], { env });
+    const obj = JSON.parse(j.out.trim());
+    expect(obj).toMatchObject({ type: 'match', record: 31, text: '{"id":30,"status":"error","msg":"message 30"}', offset: 0, matches: [{ start: 1, end: 9 }] });
+  });
+
+  it('exits 0 on a match, 1 on none, 2 on a bad pattern or id', async () => {
+    const id = await offloaded(corpusFile('loghub/Linux_2k.log'), env);
+    expect((await lro(['grep', id, 'sshd'], { env })).code).toBe(0);
+    expect((await lro(['grep', id, 'zzzz-not-there'], { env })).code).toBe(1);
+    const bad = await lro(['grep', id, '(unclosed'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^lro: invalid regular expression '\(unclosed'.*-F/);
+    expect((await lro(['grep', 'nope', 'x'], { env })).code).toBe(2);
+    expect((await lro(['grep', id, 'x', '-m', 'many'], { env })).code).toBe(2);
+  });
+
+  it('cuts at the budget; the next commands find every match once', async () => {
+    const id = await offloaded(corpusFile('loghub/OpenSSH_2k.log'), env);
+    const seen: number[] = [];
+    let cmd: string[] | null = ['grep', id, 'Failed password|Invalid user', '--max-tokens', '400'];
+    let pages = 0;
+    while (cmd) {
+      const r = await lro(cmd, { env });
+      expect([0, 1]).toContain(r.code);
+      cmd = null;
+      pages++;
+      for (const line of r.out.split('\n')) {
+        const next = /^\[lro: .*; next: lro (.*)\]$/.exec(line);
+        if (next) cmd = shellWords(next[1]);
+        else if (line) seen.push(Number(/^(\d+):/.exec(line)![1]));
+      }
+    }
+    const ref = execFileSync('rg', ['-n', 'Failed password|Invalid user', corpusFile('loghub/OpenSSH_2k.log')], { encoding: 'utf8' });
+    const expected = ref.split('\n').filter(Boolean).map((l) => Number(l.split(':')[0]));
+    expect(pages).toBeGreaterThan(5);
+    expect(seen).toEqual(expected);
+  });
+
+  it('shows windows around matches in a very long record', async () => {
+    const items = Array.from({ length: 20_000 }, (_, i) => (i === 12_345 ? '"needle"' : `"hay${i}"`));
+    const d = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input: `[${items.join(',')}]\n`, env })).out);
+    const r = await lro(['grep', d.id, 'needle'], { env });
+    expect(r.code).toBe(0);
+    const m = /^1:\[(\d+)-(\d+)\/(\d+)\] …(.*)…$/.exec(r.out.trim());
+    expect(m).not.toBeNull();
+    expect(m![4]).toContain('"hay12344","needle","hay12346"');
+    expect(r.out.length).toBeLessThan(400);
+  });
+
+  it('stops a runaway pattern within the timeout, exit 2', async () => {
+    const input = `${'a'.repeat(50_000)}!\nsecond line\n`;
+    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    const start = Date.now();
+    const r = await lro(['grep', d.id, '(a+)+$', '--timeout', '2'], { env, timeout: 30_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^lro: the pattern made no progress for 2 s/);
+    expect(Date.now() - start).toBeLessThan(15_000);
+    const i = await lro(['grep', d.id, '(a|aa)+$', '-i', '--timeout', '2'], { env, timeout: 30_000 });
+    expect(i.code).toBe(2);
+  });
+
+  it('searches a range of records', async () => {
+    const id = await offloaded(corpusFile('loghub/HDFS_2k.log'), env);
+    const r = await lro(['grep', id, 'INFO', '--records', '10:12'], { env });
+    expect(parse(r.out).map(([, n]) => n)).toEqual([10, 11, 12]);
+  });
+
+  it('finds matches in every corpus text, fast path and slow path alike', async () => {
+    const dir = corpusDir();
+    const id = await offloaded(join(dir, 'binary/sherlock-nul.txt'), env);
+    const text = readFileSync(join(dir, 'binary/sherlock-nul.txt'), 'latin1').split('\n');
+    const expected = text.map((l, i) => (/Holmes/.test(l) ? i + 1 : 0)).filter(Boolean);
+    const fast = await lro(['grep', id, 'Holmes', '-c'], { env });
+    const slow = await lro(['grep', id, 'Holm[e]s', '-c'], { env });
+    expect(fast.out.trim()).toBe(String(expected.length));
+    expect(slow.out.trim()).toBe(String(expected.length));
+  });
+});

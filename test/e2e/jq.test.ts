@@ -1,0 +1,185 @@
+// End-to-end: `lro jq` against native jq on the same records (`tail -n +2 FILE | jq`), exit codes, budgets,
+// engine limits, endless filters.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { corpusFile } from '../helpers/corpus.js';
+import { offloaded, shellWords } from '../helpers/pages.js';
+
+let root: string;
+let env: Record<string, string>;
+beforeAll(() => {
+  root = tempDir();
+  env = { LRO_DIR: join(root, 'store') };
+  if (spawnSync('jq', ['--version']).status !== 0) throw new Error('jq is needed for these tests: apt-get install jq');
+});
+afterAll(() => cleanup(root));
+
+/** Native jq over the records of a stored result, as the contract defines lro jq. */
+function nativeJq(path: string, args: string[]): { code: number; out: string } {
+  const r = spawnSync('bash', ['-c', 'tail -n +2 "$0" | jq "$@"', path, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { code: r.status ?? -1, out: r.stdout };
+}
+
+/** JSON values of a jq output (one per line with -c). */
+const values = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+
+const files: [string, [string, string[]][]][] = [
+  [
+    'json-docs/github_events.json',
+    [
+      ['select(.type == "PushEvent") | .id', ['-c']],
+      ['.actor.login', ['-c']],
+      ['{id, type, repo: .repo.name}', ['-c']],
+      ['group_by(.type) | map({type: .[0].type, n: length})', ['-s', '-c']],
+      ['[paths] | length', ['-c']],
+      ['.payload | keys', ['-c']],
+      ['[.id, .type, .actor.login] | @tsv', ['-r']],
+      ['select(.type == $t) | .repo.name', ['-r', '--arg', 't', 'PushEvent']],
+      ['select(.public == $p) | .id', ['-c', '--argjson', 'p', 'true']],
+      ['map(.created_at) | sort | first', ['-s', '-r']],
+      ['.', []],
+    ],
+  ],
+  [
+    'shell-output/go-test-json.out',
+    [
+      ['select(.Action == "fail") | .Test', ['-r']],
+      ['select(.Elapsed != null) | [.Test, .Elapsed]', ['-c']],
+      ['map(select(.Output != null)) | length', ['-s']],
+      ['.Output // empty | ascii_downcase | select(test("panic"))', ['-r']],
+    ],
+  ],
+  [
+    'json-docs/amazon_cellphones.ndjson',
+    [
+      ['.[1]', ['-r']],
+      ['select(.[5] | type == "number" and . > 4.5) | .[0]', ['-c']],
+      ['[.[] | type] | unique', ['-c', '-s']],
+    ],
+  ],
+];
+
+describe('lro jq agrees with jq on the same records', () => {
+  for (const [file, filters] of files) {
+    it(file, async () => {
+      const id = await offloaded(corpusFile(file), env);
+      const path = JSON.parse((await lro(['info', id], { env })).out).file_path as string;
+      for (const [filter, opts] of filters) {
+        const ours = await lro(['jq', id, filter, ...opts, '--max-tokens', '0'], { env });
+        const ref = nativeJq(path, [...opts, filter]);
+        const what = `${file}: ${opts.join(' ')} ${filter}`;
+        expect(ours.code, `${what}: ${ours.stderr}`).toBe(ref.code);
+        if (opts.includes('-r')) expect(ours.out, what).toBe(ref.out);
+        else if (opts.includes('-c')) expect(values(ours.out), what).toEqual(values(ref.out));
+        else expect(JSON.parse(`[${ours.out.trim().replace(/\n(?=[{[\d"tfn-])/g, ',')}]`), what).toEqual(JSON.parse(`[${ref.out.trim().replace(/\n(?=[{[\d"tfn-])/g, ',')}]`));
+      }
+    });
+  }
+});
+
+describe('lro jq', () => {
+  it('has jq exit codes: 3 compile error, 5 runtime error, -e 1 and 4', async () => {
+    const id = await offloaded(corpusFile('json-docs/github_events.json'), env);
+    const compile = await lro(['jq', id, '.type |'], { env });
+    expect(compile.code).toBe(3);
+    expect(compile.stderr).toMatch(/syntax error/);
+    const runtime = await lro(['jq', id, '.type | error("boom")'], { env });
+    expect(runtime.code).toBe(5);
+    expect(runtime.stderr).toMatch(/jq: error \(at record 1\): boom/);
+    expect(runtime.stderr).toMatch(/lro: jq printed 30 error lines/);
+    expect((await lro(['jq', id, '-e', '.public | not'], { env })).code).toBe(1);
+    expect((await lro(['jq', id, '-e', 'empty'], { env })).code).toBe(4);
+    expect((await lro(['jq', id, '-e', '.id'], { env })).code).toBe(0);
+  });
+
+  it('keeps integers beyond 2^53 digit for digit', async () => {
+    const d = JSON.parse((await lro(['offload', '--force'], { input: '[{"id": 12345678901234567890, "n": 1.000000000000000005}]', env })).out);
+    const r = await lro(['jq', d.id, '-c', '.'], { env });
+    expect(r.out).toBe('{"id":12345678901234567890,"n":1.000000000000000005}\n');
+  });
+
+  it('runs on the header with --header', async () => {
+    const id = await offloaded(corpusFile('json-docs/github_events.json'), env);
+    const r = await lro(['jq', id, '--header', '-r', '.count, .content_type'], { env });
+    expect(r.out).toBe('30\njson\n');
+  });
+
+  it('cuts at the budget on a record boundary; following the next commands gives every output once', async () => {
+    const id = await offloaded(corpusFile('shell-output/go-test-json.out'), env);
+    const path = JSON.parse((await lro(['info', id], { env })).out).file_path as string;
+    const expected = nativeJq(path, ['-c', 'select(.Output) | {Test, Output}']).out.split('\n').filter(Boolean);
+    const seen: string[] = [];
+    let cmd: string[] | null = ['jq', id, '-c', 'select(.Output) | {Test, Output}', '--max-tokens', '300'];
+    let pages = 0;
+    while (cmd && pages < 200) {
+      const r = await lro(cmd, { env });
+      expect(r.code, r.stderr).toBe(0);
+      pages++;
+      cmd = null;
+      for (const line of r.out.split('\n')) {
+        const next = /^\[lro: .*; next: lro (.*)\]$/.exec(line);
+        if (next) cmd = shellWords(next[1]);
+        else if (line) seen.push(line);
+      }
+    }
+    expect(pages).toBeGreaterThan(5);
+    expect(seen).toEqual(expected);
+  });
+
+  it('continues a cut pretty-printed output of one big record with --skip-lines', async () => {
+    const d = JSON.parse((await lro(['offload', '--force'], { input: JSON.stringify({ a: Array.from({ length: 400 }, (_, i) => ({ i })) }), env })).out);
+    const all = (await lro(['jq', d.id, '.', '--max-tokens', '0'], { env })).out.split('\n').filter(Boolean);
+    const seen: string[] = [];
+    let cmd: string[] | null = ['jq', d.id, '.', '--max-tokens', '500'];
+    while (cmd) {
+      const r = await lro(cmd, { env });
+      cmd = null;
+      for (const line of r.out.split('\n')) {
+        const next = /^\[lro: .*; next: lro (.*)\]$/.exec(line);
+        if (next) cmd = shellWords(next[1]);
+        else if (line) seen.push(line);
+      }
+    }
+    expect(seen).toEqual(all);
+  });
+
+  it('slurps, and turns the engine running out of memory into a clear error', async () => {
+    const id = await offloaded(corpusFile('json-docs/github_events.json'), env);
+    expect((await lro(['jq', id, '-s', 'length'], { env })).out).toBe('30\n');
+    const deep = await lro(['jq', id, '-n', 'reduce range(100000) as $_ ([];[.])'], { env, timeout: 60_000 });
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toMatch(/^lro: jq ran out of memory .*too large to slurp; try a streaming filter or narrow it with grep first/);
+    expect(deep.stderr).not.toMatch(/RuntimeError|at .*\.js/);
+  });
+
+  it('stops an endless filter within the timeout, exit 2', async () => {
+    const id = await offloaded(corpusFile('json-docs/github_events.json'), env);
+    const start = Date.now();
+    const r = await lro(['jq', id, 'last(range(infinite))', '--timeout', '2'], { env, timeout: 30_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^lro: the jq filter ran 2 s without finishing/);
+    expect(Date.now() - start).toBeLessThan(15_000);
+    const rep = await lro(['jq', id, 'repeat(1)', '--max-tokens', '0', '--timeout', '5'], { env, timeout: 60_000 });
+    expect(rep.code).toBe(2);
+    expect(rep.stderr).toMatch(/^lro: /);
+  });
+
+  it('skips the non-JSON lines of a jsonl result, saying so', async () => {
+    const d = JSON.parse((await lro(['offload', '--force'], { input: '{"a":1}\n{"a":2}\ngarbage\n{"a":3}\n{"a":4}\n', env })).out);
+    const r = await lro(['jq', d.id, '-c', '.a'], { env });
+    expect(r.out).toBe('1\n2\n3\n4\n');
+    expect(r.stderr).toMatch(/lro: skipped 1 record that is not JSON \(lro read \S+ --records 3 shows it\)/);
+  });
+
+  it('refuses bad options with exit 2', async () => {
+    const id = await offloaded(corpusFile('json-docs/github_events.json'), env);
+    for (const args of [['--arg', '1x', 'v'], ['--records', '5:1'], ['--timeout', '0'], ['--header', '--records', '1:2']]) {
+      const r = await lro(['jq', id, '.', ...args], { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(execFileSync('true').length).toBe(0);
+  });
+});

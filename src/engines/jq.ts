@@ -46,17 +46,33 @@ const BATCH_BYTES = 1 << 20;
 /** jq's own error messages shown on stderr before they are only counted. */
 const MAX_ERROR_LINES = 10;
 
-/** Loads jq-wasm: the patched copy in dist/jq when built, else the package itself (tests from sources). */
+/**
+ * Loads the patched copy of jq-wasm in dist/jq (scripts/build-jq.mjs: bulk input as bytes, output untrimmed,
+ * a larger heap). The package as published would read input byte by byte and trim output, so it is not used.
+ */
 export async function loadJq(): Promise<Jq> {
+  const glue = new URL('./jq/jq.mjs', import.meta.url);
+  let mod: typeof import('jq-wasm');
   try {
-    const glue = new URL('./jq/jq.mjs', import.meta.url);
-    const mod = (await import(glue.href)) as typeof import('jq-wasm');
-    return await mod.loadJq({ wasmBinary: readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))) });
+    mod = (await import(glue.href)) as typeof import('jq-wasm');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' && (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    const mod = await import('jq-wasm');
-    return mod.loadJq();
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    throw new LroError('the jq engine is missing from this build: run npm run build');
   }
+  return mod.loadJq({ wasmBinary: readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))) });
+}
+
+/** Records joined as jq input: each line and a newline (so jq's error line numbers count records). */
+function jqInput(lines: Buffer[]): Buffer {
+  let size = 0;
+  for (const l of lines) size += l.length + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const l of lines) {
+    at += l.copy(out, at);
+    out[at++] = 0x0a;
+  }
+  return out;
 }
 
 /** Whether the filter reads inputs itself (then records cannot be split into batches). */
@@ -71,6 +87,8 @@ function engineFailure(e: unknown): boolean {
 }
 
 type JqResult = { stdout: string; stderr: string; exitCode: number };
+/** What jq-wasm's raw() takes from lro: the patched glue accepts bytes (see loadJq). */
+type JqRaw = (input: string | Uint8Array, filter: string, flags: string[]) => JqResult;
 /** How one call's output went: all printed, or cut after `consumed` of its lines (skipped or printed). */
 type Outcome = { cut: false } | { cut: true; consumed: number; line: string };
 
@@ -92,10 +110,11 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     if (errorLines > MAX_ERROR_LINES) await io.err(`lro: jq printed ${formatCount(errorLines)} error lines; the first ${MAX_ERROR_LINES} are above\n`);
   };
 
-  const call = (input: string, extra: string[] = []): JqResult | null => {
+  const raw = jq.raw as JqRaw;
+  const call = (input: string | Buffer, extra: string[] = []): JqResult | null => {
     io.tick?.();
     try {
-      return jq.raw(input, spec.filter, [...flags, ...extra]);
+      return raw(input, spec.filter, [...flags, ...extra]);
     } catch (e) {
       if (engineFailure(e)) return null; // the instance is dead; nothing else runs on it
       throw e;
@@ -112,7 +131,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
   /** Prints a call's stderr and its output lines within the budget. */
   const output = async (r: JqResult, firstRecord: number): Promise<Outcome> => {
     if (r.stderr) {
-      const text = firstRecord > 0 ? r.stderr.replace(/\(at \/dev\/stdin:(\d+)\)/g, (_, l: string) => `(at record ${firstRecord + Math.max(0, Number(l) - 1)})`) : r.stderr;
+      const text = firstRecord > 0 ? r.stderr.replace(/\(at \/stdin:(\d+)\)/g, (_, l: string) => `(at record ${firstRecord + Math.max(0, Number(l) - 1)})`) : r.stderr;
       for (const line of text.split('\n')) {
         if (!line) continue;
         if (errorLines++ < MAX_ERROR_LINES) await io.err(`${line}\n`);
@@ -122,7 +141,8 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     if (r.exitCode === 5) runtimeError = true;
     if (spec.exitStatus && r.exitCode !== 4) lastStatus = r.exitCode === 1 ? 1 : r.exitCode === 0 ? 0 : lastStatus;
     if (r.stdout === '') return { cut: false };
-    const lines = joined ? [r.stdout] : r.stdout.split('\n');
+    // jq ends every output with a newline, except with -j
+    const lines = joined ? [r.stdout] : r.stdout.slice(0, r.stdout.endsWith('\n') ? -1 : undefined).split('\n');
     for (let i = 0; i < lines.length; i++) {
       if (toSkip > 0) {
         toSkip--;
@@ -151,7 +171,8 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, spec.command(resume)));
   };
   const failed = async (r: JqResult): Promise<number> => {
-    if (r.stderr) await io.err(r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`);
+    const text = r.stderr.replace(/\(at \/stdin:\d+\)/g, '').replace(/\n+$/, '');
+    if (text) await io.err(`${text}\n`);
     return r.exitCode;
   };
 
@@ -166,19 +187,19 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
   };
 
   if (single) {
-    let input: string;
+    let input: string | Buffer;
     let what: string;
     if (spec.header) {
       input = serializeHeader(h);
       what = 'the header';
     } else {
-      const parts: string[] = [];
+      const parts: Buffer[] = [];
       for (const rec of readRecords(rf, spec.range.from, spec.range.to)) {
         if (invalid?.has(rec.n)) skippedInvalid++;
-        else parts.push(rec.line.toString('utf8'));
+        else parts.push(rec.line);
       }
       await noteSkipped();
-      input = parts.length ? `${parts.join('\n')}\n` : '';
+      input = jqInput(parts);
       what = `${formatCount(parts.length)} records`;
     }
     const r = call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])]);
@@ -192,8 +213,8 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
 
   // Batches; when the output of a batch does not fit, bisect it to the record where the budget runs out.
   let stopped: number | null = null;
-  const runBatch = async (items: { n: number; text: string }[]): Promise<boolean> => {
-    const r = call(`${items.map((i) => i.text).join('\n')}\n`); // a final newline keeps jq's error line numbers = records
+  const runBatch = async (items: { n: number; line: Buffer }[]): Promise<boolean> => {
+    const r = call(jqInput(items.map((i) => i.line)));
     if (!r) {
       if (items.length === 1) throw tooBig(`record ${items[0].n}`);
       const mid = items.length >> 1;
@@ -216,7 +237,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     return false;
   };
 
-  let batch: { n: number; text: string }[] = [];
+  let batch: { n: number; line: Buffer }[] = [];
   let batchBytes = 0;
   let batchLimit = FIRST_BATCH_BYTES;
   for (const rec of readRecords(rf, spec.range.from, spec.range.to)) {
@@ -224,9 +245,8 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
       skippedInvalid++;
       continue;
     }
-    const text = rec.line.toString('utf8');
-    batch.push({ n: rec.n, text });
-    batchBytes += text.length + 1;
+    batch.push(rec); // the line stays valid: readRecords gives each chunk a buffer of its own
+    batchBytes += rec.line.length + 1;
     if (batchBytes >= batchLimit) {
       if (!(await runBatch(batch))) return stopped ?? exitCode();
       batch = [];

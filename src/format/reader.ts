@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readSync, constants as fsc } from 'node
 import { decodeRecords, type RecordLine } from './decode.js';
 import { FormatError, parseHeader, type Header } from './header.js';
 
-const READ_CHUNK = 1 << 20;
+const READ_CHUNK = 4 << 20;
 /** Line 1 may hold a JSON envelope; anything longer than this is not a header lro wrote. */
 export const MAX_HEADER_BYTES = 64 << 20;
 
@@ -78,6 +78,50 @@ export function openResultFile(path: string): ResultFile {
 export type { RecordLine };
 
 /**
+ * Streams the record lines of rf in large chunks, each holding whole lines only (every one ends in \n). With
+ * `reuse`, one buffer serves every chunk, so a chunk is valid only until the next is asked for (for searches
+ * that copy what they keep); without it each chunk is a buffer of its own. A last line without a newline
+ * throws FormatError. Memory: about twice the chunk size or the longest line, whichever is larger.
+ */
+export function* recordChunks(rf: ResultFile, reuse = false): Generator<Buffer> {
+  const fd = openRegular(rf.path);
+  try {
+    let buf = Buffer.allocUnsafe(READ_CHUNK);
+    let carry = 0; // bytes of an unfinished line at the start of buf
+    let pos = rf.recordsOffset;
+    for (;;) {
+      if (carry === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, carry);
+        buf = bigger;
+      }
+      const got = readSync(fd, buf, carry, buf.length - carry, pos);
+      if (got === 0) {
+        if (carry > 0) throw new FormatError('is truncated: its last record has no end of line');
+        return;
+      }
+      pos += got;
+      const filled = carry + got;
+      const end = buf.lastIndexOf(0x0a, filled - 1) + 1;
+      if (end === 0) {
+        carry = filled;
+        continue;
+      }
+      yield buf.subarray(0, end);
+      carry = filled - end;
+      if (reuse) buf.copyWithin(0, end, filled);
+      else {
+        const next = Buffer.allocUnsafe(Math.max(READ_CHUNK, carry * 2));
+        buf.copy(next, 0, end, filled);
+        buf = next;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Streams the records numbered from..to (1-based, inclusive). Checks the file against its header: a missing or
  * extra record, or a last line without newline, throws FormatError once reached.
  */
@@ -85,40 +129,20 @@ export function* readRecords(rf: ResultFile, from = 1, to = Infinity): Generator
   const { count } = rf.header;
   const last = Math.min(to, count);
   if (from > last) return;
-  const fd = openRegular(rf.path);
-  try {
-    let pos = rf.recordsOffset;
-    let n = 1;
-    let carry: Buffer | null = null;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(READ_CHUNK);
-      const got = readSync(fd, buf, 0, READ_CHUNK, pos);
-      if (got === 0) break;
-      pos += got;
-      let data = buf.subarray(0, got);
-      if (carry) {
-        data = Buffer.concat([carry, data]);
-        carry = null;
+  let n = 1;
+  for (const data of recordChunks(rf)) {
+    let start = 0;
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
+      if (n >= from) {
+        if (n > count) throw new FormatError(`has more records than its header says (${count})`);
+        yield { n, line: data.subarray(start, nl) };
+        if (n >= last) return;
       }
-      let start = 0;
-      for (;;) {
-        const nl = data.indexOf(0x0a, start);
-        if (nl < 0) break;
-        if (n >= from) {
-          if (n > count) throw new FormatError(`has more records than its header says (${count})`);
-          yield { n, line: data.subarray(start, nl) };
-          if (n >= last) return;
-        }
-        n++;
-        start = nl + 1;
-      }
-      if (start < data.length) carry = Buffer.from(data.subarray(start));
+      n++;
+      start = nl + 1;
     }
-    if (carry) throw new FormatError(`is truncated: record ${n} has no end of line`);
-    throw new FormatError(`is truncated: header says ${count} records, file has ${n - 1}`);
-  } finally {
-    closeSync(fd);
   }
+  throw new FormatError(`is truncated: header says ${count} records, file has ${n - 1}`);
 }
 
 /** Rebuilds the original content: exactly the input bytes (text, jsonl, binary) or an equal JSON document (json). */

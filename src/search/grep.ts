@@ -1,11 +1,11 @@
 // The search behind `lro grep`: reads a result's records in large chunks, finds candidate records with a
 // substring search for the pattern's required literals over the stored bytes, and decodes and tests only those
 // (all records when nothing can be ruled out, or with -v). Yields the lines to print, with context, in order.
-import { closeSync, openSync, readSync, constants as fsc } from 'node:fs';
 import { FormatError, type Header } from '../format/header.js';
-import type { ResultFile } from '../format/reader.js';
+import { recordChunks, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
+import { countNewlines } from './newlines.js';
 import type { Matcher } from './pattern.js';
 
 export interface GrepQuery {
@@ -25,8 +25,6 @@ export type GrepEvent =
   | { kind: 'match'; n: number; text: string; matches: [number, number][] }
   | { kind: 'context'; n: number; text: string }
   | { kind: 'gap' };
-
-const CHUNK = 1 << 20;
 
 /** Whether the stored bytes of a record can be searched for the literals directly (see searchBytes). */
 function storedBytesSearchable(h: Header, m: Matcher): boolean {
@@ -99,91 +97,71 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
   let afterLeft = 0; // context lines still owed after the last match
   const recent: { n: number; line: Buffer }[] = []; // the last `before` records passed without printing
 
-  const fd = openSync(rf.path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
-  try {
-    let pos = rf.recordsOffset;
-    let n = 0; // number of the last record fully passed
-    let carry: Buffer | null = null;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      const got = readSync(fd, buf, 0, CHUNK, pos);
-      pos += got;
-      let data: Buffer = buf.subarray(0, got);
-      if (carry) {
-        data = got > 0 ? Buffer.concat([carry, data]) : carry;
-        carry = null;
-      }
-      const end = data.lastIndexOf(0x0a) + 1; // whole lines in data[0, end)
-      if (got === 0 && end < data.length) throw new FormatError(`is truncated: record ${n + 1} has no end of line`);
-      if (end === 0) {
-        if (got === 0) break;
-        carry = Buffer.from(data);
-        continue;
-      }
-      let folded: string | null = null; // lower-cased latin1 view of the chunk for case-insensitive literals
-      let lineStart = 0;
-      while (lineStart < end) {
-        // Jump to the next candidate line when nothing needs the lines in between.
-        if (literals && afterLeft === 0 && n + 1 >= q.range.from) {
-          let next = Infinity;
-          if (fold) folded ??= data.toString('latin1', 0, end).toLowerCase();
-          for (const lit of literals) {
-            const at = fold ? folded!.indexOf(lit.toString('latin1'), lineStart) : data.indexOf(lit, lineStart);
-            if (at >= 0 && at < next) next = at;
-          }
-          const target = next === Infinity ? end : data.lastIndexOf(0x0a, next - 1) + 1;
-          if (target > lineStart) {
-            // pass the lines in between, keeping the last `before` of them for context
-            let skipped = 0;
-            let s = lineStart;
-            const keepFrom = q.before > 0 ? lineStartBefore(data, target, q.before, lineStart) : target;
+  let n = 0; // number of the last record fully passed
+  for (const data of recordChunks(rf, true)) {
+    const end = data.length;
+    let folded: string | null = null; // lower-cased latin1 view of the chunk for case-insensitive literals
+    let lineStart = 0;
+    while (lineStart < end) {
+      // Jump to the next candidate line when nothing needs the lines in between.
+      if (literals && afterLeft === 0 && n + 1 >= q.range.from) {
+        let next = Infinity;
+        if (fold) folded ??= data.toString('latin1').toLowerCase();
+        for (const lit of literals) {
+          const at = fold ? folded!.indexOf(lit.toString('latin1'), lineStart) : data.indexOf(lit, lineStart);
+          if (at >= 0 && at < next) next = at;
+        }
+        const target = next === Infinity ? end : data.lastIndexOf(0x0a, next - 1) + 1;
+        if (target > lineStart) {
+          // pass the lines in between, keeping the last `before` of them for context
+          let skipped = 0;
+          let s = lineStart;
+          const keepFrom = q.before > 0 ? lineStartBefore(data, target, q.before, lineStart) : target;
+          if (keepFrom === target) skipped = countNewlines(data, lineStart, target);
+          else {
             for (let i = data.indexOf(0x0a, s); i >= 0 && i < target; i = data.indexOf(0x0a, s)) {
               if (s >= keepFrom && !q.countOnly) remember(recent, q.before, n + skipped + 1, data.subarray(s, i));
               skipped++;
               s = i + 1;
             }
-            n += skipped;
-            lineStart = target;
-            tick?.(n);
-            if (n >= last) return;
-            if (lineStart >= end) break;
           }
+          n += skipped;
+          lineStart = target;
+          tick?.(n);
+          if (n >= last) return;
+          if (lineStart >= end) break;
         }
-        const nl = data.indexOf(0x0a, lineStart);
-        const line = data.subarray(lineStart, nl);
-        lineStart = nl + 1;
-        n++;
-        if (n < q.range.from) continue;
-        if ((n & 1023) === 0) tick?.(n);
-        const text = textOf(n, line);
-        if (isSelected(text)) {
-          selected++;
-          if (!q.countOnly) {
-            const firstShown = recent.length > 0 ? recent[0].n : n;
-            if (withContext && lastPrinted > 0 && firstShown > lastPrinted + 1) yield { kind: 'gap' };
-            for (const r of recent) yield { kind: 'context', n: r.n, text: textOf(r.n, r.line) };
-            recent.length = 0;
-            yield { kind: 'match', n, text, matches: q.invert ? [] : findMatches(text) };
-            lastPrinted = n;
-            afterLeft = q.after;
-          } else yield { kind: 'match', n, text: '', matches: [] };
-          if (selected >= q.maxCount && afterLeft === 0) return;
-        } else if (afterLeft > 0 && !q.countOnly) {
-          yield { kind: 'context', n, text };
-          lastPrinted = n;
-          afterLeft--;
-          if (selected >= q.maxCount && afterLeft === 0) return;
-        } else if (q.before > 0 && !q.countOnly) remember(recent, q.before, n, line);
-        if (selected >= q.maxCount && afterLeft === 0) return;
-        if (n >= last) return;
       }
-      if (end < data.length) carry = Buffer.from(data.subarray(end));
-      if (got === 0 && !carry) break;
+      const nl = data.indexOf(0x0a, lineStart);
+      const line = data.subarray(lineStart, nl);
+      lineStart = nl + 1;
+      n++;
+      if (n < q.range.from) continue;
+      if ((n & 1023) === 0) tick?.(n);
+      const text = textOf(n, line);
+      if (isSelected(text)) {
+        selected++;
+        if (!q.countOnly) {
+          const firstShown = recent.length > 0 ? recent[0].n : n;
+          if (withContext && lastPrinted > 0 && firstShown > lastPrinted + 1) yield { kind: 'gap' };
+          for (const r of recent) yield { kind: 'context', n: r.n, text: textOf(r.n, r.line) };
+          recent.length = 0;
+          yield { kind: 'match', n, text, matches: q.invert ? [] : findMatches(text) };
+          lastPrinted = n;
+          afterLeft = q.after;
+        } else yield { kind: 'match', n, text: '', matches: [] };
+        if (selected >= q.maxCount && afterLeft === 0) return;
+      } else if (afterLeft > 0 && !q.countOnly) {
+        yield { kind: 'context', n, text };
+        lastPrinted = n;
+        afterLeft--;
+        if (selected >= q.maxCount && afterLeft === 0) return;
+      } else if (q.before > 0 && !q.countOnly) remember(recent, q.before, n, line);
+      if (selected >= q.maxCount && afterLeft === 0) return;
+      if (n >= last) return;
     }
-    if (n < h.count && last === h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
-  } finally {
-    closeSync(fd);
   }
+  if (n < h.count && last === h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
 }
 
 /** Keeps the last `max` records seen (copies: the chunk is reused). */

@@ -1,7 +1,7 @@
 // End-to-end: `lro grep` against ripgrep on the original logs, JSON records, budgets, exit codes, runaway patterns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { corpusDir, corpusFile } from '../helpers/corpus.js';
@@ -74,6 +74,24 @@ describe('lro grep agrees with rg -n on the original text', () => {
       }
     });
   }
+});
+
+describe('lro grep on a result larger than its read chunks', () => {
+  it('agrees with rg -n across chunk boundaries, with context', async () => {
+    // about 12 MB: every corpus log, repeated, so lines straddle the 4 MB chunks
+    const logs = ['Android_2k.log', 'HDFS_2k.log', 'OpenSSH_2k.log', 'Spark_2k.log', 'Linux_2k.log'].map((l) => readFileSync(corpusFile(`loghub/${l}`)));
+    const unit = Buffer.concat(logs);
+    const big = Buffer.concat(Array.from({ length: Math.ceil(12e6 / unit.length) }, () => unit));
+    const file = join(root, 'big.log');
+    writeFileSync(file, big);
+    const id = await offloaded(file, env);
+    for (const [pattern, opts] of [['Failed password', []], ['session (opened|closed)', ['-C', '1']], ['zzz-none', []], ['WARN', ['-c']]] as [string, string[]][]) {
+      const ours = await lro(['grep', id, pattern, ...opts, '--max-tokens', '0'], { env });
+      const ref = spawnSync('rg', ['-n', '--crlf', '--no-heading', '--color=never', ...opts, '--', pattern, file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+      expect(ours.code, pattern).toBe(ref.status);
+      expect(ours.out === ref.stdout.replace(/\r(?=\n)/g, ''), `${pattern}: output differs from rg`).toBe(true);
+    }
+  });
 });
 
 describe('lro grep', () => {

@@ -100,6 +100,15 @@ describe('lro jq', () => {
     expect(r.out).toBe('{"id":12345678901234567890,"n":1.000000000000000005}\n');
   });
 
+  it('prints output exactly as jq does: leading spaces, empty strings, -j', async () => {
+    const input = ['  indented', '', '\tTab', 'end  '].map((l) => JSON.stringify(l)).join('\n');
+    const d = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input, env })).out);
+    for (const args of [['-r', '.'], ['-j', '.'], ['-c', '.'], ['-r', '"", .']]) {
+      const ours = await lro(['jq', d.id, ...args], { env });
+      expect(ours.out, args.join(' ')).toBe(nativeJq(d.file_path, args).out);
+    }
+  });
+
   it('runs on the header with --header', async () => {
     const id = await offloaded(corpusFile('json-docs/github_events.json'), env);
     const r = await lro(['jq', id, '--header', '-r', '.count, .content_type'], { env });

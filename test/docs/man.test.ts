@@ -1,0 +1,46 @@
+// The man page: lint-clean, and it documents every command and every option the program defines (so a new
+// option without documentation fails here).
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildProgram } from '../../src/cli.js';
+import type { IO } from '../../src/io.js';
+
+const MAN = resolve(__dirname, '../../man/lro.1');
+const roff = readFileSync(MAN, 'utf8');
+
+const quietOutput = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
+const io: IO = { stdin: [], stdinIsTTY: false, stdout: quietOutput, stderr: quietOutput, env: {}, now: () => new Date() };
+
+describe('man/lro.1', () => {
+  it('passes mandoc -T lint (warnings and above) and renders', () => {
+    const lint = spawnSync('mandoc', ['-T', 'lint', '-W', 'warning', MAN], { encoding: 'utf8' });
+    if (lint.error) throw new Error('mandoc is needed for this test: apt-get install mandoc');
+    expect(lint.stdout + lint.stderr).toBe('');
+    expect(lint.status).toBe(0);
+    const text = spawnSync('mandoc', ['-T', 'utf8', MAN], { encoding: 'utf8' });
+    expect(text.stdout.replace(/.\x08/g, '')).toMatch(/EXIT STATUS/); // without the overstrike of bold
+  });
+
+  it('documents every command and every option', () => {
+    const program = buildProgram({ io, exitCode: 0 });
+    const escaped = (flag: string) => flag.replace(/-/g, '\\-');
+    for (const cmd of program.commands) {
+      if ((cmd as unknown as { _hidden?: boolean })._hidden) continue;
+      expect(roff, `section for lro ${cmd.name()}`).toContain(`.SS "lro ${cmd.name()}`);
+      for (const opt of cmd.options) {
+        if (opt.hidden || opt.long === '--help') continue;
+        expect(roff, `lro ${cmd.name()} ${opt.long}`).toContain(escaped(opt.long!));
+        if (opt.short) expect(roff, `lro ${cmd.name()} ${opt.short}`).toContain(escaped(opt.short));
+      }
+    }
+  });
+
+  it('names every environment variable the code reads', () => {
+    const src = spawnSync('grep', ['-rhoE', 'env\\.(LRO_[A-Z_]+|NO_COLOR|FORCE_COLOR|TMPDIR|CI)\\b', resolve(__dirname, '../../src')], { encoding: 'utf8' }).stdout;
+    const names = [...new Set(src.split('\n').filter(Boolean).map((l) => l.slice(4)))];
+    expect(names.length).toBeGreaterThan(5);
+    for (const name of names) expect(roff, name).toMatch(new RegExp(`\\.B[R]? ${name}\\b|, ${name}\\b`));
+  });
+});

@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../cli.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
+import { createProgress } from '../render/progress.js';
 import { UsageError } from '../errors.js';
 import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
 import type { IO } from '../io.js';
@@ -77,8 +78,14 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
 
 /** Runs an offload of `input` and prints the outcome; returns the exit code (always 0 unless usage is wrong). */
 export async function runOffload(input: AsyncIterable<Uint8Array>, o: OffloadCliOptions, io: IO, extra: Partial<OffloadOptions> = {}): Promise<number> {
-  const options = { ...offloadOptions(o, io), ...extra };
-  const result = await offload(input, options);
+  const progress = createProgress(io, 'lro: offloading');
+  const options = { ...offloadOptions(o, io), onProgress: progress.update, ...extra };
+  let result;
+  try {
+    result = await offload(input, options);
+  } finally {
+    progress.done();
+  }
   if (!result.offloaded && !result.truncated) {
     if (o.json) await io.stdout.write(`${JSON.stringify({ offloaded: false, content: result.content.toString('utf8') })}\n`);
     else await io.stdout.write(result.content);

@@ -7,6 +7,7 @@ import { infoCommand } from './commands/info.js';
 import { jqCommand, preprocessJqArgv } from './commands/jq.js';
 import { offloadCommand } from './commands/offload.js';
 import { readCommand } from './commands/read.js';
+import { runCommand } from './commands/run.js';
 import { EXIT, LroError } from './errors.js';
 import { FormatError } from './format/header.js';
 import { BrokenPipe, processIO, type IO } from './io.js';
@@ -20,7 +21,7 @@ export interface Context {
 
 export type CommandFactory = (ctx: Context) => Command;
 
-const COMMANDS: CommandFactory[] = [offloadCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand];
+const COMMANDS: CommandFactory[] = [offloadCommand, runCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand];
 
 function configure(cmd: Command, io: IO): Command {
   cmd.exitOverride();
@@ -41,11 +42,13 @@ export function buildProgram(ctx: Context): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addHelpCommand(false)
+    .enablePositionalOptions() // lets `lro run` pass the command's own options through
     .addHelpText(
       'after',
       `
 Examples:
   some-command | lro offload            small output passes, large output is stored and described
+  lro run -- npm test                   the same for a command, keeping its exit status
   lro cat ID > original.txt             the exact original back
   lro info ID                           the descriptor again
 

@@ -2,6 +2,7 @@
 // into `lro: <message>` and exit codes (usage errors exit 2, not commander's 1, which would read as "no match").
 import { Command, CommanderError } from 'commander';
 import { catCommand } from './commands/cat.js';
+import { completeIdsCommand, completionCommand } from './commands/completion.js';
 import { grepCommand } from './commands/grep.js';
 import { infoCommand } from './commands/info.js';
 import { jqCommand, preprocessJqArgv } from './commands/jq.js';
@@ -21,7 +22,9 @@ export interface Context {
 
 export type CommandFactory = (ctx: Context) => Command;
 
-const COMMANDS: CommandFactory[] = [offloadCommand, runCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand];
+const COMMANDS: CommandFactory[] = [offloadCommand, runCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand, completionCommand];
+/** Commands for scripts, not people: left out of the help and of completion. */
+const HIDDEN: CommandFactory[] = [completeIdsCommand];
 
 function configure(cmd: Command, io: IO): Command {
   cmd.exitOverride();
@@ -55,6 +58,7 @@ Examples:
 Store: --dir, $LRO_DIR, or \${TMPDIR:-/tmp}/lro-<uid>. Exit codes: 0 ok, 1 no match (grep), 2 error.`,
     );
   for (const make of COMMANDS) program.addCommand(make(ctx));
+  for (const make of HIDDEN) program.addCommand(make(ctx), { hidden: true });
   return configure(program, ctx.io);
 }
 

@@ -7,7 +7,9 @@ import type { IO } from '../io.js';
 import { checkStore, storePath } from '../store/dir.js';
 import { listResultNames } from '../store/list.js';
 
+/** The shells lro writes completion scripts for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+/** One of SHELLS. */
 export type Shell = (typeof SHELLS)[number];
 
 /** An option as the scripts need it. */

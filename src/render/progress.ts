@@ -8,6 +8,7 @@ import { formatBytes, formatCount } from '../units.js';
 /** The bytes after which offloading shows progress (smaller inputs finish before anyone would look). */
 export const PROGRESS_BYTES = 50 << 20;
 
+/** How a progress line counts and when it starts. */
 export interface ProgressOptions {
   /** 'bytes' shows a size and a rate (the default); 'items' shows a count, e.g. files scanned. */
   unit?: 'bytes' | 'items';

@@ -57,7 +57,10 @@ export async function runRun(argv: string[], o: OffloadCliOptions, io: IO): Prom
     throw spawnError(file, e as NodeJS.ErrnoException);
   }
   child.on('error', () => undefined); // e.g. a failed kill(); the exit still comes
-  const stopForwarding = io.onSignal?.((sig) => void child.kill(sig)) ?? (() => undefined);
+  // Ctrl-C on a terminal already reaches the whole foreground process group, the command included; passing it
+  // on too would make it a second SIGINT, which many programs take as "quit now, skip the cleanup".
+  const forward = (sig: NodeJS.Signals) => void (sig === 'SIGINT' && io.stdinIsTTY ? undefined : child.kill(sig));
+  const stopForwarding = io.onSignal?.(forward) ?? (() => undefined);
   void ended.then(stopForwarding);
   if (!inherit) pipeThrough(child.stdin!, child.stderr!, io);
 
@@ -109,7 +112,8 @@ The command runs directly, without a shell (write lro run -- sh -c '...' for pip
 offloaded exactly as \`cmd | lro offload\` would; its stderr goes to lro's stderr unchanged. The header and the
 descriptor record source: {command, exit_code} (and signal when it was killed).
 Exit status: the command's own; 128+n if a signal n killed it; 127 if the command is not found, 126 if it cannot
-be executed; 2 for lro's own errors. SIGINT and SIGTERM are passed on to the command.`,
+be executed; 2 for lro's own errors. SIGINT and SIGTERM are passed on to the command (Ctrl-C on a terminal
+reaches it directly).`,
     )
     .action(async (argv: string[], opts: OffloadCliOptions) => {
       ctx.exitCode = await runRun(argv, opts, ctx.io);

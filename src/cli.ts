@@ -2,11 +2,13 @@
 // into `lro: <message>` and exit codes (usage errors exit 2, not commander's 1, which would read as "no match").
 import { Command, CommanderError } from 'commander';
 import { catCommand } from './commands/cat.js';
+import { completeIdsCommand, completionCommand } from './commands/completion.js';
 import { grepCommand } from './commands/grep.js';
 import { infoCommand } from './commands/info.js';
 import { jqCommand, preprocessJqArgv } from './commands/jq.js';
 import { offloadCommand } from './commands/offload.js';
 import { readCommand } from './commands/read.js';
+import { runCommand } from './commands/run.js';
 import { EXIT, LroError } from './errors.js';
 import { FormatError } from './format/header.js';
 import { BrokenPipe, processIO, type IO } from './io.js';
@@ -20,7 +22,9 @@ export interface Context {
 
 export type CommandFactory = (ctx: Context) => Command;
 
-const COMMANDS: CommandFactory[] = [offloadCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand];
+const COMMANDS: CommandFactory[] = [offloadCommand, runCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand, completionCommand];
+/** Commands for scripts, not people: left out of the help and of completion. */
+const HIDDEN: CommandFactory[] = [completeIdsCommand];
 
 function configure(cmd: Command, io: IO): Command {
   cmd.exitOverride();
@@ -41,17 +45,20 @@ export function buildProgram(ctx: Context): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addHelpCommand(false)
+    .enablePositionalOptions() // lets `lro run` pass the command's own options through
     .addHelpText(
       'after',
       `
 Examples:
   some-command | lro offload            small output passes, large output is stored and described
+  lro run -- npm test                   the same for a command, keeping its exit status
   lro cat ID > original.txt             the exact original back
   lro info ID                           the descriptor again
 
 Store: --dir, $LRO_DIR, or \${TMPDIR:-/tmp}/lro-<uid>. Exit codes: 0 ok, 1 no match (grep), 2 error.`,
     );
   for (const make of COMMANDS) program.addCommand(make(ctx));
+  for (const make of HIDDEN) program.addCommand(make(ctx), { hidden: true });
   return configure(program, ctx.io);
 }
 

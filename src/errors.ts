@@ -12,6 +12,8 @@ export const EXIT = {
 
 /** An error with a one-line message for the user and the exit code it maps to. */
 export class LroError extends Error {
+  override name = 'LroError'; // kept through minification, for library users who log errors
+
   constructor(
     message: string,
     readonly exitCode: number = EXIT.error,

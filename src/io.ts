@@ -24,7 +24,16 @@ export interface IO {
   stderr: Output;
   env: NodeJS.ProcessEnv;
   now: () => Date;
+  /**
+   * A child process (`lro run`) gets this process's own stdin and stderr, so it reads the terminal and its
+   * diagnostics arrive unchanged and at once; without it they are piped through `stdin` and `stderr` above.
+   */
+  inheritStdio?: boolean;
+  /** Calls `handler` on SIGINT and SIGTERM instead of dying, until the returned function is called. */
+  onSignal?: (handler: (signal: NodeJS.Signals) => void) => () => void;
 }
+
+const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 /** Whether to colour a stream, following NO_COLOR and FORCE_COLOR. */
 export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
@@ -95,5 +104,12 @@ export function processIO(): IO {
     stderr: nodeOutput(process.stderr, env),
     env,
     now: () => new Date(),
+    inheritStdio: true,
+    onSignal(handler) {
+      for (const sig of FORWARDED_SIGNALS) process.on(sig, handler);
+      return () => {
+        for (const sig of FORWARDED_SIGNALS) process.off(sig, handler);
+      };
+    },
   };
 }

@@ -48,7 +48,11 @@ export interface OffloadOptions {
   detail?: string;
   format?: InputFormat;
   previewTokens?: number;
-  source?: Source;
+  /**
+   * What produced the input (`lro run`). A promise when it is only known after the input ends (an exit code): it is
+   * awaited just before the header is written, so the header always holds the final value.
+   */
+  source?: Source | PromiseLike<Source>;
   /** Clock and id maker, injectable for tests. */
   now?: () => Date;
   newId?: () => string;
@@ -196,6 +200,7 @@ async function store(
   try {
     const store: Store = openStore(storePath(options.dir, options.env ?? process.env));
     storeDir = store.dir;
+    // A source still to come is not counted; a header that outgrows its slot is still written, by a copy.
     const extraHeader = JSON.stringify([options.meta, options.query, options.session, options.source]).length;
     const make = (type: ContentType, lineEnding: LineEnding): Pipeline => {
       const writer = new ResultWriter({
@@ -271,6 +276,7 @@ async function store(
     }
     pipeline.encoder.dispose?.();
     const facts = await analysis.end();
+    const source = options.source ? await options.source : undefined;
     const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
     const header: Header = {
       type: HEADER_TYPE,
@@ -290,7 +296,7 @@ async function store(
       expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
       session: options.session ?? null,
       meta: options.meta ?? {},
-      ...(options.source ? { source: options.source } : {}),
+      ...(source ? { source } : {}),
       ...layoutFields(layout),
     };
     const path = await pipeline.writer.commit(serializeHeader(header));

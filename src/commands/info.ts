@@ -1,11 +1,9 @@
 // `lro info ID`: the descriptor again, with the current id and path; --full drops the size bound.
 import { Command, Option } from 'commander';
 import type { Context } from '../cli.js';
-import { describe, renderDescriptorJson } from '../describe/descriptor.js';
-import { statsOfStored } from '../describe/stored.js';
-import { getTokenizer } from '../engines/tokenizer.js';
-import { LroError } from '../errors.js';
-import { FormatError, serializeHeader } from '../format/header.js';
+import { describeResult } from '../api/results.js';
+import { renderDescriptorJson } from '../describe/descriptor.js';
+import { serializeHeader } from '../format/header.js';
 import type { IO } from '../io.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { resolveResult } from '../store/resolve.js';
@@ -19,29 +17,23 @@ export interface InfoOptions {
   header?: boolean;
 }
 
+/** Prints the descriptor (or the header) of a stored result; the library's describeResult does the work. */
 export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: opts.dir, env: io.env });
   if (opts.header) {
     await io.stdout.write(`${serializeHeader(rf.header)}\n`); // one line, the envelope's numbers as written
     return 0;
   }
-  let stats;
-  try {
-    stats = statsOfStored(rf);
-  } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
-    throw e;
-  }
-  const d = describe(rf.header, rf.path, stats, {
+  const d = describeResult(rf, {
     full: !!opts.full,
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
-    tokenizer: getTokenizer(rf.header.encoding),
   });
   if (opts.descriptor === 'text') await io.stdout.write(renderDescriptorText(d));
   else await io.stdout.write(renderDescriptorJson(d, io.stdout.isTTY));
   return 0;
 }
 
+/** The `lro info` command. */
 export function infoCommand(ctx: Context): Command {
   return new Command('info')
     .description('print the descriptor of a stored result again (as offload printed it)')

@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../cli.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
+import { createProgress } from '../render/progress.js';
 import { UsageError } from '../errors.js';
 import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
 import type { IO } from '../io.js';
@@ -26,14 +27,14 @@ export interface OffloadCliOptions {
   descriptor?: string;
 }
 
-/** The offload options shared with `lro run`. */
-export function addOffloadOptions(cmd: Command): Command {
+/** The offload options shared with `lro run` (which names the default operation differently). */
+export function addOffloadOptions(cmd: Command, operationDefault = 'offload'): Command {
   return cmd
     .option('--dir <dir>', 'store directory (default: $LRO_DIR, else ${TMPDIR:-/tmp}/lro-<uid>)')
     .option('--threshold <tokens>', `store output above this many tokens (default: $LRO_THRESHOLD_TOKENS, else ${DEFAULT_THRESHOLD})`)
     .option('--force', 'store the output whatever its size')
     .option('--json', 'print JSON even when passing through: {"offloaded": false, "content": ...}')
-    .option('--operation <name>', 'what produced the output, used in the file name (default: offload)')
+    .option('--operation <name>', `what produced the output, used in the file name (default: ${operationDefault})`)
     .option('--query <text>', 'the query or command that produced the output, kept in the header')
     .option('--session <id>', 'a session id to group results (default: $LRO_SESSION)')
     .option('--meta <key=value>', 'extra metadata, repeatable', (v: string, acc: string[] = []) => [...acc, v])
@@ -75,13 +76,24 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
   };
 }
 
-/** Runs an offload of `input` and prints the outcome; returns the exit code (always 0 unless usage is wrong). */
+/**
+ * Runs an offload of `input` and prints the outcome; returns the exit code (always 0 unless usage is wrong).
+ * `extra` overrides library options (`lro run` passes its operation and the command's source).
+ */
 export async function runOffload(input: AsyncIterable<Uint8Array>, o: OffloadCliOptions, io: IO, extra: Partial<OffloadOptions> = {}): Promise<number> {
-  const options = { ...offloadOptions(o, io), ...extra };
-  const result = await offload(input, options);
+  const progress = createProgress(io, 'lro: offloading');
+  const options = { ...offloadOptions(o, io), onProgress: progress.update, ...extra };
+  let result;
+  try {
+    result = await offload(input, options);
+  } finally {
+    progress.done();
+  }
   if (!result.offloaded && !result.truncated) {
-    if (o.json) await io.stdout.write(`${JSON.stringify({ offloaded: false, content: result.content.toString('utf8') })}\n`);
-    else await io.stdout.write(result.content);
+    if (o.json) {
+      const source = extra.source ? { source: await extra.source } : {};
+      await io.stdout.write(`${JSON.stringify({ offloaded: false, content: result.content.toString('utf8'), ...source })}\n`);
+    } else await io.stdout.write(result.content);
     return 0;
   }
   if (!result.offloaded) {

@@ -158,7 +158,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     fields,
     preview,
     jq_recipes: recipes,
-    guidance: guidance(header, stats, recipes),
+    guidance: sourceNote(header) + guidance(header, stats, recipes),
     expires_at: header.expires_at,
   };
 }
@@ -230,6 +230,21 @@ function recordPreview(r: RecordStats, budget: number, tok: Tokenizer): Descript
   const head = take(r.head);
   const tail = take(r.tail);
   return { head, tail };
+}
+
+/**
+ * How the command behind the output ended (`lro run`), first, so an agent reading only the guidance still sees
+ * that `npm test` failed.
+ */
+function sourceNote(h: Header): string {
+  const s = h.source;
+  if (!s) return '';
+  const line = s.command.replace(/\s*\n\s*/g, ' '); // a multi-line script stays one line of guidance
+  const cmd = `\`${line.length > 80 ? `${line.slice(0, 79)}…` : line}\``;
+  if (s.signal) return `${cmd} was killed by ${s.signal}. `;
+  if (s.exit_code === 0) return `${cmd} succeeded (exit code 0). `;
+  if (s.exit_code == null) return '';
+  return `${cmd} FAILED (exit code ${s.exit_code}). `;
 }
 
 /** Short, concrete next steps with the real id. */

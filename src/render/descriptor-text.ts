@@ -11,7 +11,7 @@ export function renderDescriptorText(d: Descriptor): string {
   );
   out.push(`id: ${d.id}`);
   out.push(`file: ${d.file_path} (expires ${d.expires_at})`);
-  if (s.source) out.push(`source: ${s.source.command} (exit ${s.source.exit_code ?? s.source.signal})`);
+  if (s.source) out.push(`source: ${s.source.command.replace(/\s*\n\s*/g, ' ')} (${s.source.signal ? `killed by ${s.source.signal}` : `exit code ${s.source.exit_code}`})`);
   if (s.records_from) out.push(`records: ${s.records_from}`);
   if (s.levels) out.push(`levels: ${Object.entries(s.levels).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (s.top_values) {

@@ -1,0 +1,121 @@
+// `lro run -- CMD [ARGS...]`: runs a command (no shell) and offloads its stdout exactly as `lro offload` would.
+// Its stderr passes through unchanged and at once; the header and the descriptor record the command and how it
+// ended; lro exits with the command's own status (128+n for signal n, as a shell does), so `lro run -- npm test`
+// still fails a script when the tests fail, and the descriptor tells an agent so.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { constants as os } from 'node:os';
+import { basename } from 'node:path';
+import { Command } from 'commander';
+import type { Context } from '../cli.js';
+import { shellQuote } from '../describe/shell.js';
+import { LroError } from '../errors.js';
+import type { Source } from '../format/header.js';
+import type { IO } from '../io.js';
+import { addOffloadOptions, offloadOptions, runOffload, type OffloadCliOptions } from './offload.js';
+
+/** Exit statuses a shell uses when it cannot run a command. */
+export const EXIT_NOT_FOUND = 127;
+export const EXIT_CANNOT_EXECUTE = 126;
+
+/** How a child ended: its exit code, or the signal that killed it. */
+interface Ending {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** The status a shell reports for an ending: the code, or 128 + the signal's number. */
+export function shellStatus(e: Ending): number {
+  if (e.signal) return 128 + (os.signals[e.signal] ?? 0);
+  return e.code ?? 0;
+}
+
+/** A spawn failure as the one-line error a shell would give, with its status (127 not found, 126 otherwise). */
+function spawnError(file: string, e: NodeJS.ErrnoException): LroError {
+  if (e.code === 'ENOENT') {
+    const hint = file.includes('/') ? 'check the path' : 'check the name, or that it is on PATH';
+    return new LroError(`command not found: ${file}: ${hint}`, EXIT_NOT_FOUND);
+  }
+  if (e.code === 'EACCES') {
+    return new LroError(`permission denied: ${file}: it is not executable (chmod +x) or is a directory`, EXIT_CANNOT_EXECUTE);
+  }
+  return new LroError(`cannot execute ${file}: ${e.code ?? e.message}`, EXIT_CANNOT_EXECUTE);
+}
+
+/** Runs argv, offloads its stdout, and returns the command's exit status. */
+export async function runRun(argv: string[], o: OffloadCliOptions, io: IO): Promise<number> {
+  const [file, ...args] = argv;
+  if (!file) throw new LroError('no command to run: lro run [options] -- CMD [ARGS...]');
+  offloadOptions(o, io); // bad options fail before anything runs
+  const inherit = !!io.inheritStdio;
+  const child = spawn(file, args, { stdio: [inherit ? 'inherit' : 'pipe', 'pipe', inherit ? 'inherit' : 'pipe'], env: io.env });
+  // Listen for the end at once: a quick command can exit before the offload starts reading.
+  const ended = new Promise<Ending>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  try {
+    await once(child, 'spawn');
+  } catch (e) {
+    throw spawnError(file, e as NodeJS.ErrnoException);
+  }
+  child.on('error', () => undefined); // e.g. a failed kill(); the exit still comes
+  // Ctrl-C on a terminal already reaches the whole foreground process group, the command included; passing it
+  // on too would make it a second SIGINT, which many programs take as "quit now, skip the cleanup".
+  const forward = (sig: NodeJS.Signals) => void (sig === 'SIGINT' && io.stdinIsTTY ? undefined : child.kill(sig));
+  const stopForwarding = io.onSignal?.(forward) ?? (() => undefined);
+  void ended.then(stopForwarding);
+  if (!inherit) pipeThrough(child.stdin!, child.stderr!, io);
+
+  const command = argv.map(shellQuote).join(' ');
+  const source: Promise<Source> = ended.then((e) => ({ command, exit_code: e.code, ...(e.signal ? { signal: e.signal } : {}) }));
+  try {
+    await runOffload(child.stdout!, o, io, { operation: o.operation ?? basename(file), source });
+  } finally {
+    // Normally read to the end already; after a failure this makes the command stop on a closed pipe rather than
+    // block on a full one.
+    child.stdout!.destroy();
+  }
+  return shellStatus(await ended);
+}
+
+/** Without inherited descriptors: feeds io.stdin to the child and copies its stderr to io.stderr as it comes. */
+function pipeThrough(stdin: NodeJS.WritableStream, stderr: NodeJS.ReadableStream, io: IO): void {
+  stdin.on('error', () => undefined); // the command may exit without reading its input
+  void (async () => {
+    try {
+      for await (const chunk of io.stdin) if (!stdin.write(chunk)) await once(stdin, 'drain');
+    } catch {
+      // the command went away
+    }
+    stdin.end();
+  })();
+  stderr.on('data', (chunk: Buffer) => void io.stderr.write(chunk).catch(() => undefined));
+}
+
+/** The `lro run` command. */
+export function runCommand(ctx: Context): Command {
+  return addOffloadOptions(
+    new Command('run')
+      .description("run a command (no shell) and offload its stdout like `lro offload`; its stderr passes through; lro exits with the command's status")
+      .argument('<command...>', 'the command and its arguments (put -- before it)')
+      .passThroughOptions()
+      .usage('[offload options] -- <command> [args...]'),
+    'the command name',
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  lro run -- npm test                          the test output, or a descriptor saying the tests failed and where
+  lro run --descriptor text -- kubectl get pods -A -o json
+  lro run --operation build --ttl 7d -- make -j8
+
+The command runs directly, without a shell (write lro run -- sh -c '...' for pipes and globs). Its stdout is
+offloaded exactly as \`cmd | lro offload\` would; its stderr goes to lro's stderr unchanged. The header and the
+descriptor record source: {command, exit_code} (and signal when it was killed).
+Exit status: the command's own; 128+n if a signal n killed it; 127 if the command is not found, 126 if it cannot
+be executed; 2 for lro's own errors. SIGINT and SIGTERM are passed on to the command (Ctrl-C on a terminal
+reaches it directly).`,
+    )
+    .action(async (argv: string[], opts: OffloadCliOptions) => {
+      ctx.exitCode = await runRun(argv, opts, ctx.io);
+    });
+}

@@ -1,0 +1,142 @@
+// The library as a program gets it: the built package (dist/index.js, through package.json's exports), used
+// in-process: offload → openResult → grepResult → jqResult → readResult, values back rather than printed text.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, tempDir } from '../helpers/cli.js';
+
+type Lib = typeof import('../../src/index.js');
+const pkgRoot = new URL('../../', import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL('package.json', pkgRoot), 'utf8')) as {
+  exports: { '.': { types: string; default: string } };
+  types: string;
+  main: string;
+};
+
+let lib: Lib;
+let root: string;
+let dir: string;
+
+const rows = Array.from({ length: 3000 }, (_, i) =>
+  JSON.stringify({ id: i + 1, status: i % 100 === 0 ? 'error' : 'ok', ms: i % 7, big: i === 0 ? 12345678901234567890n.toString() : null }),
+);
+// one record with a number beyond 2^53, written as a number
+rows[0] = rows[0].replace('"12345678901234567890"', '12345678901234567890');
+const input = `${rows.join('\n')}\n`;
+
+beforeAll(async () => {
+  lib = (await import(new URL(pkg.exports['.'].default, pkgRoot).href)) as Lib;
+  root = tempDir();
+  dir = join(root, 'store');
+});
+afterAll(() => cleanup(root));
+
+describe('the built package', () => {
+  it('points main, exports and types at built files', () => {
+    for (const p of [pkg.main, pkg.exports['.'].default, pkg.exports['.'].types, pkg.types]) expect(existsSync(new URL(p, pkgRoot)), p).toBe(true);
+    const types = readFileSync(new URL(pkg.exports['.'].types, pkgRoot), 'utf8');
+    for (const name of ['offload', 'openResult', 'readResult', 'grepResult', 'jqResult', 'describeResult', 'LroError']) expect(types).toContain(name);
+  });
+});
+
+describe('offload → openResult → grep → jq → read, in-process', () => {
+  let id: string;
+
+  it('offloads and returns the descriptor object', async () => {
+    const r = await lib.offload(input, { dir, operation: 'api-call', query: 'GET /items' });
+    expect(r.offloaded).toBe(true);
+    if (!r.offloaded) return;
+    id = r.id;
+    expect(r.descriptor.id).toBe(id);
+    expect(r.descriptor.summary).toMatchObject({ count: 3000, operation: 'api-call', content_type: 'jsonl', query: 'GET /items' });
+    expect(r.descriptor.guidance).toContain(id);
+    expect(r.path).toBe(r.descriptor.file_path);
+  });
+
+  it('opens the result by id and by "last"', () => {
+    const rf = lib.openResult(id, { dir });
+    expect(rf.header).toMatchObject({ id, count: 3000, content_type: 'jsonl', operation: 'api-call' });
+    expect(lib.openResult('last', { dir }).path).toBe(rf.path);
+    expect(lib.describeResult(rf).summary.count).toBe(3000);
+  });
+
+  it('greps and gets the matching records back', async () => {
+    const g = await lib.grepResult(id, '"status":"error"', { dir });
+    expect(g.matched).toBe(30);
+    expect(g.lines.map((l) => l.record).slice(0, 3)).toEqual([1, 101, 201]);
+    const start = rows[100].indexOf('"status":"error"');
+    expect(g.lines[1]).toEqual({ type: 'match', record: 101, text: rows[100], offset: 0, record_length: rows[100].length, matches: [{ start, end: start + 16 }] });
+    const ctx = await lib.grepResult(id, '"id":500,', { dir, context: 1, maxCount: 1 });
+    expect(ctx.lines.map((l) => [l.type, l.record])).toEqual([
+      ['context', 499],
+      ['match', 500],
+      ['context', 501],
+    ]);
+    expect((await lib.grepResult(id, 'no such thing', { dir })).lines).toEqual([]);
+  });
+
+  it('runs jq and gets values back', async () => {
+    const j = await lib.jqResult(id, 'select(.status == "error") | .id', { dir });
+    expect(j.exitCode).toBe(0);
+    expect(j.values.length).toBe(30);
+    expect(j.values.slice(0, 3)).toEqual([1, 101, 201]);
+    const s = await lib.jqResult(id, 'map(.ms) | add', { dir, slurp: true });
+    expect(s.values).toEqual([rows.reduce((sum, r) => sum + (JSON.parse(r) as { ms: number }).ms, 0)]);
+    const args = await lib.jqResult(id, 'select(.id == $n) | {id, tag: $tag}', { dir, from: 10, to: 20, args: { tag: 'x' }, jsonArgs: { n: 15 } });
+    expect(args.values).toEqual([{ id: 15, tag: 'x' }]);
+    const raw = await lib.jqResult(id, '.big', { dir, to: 1, raw: true });
+    expect(raw.values).toEqual(['12345678901234567890']); // digits kept
+    const header = await lib.jqResult(id, '.count', { dir, header: true });
+    expect(header.values).toEqual([3000]);
+  });
+
+  it('reports a jq compile error as an LroError with exit code 3, a runtime error as exit code 5', async () => {
+    const e = await lib.jqResult(id, '.[', { dir }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(lib.LroError);
+    expect((e as InstanceType<Lib['LroError']>).exitCode).toBe(3);
+    const rt = await lib.jqResult(id, '.id | error("bad")', { dir, to: 2 });
+    expect(rt.exitCode).toBe(5);
+    expect(rt.stderr).toMatch(/bad/);
+  });
+
+  it('reads records as text and values', () => {
+    const r = lib.readResult(id, { dir, from: 100, to: 101 });
+    expect(r.map((x) => x.n)).toEqual([100, 101]);
+    expect(r[1].value).toEqual({ id: 101, status: 'error', ms: 100 % 7, big: null });
+    expect(r[1].text).toBe(rows[100]);
+    expect(lib.readResult(id, { dir, tail: 2 }).map((x) => x.n)).toEqual([2999, 3000]);
+    expect(lib.readResult(id, { dir, head: 1 })[0].text).toContain('12345678901234567890');
+  });
+
+  it('throws LroError for an unknown id', () => {
+    expect(() => lib.openResult('01ARZ3NDEKTSV4RRFFQ69G5FAV', { dir })).toThrow(lib.LroError);
+  });
+});
+
+describe('more inputs', () => {
+  it('passes small input back unchanged and stores nothing', async () => {
+    const r = await lib.offload('small\n', { dir: join(root, 'unused') });
+    expect(r).toEqual({ offloaded: false, truncated: false, content: Buffer.from('small\n') });
+    expect(existsSync(join(root, 'unused'))).toBe(false);
+  });
+
+  it('offloads a stream, with its source, and reads text records', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}${i === 1499 ? ' ERROR disk full' : ''}`);
+    const r = await lib.offload(Readable.from([Buffer.from(lines.join('\n'))]), { dir, source: { command: 'make', exit_code: 2 } });
+    if (!r.offloaded) throw new Error('expected an offload');
+    expect(r.header.source).toEqual({ command: 'make', exit_code: 2 });
+    expect(r.descriptor.guidance).toMatch(/^`make` FAILED \(exit code 2\)/);
+    const g = await lib.grepResult(r.id, 'error', { dir, ignoreCase: true });
+    expect(g.lines).toEqual([{ type: 'match', record: 1500, text: 'line 1500 ERROR disk full', offset: 0, record_length: 25, matches: [{ start: 10, end: 15 }] }]);
+    expect(lib.readResult(r.id, { dir, from: 1500, to: 1500 })[0]).toEqual({ n: 1500, text: 'line 1500 ERROR disk full', value: 'line 1500 ERROR disk full' });
+  });
+
+  it('stops a runaway pattern in its worker instead of hanging the host', async () => {
+    const r = await lib.offload(`${'a'.repeat(40)}!\n`, { dir, force: true });
+    if (!r.offloaded) throw new Error('expected an offload');
+    const started = Date.now();
+    await expect(lib.grepResult(r.id, '^(a+)+$', { dir, timeoutSeconds: 1 })).rejects.toThrow(/no progress/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});

@@ -1,0 +1,183 @@
+// End-to-end: `lro run -- CMD`: exit statuses as a shell gives them, stdout offloaded and stderr passed through,
+// the command and its status recorded in the header and the descriptor, signals passed on.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanup, lro, ls, tempDir } from '../helpers/cli.js';
+
+let root: string;
+let store: string;
+const env = () => ({ LRO_DIR: store });
+const node = process.execPath;
+
+beforeAll(() => {
+  root = tempDir();
+  store = join(root, 'store');
+});
+afterAll(() => cleanup(root));
+
+/** A node one-liner as a command line for lro run. */
+const js = (code: string) => ['--', node, '-e', code];
+
+describe('lro run: exit status', () => {
+  it('exits 0 and passes small output through unchanged, storing nothing', async () => {
+    const r = await lro(['run', ...js('process.stdout.write("small output, no newline")')], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toBe('small output, no newline');
+    expect(r.stderr).toBe('');
+    expect(ls(store)).toEqual([]);
+  });
+
+  it("exits with the command's own code, also when the output passes through", async () => {
+    const r = await lro(['run', ...js('console.log("tests: 2 failed"); process.exit(1)')], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('tests: 2 failed\n');
+    const three = await lro(['run', '--', 'sh', '-c', 'exit 3'], { env: env() });
+    expect(three.code).toBe(3);
+    expect(three.out).toBe('');
+  });
+
+  it('exits 128+n when a signal n kills the command, as a shell does', async () => {
+    const term = await lro(['run', '--', 'sh', '-c', 'kill -TERM $$'], { env: env() });
+    expect(term.code).toBe(143);
+    const kill = await lro(['run', '--', 'sh', '-c', 'kill -KILL $$'], { env: env() });
+    expect(kill.code).toBe(137);
+  });
+
+  it('says "command not found" in one line and exits 127', async () => {
+    const r = await lro(['run', '--', 'lro-no-such-command-here', '--flag'], { env: env() });
+    expect(r.code).toBe(127);
+    expect(r.out).toBe('');
+    expect(r.stderr).toMatch(/^lro: command not found: lro-no-such-command-here: [^\n]+\n$/);
+  });
+
+  it('exits 126 with one line for a file that is not executable', async () => {
+    const script = join(root, 'not-executable.sh');
+    writeFileSync(script, '#!/bin/sh\necho hi\n', { mode: 0o644 });
+    const r = await lro(['run', '--', script], { env: env() });
+    expect(r.code).toBe(126);
+    expect(r.stderr).toMatch(/^lro: permission denied: .*not-executable\.sh: [^\n]+\n$/);
+  });
+
+  it('rejects bad options with exit 2 before running anything', async () => {
+    const marker = join(root, 'ran');
+    const r = await lro(['run', '--threshold', 'lots', '--', 'touch', marker], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^lro: [^\n]*threshold[^\n]*\n$/);
+    expect(ls(root)).not.toContain('ran');
+    const none = await lro(['run'], { env: env() });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^lro: .*: see lro run --help\n$/);
+  });
+});
+
+describe('lro run: stdout is offloaded, stderr passes through', () => {
+  const noisy = [
+    'for (let i = 1; i <= 3000; i++) console.log(`test ${i} ${i === 1234 ? "FAILED: expected 2, got 3" : "ok"}`);',
+    'console.error("stderr: warning from the command");',
+    'process.exitCode = 1;',
+  ].join('\n');
+
+  it('stores large output with the command and its exit code in the header and the descriptor', async () => {
+    const r = await lro(['run', ...js(noisy)], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('stderr: warning from the command\n');
+    const d = JSON.parse(r.out);
+    expect(d.offloaded).toBe(true);
+    expect(d.file_path).toMatch(/\/lro-node-[0-9A-Z]{26}\.jsonl$/); // the operation defaults to the command's name
+    const command = `${node} -e ${"'" + noisy.replace(/'/g, `'\\''`) + "'"}`;
+    expect(d.summary.source).toEqual({ command, exit_code: 1 });
+    expect(d.guidance).toMatch(/FAILED \(exit code 1\)/);
+    expect(d.guidance).toMatch(/line 1234/);
+
+    const header = await lro(['info', d.id, '--header'], { env: env() });
+    expect(JSON.parse(header.out).source).toEqual({ command, exit_code: 1 });
+    // stderr is not in the stored result; stdout is, exactly
+    const grep = await lro(['grep', d.id, 'warning from the command'], { env: env() });
+    expect(grep.code).toBe(1);
+    const cat = await lro(['cat', d.id], { env: env() });
+    expect(cat.out.split('\n').length).toBe(3001);
+    expect(cat.out.startsWith('test 1 ok\ntest 2 ok\n')).toBe(true);
+    const text = await lro(['info', d.id, '--descriptor', 'text'], { env: env() });
+    expect(text.out).toMatch(/^source: .* \(exit code 1\)$/m);
+  });
+
+  it('records a success, honours --operation, and wraps a passthrough with --json', async () => {
+    const r = await lro(['run', '--force', '--operation', 'My Build', '--', 'sh', '-c', 'echo built'], { env: env() });
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.out);
+    expect(d.file_path).toMatch(/\/lro-my-build-[0-9A-Z]{26}\.jsonl$/);
+    expect(d.summary.source).toEqual({ command: "sh -c 'echo built'", exit_code: 0 });
+    expect(d.guidance).toMatch(/succeeded \(exit code 0\)/);
+    const j = await lro(['run', '--json', '--', 'sh', '-c', 'echo small; exit 4'], { env: env() });
+    expect(j.code).toBe(4);
+    expect(JSON.parse(j.out)).toEqual({ offloaded: false, content: 'small\n', source: { command: "sh -c 'echo small; exit 4'", exit_code: 4 } });
+  });
+
+  it('records the signal that killed the command', async () => {
+    const r = await lro(['run', '--force', '--', 'sh', '-c', 'echo partial; kill -TERM $$'], { env: env() });
+    expect(r.code).toBe(143);
+    const d = JSON.parse(r.out);
+    expect(d.summary.source).toEqual({ command: "sh -c 'echo partial; kill -TERM $$'", exit_code: null, signal: 'SIGTERM' });
+    expect(d.guidance).toMatch(/was killed by SIGTERM/);
+  });
+
+  it("passes the command's options through, with or without --", async () => {
+    const r = await lro(['run', 'sh', '-c', 'echo "$1 $2"', 'sh', '--force', '-x'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toBe('--force -x\n');
+  });
+
+  it('gives the command lro\'s stdin', async () => {
+    const r = await lro(['run', '--', 'cat'], { env: env(), input: 'from stdin\n' });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('from stdin\n');
+  });
+});
+
+/** Spawns lro and resolves when its stderr contains `text`. */
+function spawnUntil(args: string[], text: string) {
+  const child = spawn(node, [BIN, ...args], { env: { PATH: process.env.PATH, LRO_DIR: store }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  const seen = new Promise<void>((resolve) =>
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (stderr.includes(text)) resolve();
+    }),
+  );
+  const closed = new Promise<{ code: number | null }>((resolve) => child.on('close', (code) => resolve({ code })));
+  return { child, seen, closed, out: () => stdout, err: () => stderr };
+}
+
+describe('lro run: real time and signals', () => {
+  it("shows the command's stderr while it still runs", async () => {
+    const p = spawnUntil(['run', ...js('console.error("early"); setTimeout(() => console.log("late"), 20000)')], 'early');
+    const started = Date.now();
+    await p.seen;
+    expect(Date.now() - started).toBeLessThan(15000);
+    expect(p.child.exitCode).toBeNull(); // still running
+    p.child.kill('SIGTERM');
+    const { code } = await p.closed;
+    expect(code).toBe(143);
+    expect(p.out()).toBe('');
+  });
+
+  it('passes SIGTERM and SIGINT on to the command and exits with its status', async () => {
+    const handler = (sig: string, code: number) =>
+      `process.on("${sig}", () => { console.log("got ${sig}"); process.exit(${code}); }); console.error("ready"); setInterval(() => {}, 1000);`;
+    for (const [sig, code] of [
+      ['SIGTERM', 7],
+      ['SIGINT', 9],
+    ] as const) {
+      const p = spawnUntil(['run', ...js(handler(sig, code))], 'ready');
+      await p.seen;
+      p.child.kill(sig);
+      const r = await p.closed;
+      expect(r.code).toBe(code);
+      expect(p.out()).toBe(`got ${sig}\n`);
+    }
+  });
+});

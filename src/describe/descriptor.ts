@@ -258,7 +258,7 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
     const t = stats.text;
     const first = t.errors[0];
     const errors = first
-      ? ` ${formatCount(t.errorCount)} lines look like errors (line ${first.line}${t.errorCount > 1 ? ` to ${t.errors.at(-1)!.line}` : ''}).`
+      ? ` ${t.errorCount === 1 ? '1 line looks' : `${formatCount(t.errorCount)} lines look`} like errors (line ${first.line}${t.errorCount > 1 ? ` to ${t.errors.at(-1)!.line}` : ''}).`
       : ' No line looks like an error.';
     const next = [`lro grep ${id} ${shellQuote(first ? 'error|fail' : 'pattern')} -i -C 2`];
     if (first) next.push(`lro read ${id} --records ${Math.max(1, first.line - 5)}:${first.line + 20}`);

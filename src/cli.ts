@@ -2,9 +2,11 @@
 // into `lro: <message>` and exit codes (usage errors exit 2, not commander's 1, which would read as "no match").
 import { Command, CommanderError } from 'commander';
 import { catCommand } from './commands/cat.js';
+import { gcCommand } from './commands/gc.js';
 import { grepCommand } from './commands/grep.js';
 import { infoCommand } from './commands/info.js';
 import { jqCommand, preprocessJqArgv } from './commands/jq.js';
+import { lsCommand } from './commands/ls.js';
 import { offloadCommand } from './commands/offload.js';
 import { readCommand } from './commands/read.js';
 import { EXIT, LroError } from './errors.js';
@@ -20,7 +22,7 @@ export interface Context {
 
 export type CommandFactory = (ctx: Context) => Command;
 
-const COMMANDS: CommandFactory[] = [offloadCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand];
+const COMMANDS: CommandFactory[] = [offloadCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand, lsCommand, gcCommand];
 
 function configure(cmd: Command, io: IO): Command {
   cmd.exitOverride();
@@ -48,6 +50,8 @@ Examples:
   some-command | lro offload            small output passes, large output is stored and described
   lro cat ID > original.txt             the exact original back
   lro info ID                           the descriptor again
+  lro ls                                stored results, newest first
+  lro gc --max-total-size 2GB           remove expired results (cron: */15 * * * * lro gc --max-total-size 2GB)
 
 Store: --dir, $LRO_DIR, or \${TMPDIR:-/tmp}/lro-<uid>. Exit codes: 0 ok, 1 no match (grep), 2 error.`,
     );

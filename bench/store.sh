@@ -10,6 +10,9 @@
 RUNS="${RUNS:-3}"
 if [ $# -gt 0 ]; then SIZES=("$@"); else SIZES=(10000 100000); fi
 REFERENCE_MS_PER_1000=150
+# its own folder: other benchmarks share $WORK
+WORK="$WORK/ls-gc"
+mkdir -p "$WORK"
 
 template="$WORK/store-template"
 rm -rf "$template"

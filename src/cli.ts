@@ -3,9 +3,11 @@
 import { Command, CommanderError } from 'commander';
 import { catCommand } from './commands/cat.js';
 import { completeIdsCommand, completionCommand } from './commands/completion.js';
+import { gcCommand } from './commands/gc.js';
 import { grepCommand } from './commands/grep.js';
 import { infoCommand } from './commands/info.js';
 import { jqCommand, preprocessJqArgv } from './commands/jq.js';
+import { lsCommand } from './commands/ls.js';
 import { offloadCommand } from './commands/offload.js';
 import { readCommand } from './commands/read.js';
 import { runCommand } from './commands/run.js';
@@ -22,7 +24,7 @@ export interface Context {
 
 export type CommandFactory = (ctx: Context) => Command;
 
-const COMMANDS: CommandFactory[] = [offloadCommand, runCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand, completionCommand];
+const COMMANDS: CommandFactory[] = [offloadCommand, runCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand, lsCommand, gcCommand, completionCommand];
 /** Commands for scripts, not people: left out of the help and of completion. */
 const HIDDEN: CommandFactory[] = [completeIdsCommand];
 
@@ -54,6 +56,8 @@ Examples:
   lro run -- npm test                   the same for a command, keeping its exit status
   lro cat ID > original.txt             the exact original back
   lro info ID                           the descriptor again
+  lro ls                                stored results, newest first
+  lro gc --max-total-size 2GB           remove expired results (cron: */15 * * * * lro gc --max-total-size 2GB)
 
 Store: --dir, $LRO_DIR, or \${TMPDIR:-/tmp}/lro-<uid>. Exit codes: 0 ok, 1 no match (grep), 2 error.`,
     );

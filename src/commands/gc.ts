@@ -1,0 +1,200 @@
+// `lro gc`: removes expired results, stale temporary files and, on request, results past an age or beyond a
+// total size, oldest first. Built to run from cron beside agents that are writing: see store/gc.ts for the
+// rules that make concurrent runs safe. It refuses a store that fails the checks of store/dir.ts.
+import { join } from 'node:path';
+import { Command } from 'commander';
+import type { Context } from '../cli.js';
+import { LroError } from '../errors.js';
+import type { IO } from '../io.js';
+import { checkStore, storePath } from '../store/dir.js';
+import { planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
+import { listStore, lstatFacts, readResult } from '../store/scan.js';
+import { writerMayBeAlive } from '../store/writers.js';
+import { formatBytes, formatCount, parseDuration, parseSize } from '../units.js';
+
+export interface GcOptions {
+  dir?: string;
+  maxAge?: string;
+  maxTotalSize?: string;
+  dryRun?: boolean;
+  json?: boolean;
+  verbose?: boolean;
+}
+
+/** A file gc saw but would not judge, and why (damaged, a symlink named like a result). */
+interface Skipped {
+  name: string;
+  reason: string;
+}
+
+/** The `--json` report. */
+export interface GcReport {
+  dry_run: boolean;
+  dir: string;
+  removed_count: number;
+  freed_bytes: number;
+  kept_count: number;
+  kept_bytes: number;
+  files: { name: string; path: string; kind: GcCandidate['kind']; id: string | null; reason: GcVictim['reason']; bytes: number }[];
+  skipped: Skipped[];
+}
+
+/** A one-line "scanned N of M" on a terminal's stderr while a large store is read; silent otherwise. */
+class Progress {
+  private readonly on: boolean;
+  private readonly start = Date.now();
+  private last = 0;
+  private shown = false;
+
+  constructor(private readonly io: IO) {
+    const env = io.env;
+    this.on = io.stderr.isTTY && !env.NO_COLOR && !env.CI && env.TERM !== 'dumb';
+  }
+
+  tick(what: string, done: number, total: number): void {
+    if (!this.on || (done & 255) !== 0) return;
+    const t = Date.now();
+    if (t - this.start < 300 || t - this.last < 100) return; // small stores finish before anything is shown
+    this.last = t;
+    this.shown = true;
+    void this.io.stderr.write(`\r\x1b[2K${what} ${formatCount(done)} of ${formatCount(total)} files`).catch(() => undefined);
+  }
+
+  async clear(): Promise<void> {
+    if (this.shown) await this.io.stderr.write('\r\x1b[2K').catch(() => undefined);
+  }
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** The human summary: `removed 12 results, freed 5.0 MB; kept 40 results`. */
+export function gcSummary(report: GcReport): string {
+  const temps = report.files.filter((f) => f.kind === 'temp').length;
+  const results = report.files.length - temps;
+  const what = `${plural(results, 'result')}${temps ? ` and ${plural(temps, 'temporary file')}` : ''}`;
+  const freed = formatBytes(report.freed_bytes);
+  return report.dry_run
+    ? `would remove ${what}, would free ${freed}; would keep ${plural(report.kept_count, 'result')}`
+    : `removed ${what}, freed ${freed}; kept ${plural(report.kept_count, 'result')}`;
+}
+
+export async function runGc(opts: GcOptions, io: IO): Promise<number> {
+  const maxAgeMs = opts.maxAge !== undefined ? parseDuration(opts.maxAge, '--max-age') * 1000 : undefined;
+  const maxTotalSize = opts.maxTotalSize !== undefined ? parseSize(opts.maxTotalSize, '--max-total-size') : undefined;
+  const dir = storePath(opts.dir, io.env);
+  const dryRun = !!opts.dryRun;
+  const report: GcReport = { dry_run: dryRun, dir, removed_count: 0, freed_bytes: 0, kept_count: 0, kept_bytes: 0, files: [], skipped: [] };
+  const store = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
+  if (!store) {
+    await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${dir}\n`);
+    return 0;
+  }
+
+  const listing = listStore(dir);
+  const progress = new Progress(io);
+  const now = io.now().getTime();
+  const total = listing.results.length + listing.temps.length;
+  const candidates: GcCandidate[] = [];
+  const damaged: Skipped[] = [];
+  let seen = 0;
+  for (const entry of [...listing.results].reverse()) {
+    progress.tick('scanned', ++seen, total);
+    const r = readResult(dir, entry);
+    if (!r) continue;
+    if (r.kind === 'result') {
+      const { path, size, mtimeMs, dev, ino, createdMs, expiresMs } = r;
+      candidates.push({ kind: 'result', name: r.name, id: r.id, path, size, mtimeMs, dev, ino, createdMs, expiresMs });
+      continue;
+    }
+    damaged.push({ name: r.name, reason: `damaged: ${r.reason}` });
+    if (r.facts) candidates.push({ kind: 'damaged', name: r.name, id: r.id, ...r.facts, createdMs: r.facts.mtimeMs, lroContent: r.lroContent });
+  }
+  for (const name of listing.temps) {
+    progress.tick('scanned', ++seen, total);
+    const f = lstatFacts(join(dir, name));
+    if (!f || !f.isFile) continue;
+    // only an old file needs the (slower) question whether its writer still runs
+    const old = now - f.mtimeMs > TEMP_GRACE_MS;
+    const { path, size, mtimeMs, dev, ino } = f;
+    candidates.push({ kind: 'temp', name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive: old ? writerMayBeAlive(name) : true });
+  }
+  for (const f of listing.foreign) if (f.why !== 'not an lro name') report.skipped.push({ name: f.name, reason: f.why });
+
+  const plan = planGc(candidates, { now, maxAgeMs, maxTotalSize, tempGraceMs: TEMP_GRACE_MS });
+  const removing = new Set(plan.victims.map((v) => v.name));
+  report.skipped = damaged.filter((d) => !removing.has(d.name)).concat(report.skipped);
+  report.kept_count = plan.keptCount;
+  report.kept_bytes = plan.keptBytes;
+  const failures: string[] = [];
+  let done = 0;
+  for (const v of plan.victims) {
+    progress.tick('removed', ++done, plan.victims.length);
+    if (!dryRun) {
+      let outcome;
+      try {
+        outcome = removeUnchanged(v);
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        failures.push(`${v.name}: ${err.code ?? err.message}`);
+        report.skipped.push({ name: v.name, reason: `could not remove it: ${err.code ?? err.message}` });
+        continue;
+      }
+      if (outcome === 'gone') continue; // another gc removed it first: not ours to count
+      if (outcome === 'changed') {
+        report.skipped.push({ name: v.name, reason: 'changed while gc ran; left alone' });
+        continue;
+      }
+    }
+    report.files.push({ name: v.name, path: v.path, kind: v.kind, id: v.id ?? null, reason: v.reason, bytes: v.size });
+    report.freed_bytes += v.size;
+  }
+  report.removed_count = report.files.length;
+  await progress.clear();
+
+  if (opts.json) {
+    await io.stdout.write(`${JSON.stringify(report)}\n`);
+  } else {
+    if (opts.verbose) {
+      const verb = dryRun ? 'would remove' : 'removed';
+      for (const f of report.files) await io.stdout.write(`${verb} ${f.name} (${f.reason}, ${formatBytes(f.bytes)})\n`);
+    }
+    await io.stdout.write(`${gcSummary(report)}\n`);
+    for (const s of report.skipped.slice(0, 10)) await io.stderr.write(`lro: kept ${s.name}: ${s.reason}\n`);
+    if (report.skipped.length > 10) await io.stderr.write(`lro: kept ${report.skipped.length - 10} more files gc could not judge (see lro gc --json)\n`);
+  }
+  if (failures.length > 0) {
+    throw new LroError(`could not remove ${plural(failures.length, 'file')} (${failures[0]}): check the permissions of ${dir}`);
+  }
+  return 0;
+}
+
+export function gcCommand(ctx: Context): Command {
+  return new Command('gc')
+    .description('remove expired results and stale temporary files; optionally cap age and total size')
+    .option('--dir <dir>', 'store directory')
+    .option('--max-age <duration>', 'also remove results older than this (e.g. 7d, 12h)')
+    .option('--max-total-size <size>', 'also remove the oldest results until the rest fit in this (e.g. 500MB, 2GB)')
+    .option('-n, --dry-run', 'remove nothing; report what would be removed')
+    .option('--json', 'report as JSON: {removed_count, freed_bytes, files, kept_count, ...}')
+    .option('-v, --verbose', 'name each file removed')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  lro gc                                expired results, and temporary files left by killed writers
+  lro gc --max-age 7d --dry-run -v      what a 7-day limit would remove
+  lro gc --max-total-size 2GB --json    keep the store under 2 GB, report as JSON
+
+In a crontab (safe beside running offloads and other gc runs):
+  */15 * * * * lro gc --max-total-size 2GB
+
+Only lro's own files are removed: results whose header parses, and .lro-*.tmp files untouched for an hour
+whose writer has exited. Symlinks, other names and damaged files are reported and kept (a damaged file that
+begins like an lro header goes once it is older than --max-age). Exit 0 when done, 2 on a bad store or option.`,
+    )
+    .action(async (opts: GcOptions) => {
+      ctx.exitCode = await runGc(opts, ctx.io);
+    });
+}

@@ -1,0 +1,118 @@
+// `lro ls`: what the store holds, newest first, from line 1 of each result (the records are never read).
+// A terminal gets a table with relative times; a pipe gets tab-separated rows with absolute times, or JSON.
+// Files lro cannot read are reported (a row on a terminal, a note on stderr otherwise), never a crash.
+import { Chalk } from 'chalk';
+import { Command } from 'commander';
+import type { Context } from '../cli.js';
+import { sanitizeOperation } from '../format/naming.js';
+import type { IO } from '../io.js';
+import { OutputBatch } from '../render/batch.js';
+import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
+import { checkStore, storePath } from '../store/dir.js';
+import { listStore, readResult, type ForeignEntry, type ScannedResult } from '../store/scan.js';
+
+export interface LsOptions {
+  dir?: string;
+  json?: boolean;
+  session?: string;
+  operation?: string;
+  expired?: boolean;
+}
+
+const MAX_NOTES = 10;
+
+function toRow(r: ScannedResult): LsRow {
+  const h = r.header;
+  return {
+    kind: 'result',
+    id: r.id,
+    operation: h.operation,
+    records: h.count,
+    tokens: h.estimated_tokens,
+    size: r.size,
+    createdMs: r.createdMs,
+    expiresMs: r.expiresMs,
+    timestamp: h.timestamp,
+    expiresAt: h.expires_at,
+    session: h.session ?? null,
+  };
+}
+
+/** One stderr line for entries lro ignores, naming a few of them. */
+export function foreignNote(foreign: ForeignEntry[]): string {
+  const shown = foreign.slice(0, 5).map((f) => (f.why === 'not an lro name' ? f.name : `${f.name} (${f.why})`));
+  const more = foreign.length > shown.length ? `, and ${foreign.length - shown.length} more` : '';
+  return `lro: ignored ${foreign.length} entr${foreign.length === 1 ? 'y' : 'ies'} that ${foreign.length === 1 ? 'is' : 'are'} not lro results: ${shown.join(', ')}${more}\n`;
+}
+
+export async function runLs(opts: LsOptions, io: IO): Promise<number> {
+  const dir = storePath(opts.dir, io.env);
+  const store = checkStore(dir);
+  const now = io.now().getTime();
+  const tty = io.stdout.isTTY && !opts.json;
+  const listing = store ? listStore(dir) : { results: [], temps: [], foreign: [] };
+  const op = opts.operation !== undefined ? sanitizeOperation(opts.operation) : undefined;
+  const out = new OutputBatch(io.stdout);
+  const rows: LsRow[] = [];
+  const notes: string[] = [];
+  let damagedCount = 0;
+  let shown = 0;
+  if (opts.json) await out.add('[');
+  for (const entry of listing.results) {
+    if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
+    const r = readResult(dir, entry);
+    if (!r) continue; // removed since the listing
+    if (r.kind === 'damaged') {
+      damagedCount++;
+      if (tty) rows.push({ kind: 'damaged', id: r.id, operation: entry.operation, reason: r.reason });
+      else if (notes.length < MAX_NOTES) notes.push(`lro: damaged result file ${r.name}: ${r.reason}\n`);
+      continue;
+    }
+    const h = r.header;
+    if (op !== undefined && h.operation !== op) continue;
+    if (opts.session !== undefined && h.session !== opts.session) continue;
+    if (opts.expired && r.expiresMs > now) continue;
+    shown++;
+    if (opts.json) await out.add(`${shown === 1 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`);
+    else if (tty) rows.push(toRow(r));
+    else await out.add(tsvRow(toRow(r)));
+  }
+  if (opts.json) await out.add(shown ? '\n]\n' : ']\n');
+  if (tty && rows.length > 0) await out.add(renderTable(rows, now, new Chalk({ level: io.stdout.color ? 1 : 0 })));
+  await out.flush();
+
+  if (damagedCount > notes.length && !tty) notes.push(`lro: ${damagedCount - notes.length} more damaged result files not shown\n`);
+  if (listing.foreign.length > 0) notes.push(foreignNote(listing.foreign));
+  if (shown === 0 && damagedCount === 0) {
+    const filtered = op !== undefined || opts.session !== undefined || opts.expired;
+    const what = !store ? `no results: the store ${dir} does not exist yet` : filtered ? `no results match in ${dir}` : `no results in ${dir}`;
+    // on a terminal this is the answer; in a pipe stdout stays empty (or `[]`) and this goes to stderr
+    if (tty) await io.stdout.write(`${what}\n`);
+    else notes.push(`${what}\n`);
+  }
+  for (const n of notes) await io.stderr.write(n);
+  return 0;
+}
+
+export function lsCommand(ctx: Context): Command {
+  return new Command('ls')
+    .description('list stored results, newest first (reads only the header line of each file)')
+    .option('--dir <dir>', 'store directory')
+    .option('--json', 'a JSON array: each header plus file_path and file_size')
+    .option('--session <session>', 'only results of this session')
+    .option('--operation <operation>', 'only results of this operation')
+    .option('--expired', 'only results whose expires_at has passed (what lro gc removes)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  lro ls                                table: id, operation, records, tokens, size, age, expires, session
+  lro ls --session build-42 --json      that session's results as JSON
+  lro ls | head -1 | cut -f1            the newest id (in a pipe, rows are tab-separated, times absolute)
+
+In a pipe each row is: id, operation, records, tokens, bytes, timestamp, expires_at, session ('-' if none).`,
+    )
+    .action(async (opts: LsOptions) => {
+      ctx.exitCode = await runLs(opts, ctx.io);
+    });
+}

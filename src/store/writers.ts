@@ -1,0 +1,68 @@
+// Whether the process writing a temporary file may still be running. A temporary name carries its writer's pid
+// (`.lro-<id>-<purpose>-<pid>-<n>.tmp`, see format/naming.ts). An old mtime alone does not prove a writer dead:
+// a small result is buffered in memory and its file is not touched until the commit, however long the input
+// takes to arrive (`tail -f log | lro offload`). So gc keeps a temporary file while its writer lives.
+import { readFileSync } from 'node:fs';
+import { decodeTime } from 'ulid';
+
+const TEMP_PARTS = /^\.lro-([0-7][0-9A-HJKMNP-TV-Z]{25})-[a-z]+-(\d{1,10})-\d+\.tmp$/;
+/** Linux reports process start times in USER_HZ ticks, 100 per second on every common architecture. */
+const USER_HZ = 100;
+/** Clock slack when comparing a process's start with the time in a result id. */
+const SLACK_MS = 60_000;
+
+let bootMs: number | null | undefined;
+
+function bootTimeMs(): number | null {
+  if (bootMs === undefined) {
+    try {
+      const m = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
+      bootMs = m ? Number(m[1]) * 1000 : null;
+    } catch {
+      bootMs = null;
+    }
+  }
+  return bootMs;
+}
+
+/** When a process started (ms since the epoch), on Linux; null when it cannot be told. */
+function processStartMs(pid: number): number | null {
+  const boot = bootTimeMs();
+  if (boot === null) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // fields after "pid (comm) ": state is field 3, starttime field 22
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? boot + (ticks * 1000) / USER_HZ : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * False when the temporary file's writer is certainly gone: its name has no pid, no process has that pid, or
+ * the process with that pid started after the result's id was made (the pid was reused). True otherwise.
+ */
+export function writerMayBeAlive(tempName: string): boolean {
+  const m = TEMP_PARTS.exec(tempName);
+  if (!m) return false;
+  const pid = Number(m[2]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ESRCH') return false;
+    if (code !== 'EPERM') return false;
+    // EPERM: it exists but belongs to someone else; keep the file rather than guess
+  }
+  const started = processStartMs(pid);
+  let idMs: number;
+  try {
+    idMs = decodeTime(m[1]);
+  } catch {
+    return true;
+  }
+  return started === null || started <= idMs + SLACK_MS;
+}

@@ -1,0 +1,56 @@
+// The gc policy alone (planGc is pure): what goes, in which order, and what always stays.
+import { describe, expect, it } from 'vitest';
+import { planGc, TEMP_GRACE_MS, type GcCandidate } from '../../src/store/gc.js';
+
+const NOW = Date.parse('2026-01-10T00:00:00Z');
+const HOUR = 3600_000;
+let ino = 0;
+
+function result(name: string, ageH: number, ttlH: number, size = 100): GcCandidate {
+  const createdMs = NOW - ageH * HOUR;
+  return { kind: 'result', name, id: name, path: `/s/${name}`, size, mtimeMs: createdMs, dev: 1, ino: ++ino, createdMs, expiresMs: createdMs + ttlH * HOUR };
+}
+
+function other(kind: 'damaged' | 'temp', name: string, ageH: number, extra: Partial<GcCandidate> = {}): GcCandidate {
+  const mtimeMs = NOW - ageH * HOUR;
+  return { kind, name, path: `/s/${name}`, size: 10, mtimeMs, dev: 1, ino: ++ino, createdMs: mtimeMs, ...extra };
+}
+
+const policy = { now: NOW, tempGraceMs: TEMP_GRACE_MS };
+const picked = (c: GcCandidate[], p = {}) => planGc(c, { ...policy, ...p }).victims.map((v) => `${v.name}:${v.reason}`);
+
+describe('planGc', () => {
+  it('removes expired results only; expiry exactly now counts as expired', () => {
+    expect(picked([result('a', 25, 24), result('b', 1, 24), result('c', 24, 24)])).toEqual(['a:expired', 'c:expired']);
+  });
+
+  it('--max-age removes results created before the cutoff', () => {
+    expect(picked([result('a', 10, 100), result('b', 2, 100)], { maxAgeMs: 5 * HOUR })).toEqual(['a:max_age']);
+  });
+
+  it('--max-total-size removes the oldest until the rest fit, after expired ones are gone', () => {
+    const c = [result('new', 1, 100, 300), result('old', 9, 100, 300), result('mid', 5, 100, 300), result('dead', 30, 24, 5000)];
+    const plan = planGc(c, { ...policy, maxTotalSize: 600 });
+    expect(plan.victims.map((v) => `${v.name}:${v.reason}`)).toEqual(['dead:expired', 'old:max_total_size']);
+    expect(plan).toMatchObject({ keptCount: 2, keptBytes: 600 });
+    expect(picked(c, { maxTotalSize: 0 })).toEqual(['dead:expired', 'old:max_total_size', 'mid:max_total_size', 'new:max_total_size']);
+  });
+
+  it('keeps damaged files unless --max-age applies and they begin like an lro header', () => {
+    const c = [other('damaged', 'lro-ish', 48, { lroContent: true }), other('damaged', 'garbage', 48, { lroContent: false })];
+    expect(picked(c)).toEqual([]);
+    expect(picked(c, { maxAgeMs: HOUR })).toEqual(['lro-ish:damaged_max_age']);
+    expect(picked(c, { maxAgeMs: 100 * HOUR })).toEqual([]);
+  });
+
+  it('removes temporary files only when older than the grace and their writer is gone', () => {
+    const c = [other('temp', 'stale', 2, { writerAlive: false }), other('temp', 'writing', 2, { writerAlive: true }), other('temp', 'fresh', 0.5, { writerAlive: false })];
+    expect(picked(c, { maxAgeMs: 0, maxTotalSize: 0 })).toEqual(['stale:stale_temp']);
+  });
+
+  it('never counts temporary or damaged files toward --max-total-size', () => {
+    const plan = planGc([result('r', 1, 100, 50), other('temp', 't', 0), other('damaged', 'd', 0)], { ...policy, maxTotalSize: 50 });
+    expect(plan.victims).toEqual([]);
+    expect(plan.keptBytes).toBe(50);
+  });
+});

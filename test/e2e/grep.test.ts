@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { corpusDir, corpusFile } from '../helpers/corpus.js';
-import { offloaded, shellWords } from '../helpers/pages.js';
+import { followNext, offloaded } from '../helpers/pages.js';
 
 let root: string;
 let env: Record<string, string>;
@@ -120,20 +120,8 @@ describe('lro grep', () => {
 
   it('cuts at the budget; the next commands find every match once', async () => {
     const id = await offloaded(corpusFile('loghub/OpenSSH_2k.log'), env);
-    const seen: number[] = [];
-    let cmd: string[] | null = ['grep', id, 'Failed password|Invalid user', '--max-tokens', '400'];
-    let pages = 0;
-    while (cmd) {
-      const r = await lro(cmd, { env });
-      expect([0, 1]).toContain(r.code);
-      cmd = null;
-      pages++;
-      for (const line of r.out.split('\n')) {
-        const next = /^\[lro: .*; next: lro (.*)\]$/.exec(line);
-        if (next) cmd = shellWords(next[1]);
-        else if (line) seen.push(Number(/^(\d+):/.exec(line)![1]));
-      }
-    }
+    const { lines, pages } = await followNext(['grep', id, 'Failed password|Invalid user', '--max-tokens', '400'], env, [0, 1]);
+    const seen = lines.map((l) => Number(/^(\d+):/.exec(l)![1]));
     const ref = execFileSync('rg', ['-n', 'Failed password|Invalid user', corpusFile('loghub/OpenSSH_2k.log')], { encoding: 'utf8' });
     const expected = ref.split('\n').filter(Boolean).map((l) => Number(l.split(':')[0]));
     expect(pages).toBeGreaterThan(5);

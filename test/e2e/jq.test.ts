@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
-import { offloaded, shellWords } from '../helpers/pages.js';
+import { followNext, offloaded, shellWords } from '../helpers/pages.js';
 
 let root: string;
 let env: Record<string, string>;
@@ -119,20 +119,7 @@ describe('lro jq', () => {
     const id = await offloaded(corpusFile('shell-output/go-test-json.out'), env);
     const path = JSON.parse((await lro(['info', id], { env })).out).file_path as string;
     const expected = nativeJq(path, ['-c', 'select(.Output) | {Test, Output}']).out.split('\n').filter(Boolean);
-    const seen: string[] = [];
-    let cmd: string[] | null = ['jq', id, '-c', 'select(.Output) | {Test, Output}', '--max-tokens', '300'];
-    let pages = 0;
-    while (cmd && pages < 200) {
-      const r = await lro(cmd, { env });
-      expect(r.code, r.stderr).toBe(0);
-      pages++;
-      cmd = null;
-      for (const line of r.out.split('\n')) {
-        const next = /^\[lro: .*; next: lro (.*)\]$/.exec(line);
-        if (next) cmd = shellWords(next[1]);
-        else if (line) seen.push(line);
-      }
-    }
+    const { lines: seen, pages } = await followNext(['jq', id, '-c', 'select(.Output) | {Test, Output}', '--max-tokens', '300'], env, [0], 200);
     expect(pages).toBeGreaterThan(5);
     expect(seen).toEqual(expected);
   });

@@ -44,27 +44,34 @@ export interface Page {
 }
 
 /**
- * Runs an `lro read` command and the "next" commands it prints until the last page; returns every numbered
- * line seen (`N: text`) and the number of pages.
+ * Runs an lro command and the "next" commands it prints until the last part; returns every other output line
+ * and the number of parts. Each run must exit with one of `codes`.
  */
-export async function followPages(args: string[], env: Record<string, string>, max = 500): Promise<{ records: Page[]; pages: number }> {
-  const records: Page[] = [];
+export async function followNext(args: string[], env: Record<string, string>, codes = [0], max = 500): Promise<{ lines: string[]; pages: number }> {
+  const lines: string[] = [];
   let pages = 0;
   let cmd: string[] | null = args;
   while (cmd && pages < max) {
     const r = await lro(cmd, { env });
-    expect(r.code, r.stderr).toBe(0);
+    expect(codes, r.stderr).toContain(r.code);
     pages++;
     cmd = null;
     for (const line of r.out.split('\n')) {
       const next = /^\[lro: .*; next: lro (.*)\]$/.exec(line);
       if (next) cmd = shellWords(next[1]);
-      else if (line) {
-        const m = /^(\d+): (.*)$/.exec(line);
-        expect(m, line).not.toBeNull();
-        records.push({ n: Number(m![1]), text: m![2] });
-      }
+      else if (line) lines.push(line);
     }
   }
+  return { lines, pages };
+}
+
+/** followNext for `lro read`: every numbered line seen (`N: text`) and the number of pages. */
+export async function followPages(args: string[], env: Record<string, string>, max = 500): Promise<{ records: Page[]; pages: number }> {
+  const { lines, pages } = await followNext(args, env, [0], max);
+  const records = lines.map((line) => {
+    const m = /^(\d+): (.*)$/.exec(line);
+    expect(m, line).not.toBeNull();
+    return { n: Number(m![1]), text: m![2] };
+  });
   return { records, pages };
 }

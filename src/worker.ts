@@ -4,8 +4,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalAnalysis, type StatsKind } from './engines/input-analysis.js';
 import { GuardChannel, type GuardedTask } from './engines/guard.js';
-import { planGrep, printGrep, type GrepOptions } from './commands/grep.js';
-import { runJqHere, type JqOptions } from './commands/jq.js';
+import { printGrep } from './render/grep-output.js';
+import { planGrep, type GrepOptions } from './search/grep-plan.js';
+import { runJqHere, type JqOptions } from './engines/jq-spec.js';
 import { FormatError } from './format/header.js';
 import { openResultFile } from './format/reader.js';
 import { LroError } from './errors.js';

@@ -1,8 +1,9 @@
 // grep and jq over a stored result for programs: the same engines, guards and limits as `lro grep --json` and
 // `lro jq -c`, with the output parsed back into values instead of printed. A pattern or filter that could run
 // away runs in a worker that is stopped when it makes no progress, so a host (an MCP server) never hangs.
-import { planGrep, printGrep, type GrepOptions } from '../commands/grep.js';
-import { jqSpec, runJqHere, type JqOptions } from '../commands/jq.js';
+import { printGrep } from '../render/grep-output.js';
+import { planGrep, type GrepOptions } from '../search/grep-plan.js';
+import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
 import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
 import { EXIT, LroError } from '../errors.js';
 import { formatRange } from '../ranges.js';

@@ -4,37 +4,11 @@
 // clear message.
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
-import { shellQuote } from '../describe/shell.js';
 import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
-import { loadJq, runJqOn, type JqSpec } from '../engines/jq.js';
-import { LroError, UsageError } from '../errors.js';
-import { FormatError } from '../format/header.js';
-import type { ResultFile } from '../format/reader.js';
+import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
 import type { IO } from '../io.js';
-import { parseRange } from '../ranges.js';
-import { maxTokensFrom } from '../render/budget.js';
 import { resolveResult } from '../store/resolve.js';
-import { parseCount, parseTimeout } from '../units.js';
-
-export interface JqOptions {
-  dir?: string;
-  rawOutput?: boolean;
-  compactOutput?: boolean;
-  joinOutput?: boolean;
-  sortKeys?: boolean;
-  tab?: boolean;
-  indent?: string;
-  slurp?: boolean;
-  nullInput?: boolean;
-  exitStatus?: boolean;
-  arg?: string[];
-  argjson?: string[];
-  header?: boolean;
-  records?: string;
-  skipLines?: string;
-  maxTokens?: string;
-  timeout?: string;
-}
+import { parseTimeout } from '../units.js';
 
 /**
  * jq takes `--arg NAME VALUE` (two words); commander takes one value per option. Rewrites each pair as
@@ -50,71 +24,6 @@ export function preprocessJqArgv(argv: string[]): string[] {
     } else out.push(a);
   }
   return out;
-}
-
-function pairs(list: string[] | undefined, option: string): [string, string][] {
-  return (list ?? []).map((p) => {
-    const eq = p.indexOf('=');
-    const name = p.slice(0, eq);
-    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`invalid ${option}: use ${option} NAME VALUE`);
-    return [name, p.slice(eq + 1)];
-  });
-}
-
-/** The jq spec from the options (shared by the main thread and the worker). */
-export function jqSpec(id: string, filter: string, o: JqOptions, env: NodeJS.ProcessEnv): JqSpec {
-  const outputFlags: string[] = [];
-  if (o.rawOutput) outputFlags.push('-r');
-  if (o.compactOutput) outputFlags.push('-c');
-  if (o.joinOutput) outputFlags.push('-j');
-  if (o.sortKeys) outputFlags.push('-S');
-  if (o.tab) outputFlags.push('--tab');
-  if (o.indent !== undefined) outputFlags.push('--indent', String(parseCount(o.indent, '--indent')));
-  const args = pairs(o.arg, '--arg');
-  const jsonArgs = pairs(o.argjson, '--argjson');
-  const range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
-  if (o.header && o.records !== undefined) throw new UsageError('--header and --records cannot be used together');
-  const spec: JqSpec = {
-    filter,
-    outputFlags,
-    slurp: !!o.slurp,
-    nullInput: !!o.nullInput,
-    exitStatus: !!o.exitStatus,
-    args,
-    jsonArgs,
-    header: !!o.header,
-    range,
-    skipLines: o.skipLines !== undefined ? parseCount(o.skipLines, '--skip-lines') : 0,
-    maxTokens: maxTokensFrom(o.maxTokens, env),
-    command: (extra) => {
-      const words = ['lro', 'jq', id, shellQuote(filter), ...outputFlags];
-      if (o.slurp) words.push('-s');
-      if (o.nullInput) words.push('-n');
-      if (o.exitStatus) words.push('-e');
-      if (o.header) words.push('--header');
-      for (const [k, v] of args) words.push('--arg', k, shellQuote(v));
-      for (const [k, v] of jsonArgs) words.push('--argjson', k, shellQuote(v));
-      const records = extra.records ?? o.records;
-      if (records !== undefined) words.push('--records', records);
-      if (extra.skipLines) words.push('--skip-lines', String(extra.skipLines));
-      if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
-      if (o.dir) words.push('--dir', shellQuote(o.dir));
-      return words.join(' ');
-    },
-  };
-  return spec;
-}
-
-/** Runs the filter on the calling thread (in the worker, or in-process when there is no built worker). */
-export async function runJqHere(rf: ResultFile, filter: string, o: JqOptions, env: NodeJS.ProcessEnv, out: (s: string) => void | Promise<void>, err: (s: string) => void | Promise<void>, tick?: () => void): Promise<number> {
-  const spec = jqSpec(rf.header.id, filter, o, env);
-  const jq = await loadJq();
-  try {
-    return await runJqOn(rf, spec, { out, err, tick }, jq);
-  } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
-    throw e;
-  }
 }
 
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {

@@ -5,7 +5,7 @@ import type { Header } from '../format/header.js';
 import { formatBytes, formatCount } from '../units.js';
 import type { Tokenizer } from '../engines/tokenizer.js';
 import type { FieldValues, RecordStats } from './record-stats.js';
-import { recordRecipes, renderRecipes, textRecipes, type JqRecipe } from './recipes.js';
+import { interestingValue, recordRecipes, renderRecipes, textRecipes, type JqRecipe } from './recipes.js';
 import { fieldPaths, toJsonSchema } from './schema.js';
 import { shellQuote } from './shell.js';
 import type { PreviewLine, TextStats } from './text-stats.js';
@@ -260,8 +260,11 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
     const errors = first
       ? ` ${t.errorCount === 1 ? '1 line looks' : `${formatCount(t.errorCount)} lines look`} like errors (line ${first.line}${t.errorCount > 1 ? ` to ${t.errors.at(-1)!.line}` : ''}).`
       : ' No line looks like an error.';
-    const next = [`lro grep ${id} ${shellQuote(first ? 'error|fail' : 'pattern')} -i -C 2`];
-    if (first) next.push(`lro read ${id} --records ${Math.max(1, first.line - 5)}:${first.line + 20}`);
+    // grep for the words that made lines look like errors here, so it finds exactly those lines
+    const words = t.errorWords.map(([w]) => w).join('|');
+    const next = first
+      ? [`lro grep ${id} ${shellQuote(words)} -i -C 2`, `lro read ${id} --records ${Math.max(1, first.line - 5)}:${first.line + 20}`]
+      : [`lro read ${id} --head 50`];
     next.push(`lro read ${id} --tail 50`);
     return `${formatCount(h.count)} lines (${size}) stored as ${id}; nothing printed.${errors} Next: ${next.map((c) => `\`${c}\``).join(', ')}. Record N is line N.`;
   }
@@ -270,8 +273,11 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   const bad = h.invalid_records?.length ?? 0;
   const skipped = bad ? ` ${bad === 1 ? '1 line is' : `${bad} lines are`} not JSON (kept as strings; lro jq skips them, lro read shows them).` : '';
   const first = recipes[0] ? `\`${recipes[0].command}\`, ` : '';
+  // grep sees a JSON record as compact JSON: show that with a real top-level key and value
+  const top = r.topValues.find((t) => /^\.[A-Za-z_][A-Za-z0-9_]*$/.test(t.path));
+  const grepFor = top ? `"${top.path.slice(1)}":${JSON.stringify(interestingValue(top)[0])}` : 'text';
   return (
     `${formatCount(h.count)} records (one ${what} each, ${size}) stored as ${id}; nothing printed.${skipped} ` +
-    `Next: ${first}\`lro read ${id} --head 5\` or \`lro grep ${id} 'text'\`. lro jq feeds jq one record at a time (-s: all at once).`
+    `Next: ${first}\`lro read ${id} --head 5\` or \`lro grep ${id} ${shellQuote(grepFor)} -m 5\`. lro jq feeds jq one record at a time (-s: all at once).`
   );
 }

@@ -42,7 +42,7 @@ function jqLiteral(v: string | number | boolean | null): string {
 }
 
 /** The value most worth filtering on: an error-like one if any, else the rarest. */
-function interestingValue(f: FieldValues): FieldValues['values'][number] {
+export function interestingValue(f: FieldValues): FieldValues['values'][number] {
   const errorish = f.values.find(([v]) => typeof v === 'string' && /err|fail|fatal|crit|denied|invalid|timeout|panic|abort|reject/i.test(v));
   if (errorish) return errorish;
   const falsy = f.values.find(([v]) => v === false);

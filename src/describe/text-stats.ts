@@ -15,6 +15,8 @@ export interface TextStats {
   /** The first and the last error-like lines (deduplicated, in order). */
   errors: PreviewLine[];
   errorCount: number;
+  /** The error words found (lower case) and on how many lines each was the first, most frequent first. */
+  errorWords: [string, number][];
   /** Lines per log level, counted over the first LEVELS_SCAN_BYTES of input. */
   levels: Record<string, number>;
   /** How each level was written: an upper-case word (INFO), bracketed lower case ([notice]), or both. */
@@ -63,6 +65,7 @@ export class TextAnalyzer {
   private readonly firstErrors: RawLine[] = [];
   private lastErrors: RawLine[] = [];
   private errorCount = 0;
+  private readonly errorWords = new Map<string, number>();
   private lastErrorLine = 0;
   private readonly levels: Record<string, number> = {};
   private readonly levelForms: Record<string, 'word' | 'bracketed' | 'both'> = {};
@@ -111,6 +114,7 @@ export class TextAnalyzer {
       tail: this.tail.map(show),
       errors: errors.map(show),
       errorCount: this.errorCount,
+      errorWords: [...this.errorWords].sort((a, b) => b[1] - a[1]),
       levels: this.levels,
       levelForms: this.levelForms,
     };
@@ -132,7 +136,8 @@ export class TextAnalyzer {
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     const text = line.toString('latin1');
     ERROR_RE.lastIndex = 0;
-    if (ERROR_RE.test(text)) this.error(line, n);
+    const m = ERROR_RE.exec(text);
+    if (m) this.error(line, n, m[0]);
     this.countLevels(text);
   }
 
@@ -176,7 +181,7 @@ export class TextAnalyzer {
         at = i + 1;
       }
       const lineEnd = buf.indexOf(0x0a, m.index);
-      this.error(buf.subarray(at, lineEnd), first + counted);
+      this.error(buf.subarray(at, lineEnd), first + counted, m[0]);
       ERROR_RE.lastIndex = lineEnd + 1;
     }
     for (let i = buf.indexOf(0x0a, at); i >= 0; i = buf.indexOf(0x0a, i + 1)) counted++;
@@ -190,10 +195,12 @@ export class TextAnalyzer {
     if (this.levelBytes < LEVELS_SCAN_BYTES) this.countLevels(text);
   }
 
-  private error(line: Uint8Array, n: number): void {
+  private error(line: Uint8Array, n: number, word: string): void {
     if (n === this.lastErrorLine) return;
     this.lastErrorLine = n;
     this.errorCount++;
+    const w = word.toLowerCase();
+    this.errorWords.set(w, (this.errorWords.get(w) ?? 0) + 1);
     const p = { line: n, bytes: line };
     if (this.firstErrors.length < ERROR_KEEP) this.firstErrors.push(p);
     else {

@@ -60,6 +60,12 @@ describe('descriptor recipes and guidance run as printed', () => {
         const norm = (s: string) => s.split('\n').filter(Boolean).map((l) => { try { return JSON.stringify(JSON.parse(l)); } catch { return l; } });
         expect(norm(ours.out), recipe.description).toEqual(norm(plain.out));
       }
+      // for text, the guidance's grep finds exactly the lines counted as errors
+      if (d.summary.content_type === 'text' && d.summary.error_lines) {
+        const g = /`(lro grep \S+ .*?) -i -C 2`/.exec(d.guidance as string);
+        expect(g, d.guidance).not.toBeNull();
+        expect(sh(`${g![1]} -i -c`).out.trim()).toBe(String(d.summary.error_lines));
+      }
       // every command the guidance names runs and succeeds
       const commands = [...(d.guidance as string).matchAll(/`(lro [^`]+)`/g)].map((m) => m[1]);
       expect(commands.length, d.guidance).toBeGreaterThan(0);

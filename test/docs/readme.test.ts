@@ -1,0 +1,168 @@
+// Every example in README.md runs, and prints what the README shows (jq's idea: the manual's examples are tests).
+//   ```console blocks: each `$ command` runs in bash, in order, in one store, from the repository root, with
+//     `lro` on PATH; its stdout and stderr must be the lines under it (a line `…` stands for any lines). Ids,
+//     store paths and times may differ: the README's ids are mapped to this run's in the order they appear.
+//   ```js blocks: run with node against the built package; the ```text block after one is its output.
+//   ```crontab lines: the command after the schedule runs and exits 0.
+//   ```sh blocks: the two commands of "Two commands"; npm ci, the build and npm test are what CI itself runs,
+//     so only the rest of the line (the main job) runs here.
+// LRO_UPDATE_README=1 rewrites the outputs (and the ids in later commands) from a fresh run instead of checking.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BIN, cleanup, tempDir } from '../helpers/cli.js';
+
+const ROOT = resolve(__dirname, '../..');
+const README = join(ROOT, 'README.md');
+const UPDATE = process.env.LRO_UPDATE_README === '1';
+const ULID = /\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b/g;
+const MARK = '\u0001lro-readme-step\u0001';
+
+interface Step {
+  command: string;
+  expected: string[];
+}
+interface Block {
+  lang: string;
+  body: string[];
+  start: number; // line index of the first body line
+}
+
+function blocks(lines: string[]): Block[] {
+  const out: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^```(\w+)\s*$/.exec(lines[i]);
+    if (!m) continue;
+    const end = lines.indexOf('```', i + 1);
+    out.push({ lang: m[1], body: lines.slice(i + 1, end), start: i + 1 });
+    i = end;
+  }
+  return out;
+}
+
+function steps(body: string[]): Step[] {
+  const out: Step[] = [];
+  for (const line of body) {
+    if (line.startsWith('$ ')) out.push({ command: line.slice(2), expected: [] });
+    else out.at(-1)?.expected.push(line);
+  }
+  return out;
+}
+
+let root: string;
+let env: Record<string, string>;
+const ids = new Map<string, string>(); // README id -> this run's id
+
+beforeAll(() => {
+  root = tempDir('lro-readme-');
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  symlinkSync(BIN, join(bin, 'lro'));
+  mkdirSync(join(root, 'tmp'));
+  env = { PATH: `${bin}:${process.env.PATH}`, HOME: root, TMPDIR: join(root, 'tmp'), NO_COLOR: '1', LANG: 'C.UTF-8' };
+});
+afterAll(() => cleanup(root));
+
+/** Output as the README shows it: this run's temporary directory as /tmp. */
+const shown = (s: string) => s.split(join(root, 'tmp')).join('/tmp');
+/** What may differ between runs: ids (after mapping), the uid in the store name, times. */
+const normal = (s: string) =>
+  s
+    .replace(ULID, 'ID')
+    .replace(/\/lro-\d+\//g, '/lro-UID/')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'TIME');
+
+function sh(script: string, cwd = ROOT): { code: number; out: string } {
+  const r = spawnSync('bash', ['-c', script], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 26 });
+  return { code: r.status ?? -1, out: r.stdout + r.stderr };
+}
+
+function mapIds(readme: string[], actual: string[]): void {
+  for (let i = 0; i < Math.min(readme.length, actual.length); i++) if (!ids.has(readme[i])) ids.set(readme[i], actual[i]);
+}
+const withActualIds = (s: string) => s.replace(ULID, (id) => ids.get(id) ?? id);
+
+/** Whether the actual lines match the expected ones, `…` matching any number of lines. */
+function matches(expected: string[], actual: string[]): boolean {
+  const go = (e: number, a: number): boolean => {
+    if (e === expected.length) return a === actual.length;
+    if (expected[e] === '…') {
+      for (let k = a; k <= actual.length; k++) if (go(e + 1, k)) return true;
+      return false;
+    }
+    return a < actual.length && expected[e] === actual[a] && go(e + 1, a + 1);
+  };
+  return go(0, 0);
+}
+
+const lines = readFileSync(README, 'utf8').split('\n');
+const all = blocks(lines);
+
+describe('README examples', () => {
+  it('has examples of every kind', () => {
+    for (const lang of ['console', 'js', 'sh', 'crontab']) expect(all.some((b) => b.lang === lang), lang).toBe(true);
+  });
+
+  it('run and print what the README shows', () => {
+    const updated = [...lines];
+    let shift = 0; // lines added or removed by updates so far
+    for (const block of all) {
+      if (block.lang === 'sh') {
+        for (const line of block.body.filter((l) => l && !l.startsWith('#'))) {
+          const rest = line.replace(/^npm ci && npm run build && /, '');
+          if (/^npm (test|ci|run)/.test(rest)) continue; // what CI runs
+          const r = sh(rest);
+          expect(r.code, `${line}\n${r.out}`).toBe(0);
+        }
+      } else if (block.lang === 'crontab') {
+        for (const line of block.body.filter((l) => l && !l.startsWith('#'))) {
+          const m = /^(\S+\s+){5}(.*)$/.exec(line);
+          expect(m, line).not.toBeNull();
+          const r = sh(m![2]);
+          expect(r.code, `${line}\n${r.out}`).toBe(0);
+        }
+      } else if (block.lang === 'console') {
+        const body: string[] = [];
+        const ss = steps(block.body);
+        const script = ss.map((s) => `printf '%s\\n' '${MARK}'; ${withActualIds(s.command)}`).join('\n');
+        const r = sh(`exec 2>&1\n${script}`);
+        const outs = r.out.split(`${MARK}\n`).slice(1).map((o) => shown(o).replace(/\n$/, '').split('\n').filter((l, i, a) => !(a.length === 1 && l === '')));
+        expect(outs.length, `${block.body.join('\n')}\n${r.out}`).toBe(ss.length);
+        ss.forEach((s, i) => {
+          const actual = outs[i];
+          mapIds(s.expected.join('\n').match(ULID) ?? [], actual.join('\n').match(ULID) ?? []);
+          if (UPDATE) {
+            const elided = s.expected.includes('…') && matches(s.expected.map((l) => normal(withActualIds(l))), actual.map(normal));
+            body.push(`$ ${withActualIds(s.command)}`, ...(elided ? s.expected.map(withActualIds) : actual));
+            return;
+          }
+          const want = s.expected.map((l) => normal(withActualIds(l)));
+          expect(matches(want, actual.map(normal)), `$ ${s.command}\n--- README:\n${s.expected.join('\n')}\n--- this run:\n${actual.join('\n')}`).toBe(true);
+        });
+        if (UPDATE) {
+          updated.splice(block.start + shift, block.body.length, ...body);
+          shift += body.length - block.body.length;
+        }
+      } else if (block.lang === 'js') {
+        const next = all[all.indexOf(block) + 1];
+        expect(next?.lang, 'a js example is followed by a ```text block with its output').toBe('text');
+        const dir = join(root, 'js');
+        mkdirSync(dir, { recursive: true });
+        // the package by its name, as a user imports it
+        mkdirSync(join(dir, 'node_modules'), { recursive: true });
+        spawnSync('ln', ['-sfn', ROOT, join(dir, 'node_modules', 'lro')]);
+        const file = join(dir, 'example.mjs');
+        writeFileSync(file, block.body.join('\n'));
+        const r = spawnSync(process.execPath, [file], { cwd: dir, env, encoding: 'utf8' });
+        expect(r.status, r.stderr).toBe(0);
+        const actual = r.stdout.replace(/\n$/, '').split('\n');
+        if (UPDATE) {
+          updated.splice(next.start + shift, next.body.length, ...actual);
+          shift += actual.length - next.body.length;
+        } else expect(actual.map(normal)).toEqual(next.body.map(normal));
+      }
+    }
+    if (UPDATE) writeFileSync(README, updated.join('\n'));
+  });
+});

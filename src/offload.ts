@@ -148,9 +148,9 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
     if (b) meter.push(b);
   }
   if (src.eof && !options.force && meter.end() <= threshold) return passthrough();
-  meter.stopExact(); // decided: the rest is estimated from samples
 
-  // 3. Store: read ahead enough to detect the type and to know whether the input is small.
+  // 3. Store: read ahead enough to detect the type and to know whether the input is small. A small input
+  // (up to the meter's exact part, 1 MB) is counted exactly, so its count does not depend on how a pipe cut it.
   while (!src.eof && src.headBytes < Math.max(SNIFF_BYTES, LOCAL_ANALYSIS_MAX)) {
     const b = await src.readAhead();
     if (b) meter.push(b);

@@ -10,8 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BIN, cleanup, tempDir } from '../helpers/cli.js';
+import { BIN, cleanup } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
 const README = join(ROOT, 'README.md');
@@ -54,12 +55,17 @@ let env: Record<string, string>;
 const ids = new Map<string, string>(); // README id -> this run's id
 
 beforeAll(() => {
-  root = tempDir('lro-readme-');
+  // a fixed place: a descriptor's size (so its preview) depends on the length of the store's path
+  root = join(tmpdir(), 'lro-readme-test');
+  cleanup(root);
+  mkdirSync(root);
   const bin = join(root, 'bin');
   mkdirSync(bin);
   symlinkSync(BIN, join(bin, 'lro'));
   mkdirSync(join(root, 'tmp'));
-  env = { PATH: `${bin}:${process.env.PATH}`, HOME: root, TMPDIR: join(root, 'tmp'), NO_COLOR: '1', LANG: 'C.UTF-8' };
+  // the store where root would have it, whoever runs the tests (its path's length counts too)
+  const store = join(root, 'tmp', 'lro-0');
+  env = { PATH: `${bin}:${process.env.PATH}`, HOME: root, TMPDIR: join(root, 'tmp'), LRO_DIR: store, NO_COLOR: '1', LANG: 'C.UTF-8' };
 });
 afterAll(() => cleanup(root));
 

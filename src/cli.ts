@@ -88,7 +88,7 @@ async function reportError(e: unknown, io: IO, argv: string[]): Promise<number> 
     message = e.message;
     code = e.exitCode;
   } else if (e instanceof FormatError) {
-    message = e.message;
+    message = `${e.message}: ${e.hint}`;
   } else {
     const err = e as NodeJS.ErrnoException;
     message = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { shellQuote } from '../describe/shell.js';
-import { EXIT, LroError, UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
@@ -14,7 +14,7 @@ import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.
 import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
 import { grepResult, type GrepEvent, type GrepQuery } from '../search/grep.js';
 import { compilePattern } from '../search/pattern.js';
-import { resolveResult } from '../store/resolve.js';
+import { damaged, resolveResult } from '../store/resolve.js';
 import { formatCount, parseCount, parseTimeout } from '../units.js';
 
 export interface GrepOptions {
@@ -139,7 +139,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
     const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
     return await runGuarded({ task: 'grep', path: rf.path, pattern, options: { ...o }, env }, (s) => out.add(s), (s) => io.stderr.write(s), 'grep', inProcess, timeout);
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    if (e instanceof FormatError) throw damaged(rf, e);
     throw e;
   } finally {
     await out.flush();

@@ -4,11 +4,10 @@ import type { Context } from '../cli.js';
 import { describe, renderDescriptorJson } from '../describe/descriptor.js';
 import { statsOfStored } from '../describe/stored.js';
 import { getTokenizer } from '../engines/tokenizer.js';
-import { LroError } from '../errors.js';
 import { FormatError, serializeHeader } from '../format/header.js';
 import type { IO } from '../io.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
-import { resolveResult } from '../store/resolve.js';
+import { damaged, resolveResult } from '../store/resolve.js';
 import { parseCount } from '../units.js';
 
 export interface InfoOptions {
@@ -29,7 +28,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
   try {
     stats = statsOfStored(rf);
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    if (e instanceof FormatError) throw damaged(rf, e);
     throw e;
   }
   const d = describe(rf.header, rf.path, stats, {

@@ -7,13 +7,13 @@ import type { Context } from '../cli.js';
 import { shellQuote } from '../describe/shell.js';
 import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
 import { loadJq, runJqOn, type JqSpec } from '../engines/jq.js';
-import { LroError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { parseRange } from '../ranges.js';
 import { maxTokensFrom } from '../render/budget.js';
-import { resolveResult } from '../store/resolve.js';
+import { damaged, resolveResult } from '../store/resolve.js';
 import { parseCount, parseTimeout } from '../units.js';
 
 export interface JqOptions {
@@ -112,7 +112,7 @@ export async function runJqHere(rf: ResultFile, filter: string, o: JqOptions, en
   try {
     return await runJqOn(rf, spec, { out, err, tick }, jq);
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    if (e instanceof FormatError) throw damaged(rf, e);
     throw e;
   }
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
 import { EXIT, LroError } from '../errors.js';
-import { serializeHeader } from '../format/header.js';
+import { FormatError, serializeHeader } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
@@ -71,6 +71,22 @@ function engineFailure(e: unknown): boolean {
 }
 
 type JqResult = { stdout: string; stderr: string; exitCode: number };
+
+const INPUT_PARSE_ERROR = /^jq: (?:error \(at [^)]*\): )?parse error: (.*?) at line (\d+), column \d+$/m;
+
+/**
+ * jq could not parse its input. The input is lro's own records, one per line, so either the file is damaged
+ * (FormatError) or a record is nested deeper than jq reads. `recordAt` maps an input line to its record number.
+ */
+function unreadableInput(r: JqResult, recordAt: (line: number) => number | undefined): void {
+  const m = INPUT_PARSE_ERROR.exec(r.stderr);
+  if (!m) return;
+  const n = recordAt(Number(m[2]));
+  const which = n === undefined ? 'a record' : `record ${n}`;
+  if (/depth/i.test(m[1])) throw new LroError(`${which} is nested deeper than jq can parse: look at it with lro read or lro grep instead`);
+  throw new FormatError(`${which} is not valid JSON (jq: ${m[1]})`);
+}
+
 /** How one call's output went: all printed, or cut after `consumed` of its lines (skipped or printed). */
 type Outcome = { cut: false } | { cut: true; consumed: number; line: string };
 
@@ -165,6 +181,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     );
   };
 
+  const numbers: number[] = []; // record number of each input line (single call)
   if (single) {
     let input: string;
     let what: string;
@@ -175,7 +192,10 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
       const parts: string[] = [];
       for (const rec of readRecords(rf, spec.range.from, spec.range.to)) {
         if (invalid?.has(rec.n)) skippedInvalid++;
-        else parts.push(rec.line.toString('utf8'));
+        else {
+          parts.push(rec.line.toString('utf8'));
+          numbers.push(rec.n);
+        }
       }
       await noteSkipped();
       input = parts.length ? `${parts.join('\n')}\n` : '';
@@ -183,6 +203,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     }
     const r = call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])]);
     if (!r) throw tooBig(what);
+    if (!spec.header) unreadableInput(r, (line) => numbers[line - 1]);
     if (r.exitCode === 2 || r.exitCode === 3) return failed(r);
     const o = await output(r, spec.header ? 0 : 1);
     if (o.cut) await cut(o, { skipLines: spec.skipLines + o.consumed });
@@ -199,6 +220,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
       const mid = items.length >> 1;
       return (await runBatch(items.slice(0, mid))) && runBatch(items.slice(mid));
     }
+    unreadableInput(r, (line) => items[line - 1]?.n);
     if (r.exitCode === 2 || r.exitCode === 3) {
       stopped = await failed(r);
       return false;

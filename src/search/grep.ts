@@ -3,7 +3,7 @@
 // (all records when nothing can be ruled out, or with -v). Yields the lines to print, with context, in order.
 import { closeSync, openSync, readSync, constants as fsc } from 'node:fs';
 import { FormatError, type Header } from '../format/header.js';
-import type { ResultFile } from '../format/reader.js';
+import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import type { Matcher } from './pattern.js';
@@ -70,7 +70,12 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
   const fold = q.matcher.ignoreCase;
   const re = q.matcher.regex;
   const last = Math.min(q.range.to, h.count);
-  if (q.range.from > last) return;
+  // searching up to the last record: the file must end right after it
+  const toEnd = q.range.to >= h.count;
+  if (q.range.from > last) {
+    if (h.count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
+    return;
+  }
 
   const textOf = (n: number, line: Buffer): string => {
     try {
@@ -145,7 +150,11 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
             n += skipped;
             lineStart = target;
             tick?.(n);
-            if (n >= last) return;
+            if (n >= last) {
+              if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+              if (toEnd) checkEnd(rf, pos - data.length + lineStart);
+              return;
+            }
             if (lineStart >= end) break;
           }
         }
@@ -175,7 +184,10 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
           if (selected >= q.maxCount && afterLeft === 0) return;
         } else if (q.before > 0 && !q.countOnly) remember(recent, q.before, n, line);
         if (selected >= q.maxCount && afterLeft === 0) return;
-        if (n >= last) return;
+        if (n >= last) {
+          if (toEnd) checkEnd(rf, pos - data.length + lineStart);
+          return;
+        }
       }
       if (end < data.length) carry = Buffer.from(data.subarray(end));
       if (got === 0 && !carry) break;

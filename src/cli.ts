@@ -7,7 +7,7 @@ import { infoCommand } from './commands/info.js';
 import { jqCommand, preprocessJqArgv } from './commands/jq.js';
 import { offloadCommand } from './commands/offload.js';
 import { readCommand } from './commands/read.js';
-import { EXIT, LroError } from './errors.js';
+import { EXIT, LroError, oneLine } from './errors.js';
 import { FormatError } from './format/header.js';
 import { BrokenPipe, processIO, type IO } from './io.js';
 import { VERSION } from './version.js';
@@ -94,7 +94,7 @@ async function reportError(e: unknown, io: IO, argv: string[]): Promise<number> 
     message = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);
   }
   try {
-    await io.stderr.write(`lro: ${message}\n`);
+    await io.stderr.write(`lro: ${oneLine(message)}\n`);
     if (io.env.LRO_DEBUG === '1' && e instanceof Error && e.stack) await io.stderr.write(`${e.stack}\n`);
   } catch {
     // stderr closed too

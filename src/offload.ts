@@ -24,6 +24,7 @@ import { serializeHeader, type ContentType, type Header, type LineEnding, type S
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
 import { ResultWriter } from './format/writer.js';
 import { openStore, storePath, type Store } from './store/dir.js';
+import { oneLine } from './errors.js';
 
 export const DEFAULT_THRESHOLD = 6400;
 export const DEFAULT_TTL_SECONDS = 24 * 3600;
@@ -327,7 +328,7 @@ async function store(
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
     const content = truncateToTokens(Buffer.concat(keep), threshold, tokenizer);
-    const warning = `lro: output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`;
+    const warning = `lro: ${oneLine(`output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`)}`;
     return { offloaded: false, truncated: true, content, estimatedTokens, warning, error };
   }
 }

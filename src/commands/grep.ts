@@ -130,13 +130,13 @@ function nextCommand(id: string, p: GrepPlan, from: number, matchedSoFar: number
 export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   const plan = planGrep(pattern, o, rf.header.count);
+  const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS; // checked even when unused
   const out = new OutputBatch(io.stdout);
   try {
     const inProcess = () => printGrep(rf, plan, io.env, (s) => out.add(s));
     // a pattern that matches in linear time runs here; any other runs where it can be stopped
     if (plan.query.matcher.linearTime) return await inProcess();
     const env = { LRO_MAX_OUTPUT_TOKENS: io.env.LRO_MAX_OUTPUT_TOKENS };
-    const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
     return await runGuarded({ task: 'grep', path: rf.path, pattern, options: { ...o }, env }, (s) => out.add(s), (s) => io.stderr.write(s), 'grep', inProcess, timeout);
   } catch (e) {
     if (e instanceof FormatError) throw damaged(rf, e);

@@ -14,7 +14,7 @@ import type { IO } from '../io.js';
 import { parseRange } from '../ranges.js';
 import { maxTokensFrom } from '../render/budget.js';
 import { damaged, resolveResult } from '../store/resolve.js';
-import { parseCount, parseTimeout } from '../units.js';
+import { formatCount, parseCount, parseTimeout } from '../units.js';
 
 export interface JqOptions {
   dir?: string;
@@ -119,7 +119,11 @@ export async function runJqHere(rf: ResultFile, filter: string, o: JqOptions, en
 
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
-  jqSpec(rf.header.id, filter, o, io.env); // usage errors before starting anything
+  const spec = jqSpec(rf.header.id, filter, o, io.env); // usage errors before starting anything
+  const { count } = rf.header;
+  if (o.records !== undefined && spec.range.from > count && count > 0) {
+    throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
+  }
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   const out = (s: string) => io.stdout.write(s);
   const err = (s: string) => io.stderr.write(s);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
-import { EXIT, LroError } from '../errors.js';
+import { EXIT, LroError, UsageError } from '../errors.js';
 import { FormatError, serializeHeader } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { invalidSet } from '../format/record-text.js';
@@ -72,6 +72,22 @@ function engineFailure(e: unknown): boolean {
 
 type JqResult = { stdout: string; stderr: string; exitCode: number };
 
+/**
+ * Runs f with console.error muted for the engine's own abort notice: jq-wasm prints "Aborted(...)" there when
+ * it dies (out of memory, endless recursion); lro reports that itself, in one line.
+ */
+function quietly<T>(f: () => T): T {
+  const original = console.error;
+  console.error = (...args: unknown[]) => {
+    if (!(typeof args[0] === 'string' && args[0].startsWith('Aborted('))) original(...args);
+  };
+  try {
+    return f();
+  } finally {
+    console.error = original;
+  }
+}
+
 const INPUT_PARSE_ERROR = /^jq: (?:error \(at [^)]*\): )?parse error: (.*?) at line (\d+), column \d+$/m;
 
 /**
@@ -111,7 +127,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
   const call = (input: string, extra: string[] = []): JqResult | null => {
     io.tick?.();
     try {
-      return jq.raw(input, spec.filter, [...flags, ...extra]);
+      return quietly(() => jq.raw(input, spec.filter, [...flags, ...extra]));
     } catch (e) {
       if (engineFailure(e)) return null; // the instance is dead; nothing else runs on it
       throw e;
@@ -120,8 +136,8 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
   const tooBig = (what: string) =>
     new LroError(
       single
-        ? `jq ran out of memory on ${what}: too large to slurp; try a streaming filter or narrow it with grep first (lro grep, or --records)`
-        : `jq ran out of memory or nesting depth on ${what}: narrow it with --records or lro grep first`,
+        ? `jq ran out of memory or stack on ${what}: too large to slurp; try a streaming filter or narrow it with grep first (lro grep, or --records), or fix a filter that recurses without end`
+        : `jq ran out of memory or stack on ${what} (a record too large or too deep, or a filter that recurses without end): check the filter, or narrow the input with --records or lro grep first`,
     );
   const exitCode = (): number => (runtimeError ? EXIT.jqRuntime : spec.exitStatus ? lastStatus : EXIT.ok);
 
@@ -167,6 +183,10 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, spec.command(resume)));
   };
   const failed = async (r: JqResult): Promise<number> => {
+    if (r.exitCode === 2 && /Use jq --help/.test(r.stderr)) {
+      // jq refused an option value (--indent 9, --argjson with bad JSON): one line, as lro's usage errors
+      throw new UsageError(`${r.stderr.split('\n')[0].replace(/^jq: (error: )?/, '')}: see lro jq --help`);
+    }
     if (r.stderr) await io.err(r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`);
     return r.exitCode;
   };

@@ -26,7 +26,7 @@ export const WRITERS = envCount('LRO_TORTURE_WRITERS', 200);
 export const SEED = process.env.LRO_TORTURE_SEED ? Number(process.env.LRO_TORTURE_SEED) : undefined;
 
 /** Adds figures to the soak's report ($LRO_TORTURE_REPORT, one JSON object a line); a no-op without it. */
-export function report(figures: { suite: string; cases?: number; kills?: number; writers?: number; losses: number }): void {
+export function report(figures: { suite: string; cases?: number; kills?: number; writers?: number; losses: number; [more: string]: number | string | undefined }): void {
   const file = process.env.LRO_TORTURE_REPORT;
   if (file) appendFileSync(file, `${JSON.stringify(figures)}\n`);
 }

@@ -8,7 +8,7 @@ import { planGrep, printGrep, type GrepOptions } from './commands/grep.js';
 import { runJqHere, type JqOptions } from './commands/jq.js';
 import { FormatError } from './format/header.js';
 import { openResultFile } from './format/reader.js';
-import { damaged } from './store/resolve.js';
+import { damagedError } from './store/resolve.js';
 
 const data = workerData as
   | { task: 'analysis'; encoding: 'o200k_base' | 'cl100k_base'; stats: StatsKind }
@@ -35,7 +35,7 @@ if (data.task === 'analysis') {
       }
       return await runJqHere(rf, data.filter, data.options as JqOptions, data.env, channel.write, channel.writeErr, channel.tick);
     } catch (e) {
-      if (e instanceof FormatError) throw damaged(rf, e);
+      if (e instanceof FormatError) throw damagedError(rf, e);
       throw e;
     }
   };

@@ -5,7 +5,7 @@ import type { Context } from '../cli.js';
 import { FormatError } from '../format/header.js';
 import { originalContent } from '../format/reader.js';
 import type { IO } from '../io.js';
-import { damaged, resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 
 const OUT_CHUNK = 1 << 20;
 
@@ -30,12 +30,12 @@ export async function runCat(ref: string, opts: { dir?: string }, io: IO): Promi
     }
     await flush();
   } catch (e) {
-    if (e instanceof FormatError) throw damaged(rf, e);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   }
   // json is rebuilt equal as JSON, not byte for byte, so only the other types can be checked.
   if (rf.header.content_type !== 'json' && hash.digest('hex') !== rf.header.sha256) {
-    throw damaged(rf, new FormatError('does not match its sha256'));
+    throw damagedError(rf, new FormatError('does not match its sha256'));
   }
   return 0;
 }

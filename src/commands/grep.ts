@@ -14,7 +14,7 @@ import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.
 import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
 import { grepResult, type GrepEvent, type GrepQuery } from '../search/grep.js';
 import { compilePattern } from '../search/pattern.js';
-import { damaged, resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 import { formatCount, parseCount, parseTimeout } from '../units.js';
 
 export interface GrepOptions {
@@ -139,7 +139,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
     const env = { LRO_MAX_OUTPUT_TOKENS: io.env.LRO_MAX_OUTPUT_TOKENS };
     return await runGuarded({ task: 'grep', path: rf.path, pattern, options: { ...o }, env }, (s) => out.add(s), (s) => io.stderr.write(s), 'grep', inProcess, timeout);
   } catch (e) {
-    if (e instanceof FormatError) throw damaged(rf, e);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   } finally {
     await out.flush();

@@ -7,7 +7,7 @@ import { getTokenizer } from '../engines/tokenizer.js';
 import { FormatError, serializeHeader } from '../format/header.js';
 import type { IO } from '../io.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
-import { damaged, resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 import { parseCount } from '../units.js';
 
 export interface InfoOptions {
@@ -28,7 +28,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
   try {
     stats = statsOfStored(rf);
   } catch (e) {
-    if (e instanceof FormatError) throw damaged(rf, e);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   }
   const d = describe(rf.header, rf.path, stats, {

@@ -13,7 +13,7 @@ import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { parseRange } from '../ranges.js';
 import { maxTokensFrom } from '../render/budget.js';
-import { damaged, resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 import { formatCount, parseCount, parseTimeout } from '../units.js';
 
 export interface JqOptions {
@@ -112,7 +112,7 @@ export async function runJqHere(rf: ResultFile, filter: string, o: JqOptions, en
   try {
     return await runJqOn(rf, spec, { out, err, tick }, jq);
   } catch (e) {
-    if (e instanceof FormatError) throw damaged(rf, e);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   }
 }

@@ -12,7 +12,7 @@ import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } 
 import { OutputBatch } from '../render/batch.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.js';
 import { shellQuote } from '../describe/shell.js';
-import { damaged, resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
 
 export interface ReadOptions {
@@ -53,7 +53,7 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
     if (sel.kind === 'chars') await readChars(rf, sel.start, sel.end, budget, out, o);
     else await readRecordRange(rf, sel.range, budget, out, o);
   } catch (e) {
-    if (e instanceof FormatError) throw damaged(rf, e);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   } finally {
     await out.flush();

@@ -34,7 +34,7 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */
-export function damaged(rf: ResultFile, e: FormatError): LroError {
+export function damagedError(rf: ResultFile, e: FormatError): LroError {
   return new LroError(`result ${rf.header.id} ${e.message} (${rf.path}): ${e.hint}`);
 }
 

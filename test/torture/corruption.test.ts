@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
-import { expectOneLineError, pool, sha256 } from './lib.js';
+import { expectOneLineError, pool, report, sha256 } from './lib.js';
 
 const ulid = monotonicFactory();
 let root: string;
@@ -121,7 +121,12 @@ beforeAll(async () => {
   plant('header with a different id than the name', () => fileOf('text', ulid()));
   plant('a line 1 of 100 MB without a newline', () => Buffer.alloc(100 << 20, 0x20));
 });
-afterAll(() => cleanup(root));
+let cases = 0;
+let wrong = 0;
+afterAll(() => {
+  report({ suite: 'corruption', cases, damaged_files: damaged.length, losses: wrong });
+  cleanup(root);
+});
 
 const COMMANDS: [string, (ref: string) => string[]][] = [
   ['cat', (ref) => ['cat', ref]],
@@ -148,6 +153,7 @@ describe('damaged results', () => {
       // by id for every file; by path too for cat (the other commands resolve a path the same way)
       const runs = damaged.flatMap((d) => (cmd === 'cat' ? [d.id, d.file] : [d.id]).map((ref) => ({ d, ref })));
       const results = await pool(runs, 3, ({ ref }) => lro(args(ref), { env: env(), timeout: 30_000 }));
+      cases += runs.length;
       const problems: string[] = [];
       for (const [i, { d, ref }] of runs.entries()) {
         const r = results[i];
@@ -162,6 +168,7 @@ describe('damaged results', () => {
           problems.push(`${d.name} (${ref === d.id ? 'id' : 'path'}): exit ${r.code}${r.signal ? ` ${r.signal}` : ''}, stderr ${JSON.stringify(r.stderr.slice(0, 300))}`);
         }
       }
+      wrong += problems.length;
       expect(problems).toEqual([]);
     });
   }

@@ -10,8 +10,8 @@ import { resolveResult } from '../../src/store/resolve.js';
 import { LroError } from '../../src/errors.js';
 import { linearTime } from '../../src/search/pattern.js';
 import { parseRange } from '../../src/ranges.js';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
-import { expectOneLineError, pool, snapshot, timed } from './lib.js';
+import { cleanup, lro as run, tempDir } from '../helpers/cli.js';
+import { expectOneLineError, pool, report, snapshot, timed as timedRun } from './lib.js';
 
 let root: string;
 let store: string;
@@ -38,7 +38,16 @@ beforeAll(async () => {
   writeFileSync(join(root, 'notes.txt'), 'not lro\n');
   before = snapshot(store);
 });
-afterAll(() => cleanup(root));
+/** Hostile invocations run (for the soak's figures). */
+let cases = 0;
+const lro: typeof run = (...a) => (cases++, run(...a));
+const timed: typeof timedRun = (...a) => (cases++, timedRun(...a));
+afterAll(() => {
+  const after = snapshot(store);
+  const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => before[k] !== after[k]).length;
+  report({ suite: 'hostile', cases, losses: changed });
+  cleanup(root);
+});
 
 const COMMANDS: [string, (ref: string) => string[]][] = [
   ['cat', (ref) => ['cat', ref]],

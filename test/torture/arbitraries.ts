@@ -15,8 +15,11 @@ export const bytes = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom(...SPECIAL_BYTES), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0x61, max: 0x7a })), { maxLength: 4000 }).map((a) => Buffer.from(a)),
 ).map((b) => Buffer.from(b));
 
-/** How an input is cut into chunks on its way in (sizes, cycled). */
-export const chunking = fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 6 });
+/** How an input is cut into chunks on its way in (sizes, cycled): small pieces, or big reads as from a pipe. */
+export const chunking = fc.oneof(
+  { weight: 3, arbitrary: fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.array(fc.integer({ min: 30_000, max: 1 << 20 }), { minLength: 1, maxLength: 3 }) },
+);
 
 /** Cuts input into chunks of the given sizes (cycled). */
 export function chunked(input: Buffer, sizes: number[]): Buffer[] {
@@ -54,6 +57,29 @@ export const lineStructure = fc
     });
     if (lines.length > 0) parts.push(Buffer.from(mode === 'lf' ? (final ? '\n' : '') : mode === 'crlf' ? (final ? '\r\n' : '') : final));
     return Buffer.concat(parts);
+  });
+
+/**
+ * Many lines (100 KB to a few hundred), so that one chunk holds several of the line splitter's 64 KB regions,
+ * with what makes an encoder start over mid-input: more than 1000 broken lines in JSONL, or one bare LF in a
+ * CRLF text, anywhere.
+ */
+export const manyLines = fc
+  .record({
+    kind: fc.constantFrom('jsonl-turns-text', 'crlf-with-bare-lf', 'jsonl-crlf-bare-lf'),
+    before: fc.integer({ min: 0, max: 15_000 }),
+    bad: fc.integer({ min: 1, max: 2500 }),
+    after: fc.integer({ min: 0, max: 15_000 }),
+    final: fc.boolean(),
+  })
+  .map(({ kind, before, bad, after, final }) => {
+    const json = (n: number, eol: string) => Array.from({ length: n }, (_, i) => `{"i":${i},"s":"${'v'.repeat(i % 13)}"}${eol}`).join('');
+    if (kind === 'jsonl-turns-text') {
+      const broken = Array.from({ length: bad }, (_, i) => `broken line ${i}\n`).join('');
+      return Buffer.from(`${json(before, '\n')}${broken}${json(after, '\n')}${final ? '' : 'no newline'}`);
+    }
+    const lines = (n: number) => (kind === 'crlf-with-bare-lf' ? Array.from({ length: n }, (_, i) => `crlf line ${i}\r\n`).join('') : json(n, '\r\n'));
+    return Buffer.from(`${lines(before + 1)}bare lf\n${lines(after)}${final ? '' : 'end'}`);
   });
 
 /** Numbers as people and programs write them, including ones a float cannot hold. */

@@ -3,14 +3,14 @@
 // never end. Each ends within a bounded time with one clear line (or a normal answer), and the store is left
 // exactly as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { resolveResult } from '../../src/store/resolve.js';
 import { LroError } from '../../src/errors.js';
 import { linearTime } from '../../src/search/pattern.js';
 import { parseRange } from '../../src/ranges.js';
-import { cleanup, lro as run, tempDir } from '../helpers/cli.js';
+import { BIN, cleanup, lro as run, tempDir } from '../helpers/cli.js';
 import { expectOneLineError, pool, report, snapshot, timed as timedRun } from './lib.js';
 
 let root: string;
@@ -160,11 +160,15 @@ describe('hostile ranges', () => {
     ['jq', ['.', '--argjson', 'x', '{bad']],
     ['jq', ['.', '--arg', '1x', 'v']],
     ['jq', ['.', '--timeout', '0']],
+    ['offload', ['--ttl', '99999999999d']],
+    ['offload', ['--ttl', '-1s']],
+    ['offload', ['--threshold', '-5']],
+    ['offload', ['--preview-tokens', 'lots']],
   ];
   it('bad ranges and counts are one-line usage errors (exit 2)', async () => {
     const problems: string[] = [];
     for (const [cmd, args] of bad) {
-      const r = await timed([cmd, textId, ...args], { env: env(), timeout: BOUND_MS });
+      const r = await timed(cmd === 'offload' ? [cmd, '--force', ...args] : [cmd, textId, ...args], { env: env(), timeout: BOUND_MS, input: 'x\n' });
       try {
         expectOneLineError(r, `${cmd} ${args.join(' ')}`);
         expect(r.stdout.length).toBe(0);
@@ -250,6 +254,36 @@ describe('runaway patterns and filters', () => {
   it('a filter that nests too deep becomes one clear line', async () => {
     const r = await lro(['jq', jsonlId, 'reduce range(100000) as $_ ([];[.])', '--timeout', '5'], { env: env(), timeout: BOUND_MS });
     expectOneLineError(r, 'deep');
+  });
+});
+
+describe('a reader that goes away', () => {
+  // Found after the soak: with stdout closed (`lro jq ID . | head -c 10`), a jq filter or a watched grep
+  // pattern whose output passed 8 MB left its worker waiting for a reader forever, and the process with it
+  // (engines/guard.ts finish() terminated the worker only when the output went well).
+  it('a closed stdout ends jq and a watched grep quietly, even with more than 8 MB to print', async () => {
+    const big = Array.from({ length: 200_000 }, (_, i) => `line ${i} ${'x'.repeat(50)}`).join('\n');
+    const o = await lro(['offload', '--force', '--operation', 'big'], { input: big, env: env() });
+    const id = JSON.parse(o.out).id as string;
+    for (const args of [['jq', id, '.', '--max-tokens', '0'], ['grep', id, 'x+', '--max-tokens', '0']]) {
+      const start = Date.now();
+      const r = await new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, LRO_DIR: store }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d));
+        child.stdout.destroy(); // the reader is gone before lro writes
+        const timer = setTimeout(() => child.kill('SIGKILL'), BOUND_MS);
+        child.on('close', (code, signal) => {
+          clearTimeout(timer);
+          resolve({ code, signal, stderr });
+        });
+      });
+      expect(r.signal, `${args[0]} did not end`).toBeNull();
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(Date.now() - start).toBeLessThan(BOUND_MS);
+    }
+    before = snapshot(store); // the result added here is part of the store from now on
   });
 });
 

@@ -11,7 +11,7 @@ import { lsCommand } from './commands/ls.js';
 import { offloadCommand } from './commands/offload.js';
 import { readCommand } from './commands/read.js';
 import { runCommand } from './commands/run.js';
-import { EXIT, LroError } from './errors.js';
+import { EXIT, LroError, oneLine } from './errors.js';
 import { FormatError } from './format/header.js';
 import { BrokenPipe, processIO, type IO } from './io.js';
 import { VERSION } from './version.js';
@@ -99,13 +99,13 @@ async function reportError(e: unknown, io: IO, argv: string[]): Promise<number> 
     message = e.message;
     code = e.exitCode;
   } else if (e instanceof FormatError) {
-    message = e.message;
+    message = `${e.message}: ${e.hint}`;
   } else {
     const err = e as NodeJS.ErrnoException;
     message = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);
   }
   try {
-    await io.stderr.write(`lro: ${message}\n`);
+    await io.stderr.write(`lro: ${oneLine(message)}\n`);
     if (io.env.LRO_DEBUG === '1' && e instanceof Error && e.stack) await io.stderr.write(`${e.stack}\n`);
   } catch {
     // stderr closed too

@@ -22,5 +22,10 @@ export class LroError extends Error {
   }
 }
 
+/** A message made fit for one line: control characters (a newline in an id or a path) written as escapes. */
+export function oneLine(message: string): string {
+  return message.replace(/[\x00-\x1f\x7f]/g, (c) => JSON.stringify(c).slice(1, -1));
+}
+
 /** A usage error (bad option or argument): exit 2, like grep and ripgrep. */
 export class UsageError extends LroError {}

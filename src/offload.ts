@@ -23,7 +23,8 @@ import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js'
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
 import { ResultWriter } from './format/writer.js';
-import { openStore, storePath, type Store } from './store/dir.js';
+import { openStore, pinStore, storePath, type PinnedStore } from './store/dir.js';
+import { oneLine } from './errors.js';
 
 export const DEFAULT_THRESHOLD = 6400;
 export const DEFAULT_TTL_SECONDS = 24 * 3600;
@@ -188,6 +189,7 @@ async function store(
   let bytes = 0;
   let pipeline: Pipeline | null = null;
   let storeDir = '';
+  let store: PinnedStore | null = null;
   // the start of the input, kept for the fallback
   const keep: Buffer[] = [];
   let kept = 0;
@@ -198,16 +200,18 @@ async function store(
   };
 
   try {
-    const store: Store = openStore(storePath(options.dir, options.env ?? process.env));
+    store = pinStore(openStore(storePath(options.dir, options.env ?? process.env)));
     storeDir = store.dir;
+    const { dir, ioDir, identity } = store;
     // A source still to come is not counted; a header that outgrows its slot is still written, by a copy.
     const extraHeader = JSON.stringify([options.meta, options.query, options.session, options.source]).length;
     const make = (type: ContentType, lineEnding: LineEnding): Pipeline => {
       const writer = new ResultWriter({
-        dir: store.dir,
+        dir,
+        ioDir,
         id,
         operation,
-        dirIdentity: store.identity,
+        dirIdentity: identity,
         headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0),
       });
       try {
@@ -220,7 +224,7 @@ async function store(
             return { contentType: type, writer, encoder: new JsonlRecordEncoder(writer, lineEnding) };
           case 'json': {
             const records = new RecordAnalyzer();
-            const spool = () => join(store.dir, tempFileName(id, 'spool'));
+            const spool = () => join(ioDir, tempFileName(id, 'spool'));
             return { contentType: type, writer, encoder: new JsonRecordEncoder(writer, spool, (r, n) => records.observe(r, n)), records };
           }
         }
@@ -333,8 +337,10 @@ async function store(
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
     const content = truncateToTokens(Buffer.concat(keep), threshold, tokenizer);
-    const warning = `lro: output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`;
+    const warning = `lro: ${oneLine(`output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`)}`;
     return { offloaded: false, truncated: true, content, estimatedTokens, warning, error };
+  } finally {
+    store?.close();
   }
 }
 

@@ -13,7 +13,9 @@ export function parseRange(text: string, option: string): Range {
     throw new UsageError(`invalid ${option} '${text}': use A:B (1-based, inclusive), A:, :B or A`);
   }
   const from = m[1] === '' ? 1 : Number(m[1]);
-  const to = m[2] === undefined ? from : m[2] === '' ? Infinity : Number(m[2]);
+  if (!Number.isSafeInteger(from)) throw new UsageError(`invalid ${option} '${text}': ${m[1]} is past the end of any result`);
+  // an end past any result means "to the end" (and keeps continuation commands parseable: no 1e+23)
+  const to = m[2] === undefined ? from : m[2] === '' || !Number.isSafeInteger(Number(m[2])) ? Infinity : Number(m[2]);
   if (from < 1) throw new UsageError(`invalid ${option} '${text}': numbers start at 1`);
   if (to < from) throw new UsageError(`invalid ${option} '${text}': the end comes before the start`);
   return { from, to };
@@ -24,7 +26,8 @@ export function parseCharRange(text: string, option: string): { start: number; e
   const m = /^\s*(\d*)\s*:\s*(\d*)\s*$/.exec(text);
   if (!m || (m[1] === '' && m[2] === '')) throw new UsageError(`invalid ${option} '${text}': use A:B (0-based offsets, B excluded), A: or :B`);
   const start = m[1] === '' ? 0 : Number(m[1]);
-  const end = m[2] === '' ? Infinity : Number(m[2]);
+  if (!Number.isSafeInteger(start)) throw new UsageError(`invalid ${option} '${text}': ${m[1]} is past the end of any result`);
+  const end = m[2] === '' || !Number.isSafeInteger(Number(m[2])) ? Infinity : Number(m[2]);
   if (end < start) throw new UsageError(`invalid ${option} '${text}': the end comes before the start`);
   return { start, end };
 }

@@ -9,7 +9,7 @@ import { planGrep, type GrepOptions } from './search/grep-plan.js';
 import { runJqHere, type JqOptions } from './engines/jq-spec.js';
 import { FormatError } from './format/header.js';
 import { openResultFile } from './format/reader.js';
-import { LroError } from './errors.js';
+import { damagedError } from './store/resolve.js';
 
 const data = workerData as
   | { task: 'analysis'; encoding: 'o200k_base' | 'cl100k_base'; stats: StatsKind }
@@ -36,7 +36,7 @@ if (data.task === 'analysis') {
       }
       return await runJqHere(rf, data.filter, data.options as JqOptions, data.env, channel.write, channel.writeErr, channel.tick);
     } catch (e) {
-      if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+      if (e instanceof FormatError) throw damagedError(rf, e);
       throw e;
     }
   };

@@ -7,7 +7,7 @@ import { LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
-import { resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 
 /** Where the store is: `dir`, else `env.LRO_DIR`, else `${TMPDIR:-/tmp}/lro-<uid>` (env defaults to process.env). */
 export interface StoreOptions {
@@ -27,7 +27,7 @@ export function openResult(ref: ResultRef, opts: StoreOptions = {}): ResultFile 
 /** Runs a read of a stored file (sync or async), turning a damaged file into a clear error. */
 export function damaged<T>(rf: ResultFile, f: () => T): T {
   const fix = (e: unknown): never => {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   };
   try {

@@ -2,11 +2,10 @@
 import { createHash } from 'node:crypto';
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
-import { LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import { originalContent } from '../format/reader.js';
 import type { IO } from '../io.js';
-import { resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 
 const OUT_CHUNK = 1 << 20;
 
@@ -31,12 +30,12 @@ export async function runCat(ref: string, opts: { dir?: string }, io: IO): Promi
     }
     await flush();
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   }
   // json is rebuilt equal as JSON, not byte for byte, so only the other types can be checked.
   if (rf.header.content_type !== 'json' && hash.digest('hex') !== rf.header.sha256) {
-    throw new LroError(`result ${rf.header.id} does not match its sha256: the stored file is damaged`);
+    throw damagedError(rf, new FormatError('does not match its sha256'));
   }
   return 0;
 }

@@ -4,29 +4,28 @@
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
-import { LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { LONG_RECORD, printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
-import { resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 
 /** Runs the search and prints it; returns the exit code. Runs in a worker when the pattern could run away. */
 export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   const plan = planGrep(pattern, o, rf.header.count);
+  const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS; // checked even when unused
   const out = new OutputBatch(io.stdout);
   try {
     const inProcess = () => printGrep(rf, plan, io.env, (s) => out.add(s));
     // a pattern that matches in linear time runs here; any other runs where it can be stopped
     if (plan.query.matcher.linearTime) return await inProcess();
     const env = { LRO_MAX_OUTPUT_TOKENS: io.env.LRO_MAX_OUTPUT_TOKENS };
-    const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
     return await runGuarded({ task: 'grep', path: rf.path, pattern, options: { ...o }, env }, (s) => out.add(s), (s) => io.stderr.write(s), 'grep', inProcess, timeout);
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   } finally {
     await out.flush();

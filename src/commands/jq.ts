@@ -8,7 +8,8 @@ import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
 import type { IO } from '../io.js';
 import { resolveResult } from '../store/resolve.js';
-import { parseTimeout } from '../units.js';
+import { formatCount, parseTimeout } from '../units.js';
+import { UsageError } from '../errors.js';
 
 /**
  * jq takes `--arg NAME VALUE` (two words); commander takes one value per option. Rewrites each pair as
@@ -28,7 +29,11 @@ export function preprocessJqArgv(argv: string[]): string[] {
 
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
-  jqSpec(rf.header.id, filter, o, io.env); // usage errors before starting anything
+  const spec = jqSpec(rf.header.id, filter, o, io.env); // usage errors before starting anything
+  const { count } = rf.header;
+  if (o.records !== undefined && spec.range.from > count && count > 0) {
+    throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
+  }
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   const out = (s: string) => io.stdout.write(s);
   const err = (s: string) => io.stderr.write(s);

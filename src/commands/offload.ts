@@ -46,6 +46,15 @@ export function addOffloadOptions(cmd: Command, operationDefault = 'offload'): C
     .addOption(new Option('--descriptor <form>', 'how to print the descriptor').choices(['json', 'text']).default('json'));
 }
 
+/** Parses a retention; one so long that its expiry is past the last date JavaScript can hold is a usage error. */
+function parseTtl(text: string, what: string, now: Date): number {
+  const seconds = parseDuration(text, what);
+  if (!Number.isFinite(new Date(now.getTime() + seconds * 1000).getTime())) {
+    throw new UsageError(`invalid ${what} '${text}': too long for an expiry date; use at most 100000d`);
+  }
+  return seconds;
+}
+
 /** Parses the offload options (with their environment fallbacks) into library options. */
 export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
   const env = io.env;
@@ -66,7 +75,7 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
     query: o.query ?? null,
     session: o.session ?? env.LRO_SESSION ?? null,
     meta,
-    ttlSeconds: ttl !== undefined ? parseDuration(ttl, o.ttl !== undefined ? '--ttl' : 'LRO_TTL') : DEFAULT_TTL_SECONDS,
+    ttlSeconds: ttl !== undefined ? parseTtl(ttl, o.ttl !== undefined ? '--ttl' : 'LRO_TTL', io.now()) : DEFAULT_TTL_SECONDS,
     encoding: (o.encoding ?? 'o200k_base') as Encoding,
     detail: o.detail ?? 'full',
     format: (o.format ?? 'auto') as InputFormat,

@@ -6,13 +6,13 @@ import type { Context } from '../cli.js';
 import { LroError, UsageError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import { originalContent, readRecords, type ResultFile } from '../format/reader.js';
-import { displayBytes, invalidSet } from '../format/record-text.js';
+import { checkedDisplayBytes, invalidSet } from '../format/record-text.js';
 import type { IO } from '../io.js';
 import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.js';
 import { shellQuote } from '../describe/shell.js';
-import { resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
 
 export interface ReadOptions {
@@ -53,7 +53,7 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
     if (sel.kind === 'chars') await readChars(rf, sel.start, sel.end, budget, out, o);
     else await readRecordRange(rf, sel.range, budget, out, o);
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   } finally {
     await out.flush();
@@ -81,7 +81,7 @@ async function readRecordRange(rf: ResultFile, range: Range, budget: OutputBudge
   const columns = o.columns !== undefined ? parseCharRange(o.columns, '--columns') : null;
   let printed = 0;
   for (const r of readRecords(rf, range.from, to)) {
-    const full = displayBytes(h, r.n, r.line, invalid).toString('utf8');
+    const full = checkedDisplayBytes(h, r.n, r.line, invalid).toString('utf8');
     const colStart = columns ? Math.min(columns.start, full.length) : 0;
     const colEnd = columns ? Math.min(columns.end, full.length) : full.length;
     const text = columns ? full.slice(colStart, colEnd) : full;

@@ -50,10 +50,18 @@ export async function runGuarded(
       if (finished) return;
       finished = true;
       clearInterval(watchdog);
-      void writing.then(() => {
-        void worker.terminate();
-        f();
-      }, reject);
+      // The worker is stopped however the output went: after a write failed (a closed stdout) it would wait
+      // for the reader forever, and keep the process alive.
+      void writing.then(
+        () => {
+          void worker.terminate();
+          f();
+        },
+        (e: unknown) => {
+          void worker.terminate();
+          reject(e);
+        },
+      );
     };
     const watchdog = setInterval(() => {
       const t = Atomics.load(shared, TICKS);

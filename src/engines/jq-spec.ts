@@ -1,11 +1,12 @@
 // `lro jq`'s options (as on the command line, also sent to a worker) turned into a JqSpec for engines/jq.ts, and
 // running it on the calling thread. Usage errors surface here, before the engine loads.
 import { shellQuote } from '../describe/shell.js';
-import { LroError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import { parseRange } from '../ranges.js';
 import { maxTokensFrom } from '../render/budget.js';
+import { damagedError } from '../store/resolve.js';
 import { parseCount } from '../units.js';
 import { loadJq, runJqOn, type JqSpec } from './jq.js';
 
@@ -89,7 +90,7 @@ export async function runJqHere(rf: ResultFile, filter: string, o: JqOptions, en
   try {
     return await runJqOn(rf, spec, { out, err, tick }, jq);
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${rf.header.id} ${e.message}: the stored file is damaged`);
+    if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   }
 }

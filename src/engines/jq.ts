@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
-import { EXIT, LroError } from '../errors.js';
-import { serializeHeader } from '../format/header.js';
+import { EXIT, LroError, UsageError } from '../errors.js';
+import { FormatError, serializeHeader } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
@@ -87,6 +87,37 @@ function engineFailure(e: unknown): boolean {
 }
 
 type JqResult = { stdout: string; stderr: string; exitCode: number };
+
+/**
+ * Runs f with console.error muted for the engine's own abort notice: jq-wasm prints "Aborted(...)" there when
+ * it dies (out of memory, endless recursion); lro reports that itself, in one line.
+ */
+function quietly<T>(f: () => T): T {
+  const original = console.error;
+  console.error = (...args: unknown[]) => {
+    if (!(typeof args[0] === 'string' && args[0].startsWith('Aborted('))) original(...args);
+  };
+  try {
+    return f();
+  } finally {
+    console.error = original;
+  }
+}
+
+const INPUT_PARSE_ERROR = /^jq: (?:error \(at [^)]*\): )?parse error: (.*?) at line (\d+), column \d+$/m;
+
+/**
+ * jq could not parse its input. The input is lro's own records, one per line, so either the file is damaged
+ * (FormatError) or a record is nested deeper than jq reads. `recordAt` maps an input line to its record number.
+ */
+function unreadableInput(r: JqResult, recordAt: (line: number) => number | undefined): void {
+  const m = INPUT_PARSE_ERROR.exec(r.stderr);
+  if (!m) return;
+  const n = recordAt(Number(m[2]));
+  const which = n === undefined ? 'a record' : `record ${n}`;
+  if (/depth/i.test(m[1])) throw new LroError(`${which} is nested deeper than jq can parse: look at it with lro read or lro grep instead`);
+  throw new FormatError(`${which} is not valid JSON (jq: ${m[1]})`);
+}
 /** What jq-wasm's raw() takes from lro: the patched glue accepts bytes (see loadJq). */
 type JqRaw = (input: string | Uint8Array, filter: string, flags: string[]) => JqResult;
 /** How one call's output went: all printed, or cut after `consumed` of its lines (skipped or printed). */
@@ -114,7 +145,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
   const call = (input: string | Buffer, extra: string[] = []): JqResult | null => {
     io.tick?.();
     try {
-      return raw(input, spec.filter, [...flags, ...extra]);
+      return quietly(() => raw(input, spec.filter, [...flags, ...extra]));
     } catch (e) {
       if (engineFailure(e)) return null; // the instance is dead; nothing else runs on it
       throw e;
@@ -123,8 +154,8 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
   const tooBig = (what: string) =>
     new LroError(
       single
-        ? `jq ran out of memory on ${what}: too large to slurp; try a streaming filter or narrow it with grep first (lro grep, or --records)`
-        : `jq ran out of memory or nesting depth on ${what}: narrow it with --records or lro grep first`,
+        ? `jq ran out of memory or stack on ${what}: too large to slurp; try a streaming filter or narrow it with grep first (lro grep, or --records), or fix a filter that recurses without end`
+        : `jq ran out of memory or stack on ${what} (a record too large or too deep, or a filter that recurses without end): check the filter, or narrow the input with --records or lro grep first`,
     );
   const exitCode = (): number => (runtimeError ? EXIT.jqRuntime : spec.exitStatus ? lastStatus : EXIT.ok);
 
@@ -171,6 +202,10 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, spec.command(resume)));
   };
   const failed = async (r: JqResult): Promise<number> => {
+    if (r.exitCode === 2 && /Use jq --help/.test(r.stderr)) {
+      // jq refused an option value (--indent 9, --argjson with bad JSON): one line, as lro's usage errors
+      throw new UsageError(`${r.stderr.split('\n')[0].replace(/^jq: (error: )?/, '')}: see lro jq --help`);
+    }
     const text = r.stderr.replace(/\(at \/stdin:\d+\)/g, '').replace(/\n+$/, '');
     if (text) await io.err(`${text}\n`);
     return r.exitCode;
@@ -186,6 +221,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     );
   };
 
+  const numbers: number[] = []; // record number of each input line (single call)
   if (single) {
     let input: string | Buffer;
     let what: string;
@@ -196,7 +232,10 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
       const parts: Buffer[] = [];
       for (const rec of readRecords(rf, spec.range.from, spec.range.to)) {
         if (invalid?.has(rec.n)) skippedInvalid++;
-        else parts.push(rec.line);
+        else {
+          parts.push(rec.line);
+          numbers.push(rec.n);
+        }
       }
       await noteSkipped();
       input = jqInput(parts);
@@ -204,6 +243,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
     }
     const r = call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])]);
     if (!r) throw tooBig(what);
+    if (!spec.header) unreadableInput(r, (line) => numbers[line - 1]);
     if (r.exitCode === 2 || r.exitCode === 3) return failed(r);
     const o = await output(r, spec.header ? 0 : 1);
     if (o.cut) await cut(o, { skipLines: spec.skipLines + o.consumed });
@@ -220,6 +260,7 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
       const mid = items.length >> 1;
       return (await runBatch(items.slice(0, mid))) && runBatch(items.slice(mid));
     }
+    unreadableInput(r, (line) => items[line - 1]?.n);
     if (r.exitCode === 2 || r.exitCode === 3) {
       stopped = await failed(r);
       return false;

@@ -7,7 +7,7 @@ import { closeSync, openSync, readSync, unlinkSync, writeSync, constants as fsc 
 import { isUtf8 } from 'node:buffer';
 import { EncodingRestart, type Encoder, type Layout, type RecordSink } from './encoder.js';
 import { JsonScanner, JsonSyntaxError, decodeKeys, type JsonAnalysis, type SplitPlan } from './json-scan.js';
-import type { LineEnding } from './header.js';
+import { FormatError, type LineEnding } from './header.js';
 
 /** Documents up to this size are held in memory for the two passes; larger ones are spooled to disk. */
 export const JSON_MEMORY_MAX = 32 << 20;
@@ -229,6 +229,10 @@ export function* decodeJsonDocument(
   } else if (layout.split === 'path') {
     const env = layout.envelope!;
     const at = layout.envelope_insert_at!;
+    // the records go between the brackets of the emptied array
+    if (!(at > 0 && at < env.length && env[at - 1] === 0x5b && env[at] === 0x5d)) {
+      throw new FormatError('has an envelope whose insert point is not an emptied array');
+    }
     yield env.subarray(0, at);
     yield* joined();
     yield env.subarray(at);

@@ -6,6 +6,7 @@ import { decodeJsonlRecord } from './content-jsonl.js';
 import { decodeTextRecord } from './content-text.js';
 import type { Layout } from './encoder.js';
 import { FormatError } from './header.js';
+import { isJsonText } from './json-scan.js';
 
 /** One record: its 1-based number and its JSON text (a view valid until the consumer moves on). */
 export interface RecordLine {
@@ -30,6 +31,10 @@ export function* splitRecords(chunks: Iterable<Buffer>): Generator<RecordLine> {
   if (carry) throw new FormatError(`record ${n} has no end of line`);
 }
 
+const fail = (): never => {
+  throw new Error('not a record of its content type');
+};
+
 /** The original content rebuilt from records, given the layout fields of their header. */
 export function* decodeRecords(layout: Layout, records: Iterable<RecordLine>): Generator<Uint8Array> {
   const type = layout.content_type;
@@ -45,7 +50,8 @@ export function* decodeRecords(layout: Layout, records: Iterable<RecordLine>): G
     yield* decodeJsonDocument(
       layout,
       (function* () {
-        for (const r of records) yield r.line;
+        // each record must be one JSON value, or the document rebuilt from them would not be the original
+        for (const r of records) yield checked(r.n, () => (isJsonText(r.line) ? r.line : fail()));
       })(),
     );
     return;

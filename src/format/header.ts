@@ -1,8 +1,9 @@
 // The header: line 1 of every result file, one JSON object describing the records that follow and how to
 // rebuild the original input from them. Written once, at the end of a write; read by every subcommand.
+import { isUtf8 } from 'node:buffer';
 import { rawMember } from './json-scan.js';
 import { isUlid } from './naming.js';
-import type { Encoding } from '../engines/tokenizer.js';
+import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
 
 export const HEADER_TYPE = 'lro_header';
 export const SCHEMA_VERSION = 'lro/1';
@@ -54,8 +55,18 @@ export interface Header {
   envelope?: Buffer;
 }
 
-/** A file that is not a readable lro result, or a header lro cannot use. */
-export class FormatError extends Error {}
+/** What to do about a result file that cannot be read back, unless the error says otherwise. */
+export const DAMAGED_HINT = 'the stored file is damaged; offload the output again';
+
+/** A file that is not a readable lro result, or a header lro cannot use; `hint` says what to do about it. */
+export class FormatError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string = DAMAGED_HINT,
+  ) {
+    super(message);
+  }
+}
 
 const ENVELOPE_MARK = '\u0000lro-envelope\u0000';
 
@@ -69,43 +80,78 @@ export function serializeHeader(h: Header): string {
   return text.slice(0, at) + envelope.toString('utf8') + text.slice(at + mark.length);
 }
 
-function fail(what: string): never {
-  throw new FormatError(what);
+function fail(what: string, hint?: string): never {
+  throw new FormatError(what, hint);
 }
 
-/** Parses and checks a header line; throws FormatError saying what is wrong. */
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Parses and checks a header line; throws FormatError saying what is wrong. Every field lro writes is checked
+ * for its type, so a damaged or foreign header is refused here rather than misread later.
+ */
 export function parseHeader(line: Buffer): Header {
+  if (!isUtf8(line)) fail('line 1 is not UTF-8, so not a header lro wrote');
   let obj: Record<string, unknown>;
   try {
     obj = JSON.parse(line.toString('utf8')) as Record<string, unknown>;
   } catch {
     fail('line 1 is not a JSON header');
   }
-  if (!obj || typeof obj !== 'object' || Array.isArray(obj) || obj.type !== HEADER_TYPE) fail('line 1 is not an lro header');
+  if (!isObject(obj) || obj.type !== HEADER_TYPE) fail('line 1 is not an lro header');
   if (obj.schema_version !== SCHEMA_VERSION) {
-    fail(`written in format ${JSON.stringify(obj.schema_version)}, this lro reads ${SCHEMA_VERSION}; upgrade lro to read it`);
+    if (typeof obj.schema_version !== 'string') fail('header has no schema_version');
+    fail(`was written in format ${JSON.stringify(obj.schema_version)} and this lro reads ${SCHEMA_VERSION}`, 'upgrade lro to read it');
   }
   const str = (k: string) => (typeof obj[k] === 'string' ? (obj[k] as string) : fail(`header field ${k} is missing or not a string`));
   const num = (k: string) =>
-    typeof obj[k] === 'number' && Number.isInteger(obj[k]) && (obj[k] as number) >= 0
+    typeof obj[k] === 'number' && Number.isSafeInteger(obj[k]) && (obj[k] as number) >= 0
       ? (obj[k] as number)
       : fail(`header field ${k} is missing or not a count`);
+  const strOrNull = (k: string) => {
+    if (obj[k] !== null && typeof obj[k] !== 'string') fail(`header field ${k} is missing or not a string or null`);
+  };
+  const date = (k: string) => {
+    if (Number.isNaN(Date.parse(str(k)))) fail(`header field ${k} is not a date`);
+  };
+  const optional = (k: string, ok: (v: unknown) => boolean, what: string) => {
+    if (obj[k] !== undefined && !ok(obj[k])) fail(`header field ${k} is not ${what}`);
+  };
   if (!isUlid(str('id'))) fail('header id is not a ULID');
   str('operation');
-  str('timestamp');
-  str('expires_at');
+  strOrNull('query');
+  date('timestamp');
+  date('expires_at');
   str('sha256');
-  str('encoding');
+  if (!ENCODINGS.includes(str('encoding') as Encoding)) fail('header field encoding names an unknown tokenizer');
   str('detail');
-  num('count');
+  strOrNull('session');
+  if (!isObject(obj.meta) || !Object.values(obj.meta).every((v) => typeof v === 'string')) fail('header field meta is missing or not an object of strings');
+  const count = num('count');
   num('bytes');
   num('estimated_tokens');
   num('ttl_seconds');
   if (!CONTENT_TYPES.includes(obj.content_type as ContentType)) fail('header content_type is unknown');
+  optional('source', isObject, 'an object');
+  optional('line_ending', (v) => v === 'lf' || v === 'crlf', 'lf or crlf');
+  optional('final_newline', (v) => typeof v === 'boolean', 'true or false');
+  optional(
+    'invalid_records',
+    (v) => Array.isArray(v) && v.every((n, i) => Number.isSafeInteger(n) && n >= 1 && n <= count && (i === 0 || n > (v[i - 1] as number))),
+    'a list of record numbers',
+  );
   const h = obj as unknown as Header;
+  if (h.content_type === 'json') {
+    if (h.split !== 'elements' && h.split !== 'path' && h.split !== 'none') fail('header of a JSON document does not say how it was split');
+    if (h.split === 'none' && count !== 1) fail(`header of an unsplit JSON document has ${count} records, not 1`);
+  }
   if (h.content_type === 'json' && h.split === 'path') {
     const raw = rawMember(line, 'envelope');
-    if (!raw || typeof h.envelope_insert_at !== 'number') fail('header of a split JSON document lacks its envelope');
+    if (!raw || !Number.isSafeInteger(h.envelope_insert_at)) fail('header of a split JSON document lacks its envelope');
+    if (!Array.isArray(h.path) || !h.path.every((k) => typeof k === 'string')) fail('header of a split JSON document lacks its path');
+    // the records go between the brackets of the emptied array
+    const at = h.envelope_insert_at!;
+    if (!(at > 0 && at < raw.length && raw[at - 1] === 0x5b && raw[at] === 0x5d)) fail('header of a split JSON document has no place for its records in the envelope');
     h.envelope = raw;
   } else {
     delete h.envelope;

@@ -86,7 +86,6 @@ export class LineChunker {
       this.sink.lines(head, head.length);
     }
     const lastNl = data.lastIndexOf(NL);
-    this.view = data.subarray(lastNl + 1);
     let start = 0;
     while (start <= lastNl) {
       let end = lastNl + 1;
@@ -94,9 +93,10 @@ export class LineChunker {
         const cut = data.indexOf(NL, start + REGION);
         end = cut + 1;
       }
+      // pending, should the sink throw: everything after this region (the later regions too)
+      this.view = data.subarray(end);
       this.sink.lines(start === 0 && end === data.length ? data : data.subarray(start, end), end - start);
       start = end;
-      if (start <= lastNl) this.view = data.subarray(start); // pending, should the sink throw
     }
     this.view = data.subarray(lastNl + 1);
     const rest = this.view;

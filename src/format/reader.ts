@@ -32,13 +32,13 @@ function openRegularStat(path: string): { fd: number; st: Stats } {
     fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new FormatError('is a symlink; lro never follows symlinks');
+    if (code === 'ELOOP') throw new FormatError('is a symlink', 'lro never follows symlinks: pass the file itself, or an id from lro ls');
     throw e;
   }
   const st = fstatSync(fd);
   if (!st.isFile()) {
     closeSync(fd);
-    throw new FormatError(st.isDirectory() ? 'is a directory, not a result file' : 'is not a regular file');
+    throw new FormatError(st.isDirectory() ? 'is a directory, not a result file' : 'is not a regular file', 'pass a result file, or an id from lro ls');
   }
   return { fd, st };
 }
@@ -146,21 +146,36 @@ export function* recordChunks(rf: ResultFile, reuse = false): Generator<Buffer> 
 export function* readRecords(rf: ResultFile, from = 1, to = Infinity): Generator<RecordLine> {
   const { count } = rf.header;
   const last = Math.min(to, count);
-  if (from > last) return;
+  // reading up to the last record: the file must end right after it
+  const toEnd = to >= count;
+  if (from > last) {
+    if (count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
+    return;
+  }
   let n = 1;
+  let base = rf.recordsOffset; // file offset of the chunk (chunks are the record bytes, in order)
   for (const data of recordChunks(rf)) {
     let start = 0;
     for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
       if (n >= from) {
         if (n > count) throw new FormatError(`has more records than its header says (${count})`);
         yield { n, line: data.subarray(start, nl) };
-        if (n >= last) return;
+        if (n >= last) {
+          if (toEnd) checkEnd(rf, base + nl + 1);
+          return;
+        }
       }
       n++;
       start = nl + 1;
     }
+    base += data.length;
   }
   throw new FormatError(`is truncated: header says ${count} records, file has ${n - 1}`);
+}
+
+/** Throws FormatError unless the file ends at `offset`, just after what its header says is the last record. */
+export function checkEnd(rf: ResultFile, offset: number): void {
+  if (rf.size > offset) throw new FormatError(`has more records than its header says (${rf.header.count})`);
 }
 
 /** Rebuilds the original content: exactly the input bytes (text, jsonl, binary) or an equal JSON document (json). */

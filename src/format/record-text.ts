@@ -2,14 +2,40 @@
 // JSON record (json, jsonl) is its JSON text; a jsonl line that was not JSON is its original line; a binary
 // record is its base64.
 import { decodeJsonStringRecord } from './escape.js';
-import type { Header } from './header.js';
-import { compactJsonText } from './json-scan.js';
+import { FormatError, type Header } from './header.js';
+import { compactJsonText, isJsonText } from './json-scan.js';
 
-/** Record text for display: the original line (text), the stored JSON (json, jsonl), base64 (binary). */
+/**
+ * Record text for display: the original line (text), the stored JSON (json, jsonl), base64 (binary). Throws
+ * FormatError when a record that must be a JSON string (text, and jsonl lines that were not JSON) is not one.
+ */
 export function displayBytes(h: Header, n: number, line: Buffer, invalid?: Set<number>): Buffer {
-  if (h.content_type === 'text' || (h.content_type === 'jsonl' && invalid?.has(n))) return decodeJsonStringRecord(line);
+  if (h.content_type === 'text' || (h.content_type === 'jsonl' && invalid?.has(n))) {
+    try {
+      return decodeJsonStringRecord(line);
+    } catch {
+      throw new FormatError(`record ${n} is not what a ${h.content_type} result holds`);
+    }
+  }
   if (h.content_type === 'binary') return line.subarray(1, line.length - 1);
   return line;
+}
+
+const BASE64_RECORD = /^"[A-Za-z0-9+/]*={0,2}"$/;
+
+/**
+ * displayBytes for records shown as they are stored (lro read): JSON records must be JSON and binary records
+ * quoted base64, else FormatError, so a damaged file is reported instead of shown as if it were intact.
+ */
+export function checkedDisplayBytes(h: Header, n: number, line: Buffer, invalid?: Set<number>): Buffer {
+  const ok =
+    h.content_type === 'binary'
+      ? BASE64_RECORD.test(line.toString('latin1'))
+      : h.content_type === 'json' || (h.content_type === 'jsonl' && !invalid?.has(n))
+        ? isJsonText(line)
+        : true;
+  if (!ok) throw new FormatError(`record ${n} is not what a ${h.content_type} result holds`);
+  return displayBytes(h, n, line, invalid);
 }
 
 /** Record text for matching: as displayBytes, but JSON records compact, so '"status":"error"' matches. */

@@ -26,7 +26,10 @@ import type { RecordSink } from './encoder.js';
 import { resultFileName, tempFileName } from './naming.js';
 
 export interface WriterOptions {
+  /** The store, as results are named to the user. */
   dir: string;
+  /** Where files are created and renamed: the store itself even if its path is swapped (see PinnedStore). */
+  ioDir?: string;
   id: string;
   operation: string;
   /** Identity of the store directory when it was checked; the rename is refused if it changed since. */
@@ -84,7 +87,7 @@ export class ResultWriter implements RecordSink {
   constructor(private readonly opts: WriterOptions) {
     this.memoryLimit = opts.memoryLimit ?? DEFAULT_MEMORY;
     this.slot = opts.headerSlot ?? DEFAULT_SLOT;
-    this.tempPath = join(opts.dir, tempFileName(opts.id));
+    this.tempPath = join(opts.ioDir ?? opts.dir, tempFileName(opts.id));
     this.fd = createExclusive(this.tempPath);
   }
 
@@ -195,12 +198,12 @@ export class ResultWriter implements RecordSink {
     closeSync(this.fd);
     this.fd = -1;
     this.checkDir();
-    const finalPath = join(this.opts.dir, resultFileName(this.opts.operation, this.opts.id));
+    const name = resultFileName(this.opts.operation, this.opts.id);
     // The file's data is durable before it gets its name; the directory itself is not fsynced (about 7 ms per
     // offload here): after an OS crash a result may be missing, never partial.
-    renameSync(this.tempPath, finalPath);
+    renameSync(this.tempPath, join(this.opts.ioDir ?? this.opts.dir, name));
     this.done = true;
-    return finalPath;
+    return join(this.opts.dir, name);
   }
 
   /** Removes the temporary file; safe to call at any time, never throws. */
@@ -239,7 +242,7 @@ export class ResultWriter implements RecordSink {
 
   /** The header outgrew its slot: copy the records after the real header into a new temporary file. */
   private rewriteWithHeader(header: Buffer): void {
-    const newPath = join(this.opts.dir, tempFileName(this.opts.id, 'rewrite'));
+    const newPath = join(this.opts.ioDir ?? this.opts.dir, tempFileName(this.opts.id, 'rewrite'));
     const out = createExclusive(newPath);
     try {
       writeAll(out, Buffer.concat([header, NEWLINE]));

@@ -2,7 +2,7 @@
 // substring search for the pattern's required literals over the stored bytes, and decodes and tests only those
 // (all records when nothing can be ruled out, or with -v). Yields the lines to print, with context, in order.
 import { FormatError, type Header } from '../format/header.js';
-import { recordChunks, type ResultFile } from '../format/reader.js';
+import { checkEnd, recordChunks, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { countNewlines } from './newlines.js';
@@ -68,7 +68,12 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
   const fold = q.matcher.ignoreCase;
   const re = q.matcher.regex;
   const last = Math.min(q.range.to, h.count);
-  if (q.range.from > last) return;
+  // searching up to the last record: the file must end right after it
+  const toEnd = q.range.to >= h.count;
+  if (q.range.from > last) {
+    if (h.count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
+    return;
+  }
 
   const textOf = (n: number, line: Buffer): string => {
     try {
@@ -98,7 +103,11 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
   const recent: { n: number; line: Buffer }[] = []; // the last `before` records passed without printing
 
   let n = 0; // number of the last record fully passed
+  let base = rf.recordsOffset; // file offset of the chunk (chunks are the record bytes, in order)
+  let next = rf.recordsOffset;
   for (const data of recordChunks(rf, true)) {
+    base = next;
+    next += data.length;
     const end = data.length;
     let folded: string | null = null; // lower-cased latin1 view of the chunk for case-insensitive literals
     let lineStart = 0;
@@ -128,7 +137,11 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
           n += skipped;
           lineStart = target;
           tick?.(n);
-          if (n >= last) return;
+          if (n >= last) {
+            if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+            if (toEnd) checkEnd(rf, base + lineStart);
+            return;
+          }
           if (lineStart >= end) break;
         }
       }
@@ -158,7 +171,10 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
         if (selected >= q.maxCount && afterLeft === 0) return;
       } else if (q.before > 0 && !q.countOnly) remember(recent, q.before, n, line);
       if (selected >= q.maxCount && afterLeft === 0) return;
-      if (n >= last) return;
+      if (n >= last) {
+        if (toEnd) checkEnd(rf, base + lineStart);
+        return;
+      }
     }
   }
   if (n < h.count && last === h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);

@@ -50,31 +50,77 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
   return { regex, literals: literals.filter((l) => l.length > 0), ignoreCase: o.ignoreCase, linearTime: literalOnly || linearTime(pattern) };
 }
 
+/** Above this many ways to try a pattern at one position, it is run where it can be stopped. */
+const MAX_CHOICES = 128;
+
+/** The quantifier at p[i] (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, maybe lazy): its bounds and length; null if none. */
+function quantifierAt(p: string, i: number): { min: number; max: number; length: number } | null {
+  const c = p[i];
+  let q: { min: number; max: number; length: number } | null = null;
+  if (c === '*') q = { min: 0, max: Infinity, length: 1 };
+  else if (c === '+') q = { min: 1, max: Infinity, length: 1 };
+  else if (c === '?') q = { min: 0, max: 1, length: 1 };
+  else if (c === '{') {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i));
+    if (m) q = { min: Number(m[1]), max: m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]), length: m[0].length };
+  }
+  if (q && p[i + q.length] === '?') q.length++; // lazy
+  return q;
+}
+
 /**
- * Whether a backtracking engine matches the pattern in time linear in the text: each attempt is bounded by the
- * pattern when nothing repeats without bound (*, +, {n,}) and nothing refers back (\1, \k<..>) or looks around.
+ * Whether a backtracking engine matches the pattern in time linear in the text with a small constant, so it
+ * needs no watchdog. Not so when anything repeats without bound (*, +, {n,}), refers back (\1, \k<..>) or looks
+ * around; when a group is quantified (`(a|a){1,30}` tries 2^30 ways); or when the optional parts and
+ * alternatives multiply to more than MAX_CHOICES ways to try at one position (`a{1,2000}a{1,2000}b`).
  * (The -w wrapper adds one-character lookarounds, which keep that bound.)
  */
 export function linearTime(pattern: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
+  let choices = 1;
+  const alternatives: number[] = [1]; // per open group; [0] is the top level
+  for (let i = 0; i < pattern.length; ) {
     const c = pattern[i];
+    let atomIsGroup = false;
     if (c === '\\') {
       const d = pattern[i + 1];
       if ((d >= '1' && d <= '9') || d === 'k') return false;
+      i += 2;
+      if ((d === 'p' || d === 'P' || d === 'u') && pattern[i] === '{') i = pattern.indexOf('}', i) + 1 || pattern.length;
+    } else if (c === '[') {
+      // a class: up to its closing bracket (a "]" first in the class, or escaped, is literal)
+      let j = i + 1;
+      if (pattern[j] === '^') j++;
+      if (pattern[j] === ']') j++;
+      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
+      i = j + 1;
+    } else if (c === '(') {
+      if (/^\(\?(=|!|<=|<!)/.test(pattern.slice(i, i + 4))) return false;
+      alternatives.push(1);
+      i++;
+      if (pattern[i] === '?') {
+        // (?:...) or (?<name>...): skip to the group's body
+        i = pattern[i + 1] === '<' ? pattern.indexOf('>', i) + 1 || pattern.length : i + 2;
+      }
+      continue;
+    } else if (c === ')') {
+      choices *= alternatives.length > 1 ? alternatives.pop()! : 1;
+      i++;
+      atomIsGroup = true;
+    } else if (c === '|') {
+      alternatives[alternatives.length - 1]++;
       i++;
       continue;
+    } else i++;
+    const q = quantifierAt(pattern, i);
+    if (q) {
+      if (q.max === Infinity || atomIsGroup) return false;
+      choices *= q.max - q.min + 1;
+      i += q.length;
     }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '*' || c === '+') return false;
-    else if (c === '{' && /^\{\d+,\}/.test(pattern.slice(i))) return false;
-    else if (c === '(' && pattern[i + 1] === '?' && /^\(\?(=|!|<=|<!)/.test(pattern.slice(i))) return false;
+    if (choices > MAX_CHOICES) return false;
   }
-  return true;
+  choices *= alternatives[0];
+  return choices <= MAX_CHOICES;
 }
 
 /**

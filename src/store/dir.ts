@@ -1,6 +1,6 @@
 // The store directory: where it is (`--dir`, `$LRO_DIR`, `${TMPDIR:-/tmp}/lro-<uid>`), creating it 0700, and
 // refusing one that another user could tamper with: a symlink, owned by someone else, or writable by others.
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
 import { resolve } from 'node:path';
 import { LroError } from '../errors.js';
 
@@ -42,6 +42,42 @@ export function checkStore(dir: string): Store | null {
     throw new LroError(`the store ${dir} is writable by others (mode ${(st.mode & 0o777).toString(8)}): run chmod 700 ${dir}`);
   }
   return { dir, identity: { dev: st.dev, ino: st.ino } };
+}
+
+/**
+ * A store held open for writing. `ioDir` names the directory itself rather than its path: on Linux
+ * `/proc/self/fd/N` of a descriptor opened on it, so files created, renamed or removed through `ioDir` stay in
+ * that directory even if its path is swapped for a symlink meanwhile (elsewhere `ioDir` is the path). Close it
+ * when done.
+ */
+export interface PinnedStore extends Store {
+  ioDir: string;
+  close(): void;
+}
+
+/** Opens a handle on a checked store (refusing it if the directory changed since the check). */
+export function pinStore(store: Store): PinnedStore {
+  let fd: number;
+  try {
+    fd = openSync(store.dir, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
+  } catch (e) {
+    throw new LroError(`cannot open the store ${store.dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}: point --dir or LRO_DIR at a real directory`);
+  }
+  const st = fstatSync(fd);
+  if (st.dev !== store.identity.dev || st.ino !== store.identity.ino) {
+    closeSync(fd);
+    throw new LroError(`the store ${store.dir} was replaced while lro opened it: check who else changes it`);
+  }
+  const proc = `/proc/self/fd/${fd}`;
+  let open = true;
+  return {
+    ...store,
+    ioDir: existsSync(proc) ? proc : store.dir,
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 /** The store at dir, created (mode 0700, whatever the umask) if missing, and checked. */

@@ -33,13 +33,18 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
   return openInStore(join(dir, entry.name), id);
 }
 
+/** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */
+export function damagedError(rf: ResultFile, e: FormatError): LroError {
+  return new LroError(`result ${rf.header.id} ${e.message} (${rf.path}): ${e.hint}`);
+}
+
 function openInStore(path: string, id: string): ResultFile {
   try {
     const rf = openResultFile(path);
     if (rf.header.id !== id) throw new FormatError(`has id ${rf.header.id} in its header, not ${id}`);
     return rf;
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`result ${id} (${path}) ${e.message}`);
+    if (e instanceof FormatError) throw new LroError(`result ${id} (${path}) ${e.message}: ${e.hint}`);
     throw e;
   }
 }
@@ -52,7 +57,7 @@ function openPath(path: string): ResultFile {
     if (rf.header.id !== parsed.id) throw new FormatError(`has id ${rf.header.id} in its header, not ${parsed.id}`);
     return rf;
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`${path} ${e.message}`);
+    if (e instanceof FormatError) throw new LroError(`${path} ${e.message}: ${e.hint}`);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new LroError(`${path} does not exist: pass an id from lro ls`);
     throw new LroError(`cannot read ${path}: ${code ?? (e as Error).message}`);

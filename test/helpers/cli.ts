@@ -33,7 +33,7 @@ export function lro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     else env[k] = v;
   }
   const [cmd, argv] = opts.shellPrefix
-    ? ['bash', ['-c', `${opts.shellPrefix} exec "${process.execPath}" "$@"`, 'bash', BIN, ...args]]
+    ? ['bash', ['--norc', '--noprofile', '-c', `${opts.shellPrefix} exec "${process.execPath}" "$@"`, 'bash', BIN, ...args]]
     : [process.execPath, [BIN, ...args]];
   return new Promise((resolvePromise, reject) => {
     const child = spawn(cmd, argv, { env, uid: opts.uid, gid: opts.gid, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -4,7 +4,8 @@
 /** Crockford base32 ULID: 26 characters, the first one at most 7 (48-bit time). */
 export const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const RESULT_RE = /^lro-([a-z0-9_-]{1,40})-([0-7][0-9A-HJKMNP-TV-Z]{25})\.jsonl$/;
-const TEMP_RE = /^\.lro-[0-9A-Za-z_-]{1,80}\.tmp$/;
+/** `.lro-<ULID>-<purpose>-<pid>-<n>.tmp`, exactly as tempFileName writes it: nothing looser is lro's to remove. */
+const TEMP_RE = /^\.lro-([0-7][0-9A-HJKMNP-TV-Z]{25})-[a-z]+-(\d{1,10})-\d+\.tmp$/;
 
 /** Whether s is a well-formed ULID (the id of a result). */
 export function isUlid(s: string): boolean {
@@ -41,7 +42,13 @@ export function tempFileName(id: string, purpose = 'write'): string {
   return `.lro-${id}-${purpose}-${process.pid}-${tempSerial++}.tmp`;
 }
 
-/** Whether a name is one of lro's temporary files (`.lro-*.tmp`). */
+/** Whether a name is one of lro's temporary files (as tempFileName makes them). */
 export function isTempFileName(name: string): boolean {
   return TEMP_RE.test(name);
+}
+
+/** The id and the writer's pid in a temporary file name; null when the name is not one lro writes. */
+export function parseTempFileName(name: string): { id: string; pid: number } | null {
+  const m = TEMP_RE.exec(name);
+  return m ? { id: m[1], pid: Number(m[2]) } : null;
 }

@@ -4,8 +4,8 @@
 // takes to arrive (`tail -f log | lro offload`). So gc keeps a temporary file while its writer lives.
 import { readFileSync } from 'node:fs';
 import { decodeTime } from 'ulid';
+import { parseTempFileName } from '../format/naming.js';
 
-const TEMP_PARTS = /^\.lro-([0-7][0-9A-HJKMNP-TV-Z]{25})-[a-z]+-(\d{1,10})-\d+\.tmp$/;
 /** Linux reports process start times in USER_HZ ticks, 100 per second on every common architecture. */
 const USER_HZ = 100;
 /** Clock slack when comparing a process's start with the time in a result id. */
@@ -45,9 +45,9 @@ function processStartMs(pid: number): number | null {
  * the process with that pid started after the result's id was made (the pid was reused). True otherwise.
  */
 export function writerMayBeAlive(tempName: string): boolean {
-  const m = TEMP_PARTS.exec(tempName);
+  const m = parseTempFileName(tempName);
   if (!m) return false;
-  const pid = Number(m[2]);
+  const { pid } = m;
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0); // signal 0: only asks whether the process exists
@@ -60,7 +60,7 @@ export function writerMayBeAlive(tempName: string): boolean {
   const started = processStartMs(pid);
   let idMs: number;
   try {
-    idMs = decodeTime(m[1]);
+    idMs = decodeTime(m.id);
   } catch {
     return true;
   }

@@ -28,15 +28,20 @@ export interface ReadOptions {
 }
 
 /** What to print: records from..to, or characters start..end of the original. */
-type Selection = { kind: 'records'; range: Range; option: string } | { kind: 'chars'; start: number; end: number };
+type Selection = { kind: 'records'; range: Range; option: string } | { kind: 'chars'; start: number; end: number } | { kind: 'none' };
 
 function selection(o: ReadOptions, count: number): Selection {
   const given = (['records', 'lines', 'head', 'tail', 'chars'] as const).filter((k) => o[k] !== undefined);
   if (given.length > 1) throw new UsageError(`--${given[0]} and --${given[1]} cannot be used together: pick one range`);
   if (o.chars !== undefined) return { kind: 'chars', ...parseCharRange(o.chars, '--chars') };
-  if (o.head !== undefined) return { kind: 'records', range: { from: 1, to: Math.max(1, parseCount(o.head, '--head')) }, option: 'head' };
+  // --head 0 and --tail 0 print nothing, as head -n 0 and tail -n 0 do
+  if (o.head !== undefined) {
+    const n = parseCount(o.head, '--head');
+    return n === 0 ? { kind: 'none' } : { kind: 'records', range: { from: 1, to: n }, option: 'head' };
+  }
   if (o.tail !== undefined) {
     const n = parseCount(o.tail, '--tail');
+    if (n === 0) return { kind: 'none' };
     return { kind: 'records', range: { from: Math.max(1, count - n + 1), to: count }, option: 'tail' };
   }
   const text = o.records ?? o.lines;
@@ -51,7 +56,7 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
   const out = new OutputBatch(io.stdout);
   try {
     if (sel.kind === 'chars') await readChars(rf, sel.start, sel.end, budget, out, o);
-    else await readRecordRange(rf, sel.range, budget, out, o);
+    else if (sel.kind === 'records') await readRecordRange(rf, sel.range, budget, out, o);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;

@@ -27,6 +27,11 @@ describe('lro read', () => {
     expect((await lro(['read', id, '--head', '2'], { env })).out).toBe(`1: ${lines[0]}\n2: ${lines[1]}\n`);
     expect((await lro(['read', id, '--tail', '2', '--raw'], { env })).out).toBe(`${lines[1998]}\n${lines[1999]}\n`);
     expect((await lro(['read', 'last', '--records', '1999:5000'], { env })).out.split('\n').filter(Boolean)).toHaveLength(2);
+    // as head -n 0 and tail -n 0: nothing, and no error
+    for (const opt of ['--head', '--tail']) {
+      const zero = await lro(['read', id, opt, '0'], { env });
+      expect([zero.code, zero.out, zero.stderr], opt).toEqual([0, '', '']);
+    }
   });
 
   it('cuts at the budget with the exact next command, and the pages cover every record once', async () => {

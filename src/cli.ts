@@ -1,16 +1,6 @@
 // The command line: registers one command per file in src/commands, and is the only place that turns errors
 // into `lro: <message>` and exit codes (usage errors exit 2, not commander's 1, which would read as "no match").
 import { Command, CommanderError } from 'commander';
-import { catCommand } from './commands/cat.js';
-import { completeIdsCommand, completionCommand } from './commands/completion.js';
-import { gcCommand } from './commands/gc.js';
-import { grepCommand } from './commands/grep.js';
-import { infoCommand } from './commands/info.js';
-import { jqCommand, preprocessJqArgv } from './commands/jq.js';
-import { lsCommand } from './commands/ls.js';
-import { offloadCommand } from './commands/offload.js';
-import { readCommand } from './commands/read.js';
-import { runCommand } from './commands/run.js';
 import { EXIT, LroError, oneLine } from './errors.js';
 import { FormatError } from './format/header.js';
 import { BrokenPipe, processIO, type IO } from './io.js';
@@ -24,9 +14,26 @@ export interface Context {
 
 export type CommandFactory = (ctx: Context) => Command;
 
-const COMMANDS: CommandFactory[] = [offloadCommand, runCommand, readCommand, grepCommand, jqCommand, catCommand, infoCommand, lsCommand, gcCommand, completionCommand];
+/**
+ * Each command's module, loaded only when that command runs (all of them for the help, completion and an
+ * unknown command): start-up is paid on every agent tool call, and most commands need little of the rest.
+ */
+const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
+  offload: async () => (await import('./commands/offload.js')).offloadCommand,
+  run: async () => (await import('./commands/run.js')).runCommand,
+  read: async () => (await import('./commands/read.js')).readCommand,
+  grep: async () => (await import('./commands/grep.js')).grepCommand,
+  jq: async () => (await import('./commands/jq.js')).jqCommand,
+  cat: async () => (await import('./commands/cat.js')).catCommand,
+  info: async () => (await import('./commands/info.js')).infoCommand,
+  ls: async () => (await import('./commands/ls.js')).lsCommand,
+  gc: async () => (await import('./commands/gc.js')).gcCommand,
+  completion: async () => (await import('./commands/completion.js')).completionCommand,
+};
 /** Commands for scripts, not people: left out of the help and of completion. */
-const HIDDEN: CommandFactory[] = [completeIdsCommand];
+const HIDDEN: Record<string, () => Promise<CommandFactory>> = {
+  '__complete-ids': async () => (await import('./commands/completion.js')).completeIdsCommand,
+};
 
 function configure(cmd: Command, io: IO): Command {
   cmd.exitOverride();
@@ -40,8 +47,11 @@ function configure(cmd: Command, io: IO): Command {
   return cmd;
 }
 
-/** Builds the program (exported for the completion and man page generators). */
-export function buildProgram(ctx: Context): Command {
+/**
+ * Builds the program with every command, or with only the one about to run (`only`, when it names one that
+ * needs no other: completion reads them all). Exported for the completion and man page tests.
+ */
+export async function buildProgram(ctx: Context, only?: string): Promise<Command> {
   const program = new Command('lro')
     .description('Large result offloading: small output passes through; large output becomes a stored result you can grep, jq and read.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -61,25 +71,27 @@ Examples:
 
 Store: --dir, $LRO_DIR, or \${TMPDIR:-/tmp}/lro-<uid>. Exit codes: 0 ok, 1 no match (grep), 2 error.`,
     );
-  for (const make of COMMANDS) program.addCommand(make(ctx));
-  for (const make of HIDDEN) program.addCommand(make(ctx), { hidden: true });
+  if (only === '-V' || only === '--version') return configure(program, ctx.io); // the version needs no command
+  const alone = only !== undefined && only !== 'completion' && (only in COMMANDS || only in HIDDEN);
+  for (const [name, load] of Object.entries(COMMANDS)) if (!alone || name === only) program.addCommand((await load())(ctx));
+  for (const [name, load] of Object.entries(HIDDEN)) if (!alone || name === only) program.addCommand((await load())(ctx), { hidden: true });
   return configure(program, ctx.io);
 }
 
 function commanderMessage(e: CommanderError): string {
-  return e.message.replace(/^error: /, '').replace(/\.$/, '');
+  return e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
 }
 
 /** Runs lro with argv (without node and script) and returns the exit code. */
 export async function main(argv: string[], io: IO): Promise<number> {
   const ctx: Context = { io, exitCode: EXIT.ok };
-  const program = buildProgram(ctx);
   if (argv.length === 0 && io.stdinIsTTY) argv = ['--help'];
   else if (argv.length === 0 || (argv[0].startsWith('-') && !['-h', '--help', '-V', '--version'].includes(argv[0]))) {
     argv = ['offload', ...argv]; // `cmd | lro` offloads
   }
-  if (argv[0] === 'jq') argv = preprocessJqArgv(argv);
   try {
+    if (argv[0] === 'jq') argv = (await import('./commands/jq.js')).preprocessJqArgv(argv);
+    const program = await buildProgram(ctx, argv[0]);
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (e) {
@@ -93,7 +105,7 @@ async function reportError(e: unknown, io: IO, argv: string[]): Promise<number> 
   let code: number = EXIT.error;
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
-    const sub = argv.find((a) => !a.startsWith('-'));
+    const sub = e.code === 'commander.unknownCommand' ? undefined : argv.find((a) => !a.startsWith('-'));
     message = `${commanderMessage(e)}: see lro ${sub && sub !== '--help' ? `${sub} ` : ''}--help`;
   } else if (e instanceof LroError) {
     message = e.message;

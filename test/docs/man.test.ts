@@ -23,8 +23,8 @@ describe('man/lro.1', () => {
     expect(text.stdout.replace(/.\x08/g, '')).toMatch(/EXIT STATUS/); // without the overstrike of bold
   });
 
-  it('documents every command and every option', () => {
-    const program = buildProgram({ io, exitCode: 0 });
+  it('documents every command and every option', async () => {
+    const program = await buildProgram({ io, exitCode: 0 });
     const escaped = (flag: string) => flag.replace(/-/g, '\\-');
     for (const cmd of program.commands) {
       if ((cmd as unknown as { _hidden?: boolean })._hidden) continue;

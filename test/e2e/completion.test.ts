@@ -16,7 +16,7 @@ let id: string;
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 
 /** The program as the CLI builds it (nothing runs: only its definition is read). */
-function program() {
+async function program() {
   const quiet = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
   const io: IO = { stdin: [], stdinIsTTY: false, stdout: quiet, stderr: quiet, env: {}, now: () => new Date() };
   return buildProgram({ io, exitCode: 0 });
@@ -68,13 +68,13 @@ describe('lro completion bash', () => {
     expect(r.out).toMatch(/complete -F _lro lro/);
   });
 
-  it('completes subcommands from the program: lro g offers every command starting with g', () => {
-    const expected = commandSpecs(program())
+  it('completes subcommands from the program: lro g offers every command starting with g', async () => {
+    const expected = commandSpecs(await program())
       .map((c) => c.name)
       .filter((n) => n.startsWith('g'));
     expect(expected).toContain('grep');
     expect(bashComplete('lro g').sort()).toEqual(expected.sort()); // gc too once it is registered
-    expect(bashComplete('lro ')).toEqual(commandSpecs(program()).map((c) => c.name));
+    expect(bashComplete('lro ')).toEqual(commandSpecs(await program()).map((c) => c.name));
     expect(bashComplete('lro ')).not.toContain('__complete-ids');
   });
 
@@ -125,8 +125,8 @@ describe('lro completion zsh and fish', () => {
 });
 
 describe('lro completion: generated from the program', () => {
-  it('names every visible subcommand and every long option in each script', () => {
-    const specs = commandSpecs(program());
+  it('names every visible subcommand and every long option in each script', async () => {
+    const specs = commandSpecs(await program());
     for (const shell of ['bash', 'zsh', 'fish']) {
       const script = execFileSync(process.execPath, [BIN, 'completion', shell], { encoding: 'utf8' });
       for (const c of specs) {

@@ -6,14 +6,15 @@ import { buildProgram } from '../../src/cli.js';
 import type { IO } from '../../src/io.js';
 import { lro } from '../helpers/cli.js';
 
-function commandNames(): string[] {
+async function commandNames(): Promise<string[]> {
   const quiet = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
   const io: IO = { stdin: [], stdinIsTTY: false, stdout: quiet, stderr: quiet, env: {}, now: () => new Date() };
-  return buildProgram({ io, exitCode: 0 }).commands.map((c) => c.name());
+  return (await buildProgram({ io, exitCode: 0 })).commands.map((c) => c.name());
 }
 
+const names = await commandNames();
+
 describe('--help', () => {
-  const names = commandNames();
 
   it('covers the commands lro is known to have', () => {
     for (const name of ['offload', 'run', 'read', 'grep', 'jq', 'cat', 'info', 'completion']) expect(names).toContain(name);
@@ -48,5 +49,11 @@ describe('--help', () => {
       expect(r.code).toBe(0);
       expect(r.out).toBe(`${pkg.version}\n`);
     }
+  });
+
+  it('an unknown command is one line with a suggestion, exit 2', async () => {
+    const r = await lro(['grpe', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("lro: unknown command 'grpe' (Did you mean grep?): see lro --help\n");
   });
 });

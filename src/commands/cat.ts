@@ -12,21 +12,28 @@ const OUT_CHUNK = 1 << 20;
 export async function runCat(ref: string, opts: { dir?: string }, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: opts.dir, env: io.env });
   const hash = createHash('sha256');
-  let parts: Uint8Array[] = [];
+  // pieces (a line, a line ending) are copied into 1 MB buffers, hashed and written a buffer at a time
+  let out = Buffer.allocUnsafe(OUT_CHUNK);
   let size = 0;
+  const emit = async (buf: Uint8Array) => {
+    hash.update(buf);
+    await io.stdout.write(buf);
+  };
   const flush = async () => {
     if (size === 0) return;
-    const buf = Buffer.concat(parts);
-    parts = [];
+    const full = out.subarray(0, size);
+    out = Buffer.allocUnsafe(OUT_CHUNK); // the written buffer is the stream's until it is flushed
     size = 0;
-    await io.stdout.write(buf);
+    await emit(full);
   };
   try {
     for (const piece of originalContent(rf)) {
-      hash.update(piece);
-      parts.push(piece.length < 65536 ? Buffer.from(piece) : piece);
-      size += piece.length;
-      if (size >= OUT_CHUNK) await flush();
+      if (size + piece.length > OUT_CHUNK) await flush();
+      if (piece.length >= OUT_CHUNK) await emit(piece);
+      else {
+        out.set(piece, size);
+        size += piece.length;
+      }
     }
     await flush();
   } catch (e) {

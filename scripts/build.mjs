@@ -24,7 +24,7 @@ await build({
   // Bundled CommonJS dependencies call require(); give ESM output a real one.
   banner: { js: "import { createRequire as __lroCreateRequire } from 'node:module'; const require = __lroCreateRequire(import.meta.url);" },
   define: { __LRO_VERSION__: JSON.stringify(pkg.version) },
-  minify: !process.env.LRO_PROFILE,
+  minify: !process.env.LRO_PROFILE, // LRO_PROFILE=1 npm run build keeps names readable in --cpu-prof output
   sourcemap: false,
   logLevel: 'warning',
 });

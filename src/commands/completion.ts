@@ -5,7 +5,7 @@ import { Argument, Command, type Help } from 'commander';
 import type { Context } from '../cli.js';
 import type { IO } from '../io.js';
 import { checkStore, storePath } from '../store/dir.js';
-import { listResultNames } from '../store/list.js';
+import { listStore } from '../store/scan.js';
 
 /** The shells lro writes completion scripts for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -385,8 +385,7 @@ export function printIds(io: IO, dir: string | undefined): Promise<void> {
   let lines = 'last\tthe newest result\n';
   try {
     if (checkStore(path)) {
-      const results = listResultNames(path).results;
-      for (let i = results.length - 1; i >= 0 && i >= results.length - 500; i--) lines += `${results[i].id}\t${results[i].operation}\n`;
+      for (const r of listStore(path).results.slice(0, 500)) lines += `${r.id}\t${r.operation}\n`; // newest first
     }
   } catch {
     return Promise.resolve(); // completion never prints errors into a command line

@@ -6,7 +6,7 @@ import { FormatError } from '../format/header.js';
 import { isUlid, parseResultFileName } from '../format/naming.js';
 import { openResultFile, type ResultFile } from '../format/reader.js';
 import { checkStore, storePath } from './dir.js';
-import { listResultNames } from './list.js';
+import { listStore } from './scan.js';
 
 export interface ResolveOptions {
   dir?: string;
@@ -22,13 +22,13 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
   const store = checkStore(dir);
   const shown = ref.length > 60 ? `${ref.slice(0, 60)}…` : ref;
   if (ref === 'last') {
-    const names = store ? listResultNames(dir).results : [];
-    if (names.length === 0) throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
-    return openInStore(join(dir, names[names.length - 1].name), names[names.length - 1].id);
+    const newest = store ? listStore(dir).results[0] : undefined;
+    if (!newest) throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
+    return openInStore(join(dir, newest.name), newest.id);
   }
   const id = ref.toUpperCase();
   if (!isUlid(id)) throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last' (see lro ls)`);
-  const entry = store ? listResultNames(dir).results.find((e) => e.id === id) : undefined;
+  const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
   if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
   return openInStore(join(dir, entry.name), id);
 }

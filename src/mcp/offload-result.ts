@@ -52,7 +52,7 @@ export function unwrapEnvelope(text: string): string[] | null {
 
 const looksJson = (s: string): boolean => /^\s*[[{]/.test(s);
 
-/** The text to store for some text blocks, and its format: JSON blocks become one JSON array of them. */
+/** The text to store for some text blocks, and its format: JSON blocks become one JSON array of them, others lines. */
 export function textPayload(texts: string[], format: OffloadOptions['format']): { text: string; format: OffloadOptions['format'] } | null {
   const flat = texts.flatMap((t) => unwrapEnvelope(t) ?? [t]);
   if (flat.length === 0) return null;
@@ -68,7 +68,8 @@ export function textPayload(texts: string[], format: OffloadOptions['format']): 
       }
     });
   if (allJson && (format === undefined || format === 'auto')) return { text: `[${flat.join(',')}]`, format: 'json' };
-  return { text: flat.join('\n'), format };
+  // each block on lines of its own, without a blank line between blocks that end with a newline
+  return { text: flat.reduce((all, t) => (all.endsWith('\n') ? all + t : `${all}\n${t}`)), format };
 }
 
 /** Replaces every string leaf `f` maps to something else. */

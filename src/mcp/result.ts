@@ -76,12 +76,14 @@ export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReade
   }
 }
 
-/** The last line `[lro: …; next: lro read …]` with the next part's tool call instead. */
+/** The last line `[lro: …; next: lro read …]` with the next part's tool call instead, and arguments for flags. */
 async function withNextCall(stdout: string, calls: CallReader): Promise<{ output: string; next?: ToolCall }> {
   const m = /\[lro: ([^\n]*); next: (lro [^\n]*)\]\n?$/.exec(stdout);
   const next = m ? await calls.read(m[2]) : null;
   if (!m || !next) return { output: stdout };
-  return { output: `${stdout.slice(0, m.index)}[lro: ${m[1]}; next: ${formatCall(next)}]\n`, next };
+  // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
+  const what = m[1].replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
+  return { output: `${stdout.slice(0, m.index)}[lro: ${what}; next: ${formatCall(next)}]\n`, next };
 }
 
 async function recordsResult(out: Captured, calls: CallReader): Promise<ToolResult> {

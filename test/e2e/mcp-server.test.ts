@@ -92,7 +92,7 @@ describe('lro mcp: the tools', () => {
       const text = textOf(part);
       for (const m of text.matchAll(/^(\d+): /gm)) seen.push(Number(m[1]));
       next = part.structuredContent!.next;
-      if (next) expect(text.trimEnd().split('\n').at(-1)).toBe(`[lro: showed records ${/^(\d+): /m.exec(text)![1]}-${seen.at(-1)} of 2,000 (--max-tokens 200); next: lro_read ${JSON.stringify(next.arguments)}]`);
+      if (next) expect(text.trimEnd().split('\n').at(-1)).toBe(`[lro: showed records ${/^(\d+): /m.exec(text)![1]}-${seen.at(-1)} of 2,000 (max_tokens 200); next: lro_read ${JSON.stringify(next.arguments)}]`);
       parts++;
     }
     expect(parts).toBeGreaterThan(2);

@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/cli.js';
-import { childPids, EVERYTHING, httpClient, httpServer, INITIALIZE, mcpEnv, NODE, rawRequest, stdioClient, textOf } from '../helpers/mcp.js';
+import { childPids, EVERYTHING, httpClient, httpServer, INITIALIZE, mcpEnv, NODE, rawRequest, spawnedClient, stdioClient, textOf } from '../helpers/mcp.js';
 
 let root: string;
 const children: ChildProcess[] = [];
@@ -122,19 +122,25 @@ describe('lro mcp proxy --http', () => {
   });
 });
 
+/** server-everything serving Streamable HTTP on a free port. */
+async function everythingOverHttp(): Promise<{ url: string; upstream: ChildProcess }> {
+  const port = await new Promise<number>((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => done(p));
+    });
+  });
+  const upstream = spawn(NODE, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(upstream);
+  await new Promise<void>((done) => upstream.stderr!.on('data', (d: Buffer) => d.toString().includes('listening') && done()));
+  return { url: `http://127.0.0.1:${port}/mcp`, upstream };
+}
+
 describe('lro mcp proxy --url', () => {
   it('reaches an upstream over Streamable HTTP, results offloaded as over stdio', async () => {
-    const port = await new Promise<number>((done) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => done(p));
-      });
-    });
-    const upstream = spawn(NODE, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-    children.push(upstream);
-    await new Promise<void>((done) => upstream.stderr!.on('data', (d: Buffer) => d.toString().includes('listening') && done()));
+    const { url } = await everythingOverHttp();
     const store = join(root, 'store-url');
-    const { client } = await stdioClient(['mcp', 'proxy', '--threshold-for', 'echo=1', '--url', `http://127.0.0.1:${port}/mcp`], mcpEnv(store));
+    const { client } = await stdioClient(['mcp', 'proxy', '--threshold-for', 'echo=1', '--url', url], mcpEnv(store));
     clients.push(client);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'lro_read']));
@@ -142,5 +148,23 @@ describe('lro mcp proxy --url', () => {
     const echoed = await client.callTool({ name: 'echo', arguments: { message: 'stored, as any result above its threshold' } });
     const id = /\bid: ([0-9A-Z]{26})\b/.exec(textOf(echoed))![1];
     expect(textOf(await client.callTool({ name: 'lro_read', arguments: { id, raw: true } }))).toBe('Echo: stored, as any result above its threshold\n');
+  });
+
+  it('an upstream that goes away mid-call: the call gets an error result, lro exits 2 saying so', async () => {
+    const { url, upstream } = await everythingOverHttp();
+    const p = await spawnedClient(['mcp', 'proxy', '--url', url], mcpEnv(join(root, 'store-url')));
+    let firstProgress!: () => void;
+    const progressed = new Promise<void>((r) => (firstProgress = r));
+    const pending = p.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 120, steps: 120 } }, undefined, {
+      onprogress: () => firstProgress(),
+      timeout: 300_000,
+    });
+    await progressed;
+    upstream.kill('SIGKILL');
+    const r = (await pending) as { isError?: boolean };
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(new RegExp(`^lro: the upstream MCP server \\(${url}\\) went away: .* before answering$`));
+    expect(await p.exited).toEqual({ code: 2, signal: null });
+    expect(p.stderr()).toMatch(new RegExp(`lro: the upstream MCP server \\(${url}\\) went away: [^\\n]+\\n$`));
   });
 });

@@ -1,6 +1,7 @@
 // MCP parts for the end-to-end tests, all real: the SDK's Client, the built `lro mcp` spawned as a client would
 // spawn it, the two upstream servers installed from npm, and raw HTTP requests for what a client would not send.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -93,16 +94,21 @@ export const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
-/** The pids of a process's children. */
+/** The pids of a process's children (from /proc: no ps needed). */
 export function childPids(pid: number): number[] {
-  try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .map((s) => Number(s.trim()))
-      .filter((n) => n > 0);
-  } catch {
-    return []; // ps exits 1 when there are none
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid ...: the command name may hold spaces and parentheses, so read after the last ')'
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
   }
+  return out;
 }
 
 /** The text of a result's text blocks. */

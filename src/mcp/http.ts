@@ -87,6 +87,7 @@ export async function serveHttp(o: HttpOptions, io: IO, connect: Connect): Promi
       enableDnsRebindingProtection: true,
       allowedHosts: allowed.hosts,
       allowedOrigins: allowed.origins,
+      maxRequestBodySize: MAX_CLIENT_MESSAGE, // lro_offload's content comes in a request
       onsessioninitialized: (id) => void sessions.set(id, entry),
     });
     const entry = { transport, session: await connect(transport) };

@@ -107,8 +107,9 @@ export class Relay {
       }
       if (m.method === 'tasks/result') call = this.tasks.get(String(m.params?.taskId));
       this.pending.set(id, { method: m.method!, ...(call ? { call } : {}) });
-    } else if (m.method === 'notifications/cancelled' && this.local.has(m.params?.requestId)) {
-      return; // the upstream never saw that request
+    } else if (m.method === 'notifications/cancelled') {
+      if (this.local.has(m.params?.requestId)) return; // the upstream never saw that request
+      this.pending.delete(m.params?.requestId); // a cancelled request gets no answer
     }
     this.up.transport.send(m as JSONRPCMessage).catch((e: Error) => {
       if (isRequest(m)) void this.answerFailed(m.id!, `lro: could not send the request to the upstream MCP server: ${e.message}`);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
-import { mcpEnv, stdioClient, textOf } from '../helpers/mcp.js';
+import { INITIALIZE, mcpEnv, stdioClient, textOf } from '../helpers/mcp.js';
 
 const CORPUS = resolve(__dirname, '../../fixtures/corpus');
 const HDFS = readFileSync(join(CORPUS, 'loghub/HDFS_2k.log'), 'utf8');
@@ -132,6 +132,22 @@ describe('lro mcp: the tools', () => {
     const list = await call('lro_ls', { operation: 'events' });
     expect(list.structuredContent!.results).toEqual([expect.objectContaining({ id: eventsId, operation: 'events', records: 30, session: null })]);
     expect(textOf(list).split('\n')[0]).toBe('id\toperation\trecords\ttokens\tbytes\ttimestamp\texpires_at\tsession');
+  });
+});
+
+describe('lro mcp: a client that closes stdin right after its requests', () => {
+  it('still gets every answer, then lro exits 0', async () => {
+    const messages = [
+      INITIALIZE,
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'lro_offload', arguments: { content: HDFS, operation: 'piped' } } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'lro_ls', arguments: { operation: 'piped' } } }),
+    ];
+    const r = await lro(['mcp'], { input: `${messages.join('\n')}\n`, env: { LRO_DIR: join(root, 'piped') } });
+    expect(r.code, r.stderr).toBe(0);
+    const answers = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
+    expect(answers.find((a) => a.id === 2).result.structuredContent.summary.count).toBe(2000);
   });
 });
 

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
-import { childPids, EVERYTHING, FILESYSTEM, mcpEnv, NODE, spawnedClient, stdioClient, textOf } from '../helpers/mcp.js';
+import { childPids, EVERYTHING, FILESYSTEM, INITIALIZE, mcpEnv, NODE, spawnedClient, stdioClient, textOf } from '../helpers/mcp.js';
 
 const CORPUS = resolve(__dirname, '../../fixtures/corpus');
 type Result = { content: { type: string; text?: string }[]; isError?: boolean };
@@ -70,6 +70,23 @@ describe('lro mcp proxy: the upstream fails', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stderr.split('\n')).toHaveLength(2); // one line
     }
+  });
+});
+
+describe('lro mcp proxy: a client that closes stdin right after its requests', () => {
+  it('still gets every answer, then the upstream is stopped and lro exits 0', async () => {
+    const messages = [
+      INITIALIZE,
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'lro_ls', arguments: {} } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
+    ];
+    const r = await lro(['mcp', 'proxy', '--', NODE, EVERYTHING, 'stdio'], { input: `${messages.join('\n')}\n`, env: { LRO_DIR: join(root, 'store-e') } });
+    expect(r.code, r.stderr).toBe(0);
+    const answers = r.out.trim().split('\n').map((l) => JSON.parse(l)).filter((m) => m.id !== undefined);
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3, 4]);
+    expect(answers.find((a) => a.id === 2).result.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['lro_read', 'lro_ls']));
   });
 });
 

@@ -31,7 +31,12 @@ export async function toolDescriptor(d: Descriptor, calls: CallReader): Promise<
     const call = m ? await calls.read(m[2]) : null;
     fields.push(m && call ? `${m[1]}(${formatCall(call)})` : f);
   }
-  return { ...d, fields, jq_recipes: recipes, guidance: await calls.rewriteQuoted(d.guidance) };
+  return { ...d, fields, jq_recipes: recipes, guidance: toolWords(await calls.rewriteQuoted(d.guidance)) };
+}
+
+/** The guidance's words about commands, as a tool user reads them ("lro jq … (-s: …)" is lro_jq and slurp). */
+function toolWords(guidance: string): string {
+  return guidance.replace('lro jq feeds jq one record at a time (-s: all at once)', 'lro_jq feeds jq one record at a time (slurp: true, all at once)');
 }
 
 /** The descriptor as a model reads it: prose (the default) or JSON. */

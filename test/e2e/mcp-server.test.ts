@@ -124,6 +124,8 @@ describe('lro mcp: the tools', () => {
   it('lro_info gives the descriptor again (tool calls in it), or the header; lro_ls lists the results', async () => {
     const d = await call('lro_info', { id: eventsId });
     expect(textOf(d)).toMatch(/^Output offloaded: 30 records of json/);
+    expect(textOf(d)).toContain('lro_jq feeds jq one record at a time (slurp: true, all at once)');
+    expect(textOf(d)).not.toMatch(/\blro (grep|read|jq|info) | -s\b/); // no shell commands or flags left
     expect(textOf(d)).toContain(`lro_jq {"id":"${eventsId}","filter":"select(.type == \\"IssuesEvent\\")","compact_output":true}`);
     const full = await call('lro_info', { id: eventsId, full: true });
     expect(full.structuredContent!.fields.length).toBeGreaterThan(d.structuredContent!.fields.length);

@@ -118,3 +118,13 @@ export function textOf(result: unknown): string {
     .map((b) => b.text)
     .join('\n');
 }
+
+/**
+ * Whether progress notifications are the first of the expected ones, in order (at least one). The SDK's client
+ * runs notification handlers a microtask later but responses at once, so the last progress can be dropped when it
+ * arrives in the same read as the response (modelcontextprotocol/typescript-sdk issue 2580), with a proxy or not.
+ */
+export function progressPrefix(seen: unknown[], total: number): boolean {
+  const expected = Array.from({ length: total }, (_, i) => ({ progress: i + 1, total }));
+  return seen.length > 0 && JSON.stringify(seen) === JSON.stringify(expected.slice(0, seen.length));
+}

@@ -12,7 +12,7 @@ export function stdioServerTransport(io: IO): { transport: StdioServerTransport;
       io.stdout.write(chunk).then(() => done(), done);
     },
   });
-  const transport = useLineReadBuffer(new StdioServerTransport(input, output), MAX_CLIENT_MESSAGE);
+  const transport = useLineReadBuffer(new StdioServerTransport(input, output, { maxBufferSize: MAX_CLIENT_MESSAGE }), MAX_CLIENT_MESSAGE);
   const ended = new Promise<void>((resolve) => {
     input.once('end', resolve);
     input.once('close', resolve);

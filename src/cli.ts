@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
   ls: async () => (await import('./commands/ls.js')).lsCommand,
   gc: async () => (await import('./commands/gc.js')).gcCommand,
   completion: async () => (await import('./commands/completion.js')).completionCommand,
+  mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
 };
 /** Commands for scripts, not people: left out of the help and of completion. */
 const HIDDEN: Record<string, () => Promise<CommandFactory>> = {

@@ -2,7 +2,7 @@
 // commands never touch `process` and tests can run them with fakes.
 import { read } from 'node:fs';
 import { isatty } from 'node:tty';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /** A closed stdout (EPIPE): the reader went away, so lro stops quietly. */
 export class BrokenPipe extends Error {}
@@ -29,6 +29,11 @@ export interface IO {
    * diagnostics arrive unchanged and at once; without it they are piped through `stdin` and `stderr` above.
    */
   inheritStdio?: boolean;
+  /**
+   * stdin as a Node stream, for a reader that runs until told to stop (the MCP server on stdio): destroying it
+   * lets the process end even while a read is waiting. Without it, a stream is made from `stdin`.
+   */
+  stdinStream?: () => Readable;
   /** Calls `handler` on SIGINT and SIGTERM instead of dying, until the returned function is called. */
   onSignal?: (handler: (signal: NodeJS.Signals) => void) => () => void;
 }
@@ -105,6 +110,7 @@ export function processIO(): IO {
     env,
     now: () => new Date(),
     inheritStdio: true,
+    stdinStream: () => process.stdin,
     onSignal(handler) {
       for (const sig of FORWARDED_SIGNALS) process.on(sig, handler);
       return () => {

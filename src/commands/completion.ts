@@ -18,26 +18,36 @@ export interface OptionSpec {
   long?: string;
   description: string;
   takesValue: boolean;
-  /** Values to offer: choices, a directory, or nothing in particular. */
-  value: { kind: 'choices'; choices: string[] } | { kind: 'dir' } | { kind: 'any' } | null;
+  /** Values to offer: choices, a directory, a file, or nothing in particular. */
+  value: { kind: 'choices'; choices: string[] } | { kind: 'dir' } | { kind: 'file' } | { kind: 'any' } | null;
 }
 
 /** A positional argument: a stored id, one of some words, a command line (run), or anything. */
 export type ArgSpec = { kind: 'id' } | { kind: 'choices'; choices: string[] } | { kind: 'command' } | { kind: 'any' };
 
-/** A subcommand as the scripts need it. */
+/**
+ * A subcommand as the scripts need it. A subcommand's own subcommand (lro mcp proxy) is a spec of its own named
+ * "mcp proxy"; its parent lists it in `subcommands` and offers it as its first argument.
+ */
 export interface CommandSpec {
   name: string;
   description: string;
   options: OptionSpec[];
   args: ArgSpec[];
+  subcommands: string[];
 }
 
-/** The visible commands of a program, with their options and arguments. */
-export function commandSpecs(program: Command): CommandSpec[] {
-  const help: Help = program.createHelp();
-  return help.visibleCommands(program).map((cmd) => ({
-    name: cmd.name(),
+/** One command as a spec, named by its path under the program. */
+function commandSpec(cmd: Command, help: Help, name: string): CommandSpec {
+  const subcommands = help.visibleCommands(cmd).map((c) => c.name());
+  const args = cmd.registeredArguments.map((a): ArgSpec => {
+    if (a.argChoices) return { kind: 'choices', choices: a.argChoices };
+    if (a.name() === 'id') return { kind: 'id' };
+    if (a.name() === 'command') return { kind: 'command' };
+    return { kind: 'any' };
+  });
+  return {
+    name,
     description: firstSentence(cmd.description()),
     options: help.visibleOptions(cmd).map((o) => {
       const takesValue = o.required || o.optional;
@@ -47,17 +57,26 @@ export function commandSpecs(program: Command): CommandSpec[] {
           ? { kind: 'choices', choices: o.argChoices }
           : o.long === '--dir'
             ? { kind: 'dir' }
-            : { kind: 'any' };
+            : /<file>/.test(o.flags)
+              ? { kind: 'file' }
+              : { kind: 'any' };
       return { short: o.short, long: o.long, description: firstSentence(o.description), takesValue, value };
     }),
-    args: cmd.registeredArguments.map((a): ArgSpec => {
-      if (a.argChoices) return { kind: 'choices', choices: a.argChoices };
-      if (a.name() === 'id') return { kind: 'id' };
-      if (a.name() === 'command') return { kind: 'command' };
-      return { kind: 'any' };
-    }),
-  }));
+    args: subcommands.length && !args.length ? [{ kind: 'choices', choices: subcommands }] : args,
+    subcommands,
+  };
 }
+
+/** The visible commands of a program, with their options and arguments, each followed by its own subcommands. */
+export function commandSpecs(program: Command): CommandSpec[] {
+  const help: Help = program.createHelp();
+  return help
+    .visibleCommands(program)
+    .flatMap((cmd) => [commandSpec(cmd, help, cmd.name()), ...help.visibleCommands(cmd).map((sub) => commandSpec(sub, help, `${cmd.name()} ${sub.name()}`))]);
+}
+
+/** Whether a spec is a subcommand's subcommand. */
+const nested = (c: CommandSpec): boolean => c.name.includes(' ');
 
 function firstSentence(s: string): string {
   const cut = s.replace(/\s+/g, ' ').split(/[;(]/)[0].trim();
@@ -78,17 +97,27 @@ export function completionScript(shell: Shell, program: Command): string {
 }
 
 function bashScript(specs: CommandSpec[], topFlags: string[]): string {
+  const nestedCases = specs
+    .filter((c) => c.subcommands.length)
+    .map((c) => `    ${sq(c.name)}) if ((subi + 1 < cword)) && [[ " ${c.subcommands.join(' ')} " == *" \${words[subi+1]} "* ]]; then sub="$sub \${words[subi+1]}"; subi=$((subi + 1)); fi ;;`)
+    .join('\n');
   const cases = specs.map((c) => {
     const valueCases = c.options
       .filter((o) => o.takesValue)
       .map((o) => {
         const v = o.value!;
         const action =
-          v.kind === 'choices' ? `COMPREPLY=($(compgen -W ${sq(v.choices.join(' '))} -- "$cur"))` : v.kind === 'dir' ? 'COMPREPLY=($(compgen -d -- "$cur"))' : 'COMPREPLY=()';
+          v.kind === 'choices'
+            ? `COMPREPLY=($(compgen -W ${sq(v.choices.join(' '))} -- "$cur"))`
+            : v.kind === 'dir'
+              ? 'COMPREPLY=($(compgen -d -- "$cur"))'
+              : v.kind === 'file'
+                ? 'COMPREPLY=($(compgen -f -- "$cur"))'
+                : 'COMPREPLY=()';
         return `        ${flags(o).join('|')}) ${action}; return ;;`;
       });
     return [
-      `    ${c.name})`,
+      `    ${sq(c.name)})`,
       `      opts=${sq(c.options.flatMap(flags).join(' '))}`,
       `      vals=${sq(` ${c.options.filter((o) => o.takesValue).flatMap(flags).join(' ')} `)}`,
       `      args=(${c.args.map((a) => sq(a.kind === 'choices' ? `choices:${a.choices.join(' ')}` : a.kind)).join(' ')})`,
@@ -140,10 +169,14 @@ _lro() {
     if [[ "$cur" == -* ]]; then
       COMPREPLY=($(compgen -W ${sq(topFlags.join(' '))} -- "$cur"))
     else
-      COMPREPLY=($(compgen -W ${sq(specs.map((c) => c.name).join(' '))} -- "$cur"))
+      COMPREPLY=($(compgen -W ${sq(specs.filter((c) => !nested(c)).map((c) => c.name).join(' '))} -- "$cur"))
     fi
     return
   fi
+  # the subcommand's own subcommand, right after it (lro mcp proxy)
+  case "$sub" in
+${nestedCases}
+  esac
   # --opt=value: complete the value (bash replaces only what follows the '=')
   if [[ "$cur" == --*=* ]]; then
     prev="\${cur%%=*}"
@@ -195,7 +228,15 @@ const zshText = (s: string): string => s.replace(/\\/g, '\\\\').replace(/([[\]:]
 
 function zshOption(o: OptionSpec): string {
   const v = o.value;
-  const action = !v ? '' : v.kind === 'choices' ? `:value:(${v.choices.join(' ')})` : v.kind === 'dir' ? ':directory:_directories' : ':value: ';
+  const action = !v
+    ? ''
+    : v.kind === 'choices'
+      ? `:value:(${v.choices.join(' ')})`
+      : v.kind === 'dir'
+        ? ':directory:_directories'
+        : v.kind === 'file'
+          ? ':file:_files'
+          : ':value: ';
   const desc = `[${zshText(o.description)}]${action.replace(/'/g, `'\\''`)}`;
   const fs = flags(o).map((f) => (o.takesValue ? (f.startsWith('--') ? `${f}=` : `${f}+`) : f));
   return fs.length === 1 ? `'${fs[0]}${desc}'` : `{${fs.join(',')}}'${desc}'`;
@@ -215,10 +256,31 @@ function zshArg(a: ArgSpec, i: number): string {
 }
 
 function zshScript(specs: CommandSpec[], top: { flags: string[]; description: string }[]): string {
-  const commands = specs.map((c) => `        ${sq(`${c.name.replace(/:/g, '\\:')}:${c.description}`)}`).join('\n');
-  const cases = specs.map((c) => {
-    const lines = [...c.options.map(zshOption), ...c.args.map(zshArg)];
-    return `        ${c.name})\n          _arguments -s -S \\\n            ${lines.join(' \\\n            ')} && ret=0\n          ;;`;
+  const commands = specs
+    .filter((c) => !nested(c))
+    .map((c) => `        ${sq(`${c.name.replace(/:/g, '\\:')}:${c.description}`)}`)
+    .join('\n');
+  const args = (c: CommandSpec, indent: string) => `_arguments -s -S \\\n${indent}  ${[...c.options.map(zshOption), ...c.args.map(zshArg)].join(` \\\n${indent}  `)} && ret=0`;
+  const cases = specs.filter((c) => !nested(c)).map((c) => {
+    if (!c.subcommands.length) return `        ${c.name})\n          ${args(c, '          ')}\n          ;;`;
+    // its own subcommand (lro mcp proxy): complete from there on as that command
+    const subs = specs
+      .filter((s) => s.name.startsWith(`${c.name} `))
+      .map((s) => `              ${s.name.slice(c.name.length + 1)}) ${args(s, '                ')} ;;`);
+    return [
+      `        ${c.name})`,
+      `          if (( CURRENT > 2 )) && [[ $words[2] == (${c.subcommands.join('|')}) ]]; then`,
+      '            local sub=$words[2]',
+      '            shift words',
+      '            (( CURRENT-- ))',
+      '            case $sub in',
+      ...subs,
+      '            esac',
+      '          else',
+      `            ${args(c, '            ')}`,
+      '          fi',
+      '          ;;',
+    ].join('\n');
   });
   const topLines = top.map((o) => `'(- *)'${o.flags.length > 1 ? `{${o.flags.join(',')}}` : o.flags[0]}'[${zshText(o.description)}]'`);
   return `#compdef lro
@@ -283,14 +345,22 @@ function fishScript(specs: CommandSpec[], top: { short?: string; long?: string; 
     return parts.join(' ');
   };
   for (const o of top) lines.push(opt('__lro_no_subcommand', o));
-  for (const c of specs) lines.push(`complete -c lro -n '__lro_no_subcommand' -a ${c.name} -d ${fishText(c.description)}`);
+  for (const c of specs.filter((x) => !nested(x))) lines.push(`complete -c lro -n '__lro_no_subcommand' -a ${c.name} -d ${fishText(c.description)}`);
   const valueTable: string[] = [];
   for (const c of specs) {
-    const is = `__lro_is ${c.name}`;
-    valueTable.push(`        case ${c.name}\n            echo ${c.options.filter((o) => o.takesValue).flatMap(flags).join(' ') || "''"}`);
+    const is = `__lro_is ${fishText(c.name)}`;
+    valueTable.push(`        case ${fishText(c.name)}\n            echo ${c.options.filter((o) => o.takesValue).flatMap(flags).join(' ') || "''"}`);
     for (const o of c.options) {
       const v = o.value;
-      const extra = !v ? '' : v.kind === 'choices' ? `-x -a ${fishText(v.choices.join(' '))}` : v.kind === 'dir' ? `-x -a '(__fish_complete_directories)'` : '-x';
+      const extra = !v
+        ? ''
+        : v.kind === 'choices'
+          ? `-x -a ${fishText(v.choices.join(' '))}`
+          : v.kind === 'dir'
+            ? `-x -a '(__fish_complete_directories)'`
+            : v.kind === 'file'
+              ? '-r -F'
+              : '-x';
       lines.push(opt(is, o, extra));
     }
     c.args.forEach((a, i) => {
@@ -309,15 +379,24 @@ function fishScript(specs: CommandSpec[], top: { short?: string; long?: string; 
 
 complete -c lro -f
 
-# the subcommand: the first word that is not an option
+# the subcommand: the first word that is not an option, with its own subcommand right after it (mcp proxy)
 function __lro_subcommand
+    set -l found
     for w in (commandline -opc)[2..-1]
-        if not string match -q -- '-*' $w
-            echo $w
-            return 0
+        if string match -q -- '-*' $w
+            test -n "$found"; and break
+            continue
+        end
+        if test -z "$found"
+            set found $w
+            contains -- $w ${specs.filter((c) => c.subcommands.length).map((c) => c.name).join(' ') || "''"}; or break
+        else
+            contains -- "$found $w" ${specs.filter(nested).map((c) => fishText(c.name)).join(' ') || "''"}; and set found "$found $w"
+            break
         end
     end
-    return 1
+    test -n "$found"; or return 1
+    echo $found
 end
 
 function __lro_no_subcommand
@@ -338,7 +417,9 @@ end
 # which argument of the subcommand is being completed (1 = the first)
 function __lro_arg_index
     set -l words (commandline -opc)
-    set -l vals (string split ' ' -- (__lro_value_options (__lro_subcommand)))
+    set -l sub (__lro_subcommand)
+    set -l vals (string split ' ' -- (__lro_value_options "$sub"))
+    set -l depth (count (string split ' ' -- $sub))
     set -l n 0
     set -l seen 0
     set -l skip 0
@@ -348,9 +429,9 @@ function __lro_arg_index
             set skip 0
             continue
         end
-        if test $seen -eq 0
+        if test $seen -lt $depth
             if not string match -q -- '-*' $w
-                set seen 1
+                set seen (math $seen + 1)
             end
             continue
         end

@@ -27,23 +27,29 @@ export interface OffloadCliOptions {
   descriptor?: string;
 }
 
-/** The offload options shared with `lro run` (which names the default operation differently). */
-export function addOffloadOptions(cmd: Command, operationDefault = 'offload'): Command {
-  return cmd
-    .option('--dir <dir>', 'store directory (default: $LRO_DIR, else ${TMPDIR:-/tmp}/lro-<uid>)')
-    .option('--threshold <tokens>', `store output above this many tokens (default: $LRO_THRESHOLD_TOKENS, else ${DEFAULT_THRESHOLD})`)
-    .option('--force', 'store the output whatever its size')
-    .option('--json', 'print JSON even when passing through: {"offloaded": false, "content": ...}')
-    .option('--operation <name>', `what produced the output, used in the file name (default: ${operationDefault})`)
-    .option('--query <text>', 'the query or command that produced the output, kept in the header')
-    .option('--session <id>', 'a session id to group results (default: $LRO_SESSION)')
-    .option('--meta <key=value>', 'extra metadata, repeatable', (v: string, acc: string[] = []) => [...acc, v])
-    .option('--ttl <duration>', 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)')
-    .addOption(new Option('--encoding <name>', 'tokenizer used for counting').choices([...ENCODINGS]).default('o200k_base'))
-    .option('--detail <level>', 'detail level recorded in the header', 'full')
-    .addOption(new Option('--format <type>', 'skip content detection').choices(['auto', 'text', 'json', 'jsonl']).default('auto'))
-    .option('--preview-tokens <n>', `size of the preview in the descriptor (default: ${DEFAULT_PREVIEW_TOKENS})`)
-    .addOption(new Option('--descriptor <form>', 'how to print the descriptor').choices(['json', 'text']).default('json'));
+/**
+ * The offload options shared with `lro run` (which names the default operation differently) and `lro mcp proxy`
+ * (which leaves out those that make no sense there, by long flag in `omit`).
+ */
+export function addOffloadOptions(cmd: Command, operationDefault = 'offload', omit: string[] = []): Command {
+  const options = [
+    new Option('--dir <dir>', 'store directory (default: $LRO_DIR, else ${TMPDIR:-/tmp}/lro-<uid>)'),
+    new Option('--threshold <tokens>', `store output above this many tokens (default: $LRO_THRESHOLD_TOKENS, else ${DEFAULT_THRESHOLD})`),
+    new Option('--force', 'store the output whatever its size'),
+    new Option('--json', 'print JSON even when passing through: {"offloaded": false, "content": ...}'),
+    new Option('--operation <name>', `what produced the output, used in the file name (default: ${operationDefault})`),
+    new Option('--query <text>', 'the query or command that produced the output, kept in the header'),
+    new Option('--session <id>', 'a session id to group results (default: $LRO_SESSION)'),
+    new Option('--meta <key=value>', 'extra metadata, repeatable').argParser((v: string, acc: string[] = []) => [...acc, v]),
+    new Option('--ttl <duration>', 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)'),
+    new Option('--encoding <name>', 'tokenizer used for counting').choices([...ENCODINGS]).default('o200k_base'),
+    new Option('--detail <level>', 'detail level recorded in the header').default('full'),
+    new Option('--format <type>', 'skip content detection').choices(['auto', 'text', 'json', 'jsonl']).default('auto'),
+    new Option('--preview-tokens <n>', `size of the preview in the descriptor (default: ${DEFAULT_PREVIEW_TOKENS})`),
+    new Option('--descriptor <form>', 'how to print the descriptor').choices(['json', 'text']).default('json'),
+  ];
+  for (const o of options) if (!omit.includes(o.long!)) cmd.addOption(o);
+  return cmd;
 }
 
 /** Parses a retention; one so long that its expiry is past the last date JavaScript can hold is a usage error. */

@@ -31,7 +31,7 @@ export function shellStatus(e: Ending): number {
 }
 
 /** A spawn failure as the one-line error a shell would give, with its status (127 not found, 126 otherwise). */
-function spawnError(file: string, e: NodeJS.ErrnoException): LroError {
+export function spawnError(file: string, e: NodeJS.ErrnoException): LroError {
   if (e.code === 'ENOENT') {
     const hint = file.includes('/') ? 'check the path' : 'check the name, or that it is on PATH';
     return new LroError(`command not found: ${file}: ${hint}`, EXIT_NOT_FOUND);

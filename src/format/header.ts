@@ -12,11 +12,20 @@ export type ContentType = 'text' | 'jsonl' | 'json' | 'binary';
 export const CONTENT_TYPES: readonly ContentType[] = ['text', 'jsonl', 'json', 'binary'];
 export type LineEnding = 'lf' | 'crlf';
 
-/** What produced the data, when lro knows it (e.g. `lro run`). */
+/**
+ * What produced the data, when lro knows it: a command (`lro run`), or a tool call of an MCP server (`lro mcp
+ * proxy`). A tool call also fills `command` (the call as text) and `exit_code` (null), so readers that know only
+ * commands still show it.
+ */
 export interface Source {
   command: string;
   exit_code: number | null;
   signal?: string | null;
+  /** The MCP tool that returned the data, and the arguments it was called with (long strings shortened). */
+  tool?: string;
+  arguments?: Record<string, unknown>;
+  /** The tool's result said it was an error (`isError`). */
+  is_error?: boolean;
 }
 
 /**

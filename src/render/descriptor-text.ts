@@ -1,17 +1,20 @@
 // The descriptor as prose (`--descriptor text`), for people and for agents that prefer reading to parsing.
 import type { Descriptor } from '../describe/descriptor.js';
+import type { Source } from '../format/header.js';
 import { formatBytes, formatCount } from '../units.js';
 
 export function renderDescriptorText(d: Descriptor): string {
   const s = d.summary;
   const out: string[] = [];
   const unit = s.content_type === 'text' ? 'lines' : s.content_type === 'binary' ? 'base64 records' : 'records';
+  // a tool's result says first which tool produced it
+  const what = s.source?.tool !== undefined ? `Result of ${s.source.tool}` : 'Output';
   out.push(
-    `Output offloaded: ${formatCount(s.count)} ${unit} of ${s.content_type} (~${formatCount(s.estimated_tokens)} tokens, ${formatBytes(s.bytes)}).`,
+    `${what} offloaded: ${formatCount(s.count)} ${unit} of ${s.content_type} (~${formatCount(s.estimated_tokens)} tokens, ${formatBytes(s.bytes)}).`,
   );
   out.push(`id: ${d.id}`);
   out.push(`file: ${d.file_path} (expires ${d.expires_at})`);
-  if (s.source) out.push(`source: ${s.source.command.replace(/\s*\n\s*/g, ' ')} (${s.source.signal ? `killed by ${s.source.signal}` : `exit code ${s.source.exit_code}`})`);
+  if (s.source) out.push(`source: ${sourceLine(s.source)}`);
   if (s.records_from) out.push(`records: ${s.records_from}`);
   if (s.levels) out.push(`levels: ${Object.entries(s.levels).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (s.top_values) {
@@ -41,4 +44,11 @@ export function renderDescriptorText(d: Descriptor): string {
   }
   out.push('', d.guidance, '');
   return out.join('\n');
+}
+
+/** How the source reads on its line: the command and how it ended, or the tool call and whether it failed. */
+function sourceLine(src: Source): string {
+  const call = src.command.replace(/\s*\n\s*/g, ' ');
+  if (src.tool !== undefined) return `MCP tool call ${call}${src.is_error ? ' (returned an error)' : ''}`;
+  return `${call} (${src.signal ? `killed by ${src.signal}` : `exit code ${src.exit_code}`})`;
 }

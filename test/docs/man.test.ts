@@ -26,13 +26,16 @@ describe('man/lro.1', () => {
   it('documents every command and every option', async () => {
     const program = await buildProgram({ io, exitCode: 0 });
     const escaped = (flag: string) => flag.replace(/-/g, '\\-');
-    for (const cmd of program.commands) {
+    // commands and their subcommands (lro mcp proxy), each with a section of its own
+    const all = program.commands.flatMap((c) => [[c.name(), c] as const, ...c.commands.map((sub) => [`${c.name()} ${sub.name()}`, sub] as const)]);
+    expect(all.map(([name]) => name)).toContain('mcp proxy');
+    for (const [name, cmd] of all) {
       if ((cmd as unknown as { _hidden?: boolean })._hidden) continue;
-      expect(roff, `section for lro ${cmd.name()}`).toContain(`.SS "lro ${cmd.name()}`);
+      expect(roff, `section for lro ${name}`).toContain(`.SS "lro ${name}`);
       for (const opt of cmd.options) {
         if (opt.hidden || opt.long === '--help') continue;
-        expect(roff, `lro ${cmd.name()} ${opt.long}`).toContain(escaped(opt.long!));
-        if (opt.short) expect(roff, `lro ${cmd.name()} ${opt.short}`).toContain(escaped(opt.short));
+        expect(roff, `lro ${name} ${opt.long}`).toContain(escaped(opt.long!));
+        if (opt.short) expect(roff, `lro ${name} ${opt.short}`).toContain(escaped(opt.short));
       }
     }
   });

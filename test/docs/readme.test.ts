@@ -6,12 +6,18 @@
 //   ```crontab lines: the command after the schedule runs and exits 0.
 //   ```sh blocks: the two commands of "Two commands"; npm ci, the build and npm test are what CI itself runs,
 //     so only the rest of the line (the main job) runs here.
+//   ```mcp blocks: `$ command` starts an MCP server (the command a client's config names: the ```json block before
+//     it, with its "…" replaced by the directory used) and connects the SDK's Client to it over stdio; each
+//     `> tool {arguments}` is a tool call, and the text of its result must be the lines under it, as for console.
 // LRO_UPDATE_README=1 rewrites the outputs (and the ids in later commands) from a fresh run instead of checking.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { shellWords } from '../../src/describe/shell.js';
 import { BIN, cleanup } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -41,13 +47,18 @@ function blocks(lines: string[]): Block[] {
   return out;
 }
 
-function steps(body: string[]): Step[] {
+function steps(body: string[], prompt = '$ '): Step[] {
   const out: Step[] = [];
   for (const line of body) {
-    if (line.startsWith('$ ')) out.push({ command: line.slice(2), expected: [] });
+    if (line.startsWith(prompt)) out.push({ command: line.slice(prompt.length), expected: [] });
     else out.at(-1)?.expected.push(line);
   }
   return out;
+}
+
+/** The text a model sees of a tool result: its text blocks; other blocks named. */
+function resultText(r: { content?: { type: string; text?: string; mimeType?: string }[] }): string {
+  return (r.content ?? []).map((b) => (b.type === 'text' ? b.text : `[${b.type} ${b.mimeType ?? ''}]`)).join('\n');
 }
 
 let root: string;
@@ -106,13 +117,57 @@ const all = blocks(lines);
 
 describe('README examples', () => {
   it('has examples of every kind', () => {
-    for (const lang of ['console', 'js', 'sh', 'crontab']) expect(all.some((b) => b.lang === lang), lang).toBe(true);
+    for (const lang of ['console', 'js', 'sh', 'crontab', 'json', 'mcp']) expect(all.some((b) => b.lang === lang), lang).toBe(true);
   });
 
-  it('run and print what the README shows', () => {
+  it('run and print what the README shows', { timeout: 300_000 }, async () => {
     const updated = [...lines];
     let shift = 0; // lines added or removed by updates so far
+    let config: { command: string; args: string[] } | null = null; // the MCP client config shown last
+    /** Checks (or, updating, takes) the output of one step; returns the lines the README should show. */
+    const step = (s: Step, actual: string[], shownCommand: string): string[] => {
+      mapIds(s.expected.join('\n').match(ULID) ?? [], actual.join('\n').match(ULID) ?? []);
+      if (UPDATE) {
+        const elided = s.expected.includes('…') && matches(s.expected.map((l) => normal(withActualIds(l))), actual.map(normal));
+        return [shownCommand, ...(elided ? s.expected.map(withActualIds) : actual)];
+      }
+      const want = s.expected.map((l) => normal(withActualIds(l)));
+      expect(matches(want, actual.map(normal)), `${shownCommand}\n--- README:\n${s.expected.join('\n')}\n--- this run:\n${actual.join('\n')}`).toBe(true);
+      return [];
+    };
     for (const block of all) {
+      if (block.lang === 'json') {
+        const doc = JSON.parse(block.body.join('\n')) as { mcpServers?: Record<string, { command: string; args: string[] }> };
+        if (doc.mcpServers) config = Object.values(doc.mcpServers)[0];
+        continue;
+      }
+      if (block.lang === 'mcp') {
+        const [start, ...rest] = block.body;
+        expect(start.startsWith('$ '), 'an mcp block starts with the server command').toBe(true);
+        const words = shellWords(start.slice(2))!;
+        expect(config, 'an mcp block follows the client config it runs').not.toBeNull();
+        expect(words).toEqual([config!.command, ...config!.args.map((a) => (a === '…' ? words.at(-1) : a))]);
+        const transport = new StdioClientTransport({ command: join(root, 'bin', words[0]), args: words.slice(1), env, cwd: ROOT, stderr: 'pipe' });
+        const client = new Client({ name: 'readme', version: '1.0.0' });
+        await client.connect(transport);
+        const body: string[] = [start];
+        try {
+          for (const s of steps(rest, '> ')) {
+            const call = withActualIds(s.command);
+            const space = call.indexOf(' ');
+            const r = await client.callTool({ name: call.slice(0, space), arguments: JSON.parse(call.slice(space + 1)) });
+            const out = shown(resultText(r as never)).replace(/\n$/, '');
+            body.push(...step(s, out === '' ? [] : out.split('\n'), `> ${call}`));
+          }
+        } finally {
+          await client.close();
+        }
+        if (UPDATE) {
+          updated.splice(block.start + shift, block.body.length, ...body);
+          shift += body.length - block.body.length;
+        }
+        continue;
+      }
       if (block.lang === 'sh') {
         for (const line of block.body.filter((l) => l && !l.startsWith('#'))) {
           const rest = line.replace(/^npm ci && npm run build && /, '');
@@ -133,15 +188,7 @@ describe('README examples', () => {
           // each step in a shell of its own, after the ids of the steps before it are known
           const r = sh(`exec 2>&1\n${withActualIds(s.command)}`);
           const out = shown(r.out).replace(/\n$/, '');
-          const actual = out === '' ? [] : out.split('\n');
-          mapIds(s.expected.join('\n').match(ULID) ?? [], actual.join('\n').match(ULID) ?? []);
-          if (UPDATE) {
-            const elided = s.expected.includes('…') && matches(s.expected.map((l) => normal(withActualIds(l))), actual.map(normal));
-            body.push(`$ ${withActualIds(s.command)}`, ...(elided ? s.expected.map(withActualIds) : actual));
-            continue;
-          }
-          const want = s.expected.map((l) => normal(withActualIds(l)));
-          expect(matches(want, actual.map(normal)), `$ ${s.command}\n--- README:\n${s.expected.join('\n')}\n--- this run:\n${actual.join('\n')}`).toBe(true);
+          body.push(...step(s, out === '' ? [] : out.split('\n'), `$ ${withActualIds(s.command)}`));
         }
         if (UPDATE) {
           updated.splice(block.start + shift, block.body.length, ...body);

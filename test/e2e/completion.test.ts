@@ -74,7 +74,7 @@ describe('lro completion bash', () => {
       .filter((n) => n.startsWith('g'));
     expect(expected).toContain('grep');
     expect(bashComplete('lro g').sort()).toEqual(expected.sort()); // gc too once it is registered
-    expect(bashComplete('lro ')).toEqual(commandSpecs(await program()).map((c) => c.name));
+    expect(bashComplete('lro ')).toEqual(commandSpecs(await program()).filter((c) => !c.name.includes(' ')).map((c) => c.name));
     expect(bashComplete('lro ')).not.toContain('__complete-ids');
   });
 
@@ -97,6 +97,14 @@ describe('lro completion bash', () => {
 
   it('completes a command name after lro run', () => {
     expect(bashComplete('lro run --force -- bas')).toContain('bash');
+  });
+
+  it('completes a subcommand of a subcommand, then its own options (lro mcp proxy)', () => {
+    expect(bashComplete('lro mcp ')).toEqual(['proxy']);
+    expect(bashComplete('lro mcp --tok')).toEqual(['--token-file']);
+    expect(bashComplete('lro mcp proxy --thr')).toEqual(['--threshold', '--threshold-for']);
+    expect(bashComplete('lro mcp proxy --descriptor ')).toEqual(['text', 'json']);
+    expect(bashComplete('lro mcp proxy --exclude read_file -- bas')).toContain('bash');
   });
 });
 
@@ -121,6 +129,9 @@ describe('lro completion zsh and fish', () => {
     expect(complete('lro read ')).toEqual(['last', id]); // newest first, as listed
     expect(complete('lro grep --records 1:3 ')).toEqual(['last', id]);
     expect(complete('lro completion ')).toEqual(['bash', 'fish', 'zsh']);
+    expect(complete('lro mcp ')).toEqual(['proxy']);
+    expect(complete('lro mcp proxy --ex')).toEqual(['--exclude']);
+    expect(complete('lro mcp proxy --descriptor ')).toEqual(['json', 'text']);
   });
 });
 
@@ -129,8 +140,9 @@ describe('lro completion: generated from the program', () => {
     const specs = commandSpecs(await program());
     for (const shell of ['bash', 'zsh', 'fish']) {
       const script = execFileSync(process.execPath, [BIN, 'completion', shell], { encoding: 'utf8' });
+      expect(specs.map((c) => c.name)).toContain('mcp proxy');
       for (const c of specs) {
-        expect(script, `${shell}: ${c.name}`).toContain(c.name);
+        expect(script, `${shell}: ${c.name}`).toContain(c.name.split(' ').at(-1));
         for (const o of c.options) if (o.long) expect(script, `${shell}: ${c.name} ${o.long}`).toContain(shell === 'fish' ? `-l ${o.long.slice(2)}` : o.long);
       }
     }

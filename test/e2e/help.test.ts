@@ -6,10 +6,11 @@ import { buildProgram } from '../../src/cli.js';
 import type { IO } from '../../src/io.js';
 import { lro } from '../helpers/cli.js';
 
+/** The commands, and their subcommands as "parent sub" (lro mcp proxy). */
 async function commandNames(): Promise<string[]> {
   const quiet = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
   const io: IO = { stdin: [], stdinIsTTY: false, stdout: quiet, stderr: quiet, env: {}, now: () => new Date() };
-  return (await buildProgram({ io, exitCode: 0 })).commands.map((c) => c.name());
+  return (await buildProgram({ io, exitCode: 0 })).commands.flatMap((c) => [c.name(), ...c.commands.map((sub) => `${c.name()} ${sub.name()}`)]);
 }
 
 const names = await commandNames();
@@ -17,12 +18,12 @@ const names = await commandNames();
 describe('--help', () => {
 
   it('covers the commands lro is known to have', () => {
-    for (const name of ['offload', 'run', 'read', 'grep', 'jq', 'cat', 'info', 'completion']) expect(names).toContain(name);
+    for (const name of ['offload', 'run', 'read', 'grep', 'jq', 'cat', 'info', 'completion', 'mcp', 'mcp proxy']) expect(names).toContain(name);
   });
 
   for (const name of names) {
     it(`lro ${name} --help shows usage, options and examples`, async () => {
-      const r = await lro([name, '--help']);
+      const r = await lro([...name.split(' '), '--help']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       expect(r.out).toMatch(new RegExp(`^Usage: lro ${name} `));
@@ -37,7 +38,7 @@ describe('--help', () => {
   it('lro --help lists the visible commands and examples', async () => {
     const r = await lro(['--help']);
     expect(r.code).toBe(0);
-    for (const name of names.filter((n) => !n.startsWith('_'))) expect(r.out).toContain(`  ${name} `);
+    for (const name of names.filter((n) => !n.startsWith('_') && !n.includes(' '))) expect(r.out).toContain(`  ${name} `);
     expect(r.out).not.toContain('__complete-ids');
     expect(r.out).toMatch(/\nExamples:\n/);
   });

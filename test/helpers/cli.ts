@@ -23,6 +23,8 @@ export interface RunOptions {
   gid?: number;
   /** Run through `bash -c` with this prefix before exec (e.g. `ulimit -f 100;`). */
   shellPrefix?: string;
+  /** Options for node itself, before the script (e.g. `--import` a module tracer). */
+  nodeArgs?: string[];
 }
 
 /** Runs lro with args; never rejects on a non-zero exit. */
@@ -34,7 +36,7 @@ export function lro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   }
   const [cmd, argv] = opts.shellPrefix
     ? ['bash', ['--norc', '--noprofile', '-c', `${opts.shellPrefix} exec "${process.execPath}" "$@"`, 'bash', BIN, ...args]]
-    : [process.execPath, [BIN, ...args]];
+    : [process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args]];
   return new Promise((resolvePromise, reject) => {
     const child = spawn(cmd, argv, { env, uid: opts.uid, gid: opts.gid, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -1,0 +1,68 @@
+// A tool call's arguments checked against the tool's definition and turned into the command line the CLI would
+// parse (`lro_read {"id": "X", "max_tokens": 150}` is `lro read --max-tokens=150 -- X`), so the command runs
+// exactly as typed in a shell, with the same checks and messages.
+import { UsageError } from '../errors.js';
+import type { OptionDef, ToolDef } from './definitions.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function typeError(tool: string, name: string, what: string, v: unknown): UsageError {
+  const shown = JSON.stringify(v) ?? String(v);
+  return new UsageError(`invalid arguments for ${tool}: ${name} must be ${what} (got ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown})`);
+}
+
+function checkOption(tool: string, o: OptionDef, v: unknown): void {
+  const bad = (what: string) => typeError(tool, o.arg, what, v);
+  switch (o.type) {
+    case 'string':
+      if (typeof v !== 'string') throw bad('a string');
+      if (o.choices && !o.choices.includes(v)) throw bad(`one of ${o.choices.join(', ')}`);
+      return;
+    case 'integer':
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw bad('a whole number, 0 or more');
+      return;
+    case 'boolean':
+      if (typeof v !== 'boolean') throw bad('true or false');
+      return;
+    case 'strings':
+      if (!isObject(v) || !Object.values(v).every((x) => typeof x === 'string')) throw bad('an object of strings, e.g. {"name": "value"}');
+      return;
+    case 'json':
+      if (!isObject(v)) throw bad('an object of JSON values, e.g. {"n": 3}');
+  }
+}
+
+/** Checks the arguments of a call; throws UsageError naming what is wrong. */
+export function checkArguments(def: ToolDef, args: unknown): Record<string, unknown> {
+  const tool = def.spec.name;
+  if (args === undefined || args === null) args = {};
+  if (!isObject(args)) throw new UsageError(`invalid arguments for ${tool}: expected an object of named arguments`);
+  const known = new Set([...(def.spec.stdin ? [def.spec.stdin] : []), ...def.positionals.map((p) => p.name), ...def.options.map((o) => o.arg)]);
+  for (const k of Object.keys(args)) {
+    if (!known.has(k)) throw new UsageError(`invalid arguments for ${tool}: unknown argument ${k}: it takes ${[...known].join(', ')}`);
+  }
+  for (const name of [...(def.spec.stdin ? [def.spec.stdin] : []), ...def.positionals.map((p) => p.name)]) {
+    if (args[name] === undefined) throw new UsageError(`invalid arguments for ${tool}: ${name} is required`);
+    if (typeof args[name] !== 'string') throw typeError(tool, name, 'a string', args[name]);
+  }
+  for (const o of def.options) if (args[o.arg] !== undefined && args[o.arg] !== null) checkOption(tool, o, args[o.arg]);
+  return args;
+}
+
+/**
+ * The command line for checked arguments: options as --flag=value (a value may begin with a dash), then `--` and
+ * the positional arguments (a pattern may too).
+ */
+export function toArgv(def: ToolDef, args: Record<string, unknown>): string[] {
+  const argv = [def.spec.command, ...(def.spec.fixed ?? [])];
+  for (const o of def.options) {
+    const v = args[o.arg];
+    if (v === undefined || v === null || v === false) continue;
+    if (o.type === 'boolean') argv.push(o.flag);
+    else if (o.type === 'strings') for (const [k, x] of Object.entries(v as Record<string, string>)) argv.push(`${o.flag}=${k}=${x}`);
+    else if (o.type === 'json') for (const [k, x] of Object.entries(v as Record<string, unknown>)) argv.push(`${o.flag}=${k}=${JSON.stringify(x)}`);
+    else argv.push(`${o.flag}=${String(v)}`);
+  }
+  argv.push('--', ...def.positionals.map((p) => args[p.name] as string));
+  return argv;
+}

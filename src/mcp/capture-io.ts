@@ -1,0 +1,27 @@
+// An IO that keeps what a command prints, so a tool call runs the CLI's own command and returns its output.
+import type { IO, Output } from '../io.js';
+
+/** An Output that collects what is written. */
+class Collected implements Output {
+  readonly isTTY = false;
+  readonly color = false;
+  readonly columns = 0;
+  private readonly chunks: Buffer[] = [];
+
+  async write(data: Uint8Array | string): Promise<void> {
+    this.chunks.push(typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data));
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/** The IO of one call: `stdin` as its input, the server's environment, and the output kept. */
+export function captureIO(env: NodeJS.ProcessEnv, stdin = ''): { io: IO; stdout: () => string; stderr: () => string } {
+  const stdout = new Collected();
+  const stderr = new Collected();
+  const input = stdin ? [Buffer.from(stdin, 'utf8')] : [];
+  const io: IO = { stdin: (async function* () { yield* input; })(), stdinIsTTY: false, stdout, stderr, env, now: () => new Date() };
+  return { io, stdout: () => stdout.text(), stderr: () => stderr.text() };
+}

@@ -1,0 +1,126 @@
+// A command's output as a tool result: `content` text for the model, `structuredContent` (matching the tool's
+// outputSchema) for programs. Exit codes as the CLI means them: 0 ok; 1 "nothing matched", an ordinary answer;
+// anything else an error result (`isError`) with the message the CLI prints.
+import type { Descriptor } from '../describe/descriptor.js';
+import { formatCall, type CallReader, type ToolCall } from './calls.js';
+import { renderToolDescriptor, toolDescriptor } from './descriptor.js';
+import type { ResultKind, ToolSpec } from './tools.js';
+
+/** What a command printed, and how it exited. */
+export interface Captured {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** A tools/call result. */
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [k: string]: unknown;
+}
+
+const NEXT = { type: 'object', properties: { tool: { type: 'string' }, arguments: { type: 'object' } }, required: ['tool', 'arguments'] };
+
+const OUTPUT_SCHEMAS: Record<ResultKind, { type: 'object'; [k: string]: unknown }> = {
+  records: {
+    type: 'object',
+    properties: {
+      output: { type: 'string', description: 'what the command printed' },
+      exit_code: { type: 'integer', description: '0, or 1 when nothing matched' },
+      next: { ...NEXT, description: 'the call that shows the next part, when the output was cut' },
+    },
+    required: ['output', 'exit_code'],
+  },
+  descriptor: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  listing: {
+    type: 'object',
+    properties: { results: { type: 'array', items: { type: 'object' } } },
+    required: ['results'],
+  },
+  offload: {
+    type: 'object',
+    properties: { offloaded: { type: 'boolean' }, id: { type: 'string' }, content: { type: 'string' } },
+    required: ['offloaded'],
+  },
+};
+
+/** The outputSchema of a kind of result. */
+export function outputSchemaOf(kind: ResultKind): { type: 'object'; [k: string]: unknown } {
+  return OUTPUT_SCHEMAS[kind];
+}
+
+/** An error result: one text block with the message. */
+export function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+const text = (t: string): ToolResult['content'] => [{ type: 'text', text: t }];
+
+/** The columns of `lro ls` in a pipe. */
+const LS_COLUMNS = ['id', 'operation', 'records', 'tokens', 'bytes', 'timestamp', 'expires_at', 'session'] as const;
+
+/** A command's output as the result of the tool that ran it. */
+export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReader): Promise<ToolResult> {
+  const ok = out.code === 0 || (out.code === 1 && spec.result === 'records');
+  if (!ok) return errorResult(`${out.stdout}${out.stderr}`.trim() || `lro ${spec.command} exited with status ${out.code}`);
+  switch (spec.result) {
+    case 'records':
+      return recordsResult(out, calls);
+    case 'listing':
+      return listingResult(out);
+    case 'descriptor':
+    case 'offload':
+      return documentResult(out, calls);
+  }
+}
+
+/** The last line `[lro: …; next: lro read …]` with the next part's tool call instead, and arguments for flags. */
+async function withNextCall(stdout: string, calls: CallReader): Promise<{ output: string; next?: ToolCall }> {
+  const m = /\[lro: ([^\n]*); next: (lro [^\n]*)\]\n?$/.exec(stdout);
+  const next = m ? await calls.read(m[2]) : null;
+  if (!m || !next) return { output: stdout };
+  // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
+  const what = m[1].replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
+  return { output: `${stdout.slice(0, m.index)}[lro: ${what}; next: ${formatCall(next)}]\n`, next };
+}
+
+async function recordsResult(out: Captured, calls: CallReader): Promise<ToolResult> {
+  const { output, next } = await withNextCall(out.stdout, calls);
+  const shown = output === '' ? (out.code === 1 ? 'No records matched.' : '(no output)') : output;
+  return {
+    content: text(`${shown}${out.stderr ? `\n${out.stderr}` : ''}`),
+    structuredContent: { output, exit_code: out.code, ...(next ? { next } : {}) },
+  };
+}
+
+function listingResult(out: Captured): ToolResult {
+  const rows = out.stdout.split('\n').filter(Boolean);
+  const results = rows.map((row) => {
+    const cells = row.split('\t');
+    const r: Record<string, unknown> = {};
+    LS_COLUMNS.forEach((c, i) => {
+      const v = cells[i];
+      r[c] = c === 'records' || c === 'tokens' || c === 'bytes' ? Number(v) : c === 'session' && v === '-' ? null : v;
+    });
+    return r;
+  });
+  const shown = rows.length ? `${LS_COLUMNS.join('\t')}\n${out.stdout}` : '';
+  return { content: text(`${shown}${out.stderr}`.trim() || 'No results.'), structuredContent: { results } };
+}
+
+/** A descriptor (offload, info), a passthrough (offload) or a header (info --header). */
+async function documentResult(out: Captured, calls: CallReader): Promise<ToolResult> {
+  const doc = JSON.parse(out.stdout) as Record<string, unknown>;
+  const warning = out.stderr ? `\n${out.stderr.trim()}` : '';
+  if (doc.offloaded === true) {
+    const d = await toolDescriptor(doc as unknown as Descriptor, calls);
+    return { content: text(renderToolDescriptor(d, 'text') + warning), structuredContent: d as unknown as Record<string, unknown> };
+  }
+  if (doc.offloaded === false) {
+    const note = doc.truncated ? `\n[${String(doc.warning)}]` : '';
+    return { content: text(`${String(doc.content)}${note}`), structuredContent: doc };
+  }
+  return { content: text(out.stdout.trim()), structuredContent: doc }; // the header
+}

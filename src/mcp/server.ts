@@ -1,0 +1,32 @@
+// `lro mcp`: lro's tools behind the SDK's MCP server, on any transport (stdio, or one per HTTP session).
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { VERSION } from '../version.js';
+import type { LroTools } from './lro-tools.js';
+
+/** What a client may show the model about the server as a whole. */
+export const INSTRUCTIONS =
+  'lro keeps large outputs out of the context: lro_offload stores a large text or JSON document and returns a short descriptor with its id; ' +
+  'lro_read, lro_grep and lro_jq look inside a stored result by id, within an output budget (the last line of a cut output names the next call); ' +
+  'lro_info describes a result again; lro_ls lists what is stored.';
+
+/**
+ * An MCP server offering lro's tools; errors are tool results, so a bad call never stops it. `idle()` resolves
+ * once no call is running (a client that closes stdin right after its requests still gets the answers).
+ */
+export function lroServer(tools: LroTools): { server: Server; idle: () => Promise<void> } {
+  const server = new Server({ name: 'lro', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  let running = 0;
+  let wake: (() => void) | null = null;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.list() }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    running++;
+    try {
+      return await tools.call(req.params.name, req.params.arguments);
+    } finally {
+      if (--running === 0) wake?.();
+    }
+  });
+  const idle = () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve)));
+  return { server, idle };
+}

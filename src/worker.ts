@@ -35,7 +35,7 @@ if (data.task === 'analysis') {
         const plan = planGrep(data.pattern, data.options as GrepOptions, rf.header.count);
         return await printGrep(rf, plan, data.env, channel.write, channel.tick);
       }
-      if (data.task === 'where' || data.task === 'count') return await runQueryTask(rf, data, channel);
+      if (data.task !== 'jq') return await runQueryTask(rf, data, channel);
       return await runJqHere(rf, data.filter, data.options as JqOptions, data.env, channel.write, channel.writeErr, channel.tick);
     } catch (e) {
       if (e instanceof FormatError) throw damagedError(rf, e);

@@ -28,7 +28,8 @@ export const ERROR_PATTERN = 'error|fail|fatal|exception|panic|traceback|critica
 const ERROR_RE = new RegExp(ERROR_PATTERN, 'gi');
 const LEVEL_WORDS = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE';
 const LEVEL_BRACKETED = 'trace|debug|info|notice|warn|warning|error|crit|alert|emerg|fatal';
-const LEVEL_RE = new RegExp(`\\b(${LEVEL_WORDS})\\b|\\[(${LEVEL_BRACKETED})\\]`, 'g');
+/** A log level in a line: an upper-case word (group 1) or a bracketed lower-case one (group 2). */
+export const LEVEL_RE = new RegExp(`\\b(${LEVEL_WORDS})\\b|\\[(${LEVEL_BRACKETED})\\]`, 'g');
 const HEAD_LINES = 10;
 const TAIL_LINES = 10;
 const ERROR_KEEP = 10; // first N and last N

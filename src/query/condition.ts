@@ -4,7 +4,7 @@
 // otherwise the string as typed.
 import { UsageError } from '../errors.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';
-import { compareValues, kindOf, parseLiteral, toJson, type JsonValue } from './json-value.js';
+import { compareValues, kindOf, parseLiteral, toJson, type JsonValue, type Kind } from './json-value.js';
 import { follow, isMulti, pathToJq, readPath, type FieldPath } from './path.js';
 
 export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=' | '~' | '?' | 'in';
@@ -19,6 +19,8 @@ export interface Condition {
   /** For `~`: the compiled pattern. */
   matcher?: Matcher;
   pattern?: string;
+  /** For = and in: the kinds of value the field held in the records tested (for the no-match hint). */
+  seen?: Set<Kind>;
 }
 
 const OPERATOR = /^(==|=|!=|<=|>=|<|>|~|\?|in(?=\s|$))/;
@@ -71,6 +73,7 @@ export function parseCondition(text: string, ignoreCase = false): Condition {
       if (valueText === '') throw new UsageError(`invalid condition '${text}': list the values after 'in', separated by commas`);
       const list = literalValue(valueText);
       cond.values = Array.isArray(list) && valueText.startsWith('[') ? list : splitList(valueText).map(literalValue);
+      cond.seen = new Set();
       return cond;
     }
     default: {
@@ -79,6 +82,7 @@ export function parseCondition(text: string, ignoreCase = false): Condition {
         throw new UsageError(`invalid condition '${text}': ${op} compares numbers or strings, not ${kindOf(v)}`);
       }
       cond.values = [v];
+      if (op === '=') cond.seen = new Set();
       return cond;
     }
   }
@@ -135,8 +139,26 @@ function holds(c: Condition, v: JsonValue): boolean {
 
 /** Whether a record satisfies the condition: some value the path gives satisfies it. */
 export function test(c: Condition, record: JsonValue): boolean {
-  for (const v of follow(record, c.path).values) if (holds(c, v)) return true;
+  for (const v of follow(record, c.path).values) {
+    if (holds(c, v)) return true;
+    if (c.seen && v !== null) c.seen.add(kindOf(v));
+  }
   return false;
+}
+
+/** After nothing matched: a hint when a value was compared with a field of another type (200 and "200"). */
+export function typeHint(conds: Condition[]): string {
+  for (const c of conds) {
+    if (!c.seen || c.seen.size === 0) continue;
+    const kinds = new Set(c.values.map(kindOf));
+    if ([...kinds].some((k) => c.seen!.has(k))) continue;
+    const held = [...c.seen].join(' and ');
+    const field = c.path.text || '.';
+    const asString = c.values.every((v) => kindOf(v) !== 'string') && c.seen.has('string');
+    const fix = asString ? `${field}${c.op === 'in' ? ' in ' : '='}${c.values.map((v) => JSON.stringify(toJson(v))).join(',')}` : null;
+    return `${field} holds ${held} values, not ${[...kinds].join(' or ')}${fix ? `: for the string, quote it: '${fix}'` : ''}`;
+  }
+  return '';
 }
 
 /** The condition as a jq expression that is true exactly when lro's test is. */

@@ -90,9 +90,10 @@ export function requireFields(rf: ResultFile, paths: FieldPath[], range: Range, 
   }
   decoder.skipped = 0;
   const missing = pathLabel(pending[0]);
-  const list = [...names];
+  const depth = (f: string) => (f.match(/\.|\[\]/g) ?? []).length;
+  const list = [...names].sort((a, b) => depth(a) - depth(b)); // shallow fields first (stable)
   const near = closest(missing, list);
-  const shown = list.slice(0, 40).join(', ') + (list.length > 40 ? `, … ${list.length - 40} more` : '');
+  const shown = list.slice(0, 25).join(', ') + (list.length > 25 ? `, … ${list.length - 25} more` : '');
   throw new LroError(
     `no record has the field ${missing} (${what}): ${near ? `did you mean ${near}? ` : ''}` +
       (list.length ? `fields: ${shown}` : 'the records have no fields (they are not objects)'),

@@ -103,8 +103,7 @@ export function pathToJq(p: FieldPath): string {
   let out = '';
   for (const s of p.steps) {
     if (s.kind === 'key') out += jqKeyStep(s.key);
-    else if (s.kind === 'index') out += `[${s.index}]`;
-    else out += '[]?';
+    else out += `${out === '' ? '.' : ''}${s.kind === 'index' ? `[${s.index}]` : '[]?'}`;
   }
   return out === '' ? '.' : out;
 }

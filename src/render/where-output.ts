@@ -9,6 +9,7 @@ import { RecordDecoder } from '../query/records.js';
 import { requireFields } from '../query/fields.js';
 import { fieldKey, whereMatches, type WherePlan, type WhereQuery } from '../query/where.js';
 import { formatRange } from '../ranges.js';
+import { typeHint } from '../query/condition.js';
 import { formatCount } from '../units.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
 
@@ -85,5 +86,7 @@ export async function printWhere(
   if (q.countOnly) await write(`${matched}\n`);
   const note = decoder.skippedNote();
   if (note && !cut) await writeErr(note);
+  const hint = matched === 0 ? typeHint(q.conditions) : '';
+  if (hint) await writeErr(`lro: no record matched: ${hint}\n`);
   return matched > 0 ? EXIT.ok : EXIT.noMatch;
 }

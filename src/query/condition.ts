@@ -34,6 +34,15 @@ export function literalValue(text: string): JsonValue {
   }
 }
 
+/** A value written so that literalValue reads it back: bare text when unambiguous, else JSON ("200", "", null). */
+export function valueText(v: JsonValue): string {
+  if (typeof v === 'string') {
+    const plain = v !== '' && v.trim() === v && !/[\n\r\t]/.test(v) && literalValue(v) === v;
+    return plain ? v : JSON.stringify(v);
+  }
+  return toJson(v);
+}
+
 /**
  * Joins arguments a shell split apart (`status in a,b` as three words, `level = error`) back into conditions:
  * a word that is only an operator takes the words on either side.

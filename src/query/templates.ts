@@ -23,8 +23,8 @@ const WILD = '<*>';
 const MAX_WORDS = 120;
 /** Characters of a line looked at. */
 const MAX_CHARS = 2000;
-/** First words that route a line in the tree (Drain's depth minus the root and length levels). */
-const ROUTE_WORDS = 2;
+/** First fixed words that route a line in the tree (Drain's depth minus the root and length levels); 4 grouped the loghub logs best. */
+const ROUTE_WORDS = 4;
 /** Children per tree node; past it, new words share the <*> child (Drain's max_children). */
 const MAX_CHILDREN = 100;
 /**
@@ -35,28 +35,80 @@ const MAX_CHILDREN = 100;
 const SIMILARITY = 0.8;
 
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
-// Variable parts, replaced before splitting: IPv4 addresses (with a port), hex numbers, uuids, and word parts
-// that are numbers or hold one (counters, ids, times, sizes: they start with a digit, or hold 4 digits in a
-// row, or are hex of 8+ characters); `SOCKS5` or `ssh2` stay words. Delimiters inside a word (= : , ( ) [ ] /
-// ") are kept, so `uid=0` becomes `uid=<*>` and `sshd[24200]:` becomes `sshd[<*>]:`.
-const NUMERIC_PART = /^[-+#]?\.?\d|\d{4}|^[0-9a-fA-F]*\d[0-9a-fA-F]*$(?<=^.{8,})/;
-const MASKS: [RegExp, string | ((part: string) => string)][] = [
-  [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, WILD],
-  [/\b0[xX][0-9a-fA-F]+\b/g, WILD],
-  [/\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g, WILD],
-  [/[^\s=:,()[\]{}<>"'|/;]+/g, (part: string) => (NUMERIC_PART.test(part) ? WILD : part)],
-  [/\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/g, WILD],
-];
+// Variable parts: word parts that are numbers or hold one (counters, ids, times, sizes, addresses: they start
+// with a digit, or hold 4 digits in a row, or are hex of 8+ characters), and uuids; `SOCKS5` or `ssh2` stay
+// words. Delimiters inside a word (= : , ( ) [ ] / " ;) are kept, so `uid=0` becomes `uid=<*>`,
+// `sshd[24200]:` becomes `sshd[<*>]:` and `10.1.2.3:50010` becomes `<*>`. Month and day names are variable too.
+const UUID = /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g;
+/** <*> runs glued together (<*>:<*>, <*>.<*>) are one variable part. */
+const GLUED = /<\*>(?:[.:\-_]?<\*>)+/g;
+const NAMES = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/g;
+const HAS_NAME = /(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)/;
+/** The characters that split a word into parts: = : , ( ) [ ] { } < > " ' | / ; */
+const DELIMITER = new Uint8Array(128);
+for (const c of '=:,()[]{}<>"\'|/;') DELIMITER[c.charCodeAt(0)] = 1;
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isHex = (c: number) => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+
+/** Whether w[s, e) is variable: starts with a digit (after - + # .), holds 4 digits in a row, or is 8+ hex with a digit. */
+function numericPart(w: string, s: number, e: number): boolean {
+  let i = s;
+  const c0 = w.charCodeAt(i);
+  if (c0 === 45 || c0 === 43 || c0 === 35) i++;
+  if (w.charCodeAt(i) === 46) i++;
+  if (isDigit(w.charCodeAt(i))) return true;
+  let run = 0;
+  let hex = true;
+  let digit = false;
+  for (let j = s; j < e; j++) {
+    const c = w.charCodeAt(j);
+    if (isDigit(c)) {
+      digit = true;
+      if (++run === 4) return true;
+    } else run = 0;
+    if (!isHex(c)) hex = false;
+  }
+  return hex && digit && e - s >= 8;
+}
+
+/** One word with its variable parts masked (most words have no digit and are kept as they are). */
+function maskWord(w: string): string {
+  if (w.length <= 6 && HAS_NAME.test(w)) w = w.replace(NAMES, WILD);
+  let digit = false;
+  for (let i = 0; i < w.length && !digit; i++) digit = isDigit(w.charCodeAt(i));
+  if (!digit) return w;
+  if (w.length >= 36) w = w.replace(UUID, WILD);
+  let out = '';
+  let start = 0;
+  for (let i = 0; i <= w.length; i++) {
+    const c = i < w.length ? w.charCodeAt(i) : -1;
+    if (c === -1 || (c < 128 && DELIMITER[c] === 1)) {
+      if (i > start) out += numericPart(w, start, i) ? WILD : w.slice(start, i);
+      if (c !== -1) out += w[i];
+      start = i + 1;
+    }
+  }
+  return out.indexOf(WILD) !== out.lastIndexOf(WILD) ? out.replace(GLUED, WILD) : out;
+}
 
 /** The words of a line with its variable parts masked. */
 export function maskedWords(line: string): string[] {
   let s = line.length > MAX_CHARS ? line.slice(0, MAX_CHARS) : line;
   if (s.includes('\x1b')) s = s.replace(ANSI, '');
-  for (const [re, to] of MASKS) s = s.replace(re, to as string);
-  // <*> runs glued together (<*>:<*>, <*>.<*>) are one variable part
-  s = s.replace(/<\*>(?:[.:\-_]?<\*>)+/g, WILD);
-  const words = s.split(/\s+/).filter(Boolean);
-  return words.length > MAX_WORDS ? words.slice(0, MAX_WORDS) : words;
+  const words = s.split(/\s+/);
+  const out: string[] = [];
+  for (const w of words) {
+    if (w === '') continue;
+    out.push(maskWord(w));
+    if (out.length === MAX_WORDS) break;
+  }
+  return out;
+}
+
+/** A template as text: its words, a run of variable words written as one <*> (a date and a time: <*>). */
+function templateText(words: string[]): string {
+  return words.filter((w, i) => w !== WILD || words[i - 1] !== WILD).join(' ');
 }
 
 interface Group {
@@ -126,15 +178,22 @@ export class TemplateMiner {
     return this.groups.length - 1;
   }
 
-  /** The tree's leaf for these words: by word count, then by the first words (digits and overflow under <*>). */
+  /**
+   * The tree's leaf for these words: by word count, then by the first words that are not variable (digits and
+   * overflow under <*>). Drain routes by the first words; whole lines begin with times and ids, which say
+   * nothing, so those are passed over.
+   */
   private leaf(words: string[]): Node {
     let node = this.root.get(words.length);
     if (!node) {
       node = newNode();
       this.root.set(words.length, node);
     }
-    for (let d = 0; d < Math.min(ROUTE_WORDS, words.length); d++) {
+    let routed = 0;
+    for (let d = 0; d < words.length && routed < ROUTE_WORDS; d++) {
       let key = words[d];
+      if (key === WILD) continue;
+      routed++;
       if (!node.children.has(key)) {
         if (key.includes(WILD) || node.children.size >= MAX_CHILDREN) key = WILD;
       }
@@ -151,13 +210,13 @@ export class TemplateMiner {
   /** The groups, most lines first (ties: the earlier first line first); the other-lines bucket last. */
   result(): { templates: Template[]; otherLines: number; otherLine: number } {
     const templates = this.groups
-      .map((g) => ({ template: g.words.join(' '), count: g.count, line: g.line }))
+      .map((g) => ({ template: templateText(g.words), count: g.count, line: g.line }))
       .sort((a, b) => b.count - a.count || a.line - b.line);
     return { templates, otherLines: this.other, otherLine: this.otherLine };
   }
 
   /** The template of group i as it stands now. */
   templateOf(i: number): string {
-    return this.groups[i].words.join(' ');
+    return templateText(this.groups[i].words);
   }
 }

@@ -4,7 +4,7 @@
 import { shellQuote } from '../describe/shell.js';
 import type { ResultFile } from '../format/reader.js';
 import { countRecords, type CountPlan, type CountResult } from '../query/count.js';
-import { literalValue } from '../query/condition.js';
+import { valueText as shownValue } from '../query/condition.js';
 import { toJson, type JsonValue } from '../query/json-value.js';
 import { pathLabel } from '../query/path.js';
 import { RecordDecoder } from '../query/records.js';
@@ -12,15 +12,6 @@ import { requireFields } from '../query/fields.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
-
-/** A value as `lro where` reads it back: bare text when that is unambiguous, else JSON ("200", "", null). */
-export function shownValue(v: JsonValue): string {
-  if (typeof v === 'string') {
-    const back = literalValue(v);
-    return v !== '' && v.trim() === v && typeof back === 'string' && back === v && !/[\n\r\t]/.test(v) ? v : JSON.stringify(v);
-  }
-  return toJson(v);
-}
 
 /** The column titles: what each group's value is. */
 function labels(plan: CountPlan): string[] {

@@ -14,6 +14,11 @@ export function renderDescriptorText(d: Descriptor): string {
   if (s.source) out.push(`source: ${s.source.command.replace(/\s*\n\s*/g, ' ')} (${s.source.signal ? `killed by ${s.source.signal}` : `exit code ${s.source.exit_code}`})`);
   if (s.records_from) out.push(`records: ${s.records_from}`);
   if (s.levels) out.push(`levels: ${Object.entries(s.levels).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (s.templates) {
+    const t = s.templates;
+    out.push(`templates: ${formatCount(t.count)} kinds of line in ${t.lines === s.count ? 'all' : 'the first'} ${formatCount(t.lines)} lines (lro count ${d.id} --by template):`);
+    for (const x of t.top) out.push(`  ${formatCount(x.count)}× ${x.template} (line ${x.line})`);
+  }
   if (s.top_values) {
     for (const [path, values] of Object.entries(s.top_values)) {
       out.push(`${path}: ${Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ')}${s.sampled ? ' (sampled)' : ''}`);

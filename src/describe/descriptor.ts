@@ -31,7 +31,11 @@ export interface Summary {
   templates?: { count: number; lines: number; top: { template: string; count: number; line: number }[] };
   /** json/jsonl: most frequent values of low-cardinality fields, e.g. {".status": {"success": 4800, "error": 200}}. */
   top_values?: Record<string, Record<string, number>>;
-  /** Whether top_values come from a sample of the records. */
+  /** json/jsonl: numeric fields' range and median, timestamps' first and last value, ids' count of values. */
+  numbers?: Record<string, { min: number; max: number; median: number }>;
+  times?: Record<string, { first: string; last: string }>;
+  distinct?: Record<string, number | string>;
+  /** Whether top_values (and the figures) come from a sample of the records. */
   sampled?: boolean;
   /** jsonl: records that are not JSON (stored as strings; lro jq skips them). */
   invalid_records?: number[];
@@ -65,6 +69,7 @@ export interface DescribeOptions {
 
 interface Detail {
   templates: number;
+  figures: number;
   schemaDepth: number;
   schemaProps: number;
   fields: number;
@@ -75,15 +80,15 @@ interface Detail {
 
 // From the richest to the leanest; the preview keeps its budget (--preview-tokens) until the last levels.
 const DETAILS: Detail[] = [
-  { templates: 5, schemaDepth: 3, schemaProps: 25, fields: 40, topFields: 4, topValues: 6, previewShare: 1 },
-  { templates: 4, schemaDepth: 2, schemaProps: 15, fields: 25, topFields: 3, topValues: 5, previewShare: 1 },
-  { templates: 4, schemaDepth: 1, schemaProps: 12, fields: 15, topFields: 3, topValues: 4, previewShare: 1 },
-  { templates: 3, schemaDepth: 1, schemaProps: 8, fields: 10, topFields: 2, topValues: 3, previewShare: 1 },
-  { templates: 3, schemaDepth: 1, schemaProps: 6, fields: 8, topFields: 2, topValues: 3, previewShare: 0.7 },
-  { templates: 3, schemaDepth: 0, schemaProps: 0, fields: 6, topFields: 1, topValues: 3, previewShare: 0.5 },
-  { templates: 2, schemaDepth: 0, schemaProps: 0, fields: 4, topFields: 1, topValues: 2, previewShare: 0.3 },
+  { templates: 5, figures: 6, schemaDepth: 3, schemaProps: 25, fields: 40, topFields: 4, topValues: 6, previewShare: 1 },
+  { templates: 4, figures: 5, schemaDepth: 2, schemaProps: 15, fields: 25, topFields: 3, topValues: 5, previewShare: 1 },
+  { templates: 4, figures: 4, schemaDepth: 1, schemaProps: 12, fields: 15, topFields: 3, topValues: 4, previewShare: 1 },
+  { templates: 3, figures: 3, schemaDepth: 1, schemaProps: 8, fields: 10, topFields: 2, topValues: 3, previewShare: 1 },
+  { templates: 3, figures: 3, schemaDepth: 1, schemaProps: 6, fields: 8, topFields: 2, topValues: 3, previewShare: 0.7 },
+  { templates: 3, figures: 2, schemaDepth: 0, schemaProps: 0, fields: 6, topFields: 1, topValues: 3, previewShare: 0.5 },
+  { templates: 2, figures: 1, schemaDepth: 0, schemaProps: 0, fields: 4, topFields: 1, topValues: 2, previewShare: 0.3 },
 ];
-const FULL: Detail = { templates: 12, schemaDepth: 8, schemaProps: 1000, fields: 1000, topFields: 100, topValues: 50, previewShare: 10 };
+const FULL: Detail = { templates: 12, figures: 100, schemaDepth: 8, schemaProps: 1000, fields: 1000, topFields: 100, topValues: 50, previewShare: 10 };
 /** Characters of a template shown in a (bounded) descriptor. */
 const TEMPLATE_CHARS = 100;
 
@@ -153,6 +158,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     fields = allFields.slice(0, d.fields);
     if (allFields.length > fields.length) fields.push(`… ${allFields.length - fields.length} more (lro info ${id} --full)`);
     if (r.topValues.length > 0) summary.top_values = topValues(r.topValues, d);
+    addFigures(summary, r.figures.slice(0, d.figures));
     if (r.sampled) summary.sampled = true;
     recipes = renderRecipes(recordRecipes(r, allFields), id, path, header);
     preview = recordPreview(r, previewTokens, tok);
@@ -180,6 +186,14 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     guidance: sourceNote(header) + guidance(header, stats, recipes),
     expires_at: header.expires_at,
   };
+}
+
+function addFigures(summary: Summary, figures: RecordStats['figures']): void {
+  for (const f of figures) {
+    if (f.numbers) (summary.numbers ??= {})[f.path] = f.numbers;
+    if (f.times) (summary.times ??= {})[f.path] = f.times;
+    if (f.distinct) (summary.distinct ??= {})[f.path] = f.distinct.more ? `${f.distinct.count}+` : f.distinct.count;
+  }
 }
 
 /** Whether the lines repeat themselves (on average four or more lines per template), as logs do. */

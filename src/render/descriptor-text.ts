@@ -24,6 +24,9 @@ export function renderDescriptorText(d: Descriptor): string {
       out.push(`${path}: ${Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ')}${s.sampled ? ' (sampled)' : ''}`);
     }
   }
+  for (const [path, t] of Object.entries(s.times ?? {})) out.push(`${path}: ${t.first} … ${t.last}`);
+  for (const [path, n] of Object.entries(s.numbers ?? {})) out.push(`${path}: ${n.min} to ${n.max}, median ${n.median}`);
+  for (const [path, n] of Object.entries(s.distinct ?? {})) out.push(`${path}: ${typeof n === 'number' ? formatCount(n) : n} distinct values`);
   if (s.invalid_records?.length) out.push(`not JSON (kept as strings): records ${s.invalid_records.join(', ')}`);
   if (d.fields.length) out.push(`fields: ${d.fields.join(', ')}`);
   if (d.preview.errors?.length) {

@@ -79,7 +79,6 @@ export function requireFields(rf: ResultFile, paths: FieldPath[], range: Range, 
     for (let i = pending.length - 1; i >= 0; i--) if (present(v, pending[i])) pending.splice(i, 1);
     if (pending.length === 0) break;
   }
-  decoder.skipped = 0;
   if (pending.length === 0) return;
   const names = new Set<string>();
   let seen = 0;
@@ -88,7 +87,6 @@ export function requireFields(rf: ResultFile, paths: FieldPath[], range: Range, 
     if (v !== undefined) collectFields(v, names);
     if (++seen >= LIST_RECORDS || names.size >= MAX_FIELDS) break;
   }
-  decoder.skipped = 0;
   const missing = pathLabel(pending[0]);
   const depth = (f: string) => (f.match(/\.|\[\]/g) ?? []).length;
   const list = [...names].sort((a, b) => depth(a) - depth(b)); // shallow fields first (stable)

@@ -1,16 +1,14 @@
 // A stored record as the value conditions are tested on: the line of a text result (as grep searches it), the
 // parsed JSON of a json/jsonl record. Lines of a jsonl result that were not JSON are not records to query
-// (as lro jq skips them); they are counted so the command can say so.
+// (as lro jq skips them), and the command says so.
 import { FormatError, type Header } from '../format/header.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
+import type { Range } from '../ranges.js';
 import { parseRecord, type JsonValue } from './json-value.js';
 
 /** Turns stored records of one result into values. */
 export class RecordDecoder {
   private readonly invalid: Set<number> | undefined;
-  /** jsonl lines that are not JSON, passed over so far; and the first of them. */
-  skipped = 0;
-  firstSkipped = 0;
 
   constructor(readonly header: Header) {
     this.invalid = invalidSet(header);
@@ -19,10 +17,7 @@ export class RecordDecoder {
   /** The record's value, or undefined for a line that is not JSON (skipped). */
   value(n: number, line: Buffer): JsonValue | undefined {
     const h = this.header;
-    if (this.invalid?.has(n)) {
-      if (this.skipped++ === 0) this.firstSkipped = n;
-      return undefined;
-    }
+    if (this.invalid?.has(n)) return undefined;
     const text = this.text(n, line);
     if (h.content_type === 'text' || h.content_type === 'binary') return text;
     try {
@@ -41,10 +36,14 @@ export class RecordDecoder {
     }
   }
 
-  /** The one line that says which records were skipped (empty when none were). */
-  skippedNote(): string {
-    if (this.skipped === 0) return '';
-    const s = this.skipped;
-    return `lro: skipped ${s} record${s > 1 ? 's' : ''} that ${s > 1 ? 'are' : 'is'} not JSON (lro read ${this.header.id} --records ${this.firstSkipped} shows ${s > 1 ? 'the first' : 'it'})\n`;
+  /**
+   * The one line that says which records of the range were passed over as not JSON (empty when none were), as
+   * lro jq says it; from the header's list, so records the prefilter never decoded count too.
+   */
+  skippedNote(range: Range): string {
+    const skipped = (this.header.invalid_records ?? []).filter((n) => n >= range.from && n <= range.to);
+    const s = skipped.length;
+    if (s === 0) return '';
+    return `lro: skipped ${s} record${s > 1 ? 's' : ''} that ${s > 1 ? 'are' : 'is'} not JSON (lro read ${this.header.id} --records ${skipped[0]} shows ${s > 1 ? 'the first' : 'it'})\n`;
   }
 }

@@ -51,7 +51,7 @@ export async function printCount(
   requireFields(rf, q.paths, q.range, decoder, '--by names it');
   const res = countRecords(rf, q, decoder, tick);
   await printGroups(rf, plan, res, env, write);
-  const note = decoder.skippedNote();
+  const note = decoder.skippedNote(q.range);
   if (note) await writeErr(note);
   return 0;
 }

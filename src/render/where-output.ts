@@ -84,7 +84,7 @@ export async function printWhere(
     break;
   }
   if (q.countOnly) await write(`${matched}\n`);
-  const note = decoder.skippedNote();
+  const note = decoder.skippedNote(q.range);
   if (note && !cut) await writeErr(note);
   const hint = matched === 0 ? typeHint(q.conditions) : '';
   if (hint) await writeErr(`lro: no record matched: ${hint}\n`);

@@ -78,15 +78,16 @@ interface Detail {
   previewShare: number;
 }
 
-// From the richest to the leanest; the preview keeps its budget (--preview-tokens) until the last levels.
+// From the richest to the leanest; the preview keeps its budget (--preview-tokens) until the last levels, so
+// templates give way before the preview does.
 const DETAILS: Detail[] = [
   { templates: 5, figures: 6, schemaDepth: 3, schemaProps: 25, fields: 40, topFields: 4, topValues: 6, previewShare: 1 },
   { templates: 4, figures: 5, schemaDepth: 2, schemaProps: 15, fields: 25, topFields: 3, topValues: 5, previewShare: 1 },
-  { templates: 4, figures: 4, schemaDepth: 1, schemaProps: 12, fields: 15, topFields: 3, topValues: 4, previewShare: 1 },
-  { templates: 3, figures: 3, schemaDepth: 1, schemaProps: 8, fields: 10, topFields: 2, topValues: 3, previewShare: 1 },
-  { templates: 3, figures: 3, schemaDepth: 1, schemaProps: 6, fields: 8, topFields: 2, topValues: 3, previewShare: 0.7 },
-  { templates: 3, figures: 2, schemaDepth: 0, schemaProps: 0, fields: 6, topFields: 1, topValues: 3, previewShare: 0.5 },
-  { templates: 2, figures: 1, schemaDepth: 0, schemaProps: 0, fields: 4, topFields: 1, topValues: 2, previewShare: 0.3 },
+  { templates: 3, figures: 4, schemaDepth: 1, schemaProps: 12, fields: 15, topFields: 3, topValues: 4, previewShare: 1 },
+  { templates: 2, figures: 3, schemaDepth: 1, schemaProps: 8, fields: 10, topFields: 2, topValues: 3, previewShare: 1 },
+  { templates: 2, figures: 3, schemaDepth: 1, schemaProps: 6, fields: 8, topFields: 2, topValues: 3, previewShare: 0.7 },
+  { templates: 1, figures: 2, schemaDepth: 0, schemaProps: 0, fields: 6, topFields: 1, topValues: 3, previewShare: 0.5 },
+  { templates: 1, figures: 1, schemaDepth: 0, schemaProps: 0, fields: 4, topFields: 1, topValues: 2, previewShare: 0.3 },
 ];
 const FULL: Detail = { templates: 12, figures: 100, schemaDepth: 8, schemaProps: 1000, fields: 1000, topFields: 100, topValues: 50, previewShare: 10 };
 /** Characters of a template shown in a (bounded) descriptor. */

@@ -98,19 +98,26 @@ export function jqKeyStep(key: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `.${key}` : `.${JSON.stringify(key)}`;
 }
 
-/** The path in jq syntax (`.items[]?.status`: iterating never fails, as lro follows it). */
+/**
+ * The path in jq syntax, each step with `?` (`.items[]?.status?`): where a step does not apply (a key of an
+ * array, iterating a number) jq then gives nothing instead of stopping, which is what follow() does.
+ */
 export function pathToJq(p: FieldPath): string {
-  let out = '';
-  for (const s of p.steps) {
-    if (s.kind === 'key') out += jqKeyStep(s.key);
-    else out += `${out === '' ? '.' : ''}${s.kind === 'index' ? `[${s.index}]` : '[]?'}`;
-  }
-  return out === '' ? '.' : out;
+  return pathText(p, '?');
 }
 
 /** The path as shown to people: jq syntax without the `?` marks. */
 export function pathLabel(p: FieldPath): string {
-  return pathToJq(p).replace(/\[\]\?/g, '[]');
+  return pathText(p, '');
+}
+
+function pathText(p: FieldPath, mark: string): string {
+  let out = '';
+  for (const s of p.steps) {
+    if (s.kind === 'key') out += jqKeyStep(s.key) + mark;
+    else out += `${out === '' ? '.' : ''}${s.kind === 'index' ? `[${s.index}]` : '[]'}${mark}`;
+  }
+  return out === '' ? '.' : out;
 }
 
 /** Whether following the path can give several values (it has `[]`). */

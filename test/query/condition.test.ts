@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { conditionToJq, joinConditionArgs, parseCondition, test as holds } from '../../src/query/condition.js';
 import { parseRecord } from '../../src/query/json-value.js';
-import { parsePath, pathToJq } from '../../src/query/path.js';
+import { parsePath, pathLabel, pathToJq } from '../../src/query/path.js';
 import { LroError } from '../../src/errors.js';
 
 describe('field paths', () => {
   it('reads jq-style paths', () => {
-    expect(pathToJq(parsePath('.a.b'))).toBe('.a.b');
-    expect(pathToJq(parsePath('a.b'))).toBe('.a.b');
-    expect(pathToJq(parsePath('.items[].status'))).toBe('.items[]?.status');
-    expect(pathToJq(parsePath('."key with space".x'))).toBe('."key with space".x');
-    expect(pathToJq(parsePath('.["a]b"]'))).toBe('."a]b"');
-    expect(pathToJq(parsePath('.[1]'))).toBe('.[1]');
-    expect(pathToJq(parsePath('@timestamp'))).toBe('."@timestamp"');
+    expect(pathToJq(parsePath('.a.b'))).toBe('.a?.b?');
+    expect(pathLabel(parsePath('a.b'))).toBe('.a.b');
+    expect(pathToJq(parsePath('.items[].status'))).toBe('.items?[]?.status?');
+    expect(pathLabel(parsePath('.items[].status'))).toBe('.items[].status');
+    expect(pathLabel(parsePath('."key with space".x'))).toBe('."key with space".x');
+    expect(pathLabel(parsePath('.["a]b"]'))).toBe('."a]b"');
+    expect(pathToJq(parsePath('.[1]'))).toBe('.[1]?');
+    expect(pathLabel(parsePath('@timestamp'))).toBe('."@timestamp"');
     expect(pathToJq(parsePath('.'))).toBe('.');
     expect(() => parsePath('.a[x]')).toThrow(LroError);
   });
@@ -58,12 +59,12 @@ describe('conditions', () => {
   });
 
   it('writes each condition as jq', () => {
-    expect(conditionToJq(c('status=error'))).toBe('.status == "error"');
-    expect(conditionToJq(c('latency>500'))).toBe('any(.latency; type == "number" and . > 500)');
-    expect(conditionToJq(c('tags[]=x'))).toBe('any(.tags[]?; . == "x")');
-    expect(conditionToJq(c('msg~^err'))).toBe('any(.msg; type == "string" and test("^err"))');
-    expect(conditionToJq(c('id=505874924095815681'))).toBe('.id == 505874924095815681');
-    expect(conditionToJq(c('a in 1,x'))).toBe('any(.a; . == 1 or . == "x")');
-    expect(conditionToJq(c('a?'))).toBe('.a != null');
+    expect(conditionToJq(c('status=error'))).toBe('.status? == "error"');
+    expect(conditionToJq(c('latency>500'))).toBe('any(.latency?; type == "number" and . > 500)');
+    expect(conditionToJq(c('tags[]=x'))).toBe('any(.tags?[]?; . == "x")');
+    expect(conditionToJq(c('msg~^err'))).toBe('any(.msg?; type == "string" and test("^err"))');
+    expect(conditionToJq(c('id=505874924095815681'))).toBe('.id? == 505874924095815681');
+    expect(conditionToJq(c('a in 1,x'))).toBe('any(.a?; . == 1 or . == "x")');
+    expect(conditionToJq(c('a?'))).toBe('.a? != null');
   });
 });

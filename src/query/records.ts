@@ -2,7 +2,7 @@
 // parsed JSON of a json/jsonl record. Lines of a jsonl result that were not JSON are not records to query
 // (as lro jq skips them), and the command says so.
 import { FormatError, type Header } from '../format/header.js';
-import { invalidSet, searchBytes } from '../format/record-text.js';
+import { displayBytes, invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { parseRecord, type JsonValue } from './json-value.js';
 
@@ -18,19 +18,19 @@ export class RecordDecoder {
   value(n: number, line: Buffer): JsonValue | undefined {
     const h = this.header;
     if (this.invalid?.has(n)) return undefined;
-    const text = this.text(n, line);
-    if (h.content_type === 'text' || h.content_type === 'binary') return text;
     try {
-      return parseRecord(text);
+      // a line as grep searches it; a JSON record as stored (JSON.parse takes the whitespace of a jsonl line)
+      if (h.content_type === 'text' || h.content_type === 'binary') return searchBytes(h, n, line, this.invalid).toString('utf8');
+      return parseRecord(this.text(n, line));
     } catch {
       throw new FormatError(`record ${n} is not what a ${h.content_type} result holds`);
     }
   }
 
-  /** The record's text: the line of a text result, the JSON text of a JSON record. */
+  /** The record's text as lro read shows it: the line of a text result, the stored JSON of a JSON record. */
   text(n: number, line: Buffer): string {
     try {
-      return searchBytes(this.header, n, line, this.invalid).toString('utf8');
+      return displayBytes(this.header, n, line, this.invalid).toString('utf8');
     } catch {
       throw new FormatError(`record ${n} is not what a ${this.header.content_type} result holds`);
     }

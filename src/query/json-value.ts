@@ -12,10 +12,10 @@ export class JsonNumber {
 export type JsonValue = null | boolean | number | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
 
 /**
- * Records that may hold a number a float cannot keep: a value (after `:`, `,` or `[`) of 16+ digits (dots
- * allowed) or with an exponent. Long digit runs inside strings (an `id_str`) mostly do not qualify.
+ * Records that may hold a number a float cannot keep: a value (first, or after `:`, `,` or `[`) of 16+ digits
+ * (dots allowed) or with an exponent. Long digit runs inside strings (an `id_str`) mostly do not qualify.
  */
-const MAYBE_INEXACT = /[:,[]\s*-?\d[\d.]{15}|[:,[]\s*-?\d[\d.]*[eE]/;
+const MAYBE_INEXACT = /(?:^|[:,[])\s*-?\d(?:[\d.]{15}|[\d.]*[eE])/;
 /** Strings and numbers of JSON text (outside strings, digits only occur in numbers). */
 const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 

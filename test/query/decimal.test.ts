@@ -35,6 +35,10 @@ describe('exact number literals', () => {
     expect(v.big).toEqual(new JsonNumber('1e400'));
     expect(v.s).toBe('12345678901234567890');
     expect(v.nul).toBe('\u0000N5'); // a real string that looks like the marker stays a string
+    // whitespace of a verbatim jsonl line, arrays, negative numbers, a bare number
+    expect(parseRecord('{ "a" :\n -505874924095815681 , "b": [ 1, 9007199254740993 ] }')).toEqual({ a: new JsonNumber('-505874924095815681'), b: [1, new JsonNumber('9007199254740993')] });
+    expect(parseRecord('12345678901234567890')).toEqual(new JsonNumber('12345678901234567890'));
+    expect(parseRecord('{"s":"x:12345678901234567890"}')).toEqual({ s: 'x:12345678901234567890' });
     expect(toJson(v as never)).toBe('{"id":505874924095815681,"small":42,"f":0.1,"big":1e400,"s":"12345678901234567890","nul":"\\u0000N5"}');
   });
 

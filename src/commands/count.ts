@@ -38,11 +38,12 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
   }
 }
 
+/** The `count` command's definition (options, help, action). */
 export function countCommand(ctx: Context): Command {
   return new Command('count')
     .description('count records by the values of a field, most frequent first (text: lines by level, template or regex)')
     .argument('<id>', "result id, 'last', or the path of a result file")
-    .option('--by <field>', "field to count by, a jq path (.status, user.name, .items[].kind); repeat for combinations; for text: level, template or 'REGEX' with a capture group", (v: string, acc: string[] = []) => [...acc, v])
+    .option('--by <field>', "field to count by, a jq path (.status, user.name, .items[].kind); repeat for combinations; for text: level, template or 'REGEX' with a capture group; none: the number of records", (v: string, acc: string[] = []) => [...acc, v])
     .option('--records <A:B>', 'count only records A to B (1-based, inclusive)')
     .option('--groups <A:B>', 'print only groups A to B of the list (to continue a cut output)')
     .option('--json', 'one JSON object per group: {count, first, value}')
@@ -61,6 +62,7 @@ Examples:
   lro count last --by template                      text: the kinds of line, variable parts as <*>
   lro count last --by 'user=(\\w+)'                  text: what the group captures
   lro count last --by status --explain              the same question as a jq command
+  lro count last                                    the number of records
 
 Each row is: count, the first record with that value, the value (as lro where reads it: status=VALUE).
 A record without the field counts as null. Exit status: 0, or 2 on error (a field no record has is one).`,

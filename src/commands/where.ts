@@ -47,6 +47,7 @@ export async function runWhere(ref: string, conditions: string[], o: WhereOption
   }
 }
 
+/** The `where` command's definition (options, help, action). */
 export function whereCommand(ctx: Context): Command {
   return new Command('where')
     .description('print the records where every condition holds (FIELD=VALUE, !=, <, <=, >, >=, FIELD~REGEX, FIELD?, FIELD in A,B)')

@@ -8,7 +8,7 @@ import type { FieldValues, RecordStats } from './record-stats.js';
 import { interestingValue, recordRecipes, renderRecipes, textRecipes, type JqRecipe } from './recipes.js';
 import { fieldPaths, toJsonSchema } from './schema.js';
 import { shellQuote } from './shell.js';
-import { valueText } from '../query/condition.js';
+import { valueText } from '../query/literal.js';
 import type { PreviewLine, TextStats } from './text-stats.js';
 
 export const DESCRIPTOR_TOKENS = 1000;

@@ -11,6 +11,7 @@ const KEEP = 12;
 /** Groups made at most while scanning (memory bound; lines past it are not grouped). */
 const MAX_GROUPS = 2000;
 
+/** What the descriptor gets: plain data (it crosses threads). */
 export interface TemplateStats {
   /** Lines grouped (the first ones of the input). */
   lines: number;

@@ -4,11 +4,14 @@
 // otherwise the string as typed.
 import { UsageError } from '../errors.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';
-import { compareValues, kindOf, parseLiteral, toJson, type JsonValue, type Kind } from './json-value.js';
+import { compareValues, kindOf, toJson, type JsonValue, type Kind } from './json-value.js';
+import { literalValue } from './literal.js';
 import { follow, isMulti, pathToJq, readPath, type FieldPath } from './path.js';
 
+/** The operators of a condition (`==` is read as `=`). */
 export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=' | '~' | '?' | 'in';
 
+/** One parsed condition. */
 export interface Condition {
   /** The condition as typed. */
   text: string;
@@ -24,24 +27,6 @@ export interface Condition {
 }
 
 const OPERATOR = /^(==|=|!=|<=|>=|<|>|~|\?|in(?=\s|$))/;
-
-/** A value as typed: a JSON literal when it parses as one, else the string itself. */
-export function literalValue(text: string): JsonValue {
-  try {
-    return parseLiteral(text);
-  } catch {
-    return text;
-  }
-}
-
-/** A value written so that literalValue reads it back: bare text when unambiguous, else JSON ("200", "", null). */
-export function valueText(v: JsonValue): string {
-  if (typeof v === 'string') {
-    const plain = v !== '' && v.trim() === v && !/[\n\r\t]/.test(v) && literalValue(v) === v;
-    return plain ? v : JSON.stringify(v);
-  }
-  return toJson(v);
-}
 
 /**
  * Joins arguments a shell split apart (`status in a,b` as three words, `level = error`) back into conditions:

@@ -15,6 +15,7 @@ import type { RecordDecoder } from './records.js';
 import { candidateRecords } from './scan.js';
 import { TemplateMiner } from './templates.js';
 
+/** Distinct values kept per count (memory bound). */
 export const MAX_GROUPS = 100_000;
 
 /** The options of `lro count`, as on the command line (also sent to a worker). */
@@ -32,6 +33,7 @@ export interface CountOptions {
 /** What lines of a text result are grouped by. */
 export type TextKey = { kind: 'level' } | { kind: 'template' } | { kind: 'regex'; pattern: string; matcher: Matcher };
 
+/** What to count, parsed and checked. */
 export interface CountQuery {
   /** JSON records: the paths grouped by (several: their values together). */
   paths: FieldPath[];
@@ -40,8 +42,11 @@ export interface CountQuery {
   range: Range;
   /** Which groups to print (1-based ranks, for continuing a cut output). */
   groups: Range;
+  /** No --by: only the number of records (JSON records only, for a jsonl result with lines that are not). */
+  total: boolean;
 }
 
+/** The query with what it was parsed from (for continuation commands and the worker). */
 export interface CountPlan {
   query: CountQuery;
   by: string[];
@@ -56,14 +61,14 @@ export function planCount(o: CountOptions, contentType: string, count: number): 
     throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
   }
   const groups: Range = o.groups !== undefined ? parseRange(o.groups, '--groups') : { from: 1, to: Infinity };
-  const base = { range, groups };
+  const base = { range, groups, total: by.length === 0 };
+  if (by.length === 0) return { by, options: o, query: { ...base, paths: [], text: null } };
   if (contentType === 'text' || contentType === 'binary') {
     if (by.length !== 1) throw new UsageError(`a text result is counted by one of --by level, --by template or --by 'REGEX' (a regular expression with a capture group)`);
     const b = by[0];
     if (b === 'level' || b === 'template') return { by, options: o, query: { ...base, paths: [], text: { kind: b } } };
     return { by, options: o, query: { ...base, paths: [], text: { kind: 'regex', pattern: b, matcher: compilePattern(b, { fixed: false, ignoreCase: false, word: false }) } } };
   }
-  if (by.length === 0) throw new UsageError('what to count by: give --by FIELD, e.g. --by status or --by .user.name (repeat --by to count pairs)');
   return { by, options: o, query: { ...base, paths: by.map((b) => parsePath(b, '--by field')), text: null } };
 }
 
@@ -74,6 +79,7 @@ export interface CountGroup {
   first: number;
 }
 
+/** The counting's outcome: groups in print order. */
 export interface CountResult {
   groups: CountGroup[];
   /** Records counted (records looked at; a record may be in several groups with `[]`). */
@@ -127,6 +133,7 @@ export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecod
     const v = decoder.value(r.n, r.line);
     if (v === undefined) continue;
     records++;
+    if (q.total) continue;
     if (q.text) {
       const line = typeof v === 'string' ? v : decoder.text(r.n, r.line);
       if (q.text.kind === 'level') add(lineLevel(line), r.n);

@@ -10,6 +10,7 @@ const LEVELS = '\\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SE
 /** The jq filter (run with -s) that counts as the plan does: [{value, count}], most frequent first. */
 export function countFilter(plan: CountPlan): string {
   const q = plan.query;
+  if (q.total) return 'length';
   const tail = 'group_by(.) | map({value: .[0], count: length}) | sort_by(-.count)';
   if (q.text) {
     if (q.text.kind === 'template') throw new LroError('--explain: log templates have no jq equivalent (they are found by lro itself): run lro count --by template');

@@ -9,6 +9,7 @@ export class JsonNumber {
   constructor(readonly raw: string) {}
 }
 
+/** A record's value: JSON.parse's, with JsonNumber for literals a float would change. */
 export type JsonValue = null | boolean | number | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
 
 /**
@@ -53,6 +54,7 @@ export function parseLiteral(text: string): JsonValue {
   return parseRecord(text);
 }
 
+/** jq's type names. */
 export type Kind = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 const RANK: Record<Kind, number> = { null: 0, boolean: 1, number: 2, string: 3, array: 4, object: 5 };
 

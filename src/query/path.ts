@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import type { JsonValue } from './json-value.js';
 import { JsonNumber } from './json-value.js';
 
+/** One step of a path: a key, an index, or every element (`[]`). */
 export type Step = { kind: 'key'; key: string } | { kind: 'index'; index: number } | { kind: 'each' };
 
 /** A parsed path: its steps, and the text it was parsed from. */

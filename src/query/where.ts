@@ -26,6 +26,7 @@ export interface WhereOptions {
   timeout?: string;
 }
 
+/** What to select, parsed and checked. */
 export interface WhereQuery {
   conditions: Condition[];
   any: boolean;
@@ -36,6 +37,7 @@ export interface WhereQuery {
   maxCount: number;
 }
 
+/** The query with what it was parsed from (for continuation commands and the worker). */
 export interface WherePlan {
   query: WhereQuery;
   /** The conditions as given (after joining words a shell split). */

@@ -4,7 +4,7 @@
 import { shellQuote } from '../describe/shell.js';
 import type { ResultFile } from '../format/reader.js';
 import { countRecords, type CountPlan, type CountResult } from '../query/count.js';
-import { valueText as shownValue } from '../query/condition.js';
+import { valueText as shownValue } from '../query/literal.js';
 import { toJson, type JsonValue } from '../query/json-value.js';
 import { pathLabel } from '../query/path.js';
 import { RecordDecoder } from '../query/records.js';
@@ -62,6 +62,10 @@ async function printGroups(rf: ResultFile, plan: CountPlan, res: CountResult, en
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
   const unit = rf.header.content_type === 'text' ? 'lines' : 'records';
   const what = q.text?.kind === 'template' ? 'templates' : q.paths.length > 1 ? 'combinations' : 'values';
+  if (q.total) {
+    await write(json ? `${JSON.stringify({ count: res.records })}\n` : `${res.records}\n`);
+    return;
+  }
   const from = q.groups.from;
   const to = Math.min(q.groups.to, res.groups.length);
   if (!json) budget.take(row(plan, 'count', 'first', labels(plan).join('  '), true));

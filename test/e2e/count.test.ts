@@ -68,7 +68,9 @@ describe('lro count', () => {
     const r = await lro(['count', id, '--by', 'staus'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^lro: no record has the field \.staus \(--by names it\): did you mean \.status\?/);
-    expect((await lro(['count', id], { env })).stderr).toMatch(/^lro: what to count by: give --by FIELD/);
+    expect((await lro(['count', id], { env })).out).toBe('500\n');
+    expect((await lro(['count', id, '--records', '101:', '--json'], { env })).out).toBe('{"count":400}\n');
+    expect((await lro(['count', id, '--explain'], { env })).out).toBe(`lro jq ${id} -s -c length\n`);
   });
 
   it('text: lines by level, by template and by what a regex captures', async () => {

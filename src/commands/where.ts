@@ -68,7 +68,7 @@ export function whereCommand(ctx: Context): Command {
       `
 Examples:
   lro where 01JD2X3Y4Z5A6B7C8D9E0F1G2H status=error
-  lro where last 'latency>500' status!=ok --fields id,latency
+  lro where last 'latency>500' 'status!=ok' --fields id,latency
   lro where last 'msg=connection refused' 'user.name in alice,bob'
   lro where last 'id=505874924095815681'           numbers compare exactly, whatever their size
   lro where last 'tags[]=urgent' -c                 [] looks at each element

@@ -15,8 +15,11 @@ import type { RecordDecoder } from './records.js';
 import { candidateRecords } from './scan.js';
 import { TemplateMiner } from './templates.js';
 
-/** Distinct values kept per count (memory bound). */
+/** Distinct values kept per count (memory bound), and the bytes their keys may take (values may be objects). */
 export const MAX_GROUPS = 100_000;
+const MAX_KEY_BYTES = 64 << 20;
+/** Templates kept by --by template (each holds its words). */
+const MAX_TEMPLATES = 20_000;
 
 /** The options of `lro count`, as on the command line (also sent to a worker). */
 export interface CountOptions {
@@ -121,13 +124,16 @@ export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecod
   let records = 0;
   let other = 0;
   let otherFirst = 0;
-  const miner = q.text?.kind === 'template' ? new TemplateMiner({ maxGroups: MAX_GROUPS }) : null;
+  let keyBytes = 0;
+  const miner = q.text?.kind === 'template' ? new TemplateMiner({ maxGroups: MAX_TEMPLATES }) : null;
   const add = (value: JsonValue, n: number) => {
     const key = groupKey(value);
     const g = table.get(key);
     if (g) g.count++;
-    else if (table.size < MAX_GROUPS) table.set(key, { value, count: 1, first: n });
-    else if (other++ === 0) otherFirst = n;
+    else if (table.size < MAX_GROUPS && keyBytes + key.length <= MAX_KEY_BYTES) {
+      table.set(key, { value, count: 1, first: n });
+      keyBytes += key.length;
+    } else if (other++ === 0) otherFirst = n;
   };
   for (const r of candidateRecords(rf, q.range, null, tick)) {
     const v = decoder.value(r.n, r.line);

@@ -61,6 +61,16 @@ describe('lro count', () => {
     expect(next.stdout.split('\n')[1]).toBe(all[Number(m![1])]);
   });
 
+  it('keeps at most 100,000 distinct values and counts the rest together, saying so', async () => {
+    const many = await store(`${Array.from({ length: 100_050 }, (_, i) => `{"k":${i % 100_030},"s":"x"}`).join('\n')}\n`);
+    const r = await lro(['count', many, '--by', 'k', '--json', '--max-tokens', '0'], { env });
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(100_001);
+    expect(lines.slice(0, 20).every((g) => g.count === 2)).toBe(true); // 0..19 come twice
+    expect(lines.at(-1)).toMatchObject({ type: 'other', count: 30, first: 100_001 });
+    expect(lines.reduce((s, g) => s + g.count, 0)).toBe(100_050);
+  }, 60_000);
+
   it('--explain prints the lro jq command; a missing field is an error', async () => {
     expect((await lro(['count', id, '--by', 'status', '--explain'], { env })).out).toBe(
       `lro jq ${id} -s -c '[.[] | .status?] | group_by(.) | map({value: .[0], count: length}) | sort_by(-.count)'\n`,

@@ -9,7 +9,7 @@ import { TemplateMiner, maskedWords } from '../../src/query/templates.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { groupingAccuracy, loghubTemplates, trueEvents } from '../helpers/loghub.js';
 
-const FLOORS: Record<string, number> = { Android: 0.7, Apache: 1, HDFS: 0.99, HealthApp: 0.99, Linux: 0.67, OpenSSH: 0.92, Proxifier: 0, Spark: 0.92 };
+const FLOORS: Record<string, number> = { Android: 0.91, Apache: 1, HDFS: 0.99, HealthApp: 0.99, Linux: 0.68, OpenSSH: 0.99, Proxifier: 0, Spark: 0.92 };
 
 function lines(system: string): string[] {
   return readFileSync(corpusFile(`loghub/${system}_2k.log`), 'utf8').replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');

@@ -24,6 +24,8 @@ const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
   read: async () => (await import('./commands/read.js')).readCommand,
   grep: async () => (await import('./commands/grep.js')).grepCommand,
   jq: async () => (await import('./commands/jq.js')).jqCommand,
+  where: async () => (await import('./commands/where.js')).whereCommand,
+  count: async () => (await import('./commands/count.js')).countCommand,
   cat: async () => (await import('./commands/cat.js')).catCommand,
   info: async () => (await import('./commands/info.js')).infoCommand,
   ls: async () => (await import('./commands/ls.js')).lsCommand,
@@ -66,6 +68,8 @@ Examples:
   some-command | lro offload            small output passes, large output is stored and described
   lro run -- npm test                   the same for a command, keeping its exit status
   lro cat ID > original.txt             the exact original back
+  lro where ID status=error 'ms>500'     records where every condition holds
+  lro count ID --by status              records per value, most frequent first
   lro info ID                           the descriptor again
   lro ls                                stored results, newest first
   lro gc --max-total-size 2GB           remove expired results (cron: */15 * * * * lro gc --max-total-size 2GB)

@@ -6,6 +6,8 @@ export { openResult, readResult, describeResult } from './api/results.js';
 export type { StoreOptions, ResultRef, ReadResultOptions, RecordValue, DescribeResultOptions } from './api/results.js';
 export { grepResult, jqResult } from './api/search.js';
 export type { GrepResultOptions, GrepLine, GrepOutput, JqResultOptions, JqOutput } from './api/search.js';
+export { whereResult, countResult } from './api/query.js';
+export type { WhereResultOptions, WhereRecord, CountResultOptions, CountOutput } from './api/query.js';
 export { LroError, EXIT } from './errors.js';
 export type { Descriptor, Summary } from './describe/descriptor.js';
 export type { JqRecipe } from './describe/recipes.js';

@@ -1,5 +1,5 @@
 // Worker thread entry (built to dist/worker.js). Tasks: `analysis` (hash, tokens and statistics of a large
-// input, beside the encoding), and the guarded tasks `grep` and `jq`, whose pattern or filter could run
+// input, beside the encoding), and the guarded tasks `grep`, `jq`, `where` and `count`, whose pattern or filter could run
 // away: the main thread watches a heartbeat and terminates the worker if it stops (see engines/guard.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalAnalysis, type StatsKind } from './engines/input-analysis.js';
@@ -10,6 +10,7 @@ import { runJqHere, type JqOptions } from './engines/jq-spec.js';
 import { FormatError } from './format/header.js';
 import { openResultFile } from './format/reader.js';
 import { damagedError } from './store/resolve.js';
+import { runQueryTask } from './query/worker-task.js';
 
 const data = workerData as
   | { task: 'analysis'; encoding: 'o200k_base' | 'cl100k_base'; stats: StatsKind }
@@ -34,6 +35,7 @@ if (data.task === 'analysis') {
         const plan = planGrep(data.pattern, data.options as GrepOptions, rf.header.count);
         return await printGrep(rf, plan, data.env, channel.write, channel.tick);
       }
+      if (data.task !== 'jq') return await runQueryTask(rf, data, channel);
       return await runJqHere(rf, data.filter, data.options as JqOptions, data.env, channel.write, channel.writeErr, channel.tick);
     } catch (e) {
       if (e instanceof FormatError) throw damagedError(rf, e);

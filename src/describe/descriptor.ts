@@ -8,6 +8,7 @@ import type { FieldValues, RecordStats } from './record-stats.js';
 import { interestingValue, recordRecipes, renderRecipes, textRecipes, type JqRecipe } from './recipes.js';
 import { fieldPaths, toJsonSchema } from './schema.js';
 import { shellQuote } from './shell.js';
+import { valueText } from '../query/literal.js';
 import type { PreviewLine, TextStats } from './text-stats.js';
 
 export const DESCRIPTOR_TOKENS = 1000;
@@ -26,9 +27,15 @@ export interface Summary {
   /** text: lines that look like errors, and lines per log level. */
   error_lines?: number;
   levels?: Record<string, number>;
+  /** text that repeats itself (logs): the kinds of line among the first `lines`, the most frequent first. */
+  templates?: { count: number; lines: number; top: { template: string; count: number; line: number }[] };
   /** json/jsonl: most frequent values of low-cardinality fields, e.g. {".status": {"success": 4800, "error": 200}}. */
   top_values?: Record<string, Record<string, number>>;
-  /** Whether top_values come from a sample of the records. */
+  /** json/jsonl: numeric fields' range and median, timestamps' first and last value, ids' count of values. */
+  numbers?: Record<string, { min: number; max: number; median: number }>;
+  times?: Record<string, { first: string; last: string }>;
+  distinct?: Record<string, number | string>;
+  /** Whether top_values (and the figures) come from a sample of the records. */
   sampled?: boolean;
   /** jsonl: records that are not JSON (stored as strings; lro jq skips them). */
   invalid_records?: number[];
@@ -61,6 +68,8 @@ export interface DescribeOptions {
 }
 
 interface Detail {
+  templates: number;
+  figures: number;
   schemaDepth: number;
   schemaProps: number;
   fields: number;
@@ -69,17 +78,20 @@ interface Detail {
   previewShare: number;
 }
 
-// From the richest to the leanest; the preview keeps its budget (--preview-tokens) until the last levels.
+// From the richest to the leanest; the preview keeps its budget (--preview-tokens) until the last levels, so
+// templates give way before the preview does.
 const DETAILS: Detail[] = [
-  { schemaDepth: 3, schemaProps: 25, fields: 40, topFields: 4, topValues: 6, previewShare: 1 },
-  { schemaDepth: 2, schemaProps: 15, fields: 25, topFields: 3, topValues: 5, previewShare: 1 },
-  { schemaDepth: 1, schemaProps: 12, fields: 15, topFields: 3, topValues: 4, previewShare: 1 },
-  { schemaDepth: 1, schemaProps: 8, fields: 10, topFields: 2, topValues: 3, previewShare: 1 },
-  { schemaDepth: 1, schemaProps: 6, fields: 8, topFields: 2, topValues: 3, previewShare: 0.7 },
-  { schemaDepth: 0, schemaProps: 0, fields: 6, topFields: 1, topValues: 3, previewShare: 0.5 },
-  { schemaDepth: 0, schemaProps: 0, fields: 4, topFields: 1, topValues: 2, previewShare: 0.3 },
+  { templates: 5, figures: 6, schemaDepth: 3, schemaProps: 25, fields: 40, topFields: 4, topValues: 6, previewShare: 1 },
+  { templates: 4, figures: 5, schemaDepth: 2, schemaProps: 15, fields: 25, topFields: 3, topValues: 5, previewShare: 1 },
+  { templates: 3, figures: 4, schemaDepth: 1, schemaProps: 12, fields: 15, topFields: 3, topValues: 4, previewShare: 1 },
+  { templates: 2, figures: 3, schemaDepth: 1, schemaProps: 8, fields: 10, topFields: 2, topValues: 3, previewShare: 1 },
+  { templates: 2, figures: 3, schemaDepth: 1, schemaProps: 6, fields: 8, topFields: 2, topValues: 3, previewShare: 0.7 },
+  { templates: 1, figures: 2, schemaDepth: 0, schemaProps: 0, fields: 6, topFields: 1, topValues: 3, previewShare: 0.5 },
+  { templates: 1, figures: 1, schemaDepth: 0, schemaProps: 0, fields: 4, topFields: 1, topValues: 2, previewShare: 0.3 },
 ];
-const FULL: Detail = { schemaDepth: 8, schemaProps: 1000, fields: 1000, topFields: 100, topValues: 50, previewShare: 10 };
+const FULL: Detail = { templates: 12, figures: 100, schemaDepth: 8, schemaProps: 1000, fields: 1000, topFields: 100, topValues: 50, previewShare: 10 };
+/** Characters of a template shown in a (bounded) descriptor. */
+const TEMPLATE_CHARS = 100;
 
 /**
  * The descriptor as JSON: compact for a pipe (an agent reading it pays for every token; this is what the size
@@ -136,6 +148,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     const t = stats.text;
     summary.error_lines = t.errorCount;
     if (Object.keys(t.levels).length > 0) summary.levels = sortCounts(t.levels);
+    if (repeats(t)) summary.templates = templates(t, d, d === FULL);
     schema = { type: 'string', description: 'one line of the original text, without its line ending' };
     recipes = renderRecipes(textRecipes(t), id, path, header);
     preview = textPreview(t, previewTokens, tok);
@@ -146,6 +159,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     fields = allFields.slice(0, d.fields);
     if (allFields.length > fields.length) fields.push(`… ${allFields.length - fields.length} more (lro info ${id} --full)`);
     if (r.topValues.length > 0) summary.top_values = topValues(r.topValues, d);
+    addFigures(summary, r.figures.slice(0, d.figures));
     if (r.sampled) summary.sampled = true;
     recipes = renderRecipes(recordRecipes(r, allFields), id, path, header);
     preview = recordPreview(r, previewTokens, tok);
@@ -173,6 +187,26 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     guidance: sourceNote(header) + guidance(header, stats, recipes),
     expires_at: header.expires_at,
   };
+}
+
+function addFigures(summary: Summary, figures: RecordStats['figures']): void {
+  for (const f of figures) {
+    if (f.numbers) (summary.numbers ??= {})[f.path] = f.numbers;
+    if (f.times) (summary.times ??= {})[f.path] = f.times;
+    if (f.distinct) (summary.distinct ??= {})[f.path] = f.distinct.more ? `${f.distinct.count}+` : f.distinct.count;
+  }
+}
+
+/** Whether the lines repeat themselves (on average four or more lines per template), as logs do. */
+function repeats(t: TextStats): boolean {
+  const tp = t.templates;
+  return !!tp && tp.count > 0 && tp.count * 4 <= tp.lines;
+}
+
+function templates(t: TextStats, d: Detail, full: boolean): NonNullable<Summary['templates']> {
+  const tp = t.templates;
+  const cut = (s: string) => (full || s.length <= TEMPLATE_CHARS ? s : `${s.slice(0, TEMPLATE_CHARS - 1)}…`);
+  return { count: tp.count, lines: tp.lines, top: tp.top.slice(0, d.templates).map((x) => ({ template: cut(x.template), count: x.count, line: x.line })) };
 }
 
 function sortCounts(counts: Record<string, number>): Record<string, number> {
@@ -278,6 +312,7 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
     const next = first
       ? [`lro grep ${id} ${shellQuote(words)} -i -C 2`, `lro read ${id} --records ${Math.max(1, first.line - 5)}:${first.line + 20}`]
       : [`lro read ${id} --head 50`];
+    if (repeats(t)) next.push(`lro count ${id} --by template`);
     next.push(`lro read ${id} --tail 50`);
     return `${formatCount(h.count)} lines (${size}) stored as ${id}; nothing printed.${errors} Next: ${next.map((c) => `\`${c}\``).join(', ')}. Record N is line N.`;
   }
@@ -285,12 +320,16 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   const what = [...r.schema.types].join('/') || 'JSON';
   const bad = h.invalid_records?.length ?? 0;
   const skipped = bad ? ` ${bad === 1 ? '1 line is' : `${bad} lines are`} not JSON (kept as strings; lro jq skips them, lro read shows them).` : '';
-  const first = recipes[0] ? `\`${recipes[0].command}\`, ` : '';
-  // grep sees a JSON record as compact JSON: show that with a real top-level key and value
-  const top = r.topValues.find((t) => /^\.[A-Za-z_][A-Za-z0-9_]*$/.test(t.path));
-  const grepFor = top ? `"${top.path.slice(1)}":${JSON.stringify(interestingValue(top)[0])}` : 'text';
+  // where and count answer the usual questions without jq: filter on the most telling field, count by it
+  const top = r.topValues[0];
+  const next: string[] = [];
+  if (top) {
+    const field = /^\.[A-Za-z_][A-Za-z0-9_.]*$/.test(top.path) ? top.path.slice(1) : top.path;
+    next.push(`lro where ${id} ${shellQuote(`${field}=${valueText(interestingValue(top)[0])}`)}`, `lro count ${id} --by ${shellQuote(field)}`);
+  } else if (recipes[0]) next.push(recipes[0].command);
+  next.push(`lro read ${id} --head 5`);
   return (
     `${formatCount(h.count)} records (one ${what} each, ${size}) stored as ${id}; nothing printed.${skipped} ` +
-    `Next: ${first}\`lro read ${id} --head 5\` or \`lro grep ${id} ${shellQuote(grepFor)} -m 5\`. lro jq feeds jq one record at a time (-s: all at once).`
+    `Next: ${next.map((c) => `\`${c}\``).join(', ')}. where takes FIELD=VALUE, 'FIELD>N', FIELD~REGEX (several: all must hold); lro jq ${id} 'FILTER' for the rest.`
   );
 }

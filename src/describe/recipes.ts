@@ -94,25 +94,10 @@ function lastKey(path: string): string {
   return m ? (m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2]) : path;
 }
 
-/** Recipes for text: each record is one line as a JSON string. */
-export function textRecipes(stats: TextStats): Recipe[] {
-  const recipes: Recipe[] = [
-    { description: 'Lines that look like errors', flags: ['-r'], filter: `select(test(${JSON.stringify(ERROR_PATTERN)}; "i"))` },
-  ];
-  const levels = Object.keys(stats.levels);
-  if (levels.length > 1) {
-    // capture only the levels this text has: upper-case words (INFO) and bracketed lower-case ones ([notice])
-    const words = levels.filter((l) => stats.levelForms[l] !== 'bracketed');
-    const bracketed = levels.filter((l) => stats.levelForms[l] !== 'word').map((l) => l.toLowerCase());
-    const alts = [words.length ? `\\b(?<l>${words.join('|')})\\b` : '', bracketed.length ? `\\[(?<l>${bracketed.join('|')})\\]` : '']
-      .filter(Boolean)
-      .join('|');
-    recipes.push({
-      description: 'Count lines by log level',
-      flags: ['-s', '-c'],
-      filter: `map(capture(${JSON.stringify(alts)}).l | ascii_upcase) | group_by(.) | map({level: .[0], count: length})`,
-      slurps: true,
-    });
-  }
-  return recipes;
+/**
+ * Recipes for text: each record is one line as a JSON string. Lines per level are in the summary already, and
+ * `lro count ID --by level` recounts them, so there is no jq recipe for that.
+ */
+export function textRecipes(_stats: TextStats): Recipe[] {
+  return [{ description: 'Lines that look like errors', flags: ['-r'], filter: `select(test(${JSON.stringify(ERROR_PATTERN)}; "i"))` }];
 }

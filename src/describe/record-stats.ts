@@ -3,6 +3,7 @@
 // for the first FULL_BYTES of records; past that, records are sampled at a growing stride, each sampled record
 // counting for `stride` records, and the stats say they are estimates.
 import { SchemaNode, jqKey } from './schema.js';
+import { FieldProfiles, type FieldFigures } from './field-stats.js';
 
 const HEAD_RECORDS = 3;
 const TAIL_RECORDS = 2;
@@ -40,6 +41,8 @@ export interface RecordStats {
   schema: SchemaNode;
   /** Low-cardinality fields, most telling first. */
   topValues: FieldValues[];
+  /** Numbers (min, max, median), timestamps (first, last) and ids (distinct values) of the other fields. */
+  figures: FieldFigures[];
 }
 
 class ValueCounter {
@@ -78,6 +81,7 @@ export class RecordAnalyzer {
   private tail: { n: number; bytes: Buffer; whole: boolean }[] = [];
   private readonly schema = new SchemaNode();
   private readonly fields = new Map<string, ValueCounter>();
+  private readonly profiles = new FieldProfiles(MAX_TRACKED_FIELDS);
 
   /** Sees record number n (its JSON text). Records must come in order; numbers may skip (non-JSON lines). */
   observe(record: Buffer, n: number): void {
@@ -121,6 +125,9 @@ export class RecordAnalyzer {
       topValues.push({ path, present: c.present, distinct: c.counts.size, values });
     }
     topValues.sort((a, b) => fieldScore(b, this.n) - fieldScore(a, this.n));
+    // a time or an id says more by its range or its count of values than by its most frequent values
+    const figures = this.profiles.figures(this.analyzed);
+    const described = new Set(figures.filter((f) => f.times || f.distinct).map((f) => f.path));
     return {
       count: this.n,
       analyzed: this.analyzed,
@@ -128,7 +135,8 @@ export class RecordAnalyzer {
       head: this.head,
       tail: this.tail.map((t) => ({ record: t.n, value: t.whole ? preview(t.bytes) : `${t.bytes.toString('utf8', 0, RECORD_KEEP_CHARS)}…` })),
       schema: this.schema,
-      topValues: topValues.filter((f) => fieldScore(f, this.n) > 0),
+      topValues: topValues.filter((f) => fieldScore(f, this.n) > 0 && !described.has(f.path)),
+      figures,
     };
   }
 
@@ -150,6 +158,7 @@ export class RecordAnalyzer {
   }
 
   private count(path: string, v: unknown): void {
+    this.profiles.add(path, v);
     let c = this.fields.get(path);
     if (!c) {
       if (this.fields.size >= MAX_TRACKED_FIELDS) return;

@@ -1,6 +1,7 @@
 // What a descriptor says about text: the first and last lines, the lines that look like errors (with their
 // line numbers; errors are often at the end), and how many lines carry each log level. Fed the same bytes as
 // the text encoder, in one pass, with bounded memory.
+import { LineTemplates, type TemplateStats } from './line-templates.js';
 
 /** One line shown in a preview: its number (= record number) and its text, cleaned for display. */
 export interface PreviewLine {
@@ -21,6 +22,8 @@ export interface TextStats {
   levels: Record<string, number>;
   /** How each level was written: an upper-case word (INFO), bracketed lower case ([notice]), or both. */
   levelForms: Record<string, 'word' | 'bracketed' | 'both'>;
+  /** The kinds of line (log templates) of the first lines. */
+  templates: TemplateStats;
 }
 
 /** Words that make a line "look like an error". */
@@ -28,7 +31,8 @@ export const ERROR_PATTERN = 'error|fail|fatal|exception|panic|traceback|critica
 const ERROR_RE = new RegExp(ERROR_PATTERN, 'gi');
 const LEVEL_WORDS = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE';
 const LEVEL_BRACKETED = 'trace|debug|info|notice|warn|warning|error|crit|alert|emerg|fatal';
-const LEVEL_RE = new RegExp(`\\b(${LEVEL_WORDS})\\b|\\[(${LEVEL_BRACKETED})\\]`, 'g');
+/** A log level in a line: an upper-case word (group 1) or a bracketed lower-case one (group 2). */
+export const LEVEL_RE = new RegExp(`\\b(${LEVEL_WORDS})\\b|\\[(${LEVEL_BRACKETED})\\]`, 'g');
 const HEAD_LINES = 10;
 const TAIL_LINES = 10;
 const ERROR_KEEP = 10; // first N and last N
@@ -70,6 +74,7 @@ export class TextAnalyzer {
   private readonly levels: Record<string, number> = {};
   private readonly levelForms: Record<string, 'word' | 'bracketed' | 'both'> = {};
   private levelBytes = 0;
+  private readonly templates = new LineTemplates();
 
   /** Feeds input bytes; chunks must not be modified afterwards (previews keep views into them). */
   push(chunk: Buffer): void {
@@ -117,6 +122,7 @@ export class TextAnalyzer {
       errorWords: [...this.errorWords].sort((a, b) => b[1] - a[1]),
       levels: this.levels,
       levelForms: this.levelForms,
+      templates: this.templates.end(),
     };
   }
 
@@ -139,6 +145,7 @@ export class TextAnalyzer {
     const m = ERROR_RE.exec(text);
     if (m) this.error(line, n, m[0]);
     this.countLevels(text);
+    this.templates.line(line, n);
   }
 
   /** The tail lines of the last region seen, taken only when a later line arrives or at the end. */
@@ -161,6 +168,7 @@ export class TextAnalyzer {
   /** Whole lines, each ending with "\n". */
   private region(buf: Buffer): void {
     const first = this.lineNo + 1;
+    this.templates.region(buf, first);
     let pos = 0;
     let n = first;
     while (this.head.length < HEAD_LINES && pos < buf.length) {

@@ -9,7 +9,8 @@ import { workerScript } from './worker-script.js';
 /** What a guarded worker does (see src/worker.ts). */
 export type GuardedTask =
   | { task: 'grep'; path: string; pattern: string; options: Record<string, unknown>; env: Record<string, string | undefined> }
-  | { task: 'jq'; path: string; filter: string; options: Record<string, unknown>; env: Record<string, string | undefined> };
+  | { task: 'jq'; path: string; filter: string; options: Record<string, unknown>; env: Record<string, string | undefined> }
+  | { task: 'where' | 'count'; path: string; args: string[]; options: Record<string, unknown>; env: Record<string, string | undefined> };
 
 /** Shared state: [0] progress ticks, [1] bytes sent by the worker, [2] bytes written by the main thread. */
 const TICKS = 0;

@@ -17,11 +17,19 @@ export function renderDescriptorText(d: Descriptor): string {
   if (s.source) out.push(`source: ${sourceLine(s.source)}`);
   if (s.records_from) out.push(`records: ${s.records_from}`);
   if (s.levels) out.push(`levels: ${Object.entries(s.levels).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (s.templates) {
+    const t = s.templates;
+    out.push(`templates: ${formatCount(t.count)} kinds of line in ${t.lines === s.count ? 'all' : 'the first'} ${formatCount(t.lines)} lines (lro count ${d.id} --by template):`);
+    for (const x of t.top) out.push(`  ${formatCount(x.count)}× ${x.template} (line ${x.line})`);
+  }
   if (s.top_values) {
     for (const [path, values] of Object.entries(s.top_values)) {
       out.push(`${path}: ${Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ')}${s.sampled ? ' (sampled)' : ''}`);
     }
   }
+  for (const [path, t] of Object.entries(s.times ?? {})) out.push(`${path}: ${t.first} … ${t.last}`);
+  for (const [path, n] of Object.entries(s.numbers ?? {})) out.push(`${path}: ${n.min} to ${n.max}, median ${n.median}`);
+  for (const [path, n] of Object.entries(s.distinct ?? {})) out.push(`${path}: ${typeof n === 'number' ? formatCount(n) : n} distinct values`);
   if (s.invalid_records?.length) out.push(`not JSON (kept as strings): records ${s.invalid_records.join(', ')}`);
   if (d.fields.length) out.push(`fields: ${d.fields.join(', ')}`);
   if (d.preview.errors?.length) {

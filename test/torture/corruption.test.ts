@@ -93,9 +93,9 @@ beforeAll(async () => {
   plant('two values on one json record line', (id) => fileOf('array', id, {}, good.array.records.map((r, i) => (i === 5 ? `${r},{"n":99}` : r))), ['grep', 'grep -v', 'info']);
   plant('a number where a text record is a string', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 3 ? '42' : r))), ['grep', 'jq']);
   plant('garbage line among jsonl records', (id) => fileOf('jsonl', id, {}, good.jsonl.records.map((r, i) => (i === 10 ? '{"n": broken' : r))), ['grep', 'grep -v', 'info']);
-  plant('garbage line among binary records', (id) => fileOf('binary', id, {}, good.binary.records.map((r, i) => (i === 1 ? '12' : r))), ['grep', 'grep -v', 'info', 'jq']);
+  plant('garbage line among binary records', (id) => fileOf('binary', id, {}, good.binary.records.map((r, i) => (i === 1 ? '12' : r))), ['grep', 'grep -v', 'info', 'jq', 'where', 'count']);
   plant('garbage line appended', (id) => `${fileOf('text', id)}garbage at the end\n`);
-  plant('a raw NUL inside a text record', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 2 ? '"a\u0000b"' : r))), ['grep', 'grep -v', 'info', 'read']);
+  plant('a raw NUL inside a text record', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 2 ? '"a\u0000b"' : r))), ['grep', 'grep -v', 'info', 'read', 'where', 'count']);
   plant('future schema_version', (id) => fileOf('text', id, { schema_version: 'lro/9' }));
   plant('no schema_version', (id) => fileOf('text', id, {}, t.records, ['schema_version']));
   plant('empty file', () => '');
@@ -135,6 +135,8 @@ const COMMANDS: [string, (ref: string) => string[]][] = [
   ['grep', (ref) => ['grep', ref, 'no such text anywhere', '--max-tokens', '0']],
   ['grep -v', (ref) => ['grep', ref, '-v', 'no such text anywhere', '--max-tokens', '0']],
   ['jq', (ref) => ['jq', ref, '-c', '.', '--max-tokens', '0']],
+  ['where', (ref) => ['where', ref, '.?', '-c']],
+  ['count', (ref) => ['count', ref]],
 ];
 
 describe('damaged results', () => {

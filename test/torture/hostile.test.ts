@@ -55,6 +55,8 @@ const COMMANDS: [string, (ref: string) => string[]][] = [
   ['read', (ref) => ['read', ref]],
   ['grep', (ref) => ['grep', ref, 'a']],
   ['jq', (ref) => ['jq', ref, '.']],
+  ['where', (ref) => ['where', ref, 'a=1']],
+  ['count', (ref) => ['count', ref, '--by', 'a']],
 ];
 
 describe('hostile ids', () => {

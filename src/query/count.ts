@@ -1,0 +1,157 @@
+// What `lro count` was asked, and the counting: every record of the range is decoded and its group found — the
+// values of one or more field paths (JSON records), or for text lines their log level, their template, or what a
+// regular expression captures. Most frequent first; ties in jq's order of values (as group_by sorts them), so
+// the answer equals `jq -s 'group_by(F) | … | sort_by(-.count)'`. At most MAX_GROUPS groups are kept; values
+// first seen after that are counted together, and the output says so.
+import { UsageError } from '../errors.js';
+import type { ResultFile } from '../format/reader.js';
+import { parseRange, type Range } from '../ranges.js';
+import { compilePattern, type Matcher } from '../search/pattern.js';
+import { formatCount } from '../units.js';
+import { LEVEL_RE } from '../describe/text-stats.js';
+import { compareValues, groupKey, type JsonValue } from './json-value.js';
+import { follow, parsePath, type FieldPath } from './path.js';
+import type { RecordDecoder } from './records.js';
+import { candidateRecords } from './scan.js';
+import { TemplateMiner } from './templates.js';
+
+/** Distinct values kept per count (memory bound), and the bytes their keys may take (values may be objects). */
+export const MAX_GROUPS = 100_000;
+const MAX_KEY_BYTES = 64 << 20;
+/** Templates kept by --by template (each holds its words). */
+const MAX_TEMPLATES = 20_000;
+
+/** The options of `lro count`, as on the command line (also sent to a worker). */
+export interface CountOptions {
+  dir?: string;
+  by?: string[];
+  records?: string;
+  groups?: string;
+  json?: boolean;
+  explain?: boolean;
+  maxTokens?: string;
+  timeout?: string;
+}
+
+/** What lines of a text result are grouped by. */
+export type TextKey = { kind: 'level' } | { kind: 'template' } | { kind: 'regex'; pattern: string; matcher: Matcher };
+
+/** What to count, parsed and checked. */
+export interface CountQuery {
+  /** JSON records: the paths grouped by (several: their values together). */
+  paths: FieldPath[];
+  /** Text results: the one key. */
+  text: TextKey | null;
+  range: Range;
+  /** Which groups to print (1-based ranks, for continuing a cut output). */
+  groups: Range;
+  /** No --by: only the number of records (JSON records only, for a jsonl result with lines that are not). */
+  total: boolean;
+}
+
+/** The query with what it was parsed from (for continuation commands and the worker). */
+export interface CountPlan {
+  query: CountQuery;
+  by: string[];
+  options: CountOptions;
+}
+
+/** Parses --by and the options for a result of this content type (throws UsageError on bad ones). */
+export function planCount(o: CountOptions, contentType: string, count: number): CountPlan {
+  const by = o.by ?? [];
+  const range: Range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
+  if (o.records !== undefined && range.from > count && count > 0) {
+    throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
+  }
+  const groups: Range = o.groups !== undefined ? parseRange(o.groups, '--groups') : { from: 1, to: Infinity };
+  const base = { range, groups, total: by.length === 0 };
+  if (by.length === 0) return { by, options: o, query: { ...base, paths: [], text: null } };
+  if (contentType === 'text' || contentType === 'binary') {
+    if (by.length !== 1) throw new UsageError(`a text result is counted by one of --by level, --by template or --by 'REGEX' (a regular expression with a capture group)`);
+    const b = by[0];
+    if (b === 'level' || b === 'template') return { by, options: o, query: { ...base, paths: [], text: { kind: b } } };
+    return { by, options: o, query: { ...base, paths: [], text: { kind: 'regex', pattern: b, matcher: compilePattern(b, { fixed: false, ignoreCase: false, word: false }) } } };
+  }
+  return { by, options: o, query: { ...base, paths: by.map((b) => parsePath(b, '--by field')), text: null } };
+}
+
+/** One group: its value (an array of values for several fields), how many records, and the first of them. */
+export interface CountGroup {
+  value: JsonValue;
+  count: number;
+  first: number;
+}
+
+/** The counting's outcome: groups in print order. */
+export interface CountResult {
+  groups: CountGroup[];
+  /** Records counted (records looked at; a record may be in several groups with `[]`). */
+  records: number;
+  /** Values seen after MAX_GROUPS groups existed: how many, and the first record with one. */
+  other: number;
+  otherFirst: number;
+}
+
+/** The level of a line: the first level word, as the descriptor counts levels (upper case), or null. */
+export function lineLevel(line: string): string | null {
+  LEVEL_RE.lastIndex = 0;
+  const m = LEVEL_RE.exec(line);
+  return m ? (m[1] ?? m[2]).toUpperCase() : null;
+}
+
+/** What a regular expression captures in a line: its first group (or the whole match without one), or null. */
+export function lineCapture(m: Matcher, line: string): string | null {
+  m.regex.lastIndex = 0;
+  const r = m.regex.exec(line);
+  if (!r) return null;
+  return r.length > 1 ? (r[1] ?? null) : r[0];
+}
+
+/** The value combinations of a record for the paths (each path's values; several paths: every combination). */
+function tuples(v: JsonValue, paths: FieldPath[]): JsonValue[] {
+  if (paths.length === 1) return follow(v, paths[0]).values;
+  let out: JsonValue[][] = [[]];
+  for (const p of paths) {
+    const vs = follow(v, p).values;
+    out = out.flatMap((t) => vs.map((x) => [...t, x]));
+  }
+  return out;
+}
+
+/** Counts the records of the range by the query's key. */
+export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecoder, tick?: (n: number) => void): CountResult {
+  const table = new Map<string, CountGroup>();
+  let records = 0;
+  let other = 0;
+  let otherFirst = 0;
+  let keyBytes = 0;
+  const miner = q.text?.kind === 'template' ? new TemplateMiner({ maxGroups: MAX_TEMPLATES }) : null;
+  const add = (value: JsonValue, n: number) => {
+    const key = groupKey(value);
+    const g = table.get(key);
+    if (g) g.count++;
+    else if (table.size < MAX_GROUPS && keyBytes + key.length <= MAX_KEY_BYTES) {
+      table.set(key, { value, count: 1, first: n });
+      keyBytes += key.length;
+    } else if (other++ === 0) otherFirst = n;
+  };
+  for (const r of candidateRecords(rf, q.range, null, tick)) {
+    const v = decoder.value(r.n, r.line);
+    if (v === undefined) continue;
+    records++;
+    if (q.total) continue;
+    if (q.text) {
+      const line = typeof v === 'string' ? v : decoder.text(r.n, r.line);
+      if (q.text.kind === 'level') add(lineLevel(line), r.n);
+      else if (q.text.kind === 'regex') add(lineCapture(q.text.matcher, line), r.n);
+      else miner!.add(line, r.n);
+    } else for (const t of tuples(v, q.paths)) add(t, r.n);
+  }
+  if (miner) {
+    const res = miner.result();
+    const groups = res.templates.map((t) => ({ value: t.template, count: t.count, first: t.line }));
+    return { groups, records, other: res.otherLines, otherFirst: res.otherLine };
+  }
+  const groups = [...table.values()].sort((a, b) => b.count - a.count || compareValues(a.value, b.value));
+  return { groups, records, other, otherFirst };
+}

@@ -1,0 +1,31 @@
+// `--explain`: the lro jq command that answers what `lro count` asks (where's is in where.ts), printed so an
+// agent sees the question as jq and a test can check both give the same answer.
+import { shellQuote } from '../describe/shell.js';
+import { LroError } from '../errors.js';
+import type { CountPlan } from './count.js';
+import { pathToJq } from './path.js';
+
+const LEVELS = '\\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE)\\b|\\[(trace|debug|info|notice|warn|warning|error|crit|alert|emerg|fatal)\\]';
+
+/** The jq filter (run with -s) that counts as the plan does: [{value, count}], most frequent first. */
+export function countFilter(plan: CountPlan): string {
+  const q = plan.query;
+  if (q.total) return 'length';
+  const tail = 'group_by(.) | map({value: .[0], count: length}) | sort_by(-.count)';
+  if (q.text) {
+    if (q.text.kind === 'template') throw new LroError('--explain: log templates have no jq equivalent (they are found by lro itself): run lro count --by template');
+    const key =
+      q.text.kind === 'level'
+        ? `first(match(${JSON.stringify(LEVELS)}) | .captures | map(.string // empty) | .[0] | ascii_upcase) // null`
+        : `first(match(${JSON.stringify(q.text.pattern)}) | ${q.text.matcher.regex.source.includes('(') ? '.captures[0].string' : '.string'}) // null`;
+    return `map(${key}) | ${tail}`;
+  }
+  const value = q.paths.length === 1 ? pathToJq(q.paths[0]) : `[${q.paths.map(pathToJq).join(', ')}]`;
+  return `[.[] | ${value}] | ${tail}`;
+}
+
+/** The whole command, runnable as printed. */
+export function countExplain(id: string, plan: CountPlan): string {
+  const records = plan.options.records !== undefined ? ` --records ${plan.options.records}` : '';
+  return `lro jq ${id} -s -c ${shellQuote(countFilter(plan))}${records}\n`;
+}

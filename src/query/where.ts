@@ -1,0 +1,131 @@
+// What `lro where` was asked, as a query (parsed and checked before anything runs), and the search itself:
+// candidate records from the prefilter, decoded and tested against every condition (or any, with --any).
+import { UsageError } from '../errors.js';
+import type { ContentType } from '../format/header.js';
+import type { ResultFile } from '../format/reader.js';
+import { parseRange, type Range } from '../ranges.js';
+import { formatCount, parseCount } from '../units.js';
+import { conditionToJq, joinConditionArgs, parseCondition, test, type Condition } from './condition.js';
+import type { JsonValue } from './json-value.js';
+import { isMulti, parsePath, pathLabel, pathToJq, type FieldPath } from './path.js';
+import { planNeedles } from './prefilter.js';
+import type { RecordDecoder } from './records.js';
+import { candidateRecords } from './scan.js';
+
+/** The options of `lro where`, as on the command line (also sent to a worker). */
+export interface WhereOptions {
+  dir?: string;
+  any?: boolean;
+  fields?: string;
+  count?: boolean;
+  maxCount?: string;
+  records?: string;
+  ignoreCase?: boolean;
+  explain?: boolean;
+  maxTokens?: string;
+  timeout?: string;
+}
+
+/** What to select, parsed and checked. */
+export interface WhereQuery {
+  conditions: Condition[];
+  any: boolean;
+  range: Range;
+  /** --fields: print only these. */
+  fields: FieldPath[] | null;
+  countOnly: boolean;
+  maxCount: number;
+}
+
+/** The query with what it was parsed from (for continuation commands and the worker). */
+export interface WherePlan {
+  query: WhereQuery;
+  /** The conditions as given (after joining words a shell split). */
+  args: string[];
+  options: WhereOptions;
+}
+
+/** Parses the conditions and options (throws UsageError on bad ones). */
+export function planWhere(args: string[], o: WhereOptions, count: number): WherePlan {
+  const joined = joinConditionArgs(args);
+  if (joined.length === 0) throw new UsageError("no condition: give at least one, e.g. status=error or 'latency>500'");
+  const conditions = joined.map((a) => parseCondition(a, !!o.ignoreCase));
+  const range: Range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
+  if (o.records !== undefined && range.from > count && count > 0) {
+    throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
+  }
+  const fields = o.fields !== undefined ? splitFields(o.fields).map((f) => parsePath(f, '--fields field')) : null;
+  if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field, e.g. --fields id,status');
+  const max = o.maxCount !== undefined ? parseCount(o.maxCount, '--max-count') : Infinity;
+  return { args: joined, options: o, query: { conditions, any: !!o.any, range, fields, countOnly: !!o.count, maxCount: max } };
+}
+
+/** `a,b,."c,d"` split at commas outside quotes and brackets. */
+export function splitFields(text: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let inStr = false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inStr) {
+      if (c === '\\') cur += c + (text[++i] ?? '');
+      else {
+        if (c === '"') inStr = false;
+        cur += c;
+      }
+      continue;
+    }
+    if (c === '"') inStr = true;
+    else if (c === '[') depth++;
+    else if (c === ']') depth--;
+    if (c === ',' && depth === 0) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+    } else cur += c;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+/** Whether a record satisfies the query's conditions. */
+export function matches(q: WhereQuery, v: JsonValue): boolean {
+  return q.any ? q.conditions.some((c) => test(c, v)) : q.conditions.every((c) => test(c, v));
+}
+
+/** A matching record: its number, stored bytes (valid until the next) and value. */
+export interface WhereMatch {
+  n: number;
+  line: Buffer;
+  value: JsonValue;
+}
+
+/** The records of the range that satisfy the query, in order (at most maxCount). */
+export function* whereMatches(rf: ResultFile, q: WhereQuery, decoder: RecordDecoder, tick?: (n: number) => void): Generator<WhereMatch> {
+  const needles = planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
+  let found = 0;
+  if (q.maxCount === 0) return;
+  for (const r of candidateRecords(rf, q.range, needles, tick)) {
+    const v = decoder.value(r.n, r.line);
+    if (v === undefined || !matches(q, v)) continue;
+    yield { n: r.n, line: r.line, value: v };
+    if (++found >= q.maxCount) return;
+  }
+}
+
+/** The key a --fields path gets in the printed object: the path without its leading dot. */
+export function fieldKey(p: FieldPath): string {
+  const label = pathLabel(p);
+  return label.startsWith('.') && label.length > 1 ? label.slice(1).replace(/^"(.*)"$/, '$1') : label;
+}
+
+/** The jq filter that selects what the query selects (and projects --fields). */
+export function whereFilter(q: WhereQuery): string {
+  const parts = q.conditions.map(conditionToJq);
+  let f = `select(${parts.join(q.any ? ' or ' : ' and ')})`;
+  if (q.fields) {
+    const members = q.fields.map((p) => `${JSON.stringify(fieldKey(p))}: ${isMulti(p) ? `[${pathToJq(p)}]` : pathToJq(p)}`);
+    f += ` | {${members.join(', ')}}`;
+  }
+  return f;
+}

@@ -1,0 +1,93 @@
+// Printing `lro count`: one row per group, most frequent first (`count  first  value`, `first` being the first
+// record with that value), or one JSON object per group with --json, within the output budget; a cut output
+// ends with the exact command for the next groups. A last line says how many records and groups there were.
+import { shellQuote } from '../describe/shell.js';
+import type { ResultFile } from '../format/reader.js';
+import { countRecords, type CountPlan, type CountResult } from '../query/count.js';
+import { valueText as shownValue } from '../query/literal.js';
+import { toJson, type JsonValue } from '../query/json-value.js';
+import { pathLabel } from '../query/path.js';
+import { RecordDecoder } from '../query/records.js';
+import { requireFields } from '../query/fields.js';
+import { formatRange } from '../ranges.js';
+import { formatCount } from '../units.js';
+import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
+
+/** The column titles: what each group's value is. */
+function labels(plan: CountPlan): string[] {
+  const q = plan.query;
+  if (q.text) return [q.text.kind === 'regex' ? shellQuote(q.text.pattern) : q.text.kind];
+  return q.paths.map(pathLabel);
+}
+
+function row(plan: CountPlan, count: string, first: string, value: JsonValue | string, header = false): string {
+  const cells = header || plan.query.paths.length <= 1 || !Array.isArray(value) ? [header ? (value as string) : shownValue(value as JsonValue)] : (value as JsonValue[]).map(shownValue);
+  return `${count.padStart(7)}  ${first.padStart(6)}  ${cells.join('  ')}\n`;
+}
+
+/** The command that continues a cut output from group `from`. */
+export function countNextCommand(id: string, plan: CountPlan, from: number): string {
+  const o = plan.options;
+  const words = ['lro', 'count', id, ...plan.by.flatMap((b) => ['--by', shellQuote(b)])];
+  if (o.records !== undefined) words.push('--records', o.records);
+  if (o.json) words.push('--json');
+  if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
+  if (o.dir) words.push('--dir', shellQuote(o.dir));
+  words.push('--groups', formatRange(from, plan.query.groups.to));
+  return words.join(' ');
+}
+
+/** Counts (after checking the fields exist) and prints; returns the exit code (0). */
+export async function printCount(
+  rf: ResultFile,
+  plan: CountPlan,
+  env: NodeJS.ProcessEnv,
+  write: (s: string) => Promise<void> | void,
+  writeErr: (s: string) => Promise<void> | void,
+  tick?: (n: number) => void,
+): Promise<number> {
+  const q = plan.query;
+  const decoder = new RecordDecoder(rf.header);
+  requireFields(rf, q.paths, q.range, decoder, '--by names it');
+  const res = countRecords(rf, q, decoder, tick);
+  await printGroups(rf, plan, res, env, write);
+  const note = decoder.skippedNote(q.range);
+  if (note) await writeErr(note);
+  return 0;
+}
+
+async function printGroups(rf: ResultFile, plan: CountPlan, res: CountResult, env: NodeJS.ProcessEnv, write: (s: string) => Promise<void> | void): Promise<void> {
+  const q = plan.query;
+  const json = !!plan.options.json;
+  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
+  const unit = rf.header.content_type === 'text' ? 'lines' : 'records';
+  const what = q.text?.kind === 'template' ? 'templates' : q.paths.length > 1 ? 'combinations' : 'values';
+  if (q.total) {
+    await write(json ? `${JSON.stringify({ count: res.records })}\n` : `${res.records}\n`);
+    return;
+  }
+  const from = q.groups.from;
+  const to = Math.min(q.groups.to, res.groups.length);
+  if (!json) budget.take(row(plan, 'count', 'first', labels(plan).join('  '), true));
+  if (!json) await write(row(plan, 'count', 'first', labels(plan).join('  '), true));
+  for (let i = from - 1; i < to; i++) {
+    const g = res.groups[i];
+    const line = json ? `${JSON.stringify({ count: g.count, first: g.first }).slice(0, -1)},"value":${toJson(g.value)}}\n` : row(plan, formatCount(g.count), String(g.first), g.value);
+    if (!budget.take(line)) {
+      const message = `showed ${what} ${from}-${i} of ${formatCount(res.groups.length)} (--max-tokens ${budget.max})`;
+      const next = countNextCommand(rf.header.id, plan, i + 1);
+      await write(json ? `${JSON.stringify({ type: 'truncated', message, next })}\n` : continuationLine(message, next));
+      return;
+    }
+    await write(line);
+  }
+  if (res.other > 0) {
+    const message = `${formatCount(res.other)} more ${unit} have values beyond the first ${formatCount(res.groups.length)} distinct ones (first: record ${res.otherFirst}); count within a range with --records`;
+    await write(json ? `${JSON.stringify({ type: 'other', count: res.other, first: res.otherFirst, message })}\n` : `${formatCount(res.other).padStart(7)}  ${String(res.otherFirst).padStart(6)}  (other values: ${message})\n`);
+  }
+  if (!json) await write(`${formatCount(res.records)} ${unit}, ${formatCount(res.groups.length)} ${what}${res.groups.length && q.groups.from > 1 ? ` (from the ${ordinal(from)})` : ''}\n`);
+}
+
+function ordinal(n: number): string {
+  return `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+}

@@ -1,0 +1,92 @@
+// Printing `lro where`: the matching records numbered like `lro read` (`N: record`), or only the --fields of
+// each, or their count (-c), within the output budget; a cut output ends with the exact next command.
+import { shellQuote } from '../describe/shell.js';
+import { EXIT } from '../errors.js';
+import type { ResultFile } from '../format/reader.js';
+import { toJson, type JsonValue } from '../query/json-value.js';
+import { follow, isMulti } from '../query/path.js';
+import { RecordDecoder } from '../query/records.js';
+import { requireFields } from '../query/fields.js';
+import { fieldKey, whereMatches, type WherePlan, type WhereQuery } from '../query/where.js';
+import { formatRange } from '../ranges.js';
+import { typeHint } from '../query/condition.js';
+import { formatCount } from '../units.js';
+import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
+
+/** The printed text of a match: the record as stored (JSON) or the line (text), or the --fields object. */
+function shown(q: WhereQuery, decoder: RecordDecoder, n: number, line: Buffer, value: JsonValue): string {
+  if (!q.fields) return decoder.text(n, line);
+  const out: Record<string, JsonValue> = {};
+  for (const p of q.fields) {
+    const { values } = follow(value, p);
+    out[fieldKey(p)] = isMulti(p) ? values : (values[0] ?? null);
+  }
+  return toJson(out);
+}
+
+/** The command that continues a cut output from record `from`, `matched` matches later. */
+export function whereNextCommand(id: string, p: WherePlan, from: number, matched: number): string {
+  const o = p.options;
+  const q = p.query;
+  const words = ['lro', 'where', id, ...p.args.map(shellQuote)];
+  if (q.any) words.push('--any');
+  if (o.ignoreCase) words.push('-i');
+  if (o.fields !== undefined) words.push('--fields', shellQuote(o.fields));
+  if (q.maxCount !== Infinity) words.push('-m', String(q.maxCount - matched));
+  if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
+  if (o.dir) words.push('--dir', shellQuote(o.dir));
+  words.push('--records', formatRange(from, q.range.to));
+  return words.join(' ');
+}
+
+/**
+ * Checks the fields, runs the query and prints it, on the main thread or in a worker (a pattern that could run
+ * away). `tick` reports progress to a watchdog. Returns the exit code: 0 if a record matched, 1 if none did.
+ */
+export async function printWhere(
+  rf: ResultFile,
+  plan: WherePlan,
+  env: NodeJS.ProcessEnv,
+  write: (s: string) => Promise<void> | void,
+  writeErr: (s: string) => Promise<void> | void,
+  tick?: (n: number) => void,
+): Promise<number> {
+  const q = plan.query;
+  const id = rf.header.id;
+  const decoder = new RecordDecoder(rf.header);
+  requireFields(rf, [...q.conditions.map((c) => c.path), ...(q.fields ?? [])], q.range, decoder, 'a condition or --fields names it');
+  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
+  let matched = 0;
+  let cut = false;
+  for (const m of whereMatches(rf, q, decoder, tick)) {
+    if (q.countOnly) {
+      matched++;
+      continue;
+    }
+    const text = shown(q, decoder, m.n, m.line, m.value);
+    const line = `${m.n}: ${text}\n`;
+    if (budget.take(line)) {
+      await write(line);
+      matched++;
+      continue;
+    }
+    if (matched === 0) {
+      // one record larger than the whole budget: a window of it, and how to read the rest
+      const fit = budget.fitPrefix(text, Math.max(0, budget.left - 40));
+      await write(`${m.n}:[0-${fit}/${text.length}] ${text.slice(0, fit)}\n`);
+      matched++;
+      const rest = `lro read ${id} --records ${m.n} --columns ${fit}:`;
+      await write(continuationLine(`record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest}`, whereNextCommand(id, plan, m.n + 1, matched)));
+    } else {
+      await write(continuationLine(`output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching records`, whereNextCommand(id, plan, m.n, matched)));
+    }
+    cut = true;
+    break;
+  }
+  if (q.countOnly) await write(`${matched}\n`);
+  const note = decoder.skippedNote(q.range);
+  if (note && !cut) await writeErr(note);
+  const hint = matched === 0 ? typeHint(q.conditions) : '';
+  if (hint) await writeErr(`lro: no record matched: ${hint}\n`);
+  return matched > 0 ? EXIT.ok : EXIT.noMatch;
+}

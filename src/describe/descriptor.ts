@@ -109,7 +109,7 @@ export function describe(header: Header, path: string, stats: Stats, opts: Descr
   for (const detail of DETAILS) {
     last = build(header, path, stats, detail, Math.floor(previewTokens * detail.previewShare), opts.tokenizer);
     const budget = DESCRIPTOR_TOKENS + Math.max(0, previewTokens - DEFAULT_PREVIEW_TOKENS);
-    if (opts.tokenizer.count(measured(renderDescriptorJson(last), header.id)) <= budget) return last;
+    if (opts.tokenizer.count(measured(renderDescriptorJson(last), header.id, path)) <= budget) return last;
   }
   return last!;
 }
@@ -121,9 +121,16 @@ export function describe(header: Header, path: string, stats: Stats, opts: Descr
  */
 const MEASURE_ID = '79Z8Y7X6W5V4T3S2R1Q0P9N8M7';
 
-/** The descriptor's text as measured against the budget: with the measuring id in place of the real one. */
-function measured(text: string, id: string): string {
-  return text.split(id).join(MEASURE_ID);
+/**
+ * The path a descriptor is measured with, for the same reason: the store's path costs what its name costs, and
+ * the same output gets the same descriptor whichever store holds it (the path is JSON-escaped where it appears).
+ */
+const MEASURE_PATH = `/tmp/lro-1000/lro-offload-${MEASURE_ID}.jsonl`;
+
+/** The descriptor's text as measured against the budget: the measuring id and path in place of the real ones. */
+function measured(text: string, id: string, path: string): string {
+  const escaped = JSON.stringify(path).slice(1, -1);
+  return text.split(escaped).join(MEASURE_PATH).split(id).join(MEASURE_ID);
 }
 
 function build(header: Header, path: string, stats: Stats, d: Detail, previewTokens: number, tok: Tokenizer): Descriptor {

@@ -29,6 +29,9 @@ function checkOption(tool: string, o: OptionDef, v: unknown): void {
       return;
     case 'json':
       if (!isObject(v)) throw bad('an object of JSON values, e.g. {"n": 3}');
+      return;
+    case 'list':
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw bad('an array of strings');
   }
 }
 
@@ -41,9 +44,16 @@ export function checkArguments(def: ToolDef, args: unknown): Record<string, unkn
   for (const k of Object.keys(args)) {
     if (!known.has(k)) throw new UsageError(`invalid arguments for ${tool}: unknown argument ${k}: it takes ${[...known].join(', ')}`);
   }
-  for (const name of [...(def.spec.stdin ? [def.spec.stdin] : []), ...def.positionals.map((p) => p.name)]) {
-    if (args[name] === undefined) throw new UsageError(`invalid arguments for ${tool}: ${name} is required`);
-    if (typeof args[name] !== 'string') throw typeError(tool, name, 'a string', args[name]);
+  if (def.spec.stdin) {
+    if (args[def.spec.stdin] === undefined) throw new UsageError(`invalid arguments for ${tool}: ${def.spec.stdin} is required`);
+    if (typeof args[def.spec.stdin] !== 'string') throw typeError(tool, def.spec.stdin, 'a string', args[def.spec.stdin]);
+  }
+  for (const p of def.positionals) {
+    const v = args[p.name];
+    if (v === undefined) throw new UsageError(`invalid arguments for ${tool}: ${p.name} is required`);
+    if (p.variadic ? !(Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) : typeof v !== 'string') {
+      throw typeError(tool, p.name, p.variadic ? 'a non-empty array of strings' : 'a string', v);
+    }
   }
   for (const o of def.options) if (args[o.arg] !== undefined && args[o.arg] !== null) checkOption(tool, o, args[o.arg]);
   return args;
@@ -60,9 +70,10 @@ export function toArgv(def: ToolDef, args: Record<string, unknown>): string[] {
     if (v === undefined || v === null || v === false) continue;
     if (o.type === 'boolean') argv.push(o.flag);
     else if (o.type === 'strings') for (const [k, x] of Object.entries(v as Record<string, string>)) argv.push(`${o.flag}=${k}=${x}`);
+    else if (o.type === 'list') for (const x of v as string[]) argv.push(`${o.flag}=${x}`);
     else if (o.type === 'json') for (const [k, x] of Object.entries(v as Record<string, unknown>)) argv.push(`${o.flag}=${k}=${JSON.stringify(x)}`);
     else argv.push(`${o.flag}=${String(v)}`);
   }
-  argv.push('--', ...def.positionals.map((p) => args[p.name] as string));
+  argv.push('--', ...def.positionals.flatMap((p) => args[p.name] as string | string[]));
   return argv;
 }

@@ -35,10 +35,10 @@ export class CallReader {
     if (!def) return null;
     const argv = words[1] === 'jq' ? preprocessJqArgv(words.slice(1)).slice(1) : words.slice(2);
     const cmd = await commandDefinition(def.spec.command);
-    let positionals: string[] = [];
+    let positionals: unknown[] = [];
     cmd.exitOverride().configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined });
     cmd.action((...a: unknown[]) => {
-      positionals = a.slice(0, def.positionals.length) as string[];
+      positionals = a.slice(0, def.positionals.length);
     });
     try {
       await cmd.parseAsync(argv, { from: 'user' });
@@ -82,6 +82,8 @@ function argumentValue(type: ToolDef['options'][number]['type'], value: unknown)
       return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
     case 'string':
       return typeof value === 'string' ? value : undefined;
+    case 'list':
+      return Array.isArray(value) && value.every((x) => typeof x === 'string') ? value : undefined;
     case 'strings':
     case 'json': {
       if (!Array.isArray(value)) return undefined;

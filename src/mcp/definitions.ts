@@ -10,6 +10,8 @@ import { outputSchemaOf } from './result.js';
 export interface PositionalDef {
   name: string;
   description: string;
+  /** Takes one or more values (where's conditions): an array of strings. */
+  variadic: boolean;
 }
 
 /** An offered option: the argument's name and type, the command's flag, and commander's name for its value. */
@@ -56,11 +58,12 @@ const JSON_TYPES: Record<ArgType, Record<string, unknown>> = {
   boolean: { type: 'boolean' },
   strings: { type: 'object', additionalProperties: { type: 'string' } },
   json: { type: 'object' },
+  list: { type: 'array', items: { type: 'string' } },
 };
 
 /** Joins a tool to its command; throws if the table names an option the command does not have. */
 function define(spec: ToolSpec, cmd: Command): ToolDef {
-  const positionals = cmd.registeredArguments.map((a) => ({ name: a.name(), description: a.description }));
+  const positionals = cmd.registeredArguments.map((a) => ({ name: a.name(), description: a.description, variadic: a.variadic }));
   const options = Object.entries(spec.options).map(([arg, type]): OptionDef => {
     const flag = flagOf(arg);
     const o = cmd.options.find((x) => x.long === flag);
@@ -69,7 +72,9 @@ function define(spec: ToolSpec, cmd: Command): ToolDef {
   });
   const properties: Record<string, unknown> = {};
   if (spec.stdin) properties[spec.stdin] = { type: 'string', description: 'the text or JSON to store' };
-  for (const p of positionals) properties[p.name] = { type: 'string', description: p.description };
+  for (const p of positionals) {
+    properties[p.name] = p.variadic ? { type: 'array', items: { type: 'string' }, minItems: 1, description: p.description } : { type: 'string', description: p.description };
+  }
   for (const o of options) properties[o.arg] = { ...JSON_TYPES[o.type], description: o.description, ...(o.choices ? { enum: o.choices } : {}) };
   const required = [...(spec.stdin ? [spec.stdin] : []), ...positionals.map((p) => p.name)];
   return {

@@ -36,7 +36,11 @@ export async function toolDescriptor(d: Descriptor, calls: CallReader): Promise<
 
 /** The guidance's words about commands, as a tool user reads them ("lro jq … (-s: …)" is lro_jq and slurp). */
 function toolWords(guidance: string): string {
-  return guidance.replace('lro jq feeds jq one record at a time (-s: all at once)', 'lro_jq feeds jq one record at a time (slurp: true, all at once)');
+  return guidance
+    .replace('lro jq feeds jq one record at a time (-s: all at once)', 'lro_jq feeds jq one record at a time (slurp: true, all at once)')
+    .replace(/where takes FIELD=VALUE, 'FIELD>N', FIELD~REGEX \(several: all must hold\); lro jq (\S+) 'FILTER' for the rest\./, (_, id: string) =>
+      `lro_where takes a list of conditions FIELD=VALUE, FIELD>N, FIELD~REGEX (all must hold); ${formatCall({ tool: 'lro_jq', arguments: { id, filter: 'FILTER' } })} for the rest.`,
+    );
 }
 
 /** The descriptor as a model reads it: prose (the default) or JSON. */

@@ -8,6 +8,7 @@ import type { LroTools } from './lro-tools.js';
 export const INSTRUCTIONS =
   'lro keeps large outputs out of the context: lro_offload stores a large text or JSON document and returns a short descriptor with its id; ' +
   'lro_read, lro_grep and lro_jq look inside a stored result by id, within an output budget (the last line of a cut output names the next call); ' +
+  'lro_where filters records by conditions and lro_count counts them by fields, with no jq to write; ' +
   'lro_info describes a result again; lro_ls lists what is stored.';
 
 /**

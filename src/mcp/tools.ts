@@ -3,8 +3,11 @@
 // descriptions come from the command's own definition, so a tool is the command, run the same way. Adding a tool
 // for a new command is one entry here.
 
-/** The JSON type of a tool argument; `strings` and `json` are objects of NAME -> value (jq's --arg, --argjson). */
-export type ArgType = 'string' | 'integer' | 'boolean' | 'strings' | 'json';
+/**
+ * The JSON type of a tool argument; `strings` and `json` are objects of NAME -> value (jq's --arg, --argjson);
+ * `list` is an array of strings for an option given once per item (count's --by).
+ */
+export type ArgType = 'string' | 'integer' | 'boolean' | 'strings' | 'json' | 'list';
 
 /** How a tool's output becomes its result (see result.ts). */
 export type ResultKind = 'records' | 'descriptor' | 'listing' | 'offload';
@@ -73,6 +76,29 @@ export const TOOLS: ToolSpec[] = [
       skip_lines: 'integer',
       max_tokens: 'integer',
     },
+    result: 'records',
+  },
+  {
+    name: 'lro_where',
+    command: 'where',
+    description: `Records of a stored JSON result where every condition holds, with no jq to write: condition is a list such as ["status=error", "latency>500", "user.name~^adm", "retries?", "level in warn,error"] (FIELD=VALUE, !=, <, <=, >, >= compare numbers as numbers, big integers exactly; ~ a regular expression; FIELD? present and not null; in a comma list). Fields are jq paths (.a.b, items[].status). any: true for OR instead of AND; fields "id,status" prints only those fields; count: true the number of matches; explain: true the equivalent lro_jq filter. A field no record has is an error that lists the fields that exist. "No records matched" is an ordinary answer. ${BUDGET}`,
+    options: {
+      any: 'boolean',
+      fields: 'string',
+      count: 'boolean',
+      max_count: 'integer',
+      ignore_case: 'boolean',
+      records: 'string',
+      explain: 'boolean',
+      max_tokens: 'integer',
+    },
+    result: 'records',
+  },
+  {
+    name: 'lro_count',
+    command: 'count',
+    description: `Count the records of a stored result grouped by fields, most frequent first (like group_by + length, with no jq to write): by ["status"] or several fields for combinations ([".user.lang", ".type"]; .items[].kind counts each element; a missing field counts as null). For text (logs): by ["level"], ["template"] (kinds of line, variable parts as <*>), or a regular expression with a capture group. No by: the number of records. records "A:B" counts a range. ${BUDGET}`,
+    options: { by: 'list', records: 'string', groups: 'string', explain: 'boolean', max_tokens: 'integer' },
     result: 'records',
   },
   {

@@ -12,7 +12,7 @@
 // LRO_UPDATE_README=1 rewrites the outputs (and the ids in later commands) from a fresh run instead of checking.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -66,10 +66,9 @@ let env: Record<string, string>;
 const ids = new Map<string, string>(); // README id -> this run's id
 
 beforeAll(() => {
-  // a fixed place: a descriptor's size (so its preview) depends on the length of the store's path
-  root = join(tmpdir(), 'lro-readme-test');
-  cleanup(root);
-  mkdirSync(root);
+  // a place of its own (runs in parallel must not share it) whose path has a fixed length: a descriptor's size
+  // (so its preview) depends on the length of the store's path
+  root = mkdtempSync(join(tmpdir(), 'lro-rdme-'));
   const bin = join(root, 'bin');
   mkdirSync(bin);
   symlinkSync(BIN, join(bin, 'lro'));

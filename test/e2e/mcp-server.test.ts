@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('lro mcp: the tools', () => {
   it('lists lro_offload, lro_read, lro_grep, lro_jq, lro_info and lro_ls, each with a description and both schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['lro_read', 'lro_grep', 'lro_jq', 'lro_info', 'lro_ls', 'lro_offload']);
+    expect(tools.map((t) => t.name)).toEqual(['lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_info', 'lro_ls', 'lro_offload']);
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(100);
       expect(t.inputSchema.type).toBe('object');
@@ -121,10 +121,31 @@ describe('lro mcp: the tools', () => {
     expect(textOf(h)).toBe('{"count":30,"content_type":"json"}\n');
   });
 
+  it('lro_where and lro_count: conditions as a list, by as a list; the same output as the CLI; continuation as a call', async () => {
+    const w = await call('lro_where', { id: eventsId, condition: ['type=PushEvent', 'actor.login~^j'], fields: 'id,type' });
+    expect(w.isError).toBeFalsy();
+    expect(textOf(w)).toBe((await cli(['where', eventsId, 'type=PushEvent', 'actor.login~^j', '--fields', 'id,type'])).out);
+    expect(textOf(await call('lro_where', { id: eventsId, condition: ['type=PushEvent'], count: true }))).toBe('13\n');
+    const none = await call('lro_where', { id: eventsId, condition: ['type=NoSuchEvent'] });
+    expect(none.isError).toBeFalsy();
+    const cutW = await call('lro_where', { id: eventsId, condition: ['type!=WatchEvent'], max_tokens: 300 });
+    expect(cutW.structuredContent!.next).toMatchObject({ tool: 'lro_where', arguments: { id: eventsId, condition: ['type!=WatchEvent'], max_tokens: 300 } });
+    const c = await call('lro_count', { id: eventsId, by: ['type'] });
+    expect(textOf(c)).toBe((await cli(['count', eventsId, '--by', 'type'])).out);
+    expect(textOf(c)).toMatch(/^\s*13\s+1\s+PushEvent$/m);
+    const t = await call('lro_count', { id: logId, by: ['level'] });
+    expect(textOf(t)).toBe((await cli(['count', logId, '--by', 'level'])).out);
+    const bad = await call('lro_where', { id: eventsId, condition: ['no_such_field=1'] });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toBe((await cli(['where', eventsId, 'no_such_field=1'])).stderr.replace(/\n$/, ''));
+    expect((await call('lro_where', { id: eventsId, condition: [] })).isError).toBe(true);
+  });
+
   it('lro_info gives the descriptor again (tool calls in it), or the header; lro_ls lists the results', async () => {
     const d = await call('lro_info', { id: eventsId });
     expect(textOf(d)).toMatch(/^Output offloaded: 30 records of json/);
-    expect(textOf(d)).toContain('lro_jq feeds jq one record at a time (slurp: true, all at once)');
+    expect(textOf(d)).toMatch(/lro_where takes a list of conditions .*; lro_jq \{"id":"[0-9A-Z]{26}","filter":"FILTER"\} for the rest\./);
+    expect(textOf(d)).not.toMatch(/\blro (jq|read|grep|where|count|info) /);
     expect(textOf(d)).not.toMatch(/\blro (grep|read|jq|info) | -s\b/); // no shell commands or flags left
     expect(textOf(d)).toContain(`lro_jq {"id":"${eventsId}","filter":"select(.type == \\"IssuesEvent\\")","compact_output":true}`);
     const full = await call('lro_info', { id: eventsId, full: true });

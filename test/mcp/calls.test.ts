@@ -92,7 +92,7 @@ function argumentsFor(def: ToolDef): fc.Arbitrary<Record<string, unknown>> {
   const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/);
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
   if (def.spec.stdin) fields[def.spec.stdin] = text;
-  for (const p of def.positionals) fields[p.name] = text;
+  for (const p of def.positionals) fields[p.name] = p.variadic ? fc.array(text, { minLength: 1, maxLength: 3 }) : text;
   for (const o of def.options) {
     const value: Record<string, fc.Arbitrary<unknown>> = {
       string: o.choices ? fc.constantFrom(...o.choices) : text,
@@ -100,6 +100,7 @@ function argumentsFor(def: ToolDef): fc.Arbitrary<Record<string, unknown>> {
       boolean: fc.constant(true),
       strings: fc.dictionary(name, text, { minKeys: 1, maxKeys: 3 }),
       json: fc.dictionary(name, fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 3 }),
+      list: fc.array(text, { minLength: 1, maxLength: 3 }),
     };
     fields[o.arg] = value[o.type];
   }

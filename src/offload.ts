@@ -19,6 +19,7 @@ import { JsonlRecordEncoder } from './format/content-jsonl.js';
 import { TextRecordEncoder } from './format/content-text.js';
 import { decodeRecords, splitRecords } from './format/decode.js';
 import { detectContent, SNIFF_BYTES } from './format/detect.js';
+import { mayHoldNoise } from './format/terminal.js';
 import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js';
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
@@ -156,8 +157,10 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
     const b = await src.readAhead();
     if (b) meter.push(b);
   }
-  // All of a small input has been counted exactly already.
-  return store(options, src, tokenizer, threshold, src.eof ? meter.end() : null);
+  // All of a small input has been counted exactly already (text with terminal noise is counted again, rendered:
+  // the threshold is decided on the bytes as they would pass through, the stored result on what a terminal shows).
+  const counted = src.eof && !src.head.some((b) => mayHoldNoise(b)) ? meter.end() : null;
+  return store(options, src, tokenizer, threshold, counted);
 }
 
 /** One attempt at a content type: its writer, encoder and record analyzer. */
@@ -302,6 +305,7 @@ async function store(
       meta: options.meta ?? {},
       ...(source ? { source } : {}),
       ...layoutFields(layout),
+      ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
     };
     const path = await pipeline.writer.commit(serializeHeader(header));
     // Stats come from the raw input (text, jsonl) or the records (json); if the content type changed midway,

@@ -1,10 +1,12 @@
 // Facts about the raw input that do not depend on how it is encoded: its sha256, its token estimate and, for
-// text, the descriptor's line statistics. For a large input they are computed in a worker thread, in parallel
-// with the encoding on the main thread (two cores: one encodes and writes, one hashes and counts).
+// text, the descriptor's line statistics and how much of it is terminal noise (tokens and statistics are of the
+// text as a terminal shows it; see format/terminal.ts). For a large input they are computed in a worker thread,
+// in parallel with the encoding on the main thread (two cores: one encodes and writes, one hashes and counts).
 import { createHash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { JsonlRecordFeeder, RecordAnalyzer, type RecordStats } from '../describe/record-stats.js';
 import { TextAnalyzer, type TextStats } from '../describe/text-stats.js';
+import { TerminalRenderer } from '../format/terminal.js';
 import { getTokenizer, type Encoding } from './tokenizer.js';
 import { TokenMeter } from './token-meter.js';
 import { workerScript } from './worker-script.js';
@@ -16,6 +18,8 @@ export interface InputFacts {
   text: TextStats | null;
   /** Record statistics, when asked for (the input looked like JSONL). */
   records: RecordStats | null;
+  /** Text: bytes of terminal noise (0 when none, or for other content). */
+  noiseBytes: number;
 }
 
 /** Which statistics to gather besides the hash and the tokens. */
@@ -35,8 +39,13 @@ export class LocalAnalysis implements InputAnalysis {
   private readonly meter: TokenMeter | null;
   private readonly text: TextAnalyzer | null;
   private readonly records: JsonlRecordFeeder | null;
+  /** Text: the input as a terminal shows it, which is what is counted and described. */
+  private readonly renderer: TerminalRenderer | null;
 
-  /** `tokens`: the count when the caller already has it (then the text is not counted again). */
+  /**
+   * `tokens`: the count when the caller already has it (then the text is not counted again); the caller must
+   * know the text holds no terminal noise (see mayHoldNoise), since tokens of text are counted rendered.
+   */
   constructor(
     encoding: Encoding,
     stats: StatsKind,
@@ -45,12 +54,19 @@ export class LocalAnalysis implements InputAnalysis {
     this.meter = tokens === null ? new TokenMeter(getTokenizer(encoding)) : null;
     this.text = stats === 'text' ? new TextAnalyzer() : null;
     this.records = stats === 'jsonl' ? new JsonlRecordFeeder(new RecordAnalyzer()) : null;
+    this.renderer =
+      stats === 'text'
+        ? new TerminalRenderer((piece) => {
+            this.meter?.push(piece);
+            this.text!.push(piece);
+          })
+        : null;
   }
 
   push(chunk: Buffer): void {
     this.hash.update(chunk);
-    this.meter?.push(chunk);
-    this.text?.push(chunk);
+    if (this.renderer) this.renderer.push(chunk);
+    else this.meter?.push(chunk);
     this.records?.push(chunk);
   }
 
@@ -59,7 +75,9 @@ export class LocalAnalysis implements InputAnalysis {
   }
 
   endSync(): InputFacts {
+    this.renderer?.end();
     return {
+      noiseBytes: this.renderer?.noiseBytes ?? 0,
       sha256: this.hash.digest('hex'),
       tokens: this.meter ? this.meter.end() : this.tokens!,
       text: this.text?.end() ?? null,

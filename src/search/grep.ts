@@ -1,7 +1,7 @@
 // The search behind `lro grep`: reads a result's records in large chunks, finds candidate records with a
 // substring search for the pattern's required literals over the stored bytes, and decodes and tests only those
 // (all records when nothing can be ruled out, or with -v). Yields the lines to print, with context, in order.
-import { FormatError, type Header } from '../format/header.js';
+import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, recordChunks, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
@@ -18,7 +18,15 @@ export interface GrepQuery {
   maxCount: number;
   /** Only count: no text, no context. */
   countOnly: boolean;
+  /** Search text records as stored (grep --raw), not rendered as a terminal shows them. */
+  asStored?: boolean;
 }
+
+/**
+ * How a stored text record can hold terminal noise (`\u001b`, `\r`, `\b`, C1 controls): rendering may join
+ * a literal that the stored bytes split, so a line holding one is always a candidate.
+ */
+const NOISE_MARKS = ['\\u001b', '\\r', '\\b', '\u0090', '\u0098', '\u009b', '\u009c', '\u009d', '\u009e', '\u009f'];
 
 /** A line to print: a selected record (`match`), a context record, or a gap between groups (`--`). */
 export type GrepEvent =
@@ -64,8 +72,12 @@ function candidateLiterals(h: Header, m: Matcher): Buffer[] | null {
 export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number) => void): Generator<GrepEvent> {
   const h = rf.header;
   const invalid = invalidSet(h);
-  const literals = q.invert ? null : candidateLiterals(h, q.matcher);
   const fold = q.matcher.ignoreCase;
+  let literals = q.invert ? null : candidateLiterals(h, q.matcher);
+  if (literals && isNoisy(h) && !q.asStored) {
+    // the candidate search compares a lower-cased latin1 view under -i
+    literals = literals.concat(NOISE_MARKS.map((m) => (fold ? Buffer.from(Buffer.from(m).toString('latin1').toLowerCase(), 'latin1') : Buffer.from(m))));
+  }
   const re = q.matcher.regex;
   const last = Math.min(q.range.to, h.count);
   // searching up to the last record: the file must end right after it
@@ -77,7 +89,7 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
 
   const textOf = (n: number, line: Buffer): string => {
     try {
-      return searchBytes(h, n, line, invalid).toString('utf8');
+      return searchBytes(h, n, line, invalid, q.asStored).toString('utf8');
     } catch {
       throw new FormatError(`record ${n} is not what a ${h.content_type} result holds`);
     }

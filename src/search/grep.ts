@@ -22,12 +22,6 @@ export interface GrepQuery {
   asStored?: boolean;
 }
 
-/**
- * How a stored text record can hold terminal noise (`\u001b`, `\r`, `\b`, C1 controls): rendering may join
- * a literal that the stored bytes split, so a line holding one is always a candidate.
- */
-const NOISE_MARKS = ['\\u001b', '\\r', '\\b', '\u0090', '\u0098', '\u009b', '\u009c', '\u009d', '\u009e', '\u009f'];
-
 /** A line to print: a selected record (`match`), a context record, or a gap between groups (`--`). */
 export type GrepEvent =
   | { kind: 'match'; n: number; text: string; matches: [number, number][] }
@@ -73,11 +67,8 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
   const h = rf.header;
   const invalid = invalidSet(h);
   const fold = q.matcher.ignoreCase;
-  let literals = q.invert ? null : candidateLiterals(h, q.matcher);
-  if (literals && isNoisy(h) && !q.asStored) {
-    // the candidate search compares a lower-cased latin1 view under -i
-    literals = literals.concat(NOISE_MARKS.map((m) => (fold ? Buffer.from(Buffer.from(m).toString('latin1').toLowerCase(), 'latin1') : Buffer.from(m))));
-  }
+  // rendering terminal noise can join a literal that the stored bytes split: no pre-filter then
+  const literals = q.invert || (isNoisy(h) && !q.asStored) ? null : candidateLiterals(h, q.matcher);
   const re = q.matcher.regex;
   const last = Math.min(q.range.to, h.count);
   // searching up to the last record: the file must end right after it

@@ -4,7 +4,7 @@
 //   2. At or below: hand the input back unchanged. Above (or --force): detect the content type, stream the input
 //      through its encoder into an atomic writer, hashing and counting tokens on the way, then write the header.
 //   3. If the store cannot be written: hand back the input truncated to the threshold, with a warning.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { describe, type Descriptor, type Stats } from './describe/descriptor.js';
 import { RecordAnalyzer } from './describe/record-stats.js';
@@ -24,7 +24,9 @@ import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js'
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
 import { ResultWriter } from './format/writer.js';
-import { openStore, pinStore, storePath, type PinnedStore } from './store/dir.js';
+import { openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
+import { dedupeKey, findStored, takeClaim, writeRef, type Claim } from './store/dedupe.js';
+import { checkSession } from './store/session.js';
 import { oneLine } from './errors.js';
 
 export const DEFAULT_THRESHOLD = 6400;
@@ -58,6 +60,11 @@ export interface OffloadOptions {
   /** Clock and id maker, injectable for tests. */
   now?: () => Date;
   newId?: () => string;
+  /**
+   * Hand back the result already stored for the same output (same bytes as stored, same options, same store and
+   * session, not expired) instead of storing it again; default true.
+   */
+  dedupe?: boolean;
   /** Called as input arrives (total bytes so far). */
   onProgress?: (bytes: number) => void;
   /** Notes worth telling the user (e.g. a forced format that did not fit). */
@@ -66,7 +73,7 @@ export interface OffloadOptions {
 
 export type OffloadResult =
   | { offloaded: false; truncated: false; content: Buffer }
-  | { offloaded: true; id: string; path: string; header: Header; descriptor: Descriptor }
+  | { offloaded: true; id: string; path: string; header: Header; descriptor: Descriptor; deduplicated?: boolean }
   | { offloaded: false; truncated: true; content: Buffer; estimatedTokens: number; warning: string; error: Error };
 
 export type OffloadInput = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array | string;
@@ -132,6 +139,7 @@ class InputSource {
 
 /** Offloads an input: passthrough at or below the threshold, else a stored result and its descriptor. */
 export async function offload(input: OffloadInput, options: OffloadOptions = {}): Promise<OffloadResult> {
+  if (options.session != null) checkSession(options.session, 'session');
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const src = new InputSource(input, options.onProgress);
   const passthrough = (): OffloadResult => ({ offloaded: false, truncated: false, content: Buffer.concat(src.head) });
@@ -203,7 +211,7 @@ async function store(
   };
 
   try {
-    store = pinStore(openStore(storePath(options.dir, options.env ?? process.env)));
+    store = pinStore(openResultDir(storePath(options.dir, options.env ?? process.env), options.session ?? null));
     storeDir = store.dir;
     const { dir, ioDir, identity } = store;
     // A source still to come is not counted; a header that outgrows its slot is still written, by a copy.
@@ -307,7 +315,24 @@ async function store(
       ...layoutFields(layout),
       ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
     };
-    const path = await pipeline.writer.commit(serializeHeader(header));
+    // Same output stored already? Decided under a claim, so identical offloads finishing together agree.
+    let claim: Claim | null = null;
+    let path: string;
+    try {
+      const key = options.dedupe === false ? null : dedupeKey(header, format);
+      claim = key ? await takeClaim(ioDir, key) : null;
+      const found = key && claim ? findStored(dir, ioDir, key, header, format, (options.now ?? (() => new Date()))().getTime()) : null;
+      if (found) {
+        pipeline.writer.abort();
+        const h = found.rf.header;
+        const descriptor = describe(h, found.rf.path, statsOfStored(found.rf), { previewTokens: options.previewTokens, tokenizer });
+        return { offloaded: true, id: h.id, path: found.rf.path, header: h, descriptor, deduplicated: true };
+      }
+      path = await pipeline.writer.commit(serializeHeader(header));
+      if (key && claim) writeRef(ioDir, key, id, basename(path));
+    } finally {
+      claim?.release();
+    }
     // Stats come from the raw input (text, jsonl) or the records (json); if the content type changed midway,
     // from the stored file.
     const final = layout.content_type;

@@ -8,6 +8,7 @@ import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
 import type { IO } from '../io.js';
 import { DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS, offload, type InputFormat, type OffloadOptions } from '../offload.js';
 import { parseCount, parseDuration } from '../units.js';
+import { sessionFrom } from '../store/session.js';
 import { DEFAULT_PREVIEW_TOKENS, renderDescriptorJson } from '../describe/descriptor.js';
 
 export interface OffloadCliOptions {
@@ -25,6 +26,7 @@ export interface OffloadCliOptions {
   format?: string;
   previewTokens?: string;
   descriptor?: string;
+  dedupe?: boolean;
 }
 
 /** The offload options shared with `lro run` (which names the default operation differently). */
@@ -36,7 +38,8 @@ export function addOffloadOptions(cmd: Command, operationDefault = 'offload'): C
     .option('--json', 'print JSON even when passing through: {"offloaded": false, "content": ...}')
     .option('--operation <name>', `what produced the output, used in the file name (default: ${operationDefault})`)
     .option('--query <text>', 'the query or command that produced the output, kept in the header')
-    .option('--session <id>', 'a session id to group results (default: $LRO_SESSION)')
+    .option('--session <name>', 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/')
+    .option('--no-dedupe', 'store a new result even if the same output is stored already')
     .option('--meta <key=value>', 'extra metadata, repeatable', (v: string, acc: string[] = []) => [...acc, v])
     .option('--ttl <duration>', 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)')
     .addOption(new Option('--encoding <name>', 'tokenizer used for counting').choices([...ENCODINGS]).default('o200k_base'))
@@ -73,7 +76,8 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
     force: !!o.force,
     operation: o.operation,
     query: o.query ?? null,
-    session: o.session ?? env.LRO_SESSION ?? null,
+    session: sessionFrom(o.session, env),
+    dedupe: o.dedupe !== false,
     meta,
     ttlSeconds: ttl !== undefined ? parseTtl(ttl, o.ttl !== undefined ? '--ttl' : 'LRO_TTL', io.now()) : DEFAULT_TTL_SECONDS,
     encoding: (o.encoding ?? 'o200k_base') as Encoding,
@@ -135,7 +139,9 @@ Examples:
   kubectl get pods -o json | lro offload
   npm test 2>&1 | lro offload --operation npm-test --descriptor text
   curl -s https://api.example.com/items | lro offload --threshold 2000 --ttl 1h
+  make 2>&1 | lro offload --session build-42     kept in the session's folder; lro gc --session build-42 removes it
 
+The same output offloaded again (same session, same options, not expired) gets the same id and descriptor back.
 Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION.
 If the store cannot be written, the output is printed cut to the threshold with a warning (exit 0).`,
       ),

@@ -41,6 +41,8 @@ export interface GcReport {
   kept_bytes: number;
   files: { name: string; path: string; kind: GcCandidate['kind']; id: string | null; reason: GcVictim['reason']; bytes: number }[];
   skipped: Skipped[];
+  /** Dedupe refs removed because their result is gone (see store/dedupe.ts); not in `files`. */
+  refs_removed?: number;
   /** --session: whether the session's folder was removed (it is kept while anything live is in it). */
   session_removed?: boolean;
 }
@@ -87,7 +89,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 /** The human summary: `removed 12 results, freed 5.0 MB; kept 40 results`. */
 export function gcSummary(report: GcReport): string {
-  const temps = report.files.filter((f) => f.kind === 'temp').length;
+  const temps = report.files.filter((f) => f.kind === 'temp' || f.kind === 'claim').length;
   const results = report.files.length - temps;
   const what = `${plural(results, 'result')}${temps ? ` and ${plural(temps, 'temporary file')}` : ''}`;
   const freed = formatBytes(report.freed_bytes);
@@ -175,6 +177,10 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
         report.skipped.push({ name: v.name, reason: 'changed while gc ran; left alone' });
         continue;
       }
+    }
+    if (v.kind === 'ref') {
+      report.refs_removed = (report.refs_removed ?? 0) + 1; // a shortcut to a result that is gone: not worth a line
+      continue;
     }
     report.files.push({ name: v.name, path: v.path, kind: v.kind, id: v.id ?? null, reason: v.reason, bytes: v.size });
     report.freed_bytes += v.size;

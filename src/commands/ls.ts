@@ -58,7 +58,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   const tty = io.stdout.isTTY && !opts.json;
   const listing = store ? listStore(dir) : EMPTY_LISTING;
   const op = opts.operation !== undefined ? sanitizeOperation(opts.operation) : undefined;
-  const out = new OutputBatch(io.stdout);
+  const out = new OutputBatch(io.stdout, { reuse: true });
   const rows: LsRow[] = [];
   const notes: string[] = [];
   let damagedCount = 0;

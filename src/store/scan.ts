@@ -98,45 +98,47 @@ function folderProblem(path: string): string | null {
   try {
     return dirProblem(path, lstatSync(path))?.what ?? null;
   } catch (e) {
-    return `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'vanished' : `cannot be read (${code ?? (e as Error).message})`;
   }
+}
+
+/** The entries of one folder (fast-glob, one level, symlinks reported as such and never followed). */
+function entriesOf(dir: string): fg.Entry[] {
+  return fg.sync('*', { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, unique: false, suppressErrors: true });
 }
 
 /**
  * Lists the store tree's entries by kind; names it does not own, and folders that fail the checks, land in
- * `foreign`. `only` limits the walk to one session's folder (null: the root's own entries).
+ * `foreign`. `only` limits the walk to one session's folder (null: the root's own entries). One folder is read
+ * at a time, so the walker's memory is bounded by the largest folder, not by the whole store.
  */
 export function listStore(root: string, only?: string | null): StoreListing {
   const out: StoreListing = { results: [], temps: [], dedupe: [], foreign: [], sessions: [] };
-  const patterns = only === undefined ? ['*', `${SESSIONS_DIR}/*`, `${SESSIONS_DIR}/*/*`] : only === null ? ['*'] : [`${SESSIONS_DIR}/*`, `${SESSIONS_DIR}/*/*`];
-  const entries = fg.sync(patterns, { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, unique: true, suppressErrors: true });
-  const safe = new Map<string, string>(); // session name -> folder
-  const nested: fg.Entry[] = [];
-  let sessionsOk = only !== null && folderProblem(join(root, SESSIONS_DIR)) === null;
-  for (const e of entries) {
-    const parts = e.path.split('/');
-    if (parts.length === 1) {
-      if (e.name === SESSIONS_DIR && e.dirent.isDirectory()) continue; // checked above
-      if (e.name === SESSIONS_DIR) sessionsOk = false;
-      classify(out, root, e.name, null, e.dirent, e.name);
-    } else if (parts.length === 2) {
-      if (!sessionsOk || (only !== undefined && only !== null && parts[1] !== only)) continue;
-      const dir = join(root, e.path);
-          const problem = sessionProblem(parts[1]) ? 'is not named as lro names sessions' : folderProblem(dir);
-      if (problem) out.foreign.push({ name: e.path, why: `session folder ${problem}` });
-      else {
-        safe.set(parts[1], dir);
-        out.sessions.push({ name: parts[1], dir });
+  let hasSessions = false;
+  if (only === undefined || only === null) {
+    for (const e of entriesOf(root)) {
+      if (e.name === SESSIONS_DIR) hasSessions = true;
+      else classify(out, root, e.name, null, e.dirent, e.name);
+    }
+  } else hasSessions = true;
+  if (hasSessions && only !== null) {
+    const sessions = join(root, SESSIONS_DIR);
+    const problem = folderProblem(sessions);
+    if (problem) {
+      if (problem !== 'vanished') out.foreign.push({ name: SESSIONS_DIR, why: `folder of sessions ${problem}` });
+    } else {
+      for (const e of entriesOf(sessions)) {
+        if (only !== undefined && e.name !== only) continue;
+        const dir = join(sessions, e.name);
+        const bad = sessionProblem(e.name) ? 'is not named as lro names sessions' : folderProblem(dir);
+        if (bad) out.foreign.push({ name: `${SESSIONS_DIR}/${e.name}`, why: `session folder ${bad}` });
+        else {
+          out.sessions.push({ name: e.name, dir });
+          for (const f of entriesOf(dir)) classify(out, dir, f.name, e.name, f.dirent, `${SESSIONS_DIR}/${e.name}/${f.name}`);
+        }
       }
-    } else nested.push(e);
-  }
-  if (!sessionsOk && only === undefined && entries.some((e) => e.path === SESSIONS_DIR)) {
-    out.foreign.push({ name: SESSIONS_DIR, why: `folder of sessions ${folderProblem(join(root, SESSIONS_DIR)) ?? 'not a directory'}` });
-  }
-  for (const e of nested) {
-    const session = e.path.split('/')[1];
-    const dir = safe.get(session);
-    if (dir) classify(out, dir, e.name, session, e.dirent, e.path);
+    }
   }
   out.results.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   out.sessions.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,0 +1,179 @@
+// The keyword prefilter: one pass over the bytes finds, for each line, which rules have one of their keywords on
+// it (case-insensitive, as gitleaks lowercases the text before its Aho–Corasick search), so a rule's regex runs
+// only on the lines that can match. An Aho–Corasick automaton over bytes, compiled to a full transition table
+// with ASCII letters folded to lower case in the table itself; its loop (one table load per byte) runs in a tiny
+// WebAssembly module (keywords.wat: about 5x a JavaScript loop over a Buffer here).
+import { KEYWORDS_WASM } from './keywords-wasm.js';
+
+// The few WebAssembly names used here (TypeScript's ES libraries do not declare them).
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+};
+interface WasmExports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  state: { value: number };
+  scan(delta: number, out: number, p: number, end: number, hits: number): number;
+}
+
+/** Bytes run through the module at a time (each may record a hit of 8 bytes). */
+const PIECE = 64 << 10;
+
+/** A line with keywords on it: its bounds and the output sets seen there (possibly repeated). */
+export type LineVisitor = (from: number, to: number, sets: number[]) => boolean;
+
+export class KeywordAutomaton {
+  /** delta[state * 256 + byte] = next state (the JavaScript copy, for short texts). */
+  private readonly delta: Uint16Array;
+  /** out[state] = index into `sets` of the rules whose keyword ends here, or -1. */
+  readonly out: Int32Array;
+  /** Rule indices per output set. */
+  readonly sets: Int32Array[];
+  private readonly wasm: { x: WasmExports; mem: Uint8Array; hits: Int32Array; input: number; hitsAt: number; outAt: number };
+
+  /** `triggers[r]`: lower-case keywords of rule r (null or empty: the rule is not prefiltered here). */
+  constructor(triggers: (string[] | null)[]) {
+    const next: Map<number, number>[] = [new Map()];
+    const ends: Set<number>[] = [new Set()];
+    triggers.forEach((words, rule) => {
+      for (const w of words ?? []) {
+        let s = 0;
+        for (const ch of Buffer.from(w, 'latin1')) {
+          const b = lower(ch);
+          let t = next[s].get(b);
+          if (t === undefined) {
+            t = next.length;
+            next.push(new Map());
+            ends.push(new Set());
+            next[s].set(b, t);
+          }
+          s = t;
+        }
+        ends[s].add(rule);
+      }
+    });
+    const n = next.length;
+    if (n >= 65536) throw new Error('too many keyword states');
+    const fail = new Int32Array(n);
+    const delta = new Uint16Array(n * 256);
+    // breadth first: a state's failure state (and its row) is complete before the state's own
+    const queue: number[] = [];
+    for (let b = 0; b < 256; b++) {
+      const t = next[0].get(lower(b));
+      delta[b] = t ?? 0;
+      if (t !== undefined && b === lower(b)) queue.push(t);
+    }
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q];
+      for (const x of ends[fail[s]]) ends[s].add(x);
+      for (let b = 0; b < 256; b++) {
+        const t = next[s].get(lower(b));
+        if (t === undefined) delta[s * 256 + b] = delta[fail[s] * 256 + b];
+        else {
+          delta[s * 256 + b] = t;
+          if (b === lower(b)) {
+            fail[t] = delta[fail[s] * 256 + b];
+            queue.push(t);
+          }
+        }
+      }
+    }
+    this.delta = delta;
+    this.out = new Int32Array(n).fill(-1);
+    this.sets = [];
+    const seen = new Map<string, number>();
+    for (let s = 0; s < n; s++) {
+      if (ends[s].size === 0) continue;
+      const list = [...ends[s]].sort((a, b) => a - b);
+      const key = list.join(',');
+      let id = seen.get(key);
+      if (id === undefined) {
+        id = this.sets.length;
+        this.sets.push(Int32Array.from(list));
+        seen.set(key, id);
+      }
+      this.out[s] = id;
+    }
+    this.wasm = this.load();
+  }
+
+  /** The module, with the tables copied into its memory: delta, out, then the input and hit areas. */
+  private load(): KeywordAutomaton['wasm'] {
+    const x = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(KEYWORDS_WASM, 'base64'))).exports as WasmExports;
+    const outAt = align(this.delta.byteLength);
+    const input = align(outAt + this.out.byteLength);
+    const hitsAt = align(input + PIECE);
+    const size = hitsAt + PIECE * 8;
+    x.memory.grow(Math.ceil(Math.max(0, size - x.memory.buffer.byteLength) / 65536));
+    const mem = new Uint8Array(x.memory.buffer);
+    mem.set(new Uint8Array(this.delta.buffer, this.delta.byteOffset, this.delta.byteLength), 0);
+    mem.set(new Uint8Array(this.out.buffer, this.out.byteOffset, this.out.byteLength), outAt);
+    return { x, mem, hits: new Int32Array(x.memory.buffer, hitsAt, PIECE * 2), input, hitsAt, outAt };
+  }
+
+  /**
+   * Runs over buf[start, end) (start at a line start) and calls `line(lineStart, lineEnd, sets)` for every line
+   * (ended by `\n`, or by `end` when `final`) on which some keyword occurs (every line when `all`). `line` returns
+   * true to stop there: the result is then that line's start; otherwise it is where the last complete line ended
+   * (the start of an unfinished one, or `end` when `final`).
+   */
+  scanLines(buf: Uint8Array, start: number, end: number, final: boolean, all: boolean, line: LineVisitor): number {
+    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    const stopAt = final ? end : b.lastIndexOf(0x0a, end - 1) + 1; // lines ending before this are complete
+    if (all) {
+      // every line (slow path, for rules without keywords)
+      for (let from = start; from < stopAt; ) {
+        const nl = b.indexOf(0x0a, from);
+        const le = nl < 0 || nl >= stopAt ? stopAt : nl;
+        if (line(from, le, this.setsIn(b.toString('latin1', from, le)))) return from;
+        from = le + 1;
+      }
+      return stopAt;
+    }
+    const w = this.wasm;
+    let ls = -1; // the line the hits so far are on
+    let le = -1;
+    let sets: number[] = [];
+    w.x.state.value = 0;
+    for (let p = start; p < stopAt; p += PIECE) {
+      const q = Math.min(stopAt, p + PIECE);
+      w.mem.set(b.subarray(p, q), w.input);
+      const n = w.x.scan(0, w.outAt, w.input, w.input + (q - p), w.hitsAt);
+      for (let k = 0; k < n; k++) {
+        const pos = p + (w.hits[2 * k] - w.input);
+        const set = w.hits[2 * k + 1];
+        if (pos > le) {
+          // a hit on a new line: report the last one
+          if (ls >= 0 && line(ls, le, sets)) return ls;
+          ls = Math.max(start, b.lastIndexOf(0x0a, pos) + 1);
+          const nl = b.indexOf(0x0a, pos);
+          le = nl < 0 || nl >= stopAt ? stopAt : nl;
+          sets = [];
+        }
+        if (sets[sets.length - 1] !== set) sets.push(set);
+      }
+    }
+    if (ls >= 0 && line(ls, le, sets)) return ls;
+    return stopAt;
+  }
+
+  /** The output sets seen anywhere in text (a latin1 string), for one text scanned as a whole. */
+  setsIn(text: string): number[] {
+    const delta = this.delta;
+    const out = this.out;
+    const hits: number[] = [];
+    let s = 0;
+    for (let i = 0; i < text.length; i++) {
+      s = delta[(s << 8) | (text.charCodeAt(i) & 0xff)];
+      const o = out[s];
+      if (o >= 0 && !hits.includes(o)) hits.push(o);
+    }
+    return hits;
+  }
+}
+
+function lower(b: number): number {
+  return b >= 65 && b <= 90 ? b + 32 : b;
+}
+
+const align = (n: number) => (n + 7) & ~7;

@@ -1,0 +1,125 @@
+// The secret rules: gitleaks' default rules plus lro's own, translated to JavaScript at build time
+// (scripts/build-secrets.mjs → dist/secrets/rules.json) and compiled here once, on first use, so commands that
+// never scan pay nothing. Every regex runs on a latin1 string of the input bytes (see scripts/re2-to-js.mjs).
+import { existsSync, readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { Allowlist, type AllowlistSpec } from './allowlist.js';
+
+/** A rule as built (one entry of rules.json). */
+export interface RuleSpec {
+  id: string;
+  origin: 'gitleaks' | 'lro';
+  source: string;
+  flags: string;
+  groups: number;
+  /** Hide the whole match (the rule has no capture group, or its groups only label alternatives or repeat). */
+  hideMatch: boolean;
+  secretGroup: number;
+  entropy: number;
+  /** Lower case; the rule runs only on text holding one of them (gitleaks' keywords). */
+  keywords: string[];
+  /** For a rule without keywords: literals one of which every match holds (null: run on every line). */
+  prefilter: string[] | null;
+  /**
+   * Every match holds one of `literals` (lower case), starting at most maxOffset characters into it; `prefix`,
+   * when not null: the ranges of the only characters that can come before it in a match.
+   */
+  anchor: { literals: string[]; maxOffset: number; prefix: [number, number][] | null } | null;
+  allowlists: AllowlistSpec[];
+}
+
+/** rules.json. */
+export interface RuleTable {
+  source: { repository: string; path: string; commit: string };
+  rules: RuleSpec[];
+  allowlist: { regexes: { source: string; flags: string }[]; stopwords: string[] };
+  dropped: { id: string; origin: string; reason: string }[];
+}
+
+/** A compiled rule. */
+export interface Rule {
+  id: string;
+  index: number;
+  /** Global (for exec loops); never with the `d` flag, which would keep V8 from its linear fallback. */
+  re: RegExp;
+  /** The same pattern with `d`, for the group offsets inside a short match. */
+  withIndices: RegExp;
+  /** How many capture groups the pattern has. */
+  groups: number;
+  /**
+   * Literals every match holds (case-insensitive, global), the sticky regex tried before them, and which bytes can
+   * come before a literal in a match (a table of 256, or null: any); or null.
+   */
+  anchor: { literals: RegExp; maxOffset: number; sticky: RegExp; prefix: Uint8Array | null } | null;
+  hideMatch: boolean;
+  secretGroup: number;
+  entropy: number;
+  /** Strings whose presence (case-insensitive) makes the rule worth running; null: always. */
+  triggers: string[] | null;
+  allowlists: Allowlist[];
+  /** gitleaks drops a finding of a "generic" rule when another rule found the same secret on the line. */
+  generic: boolean;
+}
+
+/** The compiled rule set and the global allowlist. */
+export interface Rules {
+  rules: Rule[];
+  global: Allowlist;
+  table: RuleTable;
+}
+
+/** A table of 256 bytes: 1 for the bytes in the ranges. */
+function byteTable(ranges: [number, number][]): Uint8Array {
+  const t = new Uint8Array(256);
+  for (const [lo, hi] of ranges) t.fill(1, lo, hi + 1);
+  return t;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+
+function rulesFile(): string {
+  // next to the bundle (dist/secrets/rules.json), or from the sources (src/secrets → dist/secrets)
+  const candidates = [new URL('./secrets/rules.json', import.meta.url), new URL('../../dist/secrets/rules.json', import.meta.url)];
+  for (const u of candidates) if (existsSync(u)) return u.pathname;
+  throw new Error('the secret rules are missing (dist/secrets/rules.json): run npm run build');
+}
+
+let cached: Rules | null = null;
+
+/**
+ * Loads and compiles the rules. gitleaks relies on RE2, which is linear; a few of its patterns backtrack
+ * exponentially in JavaScript (curl-auth-user on a line of many `\r`: 80 of them took 4 s). V8 can switch a
+ * regex that backtracks too much to its linear engine: turned on here, for this process (a process-wide V8 flag;
+ * regexes that backtrack little, which is nearly all, never notice).
+ */
+export function loadRules(): Rules {
+  if (cached) return cached;
+  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  const table = JSON.parse(readFileSync(rulesFile(), 'utf8')) as RuleTable;
+  const rules = table.rules.map(
+    (s, index): Rule => ({
+      id: s.id,
+      index,
+      re: new RegExp(s.source, `g${s.flags}`),
+      withIndices: new RegExp(s.source, `d${s.flags}`),
+      groups: s.groups,
+      anchor: s.anchor
+        ? {
+            literals: new RegExp(s.anchor.literals.map(escapeRegExp).join('|'), 'gi'),
+            maxOffset: s.anchor.maxOffset,
+            sticky: new RegExp(s.source, `y${s.flags}`),
+            prefix: s.anchor.prefix ? byteTable(s.anchor.prefix) : null,
+          }
+        : null,
+      hideMatch: s.hideMatch,
+      secretGroup: s.secretGroup,
+      entropy: s.entropy,
+      triggers: s.keywords.length ? s.keywords : s.prefilter,
+      allowlists: s.allowlists.map((a) => new Allowlist(a)),
+      generic: s.id.toLowerCase().includes('generic'),
+    }),
+  );
+  const global = new Allowlist({ condition: 'OR', target: 'secret', regexes: table.allowlist.regexes, stopwords: table.allowlist.stopwords });
+  cached = { rules, global, table };
+  return cached;
+}

@@ -30,6 +30,10 @@ export interface ScannerOptions {
   emit?: (piece: Buffer) => void;
   /** Scan only about this many bytes (whole chunks), then ignore the rest; for counting only. */
   limit?: number;
+  /** Only these rules (ids); default all. */
+  only?: string[];
+  /** The replacement's label: `[LABEL:rule]`; default REDACTED. */
+  label?: string;
 }
 
 /** The rules, and their keyword automaton with one more trigger, `-----begin` (PEM blocks), at index rules.length. */
@@ -100,6 +104,7 @@ export class SecretScanner {
   private readonly always: number[];
   private readonly stamp: Int32Array;
   private stampId = 0;
+  private excluded: Set<number> | null = null;
   /** Input not processed yet: a line kept for the one after it to arrive, and an unfinished line. */
   private carry: Buffer | null = null;
   /** Inside a line longer than MAX_LINE: its unscanned rest is in `carry`. */
@@ -110,14 +115,21 @@ export class SecretScanner {
   /** The data of the current `lines` call as a latin1 string (from textAt), made when first needed. */
   private text: string | null = null;
   private textAt = 0;
-  /** Spans found from the previous line that reach into the next line to be emitted (offsets in that line). */
+  /** Spans found from a line that reach into the next one (offsets in that line), and where it starts (-1: none). */
   private pending: Finding[] = [];
+  private pendingAt = -1;
+  /** Pending spans for the first line of a PEM block being gathered. */
+  private heldPending: Finding[] = [];
   private done = false;
 
   constructor(private readonly options: ScannerOptions = {}) {
     ({ rules: this.rules, auto: this.auto, pem: this.pem } = engine());
     this.always = this.rules.rules.filter((r) => !r.triggers?.length).map((r) => r.index);
     this.stamp = new Int32Array(this.rules.rules.length + 1);
+    if (options.only) {
+      this.excluded = new Set(this.rules.rules.filter((r) => !options.only!.includes(r.id)).map((r) => r.index));
+      this.always = this.always.filter((r) => !this.excluded!.has(r));
+    }
   }
 
   /** Total findings so far. */
@@ -202,13 +214,13 @@ export class SecretScanner {
     this.textAt = from;
     let emitted = from;
     let pos = from;
-    const flushPendingBefore = (ls: number) => {
-      // the previous line's spans reach into a line without findings of its own: emit it redacted
-      if (this.pending.length === 0 || ls === emitted) return;
-      const le = lineEnd(buf, emitted, to);
-      if (le >= ls) return;
-      const spans = this.takePending(le - emitted);
-      this.emitRedacted(buf, emitted, le, spans);
+    // the line the pending spans are for, when it comes before `before` and has no findings of its own
+    const flushPending = (before: number) => {
+      if (this.pendingAt < 0 || this.pendingAt >= before) return;
+      const at = this.pendingAt;
+      const le = lineEnd(buf, at, to);
+      this.emit(buf.subarray(emitted, at));
+      this.emitRedacted(buf, at, le, this.takePending(le - at));
       emitted = le;
     };
     while (pos < to) {
@@ -220,15 +232,15 @@ export class SecretScanner {
         continue;
       }
       let holdAt = -1;
-      const everyLine = this.always.length > 0 || (this.pending.length > 0 && !!this.options.emit);
-      pos = this.auto.scanLines(buf, pos, to, final, everyLine, (ls, le, sets) => {
-        flushPendingBefore(ls);
+      pos = this.auto.scanLines(buf, pos, to, final, this.always.length > 0, (ls, le, sets) => {
+        flushPending(ls);
         if (sets.some((s) => this.pem[s]) && !hasLower(buf, ls, le, END)) {
           holdAt = ls;
           return true;
         }
+        const carried = this.pendingAt === ls ? this.takePending(le - ls) : [];
         const found = sets.length || this.always.length ? this.scanLine(buf, ls, le, sets) : [];
-        const spans = [...this.takePending(le - ls), ...found];
+        const spans = [...carried, ...found];
         if (spans.length && this.options.emit) {
           this.emit(buf.subarray(emitted, ls));
           this.emitRedacted(buf, ls, le, spans);
@@ -238,18 +250,22 @@ export class SecretScanner {
       });
       if (holdAt < 0) break;
       this.emit(buf.subarray(emitted, holdAt));
+      this.heldPending = this.pendingAt === holdAt ? this.takePending(Infinity) : [];
       const le = lineEnd(buf, holdAt, to);
       this.hold(buf.subarray(holdAt, Math.min(to, le + 1)));
       pos = emitted = Math.min(to, le + 1);
     }
-    flushPendingBefore(to);
+    flushPending(to);
     this.emit(buf.subarray(emitted, to));
+    // spans for the first line of what comes next
+    if (this.pendingAt >= 0) this.pendingAt -= to;
   }
 
   /** The pending spans (for a line of `length` bytes), cleared; a part past the line is dropped. */
   private takePending(length: number): Finding[] {
     const spans = this.pending.map((f) => ({ ...f, end: Math.min(f.end, length) })).filter((f) => f.end > f.start);
     this.pending = [];
+    this.pendingAt = -1;
     return spans;
   }
 
@@ -260,7 +276,7 @@ export class SecretScanner {
     const out: number[] = [];
     for (const s of sets) {
       for (const r of this.auto.sets[s]) {
-        if (r !== pseudo && this.stamp[r] !== id) {
+        if (r !== pseudo && this.stamp[r] !== id && !this.excluded?.has(r)) {
           this.stamp[r] = id;
           out.push(r);
         }
@@ -291,7 +307,10 @@ export class SecretScanner {
     const mine: Finding[] = [];
     for (const f of found) {
       if (f.start < body) mine.push({ ...f, end: Math.min(f.end, body) });
-      if (f.end > body + 1) this.pending.push({ rule: f.rule, start: Math.max(0, f.start - body - 1), end: f.end - body - 1 });
+      if (f.end > body + 1 && this.options.emit) {
+        this.pending.push({ rule: f.rule, start: Math.max(0, f.start - body - 1), end: f.end - body - 1 });
+        this.pendingAt = le + 1;
+      }
     }
     return mine;
   }
@@ -305,7 +324,7 @@ export class SecretScanner {
     let at = ls;
     for (const f of mergeSpans(spans)) {
       this.emit(buf.subarray(at, ls + f.start));
-      this.emit(marker('REDACTED', f.rule));
+      this.emit(marker(this.options.label ?? 'REDACTED', f.rule));
       at = ls + f.end;
     }
     this.emit(buf.subarray(at, le));
@@ -327,12 +346,15 @@ export class SecretScanner {
     this.held = [];
     this.heldBytes = 0;
     const pieces = complete ? [Buffer.concat(lines)] : lines;
+    let carried = this.heldPending;
+    this.heldPending = [];
     for (const piece of pieces) {
       const body = piece[piece.length - 1] === 0x0a ? piece.length - 1 : piece.length;
       const text = piece.toString('latin1', 0, piece.length);
       const found = findSecrets(this.rules, text, this.rulesFor(this.auto.setsIn(text)), body);
       this.count(found);
-      const spans = [...this.takePending(body), ...found.map((f) => ({ ...f, end: Math.min(f.end, body) }))];
+      const spans = [...carried, ...found.map((f) => ({ ...f, end: Math.min(f.end, body) }))];
+      carried = [];
       if (spans.length && this.options.emit) this.emitRedacted(piece, 0, body, spans);
       else this.emit(piece.subarray(0, body));
       this.emit(piece.subarray(body));
@@ -358,7 +380,7 @@ export class SecretScanner {
       const found = all.filter((f) => f.end <= cut);
       this.count(found);
       this.scanned += cut;
-      const spans = [...this.takePending(cut), ...found];
+      const spans = [...(this.pendingAt === 0 ? this.takePending(cut) : []), ...found];
       if (spans.length && this.options.emit) this.emitRedacted(c, 0, cut, spans);
       else this.emit(c.subarray(0, cut));
       c = c.subarray(cut);

@@ -6,9 +6,12 @@
 // keeps the two equal).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
+import { buildKeywordAutomaton } from './build-keywords.mjs';
 import { anchorOf, requiredLiterals, translateRe2, Untranslatable } from './re2-to-js.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
+/** The trigger of PEM blocks (src/secrets/stream.ts), after the rules' own in the keyword automaton. */
+export const PEM_TRIGGER = '-----begin';
 
 /** A regex of an allowlist, translated; throws Untranslatable. */
 function allowRegex(pattern) {
@@ -120,6 +123,9 @@ export function buildSecrets(outDir = `${root}dist/secrets`) {
   const table = buildRuleTable(gitleaks, read('lro.toml'), source);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(`${outDir}/rules.json`, `${JSON.stringify(table)}\n`);
+  // the keyword automaton: each rule's keywords (or prefilter), then `-----begin` (PEM blocks) as one more trigger
+  const triggers = [...table.rules.map((r) => (r.keywords.length ? r.keywords : r.prefilter)), [PEM_TRIGGER]];
+  writeFileSync(`${outDir}/keywords.bin`, buildKeywordAutomaton(triggers));
   return table;
 }
 

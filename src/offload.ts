@@ -27,6 +27,8 @@ import { ResultWriter } from './format/writer.js';
 import { openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
 import { dedupeKey, findStored, takeClaim, writeRef, type Claim } from './store/dedupe.js';
 import { checkSession } from './store/session.js';
+import { maskSecrets } from './secrets/mask.js';
+import { Redaction } from './secrets/redact.js';
 import { oneLine } from './errors.js';
 
 export const DEFAULT_THRESHOLD = 6400;
@@ -65,6 +67,12 @@ export interface OffloadOptions {
    * session, not expired) instead of storing it again; default true.
    */
   dedupe?: boolean;
+  /**
+   * Replace secrets in the input by `[REDACTED:<rule>]` before anything else sees it (passthrough, stored result,
+   * hash, counts); the header then says which rules replaced how many. Without it, likely secrets are only counted
+   * (header possible_secrets) and masked in the descriptor's previews.
+   */
+  redact?: boolean;
   /** Called as input arrives (total bytes so far). */
   onProgress?: (bytes: number) => void;
   /** Notes worth telling the user (e.g. a forced format that did not fit). */
@@ -106,8 +114,11 @@ class InputSource {
   constructor(
     input: OffloadInput,
     private readonly onProgress?: (bytes: number) => void,
+    /** Redacts the input as it is read. */
+    readonly redaction: Redaction | null = null,
   ) {
-    this.it = toAsyncIterator(input);
+    const it = toAsyncIterator(input);
+    this.it = redaction ? redaction.apply(it) : it;
   }
 
   /** The next chunk after the head, or null at the end. */
@@ -141,7 +152,7 @@ class InputSource {
 export async function offload(input: OffloadInput, options: OffloadOptions = {}): Promise<OffloadResult> {
   if (options.session != null) checkSession(options.session, 'session');
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-  const src = new InputSource(input, options.onProgress);
+  const src = new InputSource(input, options.onProgress, options.redact ? new Redaction() : null);
   const passthrough = (): OffloadResult => ({ offloaded: false, truncated: false, content: Buffer.concat(src.head) });
 
   // 1. Bytes decide while they can: every token covers at least one byte.
@@ -195,8 +206,9 @@ async function store(
   const contentType: ContentType = format === 'auto' ? detected.contentType : format;
   const encoding = tokenizer.encoding;
   const statsKind = contentType === 'text' || contentType === 'jsonl' ? contentType : null;
+  const scanSecrets = !src.redaction; // redacted input has none left to warn about
   const analysis: InputAnalysis =
-    (!src.eof && (await WorkerAnalysis.start(encoding, statsKind))) || new LocalAnalysis(encoding, statsKind, knownTokens);
+    (!src.eof && (await WorkerAnalysis.start(encoding, statsKind, scanSecrets))) || new LocalAnalysis(encoding, statsKind, knownTokens, scanSecrets);
   let bytes = 0;
   let pipeline: Pipeline | null = null;
   let storeDir = '';
@@ -234,7 +246,7 @@ async function store(
           case 'jsonl':
             return { contentType: type, writer, encoder: new JsonlRecordEncoder(writer, lineEnding) };
           case 'json': {
-            const records = new RecordAnalyzer();
+            const records = new RecordAnalyzer(maskSecrets);
             const spool = () => join(ioDir, tempFileName(id, 'spool'));
             return { contentType: type, writer, encoder: new JsonRecordEncoder(writer, spool, (r, n) => records.observe(r, n)), records };
           }
@@ -314,6 +326,7 @@ async function store(
       ...(source ? { source } : {}),
       ...layoutFields(layout),
       ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
+      ...secretFields(src.redaction, facts.possibleSecrets),
     };
     // Same output stored already? Decided under a claim, so identical offloads finishing together agree.
     let claim: Claim | null = null;
@@ -371,6 +384,13 @@ async function store(
   } finally {
     store?.close();
   }
+}
+
+/** Header fields about secrets: what --redact replaced, or the likely secrets seen (sorted by rule id). */
+function secretFields(redaction: Redaction | null, possible: Record<string, number>): Partial<Header> {
+  if (redaction) return { redacted: redaction.counts, content_redacted: redaction.redacted };
+  const rules = Object.keys(possible).sort();
+  return rules.length ? { possible_secrets: Object.fromEntries(rules.map((r) => [r, possible[r]])) } : {};
 }
 
 function layoutFields(l: Layout): Partial<Header> {

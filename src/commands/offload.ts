@@ -27,6 +27,7 @@ export interface OffloadCliOptions {
   previewTokens?: string;
   descriptor?: string;
   dedupe?: boolean;
+  redact?: boolean;
 }
 
 /** The offload options shared with `lro run` (which names the default operation differently). */
@@ -40,6 +41,8 @@ export function addOffloadOptions(cmd: Command, operationDefault = 'offload'): C
     .option('--query <text>', 'the query or command that produced the output, kept in the header')
     .option('--session <name>', 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/')
     .option('--no-dedupe', 'store a new result even if the same output is stored already')
+    .option('--redact', 'replace secrets (keys, tokens, private keys, passwords) by [REDACTED:rule] before anything is stored or printed (default: $LRO_REDACT)')
+    .option('--no-redact', 'keep secrets as written even if LRO_REDACT=1')
     .option('--meta <key=value>', 'extra metadata, repeatable', (v: string, acc: string[] = []) => [...acc, v])
     .option('--ttl <duration>', 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)')
     .addOption(new Option('--encoding <name>', 'tokenizer used for counting').choices([...ENCODINGS]).default('o200k_base'))
@@ -56,6 +59,13 @@ function parseTtl(text: string, what: string, now: Date): number {
     throw new UsageError(`invalid ${what} '${text}': too long for an expiry date; use at most 100000d`);
   }
   return seconds;
+}
+
+/** LRO_REDACT: 1/true/yes/on, or 0/false/no/off (or unset). */
+function redactFromEnv(value: string | undefined): boolean {
+  if (value === undefined || /^(0|false|no|off|)$/i.test(value.trim())) return false;
+  if (/^(1|true|yes|on)$/i.test(value.trim())) return true;
+  throw new UsageError(`invalid LRO_REDACT '${value}': use 1 (redact) or 0`);
 }
 
 /** Parses the offload options (with their environment fallbacks) into library options. */
@@ -78,6 +88,7 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
     query: o.query ?? null,
     session: sessionFrom(o.session, env),
     dedupe: o.dedupe !== false,
+    redact: o.redact ?? redactFromEnv(env.LRO_REDACT),
     meta,
     ttlSeconds: ttl !== undefined ? parseTtl(ttl, o.ttl !== undefined ? '--ttl' : 'LRO_TTL', io.now()) : DEFAULT_TTL_SECONDS,
     encoding: (o.encoding ?? 'o200k_base') as Encoding,
@@ -140,9 +151,12 @@ Examples:
   npm test 2>&1 | lro offload --operation npm-test --descriptor text
   curl -s https://api.example.com/items | lro offload --threshold 2000 --ttl 1h
   make 2>&1 | lro offload --session build-42     kept in the session's folder; lro gc --session build-42 removes it
+  env | lro offload --redact                      secrets become [REDACTED:rule] before anything is stored or printed
 
 The same output offloaded again (same session, same options, not expired) gets the same id and descriptor back.
-Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION.
+Without --redact, likely secrets are stored as written: the descriptor counts them (possible_secrets, with the
+rule names, never the values) and masks them in its previews.
+Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION, LRO_REDACT.
 If the store cannot be written, the output is printed cut to the threshold with a warning (exit 0).`,
       ),
   ).action(async (opts: OffloadCliOptions) => {

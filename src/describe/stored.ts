@@ -8,12 +8,13 @@ import { readRecords, type ResultFile } from '../format/reader.js';
 import type { Stats } from './descriptor.js';
 import { RecordAnalyzer } from './record-stats.js';
 import { TextAnalyzer } from './text-stats.js';
+import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
 
 export function statsOfStored(rf: ResultFile): Stats {
   const h = rf.header;
   if (h.content_type === 'binary') return { kind: 'binary' };
   if (h.content_type === 'text') {
-    const text = new TextAnalyzer();
+    const text = new TextAnalyzer(PREVIEW_MASK);
     const renderer = isNoisy(h) ? new TerminalRenderer((b) => text.push(b)) : null;
     const feed = (b: Buffer) => (renderer ? renderer.push(b) : text.push(b));
     let batch: Uint8Array[] = [];
@@ -31,7 +32,7 @@ export function statsOfStored(rf: ResultFile): Stats {
     renderer?.end();
     return { kind: 'text', text: text.end() };
   }
-  const records = new RecordAnalyzer();
+  const records = new RecordAnalyzer(maskSecrets);
   const invalid = new Set(h.invalid_records ?? []);
   for (const r of readRecords(rf)) if (!invalid.has(r.n)) records.observe(r.line, r.n);
   return { kind: 'records', records: records.end() };

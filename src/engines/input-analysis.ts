@@ -7,6 +7,8 @@ import type { Worker } from 'node:worker_threads';
 import { JsonlRecordFeeder, RecordAnalyzer, type RecordStats } from '../describe/record-stats.js';
 import { TextAnalyzer, type TextStats } from '../describe/text-stats.js';
 import { TerminalRenderer } from '../format/terminal.js';
+import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
+import { SecretScanner } from '../secrets/stream.js';
 import { getTokenizer, type Encoding } from './tokenizer.js';
 import { TokenMeter } from './token-meter.js';
 import { workerScript } from './worker-script.js';
@@ -20,7 +22,15 @@ export interface InputFacts {
   records: RecordStats | null;
   /** Text: bytes of terminal noise (0 when none, or for other content). */
   noiseBytes: number;
+  /** Likely secrets seen, per rule (empty when not looked for); see SECRETS_SCAN_BYTES. */
+  possibleSecrets: Record<string, number>;
 }
+
+/**
+ * The secret scan looks at all of the first 64 MB of the input, then stops: it is a warning (the descriptor's
+ * possible_secrets), and the scan costs about as much as the rest of the analysis; `--redact` scans everything.
+ */
+export const SECRETS_SCAN_BYTES = 64 << 20;
 
 /** Which statistics to gather besides the hash and the tokens. */
 export type StatsKind = 'text' | 'jsonl' | null;
@@ -41,6 +51,8 @@ export class LocalAnalysis implements InputAnalysis {
   private readonly records: JsonlRecordFeeder | null;
   /** Text: the input as a terminal shows it, which is what is counted and described. */
   private readonly renderer: TerminalRenderer | null;
+  /** Looks for likely secrets in the bytes (as written: escapes can sit inside a token's colouring only). */
+  private readonly secrets: SecretScanner | null;
 
   /**
    * `tokens`: the count when the caller already has it (then the text is not counted again); the caller must
@@ -50,10 +62,12 @@ export class LocalAnalysis implements InputAnalysis {
     encoding: Encoding,
     stats: StatsKind,
     private readonly tokens: number | null = null,
+    secrets = false,
   ) {
     this.meter = tokens === null ? new TokenMeter(getTokenizer(encoding)) : null;
-    this.text = stats === 'text' ? new TextAnalyzer() : null;
-    this.records = stats === 'jsonl' ? new JsonlRecordFeeder(new RecordAnalyzer()) : null;
+    this.text = stats === 'text' ? new TextAnalyzer(PREVIEW_MASK) : null;
+    this.records = stats === 'jsonl' ? new JsonlRecordFeeder(new RecordAnalyzer(maskSecrets)) : null;
+    this.secrets = secrets ? new SecretScanner({ limit: SECRETS_SCAN_BYTES }) : null;
     this.renderer =
       stats === 'text'
         ? new TerminalRenderer((piece) => {
@@ -64,6 +78,7 @@ export class LocalAnalysis implements InputAnalysis {
   }
 
   push(chunk: Buffer): void {
+    this.secrets?.push(chunk);
     this.hash.update(chunk);
     if (this.renderer) this.renderer.push(chunk);
     else this.meter?.push(chunk);
@@ -76,8 +91,10 @@ export class LocalAnalysis implements InputAnalysis {
 
   endSync(): InputFacts {
     this.renderer?.end();
+    this.secrets?.end();
     return {
       noiseBytes: this.renderer?.noiseBytes ?? 0,
+      possibleSecrets: this.secrets?.counts ?? {},
       sha256: this.hash.digest('hex'),
       tokens: this.meter ? this.meter.end() : this.tokens!,
       text: this.text?.end() ?? null,
@@ -112,11 +129,11 @@ export class WorkerAnalysis implements InputAnalysis {
   }
 
   /** Starts the worker, or returns null when the built worker script is not there (running from sources). */
-  static async start(encoding: Encoding, stats: StatsKind): Promise<WorkerAnalysis | null> {
+  static async start(encoding: Encoding, stats: StatsKind, secrets: boolean): Promise<WorkerAnalysis | null> {
     const script = workerScript();
     if (!script) return null;
     const { Worker } = await import('node:worker_threads'); // loaded only for large inputs
-    return new WorkerAnalysis(new Worker(script, { workerData: { task: 'analysis', encoding, stats } }));
+    return new WorkerAnalysis(new Worker(script, { workerData: { task: 'analysis', encoding, stats, secrets } }));
   }
 
   async push(chunk: Buffer): Promise<void> {

@@ -1,8 +1,7 @@
 // The keyword prefilter: one pass over the bytes finds, for each line, which rules have one of their keywords on
 // it (case-insensitive, as gitleaks lowercases the text before its Aho–Corasick search), so a rule's regex runs
-// only on the lines that can match. An Aho–Corasick automaton over bytes, compiled to a full transition table
-// with ASCII letters folded to lower case in the table itself; its loop (one table load per byte) runs in a tiny
-// WebAssembly module (keywords.wat: about 5x a JavaScript loop over a Buffer here).
+// only on the lines that can match. The Aho–Corasick automaton is built with the rules (scripts/build-keywords.mjs)
+// as a full transition table; its loop (one table load per byte) runs in a tiny WebAssembly module (keywords.wat).
 import { KEYWORDS_WASM } from './keywords-wasm.js';
 
 // The few WebAssembly names used here (TypeScript's ES libraries do not declare them).
@@ -31,69 +30,22 @@ export class KeywordAutomaton {
   readonly sets: Int32Array[];
   private readonly wasm: { x: WasmExports; mem: Uint8Array; hits: Int32Array; input: number; hitsAt: number; outAt: number };
 
-  /** `triggers[r]`: lower-case keywords of rule r (null or empty: the rule is not prefiltered here). */
-  constructor(triggers: (string[] | null)[]) {
-    const next: Map<number, number>[] = [new Map()];
-    const ends: Set<number>[] = [new Set()];
-    triggers.forEach((words, rule) => {
-      for (const w of words ?? []) {
-        let s = 0;
-        for (const ch of Buffer.from(w, 'latin1')) {
-          const b = lower(ch);
-          let t = next[s].get(b);
-          if (t === undefined) {
-            t = next.length;
-            next.push(new Map());
-            ends.push(new Set());
-            next[s].set(b, t);
-          }
-          s = t;
-        }
-        ends[s].add(rule);
-      }
-    });
-    const n = next.length;
-    if (n >= 65536) throw new Error('too many keyword states');
-    const fail = new Int32Array(n);
-    const delta = new Uint16Array(n * 256);
-    // breadth first: a state's failure state (and its row) is complete before the state's own
-    const queue: number[] = [];
-    for (let b = 0; b < 256; b++) {
-      const t = next[0].get(lower(b));
-      delta[b] = t ?? 0;
-      if (t !== undefined && b === lower(b)) queue.push(t);
-    }
-    for (let q = 0; q < queue.length; q++) {
-      const s = queue[q];
-      for (const x of ends[fail[s]]) ends[s].add(x);
-      for (let b = 0; b < 256; b++) {
-        const t = next[s].get(lower(b));
-        if (t === undefined) delta[s * 256 + b] = delta[fail[s] * 256 + b];
-        else {
-          delta[s * 256 + b] = t;
-          if (b === lower(b)) {
-            fail[t] = delta[fail[s] * 256 + b];
-            queue.push(t);
-          }
-        }
-      }
-    }
-    this.delta = delta;
-    this.out = new Int32Array(n).fill(-1);
+  /** Loads the automaton built by scripts/build-keywords.mjs (its file layout is described there). */
+  constructor(file: Buffer) {
+    const n = file.readUInt32LE(0);
+    const setCount = file.readUInt32LE(4);
+    const entries = file.readUInt32LE(8);
+    const copy = Buffer.from(file); // aligned, and ours
+    const deltaBytes = (n * 256 * 2 + 3) & ~3;
+    this.delta = new Uint16Array(copy.buffer, copy.byteOffset + 16, n * 256);
+    let at = copy.byteOffset + 16 + deltaBytes;
+    this.out = new Int32Array(copy.buffer, at, n);
+    at += n * 4;
+    const starts = new Uint32Array(copy.buffer, at, setCount + 1);
+    at += (setCount + 1) * 4;
+    const rules = new Int32Array(copy.buffer, at, entries);
     this.sets = [];
-    const seen = new Map<string, number>();
-    for (let s = 0; s < n; s++) {
-      if (ends[s].size === 0) continue;
-      const list = [...ends[s]].sort((a, b) => a - b);
-      const key = list.join(',');
-      let id = seen.get(key);
-      if (id === undefined) {
-        id = this.sets.length;
-        this.sets.push(Int32Array.from(list));
-        seen.set(key, id);
-      }
-      this.out[s] = id;
-    }
+    for (let i = 0; i < setCount; i++) this.sets.push(rules.subarray(starts[i], starts[i + 1]));
     this.wasm = this.load();
   }
 
@@ -170,10 +122,6 @@ export class KeywordAutomaton {
     }
     return hits;
   }
-}
-
-function lower(b: number): number {
-  return b >= 65 && b <= 90 ? b + 32 : b;
 }
 
 const align = (n: number) => (n + 7) & ~7;

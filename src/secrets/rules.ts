@@ -77,11 +77,11 @@ function byteTable(ranges: [number, number][]): Uint8Array {
 
 const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 
-function rulesFile(): string {
-  // next to the bundle (dist/secrets/rules.json), or from the sources (src/secrets → dist/secrets)
-  const candidates = [new URL('./secrets/rules.json', import.meta.url), new URL('../../dist/secrets/rules.json', import.meta.url)];
+/** A file built with the rules (dist/secrets/NAME): next to the bundle, or from the sources (src/secrets). */
+export function rulesFile(name: string): string {
+  const candidates = [new URL(`./secrets/${name}`, import.meta.url), new URL(`../../dist/secrets/${name}`, import.meta.url)];
   for (const u of candidates) if (existsSync(u)) return u.pathname;
-  throw new Error('the secret rules are missing (dist/secrets/rules.json): run npm run build');
+  throw new Error(`the secret rules are missing (dist/secrets/${name}): run npm run build`);
 }
 
 let cached: Rules | null = null;
@@ -95,7 +95,7 @@ let cached: Rules | null = null;
 export function loadRules(): Rules {
   if (cached) return cached;
   setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-  const table = JSON.parse(readFileSync(rulesFile(), 'utf8')) as RuleTable;
+  const table = JSON.parse(readFileSync(rulesFile('rules.json'), 'utf8')) as RuleTable;
   const rules = table.rules.map(
     (s, index): Rule => ({
       id: s.id,

@@ -12,7 +12,8 @@
 //     bytes or HOLD_LINES lines is scanned line by line instead.
 import { KeywordAutomaton } from './keywords.js';
 import { findSecrets, type Finding } from './scan.js';
-import { loadRules, type Rules } from './rules.js';
+import { readFileSync } from 'node:fs';
+import { loadRules, rulesFile, type Rules } from './rules.js';
 
 /** Lines up to this many bytes are scanned whole. */
 export const MAX_LINE = 1 << 20;
@@ -22,7 +23,6 @@ export const OVERLAP = 16 << 10;
 export const CONTEXT = 4 << 10;
 const HOLD_MAX = 64 << 10;
 const HOLD_LINES = 1000;
-const BEGIN = '-----begin';
 const END = Buffer.from('-----end');
 
 export interface ScannerOptions {
@@ -50,7 +50,8 @@ let shared: Engine | null = null;
 export function engine(): Engine {
   if (!shared) {
     const rules = loadRules();
-    const auto = new KeywordAutomaton([...rules.rules.map((r) => r.triggers), [BEGIN]]);
+    // built with the rules: their triggers, then `-----begin` (scripts/build-secrets.mjs)
+    const auto = new KeywordAutomaton(readFileSync(rulesFile('keywords.bin')));
     const pemIndex = rules.rules.length;
     shared = { rules, auto, pem: auto.sets.map((set) => set.includes(pemIndex)) };
   }

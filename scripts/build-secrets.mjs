@@ -103,9 +103,13 @@ export function buildRuleTable(gitleaksToml, lroToml, source) {
     }
   }
   const global = g.allowlist ?? {};
+  // every anchor literal once; a rule's anchor names its literals by index
+  const anchorLiterals = [...new Set(rules.flatMap((r) => r.anchor?.literals ?? []))].sort();
+  for (const r of rules) if (r.anchor) r.anchor.ids = r.anchor.literals.map((l) => anchorLiterals.indexOf(l));
   return {
     source,
     rules,
+    anchorLiterals,
     allowlist: {
       regexes: (global.regexes ?? []).map(allowRegex),
       stopwords: (global.stopwords ?? []).map((w) => w.toLowerCase()),
@@ -123,8 +127,9 @@ export function buildSecrets(outDir = `${root}dist/secrets`) {
   const table = buildRuleTable(gitleaks, read('lro.toml'), source);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(`${outDir}/rules.json`, `${JSON.stringify(table)}\n`);
-  // the keyword automaton: each rule's keywords (or prefilter), then `-----begin` (PEM blocks) as one more trigger
-  const triggers = [...table.rules.map((r) => (r.keywords.length ? r.keywords : r.prefilter)), [PEM_TRIGGER]];
+  // the keyword automaton: each rule's keywords (or prefilter), then `-----begin` (PEM blocks), then each anchor
+  // literal (the scanner tries a rule's regex at the literals it finds: see src/secrets/scan.ts)
+  const triggers = [...table.rules.map((r) => (r.keywords.length ? r.keywords : r.prefilter)), [PEM_TRIGGER], ...table.anchorLiterals.map((l) => [l])];
   writeFileSync(`${outDir}/keywords.bin`, buildKeywordAutomaton(triggers));
   return table;
 }

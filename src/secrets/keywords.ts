@@ -12,14 +12,18 @@ declare const WebAssembly: {
 interface WasmExports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   state: { value: number };
-  scan(delta: number, out: number, p: number, end: number, hits: number): number;
+  scan(delta: number, out: number, first: number, p: number, end: number, hits: number): number;
 }
 
 /** Bytes run through the module at a time (each may record a hit of 8 bytes). */
 const PIECE = 64 << 10;
 
-/** A line with keywords on it: its bounds and the output sets seen there (possibly repeated). */
-export type LineVisitor = (from: number, to: number, sets: number[]) => boolean;
+/**
+ * A line with keywords on it: its bounds, the output sets seen there (possibly repeated), and every hit as a
+ * (position of the keyword's last byte, output set) pair, flat (null when not known). The arrays are reused for
+ * the next line: a visitor uses them before it returns.
+ */
+export type LineVisitor = (from: number, to: number, sets: number[], hits: number[] | null) => boolean;
 
 export class KeywordAutomaton {
   /** delta[state * 256 + byte] = next state (the JavaScript copy, for short texts). */
@@ -30,11 +34,25 @@ export class KeywordAutomaton {
   readonly sets: Int32Array[];
   private readonly wasm: { x: WasmExports; mem: Uint8Array; hits: Int32Array; input: number; hitsAt: number; outAt: number };
 
+  /** States from this one on have an output. */
+  private readonly firstOutput: number;
+  /** Per output set: whether it holds a trigger below `gateLimit` (set with gateOutputsBelow). */
+  private gates: Uint8Array | null = null;
+
+  /**
+   * Lines are reported only when one of their hits is an output below `limit` (a rule's keyword); outputs from
+   * `limit` on (literals the rules are tried at) ride along in `hits` but report no line by themselves.
+   */
+  gateOutputsBelow(limit: number): void {
+    this.gates = Uint8Array.from(this.sets, (set) => (set.some((x) => x < limit) ? 1 : 0));
+  }
+
   /** Loads the automaton built by scripts/build-keywords.mjs (its file layout is described there). */
   constructor(file: Buffer) {
     const n = file.readUInt32LE(0);
     const setCount = file.readUInt32LE(4);
     const entries = file.readUInt32LE(8);
+    this.firstOutput = file.readUInt32LE(12);
     const copy = Buffer.from(file); // aligned, and ours
     const deltaBytes = (n * 256 * 2 + 3) & ~3;
     this.delta = new Uint16Array(copy.buffer, copy.byteOffset + 16, n * 256);
@@ -77,7 +95,7 @@ export class KeywordAutomaton {
       for (let from = start; from < stopAt; ) {
         const nl = b.indexOf(0x0a, from);
         const le = nl < 0 || nl >= stopAt ? stopAt : nl;
-        if (line(from, le, this.setsIn(b.toString('latin1', from, le)))) return from;
+        if (line(from, le, this.setsIn(b.toString('latin1', from, le)), null)) return from;
         from = le + 1;
       }
       return stopAt;
@@ -85,27 +103,35 @@ export class KeywordAutomaton {
     const w = this.wasm;
     let ls = -1; // the line the hits so far are on
     let le = -1;
-    let sets: number[] = [];
+    // reused for every line: a visitor must not keep them
+    const sets: number[] = [];
+    const hits: number[] = [];
+    let gated = false; // a keyword on the line
+    const gates = this.gates;
     w.x.state.value = 0;
     for (let p = start; p < stopAt; p += PIECE) {
       const q = Math.min(stopAt, p + PIECE);
       w.mem.set(b.subarray(p, q), w.input);
-      const n = w.x.scan(0, w.outAt, w.input, w.input + (q - p), w.hitsAt);
+      const n = w.x.scan(0, w.outAt, this.firstOutput, w.input, w.input + (q - p), w.hitsAt);
       for (let k = 0; k < n; k++) {
         const pos = p + (w.hits[2 * k] - w.input);
         const set = w.hits[2 * k + 1];
         if (pos > le) {
           // a hit on a new line: report the last one
-          if (ls >= 0 && line(ls, le, sets)) return ls;
+          if (ls >= 0 && gated && line(ls, le, sets, hits)) return ls;
           ls = Math.max(start, b.lastIndexOf(0x0a, pos) + 1);
           const nl = b.indexOf(0x0a, pos);
           le = nl < 0 || nl >= stopAt ? stopAt : nl;
-          sets = [];
+          sets.length = 0;
+          hits.length = 0;
+          gated = false;
         }
+        if (!gated && (!gates || gates[set] === 1)) gated = true;
         if (sets[sets.length - 1] !== set) sets.push(set);
+        hits.push(pos, set);
       }
     }
-    if (ls >= 0 && line(ls, le, sets)) return ls;
+    if (ls >= 0 && gated && line(ls, le, sets, hits)) return ls;
     return stopAt;
   }
 

@@ -24,7 +24,7 @@ export interface RuleSpec {
    * Every match holds one of `literals` (lower case), starting at most maxOffset characters into it; `prefix`,
    * when not null: the ranges of the only characters that can come before it in a match.
    */
-  anchor: { literals: string[]; maxOffset: number; prefix: [number, number][] | null } | null;
+  anchor: { literals: string[]; ids: number[]; maxOffset: number; prefix: [number, number][] | null } | null;
   allowlists: AllowlistSpec[];
 }
 
@@ -32,6 +32,8 @@ export interface RuleSpec {
 export interface RuleTable {
   source: { repository: string; path: string; commit: string };
   rules: RuleSpec[];
+  /** All anchor literals; the keyword automaton reports them after the rules' triggers and `-----begin`. */
+  anchorLiterals: string[];
   allowlist: { regexes: { source: string; flags: string }[]; stopwords: string[] };
   dropped: { id: string; origin: string; reason: string }[];
 }
@@ -50,7 +52,7 @@ export interface Rule {
    * Literals every match holds (case-insensitive, global), the sticky regex tried before them, and which bytes can
    * come before a literal in a match (a table of 256, or null: any); or null.
    */
-  anchor: { literals: RegExp; maxOffset: number; sticky: RegExp; prefix: Uint8Array | null } | null;
+  anchor: { literals: RegExp; ids: number[]; maxOffset: number; sticky: RegExp; prefix: Uint8Array | null } | null;
   hideMatch: boolean;
   secretGroup: number;
   entropy: number;
@@ -106,6 +108,7 @@ export function loadRules(): Rules {
       anchor: s.anchor
         ? {
             literals: new RegExp(s.anchor.literals.map(escapeRegExp).join('|'), 'gi'),
+            ids: s.anchor.ids,
             maxOffset: s.anchor.maxOffset,
             sticky: new RegExp(s.source, `y${s.flags}`),
             prefix: s.anchor.prefix ? byteTable(s.anchor.prefix) : null,

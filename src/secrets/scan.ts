@@ -32,25 +32,32 @@ const DELIMITER = /[^A-Za-z0-9+/=_.~-]$/;
  * matches that start before `maxStart` count (the text may go on into the next line, as context: a match
  * starting there belongs to that line).
  */
-export function findSecrets(all: Rules, text: string, rules: Iterable<number>, maxStart = text.length): Finding[] {
+export function findSecrets(
+  all: Rules,
+  text: string,
+  rules: Iterable<number>,
+  maxStart = text.length,
+  /** Where the rule's anchor literals start in text, ascending, when the caller knows (else they are searched). */
+  literalsAt?: (rule: Rule) => number[],
+): Finding[] {
   const found: Candidate[] = [];
   for (const i of rules) {
     const rule = all.rules[i];
-    for (const m of rule.anchor ? anchoredMatches(rule, text, maxStart) : plainMatches(rule, text, maxStart)) judge(all, rule, text, m, found);
+    const keep = (index: number, match: string) => judge(all, rule, text, index, match, found);
+    if (rule.anchor) anchoredMatches(rule, text, maxStart, literalsAt?.(rule), keep);
+    else plainMatches(rule, text, maxStart, keep);
   }
+  if (found.length === 0) return [];
   const kept = found.filter((f) => !(f.generic && found.some((o) => !o.generic && o.rule !== f.rule && o.secret.includes(f.secret))));
   kept.sort((a, b) => a.start - b.start || b.end - a.end);
   return kept.map(({ rule, start, end }) => ({ rule, start, end }));
 }
 
-/** A match: where it starts and its text. */
-interface Match {
-  index: number;
-  text: string;
-}
+/** Receives a match: where it starts and its text. */
+type MatchSink = (index: number, match: string) => void;
 
 /** Every match of the rule starting before maxStart, left to right, not overlapping (as Go's FindAll). */
-function* plainMatches(rule: Rule, text: string, maxStart: number): Generator<Match> {
+function plainMatches(rule: Rule, text: string, maxStart: number, sink: MatchSink): void {
   const re = rule.re;
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null && m.index < maxStart; m = re.exec(text)) {
@@ -59,7 +66,7 @@ function* plainMatches(rule: Rule, text: string, maxStart: number): Generator<Ma
       continue;
     }
     const next = re.lastIndex;
-    yield { index: m.index, text: m[0] };
+    sink(m.index, m[0]);
     re.lastIndex = next;
   }
 }
@@ -70,15 +77,24 @@ function* plainMatches(rule: Rule, text: string, maxStart: number): Generator<Ma
  * before it, in order: every position a match can start at, so the leftmost-first matches are the same. When only
  * optional runs of a set of characters can come before the literal (`[\w.-]{0,50}?(?:key|token)…`), one try at
  * the start of the run before the literal is enough: a match starting later in that run, through this literal or
- * a later one within reach, implies one starting there (and a later literal gets its own try).
+ * a later one within reach, implies one starting there (and a later literal gets its own try). `at`: where the
+ * literals start, when known.
  */
-function* anchoredMatches(rule: Rule, text: string, maxStart: number): Generator<Match> {
+function anchoredMatches(rule: Rule, text: string, maxStart: number, at: number[] | undefined, sink: MatchSink): void {
   const { literals, maxOffset, sticky, prefix } = rule.anchor!;
   let from = 0; // no match starts before this
   literals.lastIndex = 0;
-  for (let lit = literals.exec(text); lit !== null; lit = literals.exec(text)) {
-    const o = lit.index;
-    literals.lastIndex = o + 1; // literals may overlap
+  for (let k = 0; ; k++) {
+    let o: number;
+    if (at) {
+      if (k >= at.length) break;
+      o = at[k];
+    } else {
+      const lit = literals.exec(text);
+      if (lit === null) break;
+      o = lit.index;
+      literals.lastIndex = o + 1; // literals may overlap
+    }
     if (o - maxOffset >= maxStart) break;
     const last = Math.min(o, maxStart - 1);
     let p = Math.max(from, o - maxOffset);
@@ -92,7 +108,7 @@ function* anchoredMatches(rule: Rule, text: string, maxStart: number): Generator
       sticky.lastIndex = p;
       const m = sticky.exec(text);
       if (m !== null && m[0].length > 0) {
-        yield { index: p, text: m[0] };
+        sink(p, m[0]);
         p = from = p + m[0].length;
       } else if (prefix) break;
       else p++;
@@ -102,14 +118,14 @@ function* anchoredMatches(rule: Rule, text: string, maxStart: number): Generator
 }
 
 /** Keeps a match as a finding unless gitleaks would not report it (entropy, allowlists). */
-function judge(all: Rules, rule: Rule, text: string, m: Match, out: Candidate[]): void {
+function judge(all: Rules, rule: Rule, text: string, index: number, raw: string, out: Candidate[]): void {
   // gitleaks trims newlines off both ends of the match
   let lead = 0;
-  let trail = m.text.length;
-  while (lead < trail && m.text.charCodeAt(lead) === 10) lead++;
-  while (trail > lead && m.text.charCodeAt(trail - 1) === 10) trail--;
-  const match = m.text.slice(lead, trail);
-  const base = m.index + lead;
+  let trail = raw.length;
+  while (lead < trail && raw.charCodeAt(lead) === 10) lead++;
+  while (trail > lead && raw.charCodeAt(trail - 1) === 10) trail--;
+  const match = lead === 0 && trail === raw.length ? raw : raw.slice(lead, trail);
+  const base = index + lead;
   const c = secretOf(rule, match);
   if (c === null) return;
   if (rule.entropy !== 0 && shannonEntropy(c.secret) <= rule.entropy) return;

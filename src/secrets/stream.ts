@@ -13,7 +13,7 @@
 import { KeywordAutomaton } from './keywords.js';
 import { findSecrets, type Finding } from './scan.js';
 import { readFileSync } from 'node:fs';
-import { loadRules, rulesFile, type Rules } from './rules.js';
+import { loadRules, rulesFile, type Rule, type Rules } from './rules.js';
 
 /** Lines up to this many bytes are scanned whole. */
 export const MAX_LINE = 1 << 20;
@@ -52,6 +52,7 @@ export function engine(): Engine {
     const rules = loadRules();
     // built with the rules: their triggers, then `-----begin` (scripts/build-secrets.mjs)
     const auto = new KeywordAutomaton(readFileSync(rulesFile('keywords.bin')));
+    auto.gateOutputsBelow(rules.rules.length + 1); // the rules' keywords and `-----begin`; not the literals
     const pemIndex = rules.rules.length;
     shared = { rules, auto, pem: auto.sets.map((set) => set.includes(pemIndex)) };
   }
@@ -106,6 +107,8 @@ export class SecretScanner {
   private readonly stamp: Int32Array;
   private stampId = 0;
   private excluded: Set<number> | null = null;
+  /** Length of each anchor literal. */
+  private readonly literalLength: Int32Array;
   /** Input not processed yet: a line kept for the one after it to arrive, and an unfinished line. */
   private carry: Buffer | null = null;
   /** Inside a line longer than MAX_LINE: its unscanned rest is in `carry`. */
@@ -127,6 +130,7 @@ export class SecretScanner {
     ({ rules: this.rules, auto: this.auto, pem: this.pem } = engine());
     this.always = this.rules.rules.filter((r) => !r.triggers?.length).map((r) => r.index);
     this.stamp = new Int32Array(this.rules.rules.length + 1);
+    this.literalLength = Int32Array.from(this.rules.table.anchorLiterals, (l) => l.length);
     if (options.only) {
       this.excluded = new Set(this.rules.rules.filter((r) => !options.only!.includes(r.id)).map((r) => r.index));
       this.always = this.always.filter((r) => !this.excluded!.has(r));
@@ -233,14 +237,14 @@ export class SecretScanner {
         continue;
       }
       let holdAt = -1;
-      pos = this.auto.scanLines(buf, pos, to, final, this.always.length > 0, (ls, le, sets) => {
+      pos = this.auto.scanLines(buf, pos, to, final, this.always.length > 0, (ls, le, sets, hits) => {
         flushPending(ls);
         if (sets.some((s) => this.pem[s]) && !hasLower(buf, ls, le, END)) {
           holdAt = ls;
           return true;
         }
         const carried = this.pendingAt === ls ? this.takePending(le - ls) : [];
-        const found = sets.length || this.always.length ? this.scanLine(buf, ls, le, sets) : [];
+        const found = sets.length || this.always.length ? this.scanLine(buf, ls, le, sets, hits) : [];
         const spans = [...carried, ...found];
         if (spans.length && this.options.emit) {
           this.emit(buf.subarray(emitted, ls));
@@ -273,11 +277,11 @@ export class SecretScanner {
   /** Rule indices for the keyword sets seen (and the trigger-less rules). */
   private rulesFor(sets: number[]): number[] {
     const id = ++this.stampId;
-    const pseudo = this.rules.rules.length; // the PEM trigger is no rule
+    const rules = this.rules.rules.length; // past the rules: the PEM trigger, then the anchor literals
     const out: number[] = [];
     for (const s of sets) {
       for (const r of this.auto.sets[s]) {
-        if (r !== pseudo && this.stamp[r] !== id && !this.excluded?.has(r)) {
+        if (r < rules && this.stamp[r] !== id && !this.excluded?.has(r)) {
           this.stamp[r] = id;
           out.push(r);
         }
@@ -291,7 +295,7 @@ export class SecretScanner {
    * Findings of the line buf[ls, le) (le at its `\n` or the end of the data), scanned with the next line; spans
    * reaching into the next line are kept for it in `pending`; the ones returned are clipped to this line.
    */
-  private scanLine(buf: Buffer, ls: number, le: number, sets: number[]): Finding[] {
+  private scanLine(buf: Buffer, ls: number, le: number, sets: number[], hits: number[] | null): Finding[] {
     // one latin1 string for all the data, made at the first line that needs it; lines are slices of it
     this.text ??= buf.toString('latin1', this.textAt, buf.length);
     const body = le - ls;
@@ -303,7 +307,7 @@ export class SecretScanner {
       end = ne - ns > CONTEXT ? ns + CONTEXT : ne < buf.length ? ne + 1 : ne;
     }
     const text = this.text.slice(ls - this.textAt, end - this.textAt);
-    const found = findSecrets(this.rules, text, this.rulesFor(sets), body);
+    const found = findSecrets(this.rules, text, this.rulesFor(sets), body, hits ? this.literalsAt(hits, ls) : undefined);
     this.count(found);
     const mine: Finding[] = [];
     for (const f of found) {
@@ -314,6 +318,28 @@ export class SecretScanner {
       }
     }
     return mine;
+  }
+
+  /** Where a rule's anchor literals start on the line at ls, from the automaton's hits there (ascending). */
+  private literalsAt(hits: number[], ls: number): (rule: Rule) => number[] {
+    const first = this.rules.rules.length + 1; // the first anchor literal's output
+    const sets = this.auto.sets;
+    const lengths = this.literalLength;
+    return (rule) => {
+      const ids = rule.anchor!.ids;
+      const out: number[] = [];
+      for (let k = 0; k < hits.length; k += 2) {
+        for (const item of sets[hits[k + 1]]) {
+          if (item >= first && ids.includes(item - first)) out.push(hits[k] - lengths[item - first] + 1 - ls);
+        }
+      }
+      if (out.length > 1) {
+        // hits come in order of their ends: literals of several lengths may need sorting
+        out.sort((x, y) => x - y);
+        return out.filter((x, i) => i === 0 || x !== out[i - 1]);
+      }
+      return out;
+    };
   }
 
   private count(found: Finding[]): void {

@@ -273,8 +273,13 @@ function sourceNote(h: Header): string {
   return `${cmd} FAILED (exit code ${s.exit_code}). `;
 }
 
-/** A warning that likely secrets are stored in plain text, naming the rules (never the values). */
+/**
+ * A warning that likely secrets are stored in plain text, naming the rules (never the values); or, for a redacted
+ * result, what the `[REDACTED:rule]` marks in it are.
+ */
 function privacyNote(s: Summary): string {
+  const replaced = Object.values(s.redacted ?? {}).reduce((a, b) => a + b, 0);
+  if (replaced) return ` ${replaced === 1 ? '1 secret was' : `${formatCount(replaced)} secrets were`} replaced by [REDACTED:<rule>] before storing.`;
   if (!s.possible_secrets) return '';
   const n = s.possible_secrets;
   return ` ${n === 1 ? '1 likely secret is' : `${formatCount(n)} likely secrets are`} stored as written (${s.possible_secret_rules!.join(', ')}): do not copy them; offload with --redact to replace them.`;

@@ -22,15 +22,17 @@ export interface InputFacts {
   records: RecordStats | null;
   /** Text: bytes of terminal noise (0 when none, or for other content). */
   noiseBytes: number;
-  /** Likely secrets seen, per rule (empty when not looked for); see SECRETS_SCAN_BYTES. */
+  /** Likely secrets seen, per rule (empty when not looked for); see SECRETS_SAMPLE. */
   possibleSecrets: Record<string, number>;
 }
 
 /**
- * The secret scan looks at all of the first 64 MB of the input, then stops: it is a warning (the descriptor's
- * possible_secrets), and the scan costs about as much as the rest of the analysis; `--redact` scans everything.
+ * What of the input the secret scan looks at (without --redact, which scans everything): all of the first 1 MB,
+ * then the first 1 MB of every 32 MB. The count is a warning; the scan costs about as much CPU per byte as all the
+ * rest of the analysis, so a full scan would make every large offload a third slower; this keeps it to a few
+ * percent past 100 MB. The previews are masked whatever the sample saw.
  */
-export const SECRETS_SCAN_BYTES = 64 << 20;
+export const SECRETS_SAMPLE = { full: 1 << 20, every: 32 << 20, take: 1 << 20 };
 
 /** Which statistics to gather besides the hash and the tokens. */
 export type StatsKind = 'text' | 'jsonl' | null;
@@ -67,7 +69,7 @@ export class LocalAnalysis implements InputAnalysis {
     this.meter = tokens === null ? new TokenMeter(getTokenizer(encoding)) : null;
     this.text = stats === 'text' ? new TextAnalyzer(PREVIEW_MASK) : null;
     this.records = stats === 'jsonl' ? new JsonlRecordFeeder(new RecordAnalyzer(maskSecrets)) : null;
-    this.secrets = secrets ? new SecretScanner({ limit: SECRETS_SCAN_BYTES }) : null;
+    this.secrets = secrets ? new SecretScanner({ sample: SECRETS_SAMPLE }) : null;
     this.renderer =
       stats === 'text'
         ? new TerminalRenderer((piece) => {

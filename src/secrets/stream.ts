@@ -28,8 +28,12 @@ const END = Buffer.from('-----end');
 export interface ScannerOptions {
   /** Redaction: receives the stream with findings replaced (pieces may be views into the pushed chunks). */
   emit?: (piece: Buffer) => void;
-  /** Scan only about this many bytes (whole chunks), then ignore the rest; for counting only. */
-  limit?: number;
+  /**
+   * Counting only: scan all of the first `full` bytes, then the first `take` bytes of every `every` bytes after
+   * that (whole lines: a line cut by a window's edge is left out). Windows are fixed by byte offsets, so what is
+   * scanned does not depend on the chunks.
+   */
+  sample?: { full: number; every: number; take: number };
   /** Only these rules (ids); default all. */
   only?: string[];
   /** The replacement's label: `[LABEL:rule]`; default REDACTED. */
@@ -144,6 +148,10 @@ export class SecretScanner {
 
   push(chunk: Buffer): void {
     if (this.done || chunk.length === 0) return;
+    if (this.options.sample) {
+      this.pushSampled(chunk);
+      return;
+    }
     if (chunk.length > MAX_LINE) {
       for (let i = 0; i < chunk.length && !this.done; i += MAX_LINE) this.push(chunk.subarray(i, i + MAX_LINE));
       return;
@@ -151,7 +159,63 @@ export class SecretScanner {
     const data = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
     this.carry = null;
     this.consume(data, false);
-    if (this.options.limit !== undefined && this.scanned >= this.options.limit) this.stop();
+  }
+
+  /** Bytes of the input seen so far (sampling). */
+  private offset = 0;
+  /** After a gap in the sample: drop bytes up to the next line start. */
+  private resyncing = false;
+
+  /** Feeds the parts of chunk that fall in the sample's windows; forgets the line state across each gap. */
+  private pushSampled(chunk: Buffer): void {
+    const { full, every, take } = this.options.sample!;
+    const inWindow = (at: number) => at < full || (at - full) % every < take;
+    // the next offset where being in a window changes
+    const nextEdge = (at: number) => {
+      if (at < full) return full;
+      const k = (at - full) % every;
+      return k < take ? at + (take - k) : at + (every - k);
+    };
+    let at = 0;
+    while (at < chunk.length) {
+      const pos = this.offset + at;
+      const edge = Math.min(chunk.length, at + (nextEdge(pos) - pos));
+      if (inWindow(pos)) {
+        let piece = chunk.subarray(at, edge);
+        if (this.resyncing) {
+          const nl = piece.indexOf(0x0a);
+          piece = nl < 0 ? piece.subarray(piece.length) : piece.subarray(nl + 1);
+          this.resyncing = nl < 0;
+        }
+        for (let i = 0; i < piece.length; i += MAX_LINE) {
+          const part = piece.subarray(i, i + MAX_LINE);
+          const data = this.carry ? Buffer.concat([this.carry, part]) : part;
+          this.carry = null;
+          this.consume(data, false);
+        }
+      } else if (!this.resyncing) this.forget();
+      at = edge;
+    }
+    this.offset += chunk.length;
+  }
+
+  /**
+   * A gap in the sample: the complete lines kept for their context are scanned with what there is of it, a PEM
+   * block being gathered line by line; an unfinished line is dropped unscanned.
+   */
+  private forget(): void {
+    const c = this.carry;
+    const lastNl = c && !this.long ? c.lastIndexOf(0x0a) : -1;
+    this.carry = null;
+    if (c && lastNl >= 0) this.lines(c, 0, lastNl + 1, false);
+    this.releaseHeld(false);
+    this.long = false;
+    this.held = [];
+    this.heldBytes = 0;
+    this.pending = [];
+    this.pendingAt = -1;
+    this.heldPending = [];
+    this.resyncing = true;
   }
 
   /** Scans what is left (a last line without a newline, a PEM block still open). */
@@ -162,13 +226,6 @@ export class SecretScanner {
     this.consume(rest, true);
     this.releaseHeld(false);
     this.done = true;
-  }
-
-  /** Stops scanning (the limit was reached): what is left is neither scanned nor emitted. */
-  private stop(): void {
-    this.done = true;
-    this.carry = null;
-    this.held = [];
   }
 
   private emit(piece: Buffer): void {

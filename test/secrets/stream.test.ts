@@ -1,6 +1,6 @@
 // The streaming scanner: the same findings and the same redacted bytes whatever the chunks, with the cases that
 // cross chunk and line boundaries: a value on the line after its key, PEM private keys over many lines, lines
-// longer than MAX_LINE, CRLF, no final newline, bytes that are not UTF-8; and the detection limit.
+// longer than MAX_LINE, CRLF, no final newline, bytes that are not UTF-8; and sampling.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MAX_LINE, SecretScanner } from '../../src/secrets/stream.js';
@@ -66,16 +66,26 @@ describe('SecretScanner', () => {
     expect(out.length).toBe(line.length + 4 * ('[REDACTED:github-pat]'.length - GHP.length));
   });
 
-  it('counts without emitting, and stops after its limit', () => {
-    const s = new SecretScanner({ limit: 1000 });
-    for (let i = 0; i < 100; i++) s.push(Buffer.from(`line ${i} token ${GHP}\n`));
-    s.end();
-    expect(s.counts['github-pat']).toBeGreaterThan(10);
-    expect(s.counts['github-pat']).toBeLessThan(100);
-    const all = new SecretScanner();
-    for (let i = 0; i < 100; i++) all.push(Buffer.from(`line ${i} token ${GHP}\n`));
-    all.end();
-    expect(all.counts).toEqual({ 'github-pat': 100 });
+  it('counts without emitting; sampled, it scans its windows only, the same whatever the chunks', () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(4, '0')} token ${GHP}\n`);
+    const input = Buffer.from(lines.join(''));
+    const lineBytes = lines[0].length; // all lines are as long
+    const count = (sizes: number[], sample?: { full: number; every: number; take: number }) => {
+      const s = new SecretScanner({ sample });
+      for (let i = 0, k = 0; i < input.length; k++) {
+        const n = sizes[k % sizes.length];
+        s.push(input.subarray(i, i + n));
+        i += n;
+      }
+      s.end();
+      return s.counts['github-pat'] ?? 0;
+    };
+    expect(count([4096])).toBe(2000);
+    const sample = { full: 100 * lineBytes + 5, every: 400 * lineBytes, take: 50 * lineBytes };
+    // the first 100 lines and the 50 after them (the first window follows on), then in each later window of 400
+    // lines the 50 it starts in, less the one cut at its start
+    const want = 150 + 4 * 49;
+    for (const sizes of [[input.length], [1], [7, 1000], [65536], [lineBytes]]) expect(count(sizes, sample), String(sizes)).toBe(want);
   });
 
   it('masks a preview line, and returns the same bytes when there is nothing to mask', () => {

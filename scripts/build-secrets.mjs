@@ -63,6 +63,8 @@ function buildRule(r, origin) {
         source: t.source,
         flags: t.flags,
         groups: t.groups,
+        // RE2 is linear; this pattern can backtrack exponentially in JavaScript: run it on V8's linear engine
+        ...(t.risky ? { linear: true } : {}),
         // the whole match is hidden when the capture groups only label alternatives or repeat
         hideMatch: t.groups === 0 || t.labels,
         secretGroup: r.secretGroup ?? 0,

@@ -383,6 +383,21 @@ function captures(node, inRepeat = false, out = []) {
   return out;
 }
 
+/** Whether a repeat holds an unbounded repeat (`(?:x.*){1,5}`): backtracking on it can take exponential time. */
+function nestedUnbounded(node, inRepeat = false) {
+  switch (node.type) {
+    case 'alt':
+      return node.branches.some((items) => items.some((n) => nestedUnbounded(n, inRepeat)));
+    case 'group':
+      return nestedUnbounded(node.body, inRepeat);
+    case 'repeat':
+      if (inRepeat && node.max === Infinity) return true;
+      return nestedUnbounded(node.body, inRepeat || node.max > 1);
+    default:
+      return false;
+  }
+}
+
 /**
  * Translates an RE2 pattern: `{source, flags, groups}` for `new RegExp(source, flags)`; `groups` is how many
  * capture groups it has and `labels` whether they only label alternatives or repeat (then the whole match is the
@@ -395,7 +410,7 @@ export function translateRe2(pattern) {
   const caps = captures(tree);
   // JavaScript must accept it (and V8 11 has no inline modifiers, which this never emits)
   new RegExp(source, useI ? 'i' : '');
-  return { source, flags: useI ? 'i' : '', groups: caps.length, labels: caps.some((c) => c.named || c.repeated) };
+  return { source, flags: useI ? 'i' : '', groups: caps.length, labels: caps.some((c) => c.named || c.repeated), risky: nestedUnbounded(tree) };
 }
 
 const MAX_EXACT = 64;

@@ -12,6 +12,8 @@ export interface RuleSpec {
   source: string;
   flags: string;
   groups: number;
+  /** The pattern can backtrack exponentially (a repeat holding an unbounded repeat): use V8's linear engine. */
+  linear?: boolean;
   /** Hide the whole match (the rule has no capture group, or its groups only label alternatives or repeat). */
   hideMatch: boolean;
   secretGroup: number;
@@ -42,7 +44,7 @@ export interface RuleTable {
 export interface Rule {
   id: string;
   index: number;
-  /** Global (for exec loops); never with the `d` flag, which would keep V8 from its linear fallback. */
+  /** Global (for exec loops); on the linear engine for a rule marked `linear`. */
   re: RegExp;
   /** The same pattern with `d`, for the group offsets inside a short match. */
   withIndices: RegExp;
@@ -89,20 +91,30 @@ export function rulesFile(name: string): string {
 let cached: Rules | null = null;
 
 /**
- * Loads and compiles the rules. gitleaks relies on RE2, which is linear; a few of its patterns backtrack
- * exponentially in JavaScript (curl-auth-user on a line of many `\r`: 80 of them took 4 s). V8 can switch a
- * regex that backtracks too much to its linear engine: turned on here, for this process (a process-wide V8 flag;
- * regexes that backtrack little, which is nearly all, never notice).
+ * Loads and compiles the rules. gitleaks relies on RE2, which is linear; a pattern that holds an unbounded repeat
+ * inside a repeat (curl-auth-user: 80 `\r` on a line took 4 s) backtracks exponentially in JavaScript, so those
+ * run on V8's linear engine (the `l` flag, which V8 offers behind a flag that changes nothing else).
  */
 export function loadRules(): Rules {
   if (cached) return cached;
-  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  setFlagsFromString('--enable-experimental-regexp-engine');
+  /** A regex, on the linear engine when the rule needs it and the engine takes the pattern. */
+  const compile = (s: RuleSpec, flags: string) => {
+    if (s.linear) {
+      try {
+        return new RegExp(s.source, `${flags}l`);
+      } catch {
+        // a construct the linear engine lacks: backtracking it is
+      }
+    }
+    return new RegExp(s.source, flags);
+  };
   const table = JSON.parse(readFileSync(rulesFile('rules.json'), 'utf8')) as RuleTable;
   const rules = table.rules.map(
     (s, index): Rule => ({
       id: s.id,
       index,
-      re: new RegExp(s.source, `g${s.flags}`),
+      re: compile(s, `g${s.flags}`),
       withIndices: new RegExp(s.source, `d${s.flags}`),
       groups: s.groups,
       anchor: s.anchor
@@ -110,7 +122,7 @@ export function loadRules(): Rules {
             literals: new RegExp(s.anchor.literals.map(escapeRegExp).join('|'), 'gi'),
             ids: s.anchor.ids,
             maxOffset: s.anchor.maxOffset,
-            sticky: new RegExp(s.source, `y${s.flags}`),
+            sticky: compile(s, `y${s.flags}`),
             prefix: s.anchor.prefix ? byteTable(s.anchor.prefix) : null,
           }
         : null,

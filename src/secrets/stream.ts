@@ -19,6 +19,8 @@ import { loadRules, rulesFile, type Rule, type Rules } from './rules.js';
 export const MAX_LINE = 1 << 20;
 /** Overlap of the windows of a longer line: more than any secret the rules find there. */
 export const OVERLAP = 16 << 10;
+/** Lines are cut from latin1 strings of about this many bytes of input. */
+const TEXT_BLOCK = 64 << 10;
 /** How much of the next line a line is scanned with. */
 export const CONTEXT = 4 << 10;
 const HOLD_MAX = 64 << 10;
@@ -120,9 +122,10 @@ export class SecretScanner {
   /** A PEM block being gathered (copies of its lines, with their `\n`). */
   private held: Buffer[] = [];
   private heldBytes = 0;
-  /** The data of the current `lines` call as a latin1 string (from textAt), made when first needed. */
+  /** A block of the current `lines` call's data as a latin1 string (from textAt to textEnd), made when needed. */
   private text: string | null = null;
   private textAt = 0;
+  private textEnd = 0;
   /** Spans found from a line that reach into the next one (offsets in that line), and where it starts (-1: none). */
   private pending: Finding[] = [];
   private pendingAt = -1;
@@ -273,7 +276,6 @@ export class SecretScanner {
   private lines(buf: Buffer, from: number, to: number, final: boolean): void {
     this.scanned += to - from;
     this.text = null;
-    this.textAt = from;
     let emitted = from;
     let pos = from;
     // the line the pending spans are for, when it comes before `before` and has no findings of its own
@@ -353,8 +355,8 @@ export class SecretScanner {
    * reaching into the next line are kept for it in `pending`; the ones returned are clipped to this line.
    */
   private scanLine(buf: Buffer, ls: number, le: number, sets: number[], hits: number[] | null): Finding[] {
-    // one latin1 string for all the data, made at the first line that needs it; lines are slices of it
-    this.text ??= buf.toString('latin1', this.textAt, buf.length);
+    // a latin1 string of TEXT_BLOCK bytes or so, from the first line that needs it; lines are slices of it (small
+    // strings: a string per line costs more, one of the whole chunk is an old-space object per chunk)
     const body = le - ls;
     let end = le;
     if (le < buf.length) {
@@ -362,6 +364,11 @@ export class SecretScanner {
       const ns = le + 1;
       const ne = lineEnd(buf, ns, buf.length);
       end = ne - ns > CONTEXT ? ns + CONTEXT : ne < buf.length ? ne + 1 : ne;
+    }
+    if (this.text === null || ls < this.textAt || end > this.textEnd) {
+      this.textAt = ls;
+      this.textEnd = Math.min(buf.length, Math.max(end, ls + TEXT_BLOCK));
+      this.text = buf.toString('latin1', ls, this.textEnd);
     }
     const text = this.text.slice(ls - this.textAt, end - this.textAt);
     const found = findSecrets(this.rules, text, this.rulesFor(sets), body, hits ? this.literalsAt(hits, ls) : undefined);

@@ -94,3 +94,12 @@ describe('SecretScanner', () => {
     expect(maskSecrets(clean)).toBe(clean);
   });
 });
+
+describe('patterns that backtrack exponentially in JavaScript', () => {
+  it('run on the linear engine: a curl line of many \\r is scanned at once, and curl -u is still found', () => {
+    // backtracking, this line would take far longer than the test's timeout (80 \r took 4 s; each doubles it)
+    const line = `curl ${'ab\r'.repeat(2000)}\n`;
+    expect(redact(Buffer.from(line)).counts).toEqual({});
+    expect(redact(Buffer.from('curl -u "admin:Sup3rS3cr3tPw" https://example.com\n')).counts['curl-auth-user']).toBe(1);
+  });
+});

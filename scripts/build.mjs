@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { buildRanks } from './build-ranks.mjs';
 import { buildJq } from './build-jq.mjs';
+import { buildSecrets } from './build-secrets.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
@@ -30,6 +31,7 @@ await build({
 });
 
 buildJq(`${root}dist/jq`);
+buildSecrets(`${root}dist/secrets`);
 
 for (const encoding of ['o200k_base', 'cl100k_base']) {
   await buildRanks(encoding, `${root}dist/ranks/${encoding}.bin`);

@@ -10,6 +10,8 @@ export class BrokenPipe extends Error {}
 /** Writes with backpressure; rejects with BrokenPipe when the reader is gone. */
 export interface Output {
   write(data: Uint8Array | string): Promise<void>;
+  /** write(), resolving only once the stream is done with `data`, so its memory can be reused (optional). */
+  writeSettled?(data: Uint8Array): Promise<void>;
   readonly isTTY: boolean;
   /** Colour allowed on this stream (a TTY, and neither NO_COLOR nor FORCE_COLOR=0; FORCE_COLOR forces it). */
   readonly color: boolean;
@@ -58,6 +60,15 @@ export function nodeOutput(stream: Writable & { isTTY?: boolean; columns?: numbe
     isTTY,
     color: colorAllowed(isTTY, env),
     columns: isTTY ? stream.columns ?? 80 : 0,
+    writeSettled(data) {
+      if (broken) return Promise.reject(broken);
+      return new Promise((resolve, reject) => {
+        stream.write(data, (err) => {
+          if (err) reject((err as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipe('output closed') : err);
+          else resolve();
+        });
+      });
+    },
     write(data) {
       if (broken) return Promise.reject(broken);
       return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@
 //   2. At or below: hand the input back unchanged. Above (or --force): detect the content type, stream the input
 //      through its encoder into an atomic writer, hashing and counting tokens on the way, then write the header.
 //   3. If the store cannot be written: hand back the input truncated to the threshold, with a warning.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { describe, type Descriptor, type Stats } from './describe/descriptor.js';
 import { RecordAnalyzer } from './describe/record-stats.js';
@@ -19,11 +19,16 @@ import { JsonlRecordEncoder } from './format/content-jsonl.js';
 import { TextRecordEncoder } from './format/content-text.js';
 import { decodeRecords, splitRecords } from './format/decode.js';
 import { detectContent, SNIFF_BYTES } from './format/detect.js';
+import { mayHoldNoise } from './format/terminal.js';
 import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js';
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
 import { ResultWriter } from './format/writer.js';
-import { openStore, pinStore, storePath, type PinnedStore } from './store/dir.js';
+import { openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
+import { dedupeKey, findStored, takeClaim, writeRef, type Claim } from './store/dedupe.js';
+import { checkSession } from './store/session.js';
+import { maskSecrets } from './secrets/mask.js';
+import { Redaction } from './secrets/redact.js';
 import { oneLine } from './errors.js';
 
 export const DEFAULT_THRESHOLD = 6400;
@@ -57,6 +62,17 @@ export interface OffloadOptions {
   /** Clock and id maker, injectable for tests. */
   now?: () => Date;
   newId?: () => string;
+  /**
+   * Hand back the result already stored for the same output (same bytes as stored, same options, same store and
+   * session, not expired) instead of storing it again; default true.
+   */
+  dedupe?: boolean;
+  /**
+   * Replace secrets in the input by `[REDACTED:<rule>]` before anything else sees it (passthrough, stored result,
+   * hash, counts); the header then says which rules replaced how many. Without it, likely secrets are only counted
+   * (header possible_secrets) and masked in the descriptor's previews.
+   */
+  redact?: boolean;
   /** Called as input arrives (total bytes so far). */
   onProgress?: (bytes: number) => void;
   /** Notes worth telling the user (e.g. a forced format that did not fit). */
@@ -65,7 +81,7 @@ export interface OffloadOptions {
 
 export type OffloadResult =
   | { offloaded: false; truncated: false; content: Buffer }
-  | { offloaded: true; id: string; path: string; header: Header; descriptor: Descriptor }
+  | { offloaded: true; id: string; path: string; header: Header; descriptor: Descriptor; deduplicated?: boolean }
   | { offloaded: false; truncated: true; content: Buffer; estimatedTokens: number; warning: string; error: Error };
 
 export type OffloadInput = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array | string;
@@ -98,8 +114,11 @@ class InputSource {
   constructor(
     input: OffloadInput,
     private readonly onProgress?: (bytes: number) => void,
+    /** Redacts the input as it is read. */
+    readonly redaction: Redaction | null = null,
   ) {
-    this.it = toAsyncIterator(input);
+    const it = toAsyncIterator(input);
+    this.it = redaction ? redaction.apply(it) : it;
   }
 
   /** The next chunk after the head, or null at the end. */
@@ -131,8 +150,9 @@ class InputSource {
 
 /** Offloads an input: passthrough at or below the threshold, else a stored result and its descriptor. */
 export async function offload(input: OffloadInput, options: OffloadOptions = {}): Promise<OffloadResult> {
+  if (options.session != null) checkSession(options.session, 'session');
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-  const src = new InputSource(input, options.onProgress);
+  const src = new InputSource(input, options.onProgress, options.redact ? new Redaction() : null);
   const passthrough = (): OffloadResult => ({ offloaded: false, truncated: false, content: Buffer.concat(src.head) });
 
   // 1. Bytes decide while they can: every token covers at least one byte.
@@ -156,8 +176,10 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
     const b = await src.readAhead();
     if (b) meter.push(b);
   }
-  // All of a small input has been counted exactly already.
-  return store(options, src, tokenizer, threshold, src.eof ? meter.end() : null);
+  // All of a small input has been counted exactly already (text with terminal noise is counted again, rendered:
+  // the threshold is decided on the bytes as they would pass through, the stored result on what a terminal shows).
+  const counted = src.eof && !src.head.some((b) => mayHoldNoise(b)) ? meter.end() : null;
+  return store(options, src, tokenizer, threshold, counted);
 }
 
 /** One attempt at a content type: its writer, encoder and record analyzer. */
@@ -184,8 +206,9 @@ async function store(
   const contentType: ContentType = format === 'auto' ? detected.contentType : format;
   const encoding = tokenizer.encoding;
   const statsKind = contentType === 'text' || contentType === 'jsonl' ? contentType : null;
+  const scanSecrets = !src.redaction; // redacted input has none left to warn about
   const analysis: InputAnalysis =
-    (!src.eof && (await WorkerAnalysis.start(encoding, statsKind))) || new LocalAnalysis(encoding, statsKind, knownTokens);
+    (!src.eof && (await WorkerAnalysis.start(encoding, statsKind, scanSecrets))) || new LocalAnalysis(encoding, statsKind, knownTokens, scanSecrets);
   let bytes = 0;
   let pipeline: Pipeline | null = null;
   let storeDir = '';
@@ -200,7 +223,7 @@ async function store(
   };
 
   try {
-    store = pinStore(openStore(storePath(options.dir, options.env ?? process.env)));
+    store = pinStore(openResultDir(storePath(options.dir, options.env ?? process.env), options.session ?? null));
     storeDir = store.dir;
     const { dir, ioDir, identity } = store;
     // A source still to come is not counted; a header that outgrows its slot is still written, by a copy.
@@ -223,7 +246,7 @@ async function store(
           case 'jsonl':
             return { contentType: type, writer, encoder: new JsonlRecordEncoder(writer, lineEnding) };
           case 'json': {
-            const records = new RecordAnalyzer();
+            const records = new RecordAnalyzer(maskSecrets);
             const spool = () => join(ioDir, tempFileName(id, 'spool'));
             return { contentType: type, writer, encoder: new JsonRecordEncoder(writer, spool, (r, n) => records.observe(r, n)), records };
           }
@@ -302,8 +325,27 @@ async function store(
       meta: options.meta ?? {},
       ...(source ? { source } : {}),
       ...layoutFields(layout),
+      ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
+      ...secretFields(src.redaction, facts.possibleSecrets),
     };
-    const path = await pipeline.writer.commit(serializeHeader(header));
+    // Same output stored already? Decided under a claim, so identical offloads finishing together agree.
+    let claim: Claim | null = null;
+    let path: string;
+    try {
+      const key = options.dedupe === false ? null : dedupeKey(header, format);
+      claim = key ? await takeClaim(ioDir, key) : null;
+      const found = key && claim ? findStored(dir, ioDir, key, header, format, (options.now ?? (() => new Date()))().getTime()) : null;
+      if (found) {
+        pipeline.writer.abort();
+        const h = found.rf.header;
+        const descriptor = describe(h, found.rf.path, statsOfStored(found.rf), { previewTokens: options.previewTokens, tokenizer });
+        return { offloaded: true, id: h.id, path: found.rf.path, header: h, descriptor, deduplicated: true };
+      }
+      path = await pipeline.writer.commit(serializeHeader(header));
+      if (key && claim) writeRef(ioDir, key, id, basename(path));
+    } finally {
+      claim?.release();
+    }
     // Stats come from the raw input (text, jsonl) or the records (json); if the content type changed midway,
     // from the stored file.
     const final = layout.content_type;
@@ -342,6 +384,13 @@ async function store(
   } finally {
     store?.close();
   }
+}
+
+/** Header fields about secrets: what --redact replaced, or the likely secrets seen (sorted by rule id). */
+function secretFields(redaction: Redaction | null, possible: Record<string, number>): Partial<Header> {
+  if (redaction) return { redacted: redaction.counts, content_redacted: redaction.redacted };
+  const rules = Object.keys(possible).sort();
+  return rules.length ? { possible_secrets: Object.fromEntries(rules.map((r) => [r, possible[r]])) } : {};
 }
 
 function layoutFields(l: Layout): Partial<Header> {

@@ -13,11 +13,11 @@ import { damagedError } from './store/resolve.js';
 import { runQueryTask } from './query/worker-task.js';
 
 const data = workerData as
-  | { task: 'analysis'; encoding: 'o200k_base' | 'cl100k_base'; stats: StatsKind }
+  | { task: 'analysis'; encoding: 'o200k_base' | 'cl100k_base'; stats: StatsKind; secrets: boolean }
   | (GuardedTask & { shared: Int32Array });
 
 if (data.task === 'analysis') {
-  const analysis = new LocalAnalysis(data.encoding, data.stats);
+  const analysis = new LocalAnalysis(data.encoding, data.stats, null, data.secrets);
   parentPort!.on('message', (m: Uint8Array | { end: true }) => {
     if (m instanceof Uint8Array) {
       analysis.push(Buffer.from(m.buffer, m.byteOffset, m.byteLength));

@@ -1,6 +1,7 @@
 // `lro gc`: removes expired results, stale temporary files and, on request, results past an age or beyond a
 // total size, oldest first. Built to run from cron beside agents that are writing: see store/gc.ts for the
 // rules that make concurrent runs safe. It refuses a store that fails the checks of store/dir.ts.
+import { rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
@@ -8,7 +9,9 @@ import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore, storePath } from '../store/dir.js';
 import { planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
+import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
+import { checkSession, sessionDir } from '../store/session.js';
 import { writerMayBeAlive } from '../store/writers.js';
 import { formatBytes, formatCount, parseDuration, parseSize } from '../units.js';
 
@@ -19,6 +22,7 @@ export interface GcOptions {
   dryRun?: boolean;
   json?: boolean;
   verbose?: boolean;
+  session?: string;
 }
 
 /** A file gc saw but would not judge, and why (damaged, a symlink named like a result). */
@@ -37,6 +41,20 @@ export interface GcReport {
   kept_bytes: number;
   files: { name: string; path: string; kind: GcCandidate['kind']; id: string | null; reason: GcVictim['reason']; bytes: number }[];
   skipped: Skipped[];
+  /** Dedupe refs removed because their result is gone (see store/dedupe.ts); not in `files`. */
+  refs_removed?: number;
+  /** --session: whether the session's folder was removed (it is kept while anything live is in it). */
+  session_removed?: boolean;
+}
+
+/** Removes a session's folder if nothing is left in it (rmdir fails on a folder that is not empty). */
+function removeSessionFolder(root: string, session: string): boolean {
+  try {
+    rmdirSync(sessionDir(root, session));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A one-line "scanned N of M" on a terminal's stderr while a large store is read; silent otherwise. */
@@ -71,7 +89,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 /** The human summary: `removed 12 results, freed 5.0 MB; kept 40 results`. */
 export function gcSummary(report: GcReport): string {
-  const temps = report.files.filter((f) => f.kind === 'temp').length;
+  const temps = report.files.filter((f) => f.kind === 'temp' || f.kind === 'claim').length;
   const results = report.files.length - temps;
   const what = `${plural(results, 'result')}${temps ? ` and ${plural(temps, 'temporary file')}` : ''}`;
   const freed = formatBytes(report.freed_bytes);
@@ -84,6 +102,7 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   const maxAgeMs = opts.maxAge !== undefined ? parseDuration(opts.maxAge, '--max-age') * 1000 : undefined;
   const maxTotalSize = opts.maxTotalSize !== undefined ? parseSize(opts.maxTotalSize, '--max-total-size') : undefined;
   const dir = storePath(opts.dir, io.env);
+  const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   const dryRun = !!opts.dryRun;
   const report: GcReport = { dry_run: dryRun, dir, removed_count: 0, freed_bytes: 0, kept_count: 0, kept_bytes: 0, files: [], skipped: [] };
   const store = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
@@ -92,37 +111,49 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
     return 0;
   }
 
-  const listing = listStore(dir);
+  // --session S: only that session's folder (and results of S written elsewhere by an older lro)
+  const listing = session === undefined ? listStore(dir) : { ...listStore(dir, session), results: listStore(dir).results };
   const progress = new Progress(io);
   const now = io.now().getTime();
-  const total = listing.results.length + listing.temps.length;
+  const total = listing.results.length + listing.temps.length + listing.dedupe.length;
   const candidates: GcCandidate[] = [];
   const damaged: Skipped[] = [];
   let seen = 0;
   for (const entry of [...listing.results].reverse()) {
     progress.tick('scanned', ++seen, total);
-    const r = readResult(dir, entry);
+    const r = readResult(entry);
     if (!r) continue;
     if (r.kind === 'result') {
       const { path, size, mtimeMs, dev, ino, createdMs, expiresMs } = r;
-      candidates.push({ kind: 'result', name: r.name, id: r.id, path, size, mtimeMs, dev, ino, createdMs, expiresMs });
+      const inSession = session === undefined || r.folderSession === session || r.header.session === session;
+      if (inSession) candidates.push({ kind: 'result', name: r.name, id: r.id, path, size, mtimeMs, dev, ino, createdMs, expiresMs });
       continue;
     }
+    if (session !== undefined && r.folderSession !== session) continue;
     damaged.push({ name: r.name, reason: `damaged: ${r.reason}` });
     if (r.facts) candidates.push({ kind: 'damaged', name: r.name, id: r.id, ...r.facts, createdMs: r.facts.mtimeMs, lroContent: r.lroContent });
   }
-  for (const name of listing.temps) {
+  for (const t of [...listing.temps, ...listing.dedupe]) {
     progress.tick('scanned', ++seen, total);
-    const f = lstatFacts(join(dir, name));
+    const f = lstatFacts(join(t.dir, t.name));
     if (!f || !f.isFile) continue;
+    const { path, size, mtimeMs, dev, ino } = f;
     // only an old file needs the (slower) question whether its writer still runs
     const old = now - f.mtimeMs > TEMP_GRACE_MS;
-    const { path, size, mtimeMs, dev, ino } = f;
-    candidates.push({ kind: 'temp', name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive: old ? writerMayBeAlive(name) : true });
+    if ('kind' in t && t.kind === 'ref') {
+      // a ref whose result is gone is a dead shortcut; one whose result gc removes now goes with it
+      const target = readRef(path);
+      const targetPath = target ? join(t.dir, target) : null;
+      candidates.push({ kind: 'ref', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, target: targetPath, targetGone: !targetPath || !lstatFacts(targetPath) });
+    } else if ('kind' in t) {
+      candidates.push({ kind: 'claim', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive: old ? claimHolderMayBeAlive(path, mtimeMs) : true });
+    } else {
+      candidates.push({ kind: 'temp', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive: old ? writerMayBeAlive(t.name) : true });
+    }
   }
   for (const f of listing.foreign) if (f.why !== 'not an lro name') report.skipped.push({ name: f.name, reason: f.why });
 
-  const plan = planGc(candidates, { now, maxAgeMs, maxTotalSize, tempGraceMs: TEMP_GRACE_MS });
+  const plan = planGc(candidates, { now, maxAgeMs, maxTotalSize, tempGraceMs: TEMP_GRACE_MS, everyResult: session !== undefined });
   const removing = new Set(plan.victims.map((v) => v.name));
   report.skipped = damaged.filter((d) => !removing.has(d.name)).concat(report.skipped);
   report.kept_count = plan.keptCount;
@@ -147,11 +178,16 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
         continue;
       }
     }
+    if (v.kind === 'ref') {
+      report.refs_removed = (report.refs_removed ?? 0) + 1; // a shortcut to a result that is gone: not worth a line
+      continue;
+    }
     report.files.push({ name: v.name, path: v.path, kind: v.kind, id: v.id ?? null, reason: v.reason, bytes: v.size });
     report.freed_bytes += v.size;
   }
   report.removed_count = report.files.length;
   await progress.clear();
+  if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);
 
   if (opts.json) {
     await io.stdout.write(`${JSON.stringify(report)}\n`);
@@ -179,6 +215,7 @@ export function gcCommand(ctx: Context): Command {
     .option('-n, --dry-run', 'remove nothing; report what would be removed')
     .option('--json', 'report as JSON: {removed_count, freed_bytes, files, kept_count, ...}')
     .option('-v, --verbose', 'name each file removed')
+    .option('--session <session>', "remove that session's results, expired or not, and its folder once empty")
     .addHelpText(
       'after',
       `
@@ -186,6 +223,7 @@ Examples:
   lro gc                                expired results, and temporary files left by killed writers
   lro gc --max-age 7d --dry-run -v      what a 7-day limit would remove
   lro gc --max-total-size 2GB --json    keep the store under 2 GB, report as JSON
+  lro gc --session build-42             the whole session build-42 at once
 
 In a crontab (safe beside running offloads and other gc runs):
   */15 * * * * lro gc --max-total-size 2GB

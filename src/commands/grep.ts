@@ -47,6 +47,7 @@ export function grepCommand(ctx: Context): Command {
     .option('-B, --before-context <n>', 'print n records before each match')
     .option('-C, --context <n>', 'print n records before and after each match')
     .option('--records <A:B>', 'search only records A to B (1-based, inclusive)')
+    .option('--raw', 'search text as stored, terminal escapes and \\r redraws included (default: as a terminal shows it)')
     .option('--json', 'one JSON object per printed record: {type, record, text, offset, record_length, matches}')
     .option('--max-tokens <n>', 'output budget in tokens (default: $LRO_MAX_OUTPUT_TOKENS, else 2000; 0 = no limit)')
     .option('--timeout <seconds>', `stop a pattern that makes no progress for this long (default: ${DEFAULT_STALL_SECONDS}s)`)
@@ -58,6 +59,7 @@ Examples:
   lro grep 01JD2X3Y4Z5A6B7C8D9E0F1G2H 'ERROR|FATAL' -C 2
   lro grep last '"status":"error"' -c          JSON records are searched as compact JSON
   lro grep last -F 'Connection refused' -m 5
+  lro grep last --raw '\x1b\[31m' -c          colour codes are searched only with --raw
 
 A record longer than ${LONG_RECORD} characters is shown as windows around its matches: N:[start-end/length] text.
 Exit status: 0 if a record was selected, 1 if none, 2 on error (a pattern that runs too long is stopped).`,

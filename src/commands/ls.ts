@@ -9,7 +9,10 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
 import { checkStore, storePath } from '../store/dir.js';
-import { listStore, readResult, type ForeignEntry, type ScannedResult } from '../store/scan.js';
+import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
+import { checkSession } from '../store/session.js';
+import { renderSessions, type SessionRow } from '../render/session-table.js';
+import { decodeTime } from 'ulid';
 
 export interface LsOptions {
   dir?: string;
@@ -17,6 +20,7 @@ export interface LsOptions {
   session?: string;
   operation?: string;
   expired?: boolean;
+  sessions?: boolean;
 }
 
 const MAX_NOTES = 10;
@@ -48,11 +52,13 @@ export function foreignNote(foreign: ForeignEntry[]): string {
 export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   const dir = storePath(opts.dir, io.env);
   const store = checkStore(dir);
+  const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
+  if (opts.sessions) return listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);
   const now = io.now().getTime();
   const tty = io.stdout.isTTY && !opts.json;
-  const listing = store ? listStore(dir) : { results: [], temps: [], foreign: [] };
+  const listing = store ? listStore(dir) : EMPTY_LISTING;
   const op = opts.operation !== undefined ? sanitizeOperation(opts.operation) : undefined;
-  const out = new OutputBatch(io.stdout);
+  const out = new OutputBatch(io.stdout, { reuse: true });
   const rows: LsRow[] = [];
   const notes: string[] = [];
   let damagedCount = 0;
@@ -60,7 +66,8 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   if (opts.json) await out.add('[');
   for (const entry of listing.results) {
     if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
-    const r = readResult(dir, entry);
+    if (session !== undefined && entry.session !== null && entry.session !== session) continue; // another session's folder
+    const r = readResult(entry);
     if (!r) continue; // removed since the listing
     if (r.kind === 'damaged') {
       damagedCount++;
@@ -70,7 +77,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     }
     const h = r.header;
     if (op !== undefined && h.operation !== op) continue;
-    if (opts.session !== undefined && h.session !== opts.session) continue;
+    if (session !== undefined && h.session !== session) continue;
     if (opts.expired && r.expiresMs > now) continue;
     shown++;
     if (opts.json) await out.add(`${shown === 1 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`);
@@ -84,13 +91,36 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   if (damagedCount > notes.length && !tty) notes.push(`lro: ${damagedCount - notes.length} more damaged result files not shown\n`);
   if (listing.foreign.length > 0) notes.push(foreignNote(listing.foreign));
   if (shown === 0 && damagedCount === 0) {
-    const filtered = op !== undefined || opts.session !== undefined || opts.expired;
+    const filtered = op !== undefined || session !== undefined || opts.expired;
     const what = !store ? `no results: the store ${dir} does not exist yet` : filtered ? `no results match in ${dir}` : `no results in ${dir}`;
     // on a terminal this is the answer; in a pipe stdout stays empty (or `[]`) and this goes to stderr
     if (tty) await io.stdout.write(`${what}\n`);
     else notes.push(`${what}\n`);
   }
   for (const n of notes) await io.stderr.write(n);
+  return 0;
+}
+
+/** `lro ls --sessions`: one row per session (and one for results outside any), from names and sizes alone. */
+async function listSessions(dir: string, listing: StoreListing, opts: LsOptions, io: IO): Promise<number> {
+  const rows = new Map<string | null, SessionRow>();
+  for (const s of listing.sessions) rows.set(s.name, { session: s.name, results: 0, bytes: 0, newestId: null, newestMs: null });
+  for (const r of listing.results) {
+    let row = rows.get(r.session);
+    if (!row) rows.set(r.session, (row = { session: r.session, results: 0, bytes: 0, newestId: null, newestMs: null }));
+    const facts = lstatFacts(`${r.dir}/${r.name}`);
+    if (!facts) continue; // removed since the listing
+    row.results++;
+    row.bytes += facts.size;
+    if (row.newestId === null) {
+      row.newestId = r.id; // results come newest first
+      row.newestMs = decodeTime(r.id);
+    }
+  }
+  const list = [...rows.values()].sort((a, b) => (b.newestMs ?? 0) - (a.newestMs ?? 0));
+  await io.stdout.write(renderSessions(list, { json: !!opts.json, tty: io.stdout.isTTY && !opts.json, now: io.now().getTime(), color: io.stdout.color }));
+  if (listing.foreign.length > 0) await io.stderr.write(foreignNote(listing.foreign));
+  if (list.length === 0 && !opts.json) await (io.stdout.isTTY ? io.stdout : io.stderr).write(`no sessions in ${dir}\n`);
   return 0;
 }
 
@@ -102,6 +132,7 @@ export function lsCommand(ctx: Context): Command {
     .option('--session <session>', 'only results of this session')
     .option('--operation <operation>', 'only results of this operation')
     .option('--expired', 'only results whose expires_at has passed (what lro gc removes)')
+    .option('--sessions', 'one row per session instead: results, bytes, newest result')
     .addHelpText(
       'after',
       `
@@ -109,8 +140,10 @@ Examples:
   lro ls                                table: id, operation, records, tokens, size, age, expires, session
   lro ls --session build-42 --json      that session's results as JSON
   lro ls | head -1 | cut -f1            the newest id (in a pipe, rows are tab-separated, times absolute)
+  lro ls --sessions                     sessions with their result counts, sizes and newest result
 
-In a pipe each row is: id, operation, records, tokens, bytes, timestamp, expires_at, session ('-' if none).`,
+In a pipe each row is: id, operation, records, tokens, bytes, timestamp, expires_at, session ('-' if none).
+With --sessions: session ('-' for results outside any), results, bytes, newest id, its time.`,
     )
     .action(async (opts: LsOptions) => {
       ctx.exitCode = await runLs(opts, ctx.io);

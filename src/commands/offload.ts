@@ -8,6 +8,7 @@ import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
 import type { IO } from '../io.js';
 import { DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS, offload, type InputFormat, type OffloadOptions } from '../offload.js';
 import { parseCount, parseDuration } from '../units.js';
+import { sessionFrom } from '../store/session.js';
 import { DEFAULT_PREVIEW_TOKENS, renderDescriptorJson } from '../describe/descriptor.js';
 
 export interface OffloadCliOptions {
@@ -25,6 +26,8 @@ export interface OffloadCliOptions {
   format?: string;
   previewTokens?: string;
   descriptor?: string;
+  dedupe?: boolean;
+  redact?: boolean;
 }
 
 /**
@@ -39,7 +42,10 @@ export function addOffloadOptions(cmd: Command, operationDefault = 'offload', om
     new Option('--json', 'print JSON even when passing through: {"offloaded": false, "content": ...}'),
     new Option('--operation <name>', `what produced the output, used in the file name (default: ${operationDefault})`),
     new Option('--query <text>', 'the query or command that produced the output, kept in the header'),
-    new Option('--session <id>', 'a session id to group results (default: $LRO_SESSION)'),
+    new Option('--session <name>', 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/'),
+    new Option('--no-dedupe', 'store a new result even if the same output is stored already'),
+    new Option('--redact', 'replace secrets (keys, tokens, private keys, passwords) by [REDACTED:rule] before anything is stored or printed (default: $LRO_REDACT)'),
+    new Option('--no-redact', 'keep secrets as written even if LRO_REDACT=1'),
     new Option('--meta <key=value>', 'extra metadata, repeatable').argParser((v: string, acc: string[] = []) => [...acc, v]),
     new Option('--ttl <duration>', 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)'),
     new Option('--encoding <name>', 'tokenizer used for counting').choices([...ENCODINGS]).default('o200k_base'),
@@ -61,6 +67,13 @@ function parseTtl(text: string, what: string, now: Date): number {
   return seconds;
 }
 
+/** LRO_REDACT: 1/true/yes/on, or 0/false/no/off (or unset). */
+function redactFromEnv(value: string | undefined): boolean {
+  if (value === undefined || /^(0|false|no|off|)$/i.test(value.trim())) return false;
+  if (/^(1|true|yes|on)$/i.test(value.trim())) return true;
+  throw new UsageError(`invalid LRO_REDACT '${value}': use 1 (redact) or 0`);
+}
+
 /** Parses the offload options (with their environment fallbacks) into library options. */
 export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
   const env = io.env;
@@ -79,7 +92,9 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
     force: !!o.force,
     operation: o.operation,
     query: o.query ?? null,
-    session: o.session ?? env.LRO_SESSION ?? null,
+    session: sessionFrom(o.session, env),
+    dedupe: o.dedupe !== false,
+    redact: o.redact ?? redactFromEnv(env.LRO_REDACT),
     meta,
     ttlSeconds: ttl !== undefined ? parseTtl(ttl, o.ttl !== undefined ? '--ttl' : 'LRO_TTL', io.now()) : DEFAULT_TTL_SECONDS,
     encoding: (o.encoding ?? 'o200k_base') as Encoding,
@@ -141,8 +156,13 @@ Examples:
   kubectl get pods -o json | lro offload
   npm test 2>&1 | lro offload --operation npm-test --descriptor text
   curl -s https://api.example.com/items | lro offload --threshold 2000 --ttl 1h
+  make 2>&1 | lro offload --session build-42     kept in the session's folder; lro gc --session build-42 removes it
+  env | lro offload --redact                      secrets become [REDACTED:rule] before anything is stored or printed
 
-Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION.
+The same output offloaded again (same session, same options, not expired) gets the same id and descriptor back.
+Without --redact, likely secrets are stored as written: the descriptor counts them (possible_secrets, with the
+rule names, never the values) and masks them in its previews.
+Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION, LRO_REDACT.
 If the store cannot be written, the output is printed cut to the threshold with a warning (exit 0).`,
       ),
   ).action(async (opts: OffloadCliOptions) => {

@@ -41,6 +41,13 @@ export interface Summary {
   invalid_records?: number[];
   /** json: where the records come from in the document. */
   records_from?: string;
+  /** text: bytes of terminal escapes and redraws left out of what is counted, shown and searched. */
+  noise_bytes?: number;
+  /** Secrets replaced by `[REDACTED:rule]` (--redact), per rule. */
+  redacted?: Record<string, number>;
+  /** Likely secrets stored as they were (no --redact): how many, and which rules saw them. Never the values. */
+  possible_secrets?: number;
+  possible_secret_rules?: string[];
 }
 
 export interface Descriptor {
@@ -174,6 +181,13 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     schema = { type: 'string', contentEncoding: 'base64', description: `${3072} bytes of the original per record` };
   }
   if (header.invalid_records?.length) summary.invalid_records = header.invalid_records.slice(0, 20);
+  if (header.noise_bytes) summary.noise_bytes = header.noise_bytes;
+  if (header.content_redacted && header.redacted) summary.redacted = header.redacted;
+  const secrets = Object.entries(header.possible_secrets ?? {});
+  if (secrets.length) {
+    summary.possible_secrets = secrets.reduce((n, [, c]) => n + c, 0);
+    summary.possible_secret_rules = secrets.map(([rule]) => rule).sort();
+  }
   if (header.content_type === 'json') {
     summary.records_from =
       header.split === 'elements'
@@ -191,7 +205,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     fields,
     preview,
     jq_recipes: recipes,
-    guidance: sourceNote(header) + guidance(header, stats, recipes),
+    guidance: sourceNote(header) + guidance(header, stats, recipes) + privacyNote(summary),
     expires_at: header.expires_at,
   };
 }
@@ -299,6 +313,18 @@ function sourceNote(h: Header): string {
   if (s.exit_code === 0) return `${cmd} succeeded (exit code 0). `;
   if (s.exit_code == null) return '';
   return `${cmd} FAILED (exit code ${s.exit_code}). `;
+}
+
+/**
+ * A warning that likely secrets are stored in plain text, naming the rules (never the values); or, for a redacted
+ * result, what the `[REDACTED:rule]` marks in it are.
+ */
+function privacyNote(s: Summary): string {
+  const replaced = Object.values(s.redacted ?? {}).reduce((a, b) => a + b, 0);
+  if (replaced) return ` ${replaced === 1 ? '1 secret was' : `${formatCount(replaced)} secrets were`} replaced by [REDACTED:<rule>] before storing.`;
+  if (!s.possible_secrets) return '';
+  const n = s.possible_secrets;
+  return ` ${n === 1 ? '1 likely secret is' : `${formatCount(n)} likely secrets are`} stored as written (${s.possible_secret_rules!.join(', ')}): do not copy them; offload with --redact to replace them.`;
 }
 
 /** Short, concrete next steps with the real id. */

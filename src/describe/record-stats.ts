@@ -71,6 +71,9 @@ class ValueCounter {
 }
 
 export class RecordAnalyzer {
+  /** `mask`: hides secrets in the previews (a record's JSON text in, the same with secrets masked out). */
+  constructor(private readonly mask: ((json: Uint8Array) => Uint8Array) | null = null) {}
+
   private n = 0; // the last record number seen
   private bytes = 0;
   private analyzed = 0;
@@ -87,7 +90,7 @@ export class RecordAnalyzer {
   observe(record: Buffer, n: number): void {
     this.n = n;
     this.bytes += record.length;
-    if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(record) });
+    if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(this.masked(record)) });
     else {
       // kept raw; previewed once at the end
       this.tail.push({ n, bytes: Buffer.from(record.subarray(0, Math.min(record.length, 1 << 20))), whole: record.length <= 1 << 20 });
@@ -133,11 +136,30 @@ export class RecordAnalyzer {
       analyzed: this.analyzed,
       sampled: this.analyzed < this.n,
       head: this.head,
-      tail: this.tail.map((t) => ({ record: t.n, value: t.whole ? preview(t.bytes) : `${t.bytes.toString('utf8', 0, RECORD_KEEP_CHARS)}…` })),
+      tail: this.tail.map((t) => {
+        const b = this.masked(t.bytes);
+        return { record: t.n, value: t.whole ? preview(b) : `${b.toString('utf8', 0, RECORD_KEEP_CHARS)}…` };
+      }),
       schema: this.schema,
-      topValues: topValues.filter((f) => fieldScore(f, this.n) > 0 && !described.has(f.path)),
+      topValues: topValues.filter((f) => fieldScore(f, this.n) > 0 && !described.has(f.path) && !this.holdsSecret(f)),
       figures,
     };
+  }
+
+  private masked(record: Buffer): Buffer {
+    if (!this.mask) return record;
+    const m = this.mask(record);
+    return Buffer.from(m.buffer, m.byteOffset, m.byteLength);
+  }
+
+  /** Whether a field's frequent values hold a secret (then it is left out: its values would be shown). */
+  private holdsSecret(f: FieldValues): boolean {
+    if (!this.mask) return false;
+    const key = /([^.[\]"]+)"?\]?$/.exec(f.path)?.[1] ?? f.path;
+    return f.values.some(([v]) => {
+      const probe = Buffer.from(JSON.stringify({ [key]: v }));
+      return this.mask!(probe) !== probe;
+    });
   }
 
   /** Counts scalar values at depth 1 and 2 (`.status`, `.metadata.namespace`) and positions of array records. */

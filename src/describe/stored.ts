@@ -1,31 +1,38 @@
 // The statistics of a stored result, computed again from its file (for `lro info`): the same analyzers that
-// watched the offload, fed the same bytes, give the same descriptor.
+// watched the offload, fed the same bytes (rendered the same way when the text has terminal noise), give the
+// same descriptor.
 import { decodeRecords } from '../format/decode.js';
+import { isNoisy } from '../format/header.js';
+import { TerminalRenderer } from '../format/terminal.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import type { Stats } from './descriptor.js';
 import { RecordAnalyzer } from './record-stats.js';
 import { TextAnalyzer } from './text-stats.js';
+import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
 
 export function statsOfStored(rf: ResultFile): Stats {
   const h = rf.header;
   if (h.content_type === 'binary') return { kind: 'binary' };
   if (h.content_type === 'text') {
-    const text = new TextAnalyzer();
+    const text = new TextAnalyzer(PREVIEW_MASK);
+    const renderer = isNoisy(h) ? new TerminalRenderer((b) => text.push(b)) : null;
+    const feed = (b: Buffer) => (renderer ? renderer.push(b) : text.push(b));
     let batch: Uint8Array[] = [];
     let size = 0;
     for (const piece of decodeRecords(h, readRecords(rf))) {
       batch.push(piece.length < 4096 ? Buffer.from(piece) : piece);
       size += piece.length;
       if (size >= 1 << 20) {
-        text.push(Buffer.concat(batch));
+        feed(Buffer.concat(batch));
         batch = [];
         size = 0;
       }
     }
-    if (size > 0) text.push(Buffer.concat(batch));
+    if (size > 0) feed(Buffer.concat(batch));
+    renderer?.end();
     return { kind: 'text', text: text.end() };
   }
-  const records = new RecordAnalyzer();
+  const records = new RecordAnalyzer(maskSecrets);
   const invalid = new Set(h.invalid_records ?? []);
   for (const r of readRecords(rf)) if (!invalid.has(r.n)) records.observe(r.line, r.n);
   return { kind: 'records', records: records.end() };

@@ -59,7 +59,23 @@ interface RawLine {
 /** Analyzer regions: 64 KB keeps each region's latin1 text a young heap string (fast to make and to free). */
 const ANALYZE_REGION = 64 << 10;
 
+/** How a preview hides secrets: a line masked, and what a line of a PEM private key block shows instead. */
+export interface PreviewMask {
+  line: (bytes: Uint8Array) => Uint8Array;
+  keyLine: string;
+}
+
+/** PEM armour lines; a block whose BEGIN line names a PRIVATE KEY is key material up to its END line. */
+const PEM_RE = /-----(BEGIN|END)\b/gi;
+const PRIVATE_KEY_RE = /PRIVATE KEY/i;
+const MAX_KEY_BLOCKS = 1000;
+
 export class TextAnalyzer {
+  /** Lines of PEM private key blocks, as [first, last] (last open: Infinity), for masking previews. */
+  private readonly keyBlocks: [number, number][] = [];
+
+  constructor(private readonly mask: PreviewMask | null = null) {}
+
   private lineNo = 0; // lines completed so far
   private carry: Buffer | null = null; // start of the current line (at most LINE_KEEP_BYTES)
   private carryLong = false;
@@ -112,7 +128,12 @@ export class TextAnalyzer {
     this.carry = null;
     const lastFirst = this.firstErrors.at(-1)?.line ?? 0;
     const errors = [...this.firstErrors, ...this.lastErrors.slice(-ERROR_KEEP).filter((e) => e.line > lastFirst)];
-    const show = (l: RawLine): PreviewLine => ({ line: l.line, text: displayLine(l.bytes) });
+    const m = this.mask;
+    const inKey = (n: number) => this.keyBlocks.some(([a, b]) => n >= a && n <= b);
+    const show = (l: RawLine): PreviewLine => ({
+      line: l.line,
+      text: !m ? displayLine(l.bytes) : inKey(l.line) ? m.keyLine : displayLine(m.line(l.bytes)),
+    });
     return {
       lines: this.lineNo,
       head: this.head.map(show),
@@ -146,6 +167,27 @@ export class TextAnalyzer {
     if (m) this.error(line, n, m[0]);
     this.countLevels(text);
     this.templates.line(line, n);
+    if (this.mask && text.includes('-----')) this.keyLines(text, n);
+  }
+
+  /** Notes PEM private key blocks in text, whose first line is line `first` (for masking previews). */
+  private keyLines(text: string, first: number): void {
+    let n = first;
+    let at = 0;
+    PEM_RE.lastIndex = 0;
+    for (let m = PEM_RE.exec(text); m; m = PEM_RE.exec(text)) {
+      for (let i = text.indexOf('\n', at); i >= 0 && i < m.index; i = text.indexOf('\n', i + 1)) {
+        n++;
+        at = i + 1;
+      }
+      const open = this.keyBlocks.length > 0 && this.keyBlocks[this.keyBlocks.length - 1][1] === Infinity;
+      if (m[1].toUpperCase() === 'END') {
+        if (open) this.keyBlocks[this.keyBlocks.length - 1][1] = n;
+      } else if (!open && this.keyBlocks.length < MAX_KEY_BLOCKS) {
+        const eol = text.indexOf('\n', m.index);
+        if (PRIVATE_KEY_RE.test(text.slice(m.index, eol < 0 ? text.length : eol))) this.keyBlocks.push([n, Infinity]);
+      }
+    }
   }
 
   /** The tail lines of the last region seen, taken only when a later line arrives or at the end. */
@@ -201,6 +243,7 @@ export class TextAnalyzer {
     } else this.flushTail();
     this.lastRegion = { buf, lastLine: this.lineNo };
     if (this.levelBytes < LEVELS_SCAN_BYTES) this.countLevels(text);
+    if (this.mask && text.includes('-----')) this.keyLines(text, first);
   }
 
   private error(line: Uint8Array, n: number, word: string): void {

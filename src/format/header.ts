@@ -62,6 +62,17 @@ export interface Header {
   envelope_insert_at?: number;
   /** The envelope as raw compact JSON (kept as bytes so big numbers keep their digits). */
   envelope?: Buffer;
+  /**
+   * text: bytes of terminal noise in the input (escape sequences, `\r` redraws and the text they overwrote).
+   * Absent or 0: none, and records read as stored; else readers render them (see format/terminal.ts).
+   */
+  noise_bytes?: number;
+  /** Present when the offload redacted secrets (--redact): spans replaced, per rule id (`{}`: none found). */
+  redacted?: Record<string, number>;
+  /** True when spans were replaced: `lro cat` gives the redacted input, and `sha256` is of what was stored. */
+  content_redacted?: boolean;
+  /** Likely secrets seen in the input (offloaded without --redact), per rule id; never their values. */
+  possible_secrets?: Record<string, number>;
 }
 
 /** What to do about a result file that cannot be read back, unless the error says otherwise. */
@@ -94,6 +105,12 @@ function fail(what: string, hint?: string): never {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCounts = (v: unknown): boolean => isObject(v) && Object.values(v).every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
+
+/** Whether the records of a result are read rendered (a text result with terminal noise). */
+export function isNoisy(h: Header): boolean {
+  return h.content_type === 'text' && (h.noise_bytes ?? 0) > 0;
+}
 
 /**
  * Parses and checks a header line; throws FormatError saying what is wrong. Every field lro writes is checked
@@ -144,6 +161,10 @@ export function parseHeader(line: Buffer): Header {
   optional('source', isObject, 'an object');
   optional('line_ending', (v) => v === 'lf' || v === 'crlf', 'lf or crlf');
   optional('final_newline', (v) => typeof v === 'boolean', 'true or false');
+  optional('noise_bytes', (v) => Number.isSafeInteger(v) && (v as number) >= 0, 'a count');
+  optional('redacted', isCounts, 'an object of counts');
+  optional('content_redacted', (v) => typeof v === 'boolean', 'true or false');
+  optional('possible_secrets', isCounts, 'an object of counts');
   optional(
     'invalid_records',
     (v) => Array.isArray(v) && v.every((n, i) => Number.isSafeInteger(n) && n >= 1 && n <= count && (i === 0 || n > (v[i - 1] as number))),

@@ -1,5 +1,7 @@
-// File names in the store: `lro-<operation>-<ULID>.jsonl` for results, `.lro-<ULID>-<pid>.tmp` while writing.
-// Every other name in the store is foreign to lro and is never touched.
+// File names in the store: `lro-<operation>-<ULID>.jsonl` for results, `.lro-<ULID>-<pid>.tmp` while writing,
+// and for deduplication `.lro-<key>.ref` (which result holds an output) and `.lro-<key>.claim` (a writer deciding
+// it), where the key is 64 hex digits (see store/dedupe.ts). Every other name in the store is foreign to lro and
+// is never touched.
 
 /** Crockford base32 ULID: 26 characters, the first one at most 7 (48-bit time). */
 export const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
@@ -51,4 +53,22 @@ export function isTempFileName(name: string): boolean {
 export function parseTempFileName(name: string): { id: string; pid: number } | null {
   const m = TEMP_RE.exec(name);
   return m ? { id: m[1], pid: Number(m[2]) } : null;
+}
+
+const DEDUPE_RE = /^\.lro-([0-9a-f]{64})\.(ref|claim)$/;
+
+/** The name of the file saying which result holds the output with this dedupe key. */
+export function refFileName(key: string): string {
+  return `.lro-${key}.ref`;
+}
+
+/** The name of the file a writer holds while it decides whether the output with this key is stored already. */
+export function claimFileName(key: string): string {
+  return `.lro-${key}.claim`;
+}
+
+/** The kind and key of a dedupe file name; null when the name is not one lro writes. */
+export function parseDedupeFileName(name: string): { kind: 'ref' | 'claim'; key: string } | null {
+  const m = DEDUPE_RE.exec(name);
+  return m ? { kind: m[2] as 'ref' | 'claim', key: m[1] } : null;
 }

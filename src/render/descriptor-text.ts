@@ -31,6 +31,9 @@ export function renderDescriptorText(d: Descriptor): string {
   for (const [path, n] of Object.entries(s.numbers ?? {})) out.push(`${path}: ${n.min} to ${n.max}, median ${n.median}`);
   for (const [path, n] of Object.entries(s.distinct ?? {})) out.push(`${path}: ${typeof n === 'number' ? formatCount(n) : n} distinct values`);
   if (s.invalid_records?.length) out.push(`not JSON (kept as strings): records ${s.invalid_records.join(', ')}`);
+  if (s.noise_bytes) out.push(`terminal noise: ${formatBytes(s.noise_bytes)} of escapes and redraws, left out of counts, read and grep (lro cat has the exact bytes)`);
+  if (s.redacted) out.push(`redacted: ${Object.entries(s.redacted).map(([k, v]) => `${k} ${v}`).join(', ')} (lro cat gives the redacted text)`);
+  if (s.possible_secrets) out.push(`possible secrets: ${formatCount(s.possible_secrets)} (${s.possible_secret_rules!.join(', ')})`);
   if (d.fields.length) out.push(`fields: ${d.fields.join(', ')}`);
   if (d.preview.errors?.length) {
     out.push('', `Lines that look like errors (${formatCount(s.error_lines ?? 0)} in all):`);

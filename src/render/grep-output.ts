@@ -64,6 +64,7 @@ function nextCommand(id: string, p: GrepPlan, from: number, matchedSoFar: number
   }
   if (q.maxCount !== Infinity) flags.push(`-m ${q.maxCount - matchedSoFar}`);
   if (o.json) flags.push('--json');
+  if (o.raw) flags.push('--raw');
   if (o.maxTokens !== undefined) flags.push(`--max-tokens ${o.maxTokens}`);
   if (o.dir) flags.push(`--dir ${shellQuote(o.dir)}`);
   flags.push(`--records ${formatRange(from, q.range.to)}`);

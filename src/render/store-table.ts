@@ -42,8 +42,9 @@ export function tsvRow(row: LsRow): string {
 
 /** `{...header, file_path, file_size}` from the raw header line, so the envelope keeps its bytes as written. */
 export function jsonItem(headerLine: Buffer, path: string, size: number): string {
-  const text = headerLine.toString('utf8').trimEnd(); // a streamed result pads line 1 with spaces
-  return `${text.slice(0, text.lastIndexOf('}'))},"file_path":${JSON.stringify(path)},"file_size":${size}}`;
+  // a streamed result pads line 1 with spaces: leave them (and the closing brace) out before making a string
+  const text = headerLine.toString('utf8', 0, headerLine.lastIndexOf(0x7d));
+  return `${text},"file_path":${JSON.stringify(path)},"file_size":${size}}`;
 }
 
 /** The table for a terminal, with a summary line; `paint` is a chalk instance whose level the IO decided. */

@@ -21,6 +21,8 @@ export interface GrepOptions {
   json?: boolean;
   maxTokens?: string;
   timeout?: string;
+  /** Search text as stored: terminal escapes and redraws included (a result with terminal noise is else rendered). */
+  raw?: boolean;
 }
 
 export interface GrepPlan {
@@ -50,6 +52,7 @@ export function planGrep(pattern: string, o: GrepOptions, count: number): GrepPl
       after: num(o.afterContext, '-A') ?? context,
       maxCount: maxCount === 0 ? 0 : maxCount,
       countOnly: !!o.count,
+      asStored: !!o.raw,
     },
   };
 }

@@ -1,7 +1,7 @@
 // The search behind `lro grep`: reads a result's records in large chunks, finds candidate records with a
 // substring search for the pattern's required literals over the stored bytes, and decodes and tests only those
 // (all records when nothing can be ruled out, or with -v). Yields the lines to print, with context, in order.
-import { FormatError, type Header } from '../format/header.js';
+import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, recordChunks, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
@@ -18,6 +18,8 @@ export interface GrepQuery {
   maxCount: number;
   /** Only count: no text, no context. */
   countOnly: boolean;
+  /** Search text records as stored (grep --raw), not rendered as a terminal shows them. */
+  asStored?: boolean;
 }
 
 /** A line to print: a selected record (`match`), a context record, or a gap between groups (`--`). */
@@ -64,8 +66,9 @@ function candidateLiterals(h: Header, m: Matcher): Buffer[] | null {
 export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number) => void): Generator<GrepEvent> {
   const h = rf.header;
   const invalid = invalidSet(h);
-  const literals = q.invert ? null : candidateLiterals(h, q.matcher);
   const fold = q.matcher.ignoreCase;
+  // rendering terminal noise can join a literal that the stored bytes split: no pre-filter then
+  const literals = q.invert || (isNoisy(h) && !q.asStored) ? null : candidateLiterals(h, q.matcher);
   const re = q.matcher.regex;
   const last = Math.min(q.range.to, h.count);
   // searching up to the last record: the file must end right after it
@@ -77,7 +80,7 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
 
   const textOf = (n: number, line: Buffer): string => {
     try {
-      return searchBytes(h, n, line, invalid).toString('utf8');
+      return searchBytes(h, n, line, invalid, q.asStored).toString('utf8');
     } catch {
       throw new FormatError(`record ${n} is not what a ${h.content_type} result holds`);
     }

@@ -1,8 +1,9 @@
 // The store directory: where it is (`--dir`, `$LRO_DIR`, `${TMPDIR:-/tmp}/lro-<uid>`), creating it 0700, and
 // refusing one that another user could tamper with: a symlink, owned by someone else, or writable by others.
 import { chmodSync, closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { LroError } from '../errors.js';
+import { SESSIONS_DIR } from './session.js';
 
 /** A checked store directory. `identity` lets a writer notice if the directory is swapped before its rename. */
 export interface Store {
@@ -22,6 +23,17 @@ export function storePath(dirOption: string | undefined, env: NodeJS.ProcessEnv)
   return resolve(tmp, `lro-${uid()}`);
 }
 
+/** What makes an existing entry unfit to hold results (and what to do), or null when it is fit. */
+export function dirProblem(dir: string, st: import('node:fs').Stats): { what: string; fix: string } | null {
+  if (st.isSymbolicLink()) return { what: 'is a symlink; lro refuses it', fix: 'point --dir or LRO_DIR at a real directory' };
+  if (!st.isDirectory()) return { what: 'is not a directory', fix: 'point --dir or LRO_DIR at a directory' };
+  if (st.uid !== uid()) {
+    return { what: `is owned by uid ${st.uid}, not by you (uid ${uid()})`, fix: 'use a directory of your own with --dir or LRO_DIR' };
+  }
+  if ((st.mode & 0o022) !== 0) return { what: `is writable by others (mode ${(st.mode & 0o777).toString(8)})`, fix: `run chmod 700 ${dir}` };
+  return null;
+}
+
 /** Checks the directory found at dir (lstat), without creating it. Returns null when it does not exist. */
 export function checkStore(dir: string): Store | null {
   let st;
@@ -31,16 +43,8 @@ export function checkStore(dir: string): Store | null {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new LroError(`cannot use the store ${dir}: ${(e as Error).message}`);
   }
-  if (st.isSymbolicLink()) {
-    throw new LroError(`the store ${dir} is a symlink; lro refuses it: point --dir or LRO_DIR at a real directory`);
-  }
-  if (!st.isDirectory()) throw new LroError(`the store ${dir} is not a directory: point --dir or LRO_DIR at a directory`);
-  if (st.uid !== uid()) {
-    throw new LroError(`the store ${dir} is owned by uid ${st.uid}, not by you (uid ${uid()}): use a directory of your own with --dir or LRO_DIR`);
-  }
-  if ((st.mode & 0o022) !== 0) {
-    throw new LroError(`the store ${dir} is writable by others (mode ${(st.mode & 0o777).toString(8)}): run chmod 700 ${dir}`);
-  }
+  const problem = dirProblem(dir, st);
+  if (problem) throw new LroError(`the store ${dir} ${problem.what}: ${problem.fix}`);
   return { dir, identity: { dev: st.dev, ino: st.ino } };
 }
 
@@ -94,4 +98,15 @@ export function openStore(dir: string): Store {
   const created = checkStore(dir);
   if (!created) throw new LroError(`cannot create the store ${dir}`);
   return created;
+}
+
+/**
+ * The directory results of `session` go to, created and checked at every level: the store, `sessions/` and the
+ * session's own folder must each be a real directory of this user that others cannot write.
+ */
+export function openResultDir(root: string, session: string | null): Store {
+  const store = openStore(root);
+  if (session === null) return store;
+  openStore(join(root, SESSIONS_DIR));
+  return openStore(join(root, SESSIONS_DIR, session));
 }

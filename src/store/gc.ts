@@ -9,12 +9,12 @@ import { unlinkSync } from 'node:fs';
 import { lstatFacts, type FileFacts } from './scan.js';
 
 /** Why a file is removed: the machine-readable reason in `gc --json`. */
-export type GcReason = 'expired' | 'max_age' | 'max_total_size' | 'stale_temp' | 'damaged_max_age';
+export type GcReason = 'expired' | 'max_age' | 'max_total_size' | 'stale_temp' | 'damaged_max_age' | 'session' | 'stale_claim' | 'dangling_ref';
 
 /** A file gc may remove, with what it knew when it judged it. */
 export interface GcCandidate extends FileFacts {
   name: string;
-  kind: 'result' | 'damaged' | 'temp';
+  kind: 'result' | 'damaged' | 'temp' | 'ref' | 'claim';
   /** Result id (results and damaged results). */
   id?: string;
   /** When the result was written (header timestamp; mtime for damaged and temporary files). */
@@ -23,8 +23,11 @@ export interface GcCandidate extends FileFacts {
   expiresMs?: number;
   /** Damaged only: line 1 begins as lro writes it. */
   lroContent?: boolean;
-  /** Temporary files only: the writing process may still be running. */
+  /** Temporary files and claims: the writing process may still be running. */
   writerAlive?: boolean;
+  /** Refs only: the result file the ref names, and whether it was gone when judged. */
+  target?: string | null;
+  targetGone?: boolean;
 }
 
 /** What to remove, and what stays. */
@@ -36,6 +39,8 @@ export interface GcPolicy {
   maxTotalSize?: number;
   /** Temporary files untouched for this long, whose writer is gone, are stale. */
   tempGraceMs: number;
+  /** Every result is removed (gc --session: the candidates are that session's). */
+  everyResult?: boolean;
 }
 
 export interface GcVictim extends GcCandidate {
@@ -56,9 +61,14 @@ export function planGc(candidates: GcCandidate[], policy: GcPolicy): GcPlan {
   const victims: GcVictim[] = [];
   const keep: GcCandidate[] = [];
   const cutoff = policy.maxAgeMs === undefined ? null : policy.now - policy.maxAgeMs;
+  const refs: GcCandidate[] = [];
   for (const c of candidates) {
-    if (c.kind === 'temp') {
-      if (policy.now - c.mtimeMs > policy.tempGraceMs && !c.writerAlive) victims.push({ ...c, reason: 'stale_temp' });
+    if (c.kind === 'temp' || c.kind === 'claim') {
+      if (policy.now - c.mtimeMs > policy.tempGraceMs && !c.writerAlive) victims.push({ ...c, reason: c.kind === 'temp' ? 'stale_temp' : 'stale_claim' });
+    } else if (c.kind === 'ref') {
+      refs.push(c);
+    } else if (policy.everyResult && c.kind === 'result') {
+      victims.push({ ...c, reason: 'session' });
     } else if (c.kind === 'damaged') {
       // A damaged file is reported and kept; only --max-age removes it, and only if it is evidently lro's.
       if (cutoff !== null && c.lroContent && c.mtimeMs < cutoff) victims.push({ ...c, reason: 'damaged_max_age' });
@@ -81,6 +91,9 @@ export function planGc(candidates: GcCandidate[], policy: GcPolicy): GcPlan {
       keptCount--;
     }
   }
+  // refs last: one goes when its result is gone, or goes now
+  const removed = new Set(victims.filter((v) => v.kind === 'result').map((v) => v.path));
+  for (const r of refs) if (r.targetGone || (r.target && removed.has(r.target))) victims.push({ ...r, reason: 'dangling_ref' });
   return { victims, keptCount, keptBytes };
 }
 

@@ -1,5 +1,7 @@
 // Turns what a user typed (an id, `last`, or the path of a result file) into an opened result, and never
-// anything outside the store that is not an lro result: `../`, other files and symlinks are refused.
+// anything outside the store that is not an lro result: `../`, other files and symlinks are refused. Ids are
+// found anywhere in the store tree (the root and every session's folder); `last` is the newest result, of
+// $LRO_SESSION when that is set.
 import { basename, join } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
@@ -7,6 +9,7 @@ import { isUlid, parseResultFileName } from '../format/naming.js';
 import { openResultFile, type ResultFile } from '../format/reader.js';
 import { checkStore, storePath } from './dir.js';
 import { listStore } from './scan.js';
+import { checkSession } from './session.js';
 
 export interface ResolveOptions {
   dir?: string;
@@ -22,15 +25,20 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
   const store = checkStore(dir);
   const shown = ref.length > 60 ? `${ref.slice(0, 60)}…` : ref;
   if (ref === 'last') {
-    const newest = store ? listStore(dir).results[0] : undefined;
-    if (!newest) throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
-    return openInStore(join(dir, newest.name), newest.id);
+    // in a session ($LRO_SESSION), the newest result of that session: another agent's output is not "last" here
+    const session = opts.env.LRO_SESSION ? checkSession(opts.env.LRO_SESSION, 'LRO_SESSION') : undefined;
+    const newest = store ? listStore(dir, session).results[0] : undefined;
+    if (!newest) {
+      if (session !== undefined) throw new LroError(`no results of session ${JSON.stringify(session)} in ${dir}: offload something in it first, or unset LRO_SESSION`);
+      throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
+    }
+    return openInStore(join(newest.dir, newest.name), newest.id);
   }
   const id = ref.toUpperCase();
   if (!isUlid(id)) throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last' (see lro ls)`);
   const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
   if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
-  return openInStore(join(dir, entry.name), id);
+  return openInStore(join(entry.dir, entry.name), id);
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

@@ -47,22 +47,29 @@ function processStartMs(pid: number): number | null {
 export function writerMayBeAlive(tempName: string): boolean {
   const m = parseTempFileName(tempName);
   if (!m) return false;
-  const { pid } = m;
+  let idMs: number | null;
+  try {
+    idMs = decodeTime(m.id);
+  } catch {
+    idMs = null;
+  }
+  return processMayBeAlive(m.pid, idMs);
+}
+
+/**
+ * False when process `pid` is certainly gone, or started after `sinceMs` (when the file it wrote was made: the
+ * pid was reused); true otherwise, including for another user's process (it is not ours to judge).
+ */
+export function processMayBeAlive(pid: number, sinceMs: number | null): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0); // signal 0: only asks whether the process exists
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ESRCH') return false;
     if (code !== 'EPERM') return false;
     // EPERM: it exists but belongs to someone else; keep the file rather than guess
   }
+  if (sinceMs === null) return true;
   const started = processStartMs(pid);
-  let idMs: number;
-  try {
-    idMs = decodeTime(m.id);
-  } catch {
-    return true;
-  }
-  return started === null || started <= idMs + SLACK_MS;
+  return started === null || started <= sinceMs + SLACK_MS;
 }

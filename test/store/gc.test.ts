@@ -11,7 +11,7 @@ function result(name: string, ageH: number, ttlH: number, size = 100): GcCandida
   return { kind: 'result', name, id: name, path: `/s/${name}`, size, mtimeMs: createdMs, dev: 1, ino: ++ino, createdMs, expiresMs: createdMs + ttlH * HOUR };
 }
 
-function other(kind: 'damaged' | 'temp', name: string, ageH: number, extra: Partial<GcCandidate> = {}): GcCandidate {
+function other(kind: 'damaged' | 'temp' | 'claim' | 'ref', name: string, ageH: number, extra: Partial<GcCandidate> = {}): GcCandidate {
   const mtimeMs = NOW - ageH * HOUR;
   return { kind, name, path: `/s/${name}`, size: 10, mtimeMs, dev: 1, ino: ++ino, createdMs: mtimeMs, ...extra };
 }
@@ -46,6 +46,24 @@ describe('planGc', () => {
   it('removes temporary files only when older than the grace and their writer is gone', () => {
     const c = [other('temp', 'stale', 2, { writerAlive: false }), other('temp', 'writing', 2, { writerAlive: true }), other('temp', 'fresh', 0.5, { writerAlive: false })];
     expect(picked(c, { maxAgeMs: 0, maxTotalSize: 0 })).toEqual(['stale:stale_temp']);
+  });
+
+  it('treats dedupe claims like temporary files, and removes a ref with its result or once its result is gone', () => {
+    const r = result('r', 30, 24);
+    const c = [
+      r,
+      other('claim', 'stale', 2, { writerAlive: false }),
+      other('claim', 'held', 2, { writerAlive: true }),
+      other('ref', 'follows', 0, { target: r.path, targetGone: false }),
+      other('ref', 'dangling', 0, { target: '/s/gone', targetGone: true }),
+      other('ref', 'live', 0, { target: '/s/kept', targetGone: false }),
+    ];
+    expect(picked(c)).toEqual(['r:expired', 'stale:stale_claim', 'follows:dangling_ref', 'dangling:dangling_ref']);
+  });
+
+  it('--session (everyResult) removes every result given, expired or not, and keeps damaged files', () => {
+    const c = [result('a', 1, 100), result('b', 50, 24), other('damaged', 'd', 1, { lroContent: true })];
+    expect(picked(c, { everyResult: true })).toEqual(['a:session', 'b:session']);
   });
 
   it('never counts temporary or damaged files toward --max-total-size', () => {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isTempFileName, parseResultFileName } from '../../src/format/naming.js';
+import { isTempFileName, parseDedupeFileName, parseResultFileName } from '../../src/format/naming.js';
 import { openResultFile, originalContent } from '../../src/format/reader.js';
 import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 import { jsonTokens, KILLS, pool, report, sha256, sleep } from './lib.js';
@@ -147,9 +147,9 @@ describe('SIGKILL at random moments', () => {
     expect(killed.filter((x) => x.midWrite).length).toBeGreaterThan(KILLS / 10);
   });
 
-  it('the store holds only results and .lro-*.tmp leftovers', () => {
+  it('the store holds only results, dedupe refs and claims, and .lro-*.tmp leftovers', () => {
     const names = readdirSync(store);
-    const foreign = names.filter((n) => !parseResultFileName(n) && !isTempFileName(n));
+    const foreign = names.filter((n) => !parseResultFileName(n) && !isTempFileName(n) && !parseDedupeFileName(n));
     expect(foreign).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
-import { isTempFileName, parseResultFileName } from '../../src/format/naming.js';
+import { isTempFileName, parseDedupeFileName, parseResultFileName } from '../../src/format/naming.js';
 import { BIN, cleanup, lro, tempDir, type RunResult } from '../helpers/cli.js';
 import { report, sha256, sleep, snapshot, WRITERS } from './lib.js';
 
@@ -289,7 +289,7 @@ describe.skipIf(!ready)('offloads while gc loops', () => {
     for (const g of gcRuns) expect(g.code, g.stderr).toBe(0);
     const listed = (await ls(dir)).entries.map((e) => e.id);
     for (const id of ids) expect(listed).toContain(id);
-    expect(readdirSync(dir).filter((n) => !parseResultFileName(n) && !isTempFileName(n))).toEqual([]);
+    expect(readdirSync(dir).filter((n) => !parseResultFileName(n) && !isTempFileName(n) && !parseDedupeFileName(n))).toEqual([]);
   });
 });
 

@@ -1,0 +1,57 @@
+// The keyword automaton: its embedded WebAssembly is keywords.wat assembled, and it reports exactly the lines on
+// which some rule's keyword occurs (case-insensitively), like a plain search.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import wabt from 'wabt';
+import { KEYWORDS_WASM } from '../../src/secrets/keywords-wasm.js';
+import { engine } from '../../src/secrets/stream.js';
+
+describe('keyword automaton', () => {
+  it('embeds keywords.wat, assembled', async () => {
+    const source = readFileSync(resolve(__dirname, '../../src/secrets/keywords.wat'), 'utf8');
+    const w = await wabt();
+    const bytes = Buffer.from(w.parseWat('keywords.wat', source, {}).toBinary({}).buffer);
+    expect(bytes.toString('base64')).toBe(KEYWORDS_WASM);
+  });
+
+  it('reports the lines holding a keyword, with the rules they trigger, like a plain search', () => {
+    const { rules, auto } = engine();
+    const keywords = rules.rules.map((r) => r.triggers ?? []);
+    const words = [...new Set(keywords.flat())];
+    let seed = 11;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      let l = '';
+      while (rand(4) !== 0) {
+        const w = words[rand(words.length)];
+        l += rand(3) === 0 ? w.toUpperCase() : rand(2) ? w.slice(0, Math.max(1, w.length - 1)) : w;
+        l += ' abcXYZ09_-.:="\t'[rand(15)];
+      }
+      lines.push(l);
+    }
+    const buf = Buffer.from(lines.join('\n'), 'latin1');
+    const seen = new Map<number, Set<number>>();
+    let line = 0;
+    const starts = [0];
+    for (let i = 0; i < buf.length; i++) if (buf[i] === 10) starts.push(i + 1);
+    // in pieces, as the scanner feeds it
+    for (let p = 0, end = 0; p < buf.length; p = end) {
+      end = Math.min(buf.length, buf.lastIndexOf(10, p + 50_000) + 1 || buf.length);
+      if (end <= p) end = buf.length;
+      auto.scanLines(buf, p, end, end === buf.length, false, (ls, _le, sets) => {
+        line = starts.indexOf(ls);
+        const s = seen.get(line) ?? new Set<number>();
+        for (const set of sets) for (const r of auto.sets[set]) if (r < rules.rules.length) s.add(r);
+        seen.set(line, s);
+        return false;
+      });
+    }
+    lines.forEach((l, i) => {
+      const lower = l.toLowerCase();
+      const want = keywords.flatMap((ws, r) => (ws.some((w) => lower.includes(w)) ? [r] : []));
+      expect([...(seen.get(i) ?? [])].sort((a, b) => a - b), `line ${i}: ${l}`).toEqual(want);
+    });
+  });
+});

@@ -97,8 +97,16 @@ export class ResultOffloader {
     return !this.policy.exclude.has(tool);
   }
 
-  /** The result to give the client for a call's result. */
+  /**
+   * The result to give the client for a call's result. With --redact, what passes through is redacted too: whoever
+   * asked for redaction must not see a secret in a small result either.
+   */
   async apply(result: CallResult, call: ToolCall): Promise<CallResult> {
+    const out = await this.offloaded(result, call);
+    return this.policy.options.redact ? redactResult(out) : out;
+  }
+
+  private async offloaded(result: CallResult, call: ToolCall): Promise<CallResult> {
     if (!this.offloads(call.tool) || !Array.isArray(result.content)) return result;
     const { options } = this.policy;
     const threshold = this.policy.thresholdFor.get(call.tool) ?? options.threshold ?? 6400;
@@ -161,6 +169,23 @@ export class ResultOffloader {
     const text = r.content.toString('utf8');
     return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}[${r.warning}]`;
   }
+}
+
+/** A result with its text blocks and the strings of its structuredContent redacted (secrets/redact.ts). */
+async function redactResult(r: CallResult): Promise<CallResult> {
+  const { redactText } = await import('../secrets/redact.js');
+  const texts = new Map<string, string>();
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') texts.set(v, v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(collect);
+  };
+  if (Array.isArray(r.content)) for (const b of r.content) if (b.type === 'text' && typeof b.text === 'string') texts.set(b.text, b.text);
+  collect(r.structuredContent);
+  for (const t of texts.keys()) texts.set(t, await redactText(t));
+  const content = Array.isArray(r.content) ? r.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? { ...b, text: texts.get(b.text)! } : b)) : r.content;
+  const structured = r.structuredContent === undefined ? {} : { structuredContent: mapLeaves(r.structuredContent, (s) => texts.get(s) ?? s) };
+  return { ...r, content, ...structured };
 }
 
 /** The text blocks replaced by one block with `text` where the first was; other blocks kept in their places. */

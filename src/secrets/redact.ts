@@ -3,6 +3,15 @@
 // output lags the input by at most a line (and a PEM block being gathered).
 import { SecretScanner } from './stream.js';
 
+/** A whole text redacted at once (what passes through the MCP proxy below the threshold). */
+export async function redactText(text: string): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const p of new Redaction().apply((async function* () {
+    yield Buffer.from(text, 'utf8');
+  })())) parts.push(p);
+  return Buffer.concat(parts).toString('utf8');
+}
+
 /** A redacting pass over an input; `counts` holds the replacements per rule once the input has been read. */
 export class Redaction {
   private readonly scanner = new SecretScanner({ emit: (piece) => this.pieces.push(piece) });

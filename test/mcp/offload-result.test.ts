@@ -51,6 +51,16 @@ describe('ResultOffloader', () => {
     expect(await offloader().apply(result, call('read_text_file'))).toBe(result);
   });
 
+  it('with redact, a small result passes through with its secrets redacted, in content and structuredContent', async () => {
+    const line = 'connecting to postgres://app:S3cr3tPa55w0rd@db.internal:5432/app';
+    const result: CallResult = { content: [{ type: 'text', text: line }], structuredContent: { content: line } };
+    const out = await offloader({}, { redact: true }).apply(result, call('read_text_file'));
+    const redacted = 'connecting to postgres://app:[REDACTED:lro-url-password]@db.internal:5432/app';
+    expect(out.content).toEqual([{ type: 'text', text: redacted }]);
+    expect(out.structuredContent).toEqual({ content: redacted });
+    expect(ls(store).filter((n) => n.endsWith('.jsonl'))).toEqual([]); // small: nothing stored
+  });
+
   it('stores large text; the descriptor takes its place, names lro tool calls, and says which tool produced it', async () => {
     const image = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
     const result: CallResult = { content: [image, { type: 'text', text: HDFS }, { type: 'text', text: HDFS }], structuredContent: { content: HDFS } };

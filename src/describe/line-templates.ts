@@ -8,6 +8,8 @@ import { TemplateMiner, type Template } from '../query/templates.js';
 export const TEMPLATE_SCAN_BYTES = 2 << 20;
 /** Templates kept for the descriptor. */
 const KEEP = 12;
+/** Bytes of a line grouped (as many as TextAnalyzer keeps of a line). */
+const LINE_BYTES = 2048;
 /** Groups made at most while scanning (memory bound; lines past it are not grouped). */
 const MAX_GROUPS = 2000;
 
@@ -28,25 +30,24 @@ export class LineTemplates {
 
   /** Whole lines, each ending with "\n", the first of them numbered `first`. */
   region(buf: Buffer, first: number): void {
-    if (this.bytes >= TEMPLATE_SCAN_BYTES) return;
-    this.bytes += buf.length;
-    const text = buf.toString('utf8');
     let n = first;
     let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      this.line(text.slice(start, nl), n++);
+    for (let nl = buf.indexOf(0x0a); nl >= 0 && this.bytes < TEMPLATE_SCAN_BYTES; nl = buf.indexOf(0x0a, start)) {
+      this.line(buf.subarray(start, nl), n++);
       start = nl + 1;
     }
   }
 
-  /** One line (its text may end with \r: the miner splits words on whitespace). */
-  line(text: string | Uint8Array, n: number): void {
-    if (typeof text !== 'string') {
-      if (this.bytes >= TEMPLATE_SCAN_BYTES) return;
-      this.bytes += text.length;
-      text = Buffer.from(text.buffer, text.byteOffset, text.length).toString('utf8');
-    }
-    this.miner.add(text, n);
+  /**
+   * One line, without its "\n" (a final \r stays: the miner splits words on whitespace). Only its first
+   * LINE_BYTES count, and the cap is counted on those, so a line grouped is the same however the input was cut
+   * (a long line that spans chunks reaches here only in part).
+   */
+  line(bytes: Uint8Array, n: number): void {
+    if (this.bytes >= TEMPLATE_SCAN_BYTES) return;
+    const keep = Math.min(bytes.length, LINE_BYTES);
+    this.bytes += keep + 1;
+    this.miner.add(Buffer.from(bytes.buffer, bytes.byteOffset, keep).toString('utf8'), n);
   }
 
   end(): TemplateStats {

@@ -18,7 +18,7 @@ export interface TextStats {
   errorCount: number;
   /** The error words found (lower case) and on how many lines each was the first, most frequent first. */
   errorWords: [string, number][];
-  /** Lines per log level, counted over the first LEVELS_SCAN_BYTES of input. */
+  /** Lines per log level, counted over the first LEVEL_SCAN_LINES lines. */
   levels: Record<string, number>;
   /** How each level was written: an upper-case word (INFO), bracketed lower case ([notice]), or both. */
   levelForms: Record<string, 'word' | 'bracketed' | 'both'>;
@@ -37,7 +37,10 @@ const HEAD_LINES = 10;
 const TAIL_LINES = 10;
 const ERROR_KEEP = 10; // first N and last N
 const LINE_KEEP_BYTES = 2048; // bytes of a line kept for display
-const LEVELS_SCAN_BYTES = 64 << 20;
+/** Lines whose log level is counted (a count, not bytes, so that how the input was cut never changes it). */
+const LEVEL_SCAN_LINES = 500_000;
+/** Bytes of the previous piece of a long line kept to find a word across the cut. */
+const REST_OVERLAP = 32;
 const ANSI_RE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
 
 /** Display form of raw line bytes: UTF-8 (lossy), no ANSI escapes, no trailing CR, at most max characters. */
@@ -89,7 +92,11 @@ export class TextAnalyzer {
   private lastErrorLine = 0;
   private readonly levels: Record<string, number> = {};
   private readonly levelForms: Record<string, 'word' | 'bracketed' | 'both'> = {};
-  private levelBytes = 0;
+  // A line longer than LINE_KEEP_BYTES that spans chunks is kept only in part; the rest is scanned as it passes,
+  // so its error word and level are found wherever they are, as in a line that arrived whole.
+  private restWord: string | null = null;
+  private restLevel: { level: string; form: 'word' | 'bracketed' } | null = null;
+  private restTail = '';
   private readonly templates = new LineTemplates();
 
   /** Feeds input bytes; chunks must not be modified afterwards (previews keep views into them). */
@@ -107,6 +114,7 @@ export class TextAnalyzer {
       this.carryLong = false;
       this.lineNo++;
       this.single(line, this.lineNo);
+      this.resetRest();
       start = nl + 1;
     }
     const lastNl = chunk.lastIndexOf(0x0a);
@@ -149,10 +157,39 @@ export class TextAnalyzer {
 
   private extendCarry(bytes: Buffer): void {
     if (!this.carry) this.carry = Buffer.alloc(0);
-    if (this.carryLong) return;
+    if (this.carryLong) {
+      this.scanRest(bytes);
+      return;
+    }
     const room = LINE_KEEP_BYTES + 1 - this.carry.length;
     this.carry = Buffer.concat([this.carry, bytes.subarray(0, room)]);
-    if (this.carry.length > LINE_KEEP_BYTES) this.carryLong = true;
+    if (this.carry.length > LINE_KEEP_BYTES) {
+      this.carryLong = true;
+      this.restTail = this.carry.toString('latin1', this.carry.length - REST_OVERLAP);
+      if (bytes.length > room) this.scanRest(bytes.subarray(room));
+    }
+  }
+
+  /** Looks for the first error word and level in the part of a long line past what is kept. */
+  private scanRest(bytes: Buffer): void {
+    if (this.restWord !== null && this.restLevel !== null) return;
+    const window = this.restTail + bytes.toString('latin1');
+    if (this.restWord === null) {
+      ERROR_RE.lastIndex = 0;
+      this.restWord = ERROR_RE.exec(window)?.[0] ?? null;
+    }
+    if (this.restLevel === null) {
+      LEVEL_RE.lastIndex = 1; // a match at 0 could start mid-word; one there was seen in the previous window
+      const m = LEVEL_RE.exec(window);
+      if (m) this.restLevel = { level: (m[1] ?? m[2]).toUpperCase(), form: m[1] ? 'word' : 'bracketed' };
+    }
+    this.restTail = window.slice(-REST_OVERLAP);
+  }
+
+  private resetRest(): void {
+    this.restWord = null;
+    this.restLevel = null;
+    this.restTail = '';
   }
 
   /** A line that spanned chunks (its kept start only). */
@@ -164,8 +201,9 @@ export class TextAnalyzer {
     const text = line.toString('latin1');
     ERROR_RE.lastIndex = 0;
     const m = ERROR_RE.exec(text);
-    if (m) this.error(line, n, m[0]);
-    this.countLevels(text);
+    const word = m?.[0] ?? this.restWord;
+    if (word) this.error(line, n, word);
+    if (n <= LEVEL_SCAN_LINES && this.countLevels(text) === 0 && this.restLevel) this.addLevel(this.restLevel.level, this.restLevel.form);
     this.templates.line(line, n);
     if (this.mask && text.includes('-----')) this.keyLines(text, n);
   }
@@ -242,7 +280,7 @@ export class TextAnalyzer {
       this.tail = [];
     } else this.flushTail();
     this.lastRegion = { buf, lastLine: this.lineNo };
-    if (this.levelBytes < LEVELS_SCAN_BYTES) this.countLevels(text);
+    if (first <= LEVEL_SCAN_LINES) this.countLevels(first + counted - 1 <= LEVEL_SCAN_LINES ? text : text.slice(0, nthLineEnd(text, LEVEL_SCAN_LINES - first + 1)));
     if (this.mask && text.includes('-----')) this.keyLines(text, first);
   }
 
@@ -260,21 +298,37 @@ export class TextAnalyzer {
     }
   }
 
-  private countLevels(text: string): void {
-    this.levelBytes += text.length;
+  /** Counts the level of each line of text (the first level word on it); returns how many lines had one. */
+  private countLevels(text: string): number {
     LEVEL_RE.lastIndex = 0;
     let m: RegExpExecArray | null;
     let lastLineEnd = -1;
+    let found = 0;
     while ((m = LEVEL_RE.exec(text)) !== null) {
       if (m.index <= lastLineEnd) continue; // one level per line
-      const level = (m[1] ?? m[2]).toUpperCase();
-      this.levels[level] = (this.levels[level] ?? 0) + 1;
-      const form = m[1] ? 'word' : 'bracketed';
-      const had = this.levelForms[level];
-      this.levelForms[level] = had && had !== form ? 'both' : form;
+      this.addLevel((m[1] ?? m[2]).toUpperCase(), m[1] ? 'word' : 'bracketed');
+      found++;
       lastLineEnd = text.indexOf('\n', m.index);
       if (lastLineEnd < 0) break;
       LEVEL_RE.lastIndex = lastLineEnd + 1;
     }
+    return found;
   }
+
+  private addLevel(level: string, form: 'word' | 'bracketed'): void {
+    this.levels[level] = (this.levels[level] ?? 0) + 1;
+    const had = this.levelForms[level];
+    this.levelForms[level] = had && had !== form ? 'both' : form;
+  }
+}
+
+/** The index just past the n-th newline of text (its length if it has fewer). */
+function nthLineEnd(text: string, n: number): number {
+  let at = 0;
+  for (let k = 0; k < n; k++) {
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) return text.length;
+    at = nl + 1;
+  }
+  return at;
 }

@@ -4,6 +4,7 @@
 // themselves get all records in one call. Output is cut at a record boundary when the budget is full (found by
 // bisecting the batch), so the next command can resume with --records.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
 import { EXIT, LroError, UsageError } from '../errors.js';
@@ -51,12 +52,12 @@ const MAX_ERROR_LINES = 10;
  * a larger heap). The package as published would read input byte by byte and trim output, so it is not used.
  */
 export async function loadJq(): Promise<Jq> {
-  const glue = new URL('./jq/jq.mjs', import.meta.url);
   let mod: typeof import('jq-wasm');
   try {
-    mod = (await import(glue.href)) as typeof import('jq-wasm');
+    // CommonJS, required: no ES module loader to start (scripts/build-jq.mjs)
+    mod = createRequire(import.meta.url)('./jq/jq.cjs') as typeof import('jq-wasm');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
     throw new LroError('the jq engine is missing from this build: run npm run build');
   }
   return mod.loadJq({ wasmBinary: readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))) });

@@ -50,6 +50,7 @@ export function planGrep(pattern: string, o: GrepOptions, count: number): GrepPl
       after: num(o.afterContext, '-A') ?? context,
       maxCount: maxCount === 0 ? 0 : maxCount,
       countOnly: !!o.count,
+      word: !!o.wordRegexp,
     },
   };
 }

@@ -1,0 +1,196 @@
+// The byte-scanning kernel of `lro grep` (scan.wat, assembled): finds any of up to 8 literals ("needles") 16
+// bytes at a time, checking two of each needle's rarest bytes first, as ripgrep's memchr does; and counts
+// newlines. Records are read straight into the kernel's memory (`view`), so the bytes are never copied to be
+// searched.
+
+import { readSync } from 'node:fs';
+
+/** scan.wat, assembled (test/search/scan.test.ts checks these bytes against the source). */
+export const SCAN_WASM = 'AGFzbQEAAAABFwRgAn9/AX9gA39/fwF/YAF/AX9gAAF/AwYFAAABAgMFAwEAAgchBAZtZW1vcnkCAAVjb3VudAAABGZpbmQAAgVsaW5lcwAECrMMBbsBAwF/AXsCfyABQRBrIQUCQANAIAAgBUoNAf0MAAAAAAAAAAAAAAAAAAAAACEDQQAhBAJAA0AgACAFSg0BIARB/wFPDQEgAyAA/QAEAEEK/Q/9I/1xIQMgAEEQaiEAIARBAWohBAwACwsgA/19/X8hAyACIAP9GwAgA/0bAWogA/0bAiAD/RsDampqIQIMAAsLAkADQCAAIAFPDQEgAC0AAEEKRgRAIAJBAWohAgsgAEEBaiEADAALCyACC0wBA38gAUEJdCECIAIoAgAhAwJAA0AgBCADTwRAQQEPCyAAIARqLQAAIAIgBGotAMACciACIARqLQCAAUcNASAEQQFqIQQMAAsLQQALvQQEBH8BewJ/BXsgAUEAKAIAayEDQQEhBAJAA0AgBCACTw0BIAEgBEEJdCgCAGshBiAGIANKBEAgBiEDCyAEQQFqIQQMAAsLIAJBAUYEQEEEKAIAIQhBCCgCACEJQRD9AAQAIQpBIP0ABAAhC0Ew/QAEACEMQcAA/QAEACENAkADQCAAIANKDQEgACAIav0ABAAgC/1QIAr9IyAAIAlq/QAEACAN/VAgDP0j/U4hByAAIAhq/QAEECAL/VAgCv0jIAAgCWr9AAQQIA39UCAM/SP9TiEOIAcgDv1Q/VMEQCAH/WQgDv1kQRB0ciEFAkADQCAFRQ0BIAAgBWhqIQYgBiADSgRAQX8PCyAGQQAQAQRAQfwfQQA2AgAgBg8LIAUgBUEBa3EhBQwACwsLIABBIGohAAwACwtBfw8LAkADQCAAIANKDQH9DAAAAAAAAAAAAAAAAAAAAAAhB0EAIQQCQANAIAQgAk8NASAEQQl0IQYgByAAIAYoAgRq/QAEACAG/QAEIP1QIAb9AAQQ/SMgACAGKAIIav0ABAAgBv0ABED9UCAG/QAEMP0j/U79UCEHIARBAWohBAwACwsgB/1TBEAgB/1kIQUCQANAIAVFDQEgACAFaGohBiAGIANKBEBBfw8LQQAhBAJAA0AgBCACTw0BIAYgBEEJdCgCAGogAUwEQCAGIAQQAQRAQfwfIAQ2AgAgBg8LCyAEQQFqIQQMAAsLIAUgBUEBa3EhBQwACwsLIABBEGohAAwACwtBfwseACAAQTBrQQpJIABBIHJB4QBrQRpJciAAQd8ARnILyAUBEX9BgCAoAgAhAEGEICgCACEBQYggKAIAIQJBjCAoAgAhA0GUICgCACEEQbAgKAIAIQUCQAJAA0AgACABIAUQAiEGIAZBAEgEQCACIAAgARAAaiECIAEhAEHoIEEANgIADAMLQfwfKAIAIQlBACELIAYhBwJAA0AgByAATQ0BIAdBAWstAAAhCiAKQQpGDQEgCkHcAEYEQEEBIQsLIAdBAWshBwwACwsgBiEIAkADQCAILQAAIQogCkEKRg0BIApB3ABGBEBBASELCyAIQQFqIQgMAAsLIAIgACAHEABBAWpqIQIgCEEBaiEAIAlBrCAoAgBPDQEgBEECcUEARyALcQ0BIAchDCAIIQ0gBEECcQRAIAdBAWohDCAIQQFrIQ0LIARBBHEEQAJAA0BBASEQIAYgDEsEQCAGQQFrLQAAIQogCkGAAU8NBSAKEAMEQEEAIRALCyAGQQAoAgBqIQ4gDiANSQRAIA4tAAAhCiAKQYABTw0FIAoQAwRAQQAhEAsLIBANASAGQQFqIA0gBRACIQYgBkEASA0DQfwfKAIAQawgKAIATw0EDAALCwsgBEEBcQRAIA0gDGtBmCAoAgBLDQIgAyANIAxrakEQakGQICgCAEsEQCAHIQAgAkEBayECQeggQQI2AgAMBAsgAiEOQQAhDwNAQZAhIA9rQTAgDkEKcGo6AAAgDkEKbiEOIA9BAWohDyAODQALIANBkSEgD2sgD/wKAAAgAyAPaiEDIANBOjoAACADQQFqIQMgAyAMIA0gDGv8CgAAIAMgDSAMa2ohAyADQQo6AAAgA0EBaiEDC0GcIEGcICgCAEEBajYCAEGcICgCAEGgICgCAE8EQEHoIEEDNgIADAMLDAALC0GkICAHNgIAQaggIAg2AgBB6CBBATYCAAtBgCAgADYCAEGIICACNgIAQYwgIAM2AgBB6CAoAgAL';
+
+/** The output area of lines(), in the kernel's memory. */
+export const OUT = 65536;
+export const OUT_SIZE = 256 << 10;
+/** Where data starts in the kernel's memory (below it: the needle table, lines()'s state and output area). */
+export const DATA = OUT + OUT_SIZE;
+/** The kernel reads a little past the end of what it searches: memory keeps this much after any data. */
+const SLACK = 256;
+export const MAX_NEEDLES = 8;
+/** Longer literals are searched by their first MAX_NEEDLE_BYTES bytes (then a hit must be checked). */
+export const MAX_NEEDLE_BYTES = 188;
+const FOUND_AT = 4092;
+
+// The few WebAssembly names used here (TypeScript's ES libraries do not declare them).
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+};
+interface WasmMemory {
+  buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface Exports {
+  memory: WasmMemory;
+  count(start: number, end: number): number;
+  find(start: number, end: number, n: number): number;
+  lines(): number;
+}
+
+/** The i32 slots of lines()'s state, as indexes into an Int32Array over memory (see scan.wat). */
+export const S = { pos: 1024, end: 1025, line: 1026, out: 1027, outEnd: 1028, flags: 1029, maxText: 1030, selected: 1031, limit: 1032, ls: 1033, le: 1034, definite: 1035, needles: 1036 } as const;
+/** lines() flags. */
+export const PRINT = 1;
+export const QUOTED = 2;
+export const WORD = 4;
+/** What lines() stopped for. */
+export const AT_END = 0;
+export const FOR_JS = 1;
+export const OUT_FULL = 2;
+export const AT_LIMIT = 3;
+
+/** A literal to find: its bytes, and whether ASCII letters match either case. */
+export interface Needle {
+  bytes: Uint8Array;
+  fold: boolean;
+}
+
+// Bytes from the most to the least frequent in logs and JSON (a rough order: it only picks which two bytes of a
+// needle to check first). Bytes not listed count as rarer than all of these.
+const BY_FREQUENCY = Buffer.from(' etaoinsr01ldc2hum.:-3p54g6879/_fb,="ywvkTSAEIRCNDLOPM[]xF{}B()UGHW\'qVzKYJjQXZ', 'latin1');
+const RARITY = new Uint8Array(256).fill(255);
+BY_FREQUENCY.forEach((b, i) => (RARITY[b] = Math.min(RARITY[b], i)));
+
+const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/** The two positions of a needle to check first: its rarest byte and the rarest other byte value. */
+export function checkPositions(bytes: Uint8Array, fold: boolean): [number, number] {
+  const rarity = (i: number) => {
+    const c = bytes[i];
+    return fold && isLetter(c) ? Math.min(RARITY[c | 0x20], RARITY[c & ~0x20]) : RARITY[c];
+  };
+  let p1 = 0;
+  for (let i = 1; i < bytes.length; i++) if (rarity(i) > rarity(p1)) p1 = i;
+  let p2 = -1;
+  for (let i = 0; i < bytes.length; i++) {
+    if (i === p1 || bytes[i] === bytes[p1]) continue;
+    if (p2 < 0 || rarity(i) > rarity(p2)) p2 = i;
+  }
+  if (p2 < 0) p2 = bytes.length > 1 ? (p1 === 0 ? bytes.length - 1 : 0) : p1;
+  return p1 < p2 ? [p1, p2] : [p2, p1];
+}
+
+let compiled: object | null = null;
+
+/** One instance of the kernel: its memory, the needles set, and searches over data read into it. */
+export class ByteScanner {
+  private readonly x: Exports;
+  /** The kernel's whole memory; data lives at [DATA, DATA + capacity). Replaced when memory grows. */
+  view: Buffer;
+  /** lines()'s state slots (see S); replaced with view. */
+  state: Int32Array;
+  private needles = 0;
+
+  constructor(capacity: number) {
+    compiled ??= new WebAssembly.Module(Buffer.from(SCAN_WASM, 'base64'));
+    this.x = new WebAssembly.Instance(compiled).exports as Exports;
+    this.view = Buffer.from(this.x.memory.buffer);
+    this.state = new Int32Array(this.x.memory.buffer);
+    this.reserve(capacity);
+  }
+
+  /** Bytes of data the memory holds. */
+  get capacity(): number {
+    return this.view.length - DATA - SLACK;
+  }
+
+  /** Grows the memory to hold at least `capacity` bytes of data (keeping what is there); `view` may change. */
+  reserve(capacity: number): void {
+    const need = DATA + capacity + SLACK - this.view.length;
+    if (need <= 0) return;
+    this.x.memory.grow(Math.ceil(need / 65536));
+    this.view = Buffer.from(this.x.memory.buffer);
+    this.state = new Int32Array(this.x.memory.buffer);
+  }
+
+  /** Sets the needles that find() looks for (1 to MAX_NEEDLES, each 1 to MAX_NEEDLE_BYTES bytes). */
+  setNeedles(needles: Needle[]): void {
+    if (needles.length < 1 || needles.length > MAX_NEEDLES) throw new RangeError('1 to 8 needles');
+    const v = this.view;
+    v.fill(0, 0, 4096);
+    needles.forEach((nd, k) => {
+      const bytes = nd.bytes;
+      if (bytes.length < 1 || bytes.length > MAX_NEEDLE_BYTES) throw new RangeError('needle length');
+      const base = k * 512;
+      const mask = (c: number) => (nd.fold && isLetter(c) ? 0x20 : 0);
+      v.writeInt32LE(bytes.length, base);
+      const [p1, p2] = checkPositions(bytes, nd.fold);
+      v.writeInt32LE(p1, base + 4);
+      v.writeInt32LE(p2, base + 8);
+      v.fill(bytes[p1] | mask(bytes[p1]), base + 16, base + 32);
+      v.fill(mask(bytes[p1]), base + 32, base + 48);
+      v.fill(bytes[p2] | mask(bytes[p2]), base + 48, base + 64);
+      v.fill(mask(bytes[p2]), base + 64, base + 80);
+      for (let i = 0; i < bytes.length; i++) {
+        v[base + 128 + i] = bytes[i] | mask(bytes[i]);
+        v[base + 320 + i] = mask(bytes[i]);
+      }
+    });
+    this.needles = needles.length;
+    this.state[S.needles] = needles.length;
+  }
+
+  /** The first position in [start, end) of memory where a needle lies wholly before end, or -1. */
+  find(start: number, end: number): number {
+    return this.x.find(start, end, this.needles);
+  }
+
+  /** Which needle the last successful find() found (its index in setNeedles). */
+  get found(): number {
+    return this.view.readInt32LE(FOUND_AT);
+  }
+
+  /** The number of \n bytes in [start, end) of memory. */
+  count(start: number, end: number): number {
+    return this.x.count(start, end);
+  }
+
+  /** Runs lines() from its state (see scan.wat); returns what it stopped for. */
+  lines(): number {
+    return this.x.lines();
+  }
+}
+
+/** A stretch of whole records in the scanner's memory: [start, end) (end just after a \n), at file offset `at`. */
+export interface Chunk {
+  start: number;
+  end: number;
+  at: number;
+}
+
+/**
+ * Reads the record bytes of a file (from `offset`) into the scanner's memory, yielding chunks of whole lines; a
+ * chunk's bytes stay in place until the next is asked for. Memory grows for a line longer than the chunk size.
+ * A last line without a newline throws `unterminated()`.
+ */
+export function* scanChunks(scanner: ByteScanner, fd: number, offset: number, unterminated: () => Error): Generator<Chunk> {
+  let carry = 0; // bytes of an unfinished line at DATA
+  let pos = offset;
+  for (;;) {
+    if (carry === scanner.capacity) scanner.reserve(scanner.capacity * 2);
+    const got = readSync(fd, scanner.view, DATA + carry, scanner.capacity - carry, pos);
+    if (got === 0) {
+      if (carry > 0) throw unterminated();
+      return;
+    }
+    pos += got;
+    const filled = DATA + carry + got;
+    const end = scanner.view.lastIndexOf(0x0a, filled - 1) + 1;
+    if (end <= DATA) {
+      carry = filled - DATA;
+      continue;
+    }
+    yield { start: DATA, end, at: pos - (filled - DATA) };
+    carry = filled - end;
+    scanner.view.copyWithin(DATA, end, filled);
+  }
+}

@@ -84,9 +84,10 @@ function nextCommand(id: string, p: GrepPlan, from: number, matchedSoFar: number
   return `lro grep ${id} ${shellQuote(p.pattern)} ${flags.join(' ')}`;
 }
 
-/** A slice of the search's events: up to this many, or this much time (see engines/watchdog.ts). */
+/** A slice of the search's events: up to this many, or this much time (see engines/watchdog.ts; each watched
+ * slice costs about 0.1 ms, more on a busy machine, so slices are long but well within any allowance). */
 const SLICE_EVENTS = 1024;
-const SLICE_MS = 50;
+const SLICE_MS = 200;
 
 /**
  * The search and its printing, with the budget. A pattern that could run away (`stallSeconds` given) runs in
@@ -110,11 +111,12 @@ export async function printGrep(
   const fd = openSync(rf.path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   const search = grepResult(rf, q, fd, { plain: !json && budget.unlimited, longText: LONG_RECORD });
   let done = false;
+  const sliceMs = Math.min(SLICE_MS, ((stallSeconds ?? 1) * 1000) / 4);
   /** The next events, as many as come in a short while; printed bytes copied (the search reuses its memory). */
   const slice = (): GrepEvent[] => {
     const out: GrepEvent[] = [];
     const started = performance.now();
-    while (out.length < SLICE_EVENTS && performance.now() - started < SLICE_MS) {
+    while (out.length < SLICE_EVENTS && performance.now() - started < sliceMs) {
       const r = search.next();
       if (r.done) {
         done = true;

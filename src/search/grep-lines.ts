@@ -6,7 +6,7 @@ import { FormatError, type Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { GrepEvent, GrepQuery } from './grep.js';
 import type { NeedlePlan } from './needles.js';
-import { AT_END, AT_LIMIT, ByteScanner, FOR_JS, OUT, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from './scan.js';
+import { AT_LIMIT, ByteScanner, FOR_JS, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from './scan.js';
 
 const INT_MAX = 0x7fffffff;
 
@@ -22,6 +22,16 @@ export interface LinesSearch {
   textOf: (n: number, line: Buffer) => string;
   /** Whether a text matches the pattern (ignoring -v). */
   matches: (text: string) => boolean;
+}
+
+/** Writes the decimal digits of n at `at`; returns the position after them. */
+function writeNumber(view: Buffer, at: number, n: number): number {
+  const digits = n < 10 ? 1 : Math.floor(Math.log10(n)) + 1;
+  for (let i = at + digits - 1; i >= at; i--) {
+    view[i] = 0x30 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return at + digits;
 }
 
 /** The end of the k-th line (just after its \n) from `start`; the data holds at least k lines. */
@@ -67,25 +77,54 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
     st[S.end] = end;
     st[S.out] = OUT;
     st[S.outEnd] = OUT + OUT_SIZE;
+    /** The output area's lines as an event (they are passed on before the area is reused, or the chunk). */
+    const flush = (): GrepEvent => {
+      const ev: GrepEvent = { kind: 'printed', bytes: view.subarray(OUT, st[S.out]), matches: st[S.selected] - reported };
+      reported = st[S.selected];
+      st[S.out] = OUT;
+      return ev;
+    };
     for (;;) {
       const r = scanner.lines();
-      if (print && st[S.out] > OUT) {
-        yield { kind: 'printed', bytes: view.subarray(OUT, st[S.out]), matches: st[S.selected] - reported };
-        reported = st[S.selected];
-        st[S.out] = OUT;
+      if (r === OUT_FULL) {
+        yield flush();
+        continue;
       }
-      if (r === AT_END) break;
-      if (r === AT_LIMIT) return;
-      if (r !== FOR_JS) continue; // the output area was full, and is empty again
+      if (r !== FOR_JS) {
+        if (print && st[S.out] > OUT) yield flush();
+        if (r === AT_LIMIT) return;
+        break;
+      }
       const n = st[S.line];
-      const text = s.textOf(n, view.subarray(st[S.ls], st[S.le]));
+      const ls = st[S.ls];
+      const le = st[S.le];
+      // a record whose stored bytes are its text is read as such (decoding checks nothing more for it)
+      const ts = plan.quoted ? ls + 1 : ls;
+      const te = plan.quoted ? le - 1 : le;
+      const asStored = plan.asStored && !(plan.quoted && (st[S.esc] || le - ls < 2 || view[ls] !== 0x22 || view[le - 1] !== 0x22));
+      const text = asStored ? view.toString('utf8', ts, te) : s.textOf(n, view.subarray(ls, le));
       if (!s.matches(text)) continue;
-      st[S.selected]++;
-      if (print) {
+      if (!print) st[S.selected]++;
+      else if (asStored && te - ts <= st[S.maxText]) {
+        // printed as bytes too, as the kernel prints its own lines
+        if (st[S.out] + (te - ts) + 16 > OUT + OUT_SIZE) yield flush();
+        let out = writeNumber(view, st[S.out], n);
+        view[out++] = 0x3a; // :
+        view.copyWithin(out, ts, te);
+        out += te - ts;
+        view[out++] = 0x0a;
+        st[S.out] = out;
+        st[S.selected]++;
+      } else {
+        if (st[S.out] > OUT) yield flush();
+        st[S.selected]++;
+        reported = st[S.selected]; // the event counts itself
         yield { kind: 'match', n, text };
-        reported = st[S.selected];
       }
-      if (st[S.selected] >= st[S.limit]) return;
+      if (st[S.selected] >= st[S.limit]) {
+        if (print && st[S.out] > OUT) yield flush();
+        return;
+      }
     }
     yield { kind: 'progress' };
     if (extra) throw new FormatError(`has more records than its header says (${h.count})`);

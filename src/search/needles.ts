@@ -21,6 +21,8 @@ export interface NeedlePlan {
   definite: number;
   /** Text records: the text is inside the stored quotes, and a backslash means escapes. */
   quoted: boolean;
+  /** The stored bytes are the text searched and shown (text records without escapes, inside their quotes; json). */
+  asStored: boolean;
 }
 
 const NOT_ASCII = /[^\x00-\x7f]/;
@@ -65,5 +67,5 @@ export function planNeedles(h: Header, m: Matcher, word: boolean): NeedlePlan | 
     if (literals.some((l) => /k/i.test(l))) needles.push({ bytes: KELVIN, fold: false });
   }
   if (needles.length > MAX_NEEDLES) return null;
-  return { needles, definite, quoted: type === 'text' };
+  return { needles, definite, quoted: type === 'text', asStored: type === 'text' || type === 'json' };
 }

@@ -20,7 +20,8 @@
 ;;              to JavaScript (it may be a letter)
 ;;   +24 maxText: longer texts are left to JavaScript when printing   +28 selected   +32 limit
 ;;   +36 ls, +40 le: the line left to JavaScript (its first byte and its \n)
-;;   +44 definite: needles 0..definite-1 are definite   +48 n: needles set
+;;   +44 definite: needles 0..definite-1 are definite   +48 n: needles set   +52 esc: the line for JavaScript has a
+;;   backslash
 (module
   (memory (export "memory") 2)
 
@@ -72,11 +73,37 @@
         (br $next)))
     (i32.const 0))
 
+  ;; settle(i, bits, last, end, n): the first position i + b (b a set bit, in order) where one of needles 0..n-1
+  ;; is, storing which at 4092; -1 once past last; -2 if none of these positions has one
+  (func $settle (param $i i32) (param $bits i32) (param $last i32) (param $end i32) (param $n i32) (result i32)
+    (local $pos i32) (local $k i32)
+    (block $checked
+      (loop $bit
+        (br_if $checked (i32.eqz (local.get $bits)))
+        (local.set $pos (i32.add (local.get $i) (i32.ctz (local.get $bits))))
+        (if (i32.gt_s (local.get $pos) (local.get $last)) (then (return (i32.const -1))))
+        (local.set $k (i32.const 0))
+        (block $tried
+          (loop $each
+            (br_if $tried (i32.ge_u (local.get $k) (local.get $n)))
+            (if (i32.le_s (i32.add (local.get $pos) (i32.load (i32.shl (local.get $k) (i32.const 9)))) (local.get $end))
+              (then
+                (if (call $is (local.get $pos) (local.get $k))
+                  (then
+                    (i32.store (i32.const 4092) (local.get $k))
+                    (return (local.get $pos))))))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $each)))
+        (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+        (br $bit)))
+    (i32.const -2))
+
   ;; find(start, end, n): the first position p in [start, end) where one of needles 0..n-1 lies wholly before
   ;; end; -1 if none. The needle found is stored at 4092 (the lowest k when several start at p).
   (func $find (export "find") (param $i i32) (param $end i32) (param $n i32) (result i32)
     (local $last i32) (local $k i32) (local $bits i32) (local $pos i32) (local $any v128)
     (local $p1 i32) (local $p2 i32) (local $b1 v128) (local $m1 v128) (local $b2 v128) (local $m2 v128) (local $c v128)
+    (local $q0a i32) (local $q0b i32) (local $v0a v128) (local $w0a v128) (local $v0b v128) (local $w0b v128) (local $q1a i32) (local $q1b i32) (local $v1a v128) (local $w1a v128) (local $v1b v128) (local $w1b v128) (local $q2a i32) (local $q2b i32) (local $v2a v128) (local $w2a v128) (local $v2b v128) (local $w2b v128) (local $q3a i32) (local $q3b i32) (local $v3a v128) (local $w3a v128) (local $v3b v128) (local $w3b v128)
     ;; positions past end - (shortest needle) cannot hold a needle
     (local.set $last (i32.sub (local.get $end) (i32.load (i32.const 0))))
     (local.set $k (i32.const 1))
@@ -122,7 +149,93 @@
             (local.set $i (i32.add (local.get $i) (i32.const 32)))
             (br $round)))
         (return (i32.const -1))))
-    ;; several needles: 16 positions per round
+    ;; two needles: their vectors in locals (a missing one repeats needle 0), 16 positions per round
+    (if (i32.le_u (local.get $n) (i32.const 2))
+      (then
+        (local.set $k (i32.const 0))
+        (local.set $q0a (i32.load offset=4 (local.get $k)))
+        (local.set $q0b (i32.load offset=8 (local.get $k)))
+        (local.set $v0a (v128.load offset=16 (local.get $k)))
+        (local.set $w0a (v128.load offset=32 (local.get $k)))
+        (local.set $v0b (v128.load offset=48 (local.get $k)))
+        (local.set $w0b (v128.load offset=64 (local.get $k)))
+        (local.set $k (i32.const 512))
+        (local.set $q1a (i32.load offset=4 (local.get $k)))
+        (local.set $q1b (i32.load offset=8 (local.get $k)))
+        (local.set $v1a (v128.load offset=16 (local.get $k)))
+        (local.set $w1a (v128.load offset=32 (local.get $k)))
+        (local.set $v1b (v128.load offset=48 (local.get $k)))
+        (local.set $w1b (v128.load offset=64 (local.get $k)))
+        (block $done
+          (loop $round
+            (br_if $done (i32.gt_s (local.get $i) (local.get $last)))
+            (local.set $any (v128.or (v128.and
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q0a))) (local.get $w0a)) (local.get $v0a))
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q0b))) (local.get $w0b)) (local.get $v0b)))
+              (v128.and
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q1a))) (local.get $w1a)) (local.get $v1a))
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q1b))) (local.get $w1b)) (local.get $v1b)))))
+            (if (v128.any_true (local.get $any))
+              (then
+                (local.set $pos (call $settle (local.get $i) (i8x16.bitmask (local.get $any)) (local.get $last) (local.get $end) (local.get $n)))
+                (if (i32.ne (local.get $pos) (i32.const -2)) (then (return (local.get $pos))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 16)))
+            (br $round)))
+        (return (i32.const -1))))
+    ;; three or four needles: their vectors in locals (a missing one repeats needle 0), 16 positions per round
+    (if (i32.le_u (local.get $n) (i32.const 4))
+      (then
+        (local.set $k (i32.const 0))
+        (local.set $q0a (i32.load offset=4 (local.get $k)))
+        (local.set $q0b (i32.load offset=8 (local.get $k)))
+        (local.set $v0a (v128.load offset=16 (local.get $k)))
+        (local.set $w0a (v128.load offset=32 (local.get $k)))
+        (local.set $v0b (v128.load offset=48 (local.get $k)))
+        (local.set $w0b (v128.load offset=64 (local.get $k)))
+        (local.set $k (i32.const 512))
+        (local.set $q1a (i32.load offset=4 (local.get $k)))
+        (local.set $q1b (i32.load offset=8 (local.get $k)))
+        (local.set $v1a (v128.load offset=16 (local.get $k)))
+        (local.set $w1a (v128.load offset=32 (local.get $k)))
+        (local.set $v1b (v128.load offset=48 (local.get $k)))
+        (local.set $w1b (v128.load offset=64 (local.get $k)))
+        (local.set $k (select (i32.const 1024) (i32.const 0) (i32.gt_u (local.get $n) (i32.const 2))))
+        (local.set $q2a (i32.load offset=4 (local.get $k)))
+        (local.set $q2b (i32.load offset=8 (local.get $k)))
+        (local.set $v2a (v128.load offset=16 (local.get $k)))
+        (local.set $w2a (v128.load offset=32 (local.get $k)))
+        (local.set $v2b (v128.load offset=48 (local.get $k)))
+        (local.set $w2b (v128.load offset=64 (local.get $k)))
+        (local.set $k (select (i32.const 1536) (i32.const 0) (i32.gt_u (local.get $n) (i32.const 3))))
+        (local.set $q3a (i32.load offset=4 (local.get $k)))
+        (local.set $q3b (i32.load offset=8 (local.get $k)))
+        (local.set $v3a (v128.load offset=16 (local.get $k)))
+        (local.set $w3a (v128.load offset=32 (local.get $k)))
+        (local.set $v3b (v128.load offset=48 (local.get $k)))
+        (local.set $w3b (v128.load offset=64 (local.get $k)))
+        (block $done
+          (loop $round
+            (br_if $done (i32.gt_s (local.get $i) (local.get $last)))
+            (local.set $any (v128.or (v128.or (v128.or (v128.and
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q0a))) (local.get $w0a)) (local.get $v0a))
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q0b))) (local.get $w0b)) (local.get $v0b)))
+              (v128.and
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q1a))) (local.get $w1a)) (local.get $v1a))
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q1b))) (local.get $w1b)) (local.get $v1b))))
+              (v128.and
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q2a))) (local.get $w2a)) (local.get $v2a))
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q2b))) (local.get $w2b)) (local.get $v2b))))
+              (v128.and
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q3a))) (local.get $w3a)) (local.get $v3a))
+                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q3b))) (local.get $w3b)) (local.get $v3b)))))
+            (if (v128.any_true (local.get $any))
+              (then
+                (local.set $pos (call $settle (local.get $i) (i8x16.bitmask (local.get $any)) (local.get $last) (local.get $end) (local.get $n)))
+                (if (i32.ne (local.get $pos) (i32.const -2)) (then (return (local.get $pos))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 16)))
+            (br $round)))
+        (return (i32.const -1))))
+    ;; more needles: read from the table, 16 positions per round
     (block $done
       (loop $round
         (br_if $done (i32.gt_s (local.get $i) (local.get $last)))
@@ -143,26 +256,8 @@
             (br $each)))
         (if (v128.any_true (local.get $any))
           (then
-            (local.set $bits (i8x16.bitmask (local.get $any)))
-            (block $checked
-              (loop $bit
-                (br_if $checked (i32.eqz (local.get $bits)))
-                (local.set $pos (i32.add (local.get $i) (i32.ctz (local.get $bits))))
-                (if (i32.gt_s (local.get $pos) (local.get $last)) (then (return (i32.const -1))))
-                (local.set $k (i32.const 0))
-                (block $tried
-                  (loop $each
-                    (br_if $tried (i32.ge_u (local.get $k) (local.get $n)))
-                    (if (i32.le_s (i32.add (local.get $pos) (i32.load (i32.shl (local.get $k) (i32.const 9)))) (local.get $end))
-                      (then
-                        (if (call $is (local.get $pos) (local.get $k))
-                          (then
-                            (i32.store (i32.const 4092) (local.get $k))
-                            (return (local.get $pos))))))
-                    (local.set $k (i32.add (local.get $k) (i32.const 1)))
-                    (br $each)))
-                (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
-                (br $bit)))))
+            (local.set $pos (call $settle (local.get $i) (i8x16.bitmask (local.get $any)) (local.get $last) (local.get $end) (local.get $n)))
+            (if (i32.ne (local.get $pos) (i32.const -2)) (then (return (local.get $pos))))))
         (local.set $i (i32.add (local.get $i) (i32.const 16)))
         (br $round)))
     (i32.const -1))
@@ -218,7 +313,13 @@
           (local.set $line (i32.add (local.get $line) (i32.add (call $count (local.get $pos) (local.get $ls)) (i32.const 1))))
           (local.set $pos (i32.add (local.get $le) (i32.const 1)))
           (br_if $js (i32.ge_u (local.get $k) (i32.load (i32.const 4140))))
-          (br_if $js (i32.and (i32.ne (i32.and (local.get $flags) (i32.const 2)) (i32.const 0)) (local.get $esc)))
+          ;; a text record with escapes, or not even quoted (damaged: JavaScript says so)
+          (if (i32.and (local.get $flags) (i32.const 2))
+            (then
+              (br_if $js (local.get $esc))
+              (br_if $js (i32.lt_u (i32.sub (local.get $le) (local.get $ls)) (i32.const 2)))
+              (br_if $js (i32.ne (i32.load8_u (local.get $ls)) (i32.const 34)))
+              (br_if $js (i32.ne (i32.load8_u (i32.sub (local.get $le) (i32.const 1))) (i32.const 34)))))
           (local.set $ts (local.get $ls))
           (local.set $te (local.get $le))
           (if (i32.and (local.get $flags) (i32.const 2))
@@ -282,6 +383,7 @@
       ;; a line for JavaScript
       (i32.store (i32.const 4132) (local.get $ls))
       (i32.store (i32.const 4136) (local.get $le))
+      (i32.store (i32.const 4148) (local.get $esc))
       (i32.store (i32.const 4200) (i32.const 1)))
     (i32.store (i32.const 4096) (local.get $pos))
     (i32.store (i32.const 4104) (local.get $line))

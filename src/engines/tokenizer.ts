@@ -5,6 +5,7 @@
 // the same (lowest rank first, leftmost on ties), so counts equal js-tiktoken's; test/engines checks that.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { cl100kPieceEnd, o200kPieceEnd } from './pretokenize.js';
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
@@ -103,17 +104,22 @@ class BpeTokenizer implements Tokenizer {
 
   count(text: string): number {
     const re = this.regex;
+    const pieceEnd = this.encoding === 'o200k_base' ? o200kPieceEnd : cl100kPieceEnd;
     const n = text.length;
     let total = 0;
     let start = 0;
-    re.lastIndex = 0;
     while (start < n) {
-      if (!re.test(text)) {
-        // not expected (every character matches some alternative); count the rest one piece per character
-        total += n - start;
-        break;
+      // ASCII pieces are cut by hand, the same way; the regex decides the others
+      let end = pieceEnd(text, start);
+      if (end < 0) {
+        re.lastIndex = start;
+        if (!re.test(text)) {
+          // not expected (every character matches some alternative); count the rest one piece per character
+          total += n - start;
+          break;
+        }
+        end = re.lastIndex;
       }
-      const end = re.lastIndex;
       total += this.countPiece(text, start, end);
       start = end;
     }

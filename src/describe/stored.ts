@@ -1,7 +1,6 @@
 // The statistics of a stored result, computed again from its file (for `lro info`): the same analyzers that
 // watched the offload, fed the same bytes, give the same descriptor.
-import { decodeRecords } from '../format/decode.js';
-import { readRecords, type ResultFile } from '../format/reader.js';
+import { originalContent, readRecords, type ResultFile } from '../format/reader.js';
 import type { Stats } from './descriptor.js';
 import { RecordAnalyzer } from './record-stats.js';
 import { TextAnalyzer } from './text-stats.js';
@@ -11,18 +10,7 @@ export function statsOfStored(rf: ResultFile): Stats {
   if (h.content_type === 'binary') return { kind: 'binary' };
   if (h.content_type === 'text') {
     const text = new TextAnalyzer();
-    let batch: Uint8Array[] = [];
-    let size = 0;
-    for (const piece of decodeRecords(h, readRecords(rf))) {
-      batch.push(piece.length < 4096 ? Buffer.from(piece) : piece);
-      size += piece.length;
-      if (size >= 1 << 20) {
-        text.push(Buffer.concat(batch));
-        batch = [];
-        size = 0;
-      }
-    }
-    if (size > 0) text.push(Buffer.concat(batch));
+    for (const piece of originalContent(rf)) text.push(Buffer.from(piece.buffer, piece.byteOffset, piece.length)); // large pieces, each its own
     return { kind: 'text', text: text.end() };
   }
   const records = new RecordAnalyzer();

@@ -1,7 +1,7 @@
 // Counts the tokens of a stream: exactly for the first `exactBytes` (so the offload threshold is decided
-// exactly), then on evenly spread samples, extrapolated by bytes. Text is cut only where the tokenizer's
-// pre-tokenizer would also cut (see safeCut), so the exact part equals a count of the whole text; a run with no
-// such place is cut every MAX_PENDING characters.
+// exactly; counted only when asked for), then on evenly spread samples, extrapolated by bytes. Text is cut only
+// where the tokenizer's pre-tokenizer would also cut (see safeCut), so the exact part equals a count of the
+// whole text; a run with no such place is cut every MAX_PENDING characters.
 import { StringDecoder } from 'node:string_decoder';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -27,6 +27,7 @@ export class TokenMeter {
 
   /** Tokens counted exactly so far (not counting text after the last safe cut). */
   get exact(): number {
+    this.countSafePrefix();
     return this.exactTokens;
   }
 
@@ -39,8 +40,9 @@ export class TokenMeter {
     if (this.exactBytesSeen < this.exactBytes) {
       const take = Math.min(chunk.length, this.exactBytes - this.exactBytesSeen);
       this.exactBytesSeen += take;
+      // counted when asked for (exact, end): an input found to be large is never counted here (the analysis
+      // beside its encoding counts it), which saves the main thread about 100 ms a MB
       this.pending += this.decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, take));
-      this.countSafePrefix();
       if (take === chunk.length) return;
       chunk = chunk.subarray(take);
     }

@@ -1,16 +1,20 @@
 // Worker thread entry (built to dist/worker.cjs): the analysis of a large input (hash, tokens and statistics),
-// beside the encoding on the main thread.
+// beside the encoding on the main thread, fed through a ring in shared memory (see engines/input-analysis.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { LocalAnalysis, type StatsKind } from './engines/input-analysis.js';
+import { LocalAnalysis, readRing, type StatsKind } from './engines/input-analysis.js';
+import { shareRankTable } from './engines/tokenizer.js';
 
-const data = workerData as { task: 'analysis'; encoding: 'o200k_base' | 'cl100k_base'; stats: StatsKind };
+const data = workerData as {
+  task: 'analysis';
+  encoding: 'o200k_base' | 'cl100k_base';
+  stats: StatsKind;
+  ring: SharedArrayBuffer;
+  control: SharedArrayBuffer;
+  ranks: SharedArrayBuffer;
+};
 
+shareRankTable(data.encoding, data.ranks);
 const analysis = new LocalAnalysis(data.encoding, data.stats);
-parentPort!.on('message', (m: Uint8Array | { end: true }) => {
-  if (m instanceof Uint8Array) {
-    analysis.push(Buffer.from(m.buffer, m.byteOffset, m.byteLength));
-    parentPort!.postMessage({ ack: true });
-  } else {
-    parentPort!.postMessage({ facts: analysis.endSync() });
-  }
-});
+// each chunk is read where it lies in the ring, whose slot is reused once this returns
+readRing(data.ring, data.control, (chunk) => analysis.push(chunk));
+parentPort!.postMessage({ facts: analysis.endSync() });

@@ -52,6 +52,11 @@ interface RawLine {
   bytes: Uint8Array;
 }
 
+/** A copy of a kept line, no longer than display needs (LINE_KEEP_BYTES, and one more byte to know it is longer). */
+function copyLine(l: RawLine): RawLine {
+  return { line: l.line, bytes: Buffer.from(l.bytes.subarray(0, LINE_KEEP_BYTES + 1)) };
+}
+
 /** Analyzer regions: 64 KB keeps each region's latin1 text a young heap string (fast to make and to free). */
 const ANALYZE_REGION = 64 << 10;
 
@@ -71,8 +76,13 @@ export class TextAnalyzer {
   private readonly levelForms: Record<string, 'word' | 'bracketed' | 'both'> = {};
   private levelBytes = 0;
 
-  /** Feeds input bytes; chunks must not be modified afterwards (previews keep views into them). */
+  /** Feeds input bytes; the chunk may be reused once this returns (what the preview keeps is copied). */
   push(chunk: Buffer): void {
+    this.lines(chunk);
+    this.keepCopies();
+  }
+
+  private lines(chunk: Buffer): void {
     let start = 0;
     if (this.carry) {
       const nl = chunk.indexOf(0x0a);
@@ -96,6 +106,13 @@ export class TextAnalyzer {
       start = end;
     }
     if (start < chunk.length) this.extendCarry(chunk.subarray(start));
+  }
+
+  /** The lines kept for the preview that are still views into the chunk become copies (a few per chunk). */
+  private keepCopies(): void {
+    this.flushTail();
+    this.tail = this.tail.map(copyLine);
+    this.lastErrors = this.lastErrors.slice(-ERROR_KEEP).map(copyLine);
   }
 
   end(): TextStats {
@@ -165,7 +182,7 @@ export class TextAnalyzer {
     let n = first;
     while (this.head.length < HEAD_LINES && pos < buf.length) {
       const nl = buf.indexOf(0x0a, pos);
-      this.head.push({ line: n, bytes: buf.subarray(pos, nl) });
+      this.head.push(copyLine({ line: n, bytes: buf.subarray(pos, nl) }));
       pos = nl + 1;
       n++;
     }
@@ -202,7 +219,7 @@ export class TextAnalyzer {
     const w = word.toLowerCase();
     this.errorWords.set(w, (this.errorWords.get(w) ?? 0) + 1);
     const p = { line: n, bytes: line };
-    if (this.firstErrors.length < ERROR_KEEP) this.firstErrors.push(p);
+    if (this.firstErrors.length < ERROR_KEEP) this.firstErrors.push(copyLine(p));
     else {
       this.lastErrors.push(p);
       if (this.lastErrors.length > ERROR_KEEP * 4) this.lastErrors = this.lastErrors.slice(-ERROR_KEEP);

@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { JsonlRecordFeeder, RecordAnalyzer, type RecordStats } from '../describe/record-stats.js';
 import { TextAnalyzer, type TextStats } from '../describe/text-stats.js';
-import { GarbageRelease } from './garbage.js';
 import { getTokenizer, rankTableBytes, type Encoding } from './tokenizer.js';
 import { TokenMeter } from './token-meter.js';
 import { workerScript } from './worker-script.js';
@@ -98,7 +97,6 @@ export class WorkerAnalysis implements InputAnalysis {
   private readonly control: Int32Array;
   private failure: Error | null = null;
   private result: ((f: InputFacts) => void) | null = null;
-  private readonly garbage = new GarbageRelease();
 
   private constructor(
     private readonly worker: Worker,
@@ -130,7 +128,6 @@ export class WorkerAnalysis implements InputAnalysis {
   }
 
   async push(chunk: Buffer): Promise<void> {
-    this.garbage.passed(chunk.length); // the chunks of a large input die young: free them as they go
     for (let at = 0; at < chunk.length; at += SLOT) {
       const piece = chunk.subarray(at, Math.min(chunk.length, at + SLOT));
       const slot = await this.freeSlot();

@@ -75,18 +75,28 @@ export class RecordAnalyzer {
   private sampledAtStride = 0;
   private weight = 1;
   private readonly head: PreviewRecord[] = [];
-  private tail: { n: number; bytes: Buffer; whole: boolean }[] = [];
+  private tail: { n: number; buf: Buffer; start: number; end: number; whole: boolean; copied?: boolean }[] = [];
   private readonly schema = new SchemaNode();
   private readonly fields = new Map<string, ValueCounter>();
 
   /** Sees record number n (its JSON text). Records must come in order; numbers may skip (non-JSON lines). */
   observe(record: Buffer, n: number): void {
+    this.observeAt(record, 0, record.length, n);
+    this.keepTail();
+  }
+
+  /**
+   * observe() for the record at buf[start, end), without making a Buffer of it unless it is looked at. The tail
+   * keeps a view of buf until keepTail() copies it: call that before buf's memory is reused.
+   */
+  observeAt(buf: Buffer, start: number, end: number, n: number): void {
+    const length = end - start;
     this.n = n;
-    this.bytes += record.length;
-    if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(record) });
+    this.bytes += length;
+    if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(buf.subarray(start, end)) });
     else {
       // kept raw; previewed once at the end
-      this.tail.push({ n, bytes: Buffer.from(record.subarray(0, Math.min(record.length, 1 << 20))), whole: record.length <= 1 << 20 });
+      this.tail.push({ n, buf, start, end: Math.min(end, start + (1 << 20)), whole: length <= 1 << 20 });
       if (this.tail.length > TAIL_RECORDS) this.tail.shift();
     }
     this.weight = 1;
@@ -99,16 +109,27 @@ export class RecordAnalyzer {
         this.sampledAtStride = 0;
       }
     }
-    if (record.length > 4 << 20) return; // a huge single record: schema from others
+    if (length > 4 << 20) return; // a huge single record: schema from others
     let value: unknown;
     try {
-      value = JSON.parse(record.toString('utf8'));
+      value = JSON.parse(buf.toString('utf8', start, end));
     } catch {
       return;
     }
     this.analyzed++;
     this.schema.add(value);
     this.countFields(value);
+  }
+
+  /** Copies the tail records still held as views (two at most). */
+  keepTail(): void {
+    for (const t of this.tail) {
+      if (t.copied) continue;
+      t.buf = Buffer.from(t.buf.subarray(t.start, t.end));
+      t.start = 0;
+      t.end = t.buf.length;
+      t.copied = true;
+    }
   }
 
   end(): RecordStats {
@@ -126,7 +147,10 @@ export class RecordAnalyzer {
       analyzed: this.analyzed,
       sampled: this.analyzed < this.n,
       head: this.head,
-      tail: this.tail.map((t) => ({ record: t.n, value: t.whole ? preview(t.bytes) : `${t.bytes.toString('utf8', 0, RECORD_KEEP_CHARS)}…` })),
+      tail: this.tail.map((t) => {
+        const bytes = t.buf.subarray(t.start, t.end);
+        return { record: t.n, value: t.whole ? preview(bytes) : `${bytes.toString('utf8', 0, RECORD_KEEP_CHARS)}…` };
+      }),
       schema: this.schema,
       topValues: topValues.filter((f) => fieldScore(f, this.n) > 0),
     };
@@ -212,17 +236,21 @@ export class JsonlRecordFeeder {
 
   constructor(readonly analyzer: RecordAnalyzer) {}
 
+  /** Feeds input bytes; the chunk may be reused once this returns. */
   push(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
       if (this.carry || this.skipping) {
-        if (!this.skipping) this.one(Buffer.concat([this.carry!, chunk.subarray(0, nl)]));
-        else this.line++;
+        if (!this.skipping) {
+          const line = Buffer.concat([this.carry!, chunk.subarray(0, nl)]);
+          this.one(line, 0, line.length);
+        } else this.line++;
         this.carry = null;
         this.skipping = false;
-      } else this.one(chunk.subarray(start, nl));
+      } else this.one(chunk, start, nl);
       start = nl + 1;
     }
+    this.analyzer.keepTail();
     if (start < chunk.length && !this.skipping) {
       const rest = chunk.subarray(start);
       this.carry = this.carry ? Buffer.concat([this.carry, rest]) : Buffer.from(rest);
@@ -234,15 +262,15 @@ export class JsonlRecordFeeder {
   }
 
   end(): RecordStats {
-    if (this.carry && this.carry.length > 0) this.one(this.carry);
+    if (this.carry && this.carry.length > 0) this.one(this.carry, 0, this.carry.length);
     else if (this.skipping) this.line++;
     this.carry = null;
     return this.analyzer.end();
   }
 
-  private one(line: Buffer): void {
+  private one(buf: Buffer, start: number, end: number): void {
     this.line++;
-    const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
-    if (end > 0) this.analyzer.observe(end === line.length ? line : line.subarray(0, end), this.line);
+    if (end > start && buf[end - 1] === 0x0d) end--;
+    if (end > start) this.analyzer.observeAt(buf, start, end, this.line);
   }
 }

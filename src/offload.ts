@@ -144,7 +144,7 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
   const meter = new TokenMeter(tokenizer);
   if (options.force) meter.stopExact(); // nothing to decide: estimate from samples
   for (const b of src.head) meter.push(b);
-  while (!options.force && !src.eof && meter.exact <= threshold) {
+  while (!options.force && !src.eof && !meter.exceeds(threshold)) {
     const b = await src.readAhead();
     if (b) meter.push(b);
   }

@@ -8,6 +8,8 @@ import type { Tokenizer } from './tokenizer.js';
 const DEFAULT_EXACT_BYTES = 1 << 20;
 const MAX_PENDING = 1 << 20;
 const SAMPLE_WINDOW = 16 << 10;
+/** exceeds() counts pending text in slices of about this many characters. */
+const SLICE = 16 << 10;
 /** Sampled bytes kept near min(4 MB, 16 kB + an eighth of the input beyond the exact part). */
 const sampleTarget = (bytes: number) => Math.min(4 << 20, (16 << 10) + bytes / 8);
 
@@ -29,6 +31,21 @@ export class TokenMeter {
   get exact(): number {
     this.countSafePrefix();
     return this.exactTokens;
+  }
+
+  /**
+   * Whether the exact part so far has more than `limit` tokens, counting the text pushed so far only as far as
+   * that takes (an offload's threshold: a 1 MB first read is not counted whole to learn it is past 6,400 tokens).
+   */
+  exceeds(limit: number): boolean {
+    while (this.exactTokens <= limit && this.pending.length > SLICE) {
+      const cut = safeCut(this.pending.slice(0, SLICE));
+      if (cut <= 0) break;
+      this.exactTokens += this.tokenizer.count(this.pending.slice(0, cut));
+      this.pending = this.pending.slice(cut);
+    }
+    if (this.exactTokens <= limit) this.countSafePrefix(); // what is left is short, or has no cut in a slice
+    return this.exactTokens > limit;
   }
 
   /** Counts exactly no further than what was pushed so far; the rest is estimated from samples. */

@@ -1,8 +1,9 @@
 // The pre-tokenizer patterns of o200k_base and cl100k_base, followed by hand for ASCII text: where the next piece
 // of a text ends, exactly as the pattern (a JavaScript regex with the u and y flags) would say, without running
 // it. The regex costs about 20 ms to compile (its Unicode classes) and 20 ms per MB to run; logs and JSON are
-// mostly ASCII. As soon as the answer could depend on a character outside ASCII (a letter? a space?), the
-// answer is -1 and the regex decides that piece. test/engines/pretokenize.test.ts checks both agree.
+// mostly ASCII. As soon as the answer could depend on a character outside ASCII (a letter? a space?) other than
+// some well-known punctuation, the answer is -1 and the regex decides that piece.
+// test/engines/pretokenize.test.ts checks both agree.
 //
 // o200k_base: [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(CONTRACTION)?
 //   | [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(CONTRACTION)?
@@ -32,11 +33,17 @@ const isPrefix = (k: number) => (k & (LETTER | DIGIT | NEWLINE)) === 0;
 /** Not whitespace, not a letter, not a digit: punctuation and the like. */
 const isPunct = (k: number) => (k & (LETTER | DIGIT | SPACE)) === 0;
 
-/** Kind of the character at i: its KIND, 0 past the end (nothing matches there), -1 outside ASCII. */
+/**
+ * Kind of the character at i: its KIND, 0 past the end (nothing matches there), -1 when unknown. Besides ASCII,
+ * the punctuation of General Punctuation (U+2010-2027, U+2030-205E: dashes, quotes, bullets, the ellipsis lro
+ * itself writes) and the arrows (U+2190-21FF) are known: neither letters, digits nor spaces, like ASCII
+ * punctuation.
+ */
 function kindAt(text: string, i: number): number {
   if (i >= text.length) return 0;
   const c = text.charCodeAt(i);
-  return c < 128 ? KIND[c] | 128 : -1; // bit 7 marks "a character"
+  if (c < 128) return KIND[c] | 128; // bit 7 marks "a character"
+  return (c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205e) || (c >= 0x2190 && c <= 0x21ff) ? 128 : -1;
 }
 const END = 0;
 const NOT_ASCII = -1;

@@ -45,7 +45,8 @@ export interface RecordStats {
 class ValueCounter {
   present = 0;
   overflow = false;
-  readonly counts = new Map<string, number>();
+  /** Counts by value (a JSON scalar: strings, numbers, booleans and null are distinct keys of a Map). */
+  readonly counts = new Map<string | number | boolean | null, number>();
 
   add(v: unknown, weight: number): void {
     this.present += weight;
@@ -58,7 +59,7 @@ class ValueCounter {
       this.overflow = true;
       return;
     }
-    const key = JSON.stringify(v);
+    const key = v as string | number | boolean | null;
     this.counts.set(key, (this.counts.get(key) ?? 0) + weight);
     if (this.counts.size > MAX_DISTINCT) {
       this.overflow = true;
@@ -75,7 +76,8 @@ export class RecordAnalyzer {
   private sampledAtStride = 0;
   private weight = 1;
   private readonly head: PreviewRecord[] = [];
-  private tail: { n: number; buf: Buffer; start: number; end: number; whole: boolean; copied?: boolean }[] = [];
+  /** The last TAIL_RECORDS records, oldest first; entries are reused, not made per record. */
+  private tail: { n: number; buf: Buffer; start: number; end: number; whole: boolean; copied: boolean }[] = [];
   private readonly schema = new SchemaNode();
   private readonly fields = new Map<string, ValueCounter>();
 
@@ -96,8 +98,14 @@ export class RecordAnalyzer {
     if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(buf.subarray(start, end)) });
     else {
       // kept raw; previewed once at the end
-      this.tail.push({ n, buf, start, end: Math.min(end, start + (1 << 20)), whole: length <= 1 << 20 });
-      if (this.tail.length > TAIL_RECORDS) this.tail.shift();
+      const t = this.tail.length < TAIL_RECORDS ? { n, buf, start, end, whole: true, copied: false } : this.tail.shift()!;
+      t.n = n;
+      t.buf = buf;
+      t.start = start;
+      t.end = Math.min(end, start + (1 << 20));
+      t.whole = length <= 1 << 20;
+      t.copied = false;
+      this.tail.push(t);
     }
     this.weight = 1;
     if (this.bytes > FULL_BYTES) {
@@ -138,7 +146,7 @@ export class RecordAnalyzer {
       if (c.overflow || c.counts.size === 0) continue;
       const values = [...c.counts.entries()]
         .sort((a, b) => b[1] - a[1])
-        .map(([k, count]) => [JSON.parse(k) as FieldValues['values'][number][0], count] as FieldValues['values'][number]);
+        .map(([k, count]) => [k, count] as FieldValues['values'][number]);
       topValues.push({ path, present: c.present, distinct: c.counts.size, values });
     }
     topValues.sort((a, b) => fieldScore(b, this.n) - fieldScore(a, this.n));

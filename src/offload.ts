@@ -118,9 +118,10 @@ class InputSource {
     }
   }
 
-  /** Reads one more chunk into the head; false at the end. */
+  /** Reads one more chunk into the head (a copy: the source may reuse its buffer); null at the end. */
   async readAhead(): Promise<Buffer | null> {
-    const b = await this.next();
+    const read = await this.next();
+    const b = read && Buffer.from(read);
     if (b) {
       this.head.push(b);
       this.headBytes += b.length;

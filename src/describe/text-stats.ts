@@ -1,6 +1,7 @@
 // What a descriptor says about text: the first and last lines, the lines that look like errors (with their
 // line numbers; errors are often at the end), and how many lines carry each log level. Fed the same bytes as
 // the text encoder, in one pass, with bounded memory.
+import { ErrorLines } from './error-lines.js';
 
 /** One line shown in a preview: its number (= record number) and its text, cleaned for display. */
 export interface PreviewLine {
@@ -75,6 +76,7 @@ export class TextAnalyzer {
   private readonly levels: Record<string, number> = {};
   private readonly levelForms: Record<string, 'word' | 'bracketed' | 'both'> = {};
   private levelBytes = 0;
+  private readonly errorLines = new ErrorLines(ERROR_PATTERN);
 
   /** Feeds input bytes; the chunk may be reused once this returns (what the preview keeps is copied). */
   push(chunk: Buffer): void {
@@ -186,22 +188,8 @@ export class TextAnalyzer {
       pos = nl + 1;
       n++;
     }
-    // errors, with line numbers counted incrementally up to each match
-    const text = buf.toString('latin1');
-    let counted = 0; // newlines before `at`
-    let at = 0;
-    ERROR_RE.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = ERROR_RE.exec(text)) !== null) {
-      for (let i = buf.indexOf(0x0a, at); i >= 0 && i < m.index; i = buf.indexOf(0x0a, i + 1)) {
-        counted++;
-        at = i + 1;
-      }
-      const lineEnd = buf.indexOf(0x0a, m.index);
-      this.error(buf.subarray(at, lineEnd), first + counted, m[0]);
-      ERROR_RE.lastIndex = lineEnd + 1;
-    }
-    for (let i = buf.indexOf(0x0a, at); i >= 0; i = buf.indexOf(0x0a, i + 1)) counted++;
+    // errors, with their line numbers (see error-lines.ts)
+    const counted = this.errorLines.scan(buf, (start, end, before, word) => this.error(buf.subarray(start, end), first + before, word));
     this.lineNo += counted;
     // the previous region's last lines matter only if this region has fewer than TAIL_LINES lines
     if (counted >= TAIL_LINES) {
@@ -209,7 +197,7 @@ export class TextAnalyzer {
       this.tail = [];
     } else this.flushTail();
     this.lastRegion = { buf, lastLine: this.lineNo };
-    if (this.levelBytes < LEVELS_SCAN_BYTES) this.countLevels(text);
+    if (this.levelBytes < LEVELS_SCAN_BYTES) this.countLevels(buf.toString('latin1'));
   }
 
   private error(line: Uint8Array, n: number, word: string): void {

@@ -81,6 +81,25 @@ describe('the scan kernel', () => {
     }
   });
 
+  it('finds any of up to 16 words in either case as a case-insensitive regex does, more words than buckets too', () => {
+    const s = new ByteScanner(1 << 16);
+    const words = ['error', 'fail', 'fatal', 'exception', 'panic', 'traceback', 'critical', 'denied', 'refused', 'segfault', 'abort'];
+    s.setWords(words);
+    const re = new RegExp(words.join('|'), 'gi');
+    const pieces = ['error', 'ERROR', 'Fail', 'fatAL', 'Exception', 'xception', 'panIc', 'tracebac', 'CRITICAL', 'denieD', 'refused', 'segfault', 'abor', 'abort', 'err', 'fa', ' ', '\n', 'x', 'é', '\u00c9RROR'];
+    for (let round = 0; round < 3000; round++) {
+      let text = '';
+      for (let m = rand() % 12; m > 0; m--) text += pieces[rand() % pieces.length];
+      const bytes = Buffer.from(text, 'latin1');
+      bytes.copy(s.view, DATA);
+      re.lastIndex = 0;
+      const want = re.exec(bytes.toString('latin1'));
+      const got = s.anyOf(DATA, DATA + bytes.length);
+      expect(got < 0 ? -1 : got - DATA, JSON.stringify(text)).toBe(want ? want.index : -1);
+      if (want) expect(words[s.foundWord], JSON.stringify(text)).toBe(want[0].toLowerCase());
+    }
+  });
+
   it('checks first the rarest bytes of a needle, two different ones where it can', () => {
     expect(checkPositions(Buffer.from('e  e'), false)).toEqual([0, 1]);
     expect(checkPositions(Buffer.from('xQz'), false)).toEqual([1, 2]);

@@ -87,6 +87,8 @@ function nextCommand(id: string, p: GrepPlan, from: number, matchedSoFar: number
 /** A slice of the search's events: up to this many, or this much time (see engines/watchdog.ts; each watched
  * slice costs about 0.1 ms, more on a busy machine, so slices are long but well within any allowance). */
 const SLICE_EVENTS = 1024;
+/** ...and at most about this much printed output held (memory stays flat whatever the output). */
+const SLICE_BYTES = 2 << 20;
 const SLICE_MS = 200;
 
 /**
@@ -116,15 +118,18 @@ export async function printGrep(
   const slice = (): GrepEvent[] => {
     const out: GrepEvent[] = [];
     const started = performance.now();
-    while (out.length < SLICE_EVENTS && performance.now() - started < sliceMs) {
+    let bytes = 0;
+    while (out.length < SLICE_EVENTS && bytes < SLICE_BYTES && performance.now() - started < sliceMs) {
       const r = search.next();
       if (r.done) {
         done = true;
         break;
       }
       const ev = r.value;
-      if (ev.kind === 'printed') out.push({ ...ev, bytes: Buffer.from(ev.bytes) });
-      else if (ev.kind !== 'progress') out.push(ev);
+      if (ev.kind === 'printed') {
+        out.push({ ...ev, bytes: Buffer.from(ev.bytes) });
+        bytes += ev.bytes.length;
+      } else if (ev.kind !== 'progress') out.push(ev);
     }
     return out;
   };

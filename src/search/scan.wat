@@ -1,14 +1,13 @@
 ;; The byte-scanning kernel of `lro grep`, 16 bytes at a time with WebAssembly SIMD; src/search/scan.ts embeds
 ;; the assembled bytes (test/search/scan.test.ts assembles this file with wabt and checks they match).
 ;;
-;; Memory: [0, 4096) holds up to 8 needles (see NEEDLE below); records are read into memory from DATA (64 KiB)
-;; on, so the search runs where the bytes landed, without a copy.
+;; Memory: [0, 4096) holds up to 8 needles; [4096, 4256) lines()'s state; [8192, 8960) the tables of anyOf()
+;; and of Teddy; records are read into memory from DATA (scan.ts) on, so the search runs where the bytes landed.
 ;;   needle k, at k * 512:  +0 length  +4 p1  +8 p2  (two positions of the needle checked first)
 ;;                          +16 v128 splat of byte p1  +32 its fold mask  +48 byte p2  +64 its fold mask
 ;;                          +128 the needle's bytes (lower case when folded), +320 a fold mask per byte
 ;;   A fold mask is 0x20 for an ASCII letter searched without case (b | 0x20 is then its lower case), else 0.
-;; Searches read up to 32 bytes past `end`: memory keeps that much room after any data. anyOf() (below) keeps
-;; its word table at 8192.
+;; Searches read up to 32 bytes past `end`: memory keeps that much room after any data.
 ;;
 ;; lines() walks whole lines (records, each ending in \n) from one needle hit to the next, keeping the record
 ;; number, and settles on its own the lines that need no JavaScript: a hit of a "definite" needle (the whole
@@ -74,50 +73,73 @@
         (br $next)))
     (i32.const 0))
 
-  ;; settle(i, bits, last, end, n): the first position i + b (b a set bit, in order) where one of needles 0..n-1
-  ;; is, storing which at 4092; -1 once past last; -2 if none of these positions has one
-  (func $settle (param $i i32) (param $bits i32) (param $last i32) (param $end i32) (param $n i32) (result i32)
-    (local $pos i32) (local $k i32)
-    (block $checked
-      (loop $bit
-        (br_if $checked (i32.eqz (local.get $bits)))
-        (local.set $pos (i32.add (local.get $i) (i32.ctz (local.get $bits))))
-        (if (i32.gt_s (local.get $pos) (local.get $last)) (then (return (i32.const -1))))
-        (local.set $k (i32.const 0))
-        (block $tried
-          (loop $each
-            (br_if $tried (i32.ge_u (local.get $k) (local.get $n)))
-            (if (i32.le_s (i32.add (local.get $pos) (i32.load (i32.shl (local.get $k) (i32.const 9)))) (local.get $end))
-              (then
-                (if (call $is (local.get $pos) (local.get $k))
-                  (then
-                    (i32.store (i32.const 4092) (local.get $k))
-                    (return (local.get $pos))))))
-            (local.set $k (i32.add (local.get $k) (i32.const 1)))
-            (br $each)))
-        (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
-        (br $bit)))
-    (i32.const -2))
+  ;; teddy(i, end, n): find() for several needles, candidates found 16 positions at a time by the needles' first
+  ;; (up to) three bytes, each looked up by its two nibbles in tables of needles (at 8832: low and high nibble
+  ;; tables for byte 0, 1 and 2; a bit per needle), as ripgrep's Teddy does
+  (func $teddy (param $i i32) (param $end i32) (param $n i32) (result i32)
+    (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $lo2 v128) (local $hi2 v128)
+    (local $v v128) (local $m v128) (local $bits i32) (local $pos i32) (local $b i32) (local $k i32)
+    (local.set $lo0 (v128.load (i32.const 8832)))
+    (local.set $hi0 (v128.load (i32.const 8848)))
+    (local.set $lo1 (v128.load (i32.const 8864)))
+    (local.set $hi1 (v128.load (i32.const 8880)))
+    (local.set $lo2 (v128.load (i32.const 8896)))
+    (local.set $hi2 (v128.load (i32.const 8912)))
+    (block $done
+      (loop $round
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $v (v128.load (local.get $i)))
+        (local.set $m (v128.and
+          (i8x16.swizzle (local.get $lo0) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+          (i8x16.swizzle (local.get $hi0) (i8x16.shr_u (local.get $v) (i32.const 4)))))
+        (local.set $v (v128.load offset=1 (local.get $i)))
+        (local.set $m (v128.and (local.get $m) (v128.and
+          (i8x16.swizzle (local.get $lo1) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+          (i8x16.swizzle (local.get $hi1) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        (local.set $v (v128.load offset=2 (local.get $i)))
+        (local.set $m (v128.and (local.get $m) (v128.and
+          (i8x16.swizzle (local.get $lo2) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+          (i8x16.swizzle (local.get $hi2) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        (if (v128.any_true (local.get $m))
+          (then
+            (v128.store (i32.const 8944) (local.get $m))
+            (local.set $bits (i8x16.bitmask (i8x16.ne (local.get $m) (v128.const i64x2 0 0))))
+            (loop $bit
+              (local.set $pos (i32.add (local.get $i) (i32.ctz (local.get $bits))))
+              (if (i32.ge_u (local.get $pos) (local.get $end)) (then (return (i32.const -1))))
+              (local.set $b (i32.load8_u offset=8944 (i32.ctz (local.get $bits))))
+              (local.set $k (i32.const 0))
+              (block $tried
+                (loop $each
+                  (br_if $tried (i32.ge_u (local.get $k) (local.get $n)))
+                  (if (i32.and (i32.and (i32.shr_u (local.get $b) (local.get $k)) (i32.const 1))
+                               (i32.le_u (i32.add (local.get $pos) (i32.load (i32.shl (local.get $k) (i32.const 9)))) (local.get $end)))
+                    (then
+                      (if (call $is (local.get $pos) (local.get $k))
+                        (then
+                          (i32.store (i32.const 4092) (local.get $k))
+                          (return (local.get $pos))))))
+                  (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                  (br $each)))
+              (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+              (br_if $bit (local.get $bits)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $round)))
+    (i32.const -1))
 
   ;; find(start, end, n): the first position p in [start, end) where one of needles 0..n-1 lies wholly before
   ;; end; -1 if none. The needle found is stored at 4092 (the lowest k when several start at p).
   (func $find (export "find") (param $i i32) (param $end i32) (param $n i32) (result i32)
-    (local $last i32) (local $k i32) (local $bits i32) (local $pos i32) (local $any v128)
+    (local $last i32) (local $bits i32) (local $pos i32) (local $any v128)
     (local $p1 i32) (local $p2 i32) (local $b1 v128) (local $m1 v128) (local $b2 v128) (local $m2 v128) (local $c v128)
-    (local $q0a i32) (local $q0b i32) (local $v0a v128) (local $w0a v128) (local $v0b v128) (local $w0b v128) (local $q1a i32) (local $q1b i32) (local $v1a v128) (local $w1a v128) (local $v1b v128) (local $w1b v128) (local $q2a i32) (local $q2b i32) (local $v2a v128) (local $w2a v128) (local $v2b v128) (local $w2b v128) (local $q3a i32) (local $q3b i32) (local $v3a v128) (local $w3a v128) (local $v3b v128) (local $w3b v128)
-    ;; positions past end - (shortest needle) cannot hold a needle
+    ;; several needles: Teddy (its tables are set with the needles)
+    (if (i32.ge_u (local.get $n) (i32.const 2))
+      (then (return (call $teddy (local.get $i) (local.get $end) (local.get $n)))))
+    ;; positions past end - (the needle's length) cannot hold it
     (local.set $last (i32.sub (local.get $end) (i32.load (i32.const 0))))
-    (local.set $k (i32.const 1))
-    (block $min
-      (loop $each
-        (br_if $min (i32.ge_u (local.get $k) (local.get $n)))
-        (local.set $pos (i32.sub (local.get $end) (i32.load (i32.shl (local.get $k) (i32.const 9)))))
-        (if (i32.gt_s (local.get $pos) (local.get $last)) (then (local.set $last (local.get $pos))))
-        (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (br $each)))
+    ;; one needle: its vectors stay in locals, 32 positions per round
     (if (i32.eq (local.get $n) (i32.const 1))
       (then
-        ;; one needle: its vectors stay in locals, 32 positions per round
         (local.set $p1 (i32.load (i32.const 4)))
         (local.set $p2 (i32.load (i32.const 8)))
         (local.set $b1 (v128.load (i32.const 16)))
@@ -150,117 +172,6 @@
             (local.set $i (i32.add (local.get $i) (i32.const 32)))
             (br $round)))
         (return (i32.const -1))))
-    ;; two needles: their vectors in locals (a missing one repeats needle 0), 16 positions per round
-    (if (i32.le_u (local.get $n) (i32.const 2))
-      (then
-        (local.set $k (i32.const 0))
-        (local.set $q0a (i32.load offset=4 (local.get $k)))
-        (local.set $q0b (i32.load offset=8 (local.get $k)))
-        (local.set $v0a (v128.load offset=16 (local.get $k)))
-        (local.set $w0a (v128.load offset=32 (local.get $k)))
-        (local.set $v0b (v128.load offset=48 (local.get $k)))
-        (local.set $w0b (v128.load offset=64 (local.get $k)))
-        (local.set $k (i32.const 512))
-        (local.set $q1a (i32.load offset=4 (local.get $k)))
-        (local.set $q1b (i32.load offset=8 (local.get $k)))
-        (local.set $v1a (v128.load offset=16 (local.get $k)))
-        (local.set $w1a (v128.load offset=32 (local.get $k)))
-        (local.set $v1b (v128.load offset=48 (local.get $k)))
-        (local.set $w1b (v128.load offset=64 (local.get $k)))
-        (block $done
-          (loop $round
-            (br_if $done (i32.gt_s (local.get $i) (local.get $last)))
-            (local.set $any (v128.or (v128.and
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q0a))) (local.get $w0a)) (local.get $v0a))
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q0b))) (local.get $w0b)) (local.get $v0b)))
-              (v128.and
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q1a))) (local.get $w1a)) (local.get $v1a))
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q1b))) (local.get $w1b)) (local.get $v1b)))))
-            (if (v128.any_true (local.get $any))
-              (then
-                (local.set $pos (call $settle (local.get $i) (i8x16.bitmask (local.get $any)) (local.get $last) (local.get $end) (local.get $n)))
-                (if (i32.ne (local.get $pos) (i32.const -2)) (then (return (local.get $pos))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 16)))
-            (br $round)))
-        (return (i32.const -1))))
-    ;; three or four needles: their vectors in locals (a missing one repeats needle 0), 16 positions per round
-    (if (i32.le_u (local.get $n) (i32.const 4))
-      (then
-        (local.set $k (i32.const 0))
-        (local.set $q0a (i32.load offset=4 (local.get $k)))
-        (local.set $q0b (i32.load offset=8 (local.get $k)))
-        (local.set $v0a (v128.load offset=16 (local.get $k)))
-        (local.set $w0a (v128.load offset=32 (local.get $k)))
-        (local.set $v0b (v128.load offset=48 (local.get $k)))
-        (local.set $w0b (v128.load offset=64 (local.get $k)))
-        (local.set $k (i32.const 512))
-        (local.set $q1a (i32.load offset=4 (local.get $k)))
-        (local.set $q1b (i32.load offset=8 (local.get $k)))
-        (local.set $v1a (v128.load offset=16 (local.get $k)))
-        (local.set $w1a (v128.load offset=32 (local.get $k)))
-        (local.set $v1b (v128.load offset=48 (local.get $k)))
-        (local.set $w1b (v128.load offset=64 (local.get $k)))
-        (local.set $k (select (i32.const 1024) (i32.const 0) (i32.gt_u (local.get $n) (i32.const 2))))
-        (local.set $q2a (i32.load offset=4 (local.get $k)))
-        (local.set $q2b (i32.load offset=8 (local.get $k)))
-        (local.set $v2a (v128.load offset=16 (local.get $k)))
-        (local.set $w2a (v128.load offset=32 (local.get $k)))
-        (local.set $v2b (v128.load offset=48 (local.get $k)))
-        (local.set $w2b (v128.load offset=64 (local.get $k)))
-        (local.set $k (select (i32.const 1536) (i32.const 0) (i32.gt_u (local.get $n) (i32.const 3))))
-        (local.set $q3a (i32.load offset=4 (local.get $k)))
-        (local.set $q3b (i32.load offset=8 (local.get $k)))
-        (local.set $v3a (v128.load offset=16 (local.get $k)))
-        (local.set $w3a (v128.load offset=32 (local.get $k)))
-        (local.set $v3b (v128.load offset=48 (local.get $k)))
-        (local.set $w3b (v128.load offset=64 (local.get $k)))
-        (block $done
-          (loop $round
-            (br_if $done (i32.gt_s (local.get $i) (local.get $last)))
-            (local.set $any (v128.or (v128.or (v128.or (v128.and
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q0a))) (local.get $w0a)) (local.get $v0a))
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q0b))) (local.get $w0b)) (local.get $v0b)))
-              (v128.and
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q1a))) (local.get $w1a)) (local.get $v1a))
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q1b))) (local.get $w1b)) (local.get $v1b))))
-              (v128.and
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q2a))) (local.get $w2a)) (local.get $v2a))
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q2b))) (local.get $w2b)) (local.get $v2b))))
-              (v128.and
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q3a))) (local.get $w3a)) (local.get $v3a))
-                (i8x16.eq (v128.or (v128.load (i32.add (local.get $i) (local.get $q3b))) (local.get $w3b)) (local.get $v3b)))))
-            (if (v128.any_true (local.get $any))
-              (then
-                (local.set $pos (call $settle (local.get $i) (i8x16.bitmask (local.get $any)) (local.get $last) (local.get $end) (local.get $n)))
-                (if (i32.ne (local.get $pos) (i32.const -2)) (then (return (local.get $pos))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 16)))
-            (br $round)))
-        (return (i32.const -1))))
-    ;; more needles: read from the table, 16 positions per round
-    (block $done
-      (loop $round
-        (br_if $done (i32.gt_s (local.get $i) (local.get $last)))
-        (local.set $any (v128.const i64x2 0 0))
-        (local.set $k (i32.const 0))
-        (block $all
-          (loop $each
-            (br_if $all (i32.ge_u (local.get $k) (local.get $n)))
-            (local.set $pos (i32.shl (local.get $k) (i32.const 9)))
-            (local.set $any (v128.or (local.get $any) (v128.and
-              (i8x16.eq
-                (v128.or (v128.load (i32.add (local.get $i) (i32.load offset=4 (local.get $pos)))) (v128.load offset=32 (local.get $pos)))
-                (v128.load offset=16 (local.get $pos)))
-              (i8x16.eq
-                (v128.or (v128.load (i32.add (local.get $i) (i32.load offset=8 (local.get $pos)))) (v128.load offset=64 (local.get $pos)))
-                (v128.load offset=48 (local.get $pos))))))
-            (local.set $k (i32.add (local.get $k) (i32.const 1)))
-            (br $each)))
-        (if (v128.any_true (local.get $any))
-          (then
-            (local.set $pos (call $settle (local.get $i) (i8x16.bitmask (local.get $any)) (local.get $last) (local.get $end) (local.get $n)))
-            (if (i32.ne (local.get $pos) (i32.const -2)) (then (return (local.get $pos))))))
-        (local.set $i (i32.add (local.get $i) (i32.const 16)))
-        (br $round)))
     (i32.const -1))
   ;; word(c): whether byte c is an ASCII word character [A-Za-z0-9_]
   (func $word (param $c i32) (result i32)

@@ -171,10 +171,15 @@ export class RecordAnalyzer {
       return;
     }
     if (value === null || typeof value !== 'object') return;
-    for (const [k, v] of Object.entries(value)) {
+    // for-in over parsed objects: their own keys, in Object.entries order, without an array per field
+    const obj = value as Record<string, unknown>;
+    for (const k in obj) {
+      const v = obj[k];
       const path = jqKey(k);
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const [k2, v2] of Object.entries(v)) {
+        const inner = v as Record<string, unknown>;
+        for (const k2 in inner) {
+          const v2 = inner[k2];
           if (v2 === null || typeof v2 !== 'object') this.count(path + jqKey(k2), v2);
         }
       } else this.count(path, v);

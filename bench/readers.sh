@@ -63,6 +63,8 @@ if [[ " $SECTIONS " == *" grep "* ]]; then
   race "count -c 'Failed password'" rg "rg -c 'Failed password' '$text' | cat >/dev/null" "'$LRO' grep $T 'Failed password' -c | cat >/dev/null" 3
   race "words -w 'root'" rg "rg -n -w 'root' '$text' | cat >/dev/null" "$(g "'root' -w")" 3
   race "invert count -v -c 'INFO'" rg "rg -v -c 'INFO' '$text' | cat >/dev/null" "'$LRO' grep $T 'INFO' -v -c | cat >/dev/null" 3
+  # the floor for lro: Node starting and reading the stored file once, with nothing found or printed
+  race "floor: node reads the stored result once" rg "rg -n -F 'zzq-no-such-line' '$text' | cat >/dev/null" "node '$BENCH_DIR/read-floor.mjs' '$LRO_DIR/lro-bench-text-$T.jsonl' | cat >/dev/null" 3
   for p in 'Invalid user webmaster' 'Failed password' 'zzq-no-such-line'; do
     race "literal '$p' (faster than GNU grep)" grep "LC_ALL=C grep -n -F '$p' '$text' | cat >/dev/null" "$(g "'$p' -F")" 1
   done

@@ -78,8 +78,8 @@ export class LocalAnalysis implements InputAnalysis {
  * size: transferring each chunk instead left up to tens of MB of spent chunks in the worker's heap, and cost a
  * message each.
  */
-export const SLOT = 1 << 20;
-export const SLOTS = 4;
+const SLOT = 1 << 20;
+const SLOTS = 4;
 // Atomics.waitAsync is in Node 20 (V8), not yet in TypeScript's ES2023 library.
 declare global {
   interface Atomics {

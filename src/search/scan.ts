@@ -23,7 +23,7 @@ const FOUND_AT = 4092;
 const TEDDY = 8832;
 /** anyOf()'s word table (see scan.wat). */
 const WORDS = 8192;
-export const MAX_WORDS = 16;
+const MAX_WORDS = 16;
 
 // The few WebAssembly names used here (TypeScript's ES libraries do not declare them).
 declare const WebAssembly: {

@@ -1,13 +1,13 @@
 ;; The byte-scanning kernel of `lro grep`, 16 bytes at a time with WebAssembly SIMD; src/search/scan.ts embeds
 ;; the assembled bytes (test/search/scan.test.ts assembles this file with wabt and checks they match).
 ;;
-;; Memory: [0, 4096) holds up to 8 needles; [4096, 4256) lines()'s state; [8192, 8960) the tables of anyOf()
-;; and of Teddy; records are read into memory from DATA (scan.ts) on, so the search runs where the bytes landed.
+;; Memory: [0, 4096) holds up to 8 needles; [4096, 4256) lines()'s state; [8192, 9008) the tables and scratch
+;; of anyOf() and Teddy; records are read into memory from DATA (scan.ts) on, so the search runs where the bytes landed.
 ;;   needle k, at k * 512:  +0 length  +4 p1  +8 p2  (two positions of the needle checked first)
 ;;                          +16 v128 splat of byte p1  +32 its fold mask  +48 byte p2  +64 its fold mask
 ;;                          +128 the needle's bytes (lower case when folded), +320 a fold mask per byte
 ;;   A fold mask is 0x20 for an ASCII letter searched without case (b | 0x20 is then its lower case), else 0.
-;; Searches read up to 32 bytes past `end`: memory keeps that much room after any data.
+;; Searches read up to 48 bytes past `end`: memory keeps that much room after any data.
 ;;
 ;; lines() walks whole lines (records, each ending in \n) from one needle hit to the next, keeping the record
 ;; number, and settles on its own the lines that need no JavaScript: a hit of a "definite" needle (the whole
@@ -78,41 +78,57 @@
   ;; tables for byte 0, 1 and 2; a bit per needle), as ripgrep's Teddy does
   (func $teddy (param $i i32) (param $end i32) (param $n i32) (result i32)
     (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $lo2 v128) (local $hi2 v128)
-    (local $v v128) (local $m v128) (local $bits i32) (local $pos i32) (local $b i32) (local $k i32)
+    (local $a v128) (local $b v128) (local $v v128) (local $f v128) (local $bits i32) (local $pos i32) (local $m i32) (local $k i32)
+    (local.set $f (i8x16.splat (i32.const 15)))
     (local.set $lo0 (v128.load (i32.const 8832)))
     (local.set $hi0 (v128.load (i32.const 8848)))
     (local.set $lo1 (v128.load (i32.const 8864)))
     (local.set $hi1 (v128.load (i32.const 8880)))
     (local.set $lo2 (v128.load (i32.const 8896)))
     (local.set $hi2 (v128.load (i32.const 8912)))
+    ;; 32 positions per round: two blocks of 16, each three loads looked up by nibbles
     (block $done
       (loop $round
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $v (v128.load (local.get $i)))
-        (local.set $m (v128.and
-          (i8x16.swizzle (local.get $lo0) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+        (local.set $a (v128.and
+          (i8x16.swizzle (local.get $lo0) (v128.and (local.get $v) (local.get $f)))
           (i8x16.swizzle (local.get $hi0) (i8x16.shr_u (local.get $v) (i32.const 4)))))
         (local.set $v (v128.load offset=1 (local.get $i)))
-        (local.set $m (v128.and (local.get $m) (v128.and
-          (i8x16.swizzle (local.get $lo1) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+        (local.set $a (v128.and (local.get $a) (v128.and
+          (i8x16.swizzle (local.get $lo1) (v128.and (local.get $v) (local.get $f)))
           (i8x16.swizzle (local.get $hi1) (i8x16.shr_u (local.get $v) (i32.const 4))))))
         (local.set $v (v128.load offset=2 (local.get $i)))
-        (local.set $m (v128.and (local.get $m) (v128.and
-          (i8x16.swizzle (local.get $lo2) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+        (local.set $a (v128.and (local.get $a) (v128.and
+          (i8x16.swizzle (local.get $lo2) (v128.and (local.get $v) (local.get $f)))
           (i8x16.swizzle (local.get $hi2) (i8x16.shr_u (local.get $v) (i32.const 4))))))
-        (if (v128.any_true (local.get $m))
+        (local.set $v (v128.load offset=16 (local.get $i)))
+        (local.set $b (v128.and
+          (i8x16.swizzle (local.get $lo0) (v128.and (local.get $v) (local.get $f)))
+          (i8x16.swizzle (local.get $hi0) (i8x16.shr_u (local.get $v) (i32.const 4)))))
+        (local.set $v (v128.load offset=17 (local.get $i)))
+        (local.set $b (v128.and (local.get $b) (v128.and
+          (i8x16.swizzle (local.get $lo1) (v128.and (local.get $v) (local.get $f)))
+          (i8x16.swizzle (local.get $hi1) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        (local.set $v (v128.load offset=18 (local.get $i)))
+        (local.set $b (v128.and (local.get $b) (v128.and
+          (i8x16.swizzle (local.get $lo2) (v128.and (local.get $v) (local.get $f)))
+          (i8x16.swizzle (local.get $hi2) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        (if (v128.any_true (v128.or (local.get $a) (local.get $b)))
           (then
-            (v128.store (i32.const 8944) (local.get $m))
-            (local.set $bits (i8x16.bitmask (i8x16.ne (local.get $m) (v128.const i64x2 0 0))))
+            (v128.store (i32.const 8944) (local.get $a))
+            (v128.store (i32.const 8960) (local.get $b))
+            (local.set $bits (i32.or (i8x16.bitmask (i8x16.ne (local.get $a) (v128.const i64x2 0 0)))
+                                     (i32.shl (i8x16.bitmask (i8x16.ne (local.get $b) (v128.const i64x2 0 0))) (i32.const 16))))
             (loop $bit
               (local.set $pos (i32.add (local.get $i) (i32.ctz (local.get $bits))))
               (if (i32.ge_u (local.get $pos) (local.get $end)) (then (return (i32.const -1))))
-              (local.set $b (i32.load8_u offset=8944 (i32.ctz (local.get $bits))))
+              (local.set $m (i32.load8_u offset=8944 (i32.ctz (local.get $bits))))
               (local.set $k (i32.const 0))
               (block $tried
                 (loop $each
                   (br_if $tried (i32.ge_u (local.get $k) (local.get $n)))
-                  (if (i32.and (i32.and (i32.shr_u (local.get $b) (local.get $k)) (i32.const 1))
+                  (if (i32.and (i32.and (i32.shr_u (local.get $m) (local.get $k)) (i32.const 1))
                                (i32.le_u (i32.add (local.get $pos) (i32.load (i32.shl (local.get $k) (i32.const 9)))) (local.get $end)))
                     (then
                       (if (call $is (local.get $pos) (local.get $k))
@@ -123,7 +139,7 @@
                   (br $each)))
               (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
               (br_if $bit (local.get $bits)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 32)))
         (br $round)))
     (i32.const -1))
 
@@ -324,7 +340,8 @@
   ;; buckets (at 8704: low and high nibble tables for byte 0, 1 and 2), as ripgrep's Teddy does; up to 8 buckets.
   (func (export "anyOf") (param $i i32) (param $end i32) (result i32)
     (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $lo2 v128) (local $hi2 v128)
-    (local $v v128) (local $m v128) (local $bits i32) (local $pos i32) (local $b i32) (local $k i32) (local $n i32)
+    (local $a v128) (local $b v128) (local $v v128) (local $f v128) (local $bits i32) (local $pos i32) (local $m i32) (local $k i32) (local $n i32)
+    (local.set $f (i8x16.splat (i32.const 15)))
     (local.set $lo0 (v128.load (i32.const 8704)))
     (local.set $hi0 (v128.load (i32.const 8720)))
     (local.set $lo1 (v128.load (i32.const 8736)))
@@ -332,34 +349,49 @@
     (local.set $lo2 (v128.load (i32.const 8768)))
     (local.set $hi2 (v128.load (i32.const 8784)))
     (local.set $n (i32.load (i32.const 8800)))
+    ;; 32 positions per round, as teddy() does
     (block $done
       (loop $round
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $v (v128.load (local.get $i)))
-        (local.set $m (v128.and
-          (i8x16.swizzle (local.get $lo0) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+        (local.set $a (v128.and
+          (i8x16.swizzle (local.get $lo0) (v128.and (local.get $v) (local.get $f)))
           (i8x16.swizzle (local.get $hi0) (i8x16.shr_u (local.get $v) (i32.const 4)))))
         (local.set $v (v128.load offset=1 (local.get $i)))
-        (local.set $m (v128.and (local.get $m) (v128.and
-          (i8x16.swizzle (local.get $lo1) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+        (local.set $a (v128.and (local.get $a) (v128.and
+          (i8x16.swizzle (local.get $lo1) (v128.and (local.get $v) (local.get $f)))
           (i8x16.swizzle (local.get $hi1) (i8x16.shr_u (local.get $v) (i32.const 4))))))
         (local.set $v (v128.load offset=2 (local.get $i)))
-        (local.set $m (v128.and (local.get $m) (v128.and
-          (i8x16.swizzle (local.get $lo2) (v128.and (local.get $v) (i8x16.splat (i32.const 15))))
+        (local.set $a (v128.and (local.get $a) (v128.and
+          (i8x16.swizzle (local.get $lo2) (v128.and (local.get $v) (local.get $f)))
           (i8x16.swizzle (local.get $hi2) (i8x16.shr_u (local.get $v) (i32.const 4))))))
-        (if (v128.any_true (local.get $m))
+        (local.set $v (v128.load offset=16 (local.get $i)))
+        (local.set $b (v128.and
+          (i8x16.swizzle (local.get $lo0) (v128.and (local.get $v) (local.get $f)))
+          (i8x16.swizzle (local.get $hi0) (i8x16.shr_u (local.get $v) (i32.const 4)))))
+        (local.set $v (v128.load offset=17 (local.get $i)))
+        (local.set $b (v128.and (local.get $b) (v128.and
+          (i8x16.swizzle (local.get $lo1) (v128.and (local.get $v) (local.get $f)))
+          (i8x16.swizzle (local.get $hi1) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        (local.set $v (v128.load offset=18 (local.get $i)))
+        (local.set $b (v128.and (local.get $b) (v128.and
+          (i8x16.swizzle (local.get $lo2) (v128.and (local.get $v) (local.get $f)))
+          (i8x16.swizzle (local.get $hi2) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        (if (v128.any_true (v128.or (local.get $a) (local.get $b)))
           (then
-            (v128.store (i32.const 8816) (local.get $m))
-            (local.set $bits (i8x16.bitmask (i8x16.ne (local.get $m) (v128.const i64x2 0 0))))
+            (v128.store (i32.const 8976) (local.get $a))
+            (v128.store (i32.const 8992) (local.get $b))
+            (local.set $bits (i32.or (i8x16.bitmask (i8x16.ne (local.get $a) (v128.const i64x2 0 0)))
+                                     (i32.shl (i8x16.bitmask (i8x16.ne (local.get $b) (v128.const i64x2 0 0))) (i32.const 16))))
             (loop $bit
               (local.set $pos (i32.add (local.get $i) (i32.ctz (local.get $bits))))
               (if (i32.ge_u (local.get $pos) (local.get $end)) (then (return (i32.const -1))))
-              (local.set $b (i32.load8_u offset=8816 (i32.ctz (local.get $bits))))
+              (local.set $m (i32.load8_u offset=8976 (i32.ctz (local.get $bits))))
               (local.set $k (i32.const 0))
               (block $tried
                 (loop $each
                   (br_if $tried (i32.ge_u (local.get $k) (local.get $n)))
-                  (if (i32.and (i32.shr_u (local.get $b) (i32.load8_u offset=8217 (i32.shl (local.get $k) (i32.const 5)))) (i32.const 1))
+                  (if (i32.and (i32.shr_u (local.get $m) (i32.load8_u offset=8217 (i32.shl (local.get $k) (i32.const 5)))) (i32.const 1))
                     (then
                       (if (call $isWord (local.get $pos) (local.get $k) (local.get $end))
                         (then
@@ -369,7 +401,7 @@
                   (br $each)))
               (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
               (br_if $bit (local.get $bits)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 32)))
         (br $round)))
     (i32.const -1))
 )

@@ -1,66 +1,80 @@
 #!/usr/bin/env bash
-# Benchmark of `lro offload` (issue: the foundation). Prints, in one run, lro beside its reference:
-#   1. passthrough of a small input vs a bare `node -e 'process.stdin.pipe(process.stdout)'` (hyperfine)
-#   2. a 100 KB result: lro's own time = lro's wall time minus the bare node pipe's
-#   3. offloading 1 GB of text and 1 GB of JSONL vs `cat FILE > OUT` (and `cat FILE > OUT; sync`, since lro
-#      fsyncs its result), with lro's peak RSS; then `lro offload --redact` (every byte scanned for secrets and
-#      rewritten) beside plain `lro offload`
+# Benchmark of `lro offload` (issues 1 and 13). Prints, in one run, lro beside its reference, one line per target:
+#   1. passthrough of a small input vs a bare `node -e 'process.stdin.pipe(process.stdout)'`, round-robin
+#      (target: at most 1.5x)
+#   2. a 100 KB result: lro's own time = lro's wall time minus the bare node pipe's, round-robin (target: at
+#      most 50 ms)
+#   3. offloading 1 GB of text and 1 GB of JSONL, beside `cat FILE > OUT` (and `cat FILE > OUT; sync`, since lro
+#      fsyncs its result), with lro's peak RSS (targets: text at least 450 MB/s, JSONL at least 300 MB/s, RSS at
+#      most 120 MB); then `lro offload --redact` (every byte scanned for secrets and rewritten) beside it
 # With LRO_BASELINE=/path/to/other/bin/lro.js, step 3 also runs that build (e.g. a checkout before a change),
 # alternating with this one, and prints the ratio: a before/after comparison on the same loaded machine.
-# Usage: bench/offload.sh [SIZE_BYTES]   (default 1000000000). Needs: npm run build. Installs hyperfine if missing.
+# The machine's load average is printed at the start and the end: quote it with a figure.
+# Usage: bench/offload.sh [SIZE_BYTES]   (default 1000000000). SECTIONS="small big" picks sections.
+# Needs: npm run build.
 . "$(dirname "$0")/lib.sh"
 SIZE="${1:-1000000000}"
 RUNS="${RUNS:-3}"
+SECTIONS="${SECTIONS:-small big}"
 export LRO_DIR="$WORK/store"
-need hyperfine hyperfine
 
-echo "== passthrough: echo hi | lro offload"
-hyperfine -N --warmup 3 --runs 30 --export-json "$WORK/pass.json" \
-  -n node "bash -c \"echo hi | node -e 'process.stdin.pipe(process.stdout)'\"" \
-  -n lro "bash -c \"echo hi | $LRO offload\"" >/dev/null
-node -e '
-const r = require(process.argv[1]).results; const m = Object.fromEntries(r.map((x) => [x.command, x.mean * 1000]));
-console.log(`node pipe ${m.node.toFixed(1)} ms, lro ${m.lro.toFixed(1)} ms, ratio ${(m.lro / m.node).toFixed(2)} (target <= 1.5)`);' "$WORK/pass.json"
+verdict() { awk -v v="$1" -v op="$2" -v l="$3" 'BEGIN { ok = op == "le" ? v <= l : v >= l; print ok ? "ok" : "MISSED" }'; }
 
-echo "== a 100 KB result: lro offload --force"
-node "$BENCH_DIR/make-data.mjs" text 100000 "$WORK/100k.log" >/dev/null
-hyperfine -N --warmup 3 --runs 30 --export-json "$WORK/100k.json" \
-  -n node "bash -c \"node -e 'process.stdin.pipe(process.stdout)' < $WORK/100k.log\"" \
-  -n lro "bash -c \"$LRO offload --force < $WORK/100k.log\"" >/dev/null
-node -e '
-const r = require(process.argv[1]).results; const m = Object.fromEntries(r.map((x) => [x.command, x.mean * 1000]));
-console.log(`node pipe ${m.node.toFixed(1)} ms, lro ${m.lro.toFixed(1)} ms, lro own time ${(m.lro - m.node).toFixed(1)} ms (target < 50)`);' "$WORK/100k.json"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ " $SECTIONS " == *" small "* ]]; then
+  node "$BENCH_DIR/make-data.mjs" text 100000 "$WORK/100k.log" >/dev/null
+  echo "== passthrough and a 100 KB result, round-robin with a bare node pipe (median of ${SMALL_RUNS:-20})"
+  node "$BENCH_DIR/interleave.mjs" "${SMALL_RUNS:-20}" \
+    pipe "echo hi | node -e 'process.stdin.pipe(process.stdout)'" \
+    passthrough "echo hi | $LRO offload" \
+    pipe100k "node -e 'process.stdin.pipe(process.stdout)' < $WORK/100k.log" \
+    offload100k "$LRO offload --force < $WORK/100k.log" \
+    offload100k-threshold "$LRO offload < $WORK/100k.log" > "$WORK/small.json"
+  node -e '
+const r = require(process.argv[1]); const v = (k) => r[k].median_ms;
+const pass = v("passthrough") / v("pipe"), own = v("offload100k") - v("pipe100k"), own2 = v("offload100k-threshold") - v("pipe100k");
+const ok = (b) => (b ? "ok" : "MISSED");
+console.log(`passthrough: node pipe ${v("pipe").toFixed(1)} ms, lro ${v("passthrough").toFixed(1)} ms, ratio ${pass.toFixed(2)} (target <= 1.5: ${ok(pass <= 1.5)})`);
+console.log(`100 KB --force: node pipe ${v("pipe100k").toFixed(1)} ms, lro ${v("offload100k").toFixed(1)} ms, lro own time ${own.toFixed(1)} ms (target <= 50: ${ok(own <= 50)})`);
+console.log(`100 KB, counted to the threshold: lro ${v("offload100k-threshold").toFixed(1)} ms, own time ${own2.toFixed(1)} ms`);' "$WORK/small.json"
+  rm -rf "$LRO_DIR"
+fi
 
-for kind in text jsonl; do
-  input="$WORK/$kind-$SIZE.in"
-  [ -f "$input" ] || node "$BENCH_DIR/make-data.mjs" "$kind" "$SIZE" "$input" >/dev/null
-  bytes=$(stat -c %s "$input")
-  echo "== offload $kind: $bytes bytes, $RUNS runs each, alternating"
-  : > "$WORK/cat.t"; : > "$WORK/catsync.t"; : > "$WORK/lro.t"; : > "$WORK/lro.rss"; : > "$WORK/base.t"; : > "$WORK/redact.t"
-  for i in $(seq "$RUNS"); do
-    rm -f "$WORK/out"; settle
-    read -r s _ < <(timed "cat '$input' > '$WORK/out'"); echo "$s" >> "$WORK/cat.t"
-    rm -f "$WORK/out"; settle
-    read -r s _ < <(timed "cat '$input' > '$WORK/out'; sync"); echo "$s" >> "$WORK/catsync.t"
-    rm -f "$WORK/out"; rm -rf "$LRO_DIR"; settle
-    read -r s rss < <(timed "'$LRO' offload < '$input'"); echo "$s" >> "$WORK/lro.t"; echo "$rss" >> "$WORK/lro.rss"
-    rm -rf "$LRO_DIR"; settle
-    read -r s _ < <(timed "'$LRO' offload --redact < '$input'"); echo "$s" >> "$WORK/redact.t"
-    if [ -n "${LRO_BASELINE:-}" ]; then
+if [[ " $SECTIONS " == *" big "* ]]; then
+  for kind in text jsonl; do
+    input="$WORK/$kind-$SIZE.in"
+    [ -f "$input" ] || node "$BENCH_DIR/make-data.mjs" "$kind" "$SIZE" "$input" >/dev/null
+    bytes=$(stat -c %s "$input")
+    echo "== offload $kind: $bytes bytes, $RUNS runs each, alternating"
+    : > "$WORK/cat.t"; : > "$WORK/catsync.t"; : > "$WORK/lro.t"; : > "$WORK/lro.rss"; : > "$WORK/base.t"; : > "$WORK/redact.t"
+    for i in $(seq "$RUNS"); do
+      rm -f "$WORK/out"; settle
+      read -r s _ < <(timed "cat '$input' > '$WORK/out'"); echo "$s" >> "$WORK/cat.t"
+      rm -f "$WORK/out"; settle
+      read -r s _ < <(timed "cat '$input' > '$WORK/out'; sync"); echo "$s" >> "$WORK/catsync.t"
+      rm -f "$WORK/out"; rm -rf "$LRO_DIR"; settle
+      read -r s rss < <(timed "'$LRO' offload < '$input'"); echo "$s" >> "$WORK/lro.t"; echo "$rss" >> "$WORK/lro.rss"
       rm -rf "$LRO_DIR"; settle
-      read -r s _ < <(timed "'$LRO_BASELINE' offload < '$input'"); echo "$s" >> "$WORK/base.t"
+      read -r s _ < <(timed "'$LRO' offload --redact < '$input'"); echo "$s" >> "$WORK/redact.t"
+      if [ -n "${LRO_BASELINE:-}" ]; then
+        rm -rf "$LRO_DIR"; settle
+        read -r s _ < <(timed "'$LRO_BASELINE' offload < '$input'"); echo "$s" >> "$WORK/base.t"
+      fi
+      rm -rf "$LRO_DIR"
+    done
+    cat_s=$(median < "$WORK/cat.t"); catsync_s=$(median < "$WORK/catsync.t"); lro_s=$(median < "$WORK/lro.t")
+    mbs=$(awk -v b="$bytes" -v s="$lro_s" 'BEGIN{printf "%.0f", b/s/1e6}')
+    rss=$(( $(sort -g "$WORK/lro.rss" | tail -1) / 1024 ))
+    target=$([ "$kind" = text ] && echo 450 || echo 300)
+    echo "cat ${cat_s}s, cat+sync ${catsync_s}s, lro ${lro_s}s: $mbs MB/s (target >= $target: $(verdict "$mbs" ge "$target")); lro/cat throughput $(ratio "$cat_s" "$lro_s"), lro/(cat+sync) $(ratio "$catsync_s" "$lro_s")"
+    echo "lro peak RSS $rss MB (target <= 120: $(verdict "$rss" le 120))"
+    redact_s=$(median < "$WORK/redact.t")
+    echo "lro offload --redact ${redact_s}s ($(awk -v b="$bytes" -v s="$redact_s" 'BEGIN{printf "%.0f", b/s/1e6}') MB/s), time ratio --redact/plain $(ratio "$redact_s" "$lro_s")"
+    if [ -n "${LRO_BASELINE:-}" ]; then
+      base_s=$(median < "$WORK/base.t")
+      echo "baseline $LRO_BASELINE ${base_s}s; time ratio this/baseline $(ratio "$lro_s" "$base_s")"
     fi
-    rm -rf "$LRO_DIR"
   done
-  cat_s=$(median < "$WORK/cat.t"); catsync_s=$(median < "$WORK/catsync.t"); lro_s=$(median < "$WORK/lro.t")
-  rss=$(sort -g "$WORK/lro.rss" | tail -1)
-  echo "cat ${cat_s}s, cat+sync ${catsync_s}s, lro ${lro_s}s ($(awk -v b="$bytes" -v s="$lro_s" 'BEGIN{printf "%.0f", b/s/1e6}') MB/s)"
-  echo "throughput ratio lro/cat $(ratio "$cat_s" "$lro_s") (target >= 0.5), lro/(cat+sync) $(ratio "$catsync_s" "$lro_s"); lro peak RSS $((rss / 1024)) MB (target < 150)"
-  redact_s=$(median < "$WORK/redact.t")
-  echo "lro offload --redact ${redact_s}s ($(awk -v b="$bytes" -v s="$redact_s" 'BEGIN{printf "%.0f", b/s/1e6}') MB/s), time ratio --redact/plain $(ratio "$redact_s" "$lro_s")"
-  if [ -n "${LRO_BASELINE:-}" ]; then
-    base_s=$(median < "$WORK/base.t")
-    echo "baseline $LRO_BASELINE ${base_s}s; time ratio this/baseline $(ratio "$lro_s" "$base_s") (secret scan target: <= 1.05)"
-  fi
-done
-rm -f "$WORK/out"
+  rm -f "$WORK/out"
+fi
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import('../dist/cli.js').then((cli) => cli.run());
+require('../dist/cli.cjs').run();

@@ -112,9 +112,10 @@ async function reportError(e: unknown, io: IO, argv: string[]): Promise<number> 
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
     const sub = e.code === 'commander.unknownCommand' ? undefined : argv.find((a) => !a.startsWith('-'));
     message = `${commanderMessage(e)}: see lro ${sub && sub !== '--help' ? `${sub} ` : ''}--help`;
-  } else if (e instanceof LroError) {
-    message = e.message;
-    code = e.exitCode;
+  } else if (e instanceof LroError || (e as Error)?.name === 'LroError') {
+    // (by name too: `lro mcp` runs from a bundle of its own, dist/mcp.cjs, with its own LroError class)
+    message = (e as LroError).message;
+    code = (e as LroError).exitCode ?? EXIT.error;
   } else if (e instanceof FormatError) {
     message = `${e.message}: ${e.hint}`;
   } else {

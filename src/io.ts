@@ -20,6 +20,7 @@ export interface Output {
 }
 
 export interface IO {
+  /** Standard input in chunks; a chunk may be reused once the next one is asked for (copy what you keep). */
   stdin: AsyncIterable<Uint8Array>;
   stdinIsTTY: boolean;
   stdout: Output;
@@ -84,10 +85,12 @@ export function nodeOutput(stream: Writable & { isTTY?: boolean; columns?: numbe
 
 /**
  * Reads fd 0 in large chunks (up to 1 MB per read from files and pipes), falling back to process.stdin if fd 0
- * cannot be read directly (non-blocking). Small reads are copied out so the big buffer is reused.
+ * cannot be read directly (non-blocking). Every chunk is a view of one buffer, valid until the next chunk is
+ * asked for: a consumer that keeps one copies it. (A fresh buffer per read left tens of MB of spent chunks
+ * waiting for a garbage collection while offloading a large input.)
  */
 export async function* readStdin(): AsyncGenerator<Buffer> {
-  let buf = Buffer.allocUnsafe(1 << 20);
+  const buf = Buffer.allocUnsafe(1 << 20);
   for (;;) {
     let n: number;
     try {
@@ -102,11 +105,7 @@ export async function* readStdin(): AsyncGenerator<Buffer> {
       throw e;
     }
     if (n === 0) return;
-    if (n < buf.length >> 2) yield Buffer.from(buf.subarray(0, n));
-    else {
-      yield buf.subarray(0, n);
-      buf = Buffer.allocUnsafe(1 << 20);
-    }
+    yield buf.subarray(0, n);
   }
 }
 

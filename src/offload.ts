@@ -137,9 +137,10 @@ class InputSource {
     }
   }
 
-  /** Reads one more chunk into the head; false at the end. */
+  /** Reads one more chunk into the head (a copy: the source may reuse its buffer); null at the end. */
   async readAhead(): Promise<Buffer | null> {
-    const b = await this.next();
+    const read = await this.next();
+    const b = read && Buffer.from(read);
     if (b) {
       this.head.push(b);
       this.headBytes += b.length;
@@ -164,7 +165,7 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
   const meter = new TokenMeter(tokenizer);
   if (options.force) meter.stopExact(); // nothing to decide: estimate from samples
   for (const b of src.head) meter.push(b);
-  while (!options.force && !src.eof && meter.exact <= threshold) {
+  while (!options.force && !src.eof && !meter.exceeds(threshold)) {
     const b = await src.readAhead();
     if (b) meter.push(b);
   }

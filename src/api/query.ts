@@ -1,6 +1,6 @@
 // lro where and lro count for programs (an MCP server, an agent loop): the same planning, engines and guards
 // as the commands, with no output budget, and the printed lines parsed back into values.
-import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
+import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { printCount } from '../render/count-output.js';
 import { printWhere } from '../render/where-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
@@ -37,12 +37,10 @@ export interface CountOutput {
 
 const range = (from?: number, to?: number) => (from === undefined && to === undefined ? undefined : formatRange(from ?? 1, to ?? Infinity));
 
-/** Runs a printer where a pattern that could run away can be stopped; collects what it prints. */
-async function collect(task: 'where' | 'count', path: string, args: string[], options: WhereOptions | CountOptions, linear: boolean, timeout: number | undefined, print: (w: (s: string) => void) => Promise<number>): Promise<string> {
+/** Runs a printer, a pattern that could run away (not `linear`) watched; collects what it prints. */
+async function collect(linear: boolean, timeout: number | undefined, print: (w: (s: string) => void, stallSeconds?: number) => Promise<number>): Promise<string> {
   let out = '';
-  const write = (s: string) => void (out += s);
-  if (linear) await print(write);
-  else await runGuarded({ task, path, args, options: { ...options } as Record<string, unknown>, env: {} }, async (s) => write(s), async () => undefined, 'grep', () => print(write), timeout ?? DEFAULT_STALL_SECONDS);
+  await print((s) => void (out += s), linear ? undefined : (timeout ?? DEFAULT_STALL_SECONDS));
   return out;
 }
 
@@ -59,7 +57,7 @@ export async function whereResult(ref: ResultRef, conditions: string[], opts: Wh
   };
   const plan = planWhere(conditions, o, rf.header.count);
   const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
-  const out = await collect('where', rf.path, plan.args, o, linear, opts.timeoutSeconds, (w) => damaged(rf, () => printWhere(rf, plan, {}, w, () => undefined)));
+  const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printWhere(rf, plan, {}, w, () => undefined, stall)));
   return out
     .split('\n')
     .filter((l) => l !== '')
@@ -86,7 +84,7 @@ export async function countResult(ref: ResultRef, by: string[], opts: CountResul
   const plan = planCount(o, rf.header.content_type, rf.header.count);
   const t = plan.query.text;
   const linear = t?.kind !== 'regex' || t.matcher.linearTime;
-  const out = await collect('count', rf.path, by, o, linear, opts.timeoutSeconds, (w) => damaged(rf, () => printCount(rf, plan, {}, w, () => undefined)));
+  const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printCount(rf, plan, {}, w, () => undefined, stall)));
   const result: CountOutput = { groups: [], other: 0 };
   for (const l of out.split('\n')) {
     if (!l) continue;

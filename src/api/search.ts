@@ -1,10 +1,10 @@
 // grep and jq over a stored result for programs: the same engines, guards and limits as `lro grep --json` and
 // `lro jq -c`, with the output parsed back into values instead of printed. A pattern or filter that could run
-// away runs in a worker that is stopped when it makes no progress, so a host (an MCP server) never hangs.
+// away is watched and stopped when it makes no progress, so a host (an MCP server) never hangs.
 import { printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
-import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
+import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { EXIT, LroError } from '../errors.js';
 import { formatRange } from '../ranges.js';
 import { damaged, openResult, type ResultRef, type StoreOptions } from './results.js';
@@ -68,12 +68,8 @@ export async function grepResult(ref: ResultRef, pattern: string, opts: GrepResu
   const collect = (s: string) => {
     for (const line of s.split('\n')) if (line) lines.push(JSON.parse(line) as GrepLine);
   };
-  const inProcess = () => damaged(rf, () => printGrep(rf, plan, {}, collect));
-  if (plan.query.matcher.linearTime) await inProcess();
-  else {
-    const options = { ...o } as Record<string, unknown>;
-    await runGuarded({ task: 'grep', path: rf.path, pattern, options, env: {} }, async (s) => collect(s), async () => undefined, 'grep', inProcess, opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS);
-  }
+  const stall = plan.query.matcher.linearTime ? undefined : opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS;
+  await damaged(rf, () => printGrep(rf, plan, {}, (s) => collect(typeof s === 'string' ? s : Buffer.from(s).toString('utf8')), stall));
   return { lines, matched: new Set(lines.filter((l) => l.type === 'match').map((l) => l.record)).size };
 }
 
@@ -119,14 +115,7 @@ export async function jqResult(ref: ResultRef, filter: string, opts: JqResultOpt
   let stderr = '';
   const write = async (s: string) => void (out += s);
   const writeErr = async (s: string) => void (stderr += s);
-  const exitCode = await runGuarded(
-    { task: 'jq', path: rf.path, filter, options: { ...o } as Record<string, unknown>, env: {} },
-    write,
-    writeErr,
-    'jq',
-    () => runJqHere(rf, filter, o, {}, write, writeErr),
-    opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS,
-  );
+  const exitCode = await runJqHere(rf, filter, o, {}, write, writeErr, opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS);
   if (exitCode === EXIT.error || exitCode === EXIT.jqCompile) {
     throw new LroError(stderr.trim().split('\n')[0] || `jq exited with ${exitCode}`, exitCode);
   }

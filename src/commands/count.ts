@@ -3,7 +3,7 @@
 // the output budget; --json for scripts; --explain prints the equivalent jq command.
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
-import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
+import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { FormatError } from '../format/header.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
@@ -13,7 +13,7 @@ import { countExplain } from '../query/explain.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 
-/** Counts and prints; returns the exit code. Runs in a worker when a --by pattern could run away. */
+/** Counts and prints; returns the exit code. A --by pattern that could run away is watched. */
 export async function runCount(ref: string, o: CountOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   const plan = planCount(o, rf.header.content_type, rf.header.count);
@@ -25,11 +25,9 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
   const out = new OutputBatch(io.stdout);
   const err = (s: string) => io.stderr.write(s);
   try {
-    const inProcess = () => printCount(rf, plan, io.env, (s) => out.add(s), err);
     const t = plan.query.text;
-    if (t?.kind !== 'regex' || t.matcher.linearTime) return await inProcess();
-    const env = { LRO_MAX_OUTPUT_TOKENS: io.env.LRO_MAX_OUTPUT_TOKENS };
-    return await runGuarded({ task: 'count', path: rf.path, args: plan.by, options: { ...o }, env }, (s) => out.add(s), err, 'grep', inProcess, timeout);
+    const linear = t?.kind !== 'regex' || t.matcher.linearTime;
+    return await printCount(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;

@@ -3,7 +3,7 @@
 // the output budget. Exit 0 if anything matched, 1 if nothing did, 2 on error.
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
-import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
+import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { FormatError } from '../format/header.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
@@ -12,18 +12,15 @@ import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 
-/** Runs the search and prints it; returns the exit code. Runs in a worker when the pattern could run away. */
+/** Runs the search and prints it; returns the exit code. A pattern that could run away is watched. */
 export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   const plan = planGrep(pattern, o, rf.header.count);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS; // checked even when unused
   const out = new OutputBatch(io.stdout);
   try {
-    const inProcess = () => printGrep(rf, plan, io.env, (s) => out.add(s));
-    // a pattern that matches in linear time runs here; any other runs where it can be stopped
-    if (plan.query.matcher.linearTime) return await inProcess();
-    const env = { LRO_MAX_OUTPUT_TOKENS: io.env.LRO_MAX_OUTPUT_TOKENS };
-    return await runGuarded({ task: 'grep', path: rf.path, pattern, options: { ...o }, env }, (s) => out.add(s), (s) => io.stderr.write(s), 'grep', inProcess, timeout);
+    // a pattern that matches in linear time needs no watching
+    return await printGrep(rf, plan, io.env, (s) => out.add(s), plan.query.matcher.linearTime ? undefined : timeout);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;

@@ -81,7 +81,8 @@ function pipeThrough(stdin: NodeJS.WritableStream, stderr: NodeJS.ReadableStream
   stdin.on('error', () => undefined); // the command may exit without reading its input
   void (async () => {
     try {
-      for await (const chunk of io.stdin) if (!stdin.write(chunk)) await once(stdin, 'drain');
+      // a copy: the stream may still hold the chunk when io.stdin reuses its buffer
+      for await (const chunk of io.stdin) if (!stdin.write(Buffer.from(chunk))) await once(stdin, 'drain');
     } catch {
       // the command went away
     }

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { shellQuote } from '../describe/shell.js';
-import { DEFAULT_STALL_SECONDS, runGuarded } from '../engines/guard.js';
+import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
@@ -23,7 +23,7 @@ export function whereExplain(rf: ResultFile, plan: WherePlan): string {
   return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}${records}\n`;
 }
 
-/** Runs the query and prints it; returns the exit code. Runs in a worker when a pattern could run away. */
+/** Runs the query and prints it; returns the exit code. A pattern that could run away is watched. */
 export async function runWhere(ref: string, conditions: string[], o: WhereOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   const plan = planWhere(conditions, o, rf.header.count);
@@ -35,10 +35,8 @@ export async function runWhere(ref: string, conditions: string[], o: WhereOption
   const out = new OutputBatch(io.stdout);
   const err = (s: string) => io.stderr.write(s);
   try {
-    const inProcess = () => printWhere(rf, plan, io.env, (s) => out.add(s), err);
-    if (plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime)) return await inProcess();
-    const env = { LRO_MAX_OUTPUT_TOKENS: io.env.LRO_MAX_OUTPUT_TOKENS };
-    return await runGuarded({ task: 'where', path: rf.path, args: plan.args, options: { ...o }, env }, (s) => out.add(s), err, 'grep', inProcess, timeout);
+    const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
+    return await printWhere(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;

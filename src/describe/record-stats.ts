@@ -48,7 +48,8 @@ export interface RecordStats {
 class ValueCounter {
   present = 0;
   overflow = false;
-  readonly counts = new Map<string, number>();
+  /** Counts by value (a JSON scalar: strings, numbers, booleans and null are distinct keys of a Map). */
+  readonly counts = new Map<string | number | boolean | null, number>();
 
   add(v: unknown, weight: number): void {
     this.present += weight;
@@ -61,7 +62,7 @@ class ValueCounter {
       this.overflow = true;
       return;
     }
-    const key = JSON.stringify(v);
+    const key = v as string | number | boolean | null;
     this.counts.set(key, (this.counts.get(key) ?? 0) + weight);
     if (this.counts.size > MAX_DISTINCT) {
       this.overflow = true;
@@ -81,20 +82,37 @@ export class RecordAnalyzer {
   private sampledAtStride = 0;
   private weight = 1;
   private readonly head: PreviewRecord[] = [];
-  private tail: { n: number; bytes: Buffer; whole: boolean }[] = [];
+  /** The last TAIL_RECORDS records, oldest first; entries are reused, not made per record. */
+  private tail: { n: number; buf: Buffer; start: number; end: number; whole: boolean; copied: boolean }[] = [];
   private readonly schema = new SchemaNode();
   private readonly fields = new Map<string, ValueCounter>();
   private readonly profiles = new FieldProfiles(MAX_TRACKED_FIELDS);
 
   /** Sees record number n (its JSON text). Records must come in order; numbers may skip (non-JSON lines). */
   observe(record: Buffer, n: number): void {
+    this.observeAt(record, 0, record.length, n);
+    this.keepTail();
+  }
+
+  /**
+   * observe() for the record at buf[start, end), without making a Buffer of it unless it is looked at. The tail
+   * keeps a view of buf until keepTail() copies it: call that before buf's memory is reused.
+   */
+  observeAt(buf: Buffer, start: number, end: number, n: number): void {
+    const length = end - start;
     this.n = n;
-    this.bytes += record.length;
-    if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(this.masked(record)) });
+    this.bytes += length;
+    if (this.head.length < HEAD_RECORDS) this.head.push({ record: n, value: preview(this.masked(buf.subarray(start, end))) });
     else {
       // kept raw; previewed once at the end
-      this.tail.push({ n, bytes: Buffer.from(record.subarray(0, Math.min(record.length, 1 << 20))), whole: record.length <= 1 << 20 });
-      if (this.tail.length > TAIL_RECORDS) this.tail.shift();
+      const t = this.tail.length < TAIL_RECORDS ? { n, buf, start, end, whole: true, copied: false } : this.tail.shift()!;
+      t.n = n;
+      t.buf = buf;
+      t.start = start;
+      t.end = Math.min(end, start + (1 << 20));
+      t.whole = length <= 1 << 20;
+      t.copied = false;
+      this.tail.push(t);
     }
     this.weight = 1;
     if (this.bytes > FULL_BYTES) {
@@ -106,10 +124,10 @@ export class RecordAnalyzer {
         this.sampledAtStride = 0;
       }
     }
-    if (record.length > 4 << 20) return; // a huge single record: schema from others
+    if (length > 4 << 20) return; // a huge single record: schema from others
     let value: unknown;
     try {
-      value = JSON.parse(record.toString('utf8'));
+      value = JSON.parse(buf.toString('utf8', start, end));
     } catch {
       return;
     }
@@ -118,13 +136,24 @@ export class RecordAnalyzer {
     this.countFields(value);
   }
 
+  /** Copies the tail records still held as views (two at most). */
+  keepTail(): void {
+    for (const t of this.tail) {
+      if (t.copied) continue;
+      t.buf = Buffer.from(t.buf.subarray(t.start, t.end));
+      t.start = 0;
+      t.end = t.buf.length;
+      t.copied = true;
+    }
+  }
+
   end(): RecordStats {
     const topValues: FieldValues[] = [];
     for (const [path, c] of this.fields) {
       if (c.overflow || c.counts.size === 0) continue;
       const values = [...c.counts.entries()]
         .sort((a, b) => b[1] - a[1])
-        .map(([k, count]) => [JSON.parse(k) as FieldValues['values'][number][0], count] as FieldValues['values'][number]);
+        .map(([k, count]) => [k, count] as FieldValues['values'][number]);
       topValues.push({ path, present: c.present, distinct: c.counts.size, values });
     }
     topValues.sort((a, b) => fieldScore(b, this.n) - fieldScore(a, this.n));
@@ -137,7 +166,7 @@ export class RecordAnalyzer {
       sampled: this.analyzed < this.n,
       head: this.head,
       tail: this.tail.map((t) => {
-        const b = this.masked(t.bytes);
+        const b = this.masked(t.buf.subarray(t.start, t.end));
         return { record: t.n, value: t.whole ? preview(b) : `${b.toString('utf8', 0, RECORD_KEEP_CHARS)}…` };
       }),
       schema: this.schema,
@@ -169,10 +198,15 @@ export class RecordAnalyzer {
       return;
     }
     if (value === null || typeof value !== 'object') return;
-    for (const [k, v] of Object.entries(value)) {
+    // for-in over parsed objects: their own keys, in Object.entries order, without an array per field
+    const obj = value as Record<string, unknown>;
+    for (const k in obj) {
+      const v = obj[k];
       const path = jqKey(k);
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        for (const [k2, v2] of Object.entries(v)) {
+        const inner = v as Record<string, unknown>;
+        for (const k2 in inner) {
+          const v2 = inner[k2];
           if (v2 === null || typeof v2 !== 'object') this.count(path + jqKey(k2), v2);
         }
       } else this.count(path, v);
@@ -243,17 +277,21 @@ export class JsonlRecordFeeder {
 
   constructor(readonly analyzer: RecordAnalyzer) {}
 
+  /** Feeds input bytes; the chunk may be reused once this returns. */
   push(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
       if (this.carry || this.skipping) {
-        if (!this.skipping) this.one(Buffer.concat([this.carry!, chunk.subarray(0, nl)]));
-        else this.line++;
+        if (!this.skipping) {
+          const line = Buffer.concat([this.carry!, chunk.subarray(0, nl)]);
+          this.one(line, 0, line.length);
+        } else this.line++;
         this.carry = null;
         this.skipping = false;
-      } else this.one(chunk.subarray(start, nl));
+      } else this.one(chunk, start, nl);
       start = nl + 1;
     }
+    this.analyzer.keepTail();
     if (start < chunk.length && !this.skipping) {
       const rest = chunk.subarray(start);
       this.carry = this.carry ? Buffer.concat([this.carry, rest]) : Buffer.from(rest);
@@ -265,15 +303,15 @@ export class JsonlRecordFeeder {
   }
 
   end(): RecordStats {
-    if (this.carry && this.carry.length > 0) this.one(this.carry);
+    if (this.carry && this.carry.length > 0) this.one(this.carry, 0, this.carry.length);
     else if (this.skipping) this.line++;
     this.carry = null;
     return this.analyzer.end();
   }
 
-  private one(line: Buffer): void {
+  private one(buf: Buffer, start: number, end: number): void {
     this.line++;
-    const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
-    if (end > 0) this.analyzer.observe(end === line.length ? line : line.subarray(0, end), this.line);
+    if (end > start && buf[end - 1] === 0x0d) end--;
+    if (end > start) this.analyzer.observeAt(buf, start, end, this.line);
   }
 }

@@ -25,7 +25,10 @@ export class SchemaNode {
     if (t === 'object') {
       this.objects++;
       this.properties ??= new Map();
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const obj = value as Record<string, unknown>;
+      // for-in over a parsed object: its own keys in Object.entries order, without an array per property
+      for (const k in obj) {
+        const v = obj[k];
         let child = this.properties.get(k);
         if (!child) {
           if (this.properties.size >= MAX_LEARN_PROPS) {
@@ -106,5 +109,14 @@ export function fieldPaths(node: SchemaNode, depth: number, prefix = ''): string
 
 /** A jq path step for a key: `.name` when it is an identifier, else `."odd key"`. */
 export function jqKey(k: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `.${JSON.stringify(k)}`;
+  let key = jqKeys.get(k);
+  if (key === undefined) {
+    key = /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `.${JSON.stringify(k)}`;
+    if (jqKeys.size >= 10_000) jqKeys.clear();
+    jqKeys.set(k, key);
+  }
+  return key;
 }
+
+/** Keys repeat from record to record: their jq form, made once. */
+const jqKeys = new Map<string, string>();

@@ -1,10 +1,9 @@
 // The statistics of a stored result, computed again from its file (for `lro info`): the same analyzers that
 // watched the offload, fed the same bytes (rendered the same way when the text has terminal noise), give the
 // same descriptor.
-import { decodeRecords } from '../format/decode.js';
 import { isNoisy } from '../format/header.js';
 import { TerminalRenderer } from '../format/terminal.js';
-import { readRecords, type ResultFile } from '../format/reader.js';
+import { originalContent, readRecords, type ResultFile } from '../format/reader.js';
 import type { Stats } from './descriptor.js';
 import { RecordAnalyzer } from './record-stats.js';
 import { TextAnalyzer } from './text-stats.js';
@@ -16,19 +15,11 @@ export function statsOfStored(rf: ResultFile): Stats {
   if (h.content_type === 'text') {
     const text = new TextAnalyzer(PREVIEW_MASK);
     const renderer = isNoisy(h) ? new TerminalRenderer((b) => text.push(b)) : null;
-    const feed = (b: Buffer) => (renderer ? renderer.push(b) : text.push(b));
-    let batch: Uint8Array[] = [];
-    let size = 0;
-    for (const piece of decodeRecords(h, readRecords(rf))) {
-      batch.push(piece.length < 4096 ? Buffer.from(piece) : piece);
-      size += piece.length;
-      if (size >= 1 << 20) {
-        feed(Buffer.concat(batch));
-        batch = [];
-        size = 0;
-      }
+    for (const piece of originalContent(rf)) {
+      const b = Buffer.from(piece.buffer, piece.byteOffset, piece.length); // large pieces, each its own
+      if (renderer) renderer.push(b);
+      else text.push(b);
     }
-    if (size > 0) feed(Buffer.concat(batch));
     renderer?.end();
     return { kind: 'text', text: text.end() };
   }

@@ -1,6 +1,7 @@
 // What a descriptor says about text: the first and last lines, the lines that look like errors (with their
 // line numbers; errors are often at the end), and how many lines carry each log level. Fed the same bytes as
 // the text encoder, in one pass, with bounded memory.
+import { ErrorLines } from './error-lines.js';
 import { LineTemplates, type TemplateStats } from './line-templates.js';
 
 /** One line shown in a preview: its number (= record number) and its text, cleaned for display. */
@@ -59,6 +60,11 @@ interface RawLine {
   bytes: Uint8Array;
 }
 
+/** A copy of a kept line, no longer than display needs (LINE_KEEP_BYTES, and one more byte to know it is longer). */
+function copyLine(l: RawLine): RawLine {
+  return { line: l.line, bytes: Buffer.from(l.bytes.subarray(0, LINE_KEEP_BYTES + 1)) };
+}
+
 /** Analyzer regions: 64 KB keeps each region's latin1 text a young heap string (fast to make and to free). */
 const ANALYZE_REGION = 64 << 10;
 
@@ -98,9 +104,15 @@ export class TextAnalyzer {
   private restLevel: { level: string; form: 'word' | 'bracketed' } | null = null;
   private restTail = '';
   private readonly templates = new LineTemplates();
+  private readonly errorLines = new ErrorLines(ERROR_PATTERN);
 
-  /** Feeds input bytes; chunks must not be modified afterwards (previews keep views into them). */
+  /** Feeds input bytes; the chunk may be reused once this returns (what the preview keeps is copied). */
   push(chunk: Buffer): void {
+    this.lines(chunk);
+    this.keepCopies();
+  }
+
+  private lines(chunk: Buffer): void {
     let start = 0;
     if (this.carry) {
       const nl = chunk.indexOf(0x0a);
@@ -125,6 +137,13 @@ export class TextAnalyzer {
       start = end;
     }
     if (start < chunk.length) this.extendCarry(chunk.subarray(start));
+  }
+
+  /** The lines kept for the preview that are still views into the chunk become copies (a few per chunk). */
+  private keepCopies(): void {
+    this.flushTail();
+    this.tail = this.tail.map(copyLine);
+    this.lastErrors = this.lastErrors.slice(-ERROR_KEEP).map(copyLine);
   }
 
   end(): TextStats {
@@ -253,26 +272,12 @@ export class TextAnalyzer {
     let n = first;
     while (this.head.length < HEAD_LINES && pos < buf.length) {
       const nl = buf.indexOf(0x0a, pos);
-      this.head.push({ line: n, bytes: buf.subarray(pos, nl) });
+      this.head.push(copyLine({ line: n, bytes: buf.subarray(pos, nl) }));
       pos = nl + 1;
       n++;
     }
-    // errors, with line numbers counted incrementally up to each match
-    const text = buf.toString('latin1');
-    let counted = 0; // newlines before `at`
-    let at = 0;
-    ERROR_RE.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = ERROR_RE.exec(text)) !== null) {
-      for (let i = buf.indexOf(0x0a, at); i >= 0 && i < m.index; i = buf.indexOf(0x0a, i + 1)) {
-        counted++;
-        at = i + 1;
-      }
-      const lineEnd = buf.indexOf(0x0a, m.index);
-      this.error(buf.subarray(at, lineEnd), first + counted, m[0]);
-      ERROR_RE.lastIndex = lineEnd + 1;
-    }
-    for (let i = buf.indexOf(0x0a, at); i >= 0; i = buf.indexOf(0x0a, i + 1)) counted++;
+    // errors, with their line numbers (see error-lines.ts)
+    const counted = this.errorLines.scan(buf, (start, end, before, word) => this.error(buf.subarray(start, end), first + before, word));
     this.lineNo += counted;
     // the previous region's last lines matter only if this region has fewer than TAIL_LINES lines
     if (counted >= TAIL_LINES) {
@@ -280,8 +285,11 @@ export class TextAnalyzer {
       this.tail = [];
     } else this.flushTail();
     this.lastRegion = { buf, lastLine: this.lineNo };
-    if (first <= LEVEL_SCAN_LINES) this.countLevels(first + counted - 1 <= LEVEL_SCAN_LINES ? text : text.slice(0, nthLineEnd(text, LEVEL_SCAN_LINES - first + 1)));
-    if (this.mask && text.includes('-----')) this.keyLines(text, first);
+    if (first <= LEVEL_SCAN_LINES) {
+      const text = buf.toString('latin1');
+      this.countLevels(first + counted - 1 <= LEVEL_SCAN_LINES ? text : text.slice(0, nthLineEnd(text, LEVEL_SCAN_LINES - first + 1)));
+    }
+    if (this.mask && buf.includes('-----')) this.keyLines(buf.toString('latin1'), first);
   }
 
   private error(line: Uint8Array, n: number, word: string): void {
@@ -291,7 +299,7 @@ export class TextAnalyzer {
     const w = word.toLowerCase();
     this.errorWords.set(w, (this.errorWords.get(w) ?? 0) + 1);
     const p = { line: n, bytes: line };
-    if (this.firstErrors.length < ERROR_KEEP) this.firstErrors.push(p);
+    if (this.firstErrors.length < ERROR_KEEP) this.firstErrors.push(copyLine(p));
     else {
       this.lastErrors.push(p);
       if (this.lastErrors.length > ERROR_KEEP * 4) this.lastErrors = this.lastErrors.slice(-ERROR_KEEP);

@@ -83,12 +83,20 @@ export function jqSpec(id: string, filter: string, o: JqOptions, env: NodeJS.Pro
   return spec;
 }
 
-/** Runs the filter on the calling thread (in the worker, or in-process when there is no built worker). */
-export async function runJqHere(rf: ResultFile, filter: string, o: JqOptions, env: NodeJS.ProcessEnv, out: (s: string) => void | Promise<void>, err: (s: string) => void | Promise<void>, tick?: () => void): Promise<number> {
+/** Runs the filter, each call of the engine stopped after `stallSeconds` (an endless loop). */
+export async function runJqHere(
+  rf: ResultFile,
+  filter: string,
+  o: JqOptions,
+  env: NodeJS.ProcessEnv,
+  out: (s: string) => void | Promise<void>,
+  err: (s: string) => void | Promise<void>,
+  stallSeconds: number,
+): Promise<number> {
   const spec = jqSpec(rf.header.id, filter, o, env);
   const jq = await loadJq();
   try {
-    return await runJqOn(rf, spec, { out, err, tick }, jq);
+    return await runJqOn(rf, spec, { out, err, stallSeconds }, jq);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;

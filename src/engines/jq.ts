@@ -4,9 +4,11 @@
 // themselves get all records in one call. Output is cut at a record boundary when the budget is full (found by
 // bisecting the batch), so the next command can resume with --records.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
 import { EXIT, LroError, UsageError } from '../errors.js';
+import { runWatched } from './watchdog.js';
 import { FormatError, serializeHeader } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { invalidSet } from '../format/record-text.js';
@@ -37,7 +39,8 @@ export interface JqSpec {
 export interface JqIO {
   out: (s: string) => void | Promise<void>;
   err: (s: string) => void | Promise<void>;
-  tick?: () => void;
+  /** Stop a call of the engine that runs longer than this (an endless loop); none: unwatched. */
+  stallSeconds?: number;
 }
 
 /** Batches start small (a first answer comes fast, and a cut output is found with little rework) and grow. */
@@ -51,12 +54,12 @@ const MAX_ERROR_LINES = 10;
  * a larger heap). The package as published would read input byte by byte and trim output, so it is not used.
  */
 export async function loadJq(): Promise<Jq> {
-  const glue = new URL('./jq/jq.mjs', import.meta.url);
   let mod: typeof import('jq-wasm');
   try {
-    mod = (await import(glue.href)) as typeof import('jq-wasm');
+    // CommonJS, required: no ES module loader to start (scripts/build-jq.mjs)
+    mod = createRequire(import.meta.url)('./jq/jq.cjs') as typeof import('jq-wasm');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
     throw new LroError('the jq engine is missing from this build: run npm run build');
   }
   return mod.loadJq({ wasmBinary: readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))) });
@@ -80,10 +83,10 @@ export function readsInputs(filter: string): boolean {
   return /(^|[^A-Za-z0-9_$])(input|inputs|input_line_number|\$__loc__)([^A-Za-z0-9_]|$)/.test(filter);
 }
 
-/** A jq engine failure (memory, nesting): the instance is dead and must not be reused. */
+/** A jq engine failure (memory, nesting, the native stack): the instance is dead and must not be reused. */
 function engineFailure(e: unknown): boolean {
   const m = String((e as Error)?.message ?? e);
-  return (e as Error)?.name === 'RuntimeError' || /Aborted|memory access out of bounds|unreachable/.test(m);
+  return (e as Error)?.name === 'RuntimeError' || /Aborted|memory access out of bounds|unreachable|Maximum call stack size exceeded/.test(m);
 }
 
 type JqResult = { stdout: string; stderr: string; exitCode: number };
@@ -142,10 +145,11 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
   };
 
   const raw = jq.raw as JqRaw;
+  const stalled = `the jq filter ran ${io.stallSeconds} s without finishing (an endless loop?): check the filter, or narrow the input first with --records or lro grep`;
   const call = (input: string | Buffer, extra: string[] = []): JqResult | null => {
-    io.tick?.();
+    const run = () => raw(input, spec.filter, [...flags, ...extra]);
     try {
-      return quietly(() => raw(input, spec.filter, [...flags, ...extra]));
+      return quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, stalled)));
     } catch (e) {
       if (engineFailure(e)) return null; // the instance is dead; nothing else runs on it
       throw e;

@@ -1,13 +1,15 @@
 // Counts the tokens of a stream: exactly for the first `exactBytes` (so the offload threshold is decided
-// exactly), then on evenly spread samples, extrapolated by bytes. Text is cut only where the tokenizer's
-// pre-tokenizer would also cut (see safeCut), so the exact part equals a count of the whole text; a run with no
-// such place is cut every MAX_PENDING characters.
+// exactly; counted only when asked for), then on evenly spread samples, extrapolated by bytes. Text is cut only
+// where the tokenizer's pre-tokenizer would also cut (see safeCut), so the exact part equals a count of the
+// whole text; a run with no such place is cut every MAX_PENDING characters.
 import { StringDecoder } from 'node:string_decoder';
 import type { Tokenizer } from './tokenizer.js';
 
 const DEFAULT_EXACT_BYTES = 1 << 20;
 const MAX_PENDING = 1 << 20;
 const SAMPLE_WINDOW = 16 << 10;
+/** exceeds() counts pending text in slices of about this many characters. */
+const SLICE = 16 << 10;
 /** Sampled bytes kept near min(4 MB, 16 kB + an eighth of the input beyond the exact part). */
 const sampleTarget = (bytes: number) => Math.min(4 << 20, (16 << 10) + bytes / 8);
 
@@ -27,7 +29,23 @@ export class TokenMeter {
 
   /** Tokens counted exactly so far (not counting text after the last safe cut). */
   get exact(): number {
+    this.countSafePrefix();
     return this.exactTokens;
+  }
+
+  /**
+   * Whether the exact part so far has more than `limit` tokens, counting the text pushed so far only as far as
+   * that takes (an offload's threshold: a 1 MB first read is not counted whole to learn it is past 6,400 tokens).
+   */
+  exceeds(limit: number): boolean {
+    while (this.exactTokens <= limit && this.pending.length > SLICE) {
+      const cut = safeCut(this.pending.slice(0, SLICE));
+      if (cut <= 0) break;
+      this.exactTokens += this.tokenizer.count(this.pending.slice(0, cut));
+      this.pending = this.pending.slice(cut);
+    }
+    if (this.exactTokens <= limit) this.countSafePrefix(); // what is left is short, or has no cut in a slice
+    return this.exactTokens > limit;
   }
 
   /** Counts exactly no further than what was pushed so far; the rest is estimated from samples. */
@@ -39,8 +57,9 @@ export class TokenMeter {
     if (this.exactBytesSeen < this.exactBytes) {
       const take = Math.min(chunk.length, this.exactBytes - this.exactBytesSeen);
       this.exactBytesSeen += take;
+      // counted when asked for (exact, end): an input found to be large is never counted here (the analysis
+      // beside its encoding counts it), which saves the main thread about 100 ms a MB
       this.pending += this.decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, take));
-      this.countSafePrefix();
       if (take === chunk.length) return;
       chunk = chunk.subarray(take);
     }

@@ -3,6 +3,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export function workerScript(): string | null {
-  const script = fileURLToPath(new URL('./worker.js', import.meta.url));
+  const script = fileURLToPath(new URL('./worker.cjs', import.meta.url));
   return existsSync(script) ? script : null;
 }

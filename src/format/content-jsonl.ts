@@ -5,6 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { EncodingRestart, OutBuffer, type Encoder, type Layout, type RecordSink } from './encoder.js';
 import { decodeJsonStringRecord, jsonStringOfBytes } from './escape.js';
 import type { LineEnding } from './header.js';
+import { JsonLineChecker } from './json-simd.js';
 import { LineChunker, LineTooLong } from './lines.js';
 
 /** More non-JSON lines than this and the input is stored as text instead. */
@@ -14,6 +15,7 @@ export const JSONL_MAX_LINE = 64 << 20;
 
 export class JsonlRecordEncoder implements Encoder {
   private readonly out: OutBuffer;
+  private readonly checker = new JsonLineChecker();
   private readonly chunker: LineChunker;
   private count = 0;
   private readonly invalid: number[] = [];
@@ -63,8 +65,26 @@ export class JsonlRecordEncoder implements Encoder {
   private lines(buf: Buffer, end: number): void {
     this.regionEnd = end;
     const crlf = this.lineEnding === 'crlf';
-    const text = buf.toString('latin1', 0, end);
     const valid = isUtf8(buf.subarray(0, end));
+    if (valid && !crlf) {
+      // the common case, in WebAssembly: runs of lines that are JSON values are copied as they are (their \n
+      // included); the others go one by one (stored as strings, or decided by JSON.parse when nested too deep)
+      const check = this.checker;
+      check.load(buf, end);
+      let text: string | null = null;
+      for (let start = 0; start < end; ) {
+        const { stop, count } = check.values(start, end);
+        this.out.bytes(buf, start, stop);
+        this.count += count;
+        if (stop >= end) break;
+        const nl = buf.indexOf(0x0a, stop);
+        text ??= buf.toString('latin1', 0, end);
+        this.line(buf, text, stop, nl, true);
+        start = nl + 1;
+      }
+      return;
+    }
+    const text = buf.toString('latin1', 0, end);
     let start = 0;
     while (start < end) {
       const nl = buf.indexOf(0x0a, start);

@@ -4,7 +4,8 @@
 import { isUtf8 } from 'node:buffer';
 import { EncodingRestart, OutBuffer, type Encoder, type Layout, type RecordSink } from './encoder.js';
 import { decodeSurrogateEscape, decodeJsonStringRecord, escapeUtf8Into, jsonStringOfBytes } from './escape.js';
-import type { LineEnding } from './header.js';
+import { FormatError, type LineEnding } from './header.js';
+import { TextRecordKernel } from './escape-simd.js';
 import { LineChunker } from './lines.js';
 
 /** Lines longer than this are streamed into their record piece by piece instead of held in memory. */
@@ -41,6 +42,7 @@ export function nextSpecial(buf: Uint8Array, words: Uint32Array, from: number, e
 
 export class TextRecordEncoder implements Encoder {
   private readonly out: OutBuffer;
+  private readonly kernel = new TextRecordKernel();
   private readonly chunker: LineChunker;
   private count = 0;
   private lastTerminated = true;
@@ -87,6 +89,14 @@ export class TextRecordEncoder implements Encoder {
   private lines(buf: Buffer, end: number): void {
     const crlf = this.lineEnding === 'crlf';
     const valid = isUtf8(buf.subarray(0, end));
+    if (valid) {
+      // the common case, in WebAssembly: every line of the region, escaped, as records
+      const r = this.kernel.records(buf, end, crlf);
+      this.out.bytes(r.bytes);
+      this.count += r.count;
+      if (r.used < end) this.bareLf(buf, r.used, end);
+      return;
+    }
     const words = new Uint32Array(buf.buffer, 0, buf.buffer.byteLength >>> 2);
     const out = this.out;
     let lineStart = 0;
@@ -203,4 +213,36 @@ export class TextRecordEncoder implements Encoder {
 /** Rebuilds the original bytes of one text record. */
 export function decodeTextRecord(line: Uint8Array): Buffer {
   return decodeJsonStringRecord(line);
+}
+
+/**
+ * The original bytes of whole text records: `lines` holds records `"…"\n` from record number `first` on.
+ * Records without escapes are copied from between their quotes (most of them); the others are decoded. Every
+ * record is followed by `eol`. Returns the bytes and how many records there were; throws FormatError for a
+ * record that is not a JSON string.
+ */
+export function decodeTextLines(lines: Buffer, first: number, eol: Buffer): { bytes: Buffer; records: number } {
+  const out = Buffer.allocUnsafe(lines.length); // a record's quotes and newline outweigh its line ending
+  let at = 0;
+  let records = 0;
+  let backslash = lines.indexOf(0x5c); // the next backslash, found once for many records
+  for (let s = 0; s < lines.length; ) {
+    const nl = lines.indexOf(0x0a, s);
+    if (backslash >= 0 && backslash < s) backslash = lines.indexOf(0x5c, s);
+    if (nl - s >= 2 && lines[s] === 0x22 && lines[nl - 1] === 0x22 && (backslash < 0 || backslash > nl)) {
+      at += lines.copy(out, at, s + 1, nl - 1);
+    } else {
+      let piece: Buffer;
+      try {
+        piece = decodeJsonStringRecord(lines.subarray(s, nl));
+      } catch {
+        throw new FormatError(`record ${first + records} is not what a text result holds`);
+      }
+      at += piece.copy(out, at);
+    }
+    at += eol.copy(out, at);
+    records++;
+    s = nl + 1;
+  }
+  return { bytes: out.subarray(0, at), records };
 }

@@ -1,6 +1,7 @@
 // Reading a result back: the header alone (cheap, for `ls`), the records as a stream (bounded memory), and the
 // original content rebuilt from them (`lro cat`). All reads are synchronous and never follow symlinks.
 import { closeSync, fstatSync, openSync, readSync, constants as fsc, type Stats } from 'node:fs';
+import { decodeTextLines } from './content-text.js';
 import { decodeRecords, type RecordLine } from './decode.js';
 import { FormatError, parseHeader, type Header } from './header.js';
 
@@ -180,5 +181,28 @@ export function checkEnd(rf: ResultFile, offset: number): void {
 
 /** Rebuilds the original content: exactly the input bytes (text, jsonl, binary) or an equal JSON document (json). */
 export function originalContent(rf: ResultFile): Generator<Uint8Array> {
-  return decodeRecords(rf.header, readRecords(rf));
+  return rf.header.content_type === 'text' ? originalText(rf) : decodeRecords(rf.header, readRecords(rf));
+}
+
+/** originalContent of a text result, a chunk of records at a time (each piece a buffer of its own). */
+function* originalText(rf: ResultFile): Generator<Uint8Array> {
+  const h = rf.header;
+  const eol = Buffer.from(h.line_ending === 'crlf' ? '\r\n' : '\n');
+  let n = 0;
+  let pending: Buffer | null = null; // held back: the last piece loses its line ending without a final newline
+  for (const chunk of recordChunks(rf)) {
+    if (pending) yield pending;
+    if (n + chunk.length / 2 > h.count && n + countLines(chunk) > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+    const { bytes, records } = decodeTextLines(chunk, n + 1, eol);
+    n += records;
+    pending = bytes;
+  }
+  if (n < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
+  if (pending) yield h.final_newline || n === 0 ? pending : pending.subarray(0, pending.length - eol.length);
+}
+
+function countLines(chunk: Buffer): number {
+  let c = 0;
+  for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, i + 1)) c++;
+  return c;
 }

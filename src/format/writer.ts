@@ -101,7 +101,8 @@ export class ResultWriter implements RecordSink {
     if (n === 0) return;
     if (n >= STAGE >> 1) {
       this.flushStage();
-      this.put(Buffer.from(bytes)); // copies: the caller may reuse its buffer
+      if (this.spilled) this.toFile(bytes); // written at once: no copy needed
+      else this.put(Buffer.from(bytes)); // kept: a copy, as the caller may reuse its buffer
       return;
     }
     if (this.stagePos + n > STAGE) this.flushStage();

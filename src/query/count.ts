@@ -3,6 +3,7 @@
 // regular expression captures. Most frequent first; ties in jq's order of values (as group_by sorts them), so
 // the answer equals `jq -s 'group_by(F) | … | sort_by(-.count)'`. At most MAX_GROUPS groups are kept; values
 // first seen after that are counted together, and the output says so.
+import { watchedMap } from '../engines/watchdog.js';
 import { UsageError } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { parseRange, type Range } from '../ranges.js';
@@ -12,7 +13,8 @@ import { LEVEL_RE } from '../describe/text-stats.js';
 import { compareValues, groupKey, type JsonValue } from './json-value.js';
 import { follow, parsePath, type FieldPath } from './path.js';
 import type { RecordDecoder } from './records.js';
-import { candidateRecords } from './scan.js';
+import { candidateRecords, type StoredRecord } from './scan.js';
+import { patternStalled } from './where.js';
 import { TemplateMiner } from './templates.js';
 
 /** Distinct values kept per count (memory bound), and the bytes their keys may take (values may be objects). */
@@ -119,7 +121,7 @@ function tuples(v: JsonValue, paths: FieldPath[]): JsonValue[] {
 }
 
 /** Counts the records of the range by the query's key. */
-export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecoder, tick?: (n: number) => void): CountResult {
+export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecoder, stallSeconds?: number): CountResult {
   const table = new Map<string, CountGroup>();
   let records = 0;
   let other = 0;
@@ -135,18 +137,21 @@ export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecod
       keyBytes += key.length;
     } else if (other++ === 0) otherFirst = n;
   };
-  for (const r of candidateRecords(rf, q.range, null, tick)) {
+  const step = (r: StoredRecord): undefined => {
     const v = decoder.value(r.n, r.line);
-    if (v === undefined) continue;
+    if (v === undefined) return;
     records++;
-    if (q.total) continue;
+    if (q.total) return;
     if (q.text) {
       const line = typeof v === 'string' ? v : decoder.text(r.n, r.line);
       if (q.text.kind === 'level') add(lineLevel(line), r.n);
       else if (q.text.kind === 'regex') add(lineCapture(q.text.matcher, line), r.n);
       else miner!.add(line, r.n);
     } else for (const t of tuples(v, q.paths)) add(t, r.n);
-  }
+  };
+  // counted as the records pass, in watched slices when a --by pattern could run away (nothing is yielded)
+  const counting = watchedMap(candidateRecords(rf, q.range, null), step, stallSeconds, patternStalled(stallSeconds));
+  while (!counting.next().done);
   if (miner) {
     const res = miner.result();
     const groups = res.templates.map((t) => ({ value: t.template, count: t.count, first: t.line }));

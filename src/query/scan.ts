@@ -4,7 +4,7 @@
 import { FormatError } from '../format/header.js';
 import { checkEnd, recordChunks, type ResultFile } from '../format/reader.js';
 import type { Range } from '../ranges.js';
-import { countNewlines } from '../search/newlines.js';
+import { countNewlines } from '../search/scan.js';
 import type { Needles } from './prefilter.js';
 
 /** A stored record: its number and its stored bytes (valid until the next one is asked for). */
@@ -14,7 +14,7 @@ export interface StoredRecord {
 }
 
 /** The records in `range` that contain one of the needles (all of them when needles is null). */
-export function* candidateRecords(rf: ResultFile, range: Range, needles: Needles, tick?: (n: number) => void): Generator<StoredRecord> {
+export function* candidateRecords(rf: ResultFile, range: Range, needles: Needles): Generator<StoredRecord> {
   const h = rf.header;
   const last = Math.min(range.to, h.count);
   const toEnd = range.to >= h.count;
@@ -39,7 +39,6 @@ export function* candidateRecords(rf: ResultFile, range: Range, needles: Needles
         if (target > pos) {
           n += countNewlines(data, pos, target);
           pos = target;
-          tick?.(n);
           if (n >= last) {
             if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
             if (toEnd) checkEnd(rf, base + pos);
@@ -52,7 +51,6 @@ export function* candidateRecords(rf: ResultFile, range: Range, needles: Needles
       const line = data.subarray(pos, nl);
       pos = nl + 1;
       n++;
-      if ((n & 1023) === 0) tick?.(n);
       if (n >= range.from) yield { n, line };
       if (n >= last) {
         if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);

@@ -1,5 +1,6 @@
 // What `lro where` was asked, as a query (parsed and checked before anything runs), and the search itself:
 // candidate records from the prefilter, decoded and tested against every condition (or any, with --any).
+import { watchedMap } from '../engines/watchdog.js';
 import { UsageError } from '../errors.js';
 import type { ContentType } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
@@ -10,7 +11,7 @@ import type { JsonValue } from './json-value.js';
 import { isMulti, parsePath, pathLabel, pathToJq, type FieldPath } from './path.js';
 import { planNeedles } from './prefilter.js';
 import type { RecordDecoder } from './records.js';
-import { candidateRecords } from './scan.js';
+import { candidateRecords, type StoredRecord } from './scan.js';
 
 /** The options of `lro where`, as on the command line (also sent to a worker). */
 export interface WhereOptions {
@@ -101,17 +102,24 @@ export interface WhereMatch {
 }
 
 /** The records of the range that satisfy the query, in order (at most maxCount). */
-export function* whereMatches(rf: ResultFile, q: WhereQuery, decoder: RecordDecoder, tick?: (n: number) => void): Generator<WhereMatch> {
+export function* whereMatches(rf: ResultFile, q: WhereQuery, decoder: RecordDecoder, stallSeconds?: number): Generator<WhereMatch> {
   const needles = planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
   let found = 0;
   if (q.maxCount === 0) return;
-  for (const r of candidateRecords(rf, q.range, needles, tick)) {
+  const watched = stallSeconds !== undefined; // matches then wait for the end of a slice: their bytes are copied
+  const step = (r: StoredRecord): WhereMatch | undefined => {
     const v = decoder.value(r.n, r.line);
-    if (v === undefined || !matches(q, v)) continue;
-    yield { n: r.n, line: r.line, value: v };
+    if (v === undefined || !matches(q, v)) return undefined;
+    return { n: r.n, line: watched ? Buffer.from(r.line) : r.line, value: v };
+  };
+  for (const m of watchedMap(candidateRecords(rf, q.range, needles), step, stallSeconds, patternStalled(stallSeconds))) {
+    yield m;
     if (++found >= q.maxCount) return;
   }
 }
+
+/** What a query whose regular expression was stopped says. */
+export const patternStalled = (seconds?: number) => `the pattern made no progress for ${seconds} s (catastrophic backtracking?): simplify the pattern`;
 
 /** The key a --fields path gets in the printed object: the path without its leading dot. */
 export function fieldKey(p: FieldPath): string {

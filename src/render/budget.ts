@@ -14,8 +14,14 @@ export function maxTokensFrom(option: string | undefined, env: NodeJS.ProcessEnv
 }
 
 export class OutputBudget {
-  used = 0;
+  private counted = 0;
   private tokenizer: Tokenizer | null = null;
+  /**
+   * Lines taken but not counted yet: while their UTF-8 bytes fit the budget, so do their tokens (a token is at
+   * least one byte), and loading the tokenizer (about 20 ms) waits until an output is too big to tell that way.
+   */
+  private uncounted: string[] | null = [];
+  private uncountedBytes = 0;
 
   constructor(
     readonly max: number,
@@ -24,6 +30,12 @@ export class OutputBudget {
 
   get unlimited(): boolean {
     return this.max === 0;
+  }
+
+  /** Tokens taken so far. */
+  get used(): number {
+    this.countTaken();
+    return this.counted;
   }
 
   /** Tokens of text (0 without a limit: nothing is counted then). */
@@ -35,8 +47,11 @@ export class OutputBudget {
 
   /** Whether text would fit in what is left, counting no further than needed. */
   fits(text: string): boolean {
-    if (this.unlimited || text.length <= this.left) return true; // tokens never outnumber characters
+    if (this.unlimited) return true;
+    const bytes = Buffer.byteLength(text); // never fewer than its tokens
+    if (this.uncounted && this.uncountedBytes + bytes <= this.max) return true;
     const left = this.left;
+    if (bytes <= left) return true;
     let used = 0;
     for (let start = 0; start < text.length; ) {
       let end = text.indexOf('\n', start + 4096);
@@ -51,15 +66,32 @@ export class OutputBudget {
   /** Takes text if it fits in what is left; false (and nothing taken) if it does not. */
   take(text: string): boolean {
     if (this.unlimited) return true;
+    if (this.uncounted) {
+      const bytes = text.length * 3 <= this.max - this.uncountedBytes ? text.length * 3 : Buffer.byteLength(text);
+      if (this.uncountedBytes + bytes <= this.max) {
+        this.uncounted.push(text);
+        this.uncountedBytes += bytes;
+        return true;
+      }
+      this.countTaken();
+    }
     const c = this.cost(text);
-    if (this.used + c > this.max) return false;
-    this.used += c;
+    if (this.counted + c > this.max) return false;
+    this.counted += c;
     return true;
   }
 
   /** Tokens left (Infinity without a limit). */
   get left(): number {
     return this.unlimited ? Infinity : this.max - this.used;
+  }
+
+  /** Counts the lines taken on their bytes alone; from then on every line is counted. */
+  private countTaken(): void {
+    if (!this.uncounted) return;
+    for (const t of this.uncounted) this.counted += this.cost(t);
+    this.uncounted = null;
+    this.uncountedBytes = 0;
   }
 
   /** The length of the longest prefix of text (in characters) whose tokens fit in `tokens`. */

@@ -37,19 +37,20 @@ export function countNextCommand(id: string, plan: CountPlan, from: number): str
   return words.join(' ');
 }
 
-/** Counts (after checking the fields exist) and prints; returns the exit code (0). */
+/** Counts (after checking the fields exist) and prints; returns the exit code (0). A --by pattern that could
+ * run away (`stallSeconds` given) is stopped after that long without progress. */
 export async function printCount(
   rf: ResultFile,
   plan: CountPlan,
   env: NodeJS.ProcessEnv,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
-  tick?: (n: number) => void,
+  stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
   const decoder = new RecordDecoder(rf.header);
   requireFields(rf, q.paths, q.range, decoder, '--by names it');
-  const res = countRecords(rf, q, decoder, tick);
+  const res = countRecords(rf, q, decoder, stallSeconds);
   await printGroups(rf, plan, res, env, write);
   const note = decoder.skippedNote(q.range);
   if (note) await writeErr(note);

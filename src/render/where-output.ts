@@ -40,8 +40,8 @@ export function whereNextCommand(id: string, p: WherePlan, from: number, matched
 }
 
 /**
- * Checks the fields, runs the query and prints it, on the main thread or in a worker (a pattern that could run
- * away). `tick` reports progress to a watchdog. Returns the exit code: 0 if a record matched, 1 if none did.
+ * Checks the fields, runs the query and prints it; a pattern that could run away (`stallSeconds` given) is
+ * stopped after that long without progress. Returns the exit code: 0 if a record matched, 1 if none did.
  */
 export async function printWhere(
   rf: ResultFile,
@@ -49,7 +49,7 @@ export async function printWhere(
   env: NodeJS.ProcessEnv,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
-  tick?: (n: number) => void,
+  stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
   const id = rf.header.id;
@@ -58,7 +58,7 @@ export async function printWhere(
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
   let matched = 0;
   let cut = false;
-  for (const m of whereMatches(rf, q, decoder, tick)) {
+  for (const m of whereMatches(rf, q, decoder, stallSeconds)) {
     if (q.countOnly) {
       matched++;
       continue;

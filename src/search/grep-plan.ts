@@ -53,6 +53,7 @@ export function planGrep(pattern: string, o: GrepOptions, count: number): GrepPl
       maxCount: maxCount === 0 ? 0 : maxCount,
       countOnly: !!o.count,
       asStored: !!o.raw,
+      word: !!o.wordRegexp,
     },
   };
 }

@@ -1,12 +1,16 @@
-// The search behind `lro grep`: reads a result's records in large chunks, finds candidate records with a
-// substring search for the pattern's required literals over the stored bytes, and decodes and tests only those
-// (all records when nothing can be ruled out, or with -v). Yields the lines to print, with context, in order.
+// The search behind `lro grep`: reads a result's records into the scan kernel's memory (scan.ts) in large
+// chunks, jumps from one record holding a needed literal to the next (needles.ts), and decodes and tests only
+// those (all records when nothing can be ruled out, or with -v). Printing plain lines without a budget and
+// counting go through grep-lines.ts, where the kernel also settles and prints most records by itself. Yields
+// the lines to print, with context, in order.
 import { FormatError, isNoisy, type Header } from '../format/header.js';
-import { checkEnd, recordChunks, type ResultFile } from '../format/reader.js';
+import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
-import { countNewlines } from './newlines.js';
+import { grepLines } from './grep-lines.js';
+import { planNeedles } from './needles.js';
 import type { Matcher } from './pattern.js';
+import { ByteScanner, scanChunks } from './scan.js';
 
 export interface GrepQuery {
   matcher: Matcher;
@@ -18,66 +22,43 @@ export interface GrepQuery {
   maxCount: number;
   /** Only count: no text, no context. */
   countOnly: boolean;
+  /** -w: whole words (the matcher's regex says so too; the kernel needs to know). */
+  word: boolean;
   /** Search text records as stored (grep --raw), not rendered as a terminal shows them. */
   asStored?: boolean;
 }
 
-/** A line to print: a selected record (`match`), a context record, or a gap between groups (`--`). */
+/**
+ * A line to print: a selected record (`match`), a context record, or a gap between groups (`--`); or, from the
+ * fast path, `printed` lines already rendered as `N:text\n` bytes (valid until the search goes on) and
+ * `counted` selections that were only counted.
+ */
 export type GrepEvent =
-  | { kind: 'match'; n: number; text: string; matches: [number, number][] }
+  | { kind: 'match'; n: number; text: string }
   | { kind: 'context'; n: number; text: string }
-  | { kind: 'gap' };
+  | { kind: 'gap' }
+  | { kind: 'printed'; bytes: Buffer; matches: number }
+  | { kind: 'counted'; matches: number }
+  | { kind: 'progress' };
 
-/** Whether the stored bytes of a record can be searched for the literals directly (see searchBytes). */
-function storedBytesSearchable(h: Header, m: Matcher): boolean {
-  if (m.literals.length === 0) return false;
-  if (m.ignoreCase && m.literals.some((l) => /[^\x20-\x7e]/.test(l))) return false; // case folding beyond ASCII
-  switch (h.content_type) {
-    case 'text':
-      // text records escape only ", \ and control characters; other bytes are stored as they are
-      return m.literals.every((l) => !/["\\\x00-\x1f]/.test(l));
-    case 'json':
-      return true; // stored compact, exactly the text searched
-    case 'jsonl':
-      return false; // stored verbatim; searched compact (use literal fragments instead; see candidateLiterals)
-    default:
-      return false;
-  }
+/** How the caller takes the results: plain `N:text` lines without a budget may come as bytes. */
+export interface GrepOutputForm {
+  /** Plain lines, no budget: `printed` events are welcome. */
+  plain?: boolean;
+  /** Texts longer than this are shown as windows (left to the printer). */
+  longText?: number;
 }
 
-/** Literals to look for in the stored bytes: the required literals, or fragments of them for verbatim jsonl. */
-function candidateLiterals(h: Header, m: Matcher): Buffer[] | null {
-  if (storedBytesSearchable(h, m)) return m.literals.map((l) => Buffer.from(m.ignoreCase ? l.toLowerCase() : l, 'utf8'));
-  if (h.content_type === 'jsonl' && m.literals.length > 0 && !(m.ignoreCase && m.literals.some((l) => /[^\x20-\x7e]/.test(l)))) {
-    // whitespace is only removed next to JSON punctuation, so a fragment without punctuation or whitespace
-    // appears in the verbatim line whenever the literal appears in its compact form
-    const frags = m.literals.map((l) => l.split(/[\s{}[\]:,]+/).reduce((a, b) => (b.length > a.length ? b : a), ''));
-    if (frags.every((f) => f.length >= 2 && !/["\\]/.test(f))) {
-      return frags.map((f) => Buffer.from(m.ignoreCase ? f.toLowerCase() : f, 'utf8'));
-    }
-  }
-  return null;
-}
+/** Read chunks: large enough to amortise each read, small enough to stay in the CPU's caches while scanned. */
+const CHUNK = 1 << 20;
 
 /**
- * Searches the records of rf in query.range. `tick` is called as records are passed (for a watchdog), and
- * the search stops when the generator is not resumed.
+ * Searches the records of rf in query.range, read from `fd` (an open descriptor of rf.path, the caller's to
+ * close); the search stops when the generator is not resumed.
  */
-export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number) => void): Generator<GrepEvent> {
+export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: GrepOutputForm = {}): Generator<GrepEvent> {
   const h = rf.header;
   const invalid = invalidSet(h);
-  const fold = q.matcher.ignoreCase;
-  // rendering terminal noise can join a literal that the stored bytes split: no pre-filter then
-  const literals = q.invert || (isNoisy(h) && !q.asStored) ? null : candidateLiterals(h, q.matcher);
-  const re = q.matcher.regex;
-  const last = Math.min(q.range.to, h.count);
-  // searching up to the last record: the file must end right after it
-  const toEnd = q.range.to >= h.count;
-  if (q.range.from > last) {
-    if (h.count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
-    return;
-  }
-
   const textOf = (n: number, line: Buffer): string => {
     try {
       return searchBytes(h, n, line, invalid, q.asStored).toString('utf8');
@@ -85,19 +66,49 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
       throw new FormatError(`record ${n} is not what a ${h.content_type} result holds`);
     }
   };
-  const findMatches = (text: string): [number, number][] => {
-    const out: [number, number][] = [];
+  const re = q.matcher.regex;
+  const matches = (text: string): boolean => {
     re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      out.push([m.index, m.index + m[0].length]);
-      if (m[0].length === 0) re.lastIndex++;
-    }
-    return out;
+    return re.test(text);
   };
-  const isSelected = (text: string): boolean => {
-    re.lastIndex = 0;
-    return re.test(text) !== q.invert;
-  };
+  // rendering terminal noise can join a literal that the stored bytes split: no needles then
+  const plan = isNoisy(h) && !q.asStored ? null : planNeedles(h, q.matcher, q.word);
+  const whole = q.range.from <= 1 && q.range.to >= h.count;
+  const noContext = q.before === 0 && q.after === 0;
+  const fast = plan && whole && noContext && (q.countOnly ? !q.invert || q.maxCount === Infinity : !q.invert && form.plain);
+  const scanner = new ByteScanner(CHUNK);
+  if (fast) {
+    const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches };
+    yield* grepLines(rf, search, fd, scanner);
+  } else {
+    if (plan && !q.invert) scanner.setNeedles(plan.needles);
+    const selected = yield* grepRecords(rf, q, fd, scanner, !!plan && !q.invert, textOf, matches);
+    if (q.countOnly) yield { kind: 'counted', matches: selected };
+  }
+}
+
+/**
+ * The general way: record by record, jumping to candidates when the scanner has needles set (`jump`). Returns
+ * the number of records selected.
+ */
+function* grepRecords(
+  rf: ResultFile,
+  q: GrepQuery,
+  fd: number,
+  scanner: ByteScanner,
+  jump: boolean,
+  textOf: (n: number, line: Buffer) => string,
+  matches: (text: string) => boolean,
+): Generator<GrepEvent, number> {
+  const h: Header = rf.header;
+  const last = Math.min(q.range.to, h.count);
+  // searching up to the last record: the file must end right after it
+  const toEnd = q.range.to >= h.count;
+  if (q.range.from > last) {
+    if (h.count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
+    return 0;
+  }
+  const isSelected = (text: string): boolean => matches(text) !== q.invert;
 
   const withContext = q.before > 0 || q.after > 0;
   let selected = 0;
@@ -106,30 +117,22 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
   const recent: { n: number; line: Buffer }[] = []; // the last `before` records passed without printing
 
   let n = 0; // number of the last record fully passed
-  let base = rf.recordsOffset; // file offset of the chunk (chunks are the record bytes, in order)
-  let next = rf.recordsOffset;
-  for (const data of recordChunks(rf, true)) {
-    base = next;
-    next += data.length;
-    const end = data.length;
-    let folded: string | null = null; // lower-cased latin1 view of the chunk for case-insensitive literals
-    let lineStart = 0;
+  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, () => new FormatError('is truncated: its last record has no end of line'))) {
+    const data = scanner.view;
+    const end = chunk.end;
+    const fileOffset = (p: number) => chunk.at + (p - chunk.start);
+    let lineStart = chunk.start;
     while (lineStart < end) {
       // Jump to the next candidate line when nothing needs the lines in between.
-      if (literals && afterLeft === 0 && n + 1 >= q.range.from) {
-        let next = Infinity;
-        if (fold) folded ??= data.toString('latin1').toLowerCase();
-        for (const lit of literals) {
-          const at = fold ? folded!.indexOf(lit.toString('latin1'), lineStart) : data.indexOf(lit, lineStart);
-          if (at >= 0 && at < next) next = at;
-        }
-        const target = next === Infinity ? end : data.lastIndexOf(0x0a, next - 1) + 1;
+      if (jump && afterLeft === 0 && n + 1 >= q.range.from) {
+        const hit = scanner.find(lineStart, end);
+        const target = hit < 0 ? end : data.lastIndexOf(0x0a, hit - 1) + 1;
         if (target > lineStart) {
           // pass the lines in between, keeping the last `before` of them for context
           let skipped = 0;
           let s = lineStart;
           const keepFrom = q.before > 0 ? lineStartBefore(data, target, q.before, lineStart) : target;
-          if (keepFrom === target) skipped = countNewlines(data, lineStart, target);
+          if (keepFrom === target) skipped = scanner.count(lineStart, target);
           else {
             for (let i = data.indexOf(0x0a, s); i >= 0 && i < target; i = data.indexOf(0x0a, s)) {
               if (s >= keepFrom && !q.countOnly) remember(recent, q.before, n + skipped + 1, data.subarray(s, i));
@@ -139,11 +142,10 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
           }
           n += skipped;
           lineStart = target;
-          tick?.(n);
           if (n >= last) {
             if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
-            if (toEnd) checkEnd(rf, base + lineStart);
-            return;
+            if (toEnd) checkEnd(rf, fileOffset(lineStart));
+            return selected;
           }
           if (lineStart >= end) break;
         }
@@ -153,7 +155,7 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
       lineStart = nl + 1;
       n++;
       if (n < q.range.from) continue;
-      if ((n & 1023) === 0) tick?.(n);
+      if ((n & 1023) === 0) yield { kind: 'progress' };
       const text = textOf(n, line);
       if (isSelected(text)) {
         selected++;
@@ -162,25 +164,26 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, tick?: (record: number
           if (withContext && lastPrinted > 0 && firstShown > lastPrinted + 1) yield { kind: 'gap' };
           for (const r of recent) yield { kind: 'context', n: r.n, text: textOf(r.n, r.line) };
           recent.length = 0;
-          yield { kind: 'match', n, text, matches: q.invert ? [] : findMatches(text) };
+          yield { kind: 'match', n, text };
           lastPrinted = n;
           afterLeft = q.after;
-        } else yield { kind: 'match', n, text: '', matches: [] };
-        if (selected >= q.maxCount && afterLeft === 0) return;
+        }
+        if (selected >= q.maxCount && afterLeft === 0) return selected;
       } else if (afterLeft > 0 && !q.countOnly) {
         yield { kind: 'context', n, text };
         lastPrinted = n;
         afterLeft--;
-        if (selected >= q.maxCount && afterLeft === 0) return;
+        if (selected >= q.maxCount && afterLeft === 0) return selected;
       } else if (q.before > 0 && !q.countOnly) remember(recent, q.before, n, line);
-      if (selected >= q.maxCount && afterLeft === 0) return;
       if (n >= last) {
-        if (toEnd) checkEnd(rf, base + lineStart);
-        return;
+        if (toEnd) checkEnd(rf, fileOffset(lineStart));
+        return selected;
       }
     }
+    yield { kind: 'progress' };
   }
   if (n < h.count && last === h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
+  return selected;
 }
 
 /** Keeps the last `max` records seen (copies: the chunk is reused). */

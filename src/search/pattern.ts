@@ -18,6 +18,11 @@ export interface Matcher {
   /** Whether matching takes time linear in the text: no unbounded repetition, backreference or lookaround
    * (then it needs no watchdog). */
   readonly linearTime: boolean;
+  /**
+   * When the pattern (before -w) is nothing but literal strings, as `-F TEXT` or `ERROR|FATAL`: those strings. A
+   * text then matches exactly when it contains one of them (case aside with -i), so no regex needs to run.
+   */
+  readonly exact: string[] | null;
 }
 
 const META = /[\\^$.*+?()[\]{}|]/;
@@ -47,7 +52,19 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
     }
   }
   const literals = o.fixed ? [pattern] : requiredLiterals(pattern);
-  return { regex, literals: literals.filter((l) => l.length > 0), ignoreCase: o.ignoreCase, linearTime: literalOnly || linearTime(pattern) };
+  return {
+    regex,
+    literals: literals.filter((l) => l.length > 0),
+    ignoreCase: o.ignoreCase,
+    linearTime: literalOnly || linearTime(pattern),
+    exact: o.fixed ? (pattern ? [pattern] : null) : literalAlternatives(pattern),
+  };
+}
+
+/** The branches of a pattern made only of literal text and top-level `|` (`ERROR|FATAL`), else null. */
+export function literalAlternatives(pattern: string): string[] | null {
+  const branches = pattern.split('|');
+  return branches.every((b) => b.length > 0 && !META.test(b)) ? branches : null;
 }
 
 /** Above this many ways to try a pattern at one position, it is run where it can be stopped. */

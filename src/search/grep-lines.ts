@@ -1,0 +1,134 @@
+// The fast way through a whole result for `lro grep` printing plain `N:text` lines without a budget, or counting
+// (-c, also with -v): the scan kernel goes from needle hit to needle hit, keeps the record numbers, and prints the
+// records that a hit settles by itself (see needles.ts) straight into its output area as bytes; JavaScript only
+// decodes and tests the records it cannot settle (escapes, hits of a part of the pattern, long records).
+import { FormatError, type Header } from '../format/header.js';
+import type { ResultFile } from '../format/reader.js';
+import type { GrepEvent, GrepQuery } from './grep.js';
+import type { NeedlePlan } from './needles.js';
+import { AT_LIMIT, ByteScanner, FOR_JS, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from './scan.js';
+
+const INT_MAX = 0x7fffffff;
+
+export interface LinesSearch {
+  q: GrepQuery;
+  plan: NeedlePlan;
+  word: boolean;
+  /** Print `N:text` lines (else only count). */
+  print: boolean;
+  /** Texts longer than this (in bytes) are left to JavaScript when printing (the printer shows them as windows). */
+  maxText: number;
+  /** A record's text for matching (throws FormatError for a damaged record). */
+  textOf: (n: number, line: Buffer) => string;
+  /** Whether a text matches the pattern (ignoring -v). */
+  matches: (text: string) => boolean;
+}
+
+/** Writes the decimal digits of n at `at`; returns the position after them. */
+function writeNumber(view: Buffer, at: number, n: number): number {
+  const digits = n < 10 ? 1 : Math.floor(Math.log10(n)) + 1;
+  for (let i = at + digits - 1; i >= at; i--) {
+    view[i] = 0x30 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return at + digits;
+}
+
+/** The end of the k-th line (just after its \n) from `start`; the data holds at least k lines. */
+function afterLines(view: Buffer, start: number, k: number): number {
+  let p = start;
+  for (let i = 0; i < k; i++) p = view.indexOf(0x0a, p) + 1;
+  return p;
+}
+
+/**
+ * Searches every record of rf (the caller checked that the range is all of them and there is no context).
+ * Yields `printed` and `match` events when printing, one `counted` event when counting, `progress` after each
+ * chunk.
+ */
+export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: ByteScanner): Generator<GrepEvent> {
+  const h: Header = rf.header;
+  const { q, plan, print } = s;
+  scanner.setNeedles(plan.needles);
+  let st = scanner.state;
+  st[S.definite] = plan.definite;
+  st[S.flags] = (print ? PRINT : 0) | (plan.quoted ? QUOTED : 0) | (s.word && plan.definite === 1 ? WORD : 0);
+  st[S.maxText] = Math.min(s.maxText, OUT_SIZE - 64); // a line that fits always fits an empty output area
+  st[S.selected] = 0;
+  // with -v, the kernel counts the records that match; the selected ones are the others
+  st[S.limit] = q.invert ? INT_MAX : Math.min(q.maxCount, INT_MAX);
+  st[S.line] = 0;
+  let reported = 0; // selections already passed on in events
+
+  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, () => new FormatError('is truncated: its last record has no end of line'))) {
+    st = scanner.state;
+    const view = scanner.view;
+    let end = chunk.end;
+    let extra = false;
+    // never past the last record the header counts (at least 2 bytes a record before counting exactly)
+    if (st[S.line] + (end - chunk.start) / 2 > h.count) {
+      const have = h.count - st[S.line];
+      if (scanner.count(chunk.start, end) > have) {
+        end = afterLines(view, chunk.start, have);
+        extra = true;
+      }
+    }
+    st[S.pos] = chunk.start;
+    st[S.end] = end;
+    st[S.out] = OUT;
+    st[S.outEnd] = OUT + OUT_SIZE;
+    /** The output area's lines as an event (they are passed on before the area is reused, or the chunk). */
+    const flush = (): GrepEvent => {
+      const ev: GrepEvent = { kind: 'printed', bytes: view.subarray(OUT, st[S.out]), matches: st[S.selected] - reported };
+      reported = st[S.selected];
+      st[S.out] = OUT;
+      return ev;
+    };
+    for (;;) {
+      const r = scanner.lines();
+      if (r === OUT_FULL) {
+        yield flush();
+        continue;
+      }
+      if (r !== FOR_JS) {
+        if (print && st[S.out] > OUT) yield flush();
+        if (r === AT_LIMIT) return;
+        break;
+      }
+      const n = st[S.line];
+      const ls = st[S.ls];
+      const le = st[S.le];
+      // a record whose stored bytes are its text is read as such (decoding checks nothing more for it)
+      const ts = plan.quoted ? ls + 1 : ls;
+      const te = plan.quoted ? le - 1 : le;
+      const asStored = plan.asStored && !(plan.quoted && (st[S.esc] || le - ls < 2 || view[ls] !== 0x22 || view[le - 1] !== 0x22));
+      const text = asStored ? view.toString('utf8', ts, te) : s.textOf(n, view.subarray(ls, le));
+      if (!s.matches(text)) continue;
+      if (!print) st[S.selected]++;
+      else if (asStored && te - ts <= st[S.maxText]) {
+        // printed as bytes too, as the kernel prints its own lines
+        if (st[S.out] + (te - ts) + 16 > OUT + OUT_SIZE) yield flush();
+        let out = writeNumber(view, st[S.out], n);
+        view[out++] = 0x3a; // :
+        view.copyWithin(out, ts, te);
+        out += te - ts;
+        view[out++] = 0x0a;
+        st[S.out] = out;
+        st[S.selected]++;
+      } else {
+        if (st[S.out] > OUT) yield flush();
+        st[S.selected]++;
+        reported = st[S.selected]; // the event counts itself
+        yield { kind: 'match', n, text };
+      }
+      if (st[S.selected] >= st[S.limit]) {
+        if (print && st[S.out] > OUT) yield flush();
+        return;
+      }
+    }
+    yield { kind: 'progress' };
+    if (extra) throw new FormatError(`has more records than its header says (${h.count})`);
+  }
+  if (st[S.line] < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${st[S.line]}`);
+  if (!print) yield { kind: 'counted', matches: q.invert ? h.count - st[S.selected] : st[S.selected] };
+}

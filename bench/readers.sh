@@ -107,10 +107,11 @@ if [[ " $SECTIONS " == *" small "* ]]; then
     "info (text)" "$LRO info $T1"
     "info (jsonl)" "$LRO info $J1"
   )
-  # count and where come from another branch: measured when this build has them (their arguments: COUNT_ARGS,
-  # WHERE_ARGS)
-  if "$LRO" --help | grep -q "^  count "; then readers+=("count" "$LRO count $J1 ${COUNT_ARGS:-}"); fi
-  if "$LRO" --help | grep -q "^  where "; then readers+=("where" "$LRO where $J1 ${WHERE_ARGS:-}"); fi
+  readers+=(
+    "count --by" "$LRO count $J1 --by Action"
+    "where" "$LRO where $J1 Action=fail 'Elapsed>0'"
+    "where regex" "$LRO where $J1 'Test~^Test[A-Z]'"
+  )
   node "$BENCH_DIR/interleave.mjs" "${SMALL_RUNS:-15}" "${readers[@]}" > "$WORK/small.json"
   node -e '
 const r = require(process.argv[1]); const node = r.node.median_ms;

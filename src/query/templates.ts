@@ -55,7 +55,7 @@ const maskPart = (p: string) => (NUMERIC.test(p) ? WILD : p);
 export function maskedWords(line: string): string[] {
   let s = line.length > MAX_CHARS ? line.slice(0, MAX_CHARS) : line;
   if (s.includes('\x1b')) s = s.replace(ANSI, '');
-  if (s.length >= 36) s = s.replace(UUID, WILD);
+  if (s.length >= 36 && s.includes('-')) s = s.replace(UUID, WILD);
   s = s.replace(DIGIT_PART, maskPart);
   s = s.replace(NAMES, WILD);
   s = s.replace(GLUED, WILD);

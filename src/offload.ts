@@ -329,6 +329,17 @@ async function store(
       ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
       ...secretFields(src.redaction, facts.possibleSecrets),
     };
+    // Stats come from the raw input (text, jsonl) or the records (json); if the content type changed midway,
+    // from the stored file. (They depend only on the bytes, so a result found stored gets the descriptor it had.)
+    const final = layout.content_type;
+    const seen: Stats | null =
+      final === 'text' && facts.text
+        ? { kind: 'text', text: facts.text }
+        : final === 'jsonl' && facts.records
+          ? { kind: 'records', records: facts.records }
+          : final === 'json' && pipeline.records
+            ? { kind: 'records', records: pipeline.records.end() }
+            : null;
     // Same output stored already? Decided under a claim, so identical offloads finishing together agree.
     let claim: Claim | null = null;
     let path: string;
@@ -339,7 +350,7 @@ async function store(
       if (found) {
         pipeline.writer.abort();
         const h = found.rf.header;
-        const descriptor = describe(h, found.rf.path, statsOfStored(found.rf), { previewTokens: options.previewTokens, tokenizer });
+        const descriptor = describe(h, found.rf.path, seen ?? statsOfStored(found.rf), { previewTokens: options.previewTokens, tokenizer });
         return { offloaded: true, id: h.id, path: found.rf.path, header: h, descriptor, deduplicated: true };
       }
       path = await pipeline.writer.commit(serializeHeader(header));
@@ -347,17 +358,7 @@ async function store(
     } finally {
       claim?.release();
     }
-    // Stats come from the raw input (text, jsonl) or the records (json); if the content type changed midway,
-    // from the stored file.
-    const final = layout.content_type;
-    const stats: Stats =
-      final === 'text' && facts.text
-        ? { kind: 'text', text: facts.text }
-        : final === 'jsonl' && facts.records
-          ? { kind: 'records', records: facts.records }
-          : final === 'json' && pipeline.records
-            ? { kind: 'records', records: pipeline.records.end() }
-            : statsOfStored(openResultFile(path));
+    const stats = seen ?? statsOfStored(openResultFile(path));
     const descriptor = describe(header, path, stats, { previewTokens: options.previewTokens, tokenizer });
     return { offloaded: true, id, path, header, descriptor };
   } catch (e) {

@@ -6,7 +6,8 @@ import { printWhere } from '../render/where-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
 import { planWhere, type WhereOptions } from '../query/where.js';
 import { formatRange } from '../ranges.js';
-import { damaged, openResult, type ResultRef, type StoreOptions } from './results.js';
+import { damaged } from '../store/resolve.js';
+import { openResult, type ResultRef, type StoreOptions } from './results.js';
 
 /** Options of whereResult, as lro where's flags. `from`/`to` limit the records looked at (1-based, inclusive). */
 export interface WhereResultOptions extends StoreOptions {

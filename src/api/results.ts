@@ -4,10 +4,9 @@ import { describe, type Descriptor } from '../describe/descriptor.js';
 import { statsOfStored } from '../describe/stored.js';
 import { getTokenizer } from '../engines/tokenizer.js';
 import { LroError } from '../errors.js';
-import { FormatError } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
-import { damagedError, resolveResult } from '../store/resolve.js';
+import { damaged, resolveResult } from '../store/resolve.js';
 
 /** Where the store is: `dir`, else `env.LRO_DIR`, else `${TMPDIR:-/tmp}/lro-<uid>` (env defaults to process.env). */
 export interface StoreOptions {
@@ -24,19 +23,6 @@ export function openResult(ref: ResultRef, opts: StoreOptions = {}): ResultFile 
   return resolveResult(ref, { dir: opts.dir, env: opts.env ?? process.env });
 }
 
-/** Runs a read of a stored file (sync or async), turning a damaged file into a clear error. */
-export function damaged<T>(rf: ResultFile, f: () => T): T {
-  const fix = (e: unknown): never => {
-    if (e instanceof FormatError) throw damagedError(rf, e);
-    throw e;
-  };
-  try {
-    const r = f();
-    return (r instanceof Promise ? r.catch(fix) : r) as T;
-  } catch (e) {
-    return fix(e);
-  }
-}
 
 /** Which records to read: `from`..`to` (1-based, inclusive), or the first `head` / last `tail`. Default: all. */
 export interface ReadResultOptions extends StoreOptions {

@@ -7,7 +7,8 @@ import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { EXIT, LroError } from '../errors.js';
 import { formatRange } from '../ranges.js';
-import { damaged, openResult, type ResultRef, type StoreOptions } from './results.js';
+import { damaged } from '../store/resolve.js';
+import { openResult, type ResultRef, type StoreOptions } from './results.js';
 
 /** Options of grepResult, as lro grep's flags. `from`/`to` limit the records searched (1-based, inclusive). */
 export interface GrepResultOptions extends StoreOptions {

@@ -4,13 +4,12 @@
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
-import { FormatError } from '../format/header.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { printCount } from '../render/count-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
 import { countExplain } from '../query/explain.js';
-import { damagedError, resolveResult } from '../store/resolve.js';
+import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 
 /** Counts and prints; returns the exit code. A --by pattern that could run away is watched. */
@@ -27,10 +26,7 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
   try {
     const t = plan.query.text;
     const linear = t?.kind !== 'regex' || t.matcher.linearTime;
-    return await printCount(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout);
-  } catch (e) {
-    if (e instanceof FormatError) throw damagedError(rf, e);
-    throw e;
+    return await damaged(rf, () => printCount(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout));
   } finally {
     await out.flush();
   }

@@ -4,12 +4,11 @@
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
-import { FormatError } from '../format/header.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { LONG_RECORD, printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
-import { damagedError, resolveResult } from '../store/resolve.js';
+import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 
 /** Runs the search and prints it; returns the exit code. A pattern that could run away is watched. */
@@ -20,10 +19,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   const out = new OutputBatch(io.stdout);
   try {
     // a pattern that matches in linear time needs no watching
-    return await printGrep(rf, plan, io.env, (s) => out.add(s), plan.query.matcher.linearTime ? undefined : timeout);
-  } catch (e) {
-    if (e instanceof FormatError) throw damagedError(rf, e);
-    throw e;
+    return await damaged(rf, () => printGrep(rf, plan, io.env, (s) => out.add(s), plan.query.matcher.linearTime ? undefined : timeout));
   } finally {
     await out.flush();
   }

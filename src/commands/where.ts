@@ -5,13 +5,12 @@ import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { shellQuote } from '../describe/shell.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
-import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { printWhere } from '../render/where-output.js';
 import { planWhere, whereFilter, type WhereOptions, type WherePlan } from '../query/where.js';
-import { damagedError, resolveResult } from '../store/resolve.js';
+import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 
 /** The jq command that gives what the query gives (`lro where --explain`). */
@@ -36,10 +35,7 @@ export async function runWhere(ref: string, conditions: string[], o: WhereOption
   const err = (s: string) => io.stderr.write(s);
   try {
     const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
-    return await printWhere(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout);
-  } catch (e) {
-    if (e instanceof FormatError) throw damagedError(rf, e);
-    throw e;
+    return await damaged(rf, () => printWhere(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout));
   } finally {
     await out.flush();
   }

@@ -46,6 +46,20 @@ export function damagedError(rf: ResultFile, e: FormatError): LroError {
   return new LroError(`result ${rf.header.id} ${e.message} (${rf.path}): ${e.hint}`);
 }
 
+/** Runs a read of a stored file (sync or async), turning a damaged file into a clear error. */
+export function damaged<T>(rf: ResultFile, f: () => T): T {
+  const fix = (e: unknown): never => {
+    if (e instanceof FormatError) throw damagedError(rf, e);
+    throw e;
+  };
+  try {
+    const r = f();
+    return (r instanceof Promise ? r.catch(fix) : r) as T;
+  } catch (e) {
+    return fix(e);
+  }
+}
+
 function openInStore(path: string, id: string): ResultFile {
   try {
     const rf = openResultFile(path);

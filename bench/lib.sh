@@ -36,3 +36,13 @@ median() {
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+# without_code_cache: prints the bin/lro.js of a copy of the build without V8's code cache (dist/code-cache, see
+# bin/code-cache.js), to run beside $LRO in the same run
+without_code_cache() {
+  rm -rf "$WORK/no-code-cache"
+  mkdir -p "$WORK/no-code-cache"
+  cp -r "$ROOT/bin" "$ROOT/dist" "$WORK/no-code-cache/"
+  rm -rf "$WORK/no-code-cache/dist/code-cache"
+  echo "$WORK/no-code-cache/bin/lro.js"
+}

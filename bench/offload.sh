@@ -24,19 +24,22 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ " $SECTIONS " == *" small "* ]]; then
   node "$BENCH_DIR/make-data.mjs" text 100000 "$WORK/100k.log" >/dev/null
   echo "== passthrough and a 100 KB result, round-robin with a bare node pipe (median of ${SMALL_RUNS:-20})"
+  NOCACHE=$(without_code_cache) # the same build without V8's code cache (bin/code-cache.js)
   node "$BENCH_DIR/interleave.mjs" "${SMALL_RUNS:-20}" \
     pipe "echo hi | node -e 'process.stdin.pipe(process.stdout)'" \
     passthrough "echo hi | $LRO offload" \
     pipe100k "node -e 'process.stdin.pipe(process.stdout)' < $WORK/100k.log" \
     offload100k "$LRO offload --force < $WORK/100k.log" \
-    offload100k-threshold "$LRO offload < $WORK/100k.log" > "$WORK/small.json"
+    offload100k-threshold "$LRO offload < $WORK/100k.log" \
+    offload100k-nocache "$NOCACHE offload --force < $WORK/100k.log" > "$WORK/small.json"
   node -e '
 const r = require(process.argv[1]); const v = (k) => r[k].median_ms;
 const pass = v("passthrough") / v("pipe"), own = v("offload100k") - v("pipe100k"), own2 = v("offload100k-threshold") - v("pipe100k");
 const ok = (b) => (b ? "ok" : "MISSED");
 console.log(`passthrough: node pipe ${v("pipe").toFixed(1)} ms, lro ${v("passthrough").toFixed(1)} ms, ratio ${pass.toFixed(2)} (target <= 1.5: ${ok(pass <= 1.5)})`);
 console.log(`100 KB --force: node pipe ${v("pipe100k").toFixed(1)} ms, lro ${v("offload100k").toFixed(1)} ms, lro own time ${own.toFixed(1)} ms (target <= 50: ${ok(own <= 50)})`);
-console.log(`100 KB, counted to the threshold: lro ${v("offload100k-threshold").toFixed(1)} ms, own time ${own2.toFixed(1)} ms`);' "$WORK/small.json"
+console.log(`100 KB, counted to the threshold: lro ${v("offload100k-threshold").toFixed(1)} ms, own time ${own2.toFixed(1)} ms`);
+console.log(`100 KB --force without the code cache: lro ${v("offload100k-nocache").toFixed(1)} ms, own time ${(v("offload100k-nocache") - v("pipe100k")).toFixed(1)} ms`);' "$WORK/small.json"
   rm -rf "$LRO_DIR"
 fi
 

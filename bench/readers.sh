@@ -112,6 +112,14 @@ if [[ " $SECTIONS " == *" small "* ]]; then
     "where" "$LRO where $J1 Action=fail 'Elapsed>0'"
     "where regex" "$LRO where $J1 'Test~^Test[A-Z]'"
   )
+  # the same build without V8's code cache (bin/code-cache.js), for what the cache gains
+  NOCACHE=$(without_code_cache)
+  readers+=(
+    "read --head 50, no code cache" "$NOCACHE read $T1 --head 50"
+    "grep literal, no code cache" "$NOCACHE grep $T1 WindowManager"
+    "jq select, no code cache" "$NOCACHE jq $J1 -c 'select(.Action? == \"pass\") | .Test'"
+    "info (text), no code cache" "$NOCACHE info $T1"
+  )
   node "$BENCH_DIR/interleave.mjs" "${SMALL_RUNS:-15}" "${readers[@]}" > "$WORK/small.json"
   node -e '
 const r = require(process.argv[1]); const node = r.node.median_ms;

@@ -1,2 +1,3 @@
 #!/usr/bin/env node
+require('./code-cache.js').install();
 require('../dist/cli.cjs').run();

@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
+import { jqModule } from '../engines/jq.js';
 import type { IO } from '../io.js';
 import { resolveResult } from '../store/resolve.js';
 import { formatCount, parseTimeout } from '../units.js';
@@ -38,6 +39,7 @@ export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): 
   // A small result is done before V8's optimising tier would pay for itself: compiling jq's WebAssembly with
   // the baseline compiler only saves its background work (1 MB: about 40 ms less on a busy 2-core machine). The
   // flag is process-wide, so only this command, which runs nothing else, sets it.
+  jqModule(); // loaded before the flag changes, for its code cache (see jqModule)
   if (rf.size <= BASELINE_ONLY_BYTES) setFlagsFromString('--liftoff-only');
   return runJqHere(rf, filter, o, io.env, (s) => io.stdout.write(s), (s) => io.stderr.write(s), timeout);
 }

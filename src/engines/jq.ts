@@ -54,15 +54,21 @@ const MAX_ERROR_LINES = 10;
  * a larger heap). The package as published would read input byte by byte and trim output, so it is not used.
  */
 export async function loadJq(): Promise<Jq> {
-  let mod: typeof import('jq-wasm');
+  return jqModule().loadJq({ wasmBinary: readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))) });
+}
+
+/**
+ * The glue's module, required once. Commands that set V8 flags for jq (commands/jq.ts) require it first: V8 takes
+ * the glue's code cache only under the flags it was made with (bin/code-cache.js).
+ */
+export function jqModule(): typeof import('jq-wasm') {
   try {
     // CommonJS, required: no ES module loader to start (scripts/build-jq.mjs)
-    mod = createRequire(import.meta.url)('./jq/jq.cjs') as typeof import('jq-wasm');
+    return createRequire(import.meta.url)('./jq/jq.cjs') as typeof import('jq-wasm');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
     throw new LroError('the jq engine is missing from this build: run npm run build');
   }
-  return mod.loadJq({ wasmBinary: readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))) });
 }
 
 /** Records joined as jq input: each line and a newline (so jq's error line numbers count records). */

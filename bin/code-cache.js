@@ -1,0 +1,55 @@
+// V8's code cache for lro's own bundles (dist/cli.cjs and jq's glue, dist/jq/jq.cjs). Every agent tool call
+// starts a process, and without a cache V8 parses each bundle and compiles each function it runs anew, every
+// time. `npm run build` runs a set of commands once (scripts/build-code-cache.cjs) and keeps what V8 compiled
+// for them in dist/code-cache/; the next processes load that instead of compiling (bench/readers.sh measures
+// the commands with and without it). V8 checks a cache against the source, its own version and its flags, and
+// compiles as usual when any differs (another Node, a rebuilt bundle, `node --cpu-prof`): a cache can make a
+// start faster, never wrong.
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join, relative } = require('node:path');
+const Module = require('node:module');
+const vm = require('node:vm');
+
+const DIST = join(__dirname, '..', 'dist');
+/** The bundles that have a cache, by their path in dist/. */
+const BUNDLES = ['cli.cjs', 'jq/jq.cjs'];
+
+/** The cache file of a bundle. */
+const cacheFile = (name) => join(DIST, 'code-cache', `${name.replace('/', '-')}.bin`);
+
+/** Per bundle loaded: its script (for making the cache) and whether V8 took the cache (null: there was none). */
+const loaded = new Map();
+
+/**
+ * Makes require() of the bundles use their caches. V8 takes a cache only under the flags it was made with: lro
+ * sets some at run time (the secret rules' linear regexp engine, jq's baseline compiler), after its bundles are
+ * loaded, so the caches are made without them (scripts/build-code-cache.cjs).
+ */
+function install() {
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    const name = relative(DIST, filename);
+    if (!BUNDLES.includes(name)) return compile.call(this, content, filename);
+    let cachedData;
+    try {
+      cachedData = readFileSync(cacheFile(name));
+    } catch {
+      // not built: compile as usual
+    }
+    const script = new vm.Script(Module.wrap(content), {
+      filename,
+      cachedData,
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    loaded.set(name, { script, accepted: cachedData ? !script.cachedDataRejected : null });
+    const wrapper = script.runInThisContext({ displayErrors: true });
+    const require = (id) => this.require(id);
+    require.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
+    require.main = process.mainModule;
+    require.cache = Module._cache;
+    return wrapper.call(this.exports, this.exports, require, this, filename, join(filename, '..'));
+  };
+}
+
+module.exports = { install, loaded, cacheFile, BUNDLES };

@@ -1,0 +1,68 @@
+// V8's code cache of the bundles (bin/code-cache.js): lro as run takes it, and a cache that no longer fits its
+// bundle is refused by V8 and changes nothing lro does.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, cleanup, tempDir } from '../helpers/cli.js';
+
+const ROOT = resolve(__dirname, '../..');
+const LOG = readFileSync(join(ROOT, 'fixtures/corpus/loghub/OpenSSH_2k.log'));
+const root = tempDir();
+afterAll(() => cleanup(root));
+
+/**
+ * Runs the lro of `bin` in a store of `store`, with a module that prints at exit whether V8 took each bundle's
+ * cache (true, false, or null: there was none).
+ */
+function run(bin: string, store: string, args: string[], input = '') {
+  const reporter = join(root, `report-${store}.cjs`);
+  writeFileSync(
+    reporter,
+    `const c = require(${JSON.stringify(join(bin, '..', 'code-cache.js'))});
+     process.on('exit', () => process.stderr.write('CACHE ' + JSON.stringify(Object.fromEntries([...c.loaded].map(([k, v]) => [k, v.accepted]))) + '\\n'));`,
+  );
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', LRO_DIR: join(root, store) };
+  const r = spawnSync(process.execPath, ['-r', reporter, bin, ...args], { env, input, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, cache: JSON.parse(/CACHE (.*)/.exec(r.stderr)![1]) as Record<string, boolean | null> };
+}
+
+describe('code cache', () => {
+  it('is taken for the CLI and for jq', () => {
+    const off = run(BIN, 'taken', ['offload', '--force'], '{"a":1}\n{"a":2}\n');
+    expect(off.code).toBe(0);
+    expect(off.cache).toEqual({ 'cli.cjs': true });
+    const jq = run(BIN, 'taken', ['jq', 'last', '.a']);
+    expect(jq.out).toBe('1\n2\n');
+    expect(jq.cache).toEqual({ 'cli.cjs': true, 'jq/jq.cjs': true });
+  });
+
+  it('is refused when its bundle changed, and lro works the same', () => {
+    // a copy of the build whose bundles are no longer what their caches were made from
+    const copy = join(root, 'copy');
+    cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+    cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
+    appendFileSync(join(copy, 'dist/cli.cjs'), '\n// changed\n');
+    appendFileSync(join(copy, 'dist/jq/jq.cjs'), '\n// changed\n');
+    const bin = join(copy, 'bin/lro.js');
+
+    const args = ['offload', '--force', '--descriptor', 'text'];
+    const refused = run(bin, 'refused', args, LOG.toString('latin1'));
+    const taken = run(BIN, 'main', args, LOG.toString('latin1'));
+    expect(refused.code).toBe(0);
+    expect(refused.cache).toEqual({ 'cli.cjs': false });
+    expect(taken.cache).toEqual({ 'cli.cjs': true });
+    const id = (out: string) => /stored as (\w+)/.exec(out)![1];
+    const plain = (out: string, store: string) =>
+      out.replaceAll(id(out), 'ID').replaceAll(join(root, store), 'STORE').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
+    expect(plain(refused.out, 'refused')).toBe(plain(taken.out, 'main'));
+
+    const filter = ['jq', 'last', '-r', 'select(test("Failed password for root")) | .[0:15]'];
+    const jqRefused = run(bin, 'refused', filter);
+    expect(jqRefused.cache).toEqual({ 'cli.cjs': false, 'jq/jq.cjs': false });
+    expect(jqRefused.code).toBe(0);
+    expect(jqRefused.out.split('\n').length).toBeGreaterThan(10);
+    const jqTaken = run(BIN, 'main', filter);
+    expect(jqRefused.out.replaceAll(id(refused.out), 'ID')).toBe(jqTaken.out.replaceAll(id(taken.out), 'ID'));
+  });
+});

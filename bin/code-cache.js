@@ -37,11 +37,8 @@ function install() {
     } catch {
       // not built: compile as usual
     }
-    const script = new vm.Script(Module.wrap(content), {
-      filename,
-      cachedData,
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    });
+    // (the bundles have no import(): scripts/build.mjs)
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
     loaded.set(name, { script, accepted: cachedData ? !script.cachedDataRejected : null });
     const wrapper = script.runInThisContext({ displayErrors: true });
     const require = (id) => this.require(id);

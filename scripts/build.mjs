@@ -55,6 +55,9 @@ await build({
   outdir: `${root}dist`,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
+  // import() becomes require(): nothing in these files is an ES module, and a script compiled from V8's code
+  // cache (bin/code-cache.js) has no dynamic import callback on Node 20
+  supported: { 'dynamic-import': false },
   define: { ...common.define, 'import.meta.url': '__lroModuleUrl' },
   banner: { js: "var __lroModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

@@ -35,6 +35,11 @@ describe('code cache', () => {
     const jq = run(BIN, 'taken', ['jq', 'last', '.a']);
     expect(jq.out).toBe('1\n2\n');
     expect(jq.cache).toEqual({ 'cli.cjs': true, 'jq/jq.cjs': true });
+    // a large input: the analysis worker, loaded by a require() that the bundle had as import()
+    const big = run(BIN, 'taken', ['offload'], `${LOG.toString('latin1').trimEnd()}\n`.repeat(15));
+    expect(big.code).toBe(0);
+    expect(JSON.parse(big.out).summary.count).toBe(30_000);
+    expect(big.cache).toEqual({ 'cli.cjs': true });
   });
 
   it('is refused when its bundle changed, and lro works the same', () => {

@@ -1,4 +1,4 @@
-// Worker thread entry (built to dist/worker.cjs): the analysis of a large input (hash, tokens and statistics),
+// Worker thread entry (built to dist/worker.cjs): the analysis of a large input (tokens, statistics, the hash),
 // beside the encoding on the main thread, fed through a ring in shared memory (see engines/input-analysis.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalAnalysis, readRing, type StatsKind } from './engines/input-analysis.js';
@@ -9,13 +9,15 @@ const data = workerData as {
   encoding: 'o200k_base' | 'cl100k_base';
   stats: StatsKind;
   secrets: boolean;
+  /** Whether to hash the input here (see WorkerAnalysis). */
+  hash: boolean;
   ring: SharedArrayBuffer;
   control: SharedArrayBuffer;
   ranks: SharedArrayBuffer;
 };
 
 shareRankTable(data.encoding, data.ranks);
-const analysis = new LocalAnalysis(data.encoding, data.stats, null, data.secrets);
+const analysis = new LocalAnalysis(data.encoding, data.stats, null, data.secrets, data.hash);
 // each chunk is read where it lies in the ring, whose slot is reused once this returns
 readRing(data.ring, data.control, (chunk) => analysis.push(chunk));
 parentPort!.postMessage({ facts: analysis.endSync() });

@@ -90,50 +90,85 @@ export function rulesFile(name: string): string {
 
 let cached: Rules | null = null;
 
+/** A regex, on the linear engine when the rule needs it and the engine takes the pattern. */
+function compile(s: RuleSpec, flags: string): RegExp {
+  if (s.linear) {
+    try {
+      return new RegExp(s.source, `${flags}l`);
+    } catch {
+      // a construct the linear engine lacks: backtracking it is
+    }
+  }
+  return new RegExp(s.source, flags);
+}
+
 /**
- * Loads and compiles the rules. gitleaks relies on RE2, which is linear; a pattern that holds an unbounded repeat
- * inside a repeat (curl-auth-user: 80 `\r` on a line took 4 s) backtracks exponentially in JavaScript, so those
- * run on V8's linear engine (the `l` flag, which V8 offers behind a flag that changes nothing else).
+ * A rule whose regexes are made when first used: most inputs trigger a few rules of the 200, and making all of
+ * them took 7 ms of every scan's start (a 100 KB offload takes about 100 ms).
+ */
+class LazyRule implements Rule {
+  readonly id: string;
+  readonly groups: number;
+  readonly hideMatch: boolean;
+  readonly secretGroup: number;
+  readonly entropy: number;
+  readonly triggers: string[] | null;
+  readonly generic: boolean;
+  private compiled: { re?: RegExp; withIndices?: RegExp; anchor?: Rule['anchor']; allowlists?: Allowlist[] } = {};
+
+  constructor(
+    private readonly spec: RuleSpec,
+    readonly index: number,
+  ) {
+    this.id = spec.id;
+    this.groups = spec.groups;
+    this.hideMatch = spec.hideMatch;
+    this.secretGroup = spec.secretGroup;
+    this.entropy = spec.entropy;
+    this.triggers = spec.keywords.length ? spec.keywords : spec.prefilter;
+    this.generic = spec.id.toLowerCase().includes('generic');
+  }
+
+  get re(): RegExp {
+    return (this.compiled.re ??= compile(this.spec, `g${this.spec.flags}`));
+  }
+
+  get withIndices(): RegExp {
+    return (this.compiled.withIndices ??= new RegExp(this.spec.source, `d${this.spec.flags}`));
+  }
+
+  get anchor(): Rule['anchor'] {
+    if (this.compiled.anchor === undefined) {
+      const a = this.spec.anchor;
+      this.compiled.anchor = a
+        ? {
+            literals: new RegExp(a.literals.map(escapeRegExp).join('|'), 'gi'),
+            ids: a.ids,
+            maxOffset: a.maxOffset,
+            sticky: compile(this.spec, `y${this.spec.flags}`),
+            prefix: a.prefix ? byteTable(a.prefix) : null,
+          }
+        : null;
+    }
+    return this.compiled.anchor;
+  }
+
+  get allowlists(): Allowlist[] {
+    return (this.compiled.allowlists ??= this.spec.allowlists.map((a) => new Allowlist(a)));
+  }
+}
+
+/**
+ * Loads the rules; each compiles its regexes on first use (LazyRule). gitleaks relies on RE2, which is linear; a
+ * pattern that holds an unbounded repeat inside a repeat (curl-auth-user: 80 `\r` on a line took 4 s) backtracks
+ * exponentially in JavaScript, so those run on V8's linear engine (the `l` flag, which V8 offers behind a flag
+ * that changes nothing else).
  */
 export function loadRules(): Rules {
   if (cached) return cached;
   setFlagsFromString('--enable-experimental-regexp-engine');
-  /** A regex, on the linear engine when the rule needs it and the engine takes the pattern. */
-  const compile = (s: RuleSpec, flags: string) => {
-    if (s.linear) {
-      try {
-        return new RegExp(s.source, `${flags}l`);
-      } catch {
-        // a construct the linear engine lacks: backtracking it is
-      }
-    }
-    return new RegExp(s.source, flags);
-  };
   const table = JSON.parse(readFileSync(rulesFile('rules.json'), 'utf8')) as RuleTable;
-  const rules = table.rules.map(
-    (s, index): Rule => ({
-      id: s.id,
-      index,
-      re: compile(s, `g${s.flags}`),
-      withIndices: new RegExp(s.source, `d${s.flags}`),
-      groups: s.groups,
-      anchor: s.anchor
-        ? {
-            literals: new RegExp(s.anchor.literals.map(escapeRegExp).join('|'), 'gi'),
-            ids: s.anchor.ids,
-            maxOffset: s.anchor.maxOffset,
-            sticky: compile(s, `y${s.flags}`),
-            prefix: s.anchor.prefix ? byteTable(s.anchor.prefix) : null,
-          }
-        : null,
-      hideMatch: s.hideMatch,
-      secretGroup: s.secretGroup,
-      entropy: s.entropy,
-      triggers: s.keywords.length ? s.keywords : s.prefilter,
-      allowlists: s.allowlists.map((a) => new Allowlist(a)),
-      generic: s.id.toLowerCase().includes('generic'),
-    }),
-  );
+  const rules = table.rules.map((s, index): Rule => new LazyRule(s, index));
   const global = new Allowlist({ condition: 'OR', target: 'secret', regexes: table.allowlist.regexes, stopwords: table.allowlist.stopwords });
   cached = { rules, global, table };
   return cached;

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { describe, type Descriptor, type Stats } from './describe/descriptor.js';
 import { RecordAnalyzer } from './describe/record-stats.js';
-import { statsOfStored } from './describe/stored.js';
+import { statsForHeader, statsOfResult } from './describe/stored.js';
 import { LocalAnalysis, WorkerAnalysis, type InputAnalysis } from './engines/input-analysis.js';
 import { openResultFile } from './format/reader.js';
 import { getTokenizer, type Encoding, type Tokenizer } from './engines/tokenizer.js';
@@ -89,6 +89,11 @@ export type OffloadInput = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Ui
 const ulid = monotonicFactory();
 /** The prefix of the input kept for the fallback (it needs at most `threshold` tokens of it). */
 const FALLBACK_KEEP = 4 << 20;
+/**
+ * Room in line 1 for the descriptor's statistics (header `stats`): those of the corpus take 4 to 10 KB (previews of
+ * 40 lines of up to 200 characters are most of it). Larger ones are left out and `lro info` computes them.
+ */
+const STATS_SLOT = 16 << 10;
 const FEED_CHUNK = 1 << 20;
 /** Inputs up to this size are hashed and counted on the main thread; larger ones in a worker. */
 const LOCAL_ANALYSIS_MAX = 1 << 20;
@@ -236,7 +241,7 @@ async function store(
         id,
         operation,
         dirIdentity: identity,
-        headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0),
+        headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0) + (type === 'binary' ? 0 : STATS_SLOT),
       });
       try {
         switch (type) {
@@ -350,15 +355,20 @@ async function store(
       if (found) {
         pipeline.writer.abort();
         const h = found.rf.header;
-        const descriptor = describe(h, found.rf.path, seen ?? statsOfStored(found.rf), { previewTokens: options.previewTokens, tokenizer });
+        const descriptor = describe(h, found.rf.path, seen ?? statsOfResult(found.rf), { previewTokens: options.previewTokens, tokenizer });
         return { offloaded: true, id: h.id, path: found.rf.path, header: h, descriptor, deduplicated: true };
       }
-      path = await pipeline.writer.commit(serializeHeader(header));
+      // the statistics go into line 1 (for lro info) when they fit its slot; a header that does not is written by
+      // copying the whole file, which they are not worth
+      const plain = serializeHeader(header);
+      const kept = seen && statsForHeader(seen);
+      const withStats = kept && kept.length <= STATS_SLOT ? serializeHeader({ ...header, stats: kept }) : null;
+      path = await pipeline.writer.commit(withStats && pipeline.writer.fitsInPlace(withStats) ? withStats : plain);
       if (key && claim) writeRef(ioDir, key, id, basename(path));
     } finally {
       claim?.release();
     }
-    const stats = seen ?? statsOfStored(openResultFile(path));
+    const stats = seen ?? statsOfResult(openResultFile(path));
     const descriptor = describe(header, path, stats, { previewTokens: options.previewTokens, tokenizer });
     return { offloaded: true, id, path, header, descriptor };
   } catch (e) {

@@ -1,7 +1,7 @@
 // The library's way into stored results: open one by id ('last', or a result file's path), read its records as
 // values, describe it again. The CLI's read/info print what these return; programs get the values themselves.
 import { describe, type Descriptor } from '../describe/descriptor.js';
-import { statsOfStored } from '../describe/stored.js';
+import { statsOfResult } from '../describe/stored.js';
 import { getTokenizer } from '../engines/tokenizer.js';
 import { LroError } from '../errors.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
@@ -70,6 +70,6 @@ export interface DescribeResultOptions extends StoreOptions {
 /** The descriptor of a stored result, as offload returned it (ids and paths current). */
 export function describeResult(ref: ResultRef, opts: DescribeResultOptions = {}): Descriptor {
   const rf = openResult(ref, opts);
-  const stats = damaged(rf, () => statsOfStored(rf));
+  const stats = damaged(rf, () => statsOfResult(rf));
   return describe(rf.header, rf.path, stats, { full: !!opts.full, previewTokens: opts.previewTokens, tokenizer: getTokenizer(rf.header.encoding) });
 }

@@ -21,7 +21,9 @@ export interface InfoOptions {
 export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: opts.dir, env: io.env });
   if (opts.header) {
-    await io.stdout.write(`${serializeHeader(rf.header)}\n`); // one line, the envelope's numbers as written
+    // one line, the envelope's numbers as written; without the descriptor's statistics (the descriptor shows them)
+    const { stats: _stats, ...header } = rf.header;
+    await io.stdout.write(`${serializeHeader(header)}\n`);
     return 0;
   }
   const d = describeResult(rf, {

@@ -45,7 +45,47 @@ export class SchemaNode {
       for (const v of value as unknown[]) this.items.add(v, depth + 1);
     }
   }
+
+  /**
+   * As JSON, compact (kept in a result's header with the descriptor's statistics, see describe/stored.ts; the
+   * schema of records of many shapes is most of them): [seen, objects, types as letters in the order seen, then, when there are any,
+   * properties as [key, node, key, node, ...] or 0, items or 0, and 1 when truncated].
+   */
+  toJSON(): SavedSchema {
+    const out: SavedSchema = [this.seen, this.objects, [...this.types].map((t) => TYPE_LETTER[t]).join('')];
+    if (this.properties || this.items || this.truncated) out.push(this.properties ? [...this.properties].flat() : 0);
+    if (this.items || this.truncated) out.push(this.items ?? 0);
+    if (this.truncated) out.push(1);
+    return out;
+  }
+
+  /** The node toJSON() saved (parsed); throws a TypeError on anything else. */
+  static fromJSON(v: unknown): SchemaNode {
+    if (!Array.isArray(v) || !Number.isSafeInteger(v[0]) || !Number.isSafeInteger(v[1]) || typeof v[2] !== 'string') throw new TypeError('not a saved schema');
+    const [seen, objects, letters, props, items, truncated] = v as [number, number, string, unknown, unknown, unknown];
+    const n = new SchemaNode();
+    n.seen = seen;
+    n.objects = objects;
+    for (const c of letters) {
+      const t = TYPE_OF_LETTER.get(c);
+      if (!t) throw new TypeError('not a saved schema');
+      n.types.add(t);
+    }
+    if (Array.isArray(props)) {
+      n.properties = new Map();
+      for (let i = 0; i + 1 < props.length; i += 2) n.properties.set(String(props[i]), SchemaNode.fromJSON(props[i + 1]));
+    }
+    if (items) n.items = SchemaNode.fromJSON(items);
+    n.truncated = truncated === 1;
+    return n;
+  }
 }
+
+/** A SchemaNode as JSON (see toJSON). */
+type SavedSchema = (number | string | (string | SchemaNode)[] | SchemaNode)[];
+
+const TYPE_LETTER: Record<JsonType, string> = { null: 'n', boolean: 'b', integer: 'i', number: 'f', string: 's', array: 'a', object: 'o' };
+const TYPE_OF_LETTER = new Map(Object.entries(TYPE_LETTER).map(([t, c]) => [c, t as JsonType]));
 
 export function typeOf(v: unknown): JsonType {
   if (v === null) return 'null';

@@ -1,14 +1,80 @@
-// The statistics of a stored result, computed again from its file (for `lro info`): the same analyzers that
-// watched the offload, fed the same bytes (rendered the same way when the text has terminal noise), give the
-// same descriptor.
-import { isNoisy } from '../format/header.js';
+// The statistics of a stored result (for `lro info`): those the offload kept in the header (its `stats`), or,
+// for a result without them, computed again from its file: the same analyzers that watched the offload, fed the
+// same bytes (rendered the same way when the text has terminal noise), give the same descriptor.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { FormatError, isNoisy, type Header } from '../format/header.js';
+import { countNewlines } from '../search/scan.js';
 import { TerminalRenderer } from '../format/terminal.js';
 import { originalContent, readRecords, type ResultFile } from '../format/reader.js';
 import type { Stats } from './descriptor.js';
 import { RecordAnalyzer } from './record-stats.js';
+import { SchemaNode } from './schema.js';
 import { TextAnalyzer } from './text-stats.js';
 import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
 
+/**
+ * The statistics of a stored result: kept in its header, else computed from its records. Kept ones spare reading
+ * the records as records, but their lines are still counted (a few ms a MB): a file cut short or added to since
+ * is reported as damaged, as when they are computed.
+ */
+export function statsOfResult(rf: ResultFile): Stats {
+  const kept = keptStats(rf.header);
+  if (!kept) return statsOfStored(rf);
+  checkLineCount(rf);
+  return kept;
+}
+
+/** Throws FormatError unless the file holds exactly header.count whole lines after its header. */
+function checkLineCount(rf: ResultFile): void {
+  const fd = openSync(rf.path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let lines = 0;
+    let last = 0x0a; // no records: nothing unfinished
+    for (let at = rf.recordsOffset; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, at);
+      if (n === 0) break;
+      lines += countNewlines(buf, 0, n);
+      last = buf[n - 1];
+      at += n;
+    }
+    const count = rf.header.count;
+    if (lines > count) throw new FormatError(`has more records than its header says (${count})`);
+    if (lines < count || last !== 0x0a) throw new FormatError(`is truncated: header says ${count} records, file has ${lines}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The header's `stats` for the offload's statistics (null for binary: there is nothing to keep). */
+export function statsForHeader(stats: Stats): string | null {
+  return stats.kind === 'binary' ? null : JSON.stringify(stats);
+}
+
+/** The statistics kept in the header, or null when there are none or they are not what an offload writes. */
+export function keptStats(h: Header): Stats | null {
+  if (h.stats === undefined) return null;
+  let s: Stats;
+  try {
+    s = JSON.parse(h.stats) as Stats;
+  } catch {
+    return null;
+  }
+  const list = (v: unknown) => Array.isArray(v);
+  const obj = (v: unknown) => typeof v === 'object' && v !== null;
+  if (h.content_type === 'text' && s?.kind === 'text' && obj(s.text) && list(s.text.head) && list(s.text.tail) && list(s.text.errors) && obj(s.text.templates)) return s;
+  if (h.content_type !== 'text' && s?.kind === 'records' && obj(s.records) && list(s.records.head) && list(s.records.tail) && list(s.records.topValues) && list(s.records.figures)) {
+    try {
+      s.records.schema = SchemaNode.fromJSON(s.records.schema);
+    } catch {
+      return null;
+    }
+    return s;
+  }
+  return null;
+}
+
+/** The statistics computed from the result's records. */
 export function statsOfStored(rf: ResultFile): Stats {
   const h = rf.header;
   if (h.content_type === 'binary') return { kind: 'binary' };

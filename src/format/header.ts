@@ -73,6 +73,12 @@ export interface Header {
   content_redacted?: boolean;
   /** Likely secrets seen in the input (offloaded without --redact), per rule id; never their values. */
   possible_secrets?: Record<string, number>;
+  /**
+   * The statistics the descriptor is made from, as JSON (see describe/stored.ts), kept by the offload so that
+   * `lro info` need not read the records again; always the last member of line 1 (see headerLineWithoutStats).
+   * Absent when they did not fit the header's slot, or for binary: readers then compute them.
+   */
+  stats?: string;
 }
 
 /** What to do about a result file that cannot be read back, unless the error says otherwise. */
@@ -90,8 +96,27 @@ export class FormatError extends Error {
 
 const ENVELOPE_MARK = '\u0000lro-envelope\u0000';
 
-/** Serializes a header as one line of JSON (no newline), with the raw envelope spliced in unchanged. */
+/** Serializes a header as one line of JSON (no newline), with the raw envelope spliced in unchanged, `stats` last. */
 export function serializeHeader(h: Header): string {
+  const { stats, ...fields } = h;
+  const text = serializeFields(fields);
+  return stats === undefined ? text : `${text.slice(0, -1)}${STATS_MEMBER}${JSON.stringify(stats)}}`;
+}
+
+/** How the `stats` member begins: it is a string, so these bytes cannot occur inside it (its quotes are escaped). */
+const STATS_MEMBER = ',"stats":';
+
+/**
+ * Line 1 without its `stats` member (what `lro ls --json` lists: statistics are for the descriptor). The member is
+ * the last one, and its value a string, so the last `,"stats":"` of the line starts it.
+ */
+export function headerLineWithoutStats(line: Buffer, h: Header): Buffer {
+  if (h.stats === undefined) return line;
+  const at = line.lastIndexOf(`${STATS_MEMBER}"`);
+  return at < 0 ? line : Buffer.concat([line.subarray(0, at), Buffer.from('}')]);
+}
+
+function serializeFields(h: Omit<Header, 'stats'>): string {
   const { envelope, ...rest } = h;
   if (!envelope) return JSON.stringify(rest);
   const text = JSON.stringify({ ...rest, envelope: ENVELOPE_MARK });
@@ -165,6 +190,7 @@ export function parseHeader(line: Buffer): Header {
   optional('redacted', isCounts, 'an object of counts');
   optional('content_redacted', (v) => typeof v === 'boolean', 'true or false');
   optional('possible_secrets', isCounts, 'an object of counts');
+  optional('stats', (v) => typeof v === 'string', 'a string');
   optional(
     'invalid_records',
     (v) => Array.isArray(v) && v.every((n, i) => Number.isSafeInteger(n) && n >= 1 && n <= count && (i === 0 || n > (v[i - 1] as number))),

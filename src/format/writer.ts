@@ -176,6 +176,11 @@ export class ResultWriter implements RecordSink {
     }
   }
 
+  /** Whether commit() writes this header in place (within the slot, or before records still in memory), not by a copy. */
+  fitsInPlace(headerJson: string): boolean {
+    return !this.spilled || Buffer.byteLength(headerJson, 'utf8') + 1 <= this.slot;
+  }
+
   /** Writes the header line, makes the file durable and gives it its final name. Returns the final path. */
   async commit(headerJson: string): Promise<string> {
     if (this.done) throw new Error('result already committed or aborted');

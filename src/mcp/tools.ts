@@ -105,7 +105,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'lro_info',
     command: 'info',
     description:
-      'The descriptor of a stored result again: what it holds (records, tokens, content type, most frequent values, fields), a preview of its head, tail and error-like lines, jq recipes and what to call next. full: true for every field and value; header: true for the stored header line itself.',
+      'The descriptor of a stored result again: what it holds (records, tokens, content type, most frequent values, fields), a preview of its head, tail and error-like lines, jq recipes and what to call next. full: true for every field and value; header: true for the stored header line itself (without the statistics kept for the descriptor).',
     options: { full: 'boolean', header: 'boolean', preview_tokens: 'integer' },
     fixed: ['--descriptor', 'json'],
     result: 'descriptor',

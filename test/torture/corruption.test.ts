@@ -19,8 +19,9 @@ const good: Record<string, { header: Record<string, unknown>; headerLine: string
 
 /**
  * Damaged files by name: their id, and the commands that may not notice the damage because they do not read the
- * damaged part as data (grep finds no candidate line in it; info only samples the values of JSON records; a
- * string record is shown without being parsed again). They must still not crash or hang.
+ * damaged part as data (grep finds no candidate line in it; info only samples the values of JSON records, and
+ * only counts the lines of a result whose header keeps its statistics; a string record is shown without being
+ * parsed again). They must still not crash or hang.
  */
 const damaged: { name: string; id: string; file: string; blind: string[] }[] = [];
 
@@ -88,10 +89,11 @@ beforeAll(async () => {
   plant('count too low in a json array', (id) => fileOf('array', id, { count: 39 }));
   plant('count negative', (id) => fileOf('text', id, { count: -1 }));
   plant('count huge', (id) => fileOf('text', id, { count: 1e18 }));
-  plant('garbage line among text records', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 20 ? 'garbage {{{ not json' : r))), ['grep']);
+  // (info counts the lines of a result whose header keeps the descriptor's statistics, without reading them)
+  plant('garbage line among text records', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 20 ? 'garbage {{{ not json' : r))), ['grep', 'info']);
   plant('garbage line among json records', (id) => fileOf('json', id, {}, good.json.records.map((r, i) => (i === 20 ? 'garbage {{{' : r))), ['grep', 'grep -v', 'info']);
   plant('two values on one json record line', (id) => fileOf('array', id, {}, good.array.records.map((r, i) => (i === 5 ? `${r},{"n":99}` : r))), ['grep', 'grep -v', 'info']);
-  plant('a number where a text record is a string', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 3 ? '42' : r))), ['grep', 'jq']);
+  plant('a number where a text record is a string', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 3 ? '42' : r))), ['grep', 'jq', 'info']);
   plant('garbage line among jsonl records', (id) => fileOf('jsonl', id, {}, good.jsonl.records.map((r, i) => (i === 10 ? '{"n": broken' : r))), ['grep', 'grep -v', 'info']);
   plant('garbage line among binary records', (id) => fileOf('binary', id, {}, good.binary.records.map((r, i) => (i === 1 ? '12' : r))), ['grep', 'grep -v', 'info', 'jq', 'where', 'count']);
   plant('garbage line appended', (id) => `${fileOf('text', id)}garbage at the end\n`);

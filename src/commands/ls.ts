@@ -5,7 +5,6 @@ import { Chalk } from 'chalk';
 import { Command } from 'commander';
 import type { Context } from '../cli.js';
 import { sanitizeOperation } from '../format/naming.js';
-import { headerLineWithoutStats } from '../format/header.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
@@ -81,7 +80,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     if (session !== undefined && h.session !== session) continue;
     if (opts.expired && r.expiresMs > now) continue;
     shown++;
-    if (opts.json) await out.add(`${shown === 1 ? '\n' : ',\n'}${jsonItem(headerLineWithoutStats(r.line, h), r.path, r.size)}`);
+    if (opts.json) await out.add(`${shown === 1 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`);
     else if (tty) rows.push(toRow(r));
     else await out.add(tsvRow(toRow(r)));
   }

@@ -44,9 +44,12 @@ function openRegularStat(path: string): { fd: number; st: Stats } {
   return { fd, st };
 }
 
-/** Scratch space for the first read of a header: reads are synchronous, so one buffer serves every call and a
- * store scan (`lro ls` over 100,000 files) does not allocate a fresh 4 KB per file. */
-const FIRST_READ = Buffer.allocUnsafe(4096);
+/**
+ * Scratch space for the first read of a header: reads are synchronous, so one buffer serves every call and a
+ * store scan (`lro ls` over 100,000 files) does not allocate per file. 32 KB holds line 1 as lro writes it (its
+ * slot, with room for the descriptor's statistics, is at most about 29 KB), so one read is enough.
+ */
+const FIRST_READ = Buffer.allocUnsafe(32 << 10);
 
 /** What readHeaderLine found: line 1, and the identity of the file it was read from (for a later re-check). */
 export interface HeaderLine {

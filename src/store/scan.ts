@@ -7,7 +7,7 @@
 import { closeSync, lstatSync, openSync, readSync, constants as fsc } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
-import { FormatError, HEADER_TYPE, parseHeader, type Header } from '../format/header.js';
+import { FormatError, HEADER_TYPE, parseHeaderFields, type Header } from '../format/header.js';
 import { isTempFileName, parseDedupeFileName, parseResultFileName } from '../format/naming.js';
 import { readHeaderLine } from '../format/reader.js';
 import { dirProblem } from './dir.js';
@@ -73,6 +73,7 @@ export interface ScannedResult extends FileFacts {
   folderSession: string | null;
   name: string;
   id: string;
+  /** The header, and line 1, without the descriptor's statistics (`stats`: see parseHeaderFields). */
   header: Header;
   line: Buffer;
   createdMs: number;
@@ -222,8 +223,9 @@ export function readResult(entry: ResultName): ScannedResult | DamagedResult | n
     return damaged(entry, `cannot be read (${code ?? (e as Error).message})`);
   }
   let header: Header;
+  let line: Buffer;
   try {
-    header = parseHeader(got.line);
+    ({ header, line } = parseHeaderFields(got.line)); // (without the descriptor's statistics: not listed)
   } catch (e) {
     if (e instanceof FormatError) return damaged(entry, e.message, got.line);
     throw e;
@@ -241,7 +243,7 @@ export function readResult(entry: ResultName): ScannedResult | DamagedResult | n
     id: entry.id,
     path,
     header,
-    line: got.line,
+    line,
     size: got.size,
     mtimeMs: got.mtimeMs,
     dev: got.dev,

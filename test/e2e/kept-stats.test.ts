@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { headerLineWithoutStats, parseHeader, serializeHeader } from '../../src/format/header.js';
+import { headerLineWithoutStats, parseHeader, parseHeaderFields, serializeHeader } from '../../src/format/header.js';
 import { SchemaNode } from '../../src/describe/schema.js';
 import { cleanup, lro, storeEnv, tempDir } from '../helpers/cli.js';
 
@@ -94,6 +94,31 @@ describe('statistics kept in the header', () => {
     const cut = headerLineWithoutStats(line, h);
     expect(JSON.parse(cut.toString('utf8'))).toEqual(JSON.parse(serializeHeader(rest)));
     expect(JSON.parse(cut.toString('utf8')).query).toBe(tricky);
+  });
+});
+
+describe('line 1 read without its statistics', () => {
+  it('keeps an envelope that has a "stats" string of its own', async () => {
+    const doc = { a: 1, stats: 'mine', items: Array.from({ length: 3000 }, (_, i) => ({ n: i, s: 'x'.repeat(20) })) };
+    const off = await lro(['offload', '--force', '--no-dedupe', '--operation', 'envelope'], { input: JSON.stringify(doc), env });
+    const { id, file_path: path } = JSON.parse(off.out) as { id: string; file_path: string };
+    const h = parseHeader(split(path).line);
+    expect(h.split).toBe('path');
+    expect(h.stats).toBeDefined();
+    const fields = parseHeaderFields(split(path).line);
+    expect(fields.header.stats).toBeUndefined();
+    expect(fields.header.envelope!.toString()).toBe('{"a":1,"stats":"mine","items":[]}');
+    const listed = JSON.parse((await lro(['ls', '--json', '--operation', 'envelope'], { env })).out) as Record<string, unknown>[];
+    expect(listed[0].envelope).toEqual({ a: 1, stats: 'mine', items: [] });
+    expect(listed[0]).not.toHaveProperty('stats');
+    // and without statistics of its own, the envelope's member is not taken for them
+    const { stats: _s, ...bare } = h;
+    const line = Buffer.from(serializeHeader(bare));
+    const parsed = parseHeaderFields(line);
+    expect(parsed.line.equals(line)).toBe(true);
+    expect(parsed.header.envelope!.toString()).toBe('{"a":1,"stats":"mine","items":[]}');
+    const cat = await lro(['cat', id], { env });
+    expect(JSON.parse(cat.out)).toEqual(doc);
   });
 });
 

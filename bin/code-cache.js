@@ -2,9 +2,9 @@
 // starts a process, and without a cache V8 parses each bundle and compiles each function it runs anew, every
 // time. `npm run build` runs a set of commands once (scripts/build-code-cache.cjs) and keeps what V8 compiled
 // for them in dist/code-cache/; the next processes load that instead of compiling (bench/readers.sh measures
-// the commands with and without it). V8 checks a cache against the source, its own version and its flags, and
-// compiles as usual when any differs (another Node, a rebuilt bundle, `node --cpu-prof`): a cache can make a
-// start faster, never wrong.
+// the commands with and without it). V8 checks a cache against its own version, its flags and the source (by its
+// length), and compiles as usual when one differs (another Node, a rebuilt bundle, `node --cpu-prof`); the build
+// makes the bundles and their caches together, so a bundle edited by hand needs `npm run build` again.
 'use strict';
 const { readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');

@@ -63,7 +63,7 @@ export function keptStats(h: Header): Stats | null {
   const list = (v: unknown) => Array.isArray(v);
   const obj = (v: unknown) => typeof v === 'object' && v !== null;
   if (h.content_type === 'text' && s?.kind === 'text' && obj(s.text) && list(s.text.head) && list(s.text.tail) && list(s.text.errors) && obj(s.text.templates)) return s;
-  if (h.content_type !== 'text' && s?.kind === 'records' && obj(s.records) && list(s.records.head) && list(s.records.tail) && list(s.records.topValues) && list(s.records.figures)) {
+  if ((h.content_type === 'jsonl' || h.content_type === 'json') && s?.kind === 'records' && obj(s.records) && list(s.records.head) && list(s.records.tail) && list(s.records.topValues) && list(s.records.figures)) {
     try {
       s.records.schema = SchemaNode.fromJSON(s.records.schema);
     } catch {

@@ -48,10 +48,23 @@ const mcpApart = {
     b.onResolve({ filter: /\/mcp\/serve\.js$/ }, (args) => (args.importer.endsWith('/commands/mcp.ts') ? { path: './mcp.cjs', external: true } : undefined));
   },
 };
+// commander requires node:child_process when it loads, for subcommands that are programs of their own, which lro
+// has none of; loading it (and dgram and net with it) cost about 3 ms of every command's start.
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`build: commander no longer has ${eager} (scripts/build.mjs)`);
+      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+    });
+  },
+};
 await build({
   ...common,
   entryPoints: { cli: `${root}src/cli.ts`, worker: `${root}src/worker.ts`, mcp: `${root}src/mcp/serve.ts` },
-  plugins: [mcpApart],
+  plugins: [mcpApart, lazyChildProcess],
   outdir: `${root}dist`,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',

@@ -360,10 +360,9 @@ async function store(
       }
       // the statistics go into line 1 (for lro info) when they fit its slot; a header that does not is written by
       // copying the whole file, which they are not worth
-      const plain = serializeHeader(header);
       const kept = seen && statsForHeader(seen);
       const withStats = kept && kept.length <= STATS_SLOT ? serializeHeader({ ...header, stats: kept }) : null;
-      path = await pipeline.writer.commit(withStats && pipeline.writer.fitsInPlace(withStats) ? withStats : plain);
+      path = await pipeline.writer.commit(withStats && pipeline.writer.fitsInPlace(withStats) ? withStats : serializeHeader(header));
       if (key && claim) writeRef(ioDir, key, id, basename(path));
     } finally {
       claim?.release();

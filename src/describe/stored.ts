@@ -1,11 +1,9 @@
 // The statistics of a stored result (for `lro info`): those the offload kept in the header (its `stats`), or,
 // for a result without them, computed again from its file: the same analyzers that watched the offload, fed the
 // same bytes (rendered the same way when the text has terminal noise), give the same descriptor.
-import { closeSync, openSync, readSync } from 'node:fs';
-import { FormatError, isNoisy, type Header } from '../format/header.js';
-import { countNewlines } from '../search/scan.js';
+import { isNoisy, type Header } from '../format/header.js';
 import { TerminalRenderer } from '../format/terminal.js';
-import { originalContent, readRecords, type ResultFile } from '../format/reader.js';
+import { checkRecordCount, originalContent, readRecords, type ResultFile } from '../format/reader.js';
 import type { Stats } from './descriptor.js';
 import { RecordAnalyzer } from './record-stats.js';
 import { SchemaNode } from './schema.js';
@@ -20,30 +18,8 @@ import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
 export function statsOfResult(rf: ResultFile): Stats {
   const kept = keptStats(rf.header);
   if (!kept) return statsOfStored(rf);
-  checkLineCount(rf);
+  checkRecordCount(rf);
   return kept;
-}
-
-/** Throws FormatError unless the file holds exactly header.count whole lines after its header. */
-function checkLineCount(rf: ResultFile): void {
-  const fd = openSync(rf.path, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let lines = 0;
-    let last = 0x0a; // no records: nothing unfinished
-    for (let at = rf.recordsOffset; ; ) {
-      const n = readSync(fd, buf, 0, buf.length, at);
-      if (n === 0) break;
-      lines += countNewlines(buf, 0, n);
-      last = buf[n - 1];
-      at += n;
-    }
-    const count = rf.header.count;
-    if (lines > count) throw new FormatError(`has more records than its header says (${count})`);
-    if (lines < count || last !== 0x0a) throw new FormatError(`is truncated: header says ${count} records, file has ${lines}`);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** The header's `stats` for the offload's statistics (null for binary: there is nothing to keep). */

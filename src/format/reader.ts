@@ -4,6 +4,7 @@ import { closeSync, fstatSync, openSync, readSync, constants as fsc, type Stats 
 import { decodeTextLines } from './content-text.js';
 import { decodeRecords, type RecordLine } from './decode.js';
 import { FormatError, parseHeader, type Header } from './header.js';
+import { countNewlines } from '../search/scan.js';
 
 const READ_CHUNK = 4 << 20;
 /** Line 1 may hold a JSON envelope; anything longer than this is not a header lro wrote. */
@@ -175,6 +176,20 @@ export function* readRecords(rf: ResultFile, from = 1, to = Infinity): Generator
     base += data.length;
   }
   throw new FormatError(`is truncated: header says ${count} records, file has ${n - 1}`);
+}
+
+/**
+ * Checks the file against its header without reading its records as records: exactly header.count whole lines
+ * follow line 1 (counted 16 bytes at a time), else FormatError, as readRecords would say once at the end.
+ */
+export function checkRecordCount(rf: ResultFile): void {
+  const { count } = rf.header;
+  let n = 0;
+  for (const data of recordChunks(rf, true)) {
+    n += countNewlines(data);
+    if (n > count) throw new FormatError(`has more records than its header says (${count})`);
+  }
+  if (n < count) throw new FormatError(`is truncated: header says ${count} records, file has ${n}`);
 }
 
 /** Throws FormatError unless the file ends at `offset`, just after what its header says is the last record. */

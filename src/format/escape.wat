@@ -10,7 +10,7 @@
   (memory (export "memory") 1)
 
   (func (export "records") (param $s i32) (param $end i32) (param $d i32) (param $crlf i32) (result i32)
-    (local $c i32) (local $v v128) (local $lines i32) (local $lineStart i32) (local $lineOut i32) (local $vend i32)
+    (local $c i32) (local $m i32) (local $v v128) (local $lines i32) (local $lineStart i32) (local $lineOut i32) (local $vend i32)
     (local.set $vend (i32.sub (local.get $end) (i32.const 16)))
     (local.set $lineStart (local.get $s))
     (block $stop
@@ -23,19 +23,25 @@
           (i32.store8 (local.get $d) (i32.const 34))
           (local.set $d (i32.add (local.get $d) (i32.const 1)))
           (loop $bytes
-            ;; 16 ordinary bytes (none below 0x20, none " or \) are copied as they are
+            ;; 16 ordinary bytes (none below 0x20, none " or \) are copied as they are; else the ordinary bytes before
+            ;; the first special one (all 16 are stored: what follows them overwrites the rest)
             (block $slow
               (br_if $slow (i32.gt_s (local.get $s) (local.get $vend)))
               (local.set $v (v128.load (local.get $s)))
-              (br_if $slow (v128.any_true (v128.or
+              (local.set $m (i8x16.bitmask (v128.or
                 (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 32)))
                 (v128.or (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))
                          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 92)))))))
               (v128.store (local.get $d) (local.get $v))
-              (local.set $s (i32.add (local.get $s) (i32.const 16)))
-              (local.set $d (i32.add (local.get $d) (i32.const 16)))
-              (br $bytes))
-            ;; one byte at a time up to the next special one
+              (if (i32.eqz (local.get $m))
+                (then
+                  (local.set $s (i32.add (local.get $s) (i32.const 16)))
+                  (local.set $d (i32.add (local.get $d) (i32.const 16)))
+                  (br $bytes)))
+              (local.set $m (i32.ctz (local.get $m)))
+              (local.set $s (i32.add (local.get $s) (local.get $m)))
+              (local.set $d (i32.add (local.get $d) (local.get $m))))
+            ;; one byte at a time: the special one (or the last 16 bytes of the input)
             (local.set $c (i32.load8_u (local.get $s)))
             (local.set $s (i32.add (local.get $s) (i32.const 1)))
             (if (i32.and (i32.ge_u (local.get $c) (i32.const 32)) (i32.and (i32.ne (local.get $c) (i32.const 34)) (i32.ne (local.get $c) (i32.const 92))))

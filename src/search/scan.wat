@@ -338,7 +338,7 @@
   ;; 8800) lies wholly before end, in either case; -1 if none. The word found is stored at 8804. Candidates are
   ;; found 16 positions at a time by the words' first three bytes, each looked up by its two nibbles in tables of
   ;; buckets (at 8704: low and high nibble tables for byte 0, 1 and 2), as ripgrep's Teddy does; up to 8 buckets.
-  (func (export "anyOf") (param $i i32) (param $end i32) (result i32)
+  (func $anyOf (export "anyOf") (param $i i32) (param $end i32) (result i32)
     (local $lo0 v128) (local $hi0 v128) (local $lo1 v128) (local $hi1 v128) (local $lo2 v128) (local $hi2 v128)
     (local $a v128) (local $b v128) (local $v v128) (local $f v128) (local $bits i32) (local $pos i32) (local $m i32) (local $k i32) (local $n i32)
     (local.set $f (i8x16.splat (i32.const 15)))
@@ -404,4 +404,56 @@
         (local.set $i (i32.add (local.get $i) (i32.const 32)))
         (br $round)))
     (i32.const -1))
+
+  ;; errorLines(i, end, out, max): the lines of [i, end) (whole lines, i a line start, end just after a \n) that
+  ;; hold a word of the word table (see anyOf), up to max of them, each stored at out as four i32: the line's
+  ;; start, its \n, the number of \n in [i, its start), and the word found (its index). Returns how many. Where to
+  ;; go on (end when all is done) is stored at 8808, and the number of \n in [i, there) at 8812. One call does what
+  ;; anyOf(), lastIndexOf(), indexOf() and count() did for each line found.
+  (func (export "errorLines") (param $i i32) (param $end i32) (param $out i32) (param $max i32) (result i32)
+    (local $at i32) (local $counted i32) (local $p i32) (local $ls i32) (local $le i32) (local $n i32) (local $m i32)
+    (local.set $at (local.get $i))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $n) (local.get $max)))
+        (local.set $p (if (result i32) (i32.lt_u (local.get $i) (local.get $end))
+          (then (call $anyOf (local.get $i) (local.get $end))) (else (i32.const -1))))
+        (if (i32.lt_s (local.get $p) (i32.const 0))
+          (then
+            (local.set $i (local.get $end))
+            (br $done)))
+        ;; the line's start: back from the word to a \n, not before at
+        (local.set $ls (local.get $p))
+        (block $found
+          (loop $back
+            (br_if $found (i32.le_u (local.get $ls) (local.get $at)))
+            (br_if $found (i32.eq (i32.load8_u offset=0 (i32.sub (local.get $ls) (i32.const 1))) (i32.const 10)))
+            (local.set $ls (i32.sub (local.get $ls) (i32.const 1)))
+            (br $back)))
+        (local.set $counted (i32.add (local.get $counted) (call $count (local.get $at) (local.get $ls))))
+        (local.set $at (local.get $ls))
+        ;; its end: the next \n, 16 bytes at a time (a whole line ends before end; memory has room past it)
+        (local.set $le (local.get $p))
+        (block $eol
+          (loop $fwd
+            (local.set $m (i8x16.bitmask (i8x16.eq (v128.load (local.get $le)) (i8x16.splat (i32.const 10)))))
+            (if (local.get $m)
+              (then
+                (local.set $le (i32.add (local.get $le) (i32.ctz (local.get $m))))
+                (br $eol)))
+            (local.set $le (i32.add (local.get $le) (i32.const 16)))
+            (br $fwd)))
+        (i32.store offset=0 (local.get $out) (local.get $ls))
+        (i32.store offset=4 (local.get $out) (local.get $le))
+        (i32.store offset=8 (local.get $out) (local.get $counted))
+        (i32.store offset=12 (local.get $out) (i32.load (i32.const 8804)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (local.set $i (i32.add (local.get $le) (i32.const 1)))
+        (br $next)))
+    ;; the lines after the last one found, up to where to go on
+    (local.set $counted (i32.add (local.get $counted) (call $count (local.get $at) (local.get $i))))
+    (i32.store (i32.const 8808) (local.get $i))
+    (i32.store (i32.const 8812) (local.get $counted))
+    (local.get $n))
 )

@@ -1,7 +1,7 @@
 // The store directory: where it is (`--dir`, `$LRO_DIR`, `${TMPDIR:-/tmp}/lro-<uid>`), creating it 0700, and
 // refusing one that another user could tamper with: a symlink, owned by someone else, or writable by others.
 import { chmodSync, closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { LroError } from '../errors.js';
 import { SESSIONS_DIR } from './session.js';
 
@@ -84,12 +84,22 @@ export function pinStore(store: Store): PinnedStore {
   };
 }
 
+/**
+ * `mkdir -p dir`, each directory it makes mode 0700 (less the umask), one level at a time: Node 20's recursive
+ * mkdir loops forever where the system answers ENOENT for a directory whose parent is there (under /proc).
+ */
+function makeDirs(dir: string): void {
+  const parent = dirname(dir);
+  if (parent !== dir && !existsSync(parent)) makeDirs(parent);
+  mkdirSync(dir, { mode: 0o700 });
+}
+
 /** The store at dir, created (mode 0700, whatever the umask) if missing, and checked. */
 export function openStore(dir: string): Store {
   const existing = checkStore(dir);
   if (existing) return existing;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir);
     chmodSync(dir, 0o700);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;

@@ -337,6 +337,13 @@ describe('lro offload: when the store cannot be written', () => {
     if (process.getuid!() === 0) chownSync(root, 0, 0);
   });
 
+  it('store cannot be created where the system says ENOENT under an existing parent (/proc): no endless mkdir', async () => {
+    // (Node 20's recursive mkdir retried such a path forever)
+    const r = await lro(['offload'], { input: bigInput, env: { LRO_DIR: '/proc/lro-store-here' } });
+    expectFallback(r);
+    expect(r.stderr).toMatch(/cannot create the store \/proc\/lro-store-here: ENOENT/);
+  });
+
   it('disk fills up mid-write: nothing partial is left visible', async () => {
     const dir = join(root, 'small-disk');
     const big = Buffer.alloc(30 << 20, 'a line of text that goes on and on\n');

@@ -1,7 +1,7 @@
 // The lines of a log that look like errors, found on the bytes: the error words are looked for 16 bytes at a time
 // by the scan kernel (a Teddy-like search) instead of a case-insensitive regex over a latin1 string of every
 // region, which was most of an offload's analysis time (1 GB of logs: 0.9 s). The kernel also finds each line's
-// bounds and number (errorLines in scan.wat), so a region costs one call, not four per error line. Same answers:
+// bounds and number (wordLines in scan.wat), so a region costs one call, not four per error line. Same answers:
 // the regex /error|fail|...|abort/gi on a latin1 string folds ASCII letters only, as the kernel does.
 import { ByteScanner, DATA, OUT, WORD_LINES } from '../search/scan.js';
 

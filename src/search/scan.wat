@@ -1,8 +1,9 @@
 ;; The byte-scanning kernel of `lro grep`, 16 bytes at a time with WebAssembly SIMD; src/search/scan.ts embeds
 ;; the assembled bytes (test/search/scan.test.ts assembles this file with wabt and checks they match).
 ;;
-;; Memory: [0, 4096) holds up to 8 needles; [4096, 4256) lines()'s state; [8192, 9008) the tables and scratch
-;; of anyOf() and Teddy; records are read into memory from DATA (scan.ts) on, so the search runs where the bytes landed.
+;; Memory: [0, 4096) holds up to 8 needles; [4096, 4256) lines()'s state; [8192, 9008) the tables, state and scratch
+;; of anyOf(), wordLines() and Teddy; records are read into memory from DATA (scan.ts) on, so the search runs where the
+;; bytes landed.
 ;;   needle k, at k * 512:  +0 length  +4 p1  +8 p2  (two positions of the needle checked first)
 ;;                          +16 v128 splat of byte p1  +32 its fold mask  +48 byte p2  +64 its fold mask
 ;;                          +128 the needle's bytes (lower case when folded), +320 a fold mask per byte
@@ -405,12 +406,12 @@
         (br $round)))
     (i32.const -1))
 
-  ;; errorLines(i, end, out, max): the lines of [i, end) (whole lines, i a line start, end just after a \n) that
+  ;; wordLines(i, end, out, max): the lines of [i, end) (whole lines, i a line start, end just after a \n) that
   ;; hold a word of the word table (see anyOf), up to max of them, each stored at out as four i32: the line's
   ;; start, its \n, the number of \n in [i, its start), and the word found (its index). Returns how many. Where to
   ;; go on (end when all is done) is stored at 8808, and the number of \n in [i, there) at 8812. One call does what
   ;; anyOf(), lastIndexOf(), indexOf() and count() did for each line found.
-  (func (export "errorLines") (param $i i32) (param $end i32) (param $out i32) (param $max i32) (result i32)
+  (func (export "wordLines") (param $i i32) (param $end i32) (param $out i32) (param $max i32) (result i32)
     (local $at i32) (local $counted i32) (local $p i32) (local $ls i32) (local $le i32) (local $n i32) (local $m i32)
     (local.set $at (local.get $i))
     (block $done

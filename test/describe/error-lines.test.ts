@@ -1,4 +1,4 @@
-// The error lines of a region, found by the scan kernel (errorLines in scan.wat), are the lines the regex
+// The error lines of a region, found by the scan kernel (wordLines in scan.wat), are the lines the regex
 // /error|fail|.../gi finds on a latin1 string, with the same first word and line numbers, also when a region has
 // more of them than one call of the kernel gives back (WORD_LINES).
 import fc from 'fast-check';

@@ -1,11 +1,13 @@
 // Turns js-tiktoken's rank lists into a binary hash table that lro's tokenizer maps in with one file read.
 // js-tiktoken builds a Map of 200k joined strings at start-up (~600 ms); this table needs no construction.
-// Layout (little endian), read by src/engines/ranks.ts:
-//   "LROBPE1\n" | u32 n | u32 tableBits | u32 blobLen | u32 patLen | pat_str (padded to 4)
-//   | u32 ranks[n] | u32 offsets[n+1] | u32 table[1 << tableBits] (token index + 1, 0 = empty) | blob
+// Layout (little endian), read by src/engines/tokenizer.ts (RankTable) and src/engines/bpe.wat:
+//   "LROBPE2\n" | u32 n | u32 tableBits | u32 blobLen | u32 patLen | pat_str (padded to 4)
+//   | u32 offsets[n+1] | u32 table[1 << tableBits] (rank + 1, 0 = empty) | blob
+// Token r (its rank) is blob[offsets[r], offsets[r+1]); n is the highest rank + 1, and a rank no token has would be
+// an empty token, which no lookup matches.
 import { writeFileSync } from 'node:fs';
 
-export const MAGIC = 'LROBPE1\n';
+export const MAGIC = 'LROBPE2\n';
 
 export function fnv1a(bytes, start, end) {
   let h = 0x811c9dc5;
@@ -25,16 +27,17 @@ export async function buildRanks(encoding, outFile) {
     const offset = Number.parseInt(offsetStr, 10);
     encoded.forEach((b64, i) => tokens.push([Buffer.from(b64, 'base64'), offset + i]));
   }
-  const n = tokens.length;
+  tokens.sort((a, b) => a[1] - b[1]);
+  const n = tokens[tokens.length - 1][1] + 1;
   let tableBits = 1;
-  while ((1 << tableBits) < n * 2) tableBits++;
+  while ((1 << tableBits) < tokens.length * 2) tableBits++;
   const tableSize = 1 << tableBits;
   const blobLen = tokens.reduce((s, [b]) => s + b.length, 0);
   const pat = Buffer.from(ranks.pat_str, 'utf8');
   const patPadded = (pat.length + 3) & ~3;
 
   const headerBytes = 8 + 16 + patPadded;
-  const total = headerBytes + 4 * n + 4 * (n + 1) + 4 * tableSize + blobLen;
+  const total = headerBytes + 4 * (n + 1) + 4 * tableSize + blobLen;
   const out = Buffer.alloc(total);
   out.write(MAGIC, 0, 'latin1');
   out.writeUInt32LE(n, 8);
@@ -42,21 +45,20 @@ export async function buildRanks(encoding, outFile) {
   out.writeUInt32LE(blobLen, 16);
   out.writeUInt32LE(pat.length, 20);
   pat.copy(out, 24);
-  const rankView = new Uint32Array(out.buffer, out.byteOffset + headerBytes, n);
-  const offView = new Uint32Array(out.buffer, out.byteOffset + headerBytes + 4 * n, n + 1);
-  const table = new Uint32Array(out.buffer, out.byteOffset + headerBytes + 8 * n + 4, tableSize);
-  const blobStart = headerBytes + 8 * n + 4 + 4 * tableSize;
+  const offView = new Uint32Array(out.buffer, out.byteOffset + headerBytes, n + 1);
+  const table = new Uint32Array(out.buffer, out.byteOffset + headerBytes + 4 * (n + 1), tableSize);
+  const blobStart = headerBytes + 4 * (n + 1) + 4 * tableSize;
   let pos = 0;
+  let next = 0; // the next rank to give an offset
   const mask = tableSize - 1;
-  tokens.forEach(([bytes, rank], i) => {
-    rankView[i] = rank;
-    offView[i] = pos;
+  for (const [bytes, rank] of tokens) {
+    while (next <= rank) offView[next++] = pos; // (ranks without a token: empty)
     bytes.copy(out, blobStart + pos);
     pos += bytes.length;
     let slot = fnv1a(bytes, 0, bytes.length) & mask;
     while (table[slot] !== 0) slot = (slot + 1) & mask;
-    table[slot] = i + 1;
-  });
+    table[slot] = rank + 1;
+  }
   offView[n] = pos;
   writeFileSync(outFile, out);
 }

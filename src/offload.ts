@@ -167,8 +167,9 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
 
   // 2. Tokens decide (exactly) above that.
   const tokenizer = getTokenizer(options.encoding ?? 'o200k_base');
+  // (with --force nothing is decided here, but a small input is still counted exactly below: the meter counts its
+  // exact part only when asked, and is not asked for a large input)
   const meter = new TokenMeter(tokenizer);
-  if (options.force) meter.stopExact(); // nothing to decide: estimate from samples
   for (const b of src.head) meter.push(b);
   while (!options.force && !src.eof && !meter.exceeds(threshold)) {
     const b = await src.readAhead();

@@ -2,7 +2,6 @@
 // beside the encoding on the main thread, fed through a ring in shared memory (see engines/input-analysis.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalAnalysis, readRing, type StatsKind } from './engines/input-analysis.js';
-import { shareRankTable } from './engines/tokenizer.js';
 
 const data = workerData as {
   task: 'analysis';
@@ -13,10 +12,8 @@ const data = workerData as {
   hash: boolean;
   ring: SharedArrayBuffer;
   control: SharedArrayBuffer;
-  ranks: SharedArrayBuffer;
 };
 
-shareRankTable(data.encoding, data.ranks);
 const analysis = new LocalAnalysis(data.encoding, data.stats, null, data.secrets, data.hash);
 // each chunk is read where it lies in the ring, whose slot is reused once this returns
 readRing(data.ring, data.control, (chunk) => analysis.push(chunk));

@@ -10,7 +10,7 @@ import { TextAnalyzer, type TextStats } from '../describe/text-stats.js';
 import { TerminalRenderer } from '../format/terminal.js';
 import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
 import { SecretScanner } from '../secrets/stream.js';
-import { getTokenizer, rankTableBytes, type Encoding } from './tokenizer.js';
+import { getTokenizer, type Encoding } from './tokenizer.js';
 import { TokenMeter } from './token-meter.js';
 import { workerScript } from './worker-script.js';
 
@@ -171,12 +171,11 @@ export class WorkerAnalysis implements InputAnalysis {
     const { Worker } = await import('node:worker_threads'); // loaded only for large inputs
     const ring = new SharedArrayBuffer(SLOT * SLOTS);
     const control = new SharedArrayBuffer(4 * (LENGTHS + SLOTS));
-    const ranks = rankTableBytes(encoding); // shared, not copied: the worker reads no table of its own
     // The worker makes short-lived strings at a high rate (a region's text, token pieces); left to itself V8 lets
     // its young generation grow to about 30 MB of RSS. 4 MB keeps a 1 GB offload near 100 MB, at no measured cost.
     const resourceLimits = { maxYoungGenerationSizeMb: 4 };
     const hashHere = stats === 'text';
-    const workerData = { task: 'analysis', encoding, stats, secrets, hash: !hashHere, ring, control, ranks };
+    const workerData = { task: 'analysis', encoding, stats, secrets, hash: !hashHere, ring, control };
     return new WorkerAnalysis(new Worker(script, { resourceLimits, workerData }), ring, control, hashHere);
   }
 

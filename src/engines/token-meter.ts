@@ -24,7 +24,7 @@ export class TokenMeter {
 
   constructor(
     private readonly tokenizer: Tokenizer,
-    private exactBytes = DEFAULT_EXACT_BYTES,
+    private readonly exactBytes = DEFAULT_EXACT_BYTES,
   ) {}
 
   /** Tokens counted exactly so far (not counting text after the last safe cut). */
@@ -46,11 +46,6 @@ export class TokenMeter {
     }
     if (this.exactTokens <= limit) this.countSafePrefix(); // what is left is short, or has no cut in a slice
     return this.exactTokens > limit;
-  }
-
-  /** Counts exactly no further than what was pushed so far; the rest is estimated from samples. */
-  stopExact(): void {
-    this.exactBytes = this.exactBytesSeen;
   }
 
   push(chunk: Uint8Array): void {

@@ -3,8 +3,11 @@
 // quadratic in the piece length ("a" x 50000 takes minutes). Here the ranks are a prebuilt hash table read with
 // one file read (scripts/build-ranks.mjs), and long pieces merge with a heap in O(n log n). The merge order is
 // the same (lowest rank first, leftmost on ties), so counts equal js-tiktoken's; test/engines checks that.
+// ASCII text is counted by a WebAssembly kernel (bpe.wat): at native speed from the first piece, where this
+// code takes several milliseconds to warm up (100 KB of a log: 25 ms before, 5 ms after, in a new process).
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { BpeKernel, STOP } from './bpe-wasm.js';
 import { cl100kPieceEnd, o200kPieceEnd } from './pretokenize.js';
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
@@ -16,10 +19,12 @@ export interface Tokenizer {
   count(text: string): number;
 }
 
-const MAGIC = 'LROBPE1\n';
+const MAGIC = 'LROBPE2\n';
 const HEAP_MIN_PIECE = 48; // below this, a plain scan of adjacent pairs is faster than a heap
 const CACHE_MAX_PIECE = 48;
 const CACHE_MAX_ENTRIES = 20000;
+/** UTF-16 units of text given to the kernel per call (it holds their UTF-8: 3 bytes each at most). */
+export const WINDOW = 32 << 10;
 
 function ranksFile(encoding: Encoding): string {
   const candidates = [new URL(`./ranks/${encoding}.bin`, import.meta.url), new URL(`../../dist/ranks/${encoding}.bin`, import.meta.url)];
@@ -33,15 +38,16 @@ function ranksFile(encoding: Encoding): string {
 /** The rank table of one vocabulary: token bytes -> rank, looked up without building any JavaScript map. */
 class RankTable {
   readonly pattern: string;
-  private readonly ranks: Uint32Array;
-  private readonly offsets: Uint32Array;
-  private readonly table: Uint32Array;
+  /** Token r is blob[offsets[r], offsets[r + 1]). */
+  readonly offsets: Uint32Array;
+  /** Open addressing on the FNV-1a hash of a token's bytes: rank + 1, 0 for an empty slot. */
+  readonly table: Uint32Array;
   private readonly mask: number;
-  private readonly blob: Uint8Array;
+  readonly blob: Uint8Array;
 
   constructor(buf: Buffer, what: string) {
     if (buf.byteOffset % 4 !== 0) buf = Buffer.from(buf); // typed-array views need 4-byte alignment
-    if (buf.toString('latin1', 0, 8) !== MAGIC) throw new Error(`${what} is not an lro rank table`);
+    if (buf.toString('latin1', 0, 8) !== MAGIC) throw new Error(`${what} is not an lro rank table; run npm run build`);
     const n = buf.readUInt32LE(8);
     const tableBits = buf.readUInt32LE(12);
     const blobLen = buf.readUInt32LE(16);
@@ -49,12 +55,11 @@ class RankTable {
     this.pattern = buf.toString('utf8', 24, 24 + patLen);
     const headerBytes = 24 + ((patLen + 3) & ~3);
     const base = buf.byteOffset;
-    this.ranks = new Uint32Array(buf.buffer, base + headerBytes, n);
-    this.offsets = new Uint32Array(buf.buffer, base + headerBytes + 4 * n, n + 1);
+    this.offsets = new Uint32Array(buf.buffer, base + headerBytes, n + 1);
     const tableSize = 2 ** tableBits;
-    this.table = new Uint32Array(buf.buffer, base + headerBytes + 8 * n + 4, tableSize);
+    this.table = new Uint32Array(buf.buffer, base + headerBytes + 4 * (n + 1), tableSize);
     this.mask = tableSize - 1;
-    this.blob = new Uint8Array(buf.buffer, base + headerBytes + 8 * n + 4 + 4 * tableSize, blobLen);
+    this.blob = new Uint8Array(buf.buffer, base + headerBytes + 4 * (n + 1) + 4 * tableSize, blobLen);
   }
 
   /** Rank of bytes[start, end), or -1 if that byte string is not a token. */
@@ -79,7 +84,7 @@ class RankTable {
           break;
         }
       }
-      if (same) return this.ranks[t];
+      if (same) return t;
     }
   }
 }
@@ -95,34 +100,60 @@ class BpeTokenizer implements Tokenizer {
   constructor(
     readonly encoding: Encoding,
     private readonly table: RankTable,
+    private readonly kernel: BpeKernel,
   ) {
     // Sticky: the pattern's alternatives cover every character, so pieces are contiguous and each match starts
     // where the last ended; test() then finds them without allocating match arrays or substrings.
     this.regex = new RegExp(table.pattern, 'uy');
   }
 
+  /**
+   * The kernel (bpe.wat) counts the text a window at a time, on its UTF-8; where it stops, this counts one piece
+   * and lets it go on: a piece that depends on characters outside ASCII (the pre-tokenizer here, or its regex,
+   * decides where it ends), a long piece (merged with a heap), a piece longer than a window.
+   */
   count(text: string): number {
-    const re = this.regex;
-    const pieceEnd = this.encoding === 'o200k_base' ? o200kPieceEnd : cl100kPieceEnd;
+    const k = this.kernel;
     const n = text.length;
     let total = 0;
-    let start = 0;
-    while (start < n) {
-      // ASCII pieces are cut by hand, the same way; the regex decides the others
-      let end = pieceEnd(text, start);
-      if (end < 0) {
-        re.lastIndex = start;
-        if (!re.test(text)) {
-          // not expected (every character matches some alternative); count the rest one piece per character
-          total += n - start;
+    let s = 0; // the next piece starts at text[s]
+    while (s < n) {
+      let w = Math.min(n, s + WINDOW);
+      if (w < n && isHighSurrogate(text.charCodeAt(w - 1))) w--; // a window holds whole characters
+      const bytes = k.load(text, s, w);
+      const final = w === n;
+      let b = 0; // text[s] in the window's bytes
+      for (;;) {
+        total += k.count(b, bytes, final);
+        const at = k.stopAt;
+        s += at - b; // the kernel passes ASCII only: a byte per character
+        b = at;
+        const why = k.why;
+        if (why === STOP.END || (why === STOP.MORE && b > 0)) break; // (the next window starts at s)
+        let e: number;
+        if (why === STOP.LONG) e = s + (k.stopEnd - b);
+        else {
+          e = this.pieceEnd(text, s);
+          if (e < 0) return total + n - s; // not expected: every character matches some alternative
+        }
+        total += this.countPiece(text, s, e);
+        if (e >= w) {
+          s = e;
           break;
         }
-        end = re.lastIndex;
+        b += why === STOP.LONG ? e - s : Buffer.byteLength(text.slice(s, e), 'utf8');
+        s = e;
       }
-      total += this.countPiece(text, start, end);
-      start = end;
     }
     return total;
+  }
+
+  /** The end of the piece at text[start] (by hand for ASCII, else by the pattern), or -1 if nothing matches. */
+  private pieceEnd(text: string, start: number): number {
+    const end = (this.encoding === 'o200k_base' ? o200kPieceEnd : cl100kPieceEnd)(text, start);
+    if (end >= 0) return end;
+    this.regex.lastIndex = start;
+    return this.regex.test(text) ? this.regex.lastIndex : -1;
   }
 
   private countPiece(text: string, start: number, end: number): number {
@@ -297,43 +328,32 @@ function mergeHeap(table: RankTable, bytes: Uint8Array, len: number): number {
 }
 
 const loaded = new Map<Encoding, Tokenizer>();
-const tables = new Map<Encoding, SharedArrayBuffer>();
 
-/**
- * The bytes of an encoding's rank table, read once into shared memory, so that a worker thread given them (see
- * shareRankTable) needs no copy of its own: 5 MB less for o200k_base.
- */
-export function rankTableBytes(encoding: Encoding): SharedArrayBuffer {
-  let shared = tables.get(encoding);
-  if (!shared) {
+/** The tokenizer for an encoding, loaded on first use (one read of a ~5 MB table, into the kernel's memory). */
+export function getTokenizer(encoding: Encoding = 'o200k_base'): Tokenizer {
+  let t = loaded.get(encoding);
+  if (!t) {
     const fd = openSync(ranksFile(encoding), 'r');
+    let kernel: BpeKernel;
     try {
-      shared = new SharedArrayBuffer(fstatSync(fd).size);
-      const view = Buffer.from(shared);
-      for (let at = 0; at < view.length; ) {
-        const n = readSync(fd, view, at, view.length - at, at);
+      kernel = new BpeKernel(fstatSync(fd).size, WINDOW);
+      const bytes = kernel.table;
+      for (let at = 0; at < bytes.length; ) {
+        const n = readSync(fd, bytes, at, bytes.length - at, at);
         if (n === 0) throw new Error(`token rank table for ${encoding} is truncated; run npm run build`);
         at += n;
       }
     } finally {
       closeSync(fd);
     }
-    tables.set(encoding, shared);
-  }
-  return shared;
-}
-
-/** Uses rank table bytes read by another thread (rankTableBytes there) instead of reading the file. */
-export function shareRankTable(encoding: Encoding, bytes: SharedArrayBuffer): void {
-  if (!tables.has(encoding)) tables.set(encoding, bytes);
-}
-
-/** The tokenizer for an encoding, loaded on first use (one read of a ~4 MB table). */
-export function getTokenizer(encoding: Encoding = 'o200k_base'): Tokenizer {
-  let t = loaded.get(encoding);
-  if (!t) {
-    t = new BpeTokenizer(encoding, new RankTable(Buffer.from(rankTableBytes(encoding)), `the ${encoding} rank table`));
+    const table = new RankTable(kernel.table, `the ${encoding} rank table`);
+    kernel.init(encoding === 'cl100k_base', table.offsets, table.table, table.blob);
+    t = new BpeTokenizer(encoding, table, kernel);
     loaded.set(encoding, t);
   }
   return t;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }

@@ -43,11 +43,14 @@ const UUID = /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9
 /** <*> runs glued together (<*>:<*>, <*>.<*>) are one variable part. */
 const GLUED = /<\*>(?:[.:\-_]?<\*>)+/g;
 const NAMES = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/g;
-/** A word part (between delimiters) that holds a digit. */
-const DIGIT_PART = /[^\s=:,()[\]{}<>"'|/;]*\d[^\s=:,()[\]{}<>"'|/;]*/g;
-/** Such a part that is variable: starts with a digit (after - + # .), holds 4 digits in a row, or is 8+ hex. */
-const NUMERIC = /^[-+#]?\.?\d|\d{4}|^[0-9a-fA-F]*\d[0-9a-fA-F]*$(?<=^.{8,})/;
-const maskPart = (p: string) => (NUMERIC.test(p) ? WILD : p);
+/** A character of a word part: not whitespace, not a delimiter. */
+const PART = String.raw`[^\s=:,()[\]{}<>"'|/;]`;
+/**
+ * A whole word part (from a delimiter to a delimiter) that is variable: it starts with a digit (after - + # .),
+ * or holds 4 digits in a row, or is all hex, 8 characters or more, with a digit. One pattern, no callback per
+ * part: half the time of testing each part that holds a digit.
+ */
+const VARIABLE_PART = new RegExp(String.raw`(?<!${PART})(?:(?=[-+#]?\.?\d)|(?=${PART}*?\d{4})|(?=[0-9a-fA-F]{8,}(?!${PART}))(?=[0-9a-fA-F]*\d))${PART}+`, 'g');
 
 // Whole-line regular expressions rather than a loop over characters: they run at native speed from the first
 // line, and most offloads are small (a JIT-compiled loop pays off only after megabytes).
@@ -56,7 +59,7 @@ export function maskedWords(line: string): string[] {
   let s = line.length > MAX_CHARS ? line.slice(0, MAX_CHARS) : line;
   if (s.includes('\x1b')) s = s.replace(ANSI, '');
   if (s.length >= 36 && s.includes('-')) s = s.replace(UUID, WILD);
-  s = s.replace(DIGIT_PART, maskPart);
+  s = s.replace(VARIABLE_PART, WILD);
   s = s.replace(NAMES, WILD);
   s = s.replace(GLUED, WILD);
   const words = s.split(/\s+/).filter(Boolean);

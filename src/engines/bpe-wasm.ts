@@ -1,0 +1,82 @@
+// The token counting kernel (bpe.wat, assembled): the pre-tokenizer and the byte-pair merge of ASCII text, on
+// its UTF-8 bytes, in one call per window of text; tokenizer.ts counts what it leaves (see BpeTokenizer.count).
+
+/** bpe.wat, assembled (test/engines/bpe-wasm.test.ts checks these bytes against the source). */
+export const BPE_WASM =
+  'AGFzbQEAAAABGwRgBX9/f39/AGADf39/AX9gAX8Bf2ACf38BfwMODQABAgIDAgICAQICAwMFAwEAAQYzCn8BQQALfwFBAAt/AUEAC38BQQALfwFBAAt/AUEAC38BQQALfwFBAAt/AUEAC38BQQALBzIGBm1lbW9yeQIABnN0b3BBdAMHB3N0b3BFbmQDCAN3aHkDCQRpbml0AAAFY291bnQAAQr2DA0WACAAJAAgASQBIAIkAiADJAMgBCQEC20BAn8gASQFIAIkBgNAIAAgAU8EQCABJAdBACQJIAQPCyMABH8gABAKBSAAEAkLIQMgA0EASARAIAAkByAEDwsgAyAAa0EwTwRAIAAkByADJAhBAyQJIAQPCyAEIAAgAxAMaiEEIAMhAAwACwALPAEBfyAAIwVPBEAjBgRAQQAPC0ECJAlBfw8LIAAtAAAhASABQYABTwRAQQEkCUF/DwsgAS0AgAFBgAFyCxsAIAAjBUkEQEEBDwsjBgRAQQAPC0ECJAlBfwsuAQF/A0AgABACIQIgAkEASARAQX8PCyACIAFxRQRAIAAPCyAAQQFqIQAMAAsAC7EBAQJ/IAAQAyEBIAFBAEwEQCABDwsgAC0AAEEnRwRAQQAPCyAAQQFqEAMhASABQQBMBEAgAQ8LIAAtAAFBIHIhAiACQfMARiACQfQARnIgAkHtAEYgAkHkAEZycgRAIABBAmoPCyACQfIARiACQfYARnIEQEHlACECBSACQewARwRAQQAPCwsgAEECahADIQEgAUEATARAIAEPCyAALQACQSByIAJGBH8gAEEDagVBAAsLPwECfyAAQQFqIQECQANAIAEgAEEDak8NASABEAIhAiACQQBIBEBBfw8LIAJBBHFFDQEgAUEBaiEBDAALCyABC2QBAn8gAEEIEAQhASABQQBIBEBBfw8LIAEhAgJAA0AgAiAATQ0BIAJBAWshAiACLQAALQCAAUEQcQRAIAJBAWoPCwwACwsgASMFTwRAIAEPCyABIABrQQJPBEAgAUEBaw8LIAEL3QEBBn8gACEDIAEhBCAALQAAQSBGBEAgAEEBahACIQUgBUEASARAQX8PCyAFQQBHIAVBD3FFcQRAIABBAWohAyAFIQQLCyAEQQ9xRQRAIANBAWohBgJAA0AgBhACIQUgBUEASARAQX8PCyAFRQ0BIAVBD3ENASAGQQFqIQYMAAsLA0AgBhADIQcgB0EATARAIAdFBH8gBgVBfwsPCyAGLQAAIQggCEGAAU8EQCAGDwsgCC0AgAEgAnFFBEAgBg8LIAZBAWohBgwACwsgAUEIcQRAIAAQBw8LQQEkCUF/C4UBAQV/IAAQAiEBIAFBAEgEQEF/DwsgACABQRdxRWohAiACQQEQBCEDIANBAEgEQEF/DwsgA0ECEAQhBCAEQQBIBEBBfw8LIAQgA0sgAyACS3IEQCAEEAUhBSAFQQBIBEBBfw8LIAUEfyAFBSAECw8LIAFBBHEEQCAAEAYPCyAAIAFBMBAIC2QBBH8gABACIQEgAUEASARAQX8PCyAAEAUhBCAEQQBHBEAgBA8LIAAgAUEXcUVqIQIgAkEDEAQhAyADQQBIBEBBfw8LIAMgAksEQCADDwsgAUEEcQRAIAAQBg8LIAAgAUEQEAgLygEBCH9BxbvyiHghAiAAIQMCQANAIAMgAU8NASACIAMtAABzQZODgAhsIQIgA0EBaiEDDAALCyABIABrIQQgAiMDcSEFA0AjAiAFQQJ0aigCACEGIAZFBEBBfw8LIAZBAWtBAnQhByMBIAdqKAIAIQgjASAHaigCBCAIayAERgRAIwQgCGohCEEAIQkCQANAIAkgBE8EQCAHQQJ2DwsgCCAJai0AACAAIAlqLQAARw0BIAlBAWohCQwACwsLIAVBAWojA3EhBQwACwAL9wIBBn8gASAAayECIAJBAU0EQCACDwsgACABEAtBf0cEQEEBDwtBACEEA0AgBEECdCAAIARqNgKACCAEQQFqIQQgBCACTQ0ACyACIQNBACEEA0AgBEECdCAAIARqIAAgBEECamoQCzYCgAogBEEBaiEEIAQgA0EBa0kNAAsCQANAIANBAU0NAUF/IQVBfyEGQQAhBAJAA0AgBCADQQFrTw0BIARBAnQoAoAKIQcgByAGSQRAIAchBiAEIQULIARBAWohBAwACwsgBUEASA0BIAVBAWohBAJAA0AgBCADTw0BIARBAnQgBEECdCgChAg2AoAIIAQgA0EBa0kEQCAEQQJ0IARBAnQoAoQKNgKACgsgBEEBaiEEDAALCyADQQFrIQMgBUECdCAFQQFqIANJBH8gBUECdCgCgAggBUECdCgCiAgQCwVBfws2AoAKIAVBAEoEQCAFQQJ0IAVBAnQoAvwHIAVBAnQoAoQIEAs2AvwJCwwACwsgAwsLiAEBAEGAAQuAAQAAAAAAAAAAAAgYCAgYAAAAAAAAAAAAAAAAAAAAAAAACAAAAAAAAAAAAAAAAAAAIAQEBAQEBAQEBAQAAAAAAAAAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAAAAAAACAgICAgICAgICAgICAgICAgICAgICAgICAgAAAAAA';
+
+// The few WebAssembly names used here (TypeScript's ES libraries do not declare them).
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+};
+interface Exports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  init(cl100k: number, offsets: number, table: number, mask: number, blob: number): void;
+  count(p: number, end: number, final: number): number;
+  stopAt: { value: number };
+  stopEnd: { value: number };
+  why: { value: number };
+}
+
+/** Why count() stopped. */
+export const STOP = { END: 0, NOT_ASCII: 1, MORE: 2, LONG: 3 } as const;
+
+/** Where the rank table lies in the kernel's memory: after the kinds and the merge's arrays (bpe.wat). */
+const TABLE = 4096;
+
+let compiled: object | null = null;
+
+/** One instance of the kernel: its memory holds a rank table, then a window of text. */
+export class BpeKernel {
+  private readonly x: Exports;
+  /** Where the caller puts the rank table (tokenizer.ts RankTable reads it there too). */
+  readonly table: Buffer;
+  private readonly memory: Buffer;
+  private readonly text: number;
+
+  /** Room for a rank table of tableBytes and for the UTF-8 of windowChars UTF-16 units of text. */
+  constructor(tableBytes: number, windowChars: number) {
+    compiled ??= new WebAssembly.Module(Buffer.from(BPE_WASM, 'base64'));
+    this.x = new WebAssembly.Instance(compiled).exports as Exports;
+    this.text = (TABLE + tableBytes + 15) & ~15;
+    const need = this.text + 3 * windowChars + 16;
+    const pages = Math.ceil(need / 65536) - this.x.memory.buffer.byteLength / 65536;
+    if (pages > 0) this.x.memory.grow(pages); // once: views of the memory stay valid
+    this.memory = Buffer.from(this.x.memory.buffer);
+    this.table = this.memory.subarray(TABLE, TABLE + tableBytes);
+  }
+
+  /** Points the kernel at the rank table's parts (views of this.table) and picks the pre-tokenizer. */
+  init(cl100k: boolean, offsets: Uint32Array, table: Uint32Array, blob: Uint8Array): void {
+    this.x.init(cl100k ? 1 : 0, offsets.byteOffset, table.byteOffset, table.length - 1, blob.byteOffset);
+  }
+
+  /** Puts text[start, end) where count() reads it, as UTF-8; returns its length in bytes. */
+  load(text: string, start: number, end: number): number {
+    return this.memory.write(text.slice(start, end), this.text, 'utf8');
+  }
+
+  /**
+   * Counts the tokens of the loaded bytes [from, to) up to where the kernel stops (stopAt, why); final: the text
+   * ends at `to` (else a piece that reaches it is left to the next window).
+   */
+  count(from: number, to: number, final: boolean): number {
+    return this.x.count(this.text + from, this.text + to, final ? 1 : 0);
+  }
+
+  /** Where count() stopped, in the loaded bytes. */
+  get stopAt(): number {
+    return this.x.stopAt.value - this.text;
+  }
+
+  /** Why it stopped (STOP). */
+  get why(): number {
+    return this.x.why.value;
+  }
+
+  /** For STOP.LONG: where that piece ends, in the loaded bytes. */
+  get stopEnd(): number {
+    return this.x.stopEnd.value - this.text;
+  }
+}

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { offload } from '../../src/offload.js';
+import { encodeTime } from 'ulid';
 import { getTokenizer } from '../../src/engines/tokenizer.js';
 import { openResultFile, originalContent, readRecords } from '../../src/format/reader.js';
 import type { Header } from '../../src/format/header.js';
@@ -58,6 +59,21 @@ describe('round trips', () => {
       if (!r.offloaded) throw new Error('not offloaded');
       expect(openResultFile(r.path).header.estimated_tokens, `chunks of ${size}`).toBe(exact);
     }
+  });
+
+  it('ids made in one millisecond are ULIDs of that time that sort in the order they were made', async () => {
+    // (after every id made so far in this process: an earlier time would give ids of the last one's time)
+    const now = new Date(Date.now() + 3_600_000);
+    const time = encodeTime(now.getTime(), 10);
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await offload(`result ${i}\n`, { dir: join(root, 'ids'), force: true, now: () => now });
+      if (!r.offloaded) throw new Error('not offloaded');
+      ids.push(r.id);
+    }
+    for (const id of ids) expect(id).toMatch(new RegExp(`^${time}[0-9A-HJKMNP-TV-Z]{16}$`));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('CRLF text that turns out mixed after many lines restarts as LF and stays exact', async () => {

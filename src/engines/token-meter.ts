@@ -3,7 +3,7 @@
 // where the tokenizer's pre-tokenizer would also cut (see safeCut), so the exact part equals a count of the
 // whole text; a run with no such place is cut every MAX_PENDING characters.
 import { StringDecoder } from 'node:string_decoder';
-import type { Tokenizer } from './tokenizer.js';
+import { isHighSurrogate, type Tokenizer } from './tokenizer.js';
 
 const DEFAULT_EXACT_BYTES = 1 << 20;
 const MAX_PENDING = 1 << 20;
@@ -97,10 +97,6 @@ export class TokenMeter {
     this.sampledTokens += this.tokenizer.count(text);
     this.sampledBytes += end - start;
   }
-}
-
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

@@ -136,12 +136,13 @@ class BpeTokenizer implements Tokenizer {
           e = this.pieceEnd(text, s);
           if (e < 0) return total + n - s; // not expected: every character matches some alternative
         }
-        total += this.countPiece(text, s, e);
+        const len = this.encodeUtf8(text, s, e);
+        total += this.countPiece(text, s, e, len);
         if (e >= w) {
           s = e;
           break;
         }
-        b += why === STOP.LONG ? e - s : Buffer.byteLength(text.slice(s, e), 'utf8');
+        b += len;
         s = e;
       }
     }
@@ -156,8 +157,8 @@ class BpeTokenizer implements Tokenizer {
     return this.regex.test(text) ? this.regex.lastIndex : -1;
   }
 
-  private countPiece(text: string, start: number, end: number): number {
-    const len = this.encodeUtf8(text, start, end);
+  /** The tokens of text[start, end), whose UTF-8 (len bytes) encodeUtf8 has just put in this.scratch. */
+  private countPiece(text: string, start: number, end: number, len: number): number {
     if (len <= 1) return len;
     const bytes = this.scratch;
     if (this.table.rank(bytes, 0, len) >= 0) return 1;
@@ -354,6 +355,7 @@ export function getTokenizer(encoding: Encoding = 'o200k_base'): Tokenizer {
   return t;
 }
 
-function isHighSurrogate(c: number): boolean {
+/** Whether a UTF-16 unit is the first of a surrogate pair. */
+export function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }

@@ -3,14 +3,12 @@
 // the kernel decides, those it leaves to JavaScript, and the places where one hands over to the other), and on
 // texts of many windows whose pieces straddle a window's end.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import wabt from 'wabt';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { BPE_WASM } from '../../src/engines/bpe-wasm.js';
 import { getTokenizer, WINDOW } from '../../src/engines/tokenizer.js';
+import { assembledWat } from '../helpers/wat.js';
 
 const reference = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) } as const;
 const refCount = (enc: keyof typeof reference, text: string) => reference[enc].encode(text, [], []).length;
@@ -28,10 +26,7 @@ const randomText = (items: number, otherShare: number) => {
 
 describe('the token counting kernel', () => {
   it('embeds bpe.wat, assembled', async () => {
-    const source = readFileSync(resolve(__dirname, '../../src/engines/bpe.wat'), 'utf8');
-    const w = await wabt();
-    const bytes = Buffer.from(w.parseWat('bpe.wat', source, {}).toBinary({}).buffer);
-    expect(bytes.toString('base64')).toBe(BPE_WASM);
+    expect(await assembledWat('engines/bpe.wat')).toBe(BPE_WASM);
   });
 
   for (const enc of ['o200k_base', 'cl100k_base'] as const) {

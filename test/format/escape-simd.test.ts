@@ -1,11 +1,9 @@
 // The text record kernel: its embedded WebAssembly is exactly escape.wat assembled, and it writes the records
 // escape.ts writes, for every byte value, at every length and alignment, with LF and CRLF line endings.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import wabt from 'wabt';
 import { ESCAPE_WASM, TextRecordKernel } from '../../src/format/escape-simd.js';
 import { jsonStringOfBytes } from '../../src/format/escape.js';
+import { assembledWat } from '../helpers/wat.js';
 
 let seed = 5;
 const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
@@ -15,10 +13,7 @@ const expected = (lines: Buffer[]) => Buffer.concat(lines.flatMap((l) => [jsonSt
 
 describe('the text record kernel', () => {
   it('embeds escape.wat, assembled', async () => {
-    const source = readFileSync(resolve(__dirname, '../../src/format/escape.wat'), 'utf8');
-    const w = await wabt();
-    const bytes = Buffer.from(w.parseWat('escape.wat', source, { simd: true }).toBinary({}).buffer);
-    expect(bytes.toString('base64')).toBe(ESCAPE_WASM);
+    expect(await assembledWat('format/escape.wat', { simd: true })).toBe(ESCAPE_WASM);
   });
 
   it('escapes every byte below 0x80 as escape.ts does, alone and among ordinary text', () => {

@@ -2,10 +2,10 @@
 // exactly when JSON.parse accepts it: on JSONTestSuite's files, on the corpus, and on random mutations of JSON.
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import wabt from 'wabt';
+import { join } from 'node:path';
 import { JSON_WASM, JsonLineChecker } from '../../src/format/json-simd.js';
 import { corpusDir } from '../helpers/corpus.js';
+import { assembledWat } from '../helpers/wat.js';
 
 const parses = (b: Buffer) => {
   try {
@@ -21,10 +21,7 @@ const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
 
 describe('the JSON line checker', () => {
   it('embeds json.wat, assembled', async () => {
-    const source = readFileSync(resolve(__dirname, '../../src/format/json.wat'), 'utf8');
-    const w = await wabt();
-    const bytes = Buffer.from(w.parseWat('json.wat', source, { simd: true }).toBinary({}).buffer);
-    expect(bytes.toString('base64')).toBe(JSON_WASM);
+    expect(await assembledWat('format/json.wat', { simd: true })).toBe(JSON_WASM);
   });
 
   it('agrees with JSON.parse on every JSONTestSuite file that is one line of UTF-8', () => {

@@ -2,10 +2,8 @@
 // as plain loops do, at every offset and near the ends; lines() settles, prints and hands over lines as a plain
 // reading of its contract says.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import wabt from 'wabt';
 import { AT_END, AT_LIMIT, ByteScanner, DATA, FOR_JS, OUT, OUT_FULL, PRINT, QUOTED, S, SCAN_WASM, WORD, checkPositions, type Needle } from '../../src/search/scan.js';
+import { assembledWat } from '../helpers/wat.js';
 
 let seed = 7;
 const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
@@ -33,10 +31,7 @@ function plainFind(b: Uint8Array, from: number, end: number, needles: Needle[]):
 
 describe('the scan kernel', () => {
   it('embeds scan.wat, assembled', async () => {
-    const source = readFileSync(resolve(__dirname, '../../src/search/scan.wat'), 'utf8');
-    const w = await wabt();
-    const bytes = Buffer.from(w.parseWat('scan.wat', source, { simd: true, bulk_memory: true }).toBinary({}).buffer);
-    expect(bytes.toString('base64')).toBe(SCAN_WASM);
+    expect(await assembledWat('search/scan.wat', { simd: true, bulk_memory: true })).toBe(SCAN_WASM);
   });
 
   it('counts newlines like a plain loop at every length and offset, and past 255 blocks of 16 (the lane flush)', () => {

@@ -1,18 +1,13 @@
 // The keyword automaton: its embedded WebAssembly is keywords.wat assembled, and it reports exactly the lines on
 // which some rule's keyword occurs (case-insensitively), like a plain search.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import wabt from 'wabt';
 import { KEYWORDS_WASM } from '../../src/secrets/keywords-wasm.js';
 import { engine } from '../../src/secrets/stream.js';
+import { assembledWat } from '../helpers/wat.js';
 
 describe('keyword automaton', () => {
   it('embeds keywords.wat, assembled', async () => {
-    const source = readFileSync(resolve(__dirname, '../../src/secrets/keywords.wat'), 'utf8');
-    const w = await wabt();
-    const bytes = Buffer.from(w.parseWat('keywords.wat', source, {}).toBinary({}).buffer);
-    expect(bytes.toString('base64')).toBe(KEYWORDS_WASM);
+    expect(await assembledWat('secrets/keywords.wat')).toBe(KEYWORDS_WASM);
   });
 
   it('reports the lines holding a keyword, with the rules they trigger, like a plain search', () => {

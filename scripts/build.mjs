@@ -6,7 +6,8 @@
 // CommonJS file, required from a CommonJS bin/lro.js, starts with none of that (bench/readers.sh: `--version`
 // 105 -> 86 ms beside `node -e 0` at 79 ms). V8's code cache of each bundle is made last (bin/code-cache.js).
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import { buildRanks } from './build-ranks.mjs';
 import { buildJq } from './build-jq.mjs';
@@ -45,7 +46,7 @@ await build({
 const mcpApart = {
   name: 'mcp-apart',
   setup(b) {
-    b.onResolve({ filter: /\/mcp\/serve\.js$/ }, (args) => (args.importer.endsWith('/commands/mcp.ts') ? { path: './mcp.cjs', external: true } : undefined));
+    b.onResolve({ filter: /\/mcp\/serve\.js$/ }, (args) => (args.importer.endsWith('/faces/mcp-command.ts') ? { path: './mcp.cjs', external: true } : undefined));
   },
 };
 // commander requires node:child_process when it loads, for subcommands that are programs of their own, which lro
@@ -80,6 +81,17 @@ buildSecrets(`${root}dist/secrets`);
 
 for (const encoding of ['o200k_base', 'cl100k_base']) {
   await buildRanks(encoding, `${root}dist/ranks/${encoding}.bin`);
+}
+
+// The man page is made from the command table and man/lro.1.in: `npm run man` writes man/lro.1; a build checks it.
+{
+  const { lroManPage } = createRequire(import.meta.url)(`${root}dist/cli.cjs`);
+  const made = await lroManPage(readFileSync(`${root}man/lro.1.in`, 'utf8'));
+  if (process.argv.includes('--write-man')) writeFileSync(`${root}man/lro.1`, made);
+  else if (made !== readFileSync(`${root}man/lro.1`, 'utf8')) {
+    console.error('build: man/lro.1 is not what the command table and man/lro.1.in make: run npm run man');
+    process.exit(1);
+  }
 }
 
 // Last, once everything it runs is built: V8's code cache of the bundles (bin/code-cache.js).

@@ -1,42 +1,22 @@
-// The command line: registers one command per file in src/commands, and is the only place that turns errors
-// into `lro: <message>` and exit codes (usage errors exit 2, not commander's 1, which would read as "no match").
+// The command line: commander's program made from the command table (faces/program.ts), and the only place that
+// turns a parse error into `lro: <message>` and exit 2 (not commander's 1, which would read as "no match").
 import { Command, CommanderError } from 'commander';
-import { EXIT, LroError, oneLine } from './errors.js';
-import { FormatError } from './format/header.js';
-import { BrokenPipe, processIO, type IO } from './io.js';
+import type { CommandDef, Input } from './commands/command.js';
+import { commanderCommand, helpAfter, joinTwoWordValues } from './commands/commander.js';
+import { failureOf, reportFailure, runReported } from './commands/failure.js';
+import { EXIT } from './errors.js';
+import { processIO, type IO } from './io.js';
+import { COMMANDS, PROGRAM } from './faces/program.js';
+import { PROGRAM_OPTIONS } from './faces/completion.js';
 import { VERSION } from './version.js';
 
-/** What every command gets: the IO, and where to leave its exit code. */
+export { lroManPage } from './faces/man.js'; // for the build, which checks man/lro.1 (npm run man writes it)
+
+/** What the program runs with: the IO, and where the command leaves its exit code. */
 export interface Context {
   io: IO;
   exitCode: number;
 }
-
-export type CommandFactory = (ctx: Context) => Command;
-
-/**
- * Each command's module, loaded only when that command runs (all of them for the help, completion and an
- * unknown command): start-up is paid on every agent tool call, and most commands need little of the rest.
- */
-const COMMANDS: Record<string, () => Promise<CommandFactory>> = {
-  offload: async () => (await import('./commands/offload.js')).offloadCommand,
-  run: async () => (await import('./commands/run.js')).runCommand,
-  read: async () => (await import('./commands/read.js')).readCommand,
-  grep: async () => (await import('./commands/grep.js')).grepCommand,
-  jq: async () => (await import('./commands/jq.js')).jqCommand,
-  where: async () => (await import('./commands/where.js')).whereCommand,
-  count: async () => (await import('./commands/count.js')).countCommand,
-  cat: async () => (await import('./commands/cat.js')).catCommand,
-  info: async () => (await import('./commands/info.js')).infoCommand,
-  ls: async () => (await import('./commands/ls.js')).lsCommand,
-  gc: async () => (await import('./commands/gc.js')).gcCommand,
-  completion: async () => (await import('./commands/completion.js')).completionCommand,
-  mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
-};
-/** Commands for scripts, not people: left out of the help and of completion. */
-const HIDDEN: Record<string, () => Promise<CommandFactory>> = {
-  '__complete-ids': async () => (await import('./commands/completion.js')).completeIdsCommand,
-};
 
 function configure(cmd: Command, io: IO): Command {
   cmd.exitOverride();
@@ -52,34 +32,26 @@ function configure(cmd: Command, io: IO): Command {
 
 /**
  * Builds the program with every command, or with only the one about to run (`only`, when it names one that
- * needs no other: completion reads them all). Exported for the completion and man page tests.
+ * needs no other: completion reads them all). Exported for the help, completion and man page tests.
  */
 export async function buildProgram(ctx: Context, only?: string): Promise<Command> {
-  const program = new Command('lro')
-    .description('Large result offloading: small output passes through; large output becomes a stored result you can grep, jq and read.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
+  const [version, help] = PROGRAM_OPTIONS;
+  const program = new Command(PROGRAM.name)
+    .description(PROGRAM.description)
+    .version(VERSION, `${version.short}, ${version.long}`, version.description)
+    .helpOption(`${help.short}, ${help.long}`, help.description)
     .addHelpCommand(false)
     .enablePositionalOptions() // lets `lro run` pass the command's own options through
-    .addHelpText(
-      'after',
-      `
-Examples:
-  some-command | lro offload            small output passes, large output is stored and described
-  lro run -- npm test                   the same for a command, keeping its exit status
-  lro cat ID > original.txt             the exact original back
-  lro where ID status=error 'ms>500'     records where every condition holds
-  lro count ID --by status              records per value, most frequent first
-  lro info ID                           the descriptor again
-  lro ls                                stored results, newest first
-  lro gc --max-total-size 2GB           remove expired results (cron: */15 * * * * lro gc --max-total-size 2GB)
-
-Store: --dir, $LRO_DIR, or \${TMPDIR:-/tmp}/lro-<uid>. Exit codes: 0 ok, 1 no match (grep), 2 error.`,
-    );
+    .addHelpText('after', helpAfter(PROGRAM));
   if (only === '-V' || only === '--version') return configure(program, ctx.io); // the version needs no command
-  const alone = only !== undefined && only !== 'completion' && (only in COMMANDS || only in HIDDEN);
-  for (const [name, load] of Object.entries(COMMANDS)) if (!alone || name === only) program.addCommand((await load())(ctx));
-  for (const [name, load] of Object.entries(HIDDEN)) if (!alone || name === only) program.addCommand((await load())(ctx), { hidden: true });
+  const alone = only !== undefined && only !== 'completion' && COMMANDS.some((c) => c.name === only);
+  const run = async (def: CommandDef, input: Input) => {
+    ctx.exitCode = await runReported(def, input, ctx.io);
+  };
+  for (const entry of COMMANDS) {
+    if (alone && entry.name !== only) continue;
+    program.addCommand(commanderCommand(await entry.load(), run), { hidden: !!entry.hidden });
+  }
   return configure(program, ctx.io);
 }
 
@@ -95,7 +67,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
     argv = ['offload', ...argv]; // `cmd | lro` offloads
   }
   try {
-    if (argv[0] === 'jq') argv = (await import('./commands/jq.js')).preprocessJqArgv(argv);
+    const def = await COMMANDS.find((c) => c.name === argv[0])?.load();
+    if (def) argv = joinTwoWordValues(def, argv);
     const program = await buildProgram(ctx, argv[0]);
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
@@ -105,30 +78,13 @@ export async function main(argv: string[], io: IO): Promise<number> {
 }
 
 async function reportError(e: unknown, io: IO, argv: string[]): Promise<number> {
-  if (e instanceof BrokenPipe) return EXIT.ok;
-  let message: string;
-  let code: number = EXIT.error;
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
     const sub = e.code === 'commander.unknownCommand' ? undefined : argv.find((a) => !a.startsWith('-'));
-    message = `${commanderMessage(e)}: see lro ${sub && sub !== '--help' ? `${sub} ` : ''}--help`;
-  } else if (e instanceof LroError || (e as Error)?.name === 'LroError') {
-    // (by name too: `lro mcp` runs from a bundle of its own, dist/mcp.cjs, with its own LroError class)
-    message = (e as LroError).message;
-    code = (e as LroError).exitCode ?? EXIT.error;
-  } else if (e instanceof FormatError) {
-    message = `${e.message}: ${e.hint}`;
-  } else {
-    const err = e as NodeJS.ErrnoException;
-    message = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);
+    return reportFailure(e, `${commanderMessage(e)}: see lro ${sub && sub !== '--help' ? `${sub} ` : ''}--help`, EXIT.error, io);
   }
-  try {
-    await io.stderr.write(`lro: ${oneLine(message)}\n`);
-    if (io.env.LRO_DEBUG === '1' && e instanceof Error && e.stack) await io.stderr.write(`${e.stack}\n`);
-  } catch {
-    // stderr closed too
-  }
-  return code;
+  const failure = failureOf(e); // a subcommand's check (lro mcp --http proxy), or the program's own failure
+  return failure ? reportFailure(e, failure.message, failure.code, io) : EXIT.ok;
 }
 
 /** Entry point of bin/lro.js. */

@@ -1,7 +1,6 @@
 // `lro cat ID`: the original content, exactly (CONTRACT section 2), checked against the header's sha256.
 import { createHash } from 'node:crypto';
-import { Command } from 'commander';
-import type { Context } from '../cli.js';
+import { DIR_OPTION, ID_ARGUMENT, type CommandDef } from './command.js';
 import { FormatError } from '../format/header.js';
 import { originalContent } from '../format/reader.js';
 import type { IO } from '../io.js';
@@ -47,22 +46,14 @@ export async function runCat(ref: string, opts: { dir?: string }, io: IO): Promi
   return 0;
 }
 
-export function catCommand(ctx: Context): Command {
-  return new Command('cat')
-    .description('print the original content of a stored result, exactly as it was offloaded')
-    .argument('<id>', "result id, 'last', or the path of a result file")
-    .option('--dir <dir>', 'store directory')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro cat 01JD2X3Y4Z5A6B7C8D9E0F1G2H > output.log
-  lro cat last | less
-
-Text, JSONL and binary come back byte for byte (checked against the header's sha256); a JSON document comes
+/** `lro cat`. */
+export const catCommand: CommandDef<{ id: string; dir?: string }> = {
+  name: 'cat',
+  description: 'print the original content of a stored result, exactly as it was offloaded',
+  arguments: [ID_ARGUMENT],
+  options: [DIR_OPTION],
+  examples: ['lro cat 01JD2X3Y4Z5A6B7C8D9E0F1G2H > output.log', 'lro cat last | less'],
+  notes: `Text, JSONL and binary come back byte for byte (checked against the header's sha256); a JSON document comes
 back as equal JSON with whitespace removed, every number and string exactly as written.`,
-    )
-    .action(async (id: string, opts: { dir?: string }) => {
-      ctx.exitCode = await runCat(id, opts, ctx.io);
-    });
-}
+  run: ({ id, ...o }, io) => runCat(id, o, io),
+};

@@ -1,8 +1,7 @@
 // `lro count ID --by FIELD…`: how many records have each value of a field (or each combination of several),
 // most frequent first; for text results, lines by log level, by template, or by what a regex captures. Within
 // the output budget; --json for scripts; --explain prints the equivalent jq command.
-import { Command } from 'commander';
-import type { Context } from '../cli.js';
+import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
@@ -33,35 +32,37 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
 }
 
 /** The `count` command's definition (options, help, action). */
-export function countCommand(ctx: Context): Command {
-  return new Command('count')
-    .description('count records by the values of a field, most frequent first (text: lines by level, template or regex)')
-    .argument('<id>', "result id, 'last', or the path of a result file")
-    .option('--by <field>', "field to count by, a jq path (.status, user.name, .items[].kind); repeat for combinations; for text: level, template or 'REGEX' with a capture group; none: the number of records", (v: string, acc: string[] = []) => [...acc, v])
-    .option('--records <A:B>', 'count only records A to B (1-based, inclusive)')
-    .option('--groups <A:B>', 'print only groups A to B of the list (to continue a cut output)')
-    .option('--json', 'one JSON object per group: {count, first, value}')
-    .option('--explain', 'print the equivalent lro jq command instead of counting')
-    .option('--max-tokens <n>', 'output budget in tokens (default: $LRO_MAX_OUTPUT_TOKENS, else 2000; 0 = no limit)')
-    .option('--timeout <seconds>', `stop a --by pattern that makes no progress for this long (default: ${DEFAULT_STALL_SECONDS}s)`)
-    .option('--dir <dir>', 'store directory')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro count 01JD2X3Y4Z5A6B7C8D9E0F1G2H --by status
-  lro count last --by .user.name --by status        pairs of values
-  lro count last --by '.items[].kind'               each element counts
-  lro count last --by level                         text: lines per log level
-  lro count last --by template                      text: the kinds of line, variable parts as <*>
-  lro count last --by 'user=(\\w+)'                  text: what the group captures
-  lro count last --by status --explain              the same question as a jq command
-  lro count last                                    the number of records
-
-Each row is: count, the first record with that value, the value (as lro where reads it: status=VALUE).
+/** `lro count`. */
+export const countCommand: CommandDef<CountOptions & { id: string }> = {
+  name: 'count',
+  description: 'count records by the values of a field, most frequent first (text: lines by level, template or regex)',
+  arguments: [ID_ARGUMENT],
+  options: [
+    {
+      flags: '--by <field>',
+      description:
+        "field to count by, a jq path (.status, user.name, .items[].kind); repeat for combinations; for text: level, template or 'REGEX' with a capture group; none: the number of records",
+      repeatable: true,
+    },
+    { flags: '--records <A:B>', description: 'count only records A to B (1-based, inclusive)' },
+    { flags: '--groups <A:B>', description: 'print only groups A to B of the list (to continue a cut output)' },
+    { flags: '--json', description: 'one JSON object per group: {count, first, value}' },
+    { flags: '--explain', description: 'print the equivalent lro jq command instead of counting', manual: 'There is none for --by template.' },
+    MAX_TOKENS_OPTION,
+    timeoutOption('a --by pattern', DEFAULT_STALL_SECONDS),
+    DIR_OPTION,
+  ],
+  examples: [
+    'lro count 01JD2X3Y4Z5A6B7C8D9E0F1G2H --by status',
+    'lro count last --by .user.name --by status        pairs of values',
+    "lro count last --by '.items[].kind'               each element counts",
+    'lro count last --by level                         text: lines per log level',
+    'lro count last --by template                      text: the kinds of line, variable parts as <*>',
+    "lro count last --by 'user=(\\w+)'                  text: what the group captures",
+    'lro count last --by status --explain              the same question as a jq command',
+    'lro count last                                    the number of records',
+  ],
+  notes: `Each row is: count, the first record with that value, the value (as lro where reads it: status=VALUE).
 A record without the field counts as null. Exit status: 0, or 2 on error (a field no record has is one).`,
-    )
-    .action(async (id: string, opts: CountOptions) => {
-      ctx.exitCode = await runCount(id, opts, ctx.io);
-    });
-}
+  run: ({ id, ...o }, io) => runCount(id, o, io),
+};

@@ -3,8 +3,7 @@
 // rules that make concurrent runs safe. It refuses a store that fails the checks of store/dir.ts.
 import { rmdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import type { Context } from '../cli.js';
+import { DIR_OPTION, type CommandDef } from './command.js';
 import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore, storePath } from '../store/dir.js';
@@ -206,33 +205,30 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   return 0;
 }
 
-export function gcCommand(ctx: Context): Command {
-  return new Command('gc')
-    .description('remove expired results and stale temporary files; optionally cap age and total size')
-    .option('--dir <dir>', 'store directory')
-    .option('--max-age <duration>', 'also remove results older than this (e.g. 7d, 12h)')
-    .option('--max-total-size <size>', 'also remove the oldest results until the rest fit in this (e.g. 500MB, 2GB)')
-    .option('-n, --dry-run', 'remove nothing; report what would be removed')
-    .option('--json', 'report as JSON: {removed_count, freed_bytes, files, kept_count, ...}')
-    .option('-v, --verbose', 'name each file removed')
-    .option('--session <session>', "remove that session's results, expired or not, and its folder once empty")
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro gc                                expired results, and temporary files left by killed writers
-  lro gc --max-age 7d --dry-run -v      what a 7-day limit would remove
-  lro gc --max-total-size 2GB --json    keep the store under 2 GB, report as JSON
-  lro gc --session build-42             the whole session build-42 at once
-
-In a crontab (safe beside running offloads and other gc runs):
+/** `lro gc`. */
+export const gcCommand: CommandDef<GcOptions> = {
+  name: 'gc',
+  description: 'remove expired results and stale temporary files; optionally cap age and total size',
+  options: [
+    DIR_OPTION,
+    { flags: '--max-age <duration>', description: 'also remove results older than this (e.g. 7d, 12h)' },
+    { flags: '--max-total-size <size>', description: 'also remove the oldest results until the rest fit in this (e.g. 500MB, 2GB)' },
+    { flags: '-n, --dry-run', description: 'remove nothing; report what would be removed' },
+    { flags: '--json', description: 'report as JSON: {removed_count, freed_bytes, files, kept_count, ...}', manual: 'files lists each file (name, path, kind, id, reason, bytes); skipped what was kept and why.' },
+    { flags: '-v, --verbose', description: 'name each file removed' },
+    { flags: '--session <session>', description: "remove that session's results, expired or not, and its folder once empty" },
+  ],
+  examples: [
+    'lro gc                                expired results, and temporary files left by killed writers',
+    'lro gc --max-age 7d --dry-run -v      what a 7-day limit would remove',
+    'lro gc --max-total-size 2GB --json    keep the store under 2 GB, report as JSON',
+    'lro gc --session build-42             the whole session build-42 at once',
+  ],
+  notes: `In a crontab (safe beside running offloads and other gc runs):
   */15 * * * * lro gc --max-total-size 2GB
 
 Only lro's own files are removed: results whose header parses, and .lro-*.tmp files untouched for an hour
 whose writer has exited. Symlinks, other names and damaged files are reported and kept (a damaged file that
 begins like an lro header goes once it is older than --max-age). Exit 0 when done, 2 on a bad store or option.`,
-    )
-    .action(async (opts: GcOptions) => {
-      ctx.exitCode = await runGc(opts, ctx.io);
-    });
-}
+  run: (o, io) => runGc(o, io),
+};

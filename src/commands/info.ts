@@ -1,6 +1,5 @@
 // `lro info ID`: the descriptor again, with the current id and path; --full drops the size bound.
-import { Command, Option } from 'commander';
-import type { Context } from '../cli.js';
+import { DIR_OPTION, ID_ARGUMENT, type CommandDef } from './command.js';
 import { describeResult } from '../api/results.js';
 import { renderDescriptorJson } from '../describe/descriptor.js';
 import { serializeHeader } from '../format/header.js';
@@ -35,25 +34,18 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
   return 0;
 }
 
-/** The `lro info` command. */
-export function infoCommand(ctx: Context): Command {
-  return new Command('info')
-    .description('print the descriptor of a stored result again (as offload printed it)')
-    .argument('<id>', "result id, 'last', or the path of a result file")
-    .option('--dir <dir>', 'store directory')
-    .option('--full', 'everything: the whole schema, all fields and values, a longer preview')
-    .option('--header', 'print the header (line 1 of the file) instead')
-    .option('--preview-tokens <n>', 'size of the preview')
-    .addOption(new Option('--descriptor <form>', 'how to print it').choices(['json', 'text']).default('json'))
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro info 01JD2X3Y4Z5A6B7C8D9E0F1G2H
-  lro info last --descriptor text
-  lro info last --full`,
-    )
-    .action(async (id: string, opts: InfoOptions) => {
-      ctx.exitCode = await runInfo(id, opts, ctx.io);
-    });
-}
+/** `lro info`. */
+export const infoCommand: CommandDef<InfoOptions & { id: string }> = {
+  name: 'info',
+  description: 'print the descriptor of a stored result again (as offload printed it)',
+  arguments: [ID_ARGUMENT],
+  options: [
+    DIR_OPTION,
+    { flags: '--full', description: 'everything: the whole schema, all fields and values, a longer preview' },
+    { flags: '--header', description: 'print the header (line 1 of the file) instead' },
+    { flags: '--preview-tokens <n>', description: 'size of the preview' },
+    { flags: '--descriptor <form>', description: 'how to print it', choices: ['json', 'text'], default: 'json' },
+  ],
+  examples: ['lro info 01JD2X3Y4Z5A6B7C8D9E0F1G2H', 'lro info last --descriptor text', 'lro info last --full'],
+  run: ({ id, ...o }, io) => runInfo(id, o, io),
+};

@@ -2,8 +2,7 @@
 // A terminal gets a table with relative times; a pipe gets tab-separated rows with absolute times, or JSON.
 // Files lro cannot read are reported (a row on a terminal, a note on stderr otherwise), never a crash.
 import { Chalk } from 'chalk';
-import { Command } from 'commander';
-import type { Context } from '../cli.js';
+import { DIR_OPTION, type CommandDef } from './command.js';
 import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
@@ -124,28 +123,25 @@ async function listSessions(dir: string, listing: StoreListing, opts: LsOptions,
   return 0;
 }
 
-export function lsCommand(ctx: Context): Command {
-  return new Command('ls')
-    .description('list stored results, newest first (reads only the header line of each file)')
-    .option('--dir <dir>', 'store directory')
-    .option('--json', 'a JSON array: each header plus file_path and file_size')
-    .option('--session <session>', 'only results of this session')
-    .option('--operation <operation>', 'only results of this operation')
-    .option('--expired', 'only results whose expires_at has passed (what lro gc removes)')
-    .option('--sessions', 'one row per session instead: results, bytes, newest result')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro ls                                table: id, operation, records, tokens, size, age, expires, session
-  lro ls --session build-42 --json      that session's results as JSON
-  lro ls | head -1 | cut -f1            the newest id (in a pipe, rows are tab-separated, times absolute)
-  lro ls --sessions                     sessions with their result counts, sizes and newest result
-
-In a pipe each row is: id, operation, records, tokens, bytes, timestamp, expires_at, session ('-' if none).
+/** `lro ls`. */
+export const lsCommand: CommandDef<LsOptions> = {
+  name: 'ls',
+  description: 'list stored results, newest first (reads only the header line of each file)',
+  options: [
+    DIR_OPTION,
+    { flags: '--json', description: 'a JSON array: each header plus file_path and file_size' },
+    { flags: '--session <session>', description: 'only results of this session' },
+    { flags: '--operation <operation>', description: 'only results of this operation', manual: 'The name is sanitised as offload sanitises it.' },
+    { flags: '--expired', description: 'only results whose expires_at has passed (what lro gc removes)' },
+    { flags: '--sessions', description: 'one row per session instead: results, bytes, newest result' },
+  ],
+  examples: [
+    'lro ls                                table: id, operation, records, tokens, size, age, expires, session',
+    'lro ls --session build-42 --json      that session\'s results as JSON',
+    'lro ls | head -1 | cut -f1            the newest id (in a pipe, rows are tab-separated, times absolute)',
+    'lro ls --sessions                     sessions with their result counts, sizes and newest result',
+  ],
+  notes: `In a pipe each row is: id, operation, records, tokens, bytes, timestamp, expires_at, session ('-' if none).
 With --sessions: session ('-' for results outside any), results, bytes, newest id, its time.`,
-    )
-    .action(async (opts: LsOptions) => {
-      ctx.exitCode = await runLs(opts, ctx.io);
-    });
-}
+  run: (o, io) => runLs(o, io),
+};

@@ -1,6 +1,5 @@
 // `lro offload`: stdin in; the same bytes out when small, else a stored result and its descriptor.
-import { Command, Option } from 'commander';
-import type { Context } from '../cli.js';
+import { longFlag, type CommandDef, type OptionDef } from './command.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { createProgress } from '../render/progress.js';
 import { UsageError } from '../errors.js';
@@ -34,28 +33,32 @@ export interface OffloadCliOptions {
  * The offload options shared with `lro run` (which names the default operation differently) and `lro mcp proxy`
  * (which leaves out those that make no sense there, by long flag in `omit`).
  */
-export function addOffloadOptions(cmd: Command, operationDefault = 'offload', omit: string[] = []): Command {
-  const options = [
-    new Option('--dir <dir>', 'store directory (default: $LRO_DIR, else ${TMPDIR:-/tmp}/lro-<uid>)'),
-    new Option('--threshold <tokens>', `store output above this many tokens (default: $LRO_THRESHOLD_TOKENS, else ${DEFAULT_THRESHOLD})`),
-    new Option('--force', 'store the output whatever its size'),
-    new Option('--json', 'print JSON even when passing through: {"offloaded": false, "content": ...}'),
-    new Option('--operation <name>', `what produced the output, used in the file name (default: ${operationDefault})`),
-    new Option('--query <text>', 'the query or command that produced the output, kept in the header'),
-    new Option('--session <name>', 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/'),
-    new Option('--no-dedupe', 'store a new result even if the same output is stored already'),
-    new Option('--redact', 'replace secrets (keys, tokens, private keys, passwords) by [REDACTED:rule] before anything is stored or printed (default: $LRO_REDACT)'),
-    new Option('--no-redact', 'keep secrets as written even if LRO_REDACT=1'),
-    new Option('--meta <key=value>', 'extra metadata, repeatable').argParser((v: string, acc: string[] = []) => [...acc, v]),
-    new Option('--ttl <duration>', 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)'),
-    new Option('--encoding <name>', 'tokenizer used for counting').choices([...ENCODINGS]).default('o200k_base'),
-    new Option('--detail <level>', 'detail level recorded in the header').default('full'),
-    new Option('--format <type>', 'skip content detection').choices(['auto', 'text', 'json', 'jsonl']).default('auto'),
-    new Option('--preview-tokens <n>', `size of the preview in the descriptor (default: ${DEFAULT_PREVIEW_TOKENS})`),
-    new Option('--descriptor <form>', 'how to print the descriptor').choices(['json', 'text']).default('json'),
+export function offloadOptionDefs(operationDefault = 'offload', omit: string[] = []): OptionDef[] {
+  const options: OptionDef[] = [
+    { flags: '--dir <dir>', description: 'store directory (default: $LRO_DIR, else ${TMPDIR:-/tmp}/lro-<uid>)', complete: 'dir' },
+    { flags: '--threshold <tokens>', description: `store output above this many tokens (default: $LRO_THRESHOLD_TOKENS, else ${DEFAULT_THRESHOLD})`, manual: 'Input of at most that many bytes is never stored, without counting.' },
+    { flags: '--force', description: 'store the output whatever its size' },
+    { flags: '--json', description: 'print JSON even when passing through: {"offloaded": false, "content": ...}' },
+    { flags: '--operation <name>', description: `what produced the output, used in the file name (default: ${operationDefault})`, manual: 'It is part of the file name, reduced to [a-z0-9_-]{1,40}.' },
+    { flags: '--query <text>', description: 'the query or command that produced the output, kept in the header' },
+    { flags: '--session <name>', description: 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/', manual: 'A session is 1 to 64 characters, without /, .., NUL or control characters.' },
+    { flags: '--no-dedupe', description: 'store a new result even if the same output is stored already', manual: "The same output is the same bytes, options, store and session, not expired; without this option that result's id and descriptor are given back." },
+    {
+      flags: '--redact',
+      description: 'replace secrets (keys, tokens, private keys, passwords) by [REDACTED:rule] before anything is stored or printed (default: $LRO_REDACT)',
+      manual:
+        "Secrets are cloud keys, service tokens, private keys, JWTs, passwords in URLs and in key=value pairs (gitleaks' default rules and lro's own, see SECRETS); they are replaced as the input streams in, before it is passed through, stored, hashed or counted.",
+    },
+    { flags: '--no-redact', description: 'keep secrets as written even if LRO_REDACT=1' },
+    { flags: '--meta <key=value>', description: 'extra metadata, repeatable', repeatable: true },
+    { flags: '--ttl <duration>', description: 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)' },
+    { flags: '--encoding <name>', description: 'tokenizer used for counting', choices: [...ENCODINGS], default: 'o200k_base' },
+    { flags: '--detail <level>', description: 'detail level recorded in the header', default: 'full' },
+    { flags: '--format <type>', description: 'skip content detection', choices: ['auto', 'text', 'json', 'jsonl'], default: 'auto' },
+    { flags: '--preview-tokens <n>', description: `size of the preview in the descriptor (default: ${DEFAULT_PREVIEW_TOKENS})` },
+    { flags: '--descriptor <form>', description: 'how to print the descriptor', choices: ['json', 'text'], default: 'json' },
   ];
-  for (const o of options) if (!omit.includes(o.long!)) cmd.addOption(o);
-  return cmd;
+  return options.filter((o) => !omit.includes(longFlag(o)));
 }
 
 /** Parses a retention; one so long that its expiry is past the last date JavaScript can hold is a usage error. */
@@ -145,27 +148,22 @@ export async function runOffload(input: AsyncIterable<Uint8Array>, o: OffloadCli
   return 0;
 }
 
-export function offloadCommand(ctx: Context): Command {
-  return addOffloadOptions(
-    new Command('offload')
-      .description('read stdin; print it unchanged if small, else store it and print a descriptor (id, schema, preview, jq recipes)')
-      .addHelpText(
-        'after',
-        `
-Examples:
-  kubectl get pods -o json | lro offload
-  npm test 2>&1 | lro offload --operation npm-test --descriptor text
-  curl -s https://api.example.com/items | lro offload --threshold 2000 --ttl 1h
-  make 2>&1 | lro offload --session build-42     kept in the session's folder; lro gc --session build-42 removes it
-  env | lro offload --redact                      secrets become [REDACTED:rule] before anything is stored or printed
-
-The same output offloaded again (same session, same options, not expired) gets the same id and descriptor back.
+/** `lro offload`. */
+export const offloadCommand: CommandDef<OffloadCliOptions> = {
+  name: 'offload',
+  description: 'read stdin; print it unchanged if small, else store it and print a descriptor (id, schema, preview, jq recipes)',
+  options: offloadOptionDefs(),
+  examples: [
+    'kubectl get pods -o json | lro offload',
+    'npm test 2>&1 | lro offload --operation npm-test --descriptor text',
+    'curl -s https://api.example.com/items | lro offload --threshold 2000 --ttl 1h',
+    "make 2>&1 | lro offload --session build-42     kept in the session's folder; lro gc --session build-42 removes it",
+    'env | lro offload --redact                      secrets become [REDACTED:rule] before anything is stored or printed',
+  ],
+  notes: `The same output offloaded again (same session, same options, not expired) gets the same id and descriptor back.
 Without --redact, likely secrets are stored as written: the descriptor counts them (possible_secrets, with the
 rule names, never the values) and masks them in its previews.
 Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION, LRO_REDACT.
 If the store cannot be written, the output is printed cut to the threshold with a warning (exit 0).`,
-      ),
-  ).action(async (opts: OffloadCliOptions) => {
-    ctx.exitCode = await runOffload(ctx.io.stdin, opts, ctx.io);
-  });
-}
+  run: (o, io) => runOffload(io.stdin, o, io),
+};

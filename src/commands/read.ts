@@ -1,9 +1,8 @@
 // `lro read ID`: numbered records (`N: text`, like cat -n), a range of them, or a range of characters of the
 // original, within the output budget; a cut output ends with the exact command for the next part.
 import { StringDecoder } from 'node:string_decoder';
-import { Command } from 'commander';
-import type { Context } from '../cli.js';
 import { LroError, UsageError } from '../errors.js';
+import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
 import { FormatError } from '../format/header.js';
 import { originalContent, readRecords, type ResultFile } from '../format/reader.js';
 import { checkedDisplayBytes, invalidSet } from '../format/record-text.js';
@@ -166,32 +165,29 @@ async function readChars(rf: ResultFile, start: number, end: number, budget: Out
   }
 }
 
-export function readCommand(ctx: Context): Command {
-  return new Command('read')
-    .description('print records of a stored result, numbered (N: text), within an output budget')
-    .argument('<id>', "result id, 'last', or the path of a result file")
-    .option('--records <A:B>', 'records A to B (1-based, inclusive; A: to the end, :B from the start)')
-    .option('--lines <A:B>', 'same as --records (for text, record N is line N)')
-    .option('--head <n>', 'the first n records')
-    .option('--tail <n>', 'the last n records')
-    .option('--chars <A:B>', 'characters A to B of the original content (0-based, B excluded)')
-    .option('--columns <A:B>', 'characters A to B of each record (for very long records)')
-    .option('--raw', 'no record numbers: the records as they are')
-    .option('--max-tokens <n>', 'output budget in tokens (default: $LRO_MAX_OUTPUT_TOKENS, else 2000; 0 = no limit)')
-    .option('--dir <dir>', 'store directory')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro read 01JD2X3Y4Z5A6B7C8D9E0F1G2H --records 200:260
-  lro read last --tail 50
-  lro read last --records 5 --columns 0:2000     a window of a very long record
-  lro read last --chars 0:4000 --raw             the first 4000 characters of the original
-
-When the output is cut at the budget, the last line is [lro: ...; next: <command>] with the exact command
+/** `lro read`. */
+export const readCommand: CommandDef<ReadOptions & { id: string }> = {
+  name: 'read',
+  description: 'print records of a stored result, numbered (N: text), within an output budget',
+  arguments: [ID_ARGUMENT],
+  options: [
+    { flags: '--records <A:B>', description: 'records A to B (1-based, inclusive; A: to the end, :B from the start)' },
+    { flags: '--lines <A:B>', description: 'same as --records (for text, record N is line N)' },
+    { flags: '--head <n>', description: 'the first n records' },
+    { flags: '--tail <n>', description: 'the last n records' },
+    { flags: '--chars <A:B>', description: 'characters A to B of the original content (0-based, B excluded)' },
+    { flags: '--columns <A:B>', description: 'characters A to B of each record (for very long records)' },
+    { flags: '--raw', description: 'no record numbers: the records as they are' },
+    MAX_TOKENS_OPTION,
+    DIR_OPTION,
+  ],
+  examples: [
+    'lro read 01JD2X3Y4Z5A6B7C8D9E0F1G2H --records 200:260',
+    'lro read last --tail 50',
+    'lro read last --records 5 --columns 0:2000     a window of a very long record',
+    'lro read last --chars 0:4000 --raw             the first 4000 characters of the original',
+  ],
+  notes: `When the output is cut at the budget, the last line is [lro: ...; next: <command>] with the exact command
 for the next part.`,
-    )
-    .action(async (id: string, opts: ReadOptions) => {
-      ctx.exitCode = await runRead(id, opts, ctx.io);
-    });
-}
+  run: ({ id, ...o }, io) => runRead(id, o, io),
+};

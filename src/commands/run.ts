@@ -6,13 +6,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants as os } from 'node:os';
 import { basename } from 'node:path';
-import { Command } from 'commander';
-import type { Context } from '../cli.js';
+import type { CommandDef } from './command.js';
 import { shellQuote } from '../describe/shell.js';
 import { LroError } from '../errors.js';
 import type { Source } from '../format/header.js';
 import type { IO } from '../io.js';
-import { addOffloadOptions, offloadOptions, runOffload, type OffloadCliOptions } from './offload.js';
+import { offloadOptionDefs, offloadOptions, runOffload, type OffloadCliOptions } from './offload.js';
 
 /** Exit statuses a shell uses when it cannot run a command. */
 export const EXIT_NOT_FOUND = 127;
@@ -92,31 +91,24 @@ function pipeThrough(stdin: NodeJS.WritableStream, stderr: NodeJS.ReadableStream
 }
 
 /** The `lro run` command. */
-export function runCommand(ctx: Context): Command {
-  return addOffloadOptions(
-    new Command('run')
-      .description("run a command (no shell) and offload its stdout like `lro offload`; its stderr passes through; lro exits with the command's status")
-      .argument('<command...>', 'the command and its arguments (put -- before it)')
-      .passThroughOptions()
-      .usage('[offload options] -- <command> [args...]'),
-    'the command name',
-  )
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro run -- npm test                          the test output, or a descriptor saying the tests failed and where
-  lro run --descriptor text -- kubectl get pods -A -o json
-  lro run --operation build --ttl 7d -- make -j8
-
-The command runs directly, without a shell (write lro run -- sh -c '...' for pipes and globs). Its stdout is
+/** `lro run`. */
+export const runCommand: CommandDef<OffloadCliOptions & { command: string[] }> = {
+  name: 'run',
+  description: "run a command (no shell) and offload its stdout like `lro offload`; its stderr passes through; lro exits with the command's status",
+  arguments: [{ name: 'command', variadic: true, description: 'the command and its arguments (put -- before it)', complete: 'command' }],
+  passThrough: true,
+  usage: '[offload options] -- <command> [args...]',
+  options: offloadOptionDefs('the command name'),
+  examples: [
+    'lro run -- npm test                          the test output, or a descriptor saying the tests failed and where',
+    'lro run --descriptor text -- kubectl get pods -A -o json',
+    'lro run --operation build --ttl 7d -- make -j8',
+  ],
+  notes: `The command runs directly, without a shell (write lro run -- sh -c '...' for pipes and globs). Its stdout is
 offloaded exactly as \`cmd | lro offload\` would; its stderr goes to lro's stderr unchanged. The header and the
 descriptor record source: {command, exit_code} (and signal when it was killed).
 Exit status: the command's own; 128+n if a signal n killed it; 127 if the command is not found, 126 if it cannot
 be executed; 2 for lro's own errors. SIGINT and SIGTERM are passed on to the command (Ctrl-C on a terminal
 reaches it directly).`,
-    )
-    .action(async (argv: string[], opts: OffloadCliOptions) => {
-      ctx.exitCode = await runRun(argv, opts, ctx.io);
-    });
-}
+  run: ({ command, ...o }, io) => runRun(command, o, io),
+};

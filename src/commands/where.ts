@@ -1,8 +1,7 @@
 // `lro where ID COND…`: the records where every condition holds (or any, with --any), numbered like `lro read`,
 // within the output budget; --explain prints the equivalent jq command instead. Exit 0 if a record matched,
 // 1 if none did, 2 on error (a condition naming a field no record has is one).
-import { Command } from 'commander';
-import type { Context } from '../cli.js';
+import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { shellQuote } from '../describe/shell.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import type { ResultFile } from '../format/reader.js';
@@ -42,40 +41,39 @@ export async function runWhere(ref: string, conditions: string[], o: WhereOption
 }
 
 /** The `where` command's definition (options, help, action). */
-export function whereCommand(ctx: Context): Command {
-  return new Command('where')
-    .description('print the records where every condition holds (FIELD=VALUE, !=, <, <=, >, >=, FIELD~REGEX, FIELD?, FIELD in A,B)')
-    .argument('<id>', "result id, 'last', or the path of a result file")
-    .argument('<condition...>', "conditions, e.g. status=error 'latency>500' 'msg~time(d )?out' user.id? 'level in warn,error'")
-    .option('--any', 'records where any condition holds (OR), not all of them')
-    .option('--fields <list>', 'print only these fields of each record, e.g. --fields id,status,user.name')
-    .option('-c, --count', 'print only the number of matching records')
-    .option('-m, --max-count <n>', 'stop after n matching records')
-    .option('-i, --ignore-case', 'FIELD~REGEX ignores case')
-    .option('--records <A:B>', 'look only at records A to B (1-based, inclusive)')
-    .option('--explain', 'print the equivalent lro jq command instead of running the query')
-    .option('--max-tokens <n>', 'output budget in tokens (default: $LRO_MAX_OUTPUT_TOKENS, else 2000; 0 = no limit)')
-    .option('--timeout <seconds>', `stop a pattern that makes no progress for this long (default: ${DEFAULT_STALL_SECONDS}s)`)
-    .option('--dir <dir>', 'store directory')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro where 01JD2X3Y4Z5A6B7C8D9E0F1G2H status=error
-  lro where last 'latency>500' 'status!=ok' --fields id,latency
-  lro where last 'msg=connection refused' 'user.name in alice,bob'
-  lro where last 'id=505874924095815681'           numbers compare exactly, whatever their size
-  lro where last 'tags[]=urgent' -c                 [] looks at each element
-  lro where last status=error --explain             the same question as a jq command
-
-A condition is FIELD OP VALUE, split at the first operator after the field: everything after it is the value,
+/** `lro where`. */
+export const whereCommand: CommandDef<WhereOptions & { id: string; condition: string[] }> = {
+  name: 'where',
+  description: 'print the records where every condition holds (FIELD=VALUE, !=, <, <=, >, >=, FIELD~REGEX, FIELD?, FIELD in A,B)',
+  arguments: [
+    ID_ARGUMENT,
+    { name: 'condition', variadic: true, description: "conditions, e.g. status=error 'latency>500' 'msg~time(d )?out' user.id? 'level in warn,error'" },
+  ],
+  options: [
+    { flags: '--any', description: 'records where any condition holds (OR), not all of them' },
+    { flags: '--fields <list>', description: 'print only these fields of each record, e.g. --fields id,status,user.name', manual: 'Each record is printed as an object keyed by the paths.' },
+    { flags: '-c, --count', description: 'print only the number of matching records' },
+    { flags: '-m, --max-count <n>', description: 'stop after n matching records' },
+    { flags: '-i, --ignore-case', description: 'FIELD~REGEX ignores case' },
+    { flags: '--records <A:B>', description: 'look only at records A to B (1-based, inclusive)' },
+    { flags: '--explain', description: 'print the equivalent lro jq command instead of running the query' },
+    MAX_TOKENS_OPTION,
+    timeoutOption('a pattern', DEFAULT_STALL_SECONDS),
+    DIR_OPTION,
+  ],
+  examples: [
+    'lro where 01JD2X3Y4Z5A6B7C8D9E0F1G2H status=error',
+    "lro where last 'latency>500' 'status!=ok' --fields id,latency",
+    "lro where last 'msg=connection refused' 'user.name in alice,bob'",
+    "lro where last 'id=505874924095815681'           numbers compare exactly, whatever their size",
+    "lro where last 'tags[]=urgent' -c                 [] looks at each element",
+    'lro where last status=error --explain             the same question as a jq command',
+  ],
+  notes: `A condition is FIELD OP VALUE, split at the first operator after the field: everything after it is the value,
 '=' and spaces included. FIELD is a jq path (.a.b, a.b, .items[].id, ."odd key"). VALUE is a JSON literal when
 it parses as one (200, true, null, "200" for the string), else the text as typed. < <= > >= compare numbers
 with numbers and strings with strings; ~ is a JavaScript regular expression on strings; FIELD? means present
 and not null. Quote conditions that hold < > ! * ? [ ] ( ) | & ; or spaces: 'latency>500'.
 Exit status: 0 if a record matched, 1 if none, 2 on error (a field no record has is an error).`,
-    )
-    .action(async (id: string, conditions: string[], opts: WhereOptions) => {
-      ctx.exitCode = await runWhere(id, conditions, opts, ctx.io);
-    });
-}
+  run: ({ id, condition, ...o }, io) => runWhere(id, condition, o, io),
+};

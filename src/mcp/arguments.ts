@@ -1,6 +1,8 @@
-// A tool call's arguments checked against the tool's definition and turned into the command line the CLI would
-// parse (`lro_read {"id": "X", "max_tokens": 150}` is `lro read --max-tokens=150 -- X`), so the command runs
-// exactly as typed in a shell, with the same checks and messages.
+// A tool call's arguments checked against the tool's definition and turned into the input of the command's
+// `run`, exactly what the CLI would parse from the same command typed in a shell (`lro_read {"id": "X",
+// "max_tokens": 150}` is `lro read --max-tokens=150 -- X`, toArgv), so the command runs with the same values.
+import { attributeOf, longFlag, takesValue, type Input } from '../commands/command.js';
+import { defaultInput } from '../commands/commander.js';
 import { UsageError } from '../errors.js';
 import type { OptionDef, ToolDef } from './definitions.js';
 
@@ -76,4 +78,30 @@ export function toArgv(def: ToolDef, args: Record<string, unknown>): string[] {
   }
   argv.push('--', ...def.positionals.flatMap((p) => args[p.name] as string | string[]));
   return argv;
+}
+
+/** An argument's value as commander would hold it after reading toArgv's command line. */
+function optionValue(o: OptionDef, v: unknown): unknown {
+  if (o.type === 'boolean') return true;
+  if (o.type === 'strings') return Object.entries(v as Record<string, string>).map(([k, x]) => `${k}=${x}`);
+  if (o.type === 'json') return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}=${JSON.stringify(x)}`);
+  if (o.type === 'list') return [...(v as string[])];
+  return String(v);
+}
+
+/** The command's input for checked arguments: the options' defaults, the tool's fixed flags, then the arguments. */
+export function toInput(def: ToolDef, args: Record<string, unknown>): Input {
+  const input = defaultInput(def.command);
+  const fixed = def.spec.fixed ?? [];
+  for (let i = 0; i < fixed.length; i++) {
+    const o = def.command.options.find((x) => longFlag(x) === fixed[i]);
+    if (!o) throw new Error(`tool ${def.spec.name}: lro ${def.spec.command} has no option ${fixed[i]}`);
+    input[attributeOf(o)] = takesValue(o) ? fixed[++i] : !fixed[i].startsWith('--no-');
+  }
+  for (const o of def.options) {
+    const v = args[o.arg];
+    if (v !== undefined && v !== null && v !== false) input[o.attribute] = optionValue(o, v);
+  }
+  for (const p of def.positionals) input[p.key] = args[p.name];
+  return input;
 }

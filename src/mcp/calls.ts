@@ -1,9 +1,10 @@
 // The commands lro prints (`next: lro read ID --records 13:20 --max-tokens 150`, the descriptor's recipes and
 // guidance) read back as the tool calls that do the same (`lro_read {"id":"ID","records":"13:20","max_tokens":150}`),
 // parsed by the command's own definition, so the CLI's printing stays the one source of these commands.
-import { preprocessJqArgv } from '../commands/jq.js';
+import type { Input } from '../commands/command.js';
+import { commanderCommand, joinTwoWordValues } from '../commands/commander.js';
 import { shellWords } from '../describe/shell.js';
-import { commandDefinition, type ToolDef } from './definitions.js';
+import type { ToolDef } from './definitions.js';
 
 /** A tool call: what a client sends as tools/call params. */
 export interface ToolCall {
@@ -33,20 +34,17 @@ export class CallReader {
     if (!words || words[0] !== 'lro' || words.length < 2) return null;
     const def = this.byCommand.get(words[1]);
     if (!def) return null;
-    const argv = words[1] === 'jq' ? preprocessJqArgv(words.slice(1)).slice(1) : words.slice(2);
-    const cmd = await commandDefinition(def.spec.command);
-    let positionals: unknown[] = [];
+    const argv = joinTwoWordValues(def.command, words.slice(2));
+    let input: Input = {};
+    const cmd = commanderCommand(def.command, async (_, parsed) => void (input = parsed)); // a fresh one: commander keeps state
     cmd.exitOverride().configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined });
-    cmd.action((...a: unknown[]) => {
-      positionals = a.slice(0, def.positionals.length);
-    });
     try {
       await cmd.parseAsync(argv, { from: 'user' });
     } catch {
       return null;
     }
     const args: Record<string, unknown> = {};
-    def.positionals.forEach((p, i) => (args[p.name] = positionals[i]));
+    for (const p of def.positionals) args[p.name] = input[p.key];
     const values = cmd.opts();
     for (const [attribute, value] of Object.entries(values)) {
       if (cmd.getOptionValueSource(attribute) !== 'cli') continue; // a default, not in the command

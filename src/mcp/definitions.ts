@@ -1,10 +1,9 @@
-// Each tool of tools.ts joined to its command's definition (commander's, the one the CLI parses with): the
-// positional arguments, every offered option's flag and description, and from those the input schema clients see.
-import type { Command } from 'commander';
-import { buildProgram } from '../cli.js';
-import type { IO } from '../io.js';
-import { TOOLS, flagOf, type ArgType, type ToolSpec } from './tools.js';
-import { outputSchemaOf } from './result.js';
+// Each tool of tools.ts joined to its command's declaration in the command table (the one the CLI parses with):
+// the positional arguments, every offered option's flag and description, and from those the input schema clients
+// see. A call runs the declaration's `run` with these arguments as its input.
+import { argumentKey, attributeOf, longFlag, type CommandDef } from '../commands/command.js';
+import { loadCommand } from '../commands/table.js';
+import { TOOLS, flagOf, outputSchemaOf, type ArgType, type ToolSpec } from './tools.js';
 
 /** A positional argument of the command (id, pattern, filter). */
 export interface PositionalDef {
@@ -12,9 +11,11 @@ export interface PositionalDef {
   description: string;
   /** Takes one or more values (where's conditions): an array of strings. */
   variadic: boolean;
+  /** Its key in the command's input. */
+  key: string;
 }
 
-/** An offered option: the argument's name and type, the command's flag, and commander's name for its value. */
+/** An offered option: the argument's name and type, the command's flag, and its key in the command's input. */
 export interface OptionDef {
   arg: string;
   type: ArgType;
@@ -36,20 +37,11 @@ export interface ListedTool {
 /** A tool with everything needed to call it and to read its commands back. */
 export interface ToolDef {
   spec: ToolSpec;
+  /** The command it runs. */
+  command: CommandDef;
   positionals: PositionalDef[];
   options: OptionDef[];
   listed: ListedTool;
-}
-
-const quiet = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
-const QUIET_IO: IO = { stdin: (async function* () {})(), stdinIsTTY: false, stdout: quiet, stderr: quiet, env: {}, now: () => new Date() };
-
-/** The definition of one lro command, as the CLI builds it (a fresh object each time: commander keeps state). */
-export async function commandDefinition(name: string): Promise<Command> {
-  const program = await buildProgram({ io: QUIET_IO, exitCode: 0 }, name);
-  const cmd = program.commands.find((c) => c.name() === name);
-  if (!cmd) throw new Error(`lro has no command ${name}`);
-  return cmd;
 }
 
 const JSON_TYPES: Record<ArgType, Record<string, unknown>> = {
@@ -61,14 +53,14 @@ const JSON_TYPES: Record<ArgType, Record<string, unknown>> = {
   list: { type: 'array', items: { type: 'string' } },
 };
 
-/** Joins a tool to its command; throws if the table names an option the command does not have. */
-function define(spec: ToolSpec, cmd: Command): ToolDef {
-  const positionals = cmd.registeredArguments.map((a) => ({ name: a.name(), description: a.description, variadic: a.variadic }));
+/** Joins a tool to its command; throws if the tool names an option the command does not have. */
+function define(spec: ToolSpec, command: CommandDef): ToolDef {
+  const positionals = (command.arguments ?? []).map((a) => ({ name: a.name, description: a.description, variadic: !!a.variadic, key: argumentKey(a) }));
   const options = Object.entries(spec.options).map(([arg, type]): OptionDef => {
     const flag = flagOf(arg);
-    const o = cmd.options.find((x) => x.long === flag);
+    const o = command.options.find((x) => longFlag(x) === flag);
     if (!o) throw new Error(`tool ${spec.name}: lro ${spec.command} has no option ${flag}`);
-    return { arg, type, flag, attribute: o.attributeName(), description: o.description, ...(o.argChoices ? { choices: o.argChoices } : {}) };
+    return { arg, type, flag, attribute: attributeOf(o), description: o.description, ...(o.choices ? { choices: [...o.choices] } : {}) };
   });
   const properties: Record<string, unknown> = {};
   if (spec.stdin) properties[spec.stdin] = { type: 'string', description: 'the text or JSON to store' };
@@ -79,6 +71,7 @@ function define(spec: ToolSpec, cmd: Command): ToolDef {
   const required = [...(spec.stdin ? [spec.stdin] : []), ...positionals.map((p) => p.name)];
   return {
     spec,
+    command,
     positionals,
     options,
     listed: {
@@ -94,6 +87,10 @@ function define(spec: ToolSpec, cmd: Command): ToolDef {
 /** Every tool of the table (or those `keep` accepts), defined from the commands they run. */
 export async function loadToolDefs(keep: (t: ToolSpec) => boolean = () => true): Promise<ToolDef[]> {
   const out: ToolDef[] = [];
-  for (const spec of TOOLS.filter(keep)) out.push(define(spec, await commandDefinition(spec.command)));
+  for (const spec of TOOLS.filter(keep)) {
+    const command = await loadCommand(spec.command);
+    if (!command) throw new Error(`tool ${spec.name}: lro has no command ${spec.command}`);
+    out.push(define(spec, command));
+  }
   return out;
 }

@@ -1,9 +1,9 @@
 // lro's tools as one object the server and the proxy share: the listing, and a call that runs the tool's command
-// in-process (through the CLI's own main(), with an IO that keeps the output) and returns its result. A bad call
-// is an error result; nothing a call does can stop the server.
-import { main } from '../cli.js';
+// in-process (its declaration's `run`, with typed arguments and an IO that keeps the output) and returns its
+// result. A bad call is an error result; nothing a call does can stop the server.
+import { runReported } from '../commands/failure.js';
 import { LroError, oneLine } from '../errors.js';
-import { checkArguments, toArgv } from './arguments.js';
+import { checkArguments, toInput } from './arguments.js';
 import { CallReader } from './calls.js';
 import { captureIO } from './capture-io.js';
 import { loadToolDefs, type ListedTool, type ToolDef } from './definitions.js';
@@ -47,7 +47,7 @@ export class LroTools {
       const checked = checkArguments(def, args);
       const input = def.spec.stdin ? (checked[def.spec.stdin] as string) : '';
       const { io, stdout, stderr } = captureIO(this.env, input);
-      const code = await main(toArgv(def, checked), io);
+      const code = await runReported(def.command, toInput(def, checked), io);
       return await toolResult(def.spec, { stdout: stdout(), stderr: stderr(), code }, this.calls);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -4,7 +4,7 @@
 import type { Descriptor } from '../describe/descriptor.js';
 import { formatCall, type CallReader, type ToolCall } from './calls.js';
 import { renderToolDescriptor, toolDescriptor } from './descriptor.js';
-import type { ResultKind, ToolSpec } from './tools.js';
+import type { ToolSpec } from './tools.js';
 
 /** What a command printed, and how it exited. */
 export interface Captured {
@@ -19,36 +19,6 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   [k: string]: unknown;
-}
-
-const NEXT = { type: 'object', properties: { tool: { type: 'string' }, arguments: { type: 'object' } }, required: ['tool', 'arguments'] };
-
-const OUTPUT_SCHEMAS: Record<ResultKind, { type: 'object'; [k: string]: unknown }> = {
-  records: {
-    type: 'object',
-    properties: {
-      output: { type: 'string', description: 'what the command printed' },
-      exit_code: { type: 'integer', description: '0, or 1 when nothing matched' },
-      next: { ...NEXT, description: 'the call that shows the next part, when the output was cut' },
-    },
-    required: ['output', 'exit_code'],
-  },
-  descriptor: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-  listing: {
-    type: 'object',
-    properties: { results: { type: 'array', items: { type: 'object' } } },
-    required: ['results'],
-  },
-  offload: {
-    type: 'object',
-    properties: { offloaded: { type: 'boolean' }, id: { type: 'string' }, content: { type: 'string' } },
-    required: ['offloaded'],
-  },
-};
-
-/** The outputSchema of a kind of result. */
-export function outputSchemaOf(kind: ResultKind): { type: 'object'; [k: string]: unknown } {
-  return OUTPUT_SCHEMAS[kind];
 }
 
 /** An error result: one text block with the message. */

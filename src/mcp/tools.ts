@@ -12,6 +12,36 @@ export type ArgType = 'string' | 'integer' | 'boolean' | 'strings' | 'json' | 'l
 /** How a tool's output becomes its result (see result.ts). */
 export type ResultKind = 'records' | 'descriptor' | 'listing' | 'offload';
 
+const NEXT = { type: 'object', properties: { tool: { type: 'string' }, arguments: { type: 'object' } }, required: ['tool', 'arguments'] };
+
+const OUTPUT_SCHEMAS: Record<ResultKind, { type: 'object'; [k: string]: unknown }> = {
+  records: {
+    type: 'object',
+    properties: {
+      output: { type: 'string', description: 'what the command printed' },
+      exit_code: { type: 'integer', description: '0, or 1 when nothing matched' },
+      next: { ...NEXT, description: 'the call that shows the next part, when the output was cut' },
+    },
+    required: ['output', 'exit_code'],
+  },
+  descriptor: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  listing: {
+    type: 'object',
+    properties: { results: { type: 'array', items: { type: 'object' } } },
+    required: ['results'],
+  },
+  offload: {
+    type: 'object',
+    properties: { offloaded: { type: 'boolean' }, id: { type: 'string' }, content: { type: 'string' } },
+    required: ['offloaded'],
+  },
+};
+
+/** The outputSchema of a kind of result (what result.ts makes of the output: structuredContent). */
+export function outputSchemaOf(kind: ResultKind): { type: 'object'; [k: string]: unknown } {
+  return OUTPUT_SCHEMAS[kind];
+}
+
 /** One tool: its name, the command it runs, the options it offers, and how its output is returned. */
 export interface ToolSpec {
   name: string;

@@ -5,15 +5,31 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildProgram } from '../../src/cli.js';
+import { lroManPage, manPage } from '../../src/faces/man.js';
+import type { CommandDef } from '../../src/commands/command.js';
 import type { IO } from '../../src/io.js';
 
 const MAN = resolve(__dirname, '../../man/lro.1');
+const TEMPLATE = resolve(__dirname, '../../man/lro.1.in');
 const roff = readFileSync(MAN, 'utf8');
 
 const quietOutput = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
 const io: IO = { stdin: [], stdinIsTTY: false, stdout: quietOutput, stderr: quietOutput, env: {}, now: () => new Date() };
 
 describe('man/lro.1', () => {
+  it('is what the command table and man/lro.1.in make (npm run man writes it)', async () => {
+    const made = await lroManPage(readFileSync(TEMPLATE, 'utf8'));
+    expect(made === roff, 'man/lro.1 is not what the table makes: run npm run man').toBe(true);
+  });
+
+  it('refuses a template that misses a command or names one the table does not have', () => {
+    const def: CommandDef = { name: 'x', description: 'd', options: [{ flags: '--y <n>', description: 'the y' }], run: async () => 0 };
+    const page = manPage([def], '.SH COMMANDS\n.\\" @command x\nProse.\n.\\" @options x\n');
+    expect(page).toBe('.SH COMMANDS\n.SS "lro x [options]"\nProse.\n.TP\n.BI "\\-\\-y " "n"\nThe y.\n');
+    expect(() => manPage([def], '.\\" @command x\n')).toThrow(/lro x has no @options line/);
+    expect(() => manPage([def], '.\\" @command x\n.\\" @options x\n.\\" @options z\n')).toThrow(/@options z names no command/);
+  });
+
   it('passes mandoc -T lint (warnings and above) and renders', () => {
     const lint = spawnSync('mandoc', ['-T', 'lint', '-W', 'warning', MAN], { encoding: 'utf8' });
     if (lint.error) throw new Error('mandoc is needed for this test: apt-get install mandoc');

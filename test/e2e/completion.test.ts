@@ -4,9 +4,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli.js';
-import { commandSpecs } from '../../src/commands/completion.js';
-import type { IO } from '../../src/io.js';
+import { commandSpecs } from '../../src/faces/completion.js';
+import { allCommands } from '../../src/faces/program.js';
 import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 
 let root: string;
@@ -15,12 +14,8 @@ let id: string;
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 
-/** The program as the CLI builds it (nothing runs: only its definition is read). */
-async function program() {
-  const quiet = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
-  const io: IO = { stdin: [], stdinIsTTY: false, stdout: quiet, stderr: quiet, env: {}, now: () => new Date() };
-  return buildProgram({ io, exitCode: 0 });
-}
+/** The program's commands as the command table declares them (nothing runs). */
+const program = allCommands;
 
 /** Runs a script in a shell with `lro` on PATH and the test's store. */
 function sh(shell: string, script: string) {

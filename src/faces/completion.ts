@@ -1,11 +1,7 @@
-// `lro completion bash|zsh|fish`: a completion script generated from the program's own definition (the
-// commands, their options and arguments as commander holds them), so a new command or option is completed
-// without anyone editing a list. Stored ids come from `lro __complete-ids`, which reads only directory entries.
-import { Argument, Command, type Help } from 'commander';
-import type { Context } from '../cli.js';
-import type { IO } from '../io.js';
-import { checkStore, storePath } from '../store/dir.js';
-import { listStore } from '../store/scan.js';
+// `lro completion bash|zsh|fish`: a completion script generated from the command table (the commands, their
+// options and arguments, and the values each completes), so a new command or option is completed without anyone
+// editing a list. Stored ids come from `lro __complete-ids`, which reads only directory entries.
+import { longFlag, shortFlag, takesValue, type CommandDef, type OptionDef } from '../commands/command.js';
 
 /** The shells lro writes completion scripts for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -37,42 +33,42 @@ export interface CommandSpec {
   subcommands: string[];
 }
 
+/** The help option commander adds to every command, which the scripts complete too. */
+const HELP: OptionSpec = { short: '-h', long: '--help', description: 'display help for command', takesValue: false, value: null };
+
+/** One option as the scripts need it. */
+function optionSpec(o: OptionDef): OptionSpec {
+  const value: OptionSpec['value'] = !takesValue(o)
+    ? null
+    : o.choices
+      ? { kind: 'choices', choices: [...o.choices] }
+      : o.complete
+        ? { kind: o.complete }
+        : { kind: 'any' };
+  return { short: shortFlag(o), long: longFlag(o), description: firstSentence(o.description), takesValue: takesValue(o), value };
+}
+
 /** One command as a spec, named by its path under the program. */
-function commandSpec(cmd: Command, help: Help, name: string): CommandSpec {
-  const subcommands = help.visibleCommands(cmd).map((c) => c.name());
-  const args = cmd.registeredArguments.map((a): ArgSpec => {
-    if (a.argChoices) return { kind: 'choices', choices: a.argChoices };
-    if (a.name() === 'id') return { kind: 'id' };
-    if (a.name() === 'command') return { kind: 'command' };
-    return { kind: 'any' };
+function commandSpec(def: CommandDef, name: string): CommandSpec {
+  const subcommands = (def.subcommands ?? []).filter((c) => !c.hidden).map((c) => c.name);
+  const args = (def.arguments ?? []).map((a): ArgSpec => {
+    if (a.choices) return { kind: 'choices', choices: [...a.choices] };
+    return a.complete ? { kind: a.complete } : { kind: 'any' };
   });
   return {
     name,
-    description: firstSentence(cmd.description()),
-    options: help.visibleOptions(cmd).map((o) => {
-      const takesValue = o.required || o.optional;
-      const value: OptionSpec['value'] = !takesValue
-        ? null
-        : o.argChoices
-          ? { kind: 'choices', choices: o.argChoices }
-          : o.long === '--dir'
-            ? { kind: 'dir' }
-            : /<file>/.test(o.flags)
-              ? { kind: 'file' }
-              : { kind: 'any' };
-      return { short: o.short, long: o.long, description: firstSentence(o.description), takesValue, value };
-    }),
+    description: firstSentence(def.description),
+    options: [...def.options.map(optionSpec), HELP],
     args: subcommands.length && !args.length ? [{ kind: 'choices', choices: subcommands }] : args,
     subcommands,
   };
 }
 
-/** The visible commands of a program, with their options and arguments, each followed by its own subcommands. */
-export function commandSpecs(program: Command): CommandSpec[] {
-  const help: Help = program.createHelp();
-  return help
-    .visibleCommands(program)
-    .flatMap((cmd) => [commandSpec(cmd, help, cmd.name()), ...help.visibleCommands(cmd).map((sub) => commandSpec(sub, help, `${cmd.name()} ${sub.name()}`))]);
+/** The visible commands, with their options and arguments, each followed by its own subcommands. */
+export function commandSpecs(commands: CommandDef[]): CommandSpec[] {
+  return commands
+    .filter((c) => !c.hidden)
+    .flatMap((c) => [commandSpec(c, c.name), ...(c.subcommands ?? []).filter((sub) => !sub.hidden).map((sub) => commandSpec(sub, `${c.name} ${sub.name}`))]);
 }
 
 /** Whether a spec is a subcommand's subcommand. */
@@ -86,14 +82,20 @@ function firstSentence(s: string): string {
 const flags = (o: OptionSpec): string[] => [o.short, o.long].filter((f): f is string => !!f);
 const sq = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The completion script for a shell. */
-export function completionScript(shell: Shell, program: Command): string {
-  const specs = commandSpecs(program);
-  const top = program.createHelp().visibleOptions(program);
-  const topFlags = top.flatMap((o) => [o.short, o.long].filter((f): f is string => !!f));
+/** The options of the program itself (lro --version, lro --help). */
+export const PROGRAM_OPTIONS: { short: string; long: string; description: string }[] = [
+  { short: '-V', long: '--version', description: 'print the version' },
+  { short: '-h', long: '--help', description: 'show help' },
+];
+
+/** The completion script for a shell, for these commands. */
+export function completionScript(shell: Shell, commands: CommandDef[]): string {
+  const specs = commandSpecs(commands);
+  const top = PROGRAM_OPTIONS;
+  const topFlags = top.flatMap((o) => [o.short, o.long]);
   if (shell === 'bash') return bashScript(specs, topFlags);
-  if (shell === 'zsh') return zshScript(specs, top.map((o) => ({ flags: [o.short, o.long].filter((f): f is string => !!f), description: o.description })));
-  return fishScript(specs, top.map((o) => ({ short: o.short, long: o.long, description: o.description })));
+  if (shell === 'zsh') return zshScript(specs, top.map((o) => ({ flags: [o.short, o.long], description: o.description })));
+  return fishScript(specs, top);
 }
 
 function bashScript(specs: CommandSpec[], topFlags: string[]): string {
@@ -460,55 +462,23 @@ ${lines.join('\n')}
 `;
 }
 
-/** Prints stored ids for completion, newest first, as `id<TAB>operation` lines; nothing when there is no store. */
-export function printIds(io: IO, dir: string | undefined): Promise<void> {
-  const path = storePath(dir, io.env);
-  let lines = 'last\tthe newest result\n';
-  try {
-    if (checkStore(path)) {
-      for (const r of listStore(path).results.slice(0, 500)) lines += `${r.id}\t${r.operation}\n`; // newest first
-    }
-  } catch {
-    return Promise.resolve(); // completion never prints errors into a command line
-  }
-  return io.stdout.write(lines);
-}
-
-/** The `lro completion` command: its action reads the program it belongs to. */
-export function completionCommand(ctx: Context): Command {
-  return new Command('completion')
-    .description('print a shell completion script (subcommands, options and stored ids)')
-    .addArgument(new Argument('<shell>', 'the shell').choices([...SHELLS]))
-    .addHelpText(
-      'after',
-      `
-Examples:
-  source <(lro completion bash)                                     bash, now (add it to ~/.bashrc to keep it)
-  lro completion bash > ~/.local/share/bash-completion/completions/lro
-  lro completion zsh > "\${fpath[1]}/_lro"                           zsh (with compinit)
-  lro completion fish > ~/.config/fish/completions/lro.fish
-
-Ids are completed from the store (--dir on the command line, $LRO_DIR, or the default), newest first.`,
-    )
-    .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
-      let root = cmd;
-      while (root.parent) root = root.parent;
-      await ctx.io.stdout.write(completionScript(shell, root));
-    });
-}
-
-/** The hidden `lro __complete-ids` the scripts call. */
-export function completeIdsCommand(ctx: Context): Command {
-  return new Command('__complete-ids')
-    .description('print stored ids for shell completion, newest first (id, a tab, the operation)')
-    .option('--dir <dir>', 'store directory')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  lro __complete-ids              used by the scripts of lro completion`,
-    )
-    .action(async (opts: { dir?: string }) => {
-      await printIds(ctx.io, opts.dir);
-    });
+/** `lro completion`, completing `commands()` (every command of the program, this one among them). */
+export function completionCommand(commands: () => Promise<CommandDef[]>): CommandDef<{ shell: Shell }> {
+  return {
+    name: 'completion',
+    description: 'print a shell completion script (subcommands, options and stored ids)',
+    arguments: [{ name: 'shell', description: 'the shell', choices: SHELLS }],
+    options: [],
+    examples: [
+      'source <(lro completion bash)                                     bash, now (add it to ~/.bashrc to keep it)',
+      'lro completion bash > ~/.local/share/bash-completion/completions/lro',
+      'lro completion zsh > "${fpath[1]}/_lro"                           zsh (with compinit)',
+      'lro completion fish > ~/.config/fish/completions/lro.fish',
+    ],
+    notes: 'Ids are completed from the store (--dir on the command line, $LRO_DIR, or the default), newest first.',
+    run: async ({ shell }, io) => {
+      await io.stdout.write(completionScript(shell, await commands()));
+      return 0;
+    },
+  };
 }

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { buildRanks } from './build-ranks.mjs';
 import { buildJq } from './build-jq.mjs';
 import { buildSecrets } from './build-secrets.mjs';
+import { watPlugin } from './wat.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
@@ -26,6 +27,7 @@ const common = {
   minify: !process.env.LRO_PROFILE, // LRO_PROFILE=1 npm run build keeps names readable in --cpu-prof output
   sourcemap: false,
   logLevel: 'warning',
+  plugins: [watPlugin], // `import KERNEL from './x.wat'`: the kernel's source, assembled (scripts/wat.mjs)
 };
 
 // The library, as ES modules (package.json exports).
@@ -65,7 +67,7 @@ const lazyChildProcess = {
 await build({
   ...common,
   entryPoints: { cli: `${root}src/cli.ts`, worker: `${root}src/worker.ts`, mcp: `${root}src/mcp/serve.ts` },
-  plugins: [mcpApart, lazyChildProcess],
+  plugins: [...common.plugins, mcpApart, lazyChildProcess],
   outdir: `${root}dist`,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',

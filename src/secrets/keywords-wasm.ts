@@ -1,3 +1,4 @@
-// keywords.wat, assembled (test/secrets/keywords.test.ts checks these bytes against the source).
-export const KEYWORDS_WASM =
-  'AGFzbQEAAAABCwFgBn9/f39/fwF/AwIBAAUDAQABBgYBfwFBAAsHGQMGbWVtb3J5AgAFc3RhdGUDAARzY2FuAAAKbAFqAQJ/IwAhBiAFIQcCQANAIAMgBE8NASAAIAZBCHQgAy0AAHJBAXRqLwEAIQYgBiACTwRAIAcgAzYCACAHIAEgBkECdGooAgA2AgQgB0EIaiEHCyADQQFqIQMMAAsLIAYkACAHIAVrQQN2Cw==';
+import KERNEL from './keywords.wat';
+
+/** keywords.wat, assembled by the build (test/secrets/keywords.test.ts checks these bytes against the source). */
+export const KEYWORDS_WASM: string = KERNEL;

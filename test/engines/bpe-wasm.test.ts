@@ -8,7 +8,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { BPE_WASM } from '../../src/engines/bpe-wasm.js';
 import { getTokenizer, WINDOW } from '../../src/engines/tokenizer.js';
-import { assembledWat } from '../helpers/wat.js';
+import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 
 const reference = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) } as const;
 const refCount = (enc: keyof typeof reference, text: string) => reference[enc].encode(text, [], []).length;
@@ -25,8 +25,10 @@ const randomText = (items: number, otherShare: number) => {
 };
 
 describe('the token counting kernel', () => {
-  it('embeds bpe.wat, assembled', async () => {
-    expect(await assembledWat('engines/bpe.wat')).toBe(BPE_WASM);
+  it('embeds bpe.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
+    const wasm = await assembledWat('engines/bpe.wat');
+    expect(BPE_WASM).toBe(wasm);
+    expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });
 
   for (const enc of ['o200k_base', 'cl100k_base'] as const) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ESCAPE_WASM, TextRecordKernel } from '../../src/format/escape-simd.js';
 import { jsonStringOfBytes } from '../../src/format/escape.js';
-import { assembledWat } from '../helpers/wat.js';
+import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 
 let seed = 5;
 const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
@@ -12,8 +12,10 @@ const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
 const expected = (lines: Buffer[]) => Buffer.concat(lines.flatMap((l) => [jsonStringOfBytes(l), Buffer.from('\n')]));
 
 describe('the text record kernel', () => {
-  it('embeds escape.wat, assembled', async () => {
-    expect(await assembledWat('format/escape.wat', { simd: true })).toBe(ESCAPE_WASM);
+  it('embeds escape.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
+    const wasm = await assembledWat('format/escape.wat', { simd: true });
+    expect(ESCAPE_WASM).toBe(wasm);
+    expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });
 
   it('escapes every byte below 0x80 as escape.ts does, alone and among ordinary text', () => {

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { JSON_WASM, JsonLineChecker } from '../../src/format/json-simd.js';
 import { corpusDir } from '../helpers/corpus.js';
-import { assembledWat } from '../helpers/wat.js';
+import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 
 const parses = (b: Buffer) => {
   try {
@@ -20,8 +20,10 @@ let seed = 3;
 const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
 
 describe('the JSON line checker', () => {
-  it('embeds json.wat, assembled', async () => {
-    expect(await assembledWat('format/json.wat', { simd: true })).toBe(JSON_WASM);
+  it('embeds json.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
+    const wasm = await assembledWat('format/json.wat', { simd: true });
+    expect(JSON_WASM).toBe(wasm);
+    expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });
 
   it('agrees with JSON.parse on every JSONTestSuite file that is one line of UTF-8', () => {

@@ -3,7 +3,7 @@
 // reading of its contract says.
 import { describe, expect, it } from 'vitest';
 import { AT_END, AT_LIMIT, ByteScanner, DATA, FOR_JS, OUT, OUT_FULL, PRINT, QUOTED, S, SCAN_WASM, WORD, checkPositions, type Needle } from '../../src/search/scan.js';
-import { assembledWat } from '../helpers/wat.js';
+import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 
 let seed = 7;
 const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
@@ -30,8 +30,10 @@ function plainFind(b: Uint8Array, from: number, end: number, needles: Needle[]):
 }
 
 describe('the scan kernel', () => {
-  it('embeds scan.wat, assembled', async () => {
-    expect(await assembledWat('search/scan.wat', { simd: true, bulk_memory: true })).toBe(SCAN_WASM);
+  it('embeds scan.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
+    const wasm = await assembledWat('search/scan.wat', { simd: true, bulk_memory: true });
+    expect(SCAN_WASM).toBe(wasm);
+    expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });
 
   it('counts newlines like a plain loop at every length and offset, and past 255 blocks of 16 (the lane flush)', () => {

@@ -3,11 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { KEYWORDS_WASM } from '../../src/secrets/keywords-wasm.js';
 import { engine } from '../../src/secrets/stream.js';
-import { assembledWat } from '../helpers/wat.js';
+import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 
 describe('keyword automaton', () => {
-  it('embeds keywords.wat, assembled', async () => {
-    expect(await assembledWat('secrets/keywords.wat')).toBe(KEYWORDS_WASM);
+  it('embeds keywords.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
+    const wasm = await assembledWat('secrets/keywords.wat');
+    expect(KEYWORDS_WASM).toBe(wasm);
+    expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });
 
   it('reports the lines holding a keyword, with the rules they trigger, like a plain search', () => {

@@ -1,5 +1,5 @@
-// Errors that reach the user. Commands throw LroError; only cli.ts turns them into `lro: <message>` and an exit
-// code, so the message says what went wrong and, after a colon, what to do.
+// Errors that reach the user. Commands throw LroError; commands/failure.ts turns them into `lro: <message>` and
+// an exit code, so the message says what went wrong and, after a colon, what to do.
 
 /** Exit codes, as grep and jq use them. */
 export const EXIT = {

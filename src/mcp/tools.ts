@@ -45,7 +45,7 @@ export function outputSchemaOf(kind: ResultKind): { type: 'object'; [k: string]:
 /** One tool: its name, the command it runs, the options it offers, and how its output is returned. */
 export interface ToolSpec {
   name: string;
-  /** The lro command (a key of cli.ts COMMANDS). */
+  /** The lro command (a name in commands/table.ts). */
   command: string;
   description: string;
   /** Offered options: argument name -> type. The flag is the name with dashes (max_tokens -> --max-tokens). */

@@ -24,6 +24,7 @@ export const TABLE: TableEntry[] = [
   { name: 'info', load: async () => (await import('./info.js')).infoCommand },
   { name: 'ls', load: async () => (await import('./ls.js')).lsCommand },
   { name: 'gc', load: async () => (await import('./gc.js')).gcCommand },
+  { name: '__shell-output', load: async () => (await import('./shell-output.js')).shellOutputCommand, hidden: true },
   { name: '__complete-ids', load: async () => (await import('./complete-ids.js')).completeIdsCommand, hidden: true },
 ];
 

@@ -3,6 +3,7 @@
 // source, and the model gets the descriptor instead (updatedToolOutput, in the result's own shape). A small
 // result, a result with anything but text, or any failure prints nothing and exits 0: the result goes to the model
 // unchanged, and a tool call is never broken by lro.
+import { readFileSync, statSync } from 'node:fs';
 import type { CommandDef } from './command.js';
 import type { IO } from '../io.js';
 import { offload } from '../offload.js';
@@ -21,6 +22,7 @@ type Block = { type?: string; text?: string };
 
 /** The text of an MCP tool's response and a function giving the same shape with other text; null if not all text. */
 export function textOf(response: unknown): { text: string; reshape: (t: string) => unknown } | null {
+  // the text is replaced when the whole result was saved to a file
   if (typeof response === 'string') return { text: response, reshape: (t) => t };
   const blocks = Array.isArray(response) ? response : Array.isArray((response as { content?: unknown })?.content) ? (response as { content: unknown[] }).content : null;
   if (!blocks || !blocks.every((b: Block) => b && b.type === 'text' && typeof b.text === 'string')) return null;
@@ -31,6 +33,17 @@ export function textOf(response: unknown): { text: string; reshape: (t: string) 
   };
   return { text, reshape };
 }
+
+/** Claude Code's note for an MCP result over its limit (2.1.328): the whole result is in the file it names. */
+const PERSISTED = /^Error: result \([^)]*\) exceeds maximum allowed tokens\. Output has been saved to (\/.+?\.(?:txt|json))\.\n/;
+
+const isFile = (p: string): boolean => {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+};
 
 async function readAll(io: IO): Promise<string> {
   const chunks: Buffer[] = [];
@@ -45,6 +58,9 @@ export async function runClaudeHook(io: IO): Promise<number> {
     if (input.hook_event_name !== 'PostToolUse' || !tool.startsWith('mcp__')) return 0;
     const found = textOf(input.tool_response);
     if (!found) return 0;
+    // too large for Claude Code: it saved the whole result to a file and hands on a note naming it
+    const saved = PERSISTED.exec(found.text);
+    if (saved && isFile(saved[1])) found.text = readFileSync(saved[1], 'utf8');
     const args = input.tool_input && typeof input.tool_input === 'object' ? (input.tool_input as Record<string, unknown>) : {};
     let call = `${tool} ${JSON.stringify(args)}`;
     if (call.length > 200) call = `${call.slice(0, 199)}…`;

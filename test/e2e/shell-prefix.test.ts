@@ -18,7 +18,7 @@ interface Ran {
   out: Buffer;
 }
 
-function prefix(args: string[], env: Record<string, string> = {}, onSpawn?: (pid: number) => void): Promise<Ran> {
+function prefix(args: string[], env: Record<string, string> = {}, onSpawn?: (pid: number) => void, onData?: (chunk: Buffer) => void): Promise<Ran> {
   return new Promise((done, fail) => {
     // stdout and stderr into one pipe, as Claude Code gives the prefix one file for both
     const child = spawn('bash', ['-c', `exec "$@" 2>&1`, 'bash', PREFIX, ...args], {
@@ -27,7 +27,10 @@ function prefix(args: string[], env: Record<string, string> = {}, onSpawn?: (pid
       detached: true,
     });
     const out: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stdout.on('data', (d: Buffer) => {
+      out.push(d);
+      onData?.(d);
+    });
     child.on('error', fail);
     child.on('spawn', () => onSpawn?.(child.pid!));
     child.on('close', (code, signal) => done({ code, signal, out: Buffer.concat(out) }));
@@ -93,5 +96,21 @@ describe('lro-shell-prefix', () => {
     const r = await prefix([claudeScript(`bash ${script}`)], {}, (pid) => setTimeout(() => process.kill(-pid, 'SIGTERM'), 1500));
     expect(r.code).toBe(143);
     expect(r.out.toString()).toMatch(/offloaded: 100,000 lines/);
+  });
+
+  test('a long-running command shows the head of its output while it runs; the whole is still exact or stored', async () => {
+    const live = { LRO_SHELL_PREFIX_LIVE_AFTER: '1' };
+    let firstAt = 0;
+    const start = Date.now();
+    const small = await prefix([claudeScript("printf 'started\\n'; sleep 3; printf 'done\\n'; exit 2")], live, undefined, () => (firstAt ||= Date.now()));
+    expect(small.code).toBe(2);
+    expect(small.out.toString()).toBe('started\ndone\n');
+    expect(Date.now() - firstAt).toBeGreaterThan(1000); // "started" came while it still ran
+    expect(firstAt - start).toBeLessThan(2800);
+    const big = await prefix([claudeScript("echo started; sleep 2; seq 1 100000; exit 1")], live);
+    expect(big.code).toBe(1);
+    const text = big.out.toString();
+    expect(text).toMatch(/^started\n\n\[lro: the output above is its first 8 bytes, shown while it ran; all of it is stored:\]\nOutput offloaded: 100,001 lines/);
+    expect(text).toContain('(exit code 1)');
   });
 });

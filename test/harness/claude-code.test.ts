@@ -165,4 +165,20 @@ describe.skipIf(!!install.skip)('Claude Code 2.1.328 with lro-shell-prefix', () 
     const grep = await lro(['grep', id, 'record 19999 '], { env: { LRO_DIR: store } });
     expect(grep.out).toContain('record 19999 status=ok');
   });
+
+  test('a command Claude Code moves to the background on timeout shows its head while it runs, then the descriptor', async () => {
+    const { home, work } = await scratch('timeout');
+    const results = await play(home, work, [
+      { tool: 'Bash', input: { command: "echo started; seq 1 200000; sleep 7; echo 'FATAL: late' >&2; exit 3", description: 'x', timeout: 3000 } },
+      bash('sleep 9; echo waited'), // the background call ends meanwhile
+    ]);
+    expect(results[0].text).toContain('moved to the background');
+    const file = /Output is being written to: (\S+\.output)\./.exec(results[0].text)![1];
+    const output = readFileSync(file, 'utf8');
+    expect(output).toMatch(/^started\n1\n2\n/);
+    expect(output).toContain('[lro: the output above is its first 4000 bytes, shown while it ran; all of it is stored:]');
+    expect(output).toContain('(exit code 3)');
+    const grep = await lro(['grep', idIn(output), 'FATAL'], { env: { LRO_DIR: store } });
+    expect(grep.out).toBe('200002:FATAL: late\n');
+  });
 });

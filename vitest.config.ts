@@ -10,6 +10,8 @@ export default defineConfig({
   define: { __LRO_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    // real harnesses, installed into a cache on first use: npm run test:harness (vitest.harness.config.ts)
+    exclude: ['test/harness/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

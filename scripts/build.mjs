@@ -28,6 +28,8 @@ const common = {
   sourcemap: false,
   logLevel: 'warning',
   plugins: [watPlugin], // `import KERNEL from './x.wat'`: the kernel's source, assembled (scripts/wat.mjs)
+  // jsonc-parser's main is a UMD file whose require() calls esbuild cannot follow; its ES modules it can
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 // The library, as ES modules (package.json exports).

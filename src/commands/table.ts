@@ -24,6 +24,10 @@ export const TABLE: TableEntry[] = [
   { name: 'info', load: async () => (await import('./info.js')).infoCommand },
   { name: 'ls', load: async () => (await import('./ls.js')).lsCommand },
   { name: 'gc', load: async () => (await import('./gc.js')).gcCommand },
+  { name: 'init', load: async () => (await import('./init.js')).initCommand },
+  { name: 'doctor', load: async () => (await import('./doctor.js')).doctorCommand },
+  { name: '__shell-output', load: async () => (await import('./shell-output.js')).shellOutputCommand, hidden: true },
+  { name: '__claude-code-hook', load: async () => (await import('./claude-hook.js')).claudeHookCommand, hidden: true },
   { name: '__complete-ids', load: async () => (await import('./complete-ids.js')).completeIdsCommand, hidden: true },
 ];
 

@@ -1,0 +1,178 @@
+// `lro doctor [claude-code]`: is lro wired into Claude Code, and does it work? It finds the harness and its
+// version, says which settings files hold lro (and which Claude Code will ignore), checks that what they name
+// exists, runs the shell prefix the way Claude Code runs it on a small and a large failing sample, and looks at
+// PATH. Each finding comes with the command that fixes it. Exit 0 healthy, 1 not.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import type { CommandDef } from './command.js';
+import { UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+import { installation, installedIn, settingsPath } from '../harness/claude-code.js';
+import { strictJsonProblem } from '../harness/json-edit.js';
+import { readSettings, realFile } from '../harness/settings-file.js';
+
+/** The Claude Code release lro's end-to-end tests run. */
+export const TESTED_CLAUDE_CODE = '2.1.328';
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  /** A finding that does not make lro unhealthy (the harness not on this PATH, an untested version). */
+  warning?: boolean;
+  detail: string;
+  fix?: string;
+}
+
+/** The first executable named `name` on PATH. */
+function which(name: string, path: string | undefined): string | null {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, name);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** Runs the prefix on `command` as Claude Code 2.1.328 does (one argument: eval, then its cwd tracking). */
+function runPrefix(prefix: string, command: string, env: NodeJS.ProcessEnv, scratch: string): { status: number | null; out: string } {
+  const script = `eval '${command.replace(/'/g, `'\\''`)}' < /dev/null && pwd -P >| ${join(scratch, 'cwd')}`;
+  const r = spawnSync('bash', ['-c', 'exec "$@" 2>&1', 'bash', prefix, script], {
+    env: { ...env, LRO_DIR: join(scratch, 'store') },
+    encoding: 'utf8',
+    timeout: 60_000,
+    cwd: scratch,
+  });
+  return { status: r.status, out: r.stdout ?? '' };
+}
+
+export function claudeCodeChecks(env: NodeJS.ProcessEnv): Check[] {
+  const checks: Check[] = [];
+  // the harness
+  const claude = which('claude', env.PATH);
+  if (!claude) {
+    checks.push({ name: 'harness', ok: true, warning: true, detail: 'claude is not on PATH: cannot tell its version', fix: 'npm install -g @anthropic-ai/claude-code' });
+  } else {
+    const v = spawnSync(claude, ['--version'], { encoding: 'utf8', timeout: 30_000, env });
+    const version = /^(\d+\.\d+\.\d+)/.exec(v.stdout ?? '')?.[1];
+    const tested = version === TESTED_CLAUDE_CODE;
+    checks.push({
+      name: 'harness',
+      ok: true,
+      warning: !tested,
+      detail: `Claude Code ${version ?? '(unknown version)'} at ${claude}${tested ? '' : ` (lro is tested with ${TESTED_CLAUDE_CODE})`}`,
+    });
+  }
+  // the settings files, in Claude Code's order of precedence
+  const files: [string, string][] = [
+    ['user', settingsPath('user', env, '.')],
+    ['project', settingsPath('project', env, '.')],
+    ['local', join('.claude', 'settings.local.json')],
+  ];
+  let prefix: string | undefined;
+  let hook: string | undefined;
+  for (const [scope, path] of files) {
+    const text = readSettings(realFile(resolve(path)));
+    if (text === null) continue;
+    const problem = text.trim() === '' ? null : strictJsonProblem(text);
+    if (problem) {
+      checks.push({
+        name: `settings (${scope})`,
+        ok: false,
+        detail: `${path} is not strict JSON (${problem}): Claude Code ignores the whole file`,
+        fix: `make ${path} strict JSON (no comments, no trailing commas), then lro doctor`,
+      });
+      continue;
+    }
+    const found = installedIn(text);
+    const what = [found.prefix && 'shell prefix', found.hook && 'MCP hook'].filter(Boolean).join(' and ');
+    checks.push({ name: `settings (${scope})`, ok: true, detail: `${path}: ${what ? `lro's ${what}` : 'no lro entries'}` });
+    prefix ??= found.prefix;
+    hook ??= found.hook;
+  }
+  if (!prefix) {
+    checks.push({ name: 'installed', ok: false, detail: 'no settings file sets lro as CLAUDE_CODE_SHELL_PREFIX', fix: 'lro init claude-code' });
+    return checks;
+  }
+  const current = installation();
+  try {
+    accessSync(prefix, constants.X_OK);
+    checks.push({ name: 'prefix', ok: true, detail: `${prefix}${prefix === current.prefix ? '' : ` (this lro is ${current.prefix})`}` });
+  } catch {
+    checks.push({ name: 'prefix', ok: false, detail: `${prefix} is missing or not executable (lro moved or was removed)`, fix: 'lro init claude-code' });
+    return checks;
+  }
+  if (!hook) checks.push({ name: 'MCP hook', ok: false, detail: 'no PostToolUse hook for mcp__.* tools', fix: 'lro init claude-code' });
+  else {
+    const node = /^'?([^' ]+)/.exec(hook)?.[1] ?? '';
+    let ok = true;
+    try {
+      accessSync(node, constants.X_OK);
+    } catch {
+      ok = false;
+    }
+    checks.push(ok ? { name: 'MCP hook', ok, detail: hook } : { name: 'MCP hook', ok, detail: `${node} (the hook's Node) is gone`, fix: 'lro init claude-code' });
+  }
+  // the prefix at work, as Claude Code runs it
+  const node = env.LRO_NODE || which('node', env.PATH);
+  if (!node) {
+    checks.push({ name: 'node', ok: false, detail: 'node is not on PATH: the prefix cannot offload (output passes through whole)', fix: 'put node on PATH, or set LRO_NODE to its absolute path' });
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'lro-doctor-'));
+  try {
+    const small = runPrefix(prefix, "printf 'small output\\n'; exit 5", env, scratch);
+    checks.push(
+      small.out === 'small output\n' && small.status === 5
+        ? { name: 'small output', ok: true, detail: 'passes through byte for byte, exit code kept' }
+        : { name: 'small output', ok: false, detail: `got ${JSON.stringify(small.out.slice(0, 200))}, exit ${small.status}`, fix: 'lro init claude-code' },
+    );
+    const large = runPrefix(prefix, "seq 1 20000; echo 'FATAL: sample' >&2; exit 3", env, scratch);
+    const id = /\bid: (\w{26})\b/.exec(large.out)?.[1];
+    checks.push(
+      id && large.status === 3 && large.out.includes('(exit code 3)')
+        ? { name: 'large output', ok: true, detail: `a failing command's 109 kB became a descriptor (id ${id}), exit code 3 kept` }
+        : { name: 'large output', ok: false, detail: `not offloaded: ${JSON.stringify(large.out.slice(0, 200))}, exit ${large.status}`, fix: 'lro doctor --json shows the output; check node and lro' },
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  // the model's next call: `lro grep ID …` in Claude Code's Bash
+  const lro = which('lro', env.PATH);
+  checks.push(
+    lro
+      ? { name: 'lro on PATH', ok: true, detail: lro }
+      : { name: 'lro on PATH', ok: false, detail: "lro is not on PATH: the model's `lro grep ID …` will not be found", fix: 'npm install -g lro (or link bin/lro.js as lro into a folder on PATH)' },
+  );
+  return checks;
+}
+
+export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO): Promise<number> {
+  if (o.harness !== undefined && o.harness !== 'claude-code') throw new UsageError(`unknown harness '${o.harness}': lro doctor claude-code`);
+  const checks = claudeCodeChecks(io.env);
+  const healthy = checks.every((c) => c.ok);
+  if (o.json) {
+    await io.stdout.write(`${JSON.stringify({ harness: 'claude-code', healthy, checks }, null, 2)}\n`);
+  } else {
+    const lines = checks.map((c) => `${c.ok ? (c.warning ? '!' : 'ok') : 'X'}  ${c.name}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
+    lines.push(healthy ? 'lro works in Claude Code.' : 'lro does not work in Claude Code yet: see the fixes above.');
+    await io.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return healthy ? 0 : 1;
+}
+
+/** `lro doctor`. */
+export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
+  name: 'doctor',
+  description: 'check that lro is wired into Claude Code and works there: the harness, the settings files, the prefix run on samples, PATH',
+  arguments: [{ name: 'harness', description: 'the harness to check', choices: ['claude-code'], optional: true }],
+  options: [{ flags: '--json', description: 'print the checks as JSON' }],
+  examples: ['lro doctor', 'lro doctor claude-code --json'],
+  notes: 'Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',
+  run: (o, io) => runDoctor(o, io),
+};

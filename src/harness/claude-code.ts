@@ -1,0 +1,143 @@
+// lro in Claude Code: which settings file, what lro puts there, and how it comes out again.
+// lro adds two things to a settings.json and nothing else:
+//   - env.CLAUDE_CODE_SHELL_PREFIX: the absolute path of bin/lro-shell-prefix, through which Claude Code runs
+//     every Bash call (small output unchanged, large or failing output stored whole, see the script);
+//   - a PostToolUse group for MCP tools (matcher mcp__.*) whose handler is lro's hook: a large result becomes
+//     the descriptor.
+// Claude Code reads settings as strict JSON and ignores a file holding a comment, so lro refuses to edit one
+// (doctor says so), and the text it writes is strict JSON.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../describe/shell.js';
+import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
+
+export type Scope = 'user' | 'project';
+
+/** The settings file of a scope: ~/.claude/settings.json ($CLAUDE_CONFIG_DIR moves it), or ./.claude/settings.json. */
+export function settingsPath(scope: Scope, env: NodeJS.ProcessEnv, cwd: string): string {
+  if (scope === 'project') return join(cwd, '.claude', 'settings.json');
+  const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+  return join(config, 'settings.json');
+}
+
+/** The package's bin/ folder (next to dist/ when built, two floors up from src/harness/ in tests). */
+export function binDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [resolve(here, '../bin'), resolve(here, '../../bin')]) {
+    if (existsSync(join(candidate, 'lro-shell-prefix'))) return candidate;
+  }
+  return resolve(here, '../bin');
+}
+
+/** What lro installs, by absolute paths: the prefix script, and the hook command (this Node, lro's bin/lro.js). */
+export interface Installation {
+  prefix: string;
+  hookCommand: string;
+}
+
+export function installation(nodePath = process.execPath): Installation {
+  const bin = binDir();
+  return {
+    prefix: join(bin, 'lro-shell-prefix'),
+    hookCommand: `${shellQuote(nodePath)} ${shellQuote(join(bin, 'lro.js'))} ${HOOK_SUBCOMMAND}`,
+  };
+}
+
+/** The hidden command Claude Code's PostToolUse hook runs (src/commands/claude-hook.ts). */
+export const HOOK_SUBCOMMAND = '__claude-code-hook';
+export const MCP_MATCHER = 'mcp__.*';
+export const PREFIX_PATH: (string | number)[] = ['env', 'CLAUDE_CODE_SHELL_PREFIX'];
+
+/** Whether a prefix value is lro's (wherever lro is installed). */
+export const isLroPrefix = (v: unknown): boolean => typeof v === 'string' && /(^|\/)lro-shell-prefix$/.test(v);
+/** Whether a hook handler is lro's. */
+export const isLroHandler = (h: unknown): boolean =>
+  !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && (h as { command: string }).command.includes(HOOK_SUBCOMMAND);
+
+interface Group {
+  matcher?: string;
+  hooks?: unknown[];
+}
+
+/** A refusal: a file lro will not edit (exit 2). */
+export class SettingsRefused extends Error {}
+
+/** Checks that `text` is a settings file lro may edit: strict JSON, an object. */
+export function checkSettings(text: string, path: string): void {
+  if (text.trim() === '') return;
+  const problem = strictJsonProblem(text);
+  if (problem) throw new SettingsRefused(`${path} is not strict JSON (${problem}): fix it first, lro leaves it untouched`);
+  if (treeOf(text)?.type !== 'object') throw new SettingsRefused(`${path} is not a JSON object: fix it first, lro leaves it untouched`);
+}
+
+/** The settings text with lro installed (the same text when it is already there). */
+export function install(text: string, inst: Installation, path: string): string {
+  checkSettings(text, path);
+  let out = text;
+  const prefix = valueAt(out, PREFIX_PATH);
+  if (prefix !== undefined && !isLroPrefix(prefix)) {
+    throw new SettingsRefused(
+      `${path} already sets env.CLAUDE_CODE_SHELL_PREFIX to ${JSON.stringify(prefix)} (not lro's): remove it or combine them by hand`,
+    );
+  }
+  if (prefix !== inst.prefix) out = setAt(out, PREFIX_PATH, inst.prefix);
+  const groups = valueAt(out, ['hooks', 'PostToolUse']);
+  const list = Array.isArray(groups) ? (groups as Group[]) : [];
+  const handler = { type: 'command', command: inst.hookCommand, timeout: 60 };
+  const at = list.findIndex((g) => g && Array.isArray(g.hooks) && g.hooks.some(isLroHandler));
+  if (at < 0) {
+    out = setAt(out, ['hooks', 'PostToolUse', ...(Array.isArray(groups) ? [-1] : [])], Array.isArray(groups) ? { matcher: MCP_MATCHER, hooks: [handler] } : [{ matcher: MCP_MATCHER, hooks: [handler] }]);
+  } else {
+    const h = list[at].hooks!.findIndex(isLroHandler);
+    if ((list[at].hooks![h] as { command: string }).command !== inst.hookCommand) {
+      out = setAt(out, ['hooks', 'PostToolUse', at, 'hooks', h, 'command'], inst.hookCommand);
+    }
+  }
+  return out;
+}
+
+/**
+ * The settings text without lro's entries: the prefix, lro's hook handlers, and what is left empty by their
+ * removal (a group with no handler, PostToolUse with no group, hooks or env with nothing in them). Other tools'
+ * entries, even in the same group, stay.
+ */
+export function uninstall(text: string, path: string): string {
+  checkSettings(text, path);
+  let out = text;
+  if (isLroPrefix(valueAt(out, PREFIX_PATH))) {
+    out = removeAt(out, PREFIX_PATH);
+    if (isEmptyObject(valueAt(out, ['env']))) out = removeAt(out, ['env']);
+  }
+  for (;;) {
+    const groups = valueAt(out, ['hooks', 'PostToolUse']);
+    if (!Array.isArray(groups)) break;
+    const g = (groups as Group[]).findIndex((x) => x && Array.isArray(x.hooks) && x.hooks.some(isLroHandler));
+    if (g < 0) break;
+    const hooks = (groups as Group[])[g].hooks!;
+    if (hooks.every(isLroHandler)) out = removeAt(out, ['hooks', 'PostToolUse', g]);
+    else out = removeAt(out, ['hooks', 'PostToolUse', g, 'hooks', hooks.findIndex(isLroHandler)]);
+    const after = valueAt(out, ['hooks', 'PostToolUse']);
+    if (Array.isArray(after) && after.length === 0) {
+      out = removeAt(out, ['hooks', 'PostToolUse']);
+      if (isEmptyObject(valueAt(out, ['hooks']))) out = removeAt(out, ['hooks']);
+    }
+  }
+  return out;
+}
+
+const isEmptyObject = (v: unknown): boolean => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+
+/** What of lro a settings text holds. */
+export function installedIn(text: string): { prefix?: string; hook?: string } {
+  const out: { prefix?: string; hook?: string } = {};
+  const prefix = valueAt(text, PREFIX_PATH);
+  if (isLroPrefix(prefix)) out.prefix = prefix as string;
+  const groups = valueAt(text, ['hooks', 'PostToolUse']);
+  for (const g of Array.isArray(groups) ? (groups as Group[]) : []) {
+    const h = Array.isArray(g?.hooks) ? g.hooks.find(isLroHandler) : undefined;
+    if (h) out.hook = (h as { command: string }).command;
+  }
+  return out;
+}

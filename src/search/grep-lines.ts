@@ -4,7 +4,7 @@
 // decodes and tests the records it cannot settle (escapes, hits of a part of the pattern, long records).
 import { FormatError, type Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
-import type { GrepEvent, GrepQuery } from './grep.js';
+import type { GrepEvent, GrepQuery } from './grep-types.js';
 import type { NeedlePlan } from './needles.js';
 import { AT_LIMIT, ByteScanner, FOR_JS, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from './scan.js';
 

@@ -6,40 +6,12 @@
 import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
-import type { Range } from '../ranges.js';
 import { grepLines } from './grep-lines.js';
+import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
-import type { Matcher } from './pattern.js';
 import { ByteScanner, scanChunks } from './scan.js';
 
-export interface GrepQuery {
-  matcher: Matcher;
-  invert: boolean;
-  range: Range;
-  before: number;
-  after: number;
-  /** Stop after this many selected records (-m). */
-  maxCount: number;
-  /** Only count: no text, no context. */
-  countOnly: boolean;
-  /** -w: whole words (the matcher's regex says so too; the kernel needs to know). */
-  word: boolean;
-  /** Search text records as stored (grep --raw), not rendered as a terminal shows them. */
-  asStored?: boolean;
-}
-
-/**
- * A line to print: a selected record (`match`), a context record, or a gap between groups (`--`); or, from the
- * fast path, `printed` lines already rendered as `N:text\n` bytes (valid until the search goes on) and
- * `counted` selections that were only counted.
- */
-export type GrepEvent =
-  | { kind: 'match'; n: number; text: string }
-  | { kind: 'context'; n: number; text: string }
-  | { kind: 'gap' }
-  | { kind: 'printed'; bytes: Buffer; matches: number }
-  | { kind: 'counted'; matches: number }
-  | { kind: 'progress' };
+export type { GrepEvent, GrepQuery } from './grep-types.js';
 
 /** How the caller takes the results: plain `N:text` lines without a budget may come as bytes. */
 export interface GrepOutputForm {

@@ -59,6 +59,9 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
   }
 }
 
+/** A record passed without printing, kept for the context before a match (a copy: the chunk is reused). */
+type Passed = { n: number; line: Buffer };
+
 /**
  * The general way: record by record, jumping to candidates when the scanner has needles set (`jump`). Returns
  * the number of records selected.
@@ -80,13 +83,11 @@ function* grepRecords(
     if (h.count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
     return 0;
   }
-  const isSelected = (text: string): boolean => matches(text) !== q.invert;
-
   const withContext = q.before > 0 || q.after > 0;
   let selected = 0;
   let lastPrinted = 0; // last record number printed (match or context)
   let afterLeft = 0; // context lines still owed after the last match
-  const recent: { n: number; line: Buffer }[] = []; // the last `before` records passed without printing
+  const recent: Passed[] = []; // the last `before` records passed without printing
 
   let n = 0; // number of the last record fully passed
   for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, () => new FormatError('is truncated: its last record has no end of line'))) {
@@ -100,19 +101,7 @@ function* grepRecords(
         const hit = scanner.find(lineStart, end);
         const target = hit < 0 ? end : data.lastIndexOf(0x0a, hit - 1) + 1;
         if (target > lineStart) {
-          // pass the lines in between, keeping the last `before` of them for context
-          let skipped = 0;
-          let s = lineStart;
-          const keepFrom = q.before > 0 ? lineStartBefore(data, target, q.before, lineStart) : target;
-          if (keepFrom === target) skipped = scanner.count(lineStart, target);
-          else {
-            for (let i = data.indexOf(0x0a, s); i >= 0 && i < target; i = data.indexOf(0x0a, s)) {
-              if (s >= keepFrom && !q.countOnly) remember(recent, q.before, n + skipped + 1, data.subarray(s, i));
-              skipped++;
-              s = i + 1;
-            }
-          }
-          n += skipped;
+          n += passLines(scanner, data, lineStart, target, n, q, recent);
           lineStart = target;
           if (n >= last) {
             if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
@@ -129,7 +118,7 @@ function* grepRecords(
       if (n < q.range.from) continue;
       if ((n & 1023) === 0) yield { kind: 'progress' };
       const text = textOf(n, line);
-      if (isSelected(text)) {
+      if (matches(text) !== q.invert) {
         selected++;
         if (!q.countOnly) {
           const firstShown = recent.length > 0 ? recent[0].n : n;
@@ -158,8 +147,25 @@ function* grepRecords(
   return selected;
 }
 
+/**
+ * Passes the lines from `start` to `target` (the records after record `n`), keeping the last `q.before` of them
+ * in `recent` for context; returns how many lines were passed.
+ */
+function passLines(scanner: ByteScanner, data: Buffer, start: number, target: number, n: number, q: GrepQuery, recent: Passed[]): number {
+  const keepFrom = q.before > 0 ? lineStartBefore(data, target, q.before, start) : target;
+  if (keepFrom === target) return scanner.count(start, target);
+  let skipped = 0;
+  let s = start;
+  for (let i = data.indexOf(0x0a, s); i >= 0 && i < target; i = data.indexOf(0x0a, s)) {
+    if (s >= keepFrom && !q.countOnly) remember(recent, q.before, n + skipped + 1, data.subarray(s, i));
+    skipped++;
+    s = i + 1;
+  }
+  return skipped;
+}
+
 /** Keeps the last `max` records seen (copies: the chunk is reused). */
-function remember(recent: { n: number; line: Buffer }[], max: number, n: number, line: Buffer): void {
+function remember(recent: Passed[], max: number, n: number, line: Buffer): void {
   if (max === 0) return;
   recent.push({ n, line: Buffer.from(line) });
   if (recent.length > max) recent.shift();

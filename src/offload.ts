@@ -10,8 +10,8 @@ import { monotonicFactory } from 'ulid';
 import { describe, type Descriptor, type Stats } from './describe/descriptor.js';
 import { RecordAnalyzer } from './describe/record-stats.js';
 import { statsForHeader, statsOfResult } from './describe/stored.js';
-import { LocalAnalysis, WorkerAnalysis, type InputAnalysis } from './engines/input-analysis.js';
-import { openResultFile } from './format/reader.js';
+import { LocalAnalysis, WorkerAnalysis, type InputAnalysis, type InputFacts } from './engines/input-analysis.js';
+import { openResultFile, type ResultFile } from './format/reader.js';
 import { getTokenizer, type Encoding, type Tokenizer } from './engines/tokenizer.js';
 import { TokenMeter } from './engines/token-meter.js';
 import { BinaryRecordEncoder } from './format/content-binary.js';
@@ -210,6 +210,26 @@ interface Pipeline {
   records?: RecordAnalyzer;
 }
 
+/** What is settled about a result before its first byte is written. */
+interface ResultPlan {
+  now: Date;
+  id: string;
+  operation: string;
+  /** --format as given ('auto': the content type was detected). */
+  format: InputFormat;
+  /** The content type the input is first written as (an encoder may restart it as another). */
+  contentType: ContentType;
+  lineEnding: LineEnding;
+  encoding: Encoding;
+}
+
+/**
+ * Stores the input (its head read ahead, the rest still to come) and describes the result, in steps that follow
+ * below in this order: planResult (id, name, content type), startAnalysis (hash, tokens, statistics beside the
+ * writing), writeInput (every byte through the content type's encoder into the result file), buildHeader,
+ * statsSeen, commitOrReuse (this result, or the same output stored already) and describeResult. If the store
+ * cannot be written: truncatedFallback, the input cut to the threshold.
+ */
 async function store(
   options: OffloadOptions,
   src: InputSource,
@@ -217,6 +237,33 @@ async function store(
   threshold: number,
   knownTokens: number | null,
 ): Promise<OffloadResult> {
+  const plan = planResult(options, src, tokenizer.encoding);
+  const analysis = await startAnalysis(src, plan, knownTokens);
+  const taken = new TakenInput();
+  let pinned: PinnedStore | null = null;
+  let pipeline: ResultPipeline | null = null;
+  try {
+    pinned = pinStore(openResultDir(storePath(options.dir, options.env ?? process.env), options.session ?? null));
+    pipeline = new ResultPipeline(pipelineMaker(pinned, plan, options), plan, options);
+    await writeInput(src, pipeline, analysis, taken);
+    const layout = pipeline.end();
+    const facts = await analysis.end();
+    const source = options.source ? await options.source : undefined;
+    const header = buildHeader(options, plan, layout, facts, taken.bytes, source, src.redaction);
+    const seen = statsSeen(layout, facts, pipeline.current.records);
+    const kept = await commitOrReuse(options, pinned, plan, header, seen, pipeline.current.writer);
+    return describeResult(kept, header, seen, options, tokenizer);
+  } catch (e) {
+    pipeline?.abort();
+    analysis.cancel();
+    return await truncatedFallback(e as Error, src, taken, threshold, tokenizer, pinned?.dir ?? '');
+  } finally {
+    pinned?.close();
+  }
+}
+
+/** The result's time, id and name, and its content type (detected in the head, unless --format says). */
+function planResult(options: OffloadOptions, src: InputSource, encoding: Encoding): ResultPlan {
   const now = (options.now ?? (() => new Date()))();
   const id = (options.newId ?? (() => ulid(now.getTime())))();
   const operation = sanitizeOperation(options.operation ?? 'offload');
@@ -224,191 +271,286 @@ async function store(
   const detected = detectContent(all.subarray(0, SNIFF_BYTES), src.eof && all.length <= SNIFF_BYTES);
   const format = options.format ?? 'auto';
   const contentType: ContentType = format === 'auto' ? detected.contentType : format;
-  const encoding = tokenizer.encoding;
+  return { now, id, operation, format, contentType, lineEnding: detected.lineEnding, encoding };
+}
+
+/**
+ * What is learnt from the input beside writing it (hash, tokens, statistics, likely secrets): in a worker
+ * while input is still to come, else here.
+ */
+async function startAnalysis(src: InputSource, plan: ResultPlan, knownTokens: number | null): Promise<InputAnalysis> {
+  const { contentType, encoding } = plan;
   const statsKind = contentType === 'text' || contentType === 'jsonl' ? contentType : null;
   const scanSecrets = !src.redaction; // redacted input has none left to warn about
-  const analysis: InputAnalysis =
-    (!src.eof && (await WorkerAnalysis.start(encoding, statsKind, scanSecrets))) || new LocalAnalysis(encoding, statsKind, knownTokens, scanSecrets);
-  let bytes = 0;
-  let pipeline: Pipeline | null = null;
-  let storeDir = '';
-  let store: PinnedStore | null = null;
-  // the start of the input, kept for the fallback
-  const keep: Buffer[] = [];
-  let kept = 0;
-  const remember = (b: Buffer) => {
-    if (kept >= FALLBACK_KEEP) return;
-    keep.push(Buffer.from(b)); // a copy: the analysis may take the chunk's memory
-    kept += b.length;
-  };
+  return (!src.eof && (await WorkerAnalysis.start(encoding, statsKind, scanSecrets))) || new LocalAnalysis(encoding, statsKind, knownTokens, scanSecrets);
+}
 
-  try {
-    store = pinStore(openResultDir(storePath(options.dir, options.env ?? process.env), options.session ?? null));
-    storeDir = store.dir;
-    const { dir, ioDir, identity } = store;
-    // A source still to come is not counted; a header that outgrows its slot is still written, by a copy.
-    const extraHeader = JSON.stringify([options.meta, options.query, options.session, options.source]).length;
-    const make = (type: ContentType, lineEnding: LineEnding): Pipeline => {
-      const writer = new ResultWriter({
-        dir,
-        ioDir,
-        id,
-        operation,
-        dirIdentity: identity,
-        headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0) + (type === 'binary' ? 0 : STATS_SLOT),
-      });
-      try {
-        switch (type) {
-          case 'text':
-            return { contentType: type, writer, encoder: new TextRecordEncoder(writer, lineEnding) };
-          case 'binary':
-            return { contentType: type, writer, encoder: new BinaryRecordEncoder(writer) };
-          case 'jsonl':
-            return { contentType: type, writer, encoder: new JsonlRecordEncoder(writer, lineEnding) };
-          case 'json': {
-            const records = new RecordAnalyzer(maskSecrets);
-            const spool = () => join(ioDir, tempFileName(id, 'spool'));
-            return { contentType: type, writer, encoder: new JsonRecordEncoder(writer, spool, (r, n) => records.observe(r, n)), records };
-          }
+/** The bytes of the input taken so far, and its start kept for the fallback (copies, up to FALLBACK_KEEP). */
+class TakenInput {
+  bytes = 0;
+  readonly keep: Buffer[] = [];
+  kept = 0;
+
+  add(b: Buffer): void {
+    this.bytes += b.length;
+    this.remember(b);
+  }
+
+  remember(b: Buffer): void {
+    if (this.kept >= FALLBACK_KEEP) return;
+    this.keep.push(Buffer.from(b)); // a copy: the analysis may take the chunk's memory
+    this.kept += b.length;
+  }
+}
+
+/** Makes the writer and encoder for a content type, in the pinned store. */
+function pipelineMaker(store: PinnedStore, plan: ResultPlan, options: OffloadOptions): (type: ContentType, lineEnding: LineEnding) => Pipeline {
+  const { dir, ioDir, identity } = store;
+  const { id, operation } = plan;
+  // A source still to come is not counted; a header that outgrows its slot is still written, by a copy.
+  const extraHeader = JSON.stringify([options.meta, options.query, options.session, options.source]).length;
+  return (type, lineEnding) => {
+    const writer = new ResultWriter({
+      dir,
+      ioDir,
+      id,
+      operation,
+      dirIdentity: identity,
+      headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0) + (type === 'binary' ? 0 : STATS_SLOT),
+    });
+    try {
+      switch (type) {
+        case 'text':
+          return { contentType: type, writer, encoder: new TextRecordEncoder(writer, lineEnding) };
+        case 'binary':
+          return { contentType: type, writer, encoder: new BinaryRecordEncoder(writer) };
+        case 'jsonl':
+          return { contentType: type, writer, encoder: new JsonlRecordEncoder(writer, lineEnding) };
+        case 'json': {
+          const records = new RecordAnalyzer(maskSecrets);
+          const spool = () => join(ioDir, tempFileName(id, 'spool'));
+          return { contentType: type, writer, encoder: new JsonRecordEncoder(writer, spool, (r, n) => records.observe(r, n)), records };
         }
-      } catch (e) {
-        writer.abort();
-        throw e;
       }
-    };
+    } catch (e) {
+      writer.abort();
+      throw e;
+    }
+  };
+}
 
-    pipeline = make(contentType, detected.lineEnding);
-    const feed = (chunk: Buffer): void => {
-      try {
-        pipeline!.encoder.push(chunk);
-      } catch (e) {
-        if (!(e instanceof EncodingRestart)) throw e;
-        restart(e);
-      }
-    };
-    const restart = (e: EncodingRestart): void => {
-      const old = pipeline!;
-      const written = old.encoder.progress();
-      if (format !== 'auto' && e.contentType !== format) {
-        options.warn?.(`the input is not ${format} (${e.message}); storing it as ${e.contentType}`);
-      }
-      pipeline = make(e.contentType, e.lineEnding);
-      try {
-        for (const chunk of coalesce(decodeRecords(written, splitRecords(old.writer.readBack())))) feed(chunk);
-        for (const chunk of e.replay) feed(chunk);
-      } finally {
-        old.encoder.dispose?.();
-        old.writer.abort();
-      }
-    };
-    // The encoder runs first: the analysis may take the chunk's memory (a transfer to its worker).
-    const take = async (b: Buffer) => {
-      bytes += b.length;
-      remember(b);
-      feed(b);
-      await analysis.push(b);
-    };
-    while (src.head.length > 0) await take(src.head.shift()!);
-    for (let b = await src.next(); b; b = await src.next()) await take(b);
+/**
+ * The pipeline the input goes through: when its encoder finds the input is not of its type (EncodingRestart), a
+ * pipeline for the type it names takes over, fed again what was written so far, then the rest.
+ */
+class ResultPipeline {
+  current: Pipeline;
 
+  constructor(
+    private readonly make: (type: ContentType, lineEnding: LineEnding) => Pipeline,
+    private readonly plan: ResultPlan,
+    private readonly options: OffloadOptions,
+  ) {
+    this.current = make(plan.contentType, plan.lineEnding);
+  }
+
+  push(chunk: Buffer): void {
+    try {
+      this.current.encoder.push(chunk);
+    } catch (e) {
+      if (!(e instanceof EncodingRestart)) throw e;
+      this.restart(e);
+    }
+  }
+
+  /** Ends the input: the layout of the result as written. */
+  end(): Layout {
     let layout: Layout;
     for (;;) {
       try {
-        layout = pipeline.encoder.end();
+        layout = this.current.encoder.end();
         break;
       } catch (e) {
         if (!(e instanceof EncodingRestart)) throw e;
-        restart(e);
+        this.restart(e);
       }
     }
-    pipeline.encoder.dispose?.();
-    const facts = await analysis.end();
-    const source = options.source ? await options.source : undefined;
-    const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-    const header: Header = {
-      type: HEADER_TYPE,
-      schema_version: SCHEMA_VERSION,
-      id,
-      operation,
-      query: options.query ?? null,
-      count: layout.count,
-      timestamp: now.toISOString(),
-      estimated_tokens: facts.tokens,
-      encoding,
-      detail: options.detail ?? 'full',
-      content_type: layout.content_type,
-      bytes,
-      sha256: facts.sha256,
-      ttl_seconds: ttl,
-      expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
-      session: options.session ?? null,
-      meta: options.meta ?? {},
-      ...(source ? { source } : {}),
-      ...layoutFields(layout),
-      ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
-      ...secretFields(src.redaction, facts.possibleSecrets),
-    };
-    // Stats come from the raw input (text, jsonl) or the records (json); if the content type changed midway,
-    // from the stored file. (They depend only on the bytes, so a result found stored gets the descriptor it had.)
-    const final = layout.content_type;
-    const seen: Stats | null =
-      final === 'text' && facts.text
-        ? { kind: 'text', text: facts.text }
-        : final === 'jsonl' && facts.records
-          ? { kind: 'records', records: facts.records }
-          : final === 'json' && pipeline.records
-            ? { kind: 'records', records: pipeline.records.end() }
-            : null;
-    // Same output stored already? Decided under a claim, so identical offloads finishing together agree.
-    let claim: Claim | null = null;
-    let path: string;
-    try {
-      const key = options.dedupe === false ? null : dedupeKey(header, format);
-      claim = key ? await takeClaim(ioDir, key) : null;
-      const found = key && claim ? findStored(dir, ioDir, key, header, format, (options.now ?? (() => new Date()))().getTime()) : null;
-      if (found) {
-        pipeline.writer.abort();
-        const h = found.rf.header;
-        const descriptor = describe(h, found.rf.path, seen ?? statsOfResult(found.rf), { previewTokens: options.previewTokens, tokenizer });
-        return { offloaded: true, id: h.id, path: found.rf.path, header: h, descriptor, deduplicated: true };
-      }
-      // the statistics go into line 1 (for lro info) when they fit its slot; a header that does not is written by
-      // copying the whole file, which they are not worth
-      const kept = seen && statsForHeader(seen);
-      const withStats = kept && kept.length <= STATS_SLOT ? serializeHeader({ ...header, stats: kept }) : null;
-      path = await pipeline.writer.commit(withStats && pipeline.writer.fitsInPlace(withStats) ? withStats : serializeHeader(header));
-      if (key && claim) writeRef(ioDir, key, id, basename(path));
-    } finally {
-      claim?.release();
-    }
-    const stats = seen ?? statsOfResult(openResultFile(path));
-    const descriptor = describe(header, path, stats, { previewTokens: options.previewTokens, tokenizer });
-    return { offloaded: true, id, path, header, descriptor };
-  } catch (e) {
-    if (pipeline) {
-      pipeline.encoder.dispose?.();
-      pipeline.writer.abort();
-    }
-    analysis.cancel();
-    // Offloading is an optimisation: the producer's output must still arrive, cut to the threshold.
-    for (const b of src.head) remember(b);
-    const meter = new TokenMeter(tokenizer);
-    for (const b of keep) meter.push(b);
-    let total = bytes + src.headBytes;
-    for (let b = await src.next(); b; b = await src.next()) {
-      total += b.length;
-      remember(b);
-    }
-    const estimatedTokens = kept >= total ? meter.end() : Math.round((meter.end() * total) / Math.max(1, kept));
-    const error = e as Error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
-    const content = truncateToTokens(Buffer.concat(keep), threshold, tokenizer);
-    const warning = `lro: ${oneLine(`output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`)}`;
-    return { offloaded: false, truncated: true, content, estimatedTokens, warning, error };
-  } finally {
-    store?.close();
+    this.current.encoder.dispose?.();
+    return layout;
   }
+
+  abort(): void {
+    this.current.encoder.dispose?.();
+    this.current.writer.abort();
+  }
+
+  private restart(e: EncodingRestart): void {
+    const old = this.current;
+    const written = old.encoder.progress();
+    const format = this.plan.format;
+    if (format !== 'auto' && e.contentType !== format) {
+      this.options.warn?.(`the input is not ${format} (${e.message}); storing it as ${e.contentType}`);
+    }
+    this.current = this.make(e.contentType, e.lineEnding);
+    try {
+      for (const chunk of coalesce(decodeRecords(written, splitRecords(old.writer.readBack())))) this.push(chunk);
+      for (const chunk of e.replay) this.push(chunk);
+    } finally {
+      old.encoder.dispose?.();
+      old.writer.abort();
+    }
+  }
+}
+
+/** The whole input, the head read ahead and then the rest, through the pipeline and the analysis. */
+async function writeInput(src: InputSource, pipeline: ResultPipeline, analysis: InputAnalysis, taken: TakenInput): Promise<void> {
+  // The encoder runs first: the analysis may take the chunk's memory (a transfer to its worker).
+  const take = async (b: Buffer) => {
+    taken.add(b);
+    pipeline.push(b);
+    await analysis.push(b);
+  };
+  while (src.head.length > 0) await take(src.head.shift()!);
+  for (let b = await src.next(); b; b = await src.next()) await take(b);
+}
+
+/** The result's header, from the options, the layout the encoder wrote and the analysis' facts. */
+function buildHeader(
+  options: OffloadOptions,
+  plan: ResultPlan,
+  layout: Layout,
+  facts: InputFacts,
+  bytes: number,
+  source: Source | undefined,
+  redaction: Redaction | null,
+): Header {
+  const { now, id, operation, encoding } = plan;
+  const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  return {
+    type: HEADER_TYPE,
+    schema_version: SCHEMA_VERSION,
+    id,
+    operation,
+    query: options.query ?? null,
+    count: layout.count,
+    timestamp: now.toISOString(),
+    estimated_tokens: facts.tokens,
+    encoding,
+    detail: options.detail ?? 'full',
+    content_type: layout.content_type,
+    bytes,
+    sha256: facts.sha256,
+    ttl_seconds: ttl,
+    expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
+    session: options.session ?? null,
+    meta: options.meta ?? {},
+    ...(source ? { source } : {}),
+    ...layoutFields(layout),
+    ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
+    ...secretFields(redaction, facts.possibleSecrets),
+  };
+}
+
+/**
+ * The statistics gathered on the way: from the raw input (text, jsonl) or the records (json); null if the
+ * content type changed midway (then they come from the stored file). They depend only on the bytes, so a result
+ * found stored gets the descriptor it had.
+ */
+function statsSeen(layout: Layout, facts: InputFacts, records: RecordAnalyzer | undefined): Stats | null {
+  const final = layout.content_type;
+  return final === 'text' && facts.text
+    ? { kind: 'text', text: facts.text }
+    : final === 'jsonl' && facts.records
+      ? { kind: 'records', records: facts.records }
+      : final === 'json' && records
+        ? { kind: 'records', records: records.end() }
+        : null;
+}
+
+/**
+ * The result already stored for the same output, if there is one (this one is dropped), else this one
+ * committed under its header. Decided under a claim, so identical offloads finishing together agree.
+ */
+async function commitOrReuse(
+  options: OffloadOptions,
+  store: PinnedStore,
+  plan: ResultPlan,
+  header: Header,
+  seen: Stats | null,
+  writer: ResultWriter,
+): Promise<{ found: ResultFile } | { path: string }> {
+  const { dir, ioDir } = store;
+  let claim: Claim | null = null;
+  try {
+    const key = options.dedupe === false ? null : dedupeKey(header, plan.format);
+    claim = key ? await takeClaim(ioDir, key) : null;
+    const found = key && claim ? findStored(dir, ioDir, key, header, plan.format, (options.now ?? (() => new Date()))().getTime()) : null;
+    if (found) {
+      writer.abort();
+      return { found: found.rf };
+    }
+    const path = await writer.commit(headerLine(header, seen, writer));
+    if (key && claim) writeRef(ioDir, key, plan.id, basename(path));
+    return { path };
+  } finally {
+    claim?.release();
+  }
+}
+
+/**
+ * Line 1 as committed: with the statistics (for lro info) when they fit its slot; a header that does not is
+ * written by copying the whole file, which they are not worth.
+ */
+function headerLine(header: Header, seen: Stats | null, writer: ResultWriter): string {
+  const kept = seen && statsForHeader(seen);
+  const withStats = kept && kept.length <= STATS_SLOT ? serializeHeader({ ...header, stats: kept }) : null;
+  return withStats && writer.fitsInPlace(withStats) ? withStats : serializeHeader(header);
+}
+
+/** The descriptor of the result kept (this one, or the one found stored). */
+function describeResult(
+  kept: { found: ResultFile } | { path: string },
+  header: Header,
+  seen: Stats | null,
+  options: OffloadOptions,
+  tokenizer: Tokenizer,
+): OffloadResult {
+  if ('found' in kept) {
+    const { path, header: h } = kept.found;
+    const descriptor = describe(h, path, seen ?? statsOfResult(kept.found), { previewTokens: options.previewTokens, tokenizer });
+    return { offloaded: true, id: h.id, path, header: h, descriptor, deduplicated: true };
+  }
+  const stats = seen ?? statsOfResult(openResultFile(kept.path));
+  const descriptor = describe(header, kept.path, stats, { previewTokens: options.previewTokens, tokenizer });
+  return { offloaded: true, id: header.id, path: kept.path, header, descriptor };
+}
+
+/**
+ * When the result could not be stored: offloading is an optimisation, so the producer's output must still arrive,
+ * cut to the threshold, with a warning that says why.
+ */
+async function truncatedFallback(
+  error: Error,
+  src: InputSource,
+  taken: TakenInput,
+  threshold: number,
+  tokenizer: Tokenizer,
+  storeDir: string,
+): Promise<OffloadResult> {
+  for (const b of src.head) taken.remember(b);
+  const meter = new TokenMeter(tokenizer);
+  for (const b of taken.keep) meter.push(b);
+  let total = taken.bytes + src.headBytes;
+  for (let b = await src.next(); b; b = await src.next()) {
+    total += b.length;
+    taken.remember(b);
+  }
+  const estimatedTokens = taken.kept >= total ? meter.end() : Math.round((meter.end() * total) / Math.max(1, taken.kept));
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
+  const content = truncateToTokens(Buffer.concat(taken.keep), threshold, tokenizer);
+  const warning = `lro: ${oneLine(`output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`)}`;
+  return { offloaded: false, truncated: true, content, estimatedTokens, warning, error };
 }
 
 /** Header fields about secrets: what --redact replaced, or the likely secrets seen (sorted by rule id). */

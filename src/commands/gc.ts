@@ -97,29 +97,35 @@ export function gcSummary(report: GcReport): string {
     : `removed ${what}, freed ${freed}; kept ${plural(report.kept_count, 'result')}`;
 }
 
-export async function runGc(opts: GcOptions, io: IO): Promise<number> {
+/** The options checked and resolved: an option that does not parse is a usage error (exit 2). */
+function gcSettings(opts: GcOptions, io: IO) {
   const maxAgeMs = opts.maxAge !== undefined ? parseDuration(opts.maxAge, '--max-age') * 1000 : undefined;
   const maxTotalSize = opts.maxTotalSize !== undefined ? parseSize(opts.maxTotalSize, '--max-total-size') : undefined;
   const dir = storePath(opts.dir, io.env);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
-  const dryRun = !!opts.dryRun;
-  const report: GcReport = { dry_run: dryRun, dir, removed_count: 0, freed_bytes: 0, kept_count: 0, kept_bytes: 0, files: [], skipped: [] };
-  const store = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
-  if (!store) {
-    await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${dir}\n`);
-    return 0;
-  }
+  return { maxAgeMs, maxTotalSize, dir, session, dryRun: !!opts.dryRun };
+}
 
-  // --session S: only that session's folder (and results of S written elsewhere by an older lro)
+/** What gc saw: the files it may remove, the damaged results among them, and the entries it would not judge. */
+interface GcScan {
+  candidates: GcCandidate[];
+  damaged: Skipped[];
+  unjudged: Skipped[];
+}
+
+/**
+ * Reads what gc judges: line 1 of each result (oldest first), the facts of temporary and dedupe files. With
+ * --session S, only that session's folder (and results of S written elsewhere by an older lro). `onFile` is told
+ * after each file how many of how many were seen.
+ */
+function scanStore(dir: string, session: string | undefined, now: number, onFile: (done: number, total: number) => void): GcScan {
   const listing = session === undefined ? listStore(dir) : { ...listStore(dir, session), results: listStore(dir).results };
-  const progress = new Progress(io);
-  const now = io.now().getTime();
   const total = listing.results.length + listing.temps.length + listing.dedupe.length;
   const candidates: GcCandidate[] = [];
   const damaged: Skipped[] = [];
   let seen = 0;
   for (const entry of [...listing.results].reverse()) {
-    progress.tick('scanned', ++seen, total);
+    onFile(++seen, total);
     const r = readResult(entry);
     if (!r) continue;
     if (r.kind === 'result') {
@@ -133,7 +139,7 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
     if (r.facts) candidates.push({ kind: 'damaged', name: r.name, id: r.id, ...r.facts, createdMs: r.facts.mtimeMs, lroContent: r.lroContent });
   }
   for (const t of [...listing.temps, ...listing.dedupe]) {
-    progress.tick('scanned', ++seen, total);
+    onFile(++seen, total);
     const f = lstatFacts(join(t.dir, t.name));
     if (!f || !f.isFile) continue;
     const { path, size, mtimeMs, dev, ino } = f;
@@ -150,17 +156,20 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
       candidates.push({ kind: 'temp', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive: old ? writerMayBeAlive(t.name) : true });
     }
   }
-  for (const f of listing.foreign) if (f.why !== 'not an lro name') report.skipped.push({ name: f.name, reason: f.why });
+  const unjudged: Skipped[] = [];
+  for (const f of listing.foreign) if (f.why !== 'not an lro name') unjudged.push({ name: f.name, reason: f.why });
+  return { candidates, damaged, unjudged };
+}
 
-  const plan = planGc(candidates, { now, maxAgeMs, maxTotalSize, tempGraceMs: TEMP_GRACE_MS, everyResult: session !== undefined });
-  const removing = new Set(plan.victims.map((v) => v.name));
-  report.skipped = damaged.filter((d) => !removing.has(d.name)).concat(report.skipped);
-  report.kept_count = plan.keptCount;
-  report.kept_bytes = plan.keptBytes;
+/**
+ * Removes the plan's victims (with --dry-run, only reports them), each only if it is still the file judged, into
+ * the report. Returns the removals that failed.
+ */
+function removeVictims(victims: GcVictim[], report: GcReport, dryRun: boolean, progress: Progress): string[] {
   const failures: string[] = [];
   let done = 0;
-  for (const v of plan.victims) {
-    progress.tick('removed', ++done, plan.victims.length);
+  for (const v of victims) {
+    progress.tick('removed', ++done, victims.length);
     if (!dryRun) {
       let outcome;
       try {
@@ -185,20 +194,50 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
     report.freed_bytes += v.size;
   }
   report.removed_count = report.files.length;
+  return failures;
+}
+
+/** The report: JSON with --json, else the summary (each file with -v) and, on stderr, the files kept unjudged. */
+async function printReport(report: GcReport, opts: GcOptions, io: IO): Promise<void> {
+  if (opts.json) {
+    await io.stdout.write(`${JSON.stringify(report)}\n`);
+    return;
+  }
+  if (opts.verbose) {
+    const verb = report.dry_run ? 'would remove' : 'removed';
+    for (const f of report.files) await io.stdout.write(`${verb} ${f.name} (${f.reason}, ${formatBytes(f.bytes)})\n`);
+  }
+  await io.stdout.write(`${gcSummary(report)}\n`);
+  for (const s of report.skipped.slice(0, 10)) await io.stderr.write(`lro: kept ${s.name}: ${s.reason}\n`);
+  if (report.skipped.length > 10) await io.stderr.write(`lro: kept ${report.skipped.length - 10} more files gc could not judge (see lro gc --json)\n`);
+}
+
+/**
+ * `lro gc`: settle the options, scan the store, plan what goes (store/gc.ts), remove it, print the report. Throws
+ * after printing when a file could not be removed.
+ */
+export async function runGc(opts: GcOptions, io: IO): Promise<number> {
+  const { maxAgeMs, maxTotalSize, dir, session, dryRun } = gcSettings(opts, io);
+  const report: GcReport = { dry_run: dryRun, dir, removed_count: 0, freed_bytes: 0, kept_count: 0, kept_bytes: 0, files: [], skipped: [] };
+  const store = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
+  if (!store) {
+    await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${dir}\n`);
+    return 0;
+  }
+
+  const progress = new Progress(io);
+  const now = io.now().getTime();
+  const scan = scanStore(dir, session, now, (done, total) => progress.tick('scanned', done, total));
+  const plan = planGc(scan.candidates, { now, maxAgeMs, maxTotalSize, tempGraceMs: TEMP_GRACE_MS, everyResult: session !== undefined });
+  const removing = new Set(plan.victims.map((v) => v.name));
+  report.skipped = scan.damaged.filter((d) => !removing.has(d.name)).concat(scan.unjudged);
+  report.kept_count = plan.keptCount;
+  report.kept_bytes = plan.keptBytes;
+  const failures = removeVictims(plan.victims, report, dryRun, progress);
   await progress.clear();
   if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);
 
-  if (opts.json) {
-    await io.stdout.write(`${JSON.stringify(report)}\n`);
-  } else {
-    if (opts.verbose) {
-      const verb = dryRun ? 'would remove' : 'removed';
-      for (const f of report.files) await io.stdout.write(`${verb} ${f.name} (${f.reason}, ${formatBytes(f.bytes)})\n`);
-    }
-    await io.stdout.write(`${gcSummary(report)}\n`);
-    for (const s of report.skipped.slice(0, 10)) await io.stderr.write(`lro: kept ${s.name}: ${s.reason}\n`);
-    if (report.skipped.length > 10) await io.stderr.write(`lro: kept ${report.skipped.length - 10} more files gc could not judge (see lro gc --json)\n`);
-  }
+  await printReport(report, opts, io);
   if (failures.length > 0) {
     throw new LroError(`could not remove ${plural(failures.length, 'file')} (${failures[0]}): check the permissions of ${dir}`);
   }

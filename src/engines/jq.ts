@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
 import { EXIT, LroError, UsageError } from '../errors.js';
 import { runWatched } from './watchdog.js';
-import { FormatError, serializeHeader } from '../format/header.js';
+import { FormatError, serializeHeader, type Header } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
@@ -131,62 +131,191 @@ function unreadableInput(r: JqResult, recordAt: (line: number) => number | undef
 type JqRaw = (input: string | Uint8Array, filter: string, flags: string[]) => JqResult;
 /** How one call's output went: all printed, or cut after `consumed` of its lines (skipped or printed). */
 type Outcome = { cut: false } | { cut: true; consumed: number; line: string };
+/** A record as batches hold it. */
+type Item = { n: number; line: Buffer };
 
 /** Runs the filter over a result; returns jq's exit code (0, 1/4 with -e, 3 compile error, 5 runtime error). */
 export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): Promise<number> {
-  const h = rf.header;
+  const run = new JqRun(rf, spec, io, jq);
+  // the header, slurp, null input or a filter that reads `input` itself: one call; else batches of records
+  return run.single ? run.inOneCall() : run.inBatches();
+}
+
+/** jq's command-line flags for a spec: its output flags, then --arg, --argjson and -e. */
+function jqFlags(spec: JqSpec): string[] {
   const flags = [...spec.outputFlags];
   for (const [k, v] of spec.args) flags.push('--arg', k, v);
   for (const [k, v] of spec.jsonArgs) flags.push('--argjson', k, v);
   if (spec.exitStatus) flags.push('-e');
-  const joined = flags.includes('-j') || flags.includes('--join-output');
-  const budget = new OutputBudget(spec.maxTokens, h.encoding);
-  let toSkip = spec.skipLines;
-  let runtimeError = false;
-  let lastStatus = 4; // -e: 4 until some output
-  const single = spec.header || spec.slurp || spec.nullInput || readsInputs(spec.filter);
-  let errorLines = 0;
-  const noteErrors = async () => {
-    if (errorLines > MAX_ERROR_LINES) await io.err(`lro: jq printed ${formatCount(errorLines)} error lines; the first ${MAX_ERROR_LINES} are above\n`);
-  };
+  return flags;
+}
 
-  const raw = jq.raw as JqRaw;
-  const stalled = `the jq filter ran ${io.stallSeconds} s without finishing (an endless loop?): check the filter, or narrow the input first with --records or lro grep`;
-  const call = (input: string | Buffer, extra: string[] = []): JqResult | null => {
+/** One run of a filter over a result: the calls of the engine, the output budget, and what the calls reported. */
+class JqRun {
+  /** Everything goes to jq in one call (the header, -s, -n, a filter that reads `input`). */
+  readonly single: boolean;
+  private readonly h: Header;
+  private readonly flags: string[];
+  /** -j: jq's output is not cut into lines. */
+  private readonly joined: boolean;
+  private readonly budget: OutputBudget;
+  private readonly raw: JqRaw;
+  private readonly stalled: string;
+  private readonly invalid: Set<number> | undefined;
+  /** Output lines still to skip (--skip-lines). */
+  private toSkip: number;
+  private runtimeError = false;
+  private lastStatus = 4; // -e: 4 until some output
+  private errorLines = 0;
+  private skippedInvalid = 0;
+  /** The exit code, once a batch has ended the run (jq refused the filter, or the output was cut). */
+  private stopped: number | null = null;
+
+  constructor(
+    private readonly rf: ResultFile,
+    private readonly spec: JqSpec,
+    private readonly io: JqIO,
+    jq: Jq,
+  ) {
+    this.h = rf.header;
+    this.flags = jqFlags(spec);
+    this.joined = this.flags.includes('-j') || this.flags.includes('--join-output');
+    this.budget = new OutputBudget(spec.maxTokens, this.h.encoding);
+    this.toSkip = spec.skipLines;
+    this.single = spec.header || spec.slurp || spec.nullInput || readsInputs(spec.filter);
+    this.raw = jq.raw as JqRaw;
+    this.stalled = `the jq filter ran ${io.stallSeconds} s without finishing (an endless loop?): check the filter, or narrow the input first with --records or lro grep`;
+    this.invalid = invalidSet(this.h);
+  }
+
+  /** The header or all the records in range, in one call. */
+  async inOneCall(): Promise<number> {
+    const { spec } = this;
+    const numbers: number[] = []; // record number of each input line
+    const { input, what } = spec.header ? { input: serializeHeader(this.h), what: 'the header' } : await this.recordsInRange(numbers);
+    const r = this.call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])]);
+    if (!r) throw this.tooBig(what);
+    if (!spec.header) unreadableInput(r, (line) => numbers[line - 1]);
+    if (r.exitCode === 2 || r.exitCode === 3) return this.failed(r);
+    const o = await this.output(r, spec.header ? 0 : 1);
+    if (o.cut) await this.cut(o, { skipLines: spec.skipLines + o.consumed });
+    await this.noteErrors();
+    return this.exitCode();
+  }
+
+  /** The records in range as one input (the invalid ones skipped, and said so), their numbers into `numbers`. */
+  private async recordsInRange(numbers: number[]): Promise<{ input: Buffer; what: string }> {
+    const { invalid } = this;
+    const parts: Buffer[] = [];
+    for (const rec of readRecords(this.rf, this.spec.range.from, this.spec.range.to)) {
+      if (invalid?.has(rec.n)) this.skippedInvalid++;
+      else {
+        parts.push(rec.line);
+        numbers.push(rec.n);
+      }
+    }
+    await this.noteSkipped();
+    return { input: jqInput(parts), what: `${formatCount(parts.length)} records` };
+  }
+
+  /** The records in range in batches of growing size, a call each, until the output is cut or jq refuses. */
+  async inBatches(): Promise<number> {
+    const { invalid } = this;
+    let batch: Item[] = [];
+    let batchBytes = 0;
+    let batchLimit = FIRST_BATCH_BYTES;
+    for (const rec of readRecords(this.rf, this.spec.range.from, this.spec.range.to)) {
+      if (invalid?.has(rec.n)) {
+        this.skippedInvalid++;
+        continue;
+      }
+      batch.push(rec); // the line stays valid: readRecords gives each chunk a buffer of its own
+      batchBytes += rec.line.length + 1;
+      if (batchBytes >= batchLimit) {
+        if (!(await this.runBatch(batch))) return this.stopped ?? this.exitCode();
+        batch = [];
+        batchBytes = 0;
+        batchLimit = Math.min(BATCH_BYTES, batchLimit * 2);
+      }
+    }
+    if (batch.length > 0 && !(await this.runBatch(batch))) return this.stopped ?? this.exitCode();
+    await this.noteSkipped();
+    await this.noteErrors();
+    return this.exitCode();
+  }
+
+  /**
+   * One batch; when it is too large for the engine, or its output does not fit, it is bisected (down to the
+   * record where the budget runs out). False when the run ends here (`stopped` holds the exit code).
+   */
+  private async runBatch(items: Item[]): Promise<boolean> {
+    const r = this.call(jqInput(items.map((i) => i.line)));
+    if (!r) {
+      if (items.length === 1) throw this.tooBig(`record ${items[0].n}`);
+      const mid = items.length >> 1;
+      return (await this.runBatch(items.slice(0, mid))) && this.runBatch(items.slice(mid));
+    }
+    unreadableInput(r, (line) => items[line - 1]?.n);
+    if (r.exitCode === 2 || r.exitCode === 3) {
+      this.stopped = await this.failed(r);
+      return false;
+    }
+    if (items.length > 1 && r.stdout !== '' && !this.budget.fits(r.stdout)) {
+      const mid = items.length >> 1;
+      return (await this.runBatch(items.slice(0, mid))) && this.runBatch(items.slice(mid));
+    }
+    const o = await this.output(r, items[0].n);
+    if (!o.cut) return true;
+    // resume at this batch's first record, skipping the lines of its output already seen (skipped or printed)
+    await this.cut(o, { records: formatRange(items[0].n, this.spec.range.to), skipLines: o.consumed });
+    await this.noteErrors();
+    this.stopped = this.exitCode();
+    return false;
+  }
+
+  /** One call of the engine; null when the engine died (out of memory or stack). */
+  private call(input: string | Buffer, extra: string[] = []): JqResult | null {
+    const { raw, spec, flags, io } = this;
     const run = () => raw(input, spec.filter, [...flags, ...extra]);
     try {
-      return quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, stalled)));
+      return quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, this.stalled)));
     } catch (e) {
       if (engineFailure(e)) return null; // the instance is dead; nothing else runs on it
       throw e;
     }
-  };
-  const tooBig = (what: string) =>
-    new LroError(
-      single
+  }
+
+  private tooBig(what: string): LroError {
+    return new LroError(
+      this.single
         ? `jq ran out of memory or stack on ${what}: too large to slurp; try a streaming filter or narrow it with grep first (lro grep, or --records), or fix a filter that recurses without end`
         : `jq ran out of memory or stack on ${what} (a record too large or too deep, or a filter that recurses without end): check the filter, or narrow the input with --records or lro grep first`,
     );
-  const exitCode = (): number => (runtimeError ? EXIT.jqRuntime : spec.exitStatus ? lastStatus : EXIT.ok);
+  }
+
+  private exitCode(): number {
+    return this.runtimeError ? EXIT.jqRuntime : this.spec.exitStatus ? this.lastStatus : EXIT.ok;
+  }
 
   /** Prints a call's stderr and its output lines within the budget. */
-  const output = async (r: JqResult, firstRecord: number): Promise<Outcome> => {
+  private async output(r: JqResult, firstRecord: number): Promise<Outcome> {
+    const { io, spec, joined, budget } = this;
     if (r.stderr) {
       const text = firstRecord > 0 ? r.stderr.replace(/\(at \/stdin:(\d+)\)/g, (_, l: string) => `(at record ${firstRecord + Math.max(0, Number(l) - 1)})`) : r.stderr;
       for (const line of text.split('\n')) {
         if (!line) continue;
-        if (errorLines++ < MAX_ERROR_LINES) await io.err(`${line}\n`);
+        if (this.errorLines++ < MAX_ERROR_LINES) await io.err(`${line}\n`);
       }
-      if (/^jq: error/m.test(r.stderr)) runtimeError = true;
+      if (/^jq: error/m.test(r.stderr)) this.runtimeError = true;
     }
-    if (r.exitCode === 5) runtimeError = true;
-    if (spec.exitStatus && r.exitCode !== 4) lastStatus = r.exitCode === 1 ? 1 : r.exitCode === 0 ? 0 : lastStatus;
+    if (r.exitCode === 5) this.runtimeError = true;
+    if (spec.exitStatus && r.exitCode !== 4) this.lastStatus = r.exitCode === 1 ? 1 : r.exitCode === 0 ? 0 : this.lastStatus;
     if (r.stdout === '') return { cut: false };
     // jq ends every output with a newline, except with -j
     const lines = joined ? [r.stdout] : r.stdout.slice(0, r.stdout.endsWith('\n') ? -1 : undefined).split('\n');
     for (let i = 0; i < lines.length; i++) {
-      if (toSkip > 0) {
-        toSkip--;
+      if (this.toSkip > 0) {
+        this.toSkip--;
         continue;
       }
       const line = joined ? lines[i] : `${lines[i]}\n`;
@@ -194,9 +323,11 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
       await io.out(line);
     }
     return { cut: false };
-  };
+  }
+
   /** Ends a cut output with the next command; for a line bigger than the whole budget, shows its start. */
-  const cut = async (o: { consumed: number; line: string }, resume: { records?: string; skipLines: number }): Promise<void> => {
+  private async cut(o: { consumed: number; line: string }, resume: { records?: string; skipLines: number }): Promise<void> {
+    const { io, spec, budget } = this;
     const text = o.line.replace(/\n$/, '');
     if (budget.used === 0) {
       const fit = budget.fitPrefix(text, Math.max(0, budget.left - 60));
@@ -210,103 +341,31 @@ export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): P
       return;
     }
     await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, spec.command(resume)));
-  };
-  const failed = async (r: JqResult): Promise<number> => {
+  }
+
+  /** jq refused the options or the filter (exit 2, 3): its message, and its exit code. */
+  private async failed(r: JqResult): Promise<number> {
     if (r.exitCode === 2 && /Use jq --help/.test(r.stderr)) {
       // jq refused an option value (--indent 9, --argjson with bad JSON): one line, as lro's usage errors
       throw new UsageError(`${r.stderr.split('\n')[0].replace(/^jq: (error: )?/, '')}: see lro jq --help`);
     }
     const text = r.stderr.replace(/\(at \/stdin:\d+\)/g, '').replace(/\n+$/, '');
-    if (text) await io.err(`${text}\n`);
+    if (text) await this.io.err(`${text}\n`);
     return r.exitCode;
-  };
+  }
 
-  const invalid = invalidSet(h);
-  let skippedInvalid = 0;
-  const noteSkipped = async () => {
+  /** Says how many of jq's error lines were not shown. */
+  private async noteErrors(): Promise<void> {
+    if (this.errorLines > MAX_ERROR_LINES) await this.io.err(`lro: jq printed ${formatCount(this.errorLines)} error lines; the first ${MAX_ERROR_LINES} are above\n`);
+  }
+
+  /** Says how many records were skipped for not being JSON, and where to see the first. */
+  private async noteSkipped(): Promise<void> {
+    const { skippedInvalid, invalid, spec, h } = this;
     if (skippedInvalid === 0) return;
     const first = [...invalid!].find((n) => n >= spec.range.from) ?? [...invalid!][0];
-    await io.err(
+    await this.io.err(
       `lro: skipped ${skippedInvalid} record${skippedInvalid > 1 ? 's' : ''} that ${skippedInvalid > 1 ? 'are' : 'is'} not JSON (lro read ${h.id} --records ${first} shows ${skippedInvalid > 1 ? 'the first' : 'it'})\n`,
     );
-  };
-
-  const numbers: number[] = []; // record number of each input line (single call)
-  if (single) {
-    let input: string | Buffer;
-    let what: string;
-    if (spec.header) {
-      input = serializeHeader(h);
-      what = 'the header';
-    } else {
-      const parts: Buffer[] = [];
-      for (const rec of readRecords(rf, spec.range.from, spec.range.to)) {
-        if (invalid?.has(rec.n)) skippedInvalid++;
-        else {
-          parts.push(rec.line);
-          numbers.push(rec.n);
-        }
-      }
-      await noteSkipped();
-      input = jqInput(parts);
-      what = `${formatCount(parts.length)} records`;
-    }
-    const r = call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])]);
-    if (!r) throw tooBig(what);
-    if (!spec.header) unreadableInput(r, (line) => numbers[line - 1]);
-    if (r.exitCode === 2 || r.exitCode === 3) return failed(r);
-    const o = await output(r, spec.header ? 0 : 1);
-    if (o.cut) await cut(o, { skipLines: spec.skipLines + o.consumed });
-    await noteErrors();
-    return exitCode();
   }
-
-  // Batches; when the output of a batch does not fit, bisect it to the record where the budget runs out.
-  let stopped: number | null = null;
-  const runBatch = async (items: { n: number; line: Buffer }[]): Promise<boolean> => {
-    const r = call(jqInput(items.map((i) => i.line)));
-    if (!r) {
-      if (items.length === 1) throw tooBig(`record ${items[0].n}`);
-      const mid = items.length >> 1;
-      return (await runBatch(items.slice(0, mid))) && runBatch(items.slice(mid));
-    }
-    unreadableInput(r, (line) => items[line - 1]?.n);
-    if (r.exitCode === 2 || r.exitCode === 3) {
-      stopped = await failed(r);
-      return false;
-    }
-    if (items.length > 1 && r.stdout !== '' && !budget.fits(r.stdout)) {
-      const mid = items.length >> 1;
-      return (await runBatch(items.slice(0, mid))) && runBatch(items.slice(mid));
-    }
-    const o = await output(r, items[0].n);
-    if (!o.cut) return true;
-    // resume at this batch's first record, skipping the lines of its output already seen (skipped or printed)
-    await cut(o, { records: formatRange(items[0].n, spec.range.to), skipLines: o.consumed });
-    await noteErrors();
-    stopped = exitCode();
-    return false;
-  };
-
-  let batch: { n: number; line: Buffer }[] = [];
-  let batchBytes = 0;
-  let batchLimit = FIRST_BATCH_BYTES;
-  for (const rec of readRecords(rf, spec.range.from, spec.range.to)) {
-    if (invalid?.has(rec.n)) {
-      skippedInvalid++;
-      continue;
-    }
-    batch.push(rec); // the line stays valid: readRecords gives each chunk a buffer of its own
-    batchBytes += rec.line.length + 1;
-    if (batchBytes >= batchLimit) {
-      if (!(await runBatch(batch))) return stopped ?? exitCode();
-      batch = [];
-      batchBytes = 0;
-      batchLimit = Math.min(BATCH_BYTES, batchLimit * 2);
-    }
-  }
-  if (batch.length > 0 && !(await runBatch(batch))) return stopped ?? exitCode();
-  await noteSkipped();
-  await noteErrors();
-  return exitCode();
 }

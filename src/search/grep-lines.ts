@@ -4,7 +4,7 @@
 // decodes and tests the records it cannot settle (escapes, hits of a part of the pattern, long records).
 import { FormatError, type Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
-import type { GrepEvent, GrepQuery } from './grep.js';
+import type { GrepEvent, GrepQuery } from './grep-types.js';
 import type { NeedlePlan } from './needles.js';
 import { AT_LIMIT, ByteScanner, FOR_JS, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from './scan.js';
 
@@ -41,6 +41,39 @@ function afterLines(view: Buffer, start: number, k: number): number {
   return p;
 }
 
+/** Writes `N:text\n` at `at`, the text copied from ts..te of the same view; returns the position after it. */
+function writeLine(view: Buffer, at: number, n: number, ts: number, te: number): number {
+  let out = writeNumber(view, at, n);
+  view[out++] = 0x3a; // :
+  view.copyWithin(out, ts, te);
+  out += te - ts;
+  view[out++] = 0x0a;
+  return out;
+}
+
+/**
+ * Where the chunk's data from `start` to `end` stops being records the header counts: `end`, or the end of the
+ * `have`-th line when the chunk holds more (at least 2 bytes a record before counting exactly).
+ */
+function endOfRecords(scanner: ByteScanner, start: number, end: number, have: number): number {
+  if (have >= (end - start) / 2 || scanner.count(start, end) <= have) return end;
+  return afterLines(scanner.view, start, have);
+}
+
+/** Sets the kernel's needles and state for this search, before the first chunk. */
+function setUpKernel(scanner: ByteScanner, s: LinesSearch): void {
+  const { q, plan, print } = s;
+  scanner.setNeedles(plan.needles);
+  const st = scanner.state;
+  st[S.definite] = plan.definite;
+  st[S.flags] = (print ? PRINT : 0) | (plan.quoted ? QUOTED : 0) | (s.word && plan.definite === 1 ? WORD : 0);
+  st[S.maxText] = Math.min(s.maxText, OUT_SIZE - 64); // a line that fits always fits an empty output area
+  st[S.selected] = 0;
+  // with -v, the kernel counts the records that match; the selected ones are the others
+  st[S.limit] = q.invert ? INT_MAX : Math.min(q.maxCount, INT_MAX);
+  st[S.line] = 0;
+}
+
 /**
  * Searches every record of rf (the caller checked that the range is all of them and there is no context).
  * Yields `printed` and `match` events when printing, one `counted` event when counting, `progress` after each
@@ -49,30 +82,16 @@ function afterLines(view: Buffer, start: number, k: number): number {
 export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: ByteScanner): Generator<GrepEvent> {
   const h: Header = rf.header;
   const { q, plan, print } = s;
-  scanner.setNeedles(plan.needles);
+  setUpKernel(scanner, s);
   let st = scanner.state;
-  st[S.definite] = plan.definite;
-  st[S.flags] = (print ? PRINT : 0) | (plan.quoted ? QUOTED : 0) | (s.word && plan.definite === 1 ? WORD : 0);
-  st[S.maxText] = Math.min(s.maxText, OUT_SIZE - 64); // a line that fits always fits an empty output area
-  st[S.selected] = 0;
-  // with -v, the kernel counts the records that match; the selected ones are the others
-  st[S.limit] = q.invert ? INT_MAX : Math.min(q.maxCount, INT_MAX);
-  st[S.line] = 0;
   let reported = 0; // selections already passed on in events
 
   for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, () => new FormatError('is truncated: its last record has no end of line'))) {
     st = scanner.state;
     const view = scanner.view;
-    let end = chunk.end;
-    let extra = false;
-    // never past the last record the header counts (at least 2 bytes a record before counting exactly)
-    if (st[S.line] + (end - chunk.start) / 2 > h.count) {
-      const have = h.count - st[S.line];
-      if (scanner.count(chunk.start, end) > have) {
-        end = afterLines(view, chunk.start, have);
-        extra = true;
-      }
-    }
+    // never past the last record the header counts
+    const end = endOfRecords(scanner, chunk.start, chunk.end, h.count - st[S.line]);
+    const extra = end < chunk.end;
     st[S.pos] = chunk.start;
     st[S.end] = end;
     st[S.out] = OUT;
@@ -108,12 +127,7 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
       else if (asStored && te - ts <= st[S.maxText]) {
         // printed as bytes too, as the kernel prints its own lines
         if (st[S.out] + (te - ts) + 16 > OUT + OUT_SIZE) yield flush();
-        let out = writeNumber(view, st[S.out], n);
-        view[out++] = 0x3a; // :
-        view.copyWithin(out, ts, te);
-        out += te - ts;
-        view[out++] = 0x0a;
-        st[S.out] = out;
+        st[S.out] = writeLine(view, st[S.out], n, ts, te);
         st[S.selected]++;
       } else {
         if (st[S.out] > OUT) yield flush();

@@ -3,7 +3,7 @@
 import { UsageError } from '../errors.js';
 import { parseRange, type Range } from '../ranges.js';
 import { formatCount, parseCount } from '../units.js';
-import type { GrepQuery } from './grep.js';
+import type { GrepQuery } from './grep-types.js';
 import { compilePattern } from './pattern.js';
 
 export interface GrepOptions {

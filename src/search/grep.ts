@@ -6,40 +6,12 @@
 import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
-import type { Range } from '../ranges.js';
 import { grepLines } from './grep-lines.js';
+import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
-import type { Matcher } from './pattern.js';
 import { ByteScanner, scanChunks } from './scan.js';
 
-export interface GrepQuery {
-  matcher: Matcher;
-  invert: boolean;
-  range: Range;
-  before: number;
-  after: number;
-  /** Stop after this many selected records (-m). */
-  maxCount: number;
-  /** Only count: no text, no context. */
-  countOnly: boolean;
-  /** -w: whole words (the matcher's regex says so too; the kernel needs to know). */
-  word: boolean;
-  /** Search text records as stored (grep --raw), not rendered as a terminal shows them. */
-  asStored?: boolean;
-}
-
-/**
- * A line to print: a selected record (`match`), a context record, or a gap between groups (`--`); or, from the
- * fast path, `printed` lines already rendered as `N:text\n` bytes (valid until the search goes on) and
- * `counted` selections that were only counted.
- */
-export type GrepEvent =
-  | { kind: 'match'; n: number; text: string }
-  | { kind: 'context'; n: number; text: string }
-  | { kind: 'gap' }
-  | { kind: 'printed'; bytes: Buffer; matches: number }
-  | { kind: 'counted'; matches: number }
-  | { kind: 'progress' };
+export type { GrepEvent, GrepQuery } from './grep-types.js';
 
 /** How the caller takes the results: plain `N:text` lines without a budget may come as bytes. */
 export interface GrepOutputForm {
@@ -87,6 +59,9 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
   }
 }
 
+/** A record passed without printing, kept for the context before a match (a copy: the chunk is reused). */
+type Passed = { n: number; line: Buffer };
+
 /**
  * The general way: record by record, jumping to candidates when the scanner has needles set (`jump`). Returns
  * the number of records selected.
@@ -108,13 +83,11 @@ function* grepRecords(
     if (h.count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
     return 0;
   }
-  const isSelected = (text: string): boolean => matches(text) !== q.invert;
-
   const withContext = q.before > 0 || q.after > 0;
   let selected = 0;
   let lastPrinted = 0; // last record number printed (match or context)
   let afterLeft = 0; // context lines still owed after the last match
-  const recent: { n: number; line: Buffer }[] = []; // the last `before` records passed without printing
+  const recent: Passed[] = []; // the last `before` records passed without printing
 
   let n = 0; // number of the last record fully passed
   for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, () => new FormatError('is truncated: its last record has no end of line'))) {
@@ -128,19 +101,7 @@ function* grepRecords(
         const hit = scanner.find(lineStart, end);
         const target = hit < 0 ? end : data.lastIndexOf(0x0a, hit - 1) + 1;
         if (target > lineStart) {
-          // pass the lines in between, keeping the last `before` of them for context
-          let skipped = 0;
-          let s = lineStart;
-          const keepFrom = q.before > 0 ? lineStartBefore(data, target, q.before, lineStart) : target;
-          if (keepFrom === target) skipped = scanner.count(lineStart, target);
-          else {
-            for (let i = data.indexOf(0x0a, s); i >= 0 && i < target; i = data.indexOf(0x0a, s)) {
-              if (s >= keepFrom && !q.countOnly) remember(recent, q.before, n + skipped + 1, data.subarray(s, i));
-              skipped++;
-              s = i + 1;
-            }
-          }
-          n += skipped;
+          n += passLines(scanner, data, lineStart, target, n, q, recent);
           lineStart = target;
           if (n >= last) {
             if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
@@ -157,7 +118,7 @@ function* grepRecords(
       if (n < q.range.from) continue;
       if ((n & 1023) === 0) yield { kind: 'progress' };
       const text = textOf(n, line);
-      if (isSelected(text)) {
+      if (matches(text) !== q.invert) {
         selected++;
         if (!q.countOnly) {
           const firstShown = recent.length > 0 ? recent[0].n : n;
@@ -186,8 +147,25 @@ function* grepRecords(
   return selected;
 }
 
+/**
+ * Passes the lines from `start` to `target` (the records after record `n`), keeping the last `q.before` of them
+ * in `recent` for context; returns how many lines were passed.
+ */
+function passLines(scanner: ByteScanner, data: Buffer, start: number, target: number, n: number, q: GrepQuery, recent: Passed[]): number {
+  const keepFrom = q.before > 0 ? lineStartBefore(data, target, q.before, start) : target;
+  if (keepFrom === target) return scanner.count(start, target);
+  let skipped = 0;
+  let s = start;
+  for (let i = data.indexOf(0x0a, s); i >= 0 && i < target; i = data.indexOf(0x0a, s)) {
+    if (s >= keepFrom && !q.countOnly) remember(recent, q.before, n + skipped + 1, data.subarray(s, i));
+    skipped++;
+    s = i + 1;
+  }
+  return skipped;
+}
+
 /** Keeps the last `max` records seen (copies: the chunk is reused). */
-function remember(recent: { n: number; line: Buffer }[], max: number, n: number, line: Buffer): void {
+function remember(recent: Passed[], max: number, n: number, line: Buffer): void {
   if (max === 0) return;
   recent.push({ n, line: Buffer.from(line) });
   if (recent.length > max) recent.shift();

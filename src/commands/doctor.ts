@@ -52,9 +52,19 @@ function runPrefix(prefix: string, command: string, env: NodeJS.ProcessEnv, scra
   return { status: r.status, out: r.stdout ?? '' };
 }
 
+/** Every check of a Claude Code installation, in the order they are printed. */
 export function claudeCodeChecks(env: NodeJS.ProcessEnv): Check[] {
   const checks: Check[] = [];
-  // the harness
+  harnessCheck(env, checks);
+  const { prefix, hook } = settingsChecks(env, checks);
+  if (!installChecks(prefix, hook, checks)) return checks;
+  prefixRunChecks(prefix, env, checks);
+  pathCheck(env, checks);
+  return checks;
+}
+
+/** The harness: Claude Code on PATH, and its version against the one lro is tested with. */
+function harnessCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
   const claude = which('claude', env.PATH);
   if (!claude) {
     checks.push({ name: 'harness', ok: true, warning: true, detail: 'claude is not on PATH: cannot tell its version', fix: 'npm install -g @anthropic-ai/claude-code' });
@@ -69,7 +79,10 @@ export function claudeCodeChecks(env: NodeJS.ProcessEnv): Check[] {
       detail: `Claude Code ${version ?? '(unknown version)'} at ${claude}${tested ? '' : ` (lro is tested with ${TESTED_CLAUDE_CODE})`}`,
     });
   }
-  // the settings files, in Claude Code's order of precedence
+}
+
+/** The settings files, in Claude Code's order of precedence: each strict JSON, and which of lro's entries it holds. */
+function settingsChecks(env: NodeJS.ProcessEnv, checks: Check[]): { prefix?: string; hook?: string } {
   const files: [string, string][] = [
     ['user', settingsPath('user', env, '.')],
     ['project', settingsPath('project', env, '.')],
@@ -96,9 +109,14 @@ export function claudeCodeChecks(env: NodeJS.ProcessEnv): Check[] {
     prefix ??= found.prefix;
     hook ??= found.hook;
   }
+  return { prefix, hook };
+}
+
+/** lro's prefix and hook as the settings name them: still there and runnable. False when nothing more can be checked. */
+function installChecks(prefix: string | undefined, hook: string | undefined, checks: Check[]): prefix is string {
   if (!prefix) {
     checks.push({ name: 'installed', ok: false, detail: 'no settings file sets lro as CLAUDE_CODE_SHELL_PREFIX', fix: 'lro init claude-code' });
-    return checks;
+    return false;
   }
   const current = installation();
   try {
@@ -106,7 +124,7 @@ export function claudeCodeChecks(env: NodeJS.ProcessEnv): Check[] {
     checks.push({ name: 'prefix', ok: true, detail: `${prefix}${prefix === current.prefix ? '' : ` (this lro is ${current.prefix})`}` });
   } catch {
     checks.push({ name: 'prefix', ok: false, detail: `${prefix} is missing or not executable (lro moved or was removed)`, fix: 'lro init claude-code' });
-    return checks;
+    return false;
   }
   if (!hook) checks.push({ name: 'MCP hook', ok: false, detail: 'no PostToolUse hook for mcp__.* tools', fix: 'lro init claude-code' });
   else {
@@ -119,7 +137,11 @@ export function claudeCodeChecks(env: NodeJS.ProcessEnv): Check[] {
     }
     checks.push(ok ? { name: 'MCP hook', ok, detail: hook } : { name: 'MCP hook', ok, detail: `${node} (the hook's Node) is gone`, fix: 'lro init claude-code' });
   }
-  // the prefix at work, as Claude Code runs it
+  return true;
+}
+
+/** The prefix at work, as Claude Code runs it: a small output byte for byte, a large failing one offloaded. */
+function prefixRunChecks(prefix: string, env: NodeJS.ProcessEnv, checks: Check[]): void {
   const node = env.LRO_NODE || which('node', env.PATH);
   if (!node) {
     checks.push({ name: 'node', ok: false, detail: 'node is not on PATH: the prefix cannot offload (output passes through whole)', fix: 'put node on PATH, or set LRO_NODE to its absolute path' });
@@ -142,14 +164,16 @@ export function claudeCodeChecks(env: NodeJS.ProcessEnv): Check[] {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  // the model's next call: `lro grep ID …` in Claude Code's Bash
+}
+
+/** The model's next call: `lro grep ID …` in Claude Code's Bash needs lro on PATH. */
+function pathCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
   const lro = which('lro', env.PATH);
   checks.push(
     lro
       ? { name: 'lro on PATH', ok: true, detail: lro }
       : { name: 'lro on PATH', ok: false, detail: "lro is not on PATH: the model's `lro grep ID …` will not be found", fix: 'npm install -g lro (or link bin/lro.js as lro into a folder on PATH)' },
   );
-  return checks;
 }
 
 export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO): Promise<number> {

@@ -1,4 +1,4 @@
-import KERNEL from './keywords.wat';
+import KERNEL from './keywords-kernel.wat';
 
-/** keywords.wat, assembled by the build (test/secrets/keywords.test.ts checks these bytes against the source). */
+/** keywords-kernel.wat, assembled by the build (test/secrets/keywords.test.ts checks these bytes against the source). */
 export const KEYWORDS_WASM: string = KERNEL;

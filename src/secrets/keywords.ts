@@ -1,7 +1,7 @@
 // The keyword prefilter: one pass over the bytes finds, for each line, which rules have one of their keywords on
 // it (case-insensitive, as gitleaks lowercases the text before its Aho–Corasick search), so a rule's regex runs
 // only on the lines that can match. The Aho–Corasick automaton is built with the rules (scripts/build-keywords.mjs)
-// as a full transition table; its loop (one table load per byte) runs in a tiny WebAssembly module (keywords.wat).
+// as a full transition table; its loop (one table load per byte) runs in a tiny WebAssembly module (keywords-kernel.wat).
 import { KEYWORDS_WASM } from './keywords-wasm.js';
 
 // The few WebAssembly names used here (TypeScript's ES libraries do not declare them).

@@ -1,4 +1,4 @@
-// The keyword automaton: its embedded WebAssembly is keywords.wat assembled, and it reports exactly the lines on
+// The keyword automaton: its embedded WebAssembly is keywords-kernel.wat assembled, and it reports exactly the lines on
 // which some rule's keyword occurs (case-insensitively), like a plain search.
 import { describe, expect, it } from 'vitest';
 import { KEYWORDS_WASM } from '../../src/secrets/keywords-wasm.js';
@@ -6,8 +6,8 @@ import { engine } from '../../src/secrets/stream.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 
 describe('keyword automaton', () => {
-  it('embeds keywords.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
-    const wasm = await assembledWat('secrets/keywords.wat');
+  it('embeds keywords-kernel.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
+    const wasm = await assembledWat('secrets/keywords-kernel.wat');
     expect(KEYWORDS_WASM).toBe(wasm);
     expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });

@@ -1,5 +1,6 @@
 // Every file of the corpus goes through `lro offload --force` and comes back from `lro cat` exactly
 // (JSON documents: equal as JSON, with every number written as in the input).
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -64,5 +65,5 @@ describe('corpus round trip through the binary', () => {
     expect(types.get('text')).toBeGreaterThan(100);
     expect(types.get('binary')).toBeGreaterThan(10);
     expect(types.get('jsonl')).toBeGreaterThanOrEqual(2);
-  }, 300_000);
+  });
 });

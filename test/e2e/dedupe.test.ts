@@ -74,7 +74,7 @@ describe('the same output twice', () => {
 });
 
 describe('concurrent identical offloads', () => {
-  it('end with one file, and every caller gets the same id', async () => {
+  it('end with one file, and every caller gets the same id', { tags: ['soak'] }, async () => {
     const { dir, env } = freshStore();
     const big = `${log}\n`.repeat(40); // about 2 MB: long enough for the writers to overlap
     const runs = await Promise.all(Array.from({ length: 8 }, () => lro(['offload'], { input: big, env })));
@@ -113,8 +113,10 @@ describe('concurrent identical offloads', () => {
 describe('the descriptor comes from the stored file as lro info builds it', () => {
   const CORPUS = resolve(__dirname, '../../fixtures/corpus');
   const files = ['loghub/HDFS_2k.log', 'loghub/OpenSSH_2k.log', 'json-docs/github_events.json', 'shell-output/go-test-json.out', 'binary/sherlock.gz', 'shell-output/octokit-get-repository.normalized-fixture.json'];
+  /** One file of each content type in `npm test`; the soak takes the others. */
+  const quick = ['loghub/OpenSSH_2k.log', 'json-docs/github_events.json', 'shell-output/go-test-json.out', 'binary/sherlock.gz'];
   for (const f of files) {
-    it(`${f}: offload prints what info prints, byte for byte (JSON and text), and a repeat gets it again`, async () => {
+    it(`${f}: offload prints what info prints, byte for byte (JSON and text), and a repeat gets it again`, { tags: quick.includes(f) ? [] : ['soak'] }, async () => {
       const { env } = freshStore();
       const input = readFileSync(join(CORPUS, f));
       for (const form of ['json', 'text']) {

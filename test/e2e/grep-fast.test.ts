@@ -99,9 +99,13 @@ const cases: [string, string[]][] = [
   ['x{3}', []],
 ];
 
+/** The cases `npm test` runs both ways (a word, -i -w, a fold to ASCII, an alternation, -v); the soak runs the rest. */
+const QUICK = ['"beta"', '"beta" -i -w', '"kelvin" -i', '"ERROR|FATAL|Exception"', '"beta" -v'];
+const tags = (pattern: string, opts: string[]) => (QUICK.includes([JSON.stringify(pattern), ...opts].join(' ')) ? [] : ['soak']);
+
 describe('grep without a budget agrees with rg -n, and counts agree with rg -c', () => {
   for (const [pattern, opts] of cases) {
-    it(`${JSON.stringify(pattern)} ${opts.join(' ')}`, async () => {
+    it(`${JSON.stringify(pattern)} ${opts.join(' ')}`, { tags: tags(pattern, opts) }, async () => {
       const ours = await lro(['grep', id, RAW, pattern, ...opts, '--max-tokens', '0'], { env });
       const ref = rg([...opts, '--', pattern]);
       if (pattern.includes('\n')) {
@@ -131,16 +135,16 @@ describe('without --raw, the noisy result is searched as a terminal shows it', (
   });
 });
 
-describe('the record-by-record path gives the same lines', () => {
-  it('with a budget, a range and -m, page by page', async () => {
-    for (const [pattern, opts] of cases.filter(([p]) => !p.includes('\n'))) {
+describe('the record-by-record path gives the same lines, with a budget, a range and -m, page by page', () => {
+  for (const [pattern, opts] of cases.filter(([p]) => !p.includes('\n'))) {
+    it([JSON.stringify(pattern), ...opts].join(' '), { tags: tags(pattern, opts) }, async () => {
       const all = shape((await lro(['grep', id, RAW, pattern, ...opts, '--max-tokens', '0'], { env })).out);
       const ranged = shape((await lro(['grep', id, RAW, pattern, ...opts, '--max-tokens', '0', '--records', '1:4000'], { env })).out);
       expect(ranged, `${pattern} ${opts.join(' ')}`).toEqual(all);
       const m = shape((await lro(['grep', id, RAW, pattern, ...opts, '--max-tokens', '0', '-m', '7'], { env })).out);
       expect(m, `${pattern} -m 7`).toEqual(all.slice(0, 7));
-    }
-  });
+    });
+  }
 });
 
 describe('JSON records are searched as their compact text', () => {

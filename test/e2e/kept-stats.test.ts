@@ -34,29 +34,34 @@ function split(path: string): { line: Buffer; rest: Buffer } {
 /** The descriptor without what changes from call to call. */
 const stable = (out: string) => out.replace(/"expires_at":"[^"]*"/, '');
 
+/** The files `npm test` takes (a log, JSONL, a JSON document, a terminal capture); the soak takes the others. */
+const QUICK = ['corpus/loghub/HDFS_2k.log', 'corpus/shell-output/go-test-json.out', 'corpus/json-docs/github_events.json', 'terminal/npm-install-run-color.tty'];
+
 describe('statistics kept in the header', () => {
-  it.each(FILES)('%s: info from them is info computed from the records', async (name) => {
-    const input = readFileSync(join(ROOT, 'fixtures', name));
-    const off = await lro(['offload', '--force', '--no-dedupe'], { input, env });
-    expect(off.code).toBe(0);
-    const { id, file_path: path } = JSON.parse(off.out) as { id: string; file_path: string };
-    const { line, rest } = split(path);
-    const h = parseHeader(line);
-    expect(typeof h.stats).toBe('string');
+  for (const name of FILES) {
+    it(`${name}: info from them is info computed from the records`, { tags: QUICK.includes(name) ? [] : ['soak'] }, async () => {
+      const input = readFileSync(join(ROOT, 'fixtures', name));
+      const off = await lro(['offload', '--force', '--no-dedupe'], { input, env });
+      expect(off.code).toBe(0);
+      const { id, file_path: path } = JSON.parse(off.out) as { id: string; file_path: string };
+      const { line, rest } = split(path);
+      const h = parseHeader(line);
+      expect(typeof h.stats).toBe('string');
 
-    const kept = await lro(['info', id], { env });
-    const keptFull = await lro(['info', id, '--full', '--descriptor', 'text'], { env });
-    expect(stable(kept.out)).toBe(stable(off.out));
+      const kept = await lro(['info', id], { env });
+      const keptFull = await lro(['info', id, '--full', '--descriptor', 'text'], { env });
+      expect(stable(kept.out)).toBe(stable(off.out));
 
-    // the same file as an older lro wrote it: no stats, so info reads the records
-    const { stats: _stats, ...older } = h;
-    writeFileSync(path, Buffer.concat([Buffer.from(serializeHeader(older)), rest]));
-    const computed = await lro(['info', id], { env });
-    const computedFull = await lro(['info', id, '--full', '--descriptor', 'text'], { env });
-    expect(computed.code).toBe(0);
-    expect(stable(computed.out)).toBe(stable(kept.out));
-    expect(stable(computedFull.out)).toBe(stable(keptFull.out));
-  });
+      // the same file as an older lro wrote it: no stats, so info reads the records
+      const { stats: _stats, ...older } = h;
+      writeFileSync(path, Buffer.concat([Buffer.from(serializeHeader(older)), rest]));
+      const computed = await lro(['info', id], { env });
+      const computedFull = await lro(['info', id, '--full', '--descriptor', 'text'], { env });
+      expect(computed.code).toBe(0);
+      expect(stable(computed.out)).toBe(stable(kept.out));
+      expect(stable(computedFull.out)).toBe(stable(keptFull.out));
+    });
+  }
 
   it('leaves them out of ls --json and info --header, and ignores ones that are not an offload\'s', async () => {
     const input = readFileSync(join(ROOT, 'fixtures/corpus/loghub/OpenSSH_2k.log'));

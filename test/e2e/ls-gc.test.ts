@@ -299,7 +299,7 @@ describe('lro gc', () => {
     expect(ls(dir)).toEqual([...names].sort());
   });
 
-  it('survives 5 gc runs racing each other and 20 offloads: each file removed once, every offload readable', async () => {
+  it('survives 5 gc runs racing each other and 20 offloads: each file removed once, every offload readable', { tags: ['soak'] }, async () => {
     const { dir, env } = freshStore();
     const expired = Array.from({ length: 150 }, () => plant(dir, 3 * HOUR, HOUR));
     const stale = Array.from({ length: 10 }, (_, i) => {

@@ -91,7 +91,7 @@ describe('lro mcp proxy: a client that closes stdin right after its requests', (
 });
 
 describe('lro mcp proxy: many concurrent calls', () => {
-  it('answers each, and stores each large result exactly once', async () => {
+  it('answers each, and stores each large result exactly once', { tags: ['soak'] }, async () => {
     const files = join(root, 'files');
     mkdirSync(files);
     copyFileSync(join(CORPUS, 'loghub/HDFS_2k.log'), join(files, 'HDFS_2k.log'));

@@ -34,7 +34,7 @@ describe('lro read', () => {
     }
   });
 
-  it('cuts at the budget with the exact next command, and the pages cover every record once', async () => {
+  it('cuts at the budget with the exact next command, and the pages cover every record once', { tags: ['soak'] }, async () => {
     const id = await offloaded(corpusFile('loghub/Apache_2k.log'), env);
     const first = await lro(['read', id], { env });
     expect(first.out).toMatch(/\n\[lro: showed records 1-\d+ of 2,000 \(--max-tokens 2000\); next: lro read \S+ --records \d+:\]\n$/);

@@ -38,9 +38,12 @@ const inputs: [string, Buffer][] = [
   ['JSONL with a broken line', Buffer.from(`${Array.from({ length: 400 }, (_, i) => JSON.stringify({ n: i, level: i % 9 ? 'info' : 'warn' })).join('\n')}\n{"n": 400, "lev\n`)],
 ];
 
+/** The inputs `npm test` runs the recipes of (a JSON array, JSONL, JSONL with a broken line, a log); the soak runs the rest. */
+const QUICK = ['github events (JSON array)', 'go test -json (JSONL)', 'JSONL with a broken line', 'HDFS log (text with levels)'];
+
 describe('descriptor recipes and guidance run as printed', () => {
   for (const [name, input] of inputs) {
-    it(name, async () => {
+    it(name, { tags: QUICK.includes(name) ? [] : ['soak'] }, async () => {
       const r = await lro(['offload', '--force'], { input, env });
       expect(r.code, r.stderr).toBe(0);
       const d = JSON.parse(r.out);

@@ -104,7 +104,7 @@ describe('results of a session live in its folder', () => {
 describe('hostile session names', () => {
   const hostile = ['../escape', 'a/b', '..', '.', 'x..y', '', 'x'.repeat(129), 'line\nbreak', 'esc\u001b[31mred', 'back\\slash', 'del\u007f'];
 
-  it('are refused with one line and exit 2 by offload, run, ls and gc; nothing is created', async () => {
+  it('are refused with one line and exit 2 by offload, run, ls and gc; nothing is created', { tags: ['soak'] }, async () => {
     const { dir, env } = freshStore();
     for (const name of hostile) {
       for (const args of [['offload', '--session', name], ['run', '--session', name, '--', 'true'], ['ls', '--session', name], ['gc', '--session', name]]) {
@@ -123,7 +123,7 @@ describe('hostile session names', () => {
     expect(existsSync(join(root, 'escape'))).toBe(false);
   });
 
-  it('odd but harmless names work end to end', async () => {
+  it('odd but harmless names work end to end', { tags: ['soak'] }, async () => {
     const { dir, env } = freshStore();
     for (const name of ['with space', 'ünïcødé-😀', '*', '[x]', '-rf', '.hidden', 'x'.repeat(128), '$(touch pwned)']) {
       const r = await offload(env, `output of ${name}\n`, ['--session', name]);

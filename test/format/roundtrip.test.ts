@@ -133,7 +133,7 @@ describe('round trips', () => {
     expect(back.equals(input)).toBe(true);
   });
 
-  it('a JSON document larger than the memory limit is spooled and split, and the spool removed', async () => {
+  it('a JSON document larger than the memory limit is spooled and split, and the spool removed', { tags: ['soak'] }, async () => {
     const items = Array.from({ length: 400_000 }, (_, i) => ({ id: i, name: `item number ${i}`, tags: ['a', 'b'], n: 'BIG' }));
     const text = JSON.stringify({ count: items.length, items }, null, 1).replace(/"BIG"/g, '12345678901234567890');
     expect(text.length).toBeGreaterThan(34 << 20);

@@ -1,6 +1,7 @@
 // Concurrency: many offloads at once into one store (separate processes, as agents run them), while readers
 // run read, grep and jq on `last` over and over. Every offload succeeds and is intact, ids are unique, an id's
 // time is its header's timestamp, and an offload that finished before another started has the smaller id.
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

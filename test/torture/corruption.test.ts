@@ -2,6 +2,7 @@
 // future schema_version, an empty file, a directory named like a result, a header that is not UTF-8, a header
 // that is JSON but misses fields. Every reading subcommand gives one clear line and exit 2: no stack trace,
 // no hang, no wrong original printed as if it were right; and the healthy result beside them still reads.
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // stream to the temporary file, around the header write, fsync and rename). Afterwards nothing partial is
 // visible to cat, read, grep, jq or `last`; every result in the store, reported or not, is complete; and the
 // only other leftovers are `.lro-*.tmp` files.
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

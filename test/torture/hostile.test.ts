@@ -2,6 +2,7 @@
 // zero, not numbers, past the end or absurdly large, regular expressions that backtrack for ages, jq filters that
 // never end. Each ends within a bounded time with one clear line (or a normal answer), and the store is left
 // exactly as it was.
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // text, jsonl and binary; token for token (numbers and strings exactly as written) for json — and the header's
 // bytes, sha256 and count are right. Most cases run in-process (offload() and originalContent()); a smaller
 // share goes through the built binary.
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // Security: modes whatever the umask (store 0700, results and temporary files 0600), a store planted as a
 // symlink, a store swapped for a symlink (or another directory) while an offload is writing, and results that
 // are symlinks. Nothing is ever written through a symlink, and nothing is read through one.
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, statSync, symlinkSync, watch, writeFileSync } from 'node:fs';

@@ -7,6 +7,7 @@
 // Contract: lro ls [--json] [--session S] [--operation O] [--expired] [--dir D];
 //           lro gc [--max-age DUR] [--max-total-size SIZE] [--dry-run] [--json] [--dir D],
 //           --json report {removed_count, freed_bytes, files, kept_count}; exit 0 ok, 2 error.
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { isTempFileName, parseDedupeFileName, parseResultFileName } from '../../src/format/naming.js';
 import { BIN, cleanup, lro, tempDir, type RunResult } from '../helpers/cli.js';
-import { report, sha256, sleep, snapshot, WRITERS } from './lib.js';
+import { pool, report, sha256, sleep, snapshot, WRITERS } from './lib.js';
 
 /**
  * Whether this build has a subcommand: `lro NAME --help` exits 0 with NAME's own usage (for an unknown NAME,
@@ -276,13 +277,13 @@ describe.skipIf(!ready)('offloads while gc loops', () => {
     await Promise.all([looper, looper2]);
     let losses = 0;
     const ids: string[] = [];
-    for (const [i, r] of results.entries()) {
+    for (const r of results) {
       expect(r.code, r.stderr).toBe(0);
-      const d = JSON.parse(r.out) as { id: string };
-      ids.push(d.id);
-      const c = await lro(['cat', d.id], { env: { LRO_DIR: dir } });
-      if (c.code !== 0 || !c.stdout.equals(inputs[i])) losses++;
+      ids.push((JSON.parse(r.out) as { id: string }).id);
     }
+    // every result read back, two at a time
+    const back = await pool(ids, 2, (id) => lro(['cat', id], { env: { LRO_DIR: dir } }));
+    for (const [i, c] of back.entries()) if (c.code !== 0 || !c.stdout.equals(inputs[i])) losses++;
     report({ suite: 'gc-concurrency', writers: WRITERS, gc_runs: gcRuns.length, losses });
     expect(losses).toBe(0);
     expect(gcRuns.length).toBeGreaterThan(0);

@@ -5,11 +5,12 @@
 // `npm run man` writes man/lro.1; the build and the tests check it equals what this makes.
 import { longFlag, shortFlag, takesValue, type CommandDef, type OptionDef } from '../commands/command.js';
 
-/** Text made safe for roff: backslashes and dashes escaped, a leading dot or quote kept literal. */
+/** Text made safe for roff: backslashes, dashes and double quotes escaped, a leading dot or quote kept literal. */
 export function roffText(s: string): string {
   return s
     .replace(/\\/g, '\\e')
     .replace(/-/g, '\\-')
+    .replace(/"/g, '\\(dq')
     .replace(/^([.'])/gm, '\\&$1');
 }
 

@@ -82,7 +82,7 @@ export function toArgv(def: ToolDef, args: Record<string, unknown>): string[] {
 
 /** An argument's value as commander would hold it after reading toArgv's command line. */
 function optionValue(o: OptionDef, v: unknown): unknown {
-  if (o.type === 'boolean') return true;
+  if (o.type === 'boolean') return !o.flag.startsWith('--no-'); // --no-dedupe sets dedupe to false
   if (o.type === 'strings') return Object.entries(v as Record<string, string>).map(([k, x]) => `${k}=${x}`);
   if (o.type === 'json') return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}=${JSON.stringify(x)}`);
   if (o.type === 'list') return [...(v as string[])];

@@ -267,8 +267,10 @@ function planResult(options: OffloadOptions, src: InputSource, encoding: Encodin
   const now = (options.now ?? (() => new Date()))();
   const id = (options.newId ?? (() => ulid(now.getTime())))();
   const operation = sanitizeOperation(options.operation ?? 'offload');
-  const all = Buffer.concat(src.head);
-  const detected = detectContent(all.subarray(0, SNIFF_BYTES), src.eof && all.length <= SNIFF_BYTES);
+  // only the first SNIFF_BYTES are copied, not the whole head (1 MB): freeing a copy that large moves glibc's
+  // dynamic mmap threshold up, which raised the peak RSS of a 300 MB JSONL offload by 3.5 MB
+  const sample = Buffer.concat(src.head, Math.min(src.headBytes, SNIFF_BYTES));
+  const detected = detectContent(sample, src.eof && src.headBytes <= SNIFF_BYTES);
   const format = options.format ?? 'auto';
   const contentType: ContentType = format === 'auto' ? detected.contentType : format;
   return { now, id, operation, format, contentType, lineEnding: detected.lineEnding, encoding };

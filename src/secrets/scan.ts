@@ -20,6 +20,7 @@ export interface Finding {
 interface Candidate extends Finding {
   secret: string;
   generic: boolean;
+  fallback: boolean;
 }
 
 /** Group offsets are read with the `d` flag only on matches up to this long (see Rule.re). */
@@ -48,9 +49,18 @@ export function findSecrets(
     else plainMatches(rule, text, maxStart, keep);
   }
   if (found.length === 0) return [];
-  const kept = found.filter((f) => !(f.generic && found.some((o) => !o.generic && o.rule !== f.rule && o.secret.includes(f.secret))));
+  const kept = found.filter((f) => !overruled(f, found));
   kept.sort((a, b) => a.start - b.start || b.end - a.end);
   return kept.map(({ rule, start, end }) => ({ rule, start, end }));
+}
+
+/**
+ * Whether another finding makes this one redundant: a generic one whose secret another of gitleaks' rules holds
+ * (gitleaks' filter), or a fallback one whose span another rule's covers (that one keeps its label and count).
+ */
+function overruled(f: Candidate, found: Candidate[]): boolean {
+  if (f.fallback) return found.some((o) => !o.fallback && o.start <= f.start && o.end >= f.end);
+  return f.generic && found.some((o) => !o.generic && !o.fallback && o.rule !== f.rule && o.secret.includes(f.secret));
 }
 
 /** Receives a match: where it starts and its text. */
@@ -133,7 +143,8 @@ function judge(all: Rules, rule: Rule, text: string, index: number, raw: string,
   const nl = text.indexOf('\n', base + match.length);
   const check = { secret: c.secret, match, line: text.slice(lineStart, nl < 0 ? text.length : nl) };
   if (all.global.allows(check) || rule.allowlists.some((a) => a.allows(check))) return;
-  out.push({ rule: rule.id, start: base + c.start, end: base + c.end, secret: c.secret, generic: rule.generic });
+  const span = { start: base + c.start, end: base + c.end };
+  out.push({ rule: rule.id, ...span, secret: c.secret, generic: rule.generic, fallback: rule.fallback });
 }
 
 /** The secret of a match and the span to hide (offsets into the match); null when gitleaks skips it. */

@@ -65,6 +65,8 @@ function buildRule(r, origin) {
         groups: t.groups,
         // RE2 is linear; this pattern can backtrack exponentially in JavaScript: run it on V8's linear engine
         ...(t.risky ? { linear: true } : {}),
+        // lro's own: a finding of another rule over the same value wins (src/secrets/scan.ts)
+        ...(r.fallback ? { fallback: true } : {}),
         // the whole match is hidden when the capture groups only label alternatives or repeat
         hideMatch: t.groups === 0 || t.labels,
         secretGroup: r.secretGroup ?? 0,

@@ -14,6 +14,8 @@ export interface RuleSpec {
   groups: number;
   /** The pattern can backtrack exponentially (a repeat holding an unbounded repeat): use V8's linear engine. */
   linear?: boolean;
+  /** lro's own: a finding of another rule that covers this one's wins (its label and count stay). */
+  fallback?: boolean;
   /** Hide the whole match (the rule has no capture group, or its groups only label alternatives or repeat). */
   hideMatch: boolean;
   secretGroup: number;
@@ -63,6 +65,8 @@ export interface Rule {
   allowlists: Allowlist[];
   /** gitleaks drops a finding of a "generic" rule when another rule found the same secret on the line. */
   generic: boolean;
+  /** Dropped when a finding of another rule covers it (lro-keyed-secret: gitleaks' rules keep their label). */
+  fallback: boolean;
 }
 
 /** The compiled rule set and the global allowlist. */
@@ -114,6 +118,7 @@ class LazyRule implements Rule {
   readonly entropy: number;
   readonly triggers: string[] | null;
   readonly generic: boolean;
+  readonly fallback: boolean;
   private compiled: { re?: RegExp; withIndices?: RegExp; anchor?: Rule['anchor']; allowlists?: Allowlist[] } = {};
 
   constructor(
@@ -127,6 +132,7 @@ class LazyRule implements Rule {
     this.entropy = spec.entropy;
     this.triggers = spec.keywords.length ? spec.keywords : spec.prefilter;
     this.generic = spec.id.toLowerCase().includes('generic');
+    this.fallback = spec.fallback === true;
   }
 
   get re(): RegExp {

@@ -20,6 +20,7 @@ export interface Finding {
 interface Candidate extends Finding {
   secret: string;
   generic: boolean;
+  fallback: boolean;
 }
 
 /** Group offsets are read with the `d` flag only on matches up to this long (see Rule.re). */
@@ -48,9 +49,41 @@ export function findSecrets(
     else plainMatches(rule, text, maxStart, keep);
   }
   if (found.length === 0) return [];
-  const kept = found.filter((f) => !(f.generic && found.some((o) => !o.generic && o.rule !== f.rule && o.secret.includes(f.secret))));
+  const firm = found.filter((f) => !f.fallback);
+  const specific = firm.filter((f) => !f.generic);
+  const covered = coverage(firm);
+  const kept = found.filter((f) =>
+    f.fallback
+      ? !covered(f) // another rule's finding over the same value keeps its label and its count
+      : !(f.generic && specific.some((o) => o.rule !== f.rule && o.secret.includes(f.secret))), // gitleaks' filter
+  );
   kept.sort((a, b) => a.start - b.start || b.end - a.end);
   return kept.map(({ rule, start, end }) => ({ rule, start, end }));
+}
+
+/**
+ * Whether one of the spans covers a given one, in O(log n) (a long line can hold tens of thousands of findings):
+ * the spans sorted by start, with the greatest end so far.
+ */
+function coverage(spans: Finding[]): (f: Finding) => boolean {
+  if (spans.length === 0) return () => false;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const maxEnd: number[] = [];
+  for (const s of sorted) maxEnd.push(Math.max(s.end, maxEnd[maxEnd.length - 1] ?? 0));
+  return (f) => {
+    // the last span starting at or before f
+    let lo = 0;
+    let hi = sorted.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid].start <= f.start) {
+        at = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return at >= 0 && maxEnd[at] >= f.end;
+  };
 }
 
 /** Receives a match: where it starts and its text. */
@@ -129,11 +162,18 @@ function judge(all: Rules, rule: Rule, text: string, index: number, raw: string,
   const c = secretOf(rule, match);
   if (c === null) return;
   if (rule.entropy !== 0 && shannonEntropy(c.secret) <= rule.entropy) return;
-  const lineStart = text.lastIndexOf('\n', base - 1) + 1;
-  const nl = text.indexOf('\n', base + match.length);
-  const check = { secret: c.secret, match, line: text.slice(lineStart, nl < 0 ? text.length : nl) };
+  // the line only for an allowlist that reads it: looking for its ends is a pass over a long line per finding
+  const check = {
+    secret: c.secret,
+    match,
+    get line() {
+      const nl = text.indexOf('\n', base + match.length);
+      return text.slice(text.lastIndexOf('\n', base - 1) + 1, nl < 0 ? text.length : nl);
+    },
+  };
   if (all.global.allows(check) || rule.allowlists.some((a) => a.allows(check))) return;
-  out.push({ rule: rule.id, start: base + c.start, end: base + c.end, secret: c.secret, generic: rule.generic });
+  const span = { start: base + c.start, end: base + c.end };
+  out.push({ rule: rule.id, ...span, secret: c.secret, generic: rule.generic, fallback: rule.fallback });
 }
 
 /** The secret of a match and the span to hide (offsets into the match); null when gitleaks skips it. */

@@ -102,6 +102,39 @@ describe('--redact', () => {
   });
 });
 
+describe('--redact, secrets by key name (issue 27)', () => {
+  // the tester's misses: a password in JSON, in an ini file, escaped in a JSONL record, URLs with an encoded or a
+  // raw `@`; and values that are not secrets, which stay
+  const input = [
+    '{"user": "admin", "password": "Xk9#mP2$vL5!"}',
+    '[database]',
+    'password = hunter2abc',
+    'DB_PASSWORD=Zq8!vLm3#Rt1',
+    '{"level":"info","body":"{\\"db\\":{\\"password\\":\\"Xk9#mP2$vL5!\\"}}"}',
+    'postgres://app:p%40ss%2Fw0rd@db.internal/app',
+    'postgres://app:p@ss@db.internal/app',
+    'password: ${DB_PASSWORD}',
+    '"password": ""',
+    'password_hash_algorithm: bcrypt',
+    'password_required: true',
+    '',
+  ].join('\n');
+  const expected = input
+    .replace('"Xk9#mP2$vL5!"', '"[REDACTED:lro-keyed-secret]"')
+    .replace('hunter2abc', '[REDACTED:lro-keyed-secret]')
+    .replace('Zq8!vLm3#Rt1', '[REDACTED:lro-keyed-secret]')
+    .replace('\\"Xk9#mP2$vL5!\\"', '\\"[REDACTED:lro-keyed-secret]\\"')
+    .replace('p%40ss%2Fw0rd', '[REDACTED:lro-url-password]')
+    .replace('p@ss@db', '[REDACTED:lro-url-password]@db');
+
+  it('replaces passwords in JSON, ini, env, escaped JSONL and URLs, and keeps placeholders, passing through or stored', async () => {
+    expect((await offload(input, ['--redact'])).out).toBe(expected);
+    const d = JSON.parse((await offload(input, ['--redact', '--force'])).out) as { id: string };
+    expect((await lro(['cat', d.id], { env })).out).toBe(expected);
+    expect((await header(d.id)).redacted).toEqual({ 'lro-keyed-secret': 4, 'lro-url-password': 2 });
+  });
+});
+
 describe('without --redact', () => {
   it('stores the input as it is, counts likely secrets per rule, and the descriptor never shows a value', async () => {
     const r = await offload(planted, []);

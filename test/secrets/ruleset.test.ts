@@ -32,7 +32,7 @@ describe('the rule data', () => {
     const l = (parse(data('lro.toml')) as { rules: unknown[] }).rules.length;
     expect(built.rules.length + built.dropped.length).toBe(g + l);
     for (const r of built.rules) expect(() => new RegExp(r.source, r.flags)).not.toThrow();
-    expect(built.rules.filter((r) => r.origin === 'lro').map((r) => r.id)).toEqual(['lro-url-password']);
+    expect(built.rules.filter((r) => r.origin === 'lro').map((r) => r.id)).toEqual(['lro-url-password', 'lro-keyed-secret', 'lro-compared-secret']);
     expect(built.rules.length).toBeGreaterThan(200);
   });
 

@@ -76,6 +76,7 @@ describe('anchored search', () => {
     triggers: r.triggers,
     allowlists: r.allowlists,
     generic: r.generic,
+    fallback: r.fallback,
   });
   const plain: Rules = { ...rules, rules: rules.rules.map(withoutAnchor) };
   const all = rules.rules.map((r) => r.index);

@@ -3,7 +3,8 @@
 //      is at most `threshold` bytes, since every token covers at least one byte; then tokens are counted exactly).
 //   2. At or below: hand the input back unchanged. Above (or --force): detect the content type, stream the input
 //      through its encoder into an atomic writer, hashing and counting tokens on the way, then write the header.
-//   3. If the store cannot be written: hand back the input truncated to the threshold, with a warning.
+//   3. If the store cannot be written (or a setting is unusable): hand back the input truncated to the threshold,
+//      with a warning; or, when that store holds the same output already, its descriptor.
 import { createHash, randomFillSync } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { monotonicFactory } from 'ulid';

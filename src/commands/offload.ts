@@ -87,10 +87,13 @@ class EnvSettings {
 
   constructor(readonly env: NodeJS.ProcessEnv) {}
 
-  /** The variable parsed: `unset` when it is not set, `bad` when it does not parse (then noted in `problems`). */
+  /**
+   * The variable parsed: `unset` when it is not set or empty (`export LRO_TTL=` reads as unsetting it), `bad` when
+   * it does not parse (then noted in `problems`).
+   */
   read<T>(name: string, parse: (text: string) => T, unset: T, bad: T = unset): T {
     const text = this.env[name];
-    if (text === undefined) return unset;
+    if (text === undefined || text === '') return unset;
     try {
       return parse(text);
     } catch (e) {
@@ -130,7 +133,7 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
   const session =
     o.session !== undefined
       ? checkSession(o.session, '--session')
-      : env.read('LRO_SESSION', (t) => (t ? checkSession(t, 'LRO_SESSION') : null), null);
+      : env.read('LRO_SESSION', (t) => checkSession(t, 'LRO_SESSION'), null);
   const redact = o.redact ?? env.read('LRO_REDACT', parseRedact, false, true);
   return {
     dir: o.dir,

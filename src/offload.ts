@@ -3,8 +3,9 @@
 //      is at most `threshold` bytes, since every token covers at least one byte; then tokens are counted exactly).
 //   2. At or below: hand the input back unchanged. Above (or --force): detect the content type, stream the input
 //      through its encoder into an atomic writer, hashing and counting tokens on the way, then write the header.
-//   3. If the store cannot be written: hand back the input truncated to the threshold, with a warning.
-import { randomFillSync } from 'node:crypto';
+//   3. If the store cannot be written (or a setting is unusable): hand back the input truncated to the threshold,
+//      with a warning; or, when that store holds the same output already, its descriptor.
+import { createHash, randomFillSync } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { describe, type Descriptor, type Stats } from './describe/descriptor.js';
@@ -25,7 +26,7 @@ import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js'
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
 import { ResultWriter } from './format/writer.js';
-import { openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
+import { inStoreTerms, openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
 import { dedupeKey, findStored, takeClaim, writeRef, type Claim } from './store/dedupe.js';
 import { checkSession } from './store/session.js';
 import { maskSecrets } from './secrets/mask.js';
@@ -78,10 +79,16 @@ export interface OffloadOptions {
   onProgress?: (bytes: number) => void;
   /** Notes worth telling the user (e.g. a forced format that did not fit). */
   warn?: (message: string) => void;
+  /**
+   * A setting that could not be used (a malformed LRO_* variable, see commands/offload.ts): nothing is stored. A
+   * large input is cut to the threshold with a warning naming it, as when the store cannot be written; a small one
+   * passes through with that warning beside it.
+   */
+  settingError?: Error;
 }
 
 export type OffloadResult =
-  | { offloaded: false; truncated: false; content: Buffer }
+  | { offloaded: false; truncated: false; content: Buffer; warning?: string }
   | { offloaded: true; id: string; path: string; header: Header; descriptor: Descriptor; deduplicated?: boolean }
   | { offloaded: false; truncated: true; content: Buffer; estimatedTokens: number; warning: string; error: Error };
 
@@ -172,7 +179,12 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
   if (options.session != null) checkSession(options.session, 'session');
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const src = new InputSource(input, options.onProgress, options.redact ? new Redaction() : null);
-  const passthrough = (): OffloadResult => ({ offloaded: false, truncated: false, content: Buffer.concat(src.head) });
+  const passthrough = (): OffloadResult => ({
+    offloaded: false,
+    truncated: false,
+    content: Buffer.concat(src.head),
+    ...(options.settingError ? { warning: settingWarning(options.settingError) } : {}),
+  });
 
   // 1. Bytes decide while they can: every token covers at least one byte.
   while (!src.eof && src.headBytes <= threshold) await src.readAhead();
@@ -202,6 +214,11 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
   return store(options, src, tokenizer, threshold, counted);
 }
 
+/** The warning beside a passthrough while a setting is unusable. */
+function settingWarning(e: Error): string {
+  return `lro: ${oneLine(e.message)} (until then no output is stored: a large one is cut to the threshold)`;
+}
+
 /** One attempt at a content type: its writer, encoder and record analyzer. */
 interface Pipeline {
   contentType: ContentType;
@@ -228,7 +245,8 @@ interface ResultPlan {
  * below in this order: planResult (id, name, content type), startAnalysis (hash, tokens, statistics beside the
  * writing), writeInput (every byte through the content type's encoder into the result file), buildHeader,
  * statsSeen, commitOrReuse (this result, or the same output stored already) and describeResult. If the store
- * cannot be written: truncatedFallback, the input cut to the threshold.
+ * cannot be written: storedAlready (the same output may be there, stored before) or truncatedFallback, the input
+ * cut to the threshold.
  */
 async function store(
   options: OffloadOptions,
@@ -237,6 +255,11 @@ async function store(
   threshold: number,
   knownTokens: number | null,
 ): Promise<OffloadResult> {
+  if (options.settingError) {
+    const taken = new TakenInput();
+    await takeRest(src, taken, false);
+    return truncatedFallback(options.settingError, taken, threshold, tokenizer, '');
+  }
   const plan = planResult(options, src, tokenizer.encoding);
   const analysis = await startAnalysis(src, plan, knownTokens);
   const taken = new TakenInput();
@@ -256,7 +279,15 @@ async function store(
   } catch (e) {
     pipeline?.abort();
     analysis.cancel();
-    return await truncatedFallback(e as Error, src, taken, threshold, tokenizer, pinned?.dir ?? '');
+    const error = pinned ? inStoreTerms(e as Error, pinned) : (e as Error);
+    const sha256 = await takeRest(src, taken, pinned !== null && options.dedupe !== false);
+    const found = pinned && sha256 ? await storedAlready(options, pinned, plan, sha256, taken.bytes, src.redaction) : null;
+    if (found) {
+      const why = (error as NodeJS.ErrnoException).code ?? error.message;
+      options.warn?.(`the store ${pinned!.dir} cannot be written (${why}): answered with the same output stored there before`);
+      return describeFound(found, null, options, tokenizer);
+    }
+    return truncatedFallback(error, taken, threshold, tokenizer, pinned?.dir ?? '');
   } finally {
     pinned?.close();
   }
@@ -426,30 +457,44 @@ function buildHeader(
   source: Source | undefined,
   redaction: Redaction | null,
 ): Header {
-  const { now, id, operation, encoding } = plan;
-  const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const { now, id } = plan;
+  const given = givenFields(options, plan, source);
   return {
     type: HEADER_TYPE,
     schema_version: SCHEMA_VERSION,
     id,
-    operation,
-    query: options.query ?? null,
+    operation: given.operation,
+    query: given.query,
     count: layout.count,
     timestamp: now.toISOString(),
     estimated_tokens: facts.tokens,
-    encoding,
-    detail: options.detail ?? 'full',
+    encoding: given.encoding,
+    detail: given.detail,
     content_type: layout.content_type,
     bytes,
     sha256: facts.sha256,
-    ttl_seconds: ttl,
-    expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
-    session: options.session ?? null,
-    meta: options.meta ?? {},
+    ttl_seconds: given.ttl_seconds,
+    expires_at: new Date(now.getTime() + given.ttl_seconds * 1000).toISOString(),
+    session: given.session,
+    meta: given.meta,
     ...(source ? { source } : {}),
     ...layoutFields(layout),
     ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
     ...secretFields(redaction, facts.possibleSecrets),
+  };
+}
+
+/** The header fields the options and the plan decide (the same for any input). */
+function givenFields(options: OffloadOptions, plan: ResultPlan, source: Source | undefined) {
+  return {
+    operation: plan.operation,
+    query: options.query ?? null,
+    encoding: plan.encoding,
+    detail: options.detail ?? 'full',
+    ttl_seconds: options.ttlSeconds ?? DEFAULT_TTL_SECONDS,
+    session: options.session ?? null,
+    meta: options.meta ?? {},
+    source,
   };
 }
 
@@ -486,7 +531,7 @@ async function commitOrReuse(
   try {
     const key = options.dedupe === false ? null : dedupeKey(header, plan.format);
     claim = key ? await takeClaim(ioDir, key) : null;
-    const found = key && claim ? findStored(dir, ioDir, key, header, plan.format, (options.now ?? (() => new Date()))().getTime()) : null;
+    const found = key && claim ? findStored(dir, ioDir, key, plan.format, (options.now ?? (() => new Date()))().getTime()) : null;
     if (found) {
       writer.abort();
       return { found: found.rf };
@@ -517,41 +562,77 @@ function describeResult(
   options: OffloadOptions,
   tokenizer: Tokenizer,
 ): OffloadResult {
-  if ('found' in kept) {
-    const { path, header: h } = kept.found;
-    const descriptor = describe(h, path, seen ?? statsOfResult(kept.found), { previewTokens: options.previewTokens, tokenizer });
-    return { offloaded: true, id: h.id, path, header: h, descriptor, deduplicated: true };
-  }
+  if ('found' in kept) return describeFound(kept.found, seen, options, tokenizer);
   const stats = seen ?? statsOfResult(openResultFile(kept.path));
   const descriptor = describe(header, kept.path, stats, { previewTokens: options.previewTokens, tokenizer });
   return { offloaded: true, id: header.id, path: kept.path, header, descriptor };
+}
+
+/** The descriptor of the same output found stored already (with the statistics seen, when they were). */
+function describeFound(found: ResultFile, seen: Stats | null, options: OffloadOptions, tokenizer: Tokenizer): OffloadResult {
+  const { path, header: h } = found;
+  const descriptor = describe(h, path, seen ?? statsOfResult(found), { previewTokens: options.previewTokens, tokenizer });
+  return { offloaded: true, id: h.id, path, header: h, descriptor, deduplicated: true };
+}
+
+/**
+ * After a failure: the rest of the input taken (its start kept for the fallback). With `hash`, its sha256 when
+ * every byte was seen here (all taken before the failure still kept: a store that could not even start the file,
+ * or one that failed early), else null.
+ */
+async function takeRest(src: InputSource, taken: TakenInput, hash: boolean): Promise<string | null> {
+  const h = hash && taken.kept === taken.bytes ? createHash('sha256') : null;
+  for (const b of taken.keep) h?.update(b);
+  const take = (b: Buffer) => {
+    taken.add(b);
+    h?.update(b);
+  };
+  for (const b of src.head.splice(0)) take(b);
+  for (let b = await src.next(); b; b = await src.next()) take(b);
+  return h?.digest('hex') ?? null;
+}
+
+/**
+ * The result holding this same output (same bytes, same options), looked up in a store that could not be
+ * written (read-only, full): that answer needs no writing. Null when there is none, or it cannot be read.
+ */
+async function storedAlready(
+  options: OffloadOptions,
+  store: PinnedStore,
+  plan: ResultPlan,
+  sha256: string,
+  bytes: number,
+  redaction: Redaction | null,
+): Promise<ResultFile | null> {
+  try {
+    const source = options.source ? await options.source : undefined;
+    const fields = { ...givenFields(options, plan, source), sha256, bytes, redacted: redaction ? redaction.counts : undefined };
+    const key = dedupeKey(fields, plan.format);
+    return findStored(store.dir, store.ioDir, key, plan.format, (options.now ?? (() => new Date()))().getTime())?.rf ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** An error's code and message, once: "EACCES: permission denied, open …". */
+function errorReason(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
 }
 
 /**
  * When the result could not be stored: offloading is an optimisation, so the producer's output must still arrive,
  * cut to the threshold, with a warning that says why.
  */
-async function truncatedFallback(
-  error: Error,
-  src: InputSource,
-  taken: TakenInput,
-  threshold: number,
-  tokenizer: Tokenizer,
-  storeDir: string,
-): Promise<OffloadResult> {
-  for (const b of src.head) taken.remember(b);
+function truncatedFallback(error: Error, taken: TakenInput, threshold: number, tokenizer: Tokenizer, storeDir: string): OffloadResult {
+  // the tokens of the start kept, extrapolated by bytes to the whole input
   const meter = new TokenMeter(tokenizer);
   for (const b of taken.keep) meter.push(b);
-  let total = taken.bytes + src.headBytes;
-  for (let b = await src.next(); b; b = await src.next()) {
-    total += b.length;
-    taken.remember(b);
-  }
-  const estimatedTokens = taken.kept >= total ? meter.end() : Math.round((meter.end() * total) / Math.max(1, taken.kept));
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
+  const keptTokens = meter.end();
+  const estimatedTokens = taken.kept >= taken.bytes ? keptTokens : Math.round((keptTokens * taken.bytes) / Math.max(1, taken.kept));
   const content = truncateToTokens(Buffer.concat(taken.keep), threshold, tokenizer);
-  const warning = `lro: ${oneLine(`output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${storeDir ? ` in ${storeDir}` : ''} (${reason})`)}`;
+  const where = storeDir ? ` in ${storeDir}` : '';
+  const warning = `lro: ${oneLine(`output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${where} (${errorReason(error)})`)}`;
   return { offloaded: false, truncated: true, content, estimatedTokens, warning, error };
 }
 

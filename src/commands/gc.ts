@@ -12,7 +12,8 @@ import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
 import { checkSession, sessionDir } from '../store/session.js';
 import { writerMayBeAlive } from '../store/writers.js';
-import { formatBytes, formatCount, parseDuration, parseSize } from '../units.js';
+import { formatBytes, formatCount, formatDuration, parseDuration, parseSize } from '../units.js';
+import { parseTempFileName } from '../format/naming.js';
 
 export interface GcOptions {
   dir?: string;
@@ -38,6 +39,8 @@ export interface GcReport {
   freed_bytes: number;
   kept_count: number;
   kept_bytes: number;
+  /** Temporary files (and dedupe claims) kept because their writer may still be at work. */
+  kept_temp_count: number;
   files: { name: string; path: string; kind: GcCandidate['kind']; id: string | null; reason: GcVictim['reason']; bytes: number }[];
   skipped: Skipped[];
   /** Dedupe refs removed because their result is gone (see store/dedupe.ts); not in `files`. */
@@ -92,9 +95,9 @@ export function gcSummary(report: GcReport): string {
   const results = report.files.length - temps;
   const what = `${plural(results, 'result')}${temps ? ` and ${plural(temps, 'temporary file')}` : ''}`;
   const freed = formatBytes(report.freed_bytes);
-  return report.dry_run
-    ? `would remove ${what}, would free ${freed}; would keep ${plural(report.kept_count, 'result')}`
-    : `removed ${what}, freed ${freed}; kept ${plural(report.kept_count, 'result')}`;
+  const keptTemps = report.kept_temp_count ? ` and ${plural(report.kept_temp_count, 'temporary file')} being written` : '';
+  const kept = `${plural(report.kept_count, 'result')}${keptTemps}`;
+  return report.dry_run ? `would remove ${what}, would free ${freed}; would keep ${kept}` : `removed ${what}, freed ${freed}; kept ${kept}`;
 }
 
 /** The options checked and resolved: an option that does not parse is a usage error (exit 2). */
@@ -151,14 +154,35 @@ function scanStore(dir: string, session: string | undefined, now: number, onFile
       const targetPath = target ? join(t.dir, target) : null;
       candidates.push({ kind: 'ref', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, target: targetPath, targetGone: !targetPath || !lstatFacts(targetPath) });
     } else if ('kind' in t) {
-      candidates.push({ kind: 'claim', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive: old ? claimHolderMayBeAlive(path, mtimeMs) : true });
+      const writerAlive = old ? claimHolderMayBeAlive(path, mtimeMs, now) : true;
+      candidates.push({ kind: 'claim', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive });
     } else {
-      candidates.push({ kind: 'temp', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive: old ? writerMayBeAlive(t.name) : true });
+      const writerAlive = old ? writerMayBeAlive(t.name, f, now) : true;
+      candidates.push({ kind: 'temp', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive });
     }
   }
   const unjudged: Skipped[] = [];
   for (const f of listing.foreign) if (f.why !== 'not an lro name') unjudged.push({ name: f.name, reason: f.why });
   return { candidates, damaged, unjudged };
+}
+
+/** A victim that stays after all (its removal failed, or the name holds another file now): counted as kept. */
+function countKept(v: GcVictim, report: GcReport): void {
+  if (v.kind === 'result') {
+    report.kept_count++;
+    report.kept_bytes += v.size;
+  } else if (v.kind === 'temp' || v.kind === 'claim') report.kept_temp_count++;
+}
+
+/** Temporary files kept past the grace: their writer still holds them (a slow input, or a stopped process). */
+function oldTempsKept(kept: GcCandidate[], now: number): Skipped[] {
+  return kept
+    .filter((c) => now - c.mtimeMs > TEMP_GRACE_MS)
+    .map((c) => {
+      const pid = c.kind === 'temp' ? parseTempFileName(c.name)?.pid : undefined;
+      const untouched = formatDuration((now - c.mtimeMs) / 1000);
+      return { name: c.name, reason: `untouched for ${untouched} but still being written${pid ? ` by process ${pid}` : ''}` };
+    });
 }
 
 /**
@@ -178,11 +202,13 @@ function removeVictims(victims: GcVictim[], report: GcReport, dryRun: boolean, p
         const err = e as NodeJS.ErrnoException;
         failures.push(`${v.name}: ${err.code ?? err.message}`);
         report.skipped.push({ name: v.name, reason: `could not remove it: ${err.code ?? err.message}` });
+        countKept(v, report);
         continue;
       }
       if (outcome === 'gone') continue; // another gc removed it first: not ours to count
       if (outcome === 'changed') {
         report.skipped.push({ name: v.name, reason: 'changed while gc ran; left alone' });
+        countKept(v, report);
         continue;
       }
     }
@@ -218,7 +244,17 @@ async function printReport(report: GcReport, opts: GcOptions, io: IO): Promise<v
  */
 export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   const { maxAgeMs, maxTotalSize, dir, session, dryRun } = gcSettings(opts, io);
-  const report: GcReport = { dry_run: dryRun, dir, removed_count: 0, freed_bytes: 0, kept_count: 0, kept_bytes: 0, files: [], skipped: [] };
+  const report: GcReport = {
+    dry_run: dryRun,
+    dir,
+    removed_count: 0,
+    freed_bytes: 0,
+    kept_count: 0,
+    kept_bytes: 0,
+    kept_temp_count: 0,
+    files: [],
+    skipped: [],
+  };
   const store = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
   if (!store) {
     await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${dir}\n`);
@@ -230,9 +266,10 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   const scan = scanStore(dir, session, now, (done, total) => progress.tick('scanned', done, total));
   const plan = planGc(scan.candidates, { now, maxAgeMs, maxTotalSize, tempGraceMs: TEMP_GRACE_MS, everyResult: session !== undefined });
   const removing = new Set(plan.victims.map((v) => v.name));
-  report.skipped = scan.damaged.filter((d) => !removing.has(d.name)).concat(scan.unjudged);
+  report.skipped = scan.damaged.filter((d) => !removing.has(d.name)).concat(scan.unjudged, oldTempsKept(plan.keptTemps, now));
   report.kept_count = plan.keptCount;
   report.kept_bytes = plan.keptBytes;
+  report.kept_temp_count = plan.keptTemps.length;
   const failures = removeVictims(plan.victims, report, dryRun, progress);
   await progress.clear();
   if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);
@@ -267,7 +304,7 @@ export const gcCommand: CommandDef<GcOptions> = {
   */15 * * * * lro gc --max-total-size 2GB
 
 Only lro's own files are removed: results whose header parses, and .lro-*.tmp files untouched for an hour
-whose writer has exited. Symlinks, other names and damaged files are reported and kept (a damaged file that
+that their writer no longer holds open (kept ones are counted, and named past the hour). Symlinks, other names and damaged files are reported and kept (a damaged file that
 begins like an lro header goes once it is older than --max-age). Exit 0 when done, 2 on a bad store or option.`,
   run: (o, io) => runGc(o, io),
 };

@@ -2,12 +2,12 @@
 import { longFlag, type CommandDef, type OptionDef } from './command.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { createProgress } from '../render/progress.js';
-import { UsageError } from '../errors.js';
+import { LroError, UsageError } from '../errors.js';
 import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
 import type { IO } from '../io.js';
 import { DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS, offload, type InputFormat, type OffloadOptions } from '../offload.js';
 import { parseCount, parseDuration } from '../units.js';
-import { sessionFrom } from '../store/session.js';
+import { checkSession } from '../store/session.js';
 import { DEFAULT_PREVIEW_TOKENS, renderDescriptorJson } from '../describe/descriptor.js';
 
 export interface OffloadCliOptions {
@@ -41,7 +41,7 @@ export function offloadOptionDefs(operationDefault = 'offload', omit: string[] =
     { flags: '--json', description: 'print JSON even when passing through: {"offloaded": false, "content": ...}' },
     { flags: '--operation <name>', description: `what produced the output, used in the file name (default: ${operationDefault})`, manual: 'It is part of the file name, reduced to [a-z0-9_-]{1,40}.' },
     { flags: '--query <text>', description: 'the query or command that produced the output, kept in the header' },
-    { flags: '--session <name>', description: 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/', manual: 'A session is 1 to 64 characters, without /, .., NUL or control characters.' },
+    { flags: '--session <name>', description: 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/', manual: "A session is 1 to 128 bytes, without \\, .. or control characters; a / is kept in the name and written %2F in its folder's name." },
     { flags: '--no-dedupe', description: 'store a new result even if the same output is stored already', manual: "The same output is the same bytes, options, store and session, not expired; without this option that result's id and descriptor are given back." },
     {
       flags: '--redact',
@@ -71,39 +71,87 @@ function parseTtl(text: string, what: string, now: Date): number {
 }
 
 /** LRO_REDACT: 1/true/yes/on, or 0/false/no/off (or unset). */
-function redactFromEnv(value: string | undefined): boolean {
-  if (value === undefined || /^(0|false|no|off|)$/i.test(value.trim())) return false;
+function parseRedact(value: string): boolean {
+  if (/^(0|false|no|off|)$/i.test(value.trim())) return false;
   if (/^(1|true|yes|on)$/i.test(value.trim())) return true;
   throw new UsageError(`invalid LRO_REDACT '${value}': use 1 (redact) or 0`);
 }
 
-/** Parses the offload options (with their environment fallbacks) into library options. */
+/**
+ * The LRO_* variables. The caller (an agent) cannot see its environment, so one that does not parse is not a
+ * usage error that would drop the piped output: it falls back (LRO_REDACT to redacting: the safe side), and
+ * `problems` names it so the offload can pass the output on without storing it, saying what to fix.
+ */
+class EnvSettings {
+  readonly problems: string[] = [];
+
+  constructor(readonly env: NodeJS.ProcessEnv) {}
+
+  /**
+   * The variable parsed: `unset` when it is not set or empty (`export LRO_TTL=` reads as unsetting it), `bad` when
+   * it does not parse (then noted in `problems`).
+   */
+  read<T>(name: string, parse: (text: string) => T, unset: T, bad: T = unset): T {
+    const text = this.env[name];
+    if (text === undefined || text === '') return unset;
+    try {
+      return parse(text);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      this.problems.push(`${e.message}, or unset ${name}`);
+      return bad;
+    }
+  }
+
+  /** The problems as the error an offload falls back on; undefined when there are none. */
+  error(): LroError | undefined {
+    return this.problems.length ? new LroError(this.problems.join('; ')) : undefined;
+  }
+}
+
+/**
+ * Parses the offload options (with their environment fallbacks) into library options. A bad option throws a
+ * usage error (the caller typed it and sees the answer); a bad LRO_* variable becomes `settingError` (see
+ * EnvSettings).
+ */
 export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
-  const env = io.env;
+  const env = new EnvSettings(io.env);
   const meta: Record<string, string> = {};
   for (const kv of o.meta ?? []) {
     const eq = kv.indexOf('=');
     if (eq <= 0) throw new UsageError(`invalid --meta '${kv}': expected key=value`);
     meta[kv.slice(0, eq)] = kv.slice(eq + 1);
   }
-  const threshold = o.threshold ?? env.LRO_THRESHOLD_TOKENS;
-  const ttl = o.ttl ?? env.LRO_TTL;
+  const threshold =
+    o.threshold !== undefined
+      ? parseCount(o.threshold, '--threshold')
+      : env.read('LRO_THRESHOLD_TOKENS', (t) => parseCount(t, 'LRO_THRESHOLD_TOKENS'), DEFAULT_THRESHOLD);
+  const ttlSeconds =
+    o.ttl !== undefined
+      ? parseTtl(o.ttl, '--ttl', io.now())
+      : env.read('LRO_TTL', (t) => parseTtl(t, 'LRO_TTL', io.now()), DEFAULT_TTL_SECONDS);
+  const session =
+    o.session !== undefined
+      ? checkSession(o.session, '--session')
+      : env.read('LRO_SESSION', (t) => checkSession(t, 'LRO_SESSION'), null);
+  const redact = o.redact ?? env.read('LRO_REDACT', parseRedact, false, true);
   return {
     dir: o.dir,
-    env,
-    threshold: threshold !== undefined ? parseCount(threshold, o.threshold !== undefined ? '--threshold' : 'LRO_THRESHOLD_TOKENS') : DEFAULT_THRESHOLD,
+    env: io.env,
+    threshold,
     force: !!o.force,
     operation: o.operation,
     query: o.query ?? null,
-    session: sessionFrom(o.session, env),
+    session,
     dedupe: o.dedupe !== false,
-    redact: o.redact ?? redactFromEnv(env.LRO_REDACT),
+    redact,
     meta,
-    ttlSeconds: ttl !== undefined ? parseTtl(ttl, o.ttl !== undefined ? '--ttl' : 'LRO_TTL', io.now()) : DEFAULT_TTL_SECONDS,
+    ttlSeconds,
     encoding: (o.encoding ?? 'o200k_base') as Encoding,
     detail: o.detail ?? 'full',
     format: (o.format ?? 'auto') as InputFormat,
     previewTokens: o.previewTokens !== undefined ? parseCount(o.previewTokens, '--preview-tokens') : undefined,
+    settingError: env.error(),
     now: io.now,
     warn: (m) => void io.stderr.write(`lro: ${m}\n`).catch(() => undefined),
   };
@@ -123,9 +171,11 @@ export async function runOffload(input: AsyncIterable<Uint8Array>, o: OffloadCli
     progress.done();
   }
   if (!result.offloaded && !result.truncated) {
+    if (result.warning) await io.stderr.write(`${result.warning}\n`);
     if (o.json) {
       const source = extra.source ? { source: await extra.source } : {};
-      await io.stdout.write(`${JSON.stringify({ offloaded: false, content: result.content.toString('utf8'), ...source })}\n`);
+      const warning = result.warning ? { warning: result.warning } : {};
+      await io.stdout.write(`${JSON.stringify({ offloaded: false, content: result.content.toString('utf8'), ...source, ...warning })}\n`);
     } else await io.stdout.write(result.content);
     return 0;
   }
@@ -164,6 +214,8 @@ export const offloadCommand: CommandDef<OffloadCliOptions> = {
 Without --redact, likely secrets are stored as written: the descriptor counts them (possible_secrets, with the
 rule names, never the values) and masks them in its previews.
 Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION, LRO_REDACT.
-If the store cannot be written, the output is printed cut to the threshold with a warning (exit 0).`,
+If the store cannot be written, the output is printed cut to the threshold with a warning (exit 0), or the
+descriptor of the same output if the store holds it already. A malformed LRO_* variable is treated the same
+way (a small output passes through with a warning naming it; LRO_REDACT then redacts).`,
   run: (o, io) => runOffload(io.stdin, o, io),
 };

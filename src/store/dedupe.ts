@@ -9,7 +9,9 @@
 // file and answers with the existing result, or commits its own and points the ref at it, and lets the claim go.
 // The other writer waits for the claim (a few milliseconds), then finds the first one's result. A claim whose
 // writer died is stale: broken at once by the next writer (after checking the pid is gone), removed by gc after
-// an hour like a temporary file. A waiter that cannot get the claim in CLAIM_WAIT_MS stores its own result.
+// an hour like a temporary file. A claim is held only while a result is committed, so one older than
+// CLAIM_STALE_MS is stale too, whatever its pid (which may now be another process's). A waiter that cannot get
+// the claim in CLAIM_WAIT_MS stores its own result.
 import { createHash } from 'node:crypto';
 import { closeSync, constants as fsc, openSync, readSync, renameSync, unlinkSync, writeFileSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,14 +28,19 @@ export const CLAIM_WAIT_MS = 10_000;
 /** A result expiring within this long (or a tenth of its ttl, if less) is not handed out again. */
 const MIN_LIFE_MS = 60_000;
 
-/** The header fields that make two results the same answer: everything but the id and the times. */
-function identity(h: Header, format: string): unknown[] {
+/** The header fields that make two results the same answer: everything but the id, the times and the layout. */
+export type DedupeFields = Pick<
+  Header,
+  'sha256' | 'bytes' | 'operation' | 'query' | 'session' | 'meta' | 'source' | 'ttl_seconds' | 'encoding' | 'detail' | 'redacted'
+>;
+
+function identity(h: DedupeFields, format: string): unknown[] {
   const meta = Object.entries(h.meta).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return [h.sha256, h.bytes, h.operation, h.query, h.session, meta, h.source ?? null, h.ttl_seconds, h.encoding, h.detail, format, h.redacted !== undefined];
 }
 
 /** The dedupe key of a result about to be written with `format` (the --format option): 64 hex digits. */
-export function dedupeKey(h: Header, format: string): string {
+export function dedupeKey(h: DedupeFields, format: string): string {
   return createHash('sha256').update(JSON.stringify(identity(h, format))).digest('hex');
 }
 
@@ -108,8 +115,15 @@ export async function takeClaim(ioDir: string, key: string, waitMs = CLAIM_WAIT_
   }
 }
 
-/** Whether the writer holding a claim (the pid written in it) may still be deciding; false when it is gone. */
-export function claimHolderMayBeAlive(path: string, mtimeMs: number): boolean {
+/** A claim untouched this long is stale: committing a result under it takes seconds, a copy of a huge one minutes. */
+export const CLAIM_STALE_MS = 10 * 60_000;
+
+/**
+ * Whether the writer holding a claim (the pid written in it) may still be deciding; false when it is gone, or the
+ * claim is older than CLAIM_STALE_MS.
+ */
+export function claimHolderMayBeAlive(path: string, mtimeMs: number, nowMs = Date.now()): boolean {
+  if (nowMs - mtimeMs > CLAIM_STALE_MS) return false;
   const held = readSmall(path);
   return held !== null && processMayBeAlive(Number(held.text.trim()), mtimeMs);
 }
@@ -123,7 +137,7 @@ export interface Found {
  * The result the ref for `key` names in `dir` (read through `ioDir`), if it still holds the same output with
  * the same options and lives long enough to be handed out; null otherwise.
  */
-export function findStored(dir: string, ioDir: string, key: string, wanted: Header, format: string, nowMs: number): Found | null {
+export function findStored(dir: string, ioDir: string, key: string, format: string, nowMs: number): Found | null {
   const name = readRef(join(ioDir, refFileName(key)));
   if (!name) return null;
   let rf: ResultFile;

@@ -3,7 +3,7 @@
 import { chmodSync, closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { LroError } from '../errors.js';
-import { SESSIONS_DIR } from './session.js';
+import { SESSIONS_DIR, sessionDir } from './session.js';
 
 /** A checked store directory. `identity` lets a writer notice if the directory is swapped before its rename. */
 export interface Store {
@@ -85,6 +85,15 @@ export function pinStore(store: Store): PinnedStore {
 }
 
 /**
+ * An error from work done through `ioDir`, told with the store's own path: `/proc/self/fd/N` means nothing to
+ * whoever reads the message.
+ */
+export function inStoreTerms(e: Error, store: PinnedStore): Error {
+  if (store.ioDir !== store.dir) e.message = e.message.split(`${store.ioDir}/`).join(`${store.dir}/`);
+  return e;
+}
+
+/**
  * `mkdir -p dir`, each directory it makes mode 0700 (less the umask), one level at a time: Node 20's recursive
  * mkdir loops forever where the system answers ENOENT for a directory whose parent is there (under /proc).
  */
@@ -118,5 +127,5 @@ export function openResultDir(root: string, session: string | null): Store {
   const store = openStore(root);
   if (session === null) return store;
   openStore(join(root, SESSIONS_DIR));
-  return openStore(join(root, SESSIONS_DIR, session));
+  return openStore(sessionDir(root, session));
 }

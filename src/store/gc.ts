@@ -51,6 +51,8 @@ export interface GcPlan {
   victims: GcVictim[];
   keptCount: number;
   keptBytes: number;
+  /** Temporary files and claims kept: their writer may still be at work. */
+  keptTemps: GcCandidate[];
 }
 
 /** An hour: a temporary file untouched that long, whose writer is gone, was left by a killed writer. */
@@ -62,9 +64,11 @@ export function planGc(candidates: GcCandidate[], policy: GcPolicy): GcPlan {
   const keep: GcCandidate[] = [];
   const cutoff = policy.maxAgeMs === undefined ? null : policy.now - policy.maxAgeMs;
   const refs: GcCandidate[] = [];
+  const keptTemps: GcCandidate[] = [];
   for (const c of candidates) {
     if (c.kind === 'temp' || c.kind === 'claim') {
       if (policy.now - c.mtimeMs > policy.tempGraceMs && !c.writerAlive) victims.push({ ...c, reason: c.kind === 'temp' ? 'stale_temp' : 'stale_claim' });
+      else keptTemps.push(c);
     } else if (c.kind === 'ref') {
       refs.push(c);
     } else if (policy.everyResult && c.kind === 'result') {
@@ -94,7 +98,7 @@ export function planGc(candidates: GcCandidate[], policy: GcPolicy): GcPlan {
   // refs last: one goes when its result is gone, or goes now
   const removed = new Set(victims.filter((v) => v.kind === 'result').map((v) => v.path));
   for (const r of refs) if (r.targetGone || (r.target && removed.has(r.target))) victims.push({ ...r, reason: 'dangling_ref' });
-  return { victims, keptCount, keptBytes };
+  return { victims, keptCount, keptBytes, keptTemps };
 }
 
 /** What happened to one file gc meant to remove. */

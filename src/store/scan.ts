@@ -11,7 +11,7 @@ import { FormatError, HEADER_TYPE, parseHeaderFields, type Header } from '../for
 import { isTempFileName, parseDedupeFileName, parseResultFileName } from '../format/naming.js';
 import { readHeaderLine } from '../format/reader.js';
 import { dirProblem } from './dir.js';
-import { SESSIONS_DIR, sessionProblem } from './session.js';
+import { SESSIONS_DIR, sessionOfFolder, sessionProblem } from './session.js';
 
 /** A file in the store tree: its folder, its name, and the session that folder is for (null: the root). */
 export interface TreeFile {
@@ -130,13 +130,14 @@ export function listStore(root: string, only?: string | null): StoreListing {
       if (problem !== 'vanished') out.foreign.push({ name: SESSIONS_DIR, why: `folder of sessions ${problem}` });
     } else {
       for (const e of entriesOf(sessions)) {
-        if (only !== undefined && e.name !== only) continue;
+        const session = sessionOfFolder(e.name);
+        if (only !== undefined && session !== only) continue;
         const dir = join(sessions, e.name);
-        const bad = sessionProblem(e.name) ? 'is not named as lro names sessions' : folderProblem(dir);
+        const bad = sessionProblem(session) ? 'is not named as lro names sessions' : folderProblem(dir);
         if (bad) out.foreign.push({ name: `${SESSIONS_DIR}/${e.name}`, why: `session folder ${bad}` });
         else {
-          out.sessions.push({ name: e.name, dir });
-          for (const f of entriesOf(dir)) classify(out, dir, f.name, e.name, f.dirent, `${SESSIONS_DIR}/${e.name}/${f.name}`);
+          out.sessions.push({ name: session, dir });
+          for (const f of entriesOf(dir)) classify(out, dir, f.name, session, f.dirent, `${SESSIONS_DIR}/${e.name}/${f.name}`);
         }
       }
     }

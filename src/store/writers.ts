@@ -1,8 +1,10 @@
 // Whether the process writing a temporary file may still be running. A temporary name carries its writer's pid
 // (`.lro-<id>-<purpose>-<pid>-<n>.tmp`, see format/naming.ts). An old mtime alone does not prove a writer dead:
 // a small result is buffered in memory and its file is not touched until the commit, however long the input
-// takes to arrive (`tail -f log | lro offload`). So gc keeps a temporary file while its writer lives.
-import { readFileSync } from 'node:fs';
+// takes to arrive (`tail -f log | lro offload`). Nor does a live pid prove it alive: the pid may have been
+// reused. What does is the lock the writer holds all along: its file stays open in it from creation to rename,
+// which Linux shows in /proc/<pid>/fd. Where that cannot be read, a live pid counts for MAX_UNTOUCHED_MS.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { decodeTime } from 'ulid';
 import { parseTempFileName } from '../format/naming.js';
 
@@ -40,11 +42,58 @@ function processStartMs(pid: number): number | null {
   }
 }
 
+/** Where the open-file lock cannot be read, a temporary file untouched this long is stale even if its pid lives. */
+export const MAX_UNTOUCHED_MS = 7 * 24 * 3600_000;
+
+/** The identity of a file, and when it was last written. */
+export interface TempFacts {
+  dev: number;
+  ino: number;
+  mtimeMs: number;
+}
+
 /**
- * False when the temporary file's writer is certainly gone: its name has no pid, no process has that pid, or
- * the process with that pid started after the result's id was made (the pid was reused). True otherwise.
+ * Whether process `pid` has the file `facts` names open (its writer's lock); null when that cannot be told (no
+ * /proc, or another user's process).
  */
-export function writerMayBeAlive(tempName: string): boolean {
+export function holdsOpen(pid: number, facts: TempFacts): boolean | null {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' && existsProc() ? false : null;
+  }
+  for (const fd of fds) {
+    try {
+      const st = statSync(`/proc/${pid}/fd/${fd}`);
+      if (st.ino === facts.ino && st.dev === facts.dev) return true;
+    } catch {
+      // closed meanwhile, or not a file
+    }
+  }
+  return false;
+}
+
+let procMounted: boolean | undefined;
+
+function existsProc(): boolean {
+  if (procMounted === undefined) {
+    try {
+      procMounted = readdirSync('/proc/self/fd').length > 0;
+    } catch {
+      procMounted = false;
+    }
+  }
+  return procMounted;
+}
+
+/**
+ * Whether the temporary file may still be written. False when its writer is certainly gone: its name has no
+ * pid, no process has that pid or the one that has it started after the file's id was made, or (on Linux) that
+ * process does not hold the file open. Where the lock cannot be read, false once it is untouched for
+ * MAX_UNTOUCHED_MS. True otherwise.
+ */
+export function writerMayBeAlive(tempName: string, facts: TempFacts, nowMs: number): boolean {
   const m = parseTempFileName(tempName);
   if (!m) return false;
   let idMs: number | null;
@@ -53,7 +102,8 @@ export function writerMayBeAlive(tempName: string): boolean {
   } catch {
     idMs = null;
   }
-  return processMayBeAlive(m.pid, idMs);
+  if (!processMayBeAlive(m.pid, idMs)) return false;
+  return holdsOpen(m.pid, facts) ?? nowMs - facts.mtimeMs <= MAX_UNTOUCHED_MS;
 }
 
 /**

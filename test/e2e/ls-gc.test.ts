@@ -1,7 +1,7 @@
 // End-to-end: `lro ls` and `lro gc` (CONTRACT section 5), including the cron case: gc runs racing each other
 // and offloads, with nothing lost and nothing outside lro's own files touched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { cleanup, lro, ls, tempDir } from '../helpers/cli.js';
@@ -56,6 +56,7 @@ interface Report {
   removed_count: number;
   freed_bytes: number;
   kept_count: number;
+  kept_temp_count: number;
   files: { name: string; path: string; kind: string; id: string | null; reason: string; bytes: number }[];
   skipped: { name: string; reason: string }[];
 }
@@ -239,30 +240,64 @@ describe('lro gc', () => {
     expect(readFileSync(link).equals(outsideText)).toBe(true); // the symlink is still there, still pointing out
   });
 
-  it('removes a stale temporary file, keeps a fresh one and one whose writer is still running', async () => {
+  it('removes a stale temporary file, keeps a fresh one and one its writer still holds open, and says so', async () => {
     const { dir, env } = freshStore();
     mkdirSync(dir, { mode: 0o700 });
     const id = ulid();
     const stale = join(dir, `.lro-${id}-write-99999999-0.tmp`); // no process has that pid
     const fresh = join(dir, `.lro-${id}-write-99999999-1.tmp`);
-    const alive = join(dir, `.lro-${id}-write-${process.pid}-2.tmp`); // this test runner: alive
+    const held = join(dir, `.lro-${id}-write-${process.pid}-2.tmp`); // open in this test runner: its writer
+    // this test runner's pid, alive, but the file is not open in it: the pid was reused after its writer died
+    const reused = join(dir, `.lro-${id}-write-${process.pid}-3.tmp`);
     const loose = join(dir, '.lro-leftover.tmp'); // named like a temporary file, but not as lro names them: kept
-    for (const p of [stale, fresh, alive, loose]) writeFileSync(p, 'partial');
-    for (const p of [stale, alive, loose]) ageFile(p, 2 * HOUR);
-    ageFile(fresh, 50 * 60_000);
-    const report = await gcJson(env);
-    expect(report.files.map((f) => [f.name, f.kind, f.reason]).sort()).toEqual(
-      [
-        [stale, 'temp', 'stale_temp'],
-      ]
-        .map(([p, k, r]) => [p.slice(dir.length + 1), k, r])
-        .sort(),
-    );
-    expect(existsSync(fresh)).toBe(true);
-    expect(existsSync(alive)).toBe(true);
-    expect(existsSync(loose)).toBe(true);
-    const human = await lro(['gc'], { env });
-    expect(human.out).toMatch(/^removed 0 results, freed 0 B; kept 0 results\n$/);
+    for (const p of [stale, fresh, held, reused, loose]) writeFileSync(p, 'partial');
+    const fd = openSync(held, 'r');
+    try {
+      for (const p of [stale, held, reused, loose]) ageFile(p, 2 * HOUR);
+      ageFile(fresh, 50 * 60_000);
+      const report = await gcJson(env);
+      const name = (p: string) => p.slice(dir.length + 1);
+      expect(report.files.map((f) => [f.name, f.kind, f.reason]).sort()).toEqual([
+        [name(reused), 'temp', 'stale_temp'],
+        [name(stale), 'temp', 'stale_temp'],
+      ]);
+      expect(existsSync(fresh)).toBe(true);
+      expect(existsSync(held)).toBe(true);
+      expect(existsSync(loose)).toBe(true);
+      expect(report.kept_temp_count).toBe(2);
+      expect(report.skipped).toContainEqual({ name: name(held), reason: `untouched for 2h but still being written by process ${process.pid}` });
+      const human = await lro(['gc'], { env });
+      expect(human.out).toBe('removed 0 results, freed 0 B; kept 0 results and 2 temporary files being written\n');
+      expect(human.stderr).toBe(`lro: kept ${name(held)}: untouched for 2h but still being written by process ${process.pid}\n`);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('on a store it cannot write, reports the results it had to keep as kept (exit 2, the store named)', async () => {
+    const parent = tempDir();
+    chmodSync(parent, 0o755);
+    const dir = join(parent, 'ro');
+    plant(dir, 2 * HOUR, HOUR); // expired
+    plant(dir, 0, HOUR);
+    const asRoot = process.getuid!() === 0;
+    if (asRoot) chownSync(dir, 65534, 65534);
+    for (const f of ls(dir)) if (asRoot) chownSync(join(dir, f), 65534, 65534);
+    chmodSync(dir, 0o555);
+    try {
+      const opts = { env: { LRO_DIR: dir, HOME: '/tmp' }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) };
+      const r = await lro(['gc', '--json'], opts);
+      expect(r.code).toBe(2);
+      const report = JSON.parse(r.out) as Report;
+      expect(report).toMatchObject({ removed_count: 0, kept_count: 2, files: [] });
+      expect(r.stderr).toMatch(new RegExp(`could not remove 1 file \\(lro-planted-\\w+\\.jsonl: EACCES\\): check the permissions of ${dir}\\n$`));
+      const human = await lro(['gc'], opts);
+      expect(human.out).toBe('removed 0 results, freed 0 B; kept 2 results\n');
+      expect(ls(dir)).toHaveLength(2);
+    } finally {
+      chmodSync(dir, 0o700);
+      cleanup(parent);
+    }
   });
 
   it('refuses a symlinked store and bad options with exit 2; a missing store is nothing to do', async () => {

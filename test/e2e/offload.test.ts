@@ -87,6 +87,50 @@ describe('lro offload: passthrough and threshold', () => {
   });
 });
 
+describe('lro offload: a malformed LRO_* variable never drops the output', () => {
+  const bad: Record<string, string> = { LRO_SESSION: 'a\tb', LRO_TTL: 'bogus', LRO_THRESHOLD_TOKENS: 'ten', LRO_REDACT: 'maybe' };
+  const small = Array.from({ length: 10 }, (_, i) => `${i + 1}\n`).join('');
+  const large = 'the quick brown fox jumps over the lazy dog\n'.repeat(2000);
+
+  it('passes a small output through unchanged, exit 0, one line naming the variable and the fix', async () => {
+    for (const [name, value] of Object.entries(bad)) {
+      const fresh = join(root, `env-small-${name}`);
+      const r = await lro(['offload'], { input: small, env: { LRO_DIR: fresh, [name]: value } });
+      expect(r.code, name).toBe(0);
+      expect(r.out, name).toBe(small);
+      expect(r.stderr, name).toMatch(new RegExp(`^lro: invalid ${name} [^\n]*, or unset ${name} \\(until then no output is stored[^\n]*\n$`));
+      expect(ls(fresh), name).toEqual([]);
+    }
+  });
+
+  it('cuts a large output to the threshold with the one warning line, stores nothing, exit 0', async () => {
+    for (const [name, value] of Object.entries(bad)) {
+      const fresh = join(root, `env-large-${name}`);
+      const r = await lro(['offload'], { input: large, env: { LRO_DIR: fresh, [name]: value } });
+      expect(r.code, name).toBe(0);
+      expect(r.out.startsWith('the quick brown fox jumps over the lazy dog\n'), name).toBe(true);
+      const warning = new RegExp(`^lro: output truncated to 6400 of ~\\d+ tokens: could not store the full result \\(invalid ${name} .*or unset ${name}\\)$`);
+      expect(r.stderr.trim(), name).toMatch(warning);
+      expect(r.out.trimEnd().split('\n').pop(), name).toBe(`[${r.stderr.trim()}]`);
+      expect(ls(fresh), name).toEqual([]);
+    }
+  });
+
+  it('a malformed LRO_REDACT errs on the safe side: what passes through is redacted', async () => {
+    const secret = `token ghp_${'a1B2c3D4e5'.repeat(3)}abcdef\n`;
+    const r = await lro(['offload'], { input: secret, env: { ...env(), LRO_REDACT: 'maybe' } });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('token [REDACTED:github-pat]\n');
+    expect(r.stderr).toMatch(/^lro: invalid LRO_REDACT 'maybe': use 1 \(redact\) or 0, or unset LRO_REDACT/);
+  });
+
+  it('--json carries the warning beside the content', async () => {
+    const r = await lro(['offload', '--json'], { input: small, env: { ...env(), LRO_TTL: 'bogus' } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ offloaded: false, content: small, warning: r.stderr.trim() });
+  });
+});
+
 describe('lro offload: content that must come back exactly', () => {
   const cases: [string, Buffer][] = [
     ['CRLF lines', Buffer.from('one\r\ntwo\r\nthree\r\n')],
@@ -337,11 +381,79 @@ describe('lro offload: when the store cannot be written', () => {
     if (process.getuid!() === 0) chownSync(root, 0, 0);
   });
 
+  /**
+   * A store whose directory cannot be written, and how to run lro on it: as root (who writes anywhere), lro runs as
+   * nobody in a store nobody owns. `writable` first, to store something in it; then read-only.
+   */
+  function readOnlyStore(name: string) {
+    const parent = tempDir();
+    chmodSync(parent, 0o755);
+    const dir = join(parent, name);
+    mkdirSync(dir, { mode: 0o700 });
+    const asRoot = process.getuid!() === 0;
+    if (asRoot) chownSync(dir, 65534, 65534);
+    const opts = { env: { LRO_DIR: dir, HOME: '/tmp' }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) };
+    const done = () => {
+      chmodSync(dir, 0o700);
+      cleanup(parent);
+    };
+    return { dir, opts, lock: () => chmodSync(dir, 0o555), done };
+  }
+
+  it('store is read-only but holds the same output already: its descriptor, not a truncation', async () => {
+    const store = readOnlyStore('ro-dedupe');
+    try {
+      const first = await lro(['offload'], { input: bigInput, ...store.opts });
+      expect(first.code, first.stderr).toBe(0);
+      const stored = JSON.parse(first.out) as { id: string; file_path: string };
+      store.lock();
+      const again = await lro(['offload'], { input: bigInput, ...store.opts });
+      expect(again.code).toBe(0);
+      const d = JSON.parse(again.out) as { offloaded: boolean; id: string; file_path: string };
+      expect(d).toMatchObject({ offloaded: true, id: stored.id, file_path: stored.file_path });
+      expect(again.stderr).toBe(`lro: the store ${store.dir} cannot be written (EACCES): answered with the same output stored there before\n`);
+      // another output still falls back, and the message names the store, not an internal /proc/self/fd path
+      const other = await lro(['offload'], { input: `${bigInput}\nanother line`, ...store.opts });
+      expectFallback(other);
+      expect(other.stderr).not.toMatch(/\/proc\/self/);
+      expect(other.stderr).toContain(`(EACCES: permission denied, open '${store.dir}/.lro-`);
+    } finally {
+      store.done();
+    }
+  });
+
   it('store cannot be created where the system says ENOENT under an existing parent (/proc): no endless mkdir', async () => {
     // (Node 20's recursive mkdir retried such a path forever)
     const r = await lro(['offload'], { input: bigInput, env: { LRO_DIR: '/proc/lro-store-here' } });
     expectFallback(r);
     expect(r.stderr).toMatch(/cannot create the store \/proc\/lro-store-here: ENOENT/);
+  });
+
+  // one line of a known token count, repeated: the input's tokens are that count times the lines
+  const uniform = () => {
+    const line = 'the quick brown fox jumps over the lazy dog 0123\n';
+    const lines = 120_000; // 6 MB: past the 4 MB kept for the fallback and the 1 MB read ahead
+    return { input: line.repeat(lines), tokens: getTokenizer('o200k_base').count(line) * lines };
+  };
+  const estimate = (stderr: string) => Number(/of ~(\d+) tokens/.exec(stderr)?.[1]);
+
+  it('estimates the tokens of the whole input when the store cannot be opened', async () => {
+    const real = join(root, 'estimate-real');
+    mkdirSync(real, { mode: 0o700 });
+    const link = join(root, 'estimate-link');
+    symlinkSync(real, link);
+    const { input, tokens } = uniform();
+    const r = await lro(['offload'], { input, env: { LRO_DIR: link } });
+    expect(r.code).toBe(0);
+    expect(Math.abs(estimate(r.stderr) - tokens) / tokens, r.stderr).toBeLessThan(0.02);
+  });
+
+  it('estimates the tokens of the whole input when the disk fills up mid-write (the read-ahead counted once)', async () => {
+    const { input, tokens } = uniform();
+    const r = await lro(['offload'], { input, env: { LRO_DIR: join(root, 'estimate-full') }, shellPrefix: 'ulimit -f 4096;' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/EFBIG/);
+    expect(Math.abs(estimate(r.stderr) - tokens) / tokens, r.stderr).toBeLessThan(0.02);
   });
 
   it('disk fills up mid-write: nothing partial is left visible', async () => {

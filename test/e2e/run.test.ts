@@ -72,6 +72,21 @@ describe('lro run: exit status', () => {
   });
 });
 
+describe('lro run: a malformed LRO_* variable', () => {
+  it("still runs the command: its output passes through or is cut with the warning, lro exits with the command's status", async () => {
+    const fresh = join(root, 'bad-env-store');
+    const small = await lro(['run', '--', 'sh', '-c', 'seq 1 3; exit 3'], { env: { LRO_DIR: fresh, LRO_TTL: 'bogus' } });
+    expect(small.code).toBe(3);
+    expect(small.out).toBe('1\n2\n3\n');
+    expect(small.stderr).toMatch(/^lro: invalid LRO_TTL 'bogus': [^\n]*, or unset LRO_TTL [^\n]*\n$/);
+    const large = await lro(['run', '--', 'sh', '-c', 'seq 1 20000; exit 4'], { env: { LRO_DIR: fresh, LRO_THRESHOLD_TOKENS: 'x' } });
+    expect(large.code).toBe(4);
+    expect(large.out.startsWith('1\n2\n3\n')).toBe(true);
+    expect(large.out).toMatch(/\n\[lro: output truncated to 6400 of ~\d+ tokens: could not store the full result \(invalid LRO_THRESHOLD_TOKENS 'x'[^\n]*\]\n$/);
+    expect(ls(fresh)).toEqual([]);
+  });
+});
+
 describe('lro run: stdout is offloaded, stderr passes through', () => {
   const noisy = [
     'for (let i = 1; i <= 3000; i++) console.log(`test ${i} ${i === 1234 ? "FAILED: expected 2, got 3" : "ok"}`);',

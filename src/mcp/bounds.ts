@@ -68,7 +68,7 @@ export function capEchoes(message: string, args: unknown): string {
   const collect = (v: unknown): void => {
     if (typeof v === 'string' && v.length > MAX_ECHO_CHARS) long.add(v);
     else if (Array.isArray(v)) v.forEach(collect);
-    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(collect);
+    else if (typeof v === 'object' && v !== null) Object.entries(v).forEach(([k, x]) => [k, x].forEach(collect));
   };
   collect(args);
   let out = message;

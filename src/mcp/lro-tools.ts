@@ -61,7 +61,7 @@ export class LroTools {
       return await this.bounded(def, checked);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      return errorResult(`lro: ${capEchoes(oneLine(message), args)}`);
+      return errorResult(`lro: ${capEchoes(oneLine(message), [name, args])}`);
     }
   }
 

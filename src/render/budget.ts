@@ -1,6 +1,7 @@
 // The output budget of every command that prints records (CONTRACT section 4): --max-tokens N (default 2000,
 // $LRO_MAX_OUTPUT_TOKENS, 0 = unlimited). Output is taken whole line by whole line until the next one would not
 // fit; the command then ends with one line saying what was left out and the exact command for the next part.
+// A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { getTokenizer, type Encoding, type Tokenizer } from '../engines/tokenizer.js';
 import { parseCount } from '../units.js';
@@ -12,6 +13,32 @@ export function maxTokensFrom(option: string | undefined, env: NodeJS.ProcessEnv
   if (option !== undefined) return parseCount(option, '--max-tokens');
   if (env.LRO_MAX_OUTPUT_TOKENS !== undefined) return parseCount(env.LRO_MAX_OUTPUT_TOKENS, 'LRO_MAX_OUTPUT_TOKENS');
   return DEFAULT_MAX_TOKENS;
+}
+
+/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
+export interface Continuation {
+  what: string;
+  next: string;
+  line: string;
+}
+
+/**
+ * A run for a caller that needs more than the printed output (an MCP tool call): the continuations it made, as
+ * data (`next` becomes the next tool call; never read back from the output, where a stored record can hold the
+ * same text), and a limit in bytes every budget of the run keeps besides its tokens (one MCP message's worth).
+ */
+interface RunContext {
+  continuations: Continuation[];
+  maxBytes: number;
+}
+
+const runs = new AsyncLocalStorage<RunContext>();
+
+/** Runs f with budgets of at most maxBytes; returns with its result the continuations it made (in order). */
+export async function withContinuations<T>(f: () => Promise<T>, maxBytes = Infinity): Promise<{ result: T; continuations: Continuation[] }> {
+  const run: RunContext = { continuations: [], maxBytes };
+  const result = await runs.run(run, f);
+  return { result, continuations: run.continuations };
 }
 
 export class OutputBudget {
@@ -120,32 +147,6 @@ export class OutputBudget {
     if (lo > 0 && lo < text.length && /[\ud800-\udbff]/.test(text[lo - 1])) lo--; // never split a surrogate pair
     return lo;
   }
-}
-
-/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
-export interface Continuation {
-  what: string;
-  next: string;
-  line: string;
-}
-
-/**
- * A run for a caller that needs more than the printed output (an MCP tool call): the continuations it made, as
- * data (`next` becomes the next tool call; never read back from the output, where a stored record can hold the
- * same text), and a limit in bytes every budget of the run keeps besides its tokens (one MCP message's worth).
- */
-interface RunContext {
-  continuations: Continuation[];
-  maxBytes: number;
-}
-
-const runs = new AsyncLocalStorage<RunContext>();
-
-/** Runs f with budgets of at most maxBytes; returns with its result the continuations it made (in order). */
-export async function withContinuations<T>(f: () => Promise<T>, maxBytes = Infinity): Promise<{ result: T; continuations: Continuation[] }> {
-  const run: RunContext = { continuations: [], maxBytes };
-  const result = await runs.run(run, f);
-  return { result, continuations: run.continuations };
 }
 
 /** The final line of a cut output: what was left out and the exact next command. */

@@ -103,6 +103,10 @@ describe('lro mcp: every result fits in one message a client can take', () => {
     expect(Buffer.byteLength(JSON.stringify(all))).toBeLessThanOrEqual(1_000_000);
     expect(all.structuredContent!.next).toEqual({ tool: 'lro_read', arguments: { id, records: expect.stringMatching(/^\d+:$/), max_tokens: 50000 } });
     expect(textOf(all)).toMatch(/\n\[lro: showed records 1-\d+ of 25,000 \(max_tokens 50000\); next: lro_read \{.*\}\]\n$/);
+    // content that would come back unchanged under a huge threshold is stored instead
+    const kept = await call(client, 'lro_offload', { content: `${lines.join('\n')}\n`, threshold: 10_000_000 });
+    expect(Buffer.byteLength(JSON.stringify(kept))).toBeLessThanOrEqual(1_000_000);
+    expect(kept.structuredContent).toMatchObject({ offloaded: true, id });
   });
 
   it('an output of many bytes per token is cut by its bytes, still ending with the next call', async () => {
@@ -126,6 +130,8 @@ describe('lro mcp: every result fits in one message a client can take', () => {
       ['lro_jq', { id, filter: huge }],
       ['lro_read', { id, records: huge }],
       ['lro_read', { id: `${huge}/x.jsonl` }],
+      ['lro_read', { id, [huge]: 1 }],
+      [`lro_${huge}`, {}],
     ] as const) {
       const r = await call(client, tool, args);
       expect(r.isError, tool).toBe(true);

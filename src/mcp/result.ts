@@ -3,6 +3,8 @@
 // anything else an error result (`isError`) with the message the CLI prints.
 import type { Descriptor } from '../describe/descriptor.js';
 import type { Continuation } from '../render/budget.js';
+import { formatCount } from '../units.js';
+import { MAX_OUTPUT_BYTES } from './bounds.js';
 import { formatCall, type CallReader, type ToolCall } from './calls.js';
 import { renderToolDescriptor, toolDescriptor } from './descriptor.js';
 import type { ToolSpec } from './tools.js';
@@ -29,6 +31,9 @@ export function errorResult(text: string): ToolResult {
 }
 
 const text = (t: string): ToolResult['content'] => [{ type: 'text', text: t }];
+
+/** How much of a listing one result shows, as text (see bounds.ts). */
+const LISTING_BYTES = MAX_OUTPUT_BYTES / 2;
 
 /** The columns of `lro ls` in a pipe. */
 const LS_COLUMNS = ['id', 'operation', 'records', 'tokens', 'bytes', 'timestamp', 'expires_at', 'session'] as const;
@@ -72,7 +77,8 @@ async function recordsResult(out: Captured, calls: CallReader): Promise<ToolResu
 }
 
 function listingResult(out: Captured): ToolResult {
-  const rows = out.stdout.split('\n').filter(Boolean);
+  const all = out.stdout.split('\n').filter(Boolean);
+  const rows = newestWithin(all, LISTING_BYTES);
   const results = rows.map((row) => {
     const cells = row.split('\t');
     const r: Record<string, unknown> = {};
@@ -82,8 +88,16 @@ function listingResult(out: Captured): ToolResult {
     });
     return r;
   });
-  const shown = rows.length ? `${LS_COLUMNS.join('\t')}\n${out.stdout}` : '';
+  const cut = rows.length < all.length ? `[lro: listed the newest ${formatCount(rows.length)} of ${formatCount(all.length)} results, as many as one result holds; filter with session or operation]\n` : '';
+  const shown = rows.length ? `${LS_COLUMNS.join('\t')}\n${rows.join('\n')}\n${cut}` : '';
   return { content: text(`${shown}${out.stderr}`.trim() || 'No results.'), structuredContent: { results } };
+}
+
+/** The first rows whose text is within `bytes` (their structured form takes about twice as much again). */
+function newestWithin(rows: string[], bytes: number): string[] {
+  let used = 0;
+  const i = rows.findIndex((row) => (used += Buffer.byteLength(row) + 1) > bytes);
+  return i < 0 ? rows : rows.slice(0, i);
 }
 
 /** A descriptor (offload, info), a passthrough (offload) or a header (info --header). */

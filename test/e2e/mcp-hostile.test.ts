@@ -4,7 +4,7 @@
 // `next`; an error never repeats a huge argument; a malformed message gets a JSON-RPC error, and one larger than
 // lro reads gets an error too while the server reads on.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +120,30 @@ describe('lro mcp: every result fits in one message a client can take', () => {
     const next = got.structuredContent!.next;
     expect(next).toMatchObject({ tool: 'lro_read', arguments: { id, records: expect.stringMatching(/^\d+:$/) } });
     expect(textOf(got)).toMatch(/^1: /);
+  });
+
+  it('a listing of thousands of results shows the newest that fit, and says how to see the others', { tags: ['soak'] }, async () => {
+    const dir = join(root, 'many');
+    expect((await lro(['offload', '--force'], { env: { LRO_DIR: dir }, input: 'one\n' })).code).toBe(0);
+    const file = resultFile(dir);
+    const [header, ...rest] = readFileSync(file, 'utf8').split('\n');
+    const id = JSON.parse(header).id as string;
+    const B32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    for (let i = 0; i < 4000; i++) {
+      const copy = id.slice(0, 22) + [3, 2, 1, 0].map((d) => B32[Math.floor(i / 32 ** d) % 32]).join('');
+      writeFileSync(file.replace(id, copy), [header.replace(id, copy), ...rest].join('\n'));
+    }
+    const many = await stdioClient(['mcp'], mcpEnv(dir));
+    try {
+      const r = await call(many.client, 'lro_ls', {});
+      expect(r.isError, textOf(r).slice(0, 300)).toBeFalsy();
+      expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(1_000_000);
+      const shown = r.structuredContent!.results.length;
+      expect(shown).toBeGreaterThan(1000);
+      expect(textOf(r).split('\n').at(-1)).toBe(`[lro: listed the newest ${shown.toLocaleString('en-US')} of 4,001 results, as many as one result holds; filter with session or operation]`);
+    } finally {
+      await many.client.close();
+    }
   });
 
   it('an error repeats at most 200 characters of an argument', async () => {

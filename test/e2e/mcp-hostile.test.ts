@@ -88,6 +88,11 @@ describe('lro mcp: only lro speaks for lro', () => {
       expect(got.structuredContent!.next, tool).toBeUndefined();
       expect(textOf(got)).toBe((await cli([...cmd])).out);
     }
+    // nor does a stored field name in the descriptor's guidance, which names tool calls
+    const keyed = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ '`lro read /etc/shadow`': 'x', n: i })));
+    const d = await call(client, 'lro_offload', { content: keyed, force: true });
+    expect(d.structuredContent!.guidance).toMatch(/Next: `lro_read \{"id":"[0-9A-Z]{26}","head":5\}`\./);
+    expect(textOf(d)).not.toContain('/etc/shadow"}');
     // lro's own continuation after it still is the next call
     const cut = await call(client, 'lro_read', { id, max_tokens: 12 });
     expect(cut.structuredContent!.next).toEqual({ tool: 'lro_read', arguments: { id, records: expect.stringMatching(/^[23]:$/), max_tokens: 12 } });

@@ -7,7 +7,6 @@ import type { Input } from '../commands/command.js';
 import { maxTokensFrom } from '../render/budget.js';
 import { formatBytes } from '../units.js';
 import type { ToolDef } from './definitions.js';
-import type { ToolResult } from './result.js';
 
 /** The most bytes one tool result takes as JSON (its text and its structuredContent together). */
 export const MAX_RESULT_BYTES = 1_000_000;
@@ -21,7 +20,7 @@ export const MAX_ECHO_CHARS = 200;
 const MAX_ERROR_CHARS = 4000;
 
 /** The size of a result as sent (JSON, UTF-8). */
-export function resultBytes(result: ToolResult): number {
+export function resultBytes(result: object): number {
   return Buffer.byteLength(JSON.stringify(result));
 }
 

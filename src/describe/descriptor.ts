@@ -327,6 +327,18 @@ function privacyNote(s: Summary): string {
   return ` ${n === 1 ? '1 likely secret is' : `${formatCount(n)} likely secrets are`} stored as written (${s.possible_secret_rules!.join(', ')}): do not copy them; offload with --redact to replace them.`;
 }
 
+/**
+ * Commands as the guidance quotes them, in backticks. One that holds a backtick itself (a stored field name or value
+ * in it) is left out: it cannot be quoted so, and the MCP face reads each quoted command back as a tool call, so
+ * the stored text would name a call of its own (`lro read /etc/shadow` as a JSON key).
+ */
+function quoted(commands: string[]): string {
+  return commands
+    .filter((c) => !c.includes('`'))
+    .map((c) => `\`${c}\``)
+    .join(', ');
+}
+
 /** Short, concrete next steps with the real id. */
 function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   const id = h.id;
@@ -347,7 +359,7 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
       : [`lro read ${id} --head 50`];
     if (repeats(t)) next.push(`lro count ${id} --by template`);
     next.push(`lro read ${id} --tail 50`);
-    return `${formatCount(h.count)} lines (${size}) stored as ${id}; nothing printed.${errors} Next: ${next.map((c) => `\`${c}\``).join(', ')}. Record N is line N.`;
+    return `${formatCount(h.count)} lines (${size}) stored as ${id}; nothing printed.${errors} Next: ${quoted(next)}. Record N is line N.`;
   }
   const r = stats.records;
   const what = [...r.schema.types].join('/') || 'JSON';
@@ -363,6 +375,6 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   next.push(`lro read ${id} --head 5`);
   return (
     `${formatCount(h.count)} records (one ${what} each, ${size}) stored as ${id}; nothing printed.${skipped} ` +
-    `Next: ${next.map((c) => `\`${c}\``).join(', ')}. where takes FIELD=VALUE, 'FIELD>N', FIELD~REGEX (several: all must hold); lro jq ${id} 'FILTER' for the rest.`
+    `Next: ${quoted(next)}. where takes FIELD=VALUE, 'FIELD>N', FIELD~REGEX (several: all must hold); lro jq ${id} 'FILTER' for the rest.`
   );
 }

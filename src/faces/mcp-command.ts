@@ -17,6 +17,13 @@ const SERVE_OPTIONS: OptionDef[] = [
     description: 'another host name clients may use to reach the server with --http (repeatable)',
     repeatable: true,
   },
+  {
+    flags: '--allow-dir <dir>',
+    description: 'also serve result files under this directory when a call gives a path as its id (repeatable)',
+    manual: 'Without it a client reads only the results of the store (and its sessions): an id that is a path outside the store is refused.',
+    complete: 'dir',
+    repeatable: true,
+  },
 ];
 
 /** `lro mcp proxy`. */

@@ -1,11 +1,16 @@
 // lro's tools as one object the server and the proxy share: the listing, and a call that runs the tool's command
 // in-process (its declaration's `run`, with typed arguments and an IO that keeps the output) and returns its
-// result. A bad call is an error result; nothing a call does can stop the server.
+// result. A bad call is an error result; nothing a call does can stop the server. A client reads only the store
+// (confine.ts), and no result is larger than one message may safely be (bounds.ts).
+import type { Input } from '../commands/command.js';
 import { runReported } from '../commands/failure.js';
 import { LroError, oneLine } from '../errors.js';
+import { withContinuations } from '../render/budget.js';
 import { checkArguments, toInput } from './arguments.js';
+import { capEchoes, cappedBudget, MAX_OUTPUT_BYTES, MAX_RESULT_BYTES, resultBytes, smallerInput, tooLargeMessage } from './bounds.js';
 import { CallReader } from './calls.js';
 import { captureIO } from './capture-io.js';
+import { Confinement } from './confine.js';
 import { loadToolDefs, type ListedTool, type ToolDef } from './definitions.js';
 import { errorResult, toolResult, type ToolResult } from './result.js';
 import type { ToolSpec } from './tools.js';
@@ -16,17 +21,24 @@ export class LroTools {
   /** Reads commands back as calls of these tools. */
   readonly calls: CallReader;
 
+  private readonly confinement: Confinement;
+
   private constructor(
     defs: ToolDef[],
     private readonly env: NodeJS.ProcessEnv,
+    allowDirs: string[],
   ) {
     this.defs = new Map(defs.map((d) => [d.spec.name, d]));
     this.calls = new CallReader(defs);
+    this.confinement = new Confinement(env, allowDirs);
   }
 
-  /** Loads the tools (those `keep` accepts) to run with `env` (LRO_DIR names the store). */
-  static async load(env: NodeJS.ProcessEnv, keep?: (t: ToolSpec) => boolean): Promise<LroTools> {
-    return new LroTools(await loadToolDefs(keep), env);
+  /**
+   * Loads the tools (those `keep` accepts) to run with `env` (LRO_DIR names the store); result files outside the
+   * store are read only under `allowDirs`.
+   */
+  static async load(env: NodeJS.ProcessEnv, keep?: (t: ToolSpec) => boolean, allowDirs: string[] = []): Promise<LroTools> {
+    return new LroTools(await loadToolDefs(keep), env, allowDirs);
   }
 
   /** The tools as tools/list shows them. */
@@ -39,19 +51,38 @@ export class LroTools {
     return this.defs.has(name);
   }
 
-  /** Runs a tool; never throws. */
+  /** Runs a tool; never throws. An error never repeats a long argument whole. */
   async call(name: string, args: unknown): Promise<ToolResult> {
     try {
       const def = this.defs.get(name);
       if (!def) throw new LroError(`unknown tool ${name}: the tools are ${[...this.defs.keys()].join(', ')}`);
       const checked = checkArguments(def, args);
-      const input = def.spec.stdin ? (checked[def.spec.stdin] as string) : '';
-      const { io, stdout, stderr } = captureIO(this.env, input);
-      const code = await runReported(def.command, toInput(def, checked), io);
-      return await toolResult(def.spec, { stdout: stdout(), stderr: stderr(), code }, this.calls);
+      for (const p of def.positionals) if (p.name === 'id') this.confinement.check(checked.id as string);
+      return await this.bounded(def, checked);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      return errorResult(`lro: ${oneLine(message)}`);
+      return errorResult(`lro: ${capEchoes(oneLine(message), [name, args])}`);
     }
+  }
+
+  /** Runs the tool's command within the bounds of one result: made again with less when it came out too large. */
+  private async bounded(def: ToolDef, args: Record<string, unknown>): Promise<ToolResult> {
+    let input = cappedBudget(def, toInput(def, args), this.env);
+    for (let tries = 1; ; tries++) {
+      const result = await this.run(def, input, args);
+      const bytes = resultBytes(result);
+      if (bytes <= MAX_RESULT_BYTES) return result;
+      const smaller = tries < 4 ? smallerInput(def, input, bytes, this.env) : null;
+      if (!smaller) throw new LroError(tooLargeMessage(def, bytes));
+      input = smaller;
+    }
+  }
+
+  /** One run of the command, its output kept, with the continuation it made handed over as data. */
+  private async run(def: ToolDef, input: Input, args: Record<string, unknown>): Promise<ToolResult> {
+    const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '');
+    const { result: code, continuations } = await withContinuations(() => runReported(def.command, input, io), MAX_OUTPUT_BYTES);
+    const out = { stdout: stdout(), stderr: capEchoes(stderr(), args), code, continuation: continuations.at(-1) };
+    return toolResult(def.spec, out, this.calls);
   }
 }

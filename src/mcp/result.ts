@@ -2,15 +2,19 @@
 // outputSchema) for programs. Exit codes as the CLI means them: 0 ok; 1 "nothing matched", an ordinary answer;
 // anything else an error result (`isError`) with the message the CLI prints.
 import type { Descriptor } from '../describe/descriptor.js';
+import type { Continuation } from '../render/budget.js';
+import { formatCount } from '../units.js';
+import { MAX_OUTPUT_BYTES } from './bounds.js';
 import { formatCall, type CallReader, type ToolCall } from './calls.js';
 import { renderToolDescriptor, toolDescriptor } from './descriptor.js';
 import type { ToolSpec } from './tools.js';
 
-/** What a command printed, and how it exited. */
+/** What a command printed, how it exited, and the continuation it made when it cut its output. */
 export interface Captured {
   stdout: string;
   stderr: string;
   code: number;
+  continuation?: Continuation;
 }
 
 /** A tools/call result. */
@@ -27,6 +31,9 @@ export function errorResult(text: string): ToolResult {
 }
 
 const text = (t: string): ToolResult['content'] => [{ type: 'text', text: t }];
+
+/** How much of a listing one result shows, as text (see bounds.ts). */
+const LISTING_BYTES = MAX_OUTPUT_BYTES / 2;
 
 /** The columns of `lro ls` in a pipe. */
 const LS_COLUMNS = ['id', 'operation', 'records', 'tokens', 'bytes', 'timestamp', 'expires_at', 'session'] as const;
@@ -46,18 +53,22 @@ export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReade
   }
 }
 
-/** The last line `[lro: …; next: lro read …]` with the next part's tool call instead, and arguments for flags. */
-async function withNextCall(stdout: string, calls: CallReader): Promise<{ output: string; next?: ToolCall }> {
-  const m = /\[lro: ([^\n]*); next: (lro [^\n]*)\]\n?$/.exec(stdout);
-  const next = m ? await calls.read(m[2]) : null;
-  if (!m || !next) return { output: stdout };
+/**
+ * The output with its continuation line (`[lro: …; next: lro read …]`) naming the next part's tool call instead,
+ * and arguments for flags. Only the continuation the command made counts: stored text that looks the same is
+ * output like any other.
+ */
+async function withNextCall(stdout: string, c: Continuation | undefined, calls: CallReader): Promise<{ output: string; next?: ToolCall }> {
+  if (!c || !stdout.endsWith(c.line)) return { output: stdout };
+  const next = await calls.read(c.next);
+  if (!next) return { output: stdout };
   // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
-  const what = m[1].replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
-  return { output: `${stdout.slice(0, m.index)}[lro: ${what}; next: ${formatCall(next)}]\n`, next };
+  const what = c.what.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
+  return { output: `${stdout.slice(0, stdout.length - c.line.length)}[lro: ${what}; next: ${formatCall(next)}]\n`, next };
 }
 
 async function recordsResult(out: Captured, calls: CallReader): Promise<ToolResult> {
-  const { output, next } = await withNextCall(out.stdout, calls);
+  const { output, next } = await withNextCall(out.stdout, out.continuation, calls);
   const shown = output === '' ? (out.code === 1 ? 'No records matched.' : '(no output)') : output;
   return {
     content: text(`${shown}${out.stderr ? `\n${out.stderr}` : ''}`),
@@ -66,7 +77,8 @@ async function recordsResult(out: Captured, calls: CallReader): Promise<ToolResu
 }
 
 function listingResult(out: Captured): ToolResult {
-  const rows = out.stdout.split('\n').filter(Boolean);
+  const all = out.stdout.split('\n').filter(Boolean);
+  const rows = newestWithin(all, LISTING_BYTES);
   const results = rows.map((row) => {
     const cells = row.split('\t');
     const r: Record<string, unknown> = {};
@@ -76,8 +88,16 @@ function listingResult(out: Captured): ToolResult {
     });
     return r;
   });
-  const shown = rows.length ? `${LS_COLUMNS.join('\t')}\n${out.stdout}` : '';
+  const cut = rows.length < all.length ? `[lro: listed the newest ${formatCount(rows.length)} of ${formatCount(all.length)} results, as many as one result holds; filter with session or operation]\n` : '';
+  const shown = rows.length ? `${LS_COLUMNS.join('\t')}\n${rows.join('\n')}\n${cut}` : '';
   return { content: text(`${shown}${out.stderr}`.trim() || 'No results.'), structuredContent: { results } };
+}
+
+/** The first rows whose text is within `bytes` (their structured form takes about twice as much again). */
+function newestWithin(rows: string[], bytes: number): string[] {
+  let used = 0;
+  const i = rows.findIndex((row) => (used += Buffer.byteLength(row) + 1) > bytes);
+  return i < 0 ? rows : rows.slice(0, i);
 }
 
 /** A descriptor (offload, info), a passthrough (offload) or a header (info --header). */

@@ -1,5 +1,6 @@
 // Running `lro mcp` and `lro mcp proxy`: the options checked, the tools loaded with the store's location, and the
 // server or the relay put on stdio or HTTP. Loaded only by those commands (the SDK comes with it).
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
@@ -8,6 +9,7 @@ import { parseCount } from '../units.js';
 import { newToken, readToken } from './auth.js';
 import { serveHttp, type HttpOptions } from './http.js';
 import { LroTools } from './lro-tools.js';
+import { guardToolCalls } from './client-messages.js';
 import { ResultOffloader } from './offload-result.js';
 import { Relay } from './relay.js';
 import { lroServer } from './server.js';
@@ -22,6 +24,7 @@ export interface McpOptions {
   port?: string;
   tokenFile?: string;
   allowedHost?: string[];
+  allowDir?: string[];
 }
 
 /** Options of `lro mcp proxy`. */
@@ -37,6 +40,15 @@ function toolEnv(o: McpOptions, io: IO): NodeJS.ProcessEnv {
   return o.dir !== undefined ? { ...io.env, LRO_DIR: resolve(o.dir) } : io.env;
 }
 
+/** The directories named by --allow-dir, checked: result files under them may be read by id as a path. */
+function allowDirs(o: McpOptions): string[] {
+  return (o.allowDir ?? []).map((d) => {
+    const dir = resolve(d);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--allow-dir ${d}: not a directory`);
+    return dir;
+  });
+}
+
 function httpOptions(o: McpOptions): HttpOptions {
   const port = o.port !== undefined ? parseCount(o.port, '--port') : 0;
   if (port > 65535) throw new UsageError(`invalid --port '${o.port}': at most 65535`);
@@ -50,11 +62,12 @@ export async function runMcpServer(o: McpOptions, io: IO): Promise<number> {
   if (!o.http && (o.port !== undefined || o.tokenFile !== undefined || o.host !== undefined)) {
     throw new UsageError('--port, --host and --token-file go with --http');
   }
-  const tools = await LroTools.load(toolEnv(o, io));
+  const tools = await LroTools.load(toolEnv(o, io), undefined, allowDirs(o));
   if (http) {
     return serveHttp(http, io, async (transport) => {
       const { server } = lroServer(tools);
       await server.connect(transport);
+      guardToolCalls(transport);
       return { close: () => server.close() };
     });
   }
@@ -99,7 +112,7 @@ export async function runMcpProxy(command: string[], o: ProxyOptions, io: IO): P
   if (o.header && o.url === undefined) throw new UsageError('--header goes with --url');
   const target: UpstreamTarget = o.url !== undefined ? { url: o.url, headers: headers(o.header) } : { command };
   const http = o.http ? httpOptions(o) : null;
-  const tools = await LroTools.load(toolEnv(o, io), (t) => !t.serverOnly);
+  const tools = await LroTools.load(toolEnv(o, io), (t) => !t.serverOnly, allowDirs(o));
   const warn = (m: string) => void io.stderr.write(`lro: ${m}\n`).catch(() => undefined);
   const offloader = new ResultOffloader({
     options: offloadOptions(o, io),

@@ -59,7 +59,7 @@ export interface ToolSpec {
   serverOnly?: boolean;
 }
 
-const BUDGET = 'Output is cut at max_tokens (default 2000) at a record boundary; then its last line names the next call (`next: lro_… {…}`): make that call to see more.';
+const BUDGET = 'Output is cut at max_tokens (default 2000; at most 50000, which 0 means too) at a record boundary, and sooner if it would make a result over 1 MB; then its last line names the next call (`next: lro_… {…}`): make that call to see more.';
 
 /** lro's tools, in the order clients list them. */
 export const TOOLS: ToolSpec[] = [

@@ -1,6 +1,8 @@
 // The output budget of every command that prints records (CONTRACT section 4): --max-tokens N (default 2000,
 // $LRO_MAX_OUTPUT_TOKENS, 0 = unlimited). Output is taken whole line by whole line until the next one would not
 // fit; the command then ends with one line saying what was left out and the exact command for the next part.
+// A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { getTokenizer, type Encoding, type Tokenizer } from '../engines/tokenizer.js';
 import { parseCount } from '../units.js';
 
@@ -13,6 +15,32 @@ export function maxTokensFrom(option: string | undefined, env: NodeJS.ProcessEnv
   return DEFAULT_MAX_TOKENS;
 }
 
+/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
+export interface Continuation {
+  what: string;
+  next: string;
+  line: string;
+}
+
+/**
+ * A run for a caller that needs more than the printed output (an MCP tool call): the continuations it made, as
+ * data (`next` becomes the next tool call; never read back from the output, where a stored record can hold the
+ * same text), and a limit in bytes every budget of the run keeps besides its tokens (one MCP message's worth).
+ */
+interface RunContext {
+  continuations: Continuation[];
+  maxBytes: number;
+}
+
+const runs = new AsyncLocalStorage<RunContext>();
+
+/** Runs f with budgets of at most maxBytes; returns with its result the continuations it made (in order). */
+export async function withContinuations<T>(f: () => Promise<T>, maxBytes = Infinity): Promise<{ result: T; continuations: Continuation[] }> {
+  const run: RunContext = { continuations: [], maxBytes };
+  const result = await runs.run(run, f);
+  return { result, continuations: run.continuations };
+}
+
 export class OutputBudget {
   private counted = 0;
   private tokenizer: Tokenizer | null = null;
@@ -22,6 +50,9 @@ export class OutputBudget {
    */
   private uncounted: string[] | null = [];
   private uncountedBytes = 0;
+  /** The run's limit in bytes (withContinuations), and the bytes taken against it. */
+  private readonly maxBytes = runs.getStore()?.maxBytes ?? Infinity;
+  private bytes = 0;
 
   constructor(
     readonly max: number,
@@ -47,6 +78,7 @@ export class OutputBudget {
 
   /** Whether text would fit in what is left, counting no further than needed. */
   fits(text: string): boolean {
+    if (this.maxBytes !== Infinity && this.bytes + Buffer.byteLength(text) > this.maxBytes) return false;
     if (this.unlimited) return true;
     const bytes = Buffer.byteLength(text); // never fewer than its tokens
     if (this.uncounted && this.uncountedBytes + bytes <= this.max) return true;
@@ -65,6 +97,14 @@ export class OutputBudget {
 
   /** Takes text if it fits in what is left; false (and nothing taken) if it does not. */
   take(text: string): boolean {
+    if (this.maxBytes === Infinity) return this.takeTokens(text);
+    const bytes = Buffer.byteLength(text);
+    if (this.bytes + bytes > this.maxBytes || !this.takeTokens(text)) return false;
+    this.bytes += bytes;
+    return true;
+  }
+
+  private takeTokens(text: string): boolean {
     if (this.unlimited) return true;
     if (this.uncounted) {
       const bytes = text.length * 3 <= this.max - this.uncountedBytes ? text.length * 3 : Buffer.byteLength(text);
@@ -98,7 +138,7 @@ export class OutputBudget {
   fitPrefix(text: string, tokens: number): number {
     if (this.unlimited) return text.length;
     let lo = 0;
-    let hi = Math.min(text.length, tokens * 16);
+    let hi = Math.min(text.length, tokens * 16, Math.floor((this.maxBytes - this.bytes) / 3)); // 3 bytes at most a char
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       if (this.cost(text.slice(0, mid)) <= tokens) lo = mid;
@@ -111,5 +151,7 @@ export class OutputBudget {
 
 /** The final line of a cut output: what was left out and the exact next command. */
 export function continuationLine(what: string, next: string): string {
-  return `[lro: ${what}; next: ${next}]\n`;
+  const line = `[lro: ${what}; next: ${next}]\n`;
+  runs.getStore()?.continuations.push({ what, next, line });
+  return line;
 }

@@ -28,6 +28,27 @@ describe('LineReadBuffer', () => {
   });
 });
 
+describe('LineReadBuffer with skipOversized', () => {
+  it('skips a line over its limit to its end, keeping its start, its end and its size; the lines around it stay', () => {
+    const wire = Buffer.from(`${msg(1)}\n{"method":"x","params":"${'y'.repeat(5000)}","id":42}\r\n${msg(3)}\n`);
+    // (the limit holds between chunks: a line that ends in the chunk it began in is taken whole)
+    for (const size of [1, 100, 1999]) {
+      const b = new LineReadBuffer(2000, true);
+      const got: unknown[] = [];
+      for (let i = 0; i < wire.length; i += size) {
+        b.append(wire.subarray(i, i + size));
+        for (let l = b.nextLine(); l !== null; l = b.nextLine()) got.push(l);
+      }
+      expect(got, `chunks of ${size}`).toEqual([
+        msg(1),
+        { head: expect.stringMatching(/^\{"method":"x","params":"y+$/), tail: expect.stringMatching(/^y+","id":42\}$/), bytes: 5035 }, // with its CR
+        msg(3),
+      ]);
+      expect((got[1] as { head: string }).head.length).toBe(1024);
+    }
+  });
+});
+
 describe('authorized', () => {
   it('takes exactly "Bearer <token>"', () => {
     expect(authorized('Bearer s3cret', 's3cret')).toBe(true);

@@ -1,0 +1,33 @@
+// The budget's hand-over to an MCP tool call: the continuations a run made, as data, and its limit in bytes.
+import { describe, expect, it } from 'vitest';
+import { continuationLine, OutputBudget, withContinuations } from '../../src/render/budget.js';
+
+describe('withContinuations', () => {
+  it('gives the continuations made within the run, and only those, even with runs interleaved', async () => {
+    continuationLine('outside', 'lro read A');
+    const tick = () => new Promise((r) => setTimeout(r, 1));
+    const run = (name: string) =>
+      withContinuations(async () => {
+        await tick();
+        continuationLine(`cut ${name}`, `lro read ${name} --records 5:`);
+        await tick();
+        return name;
+      });
+    const [a, b] = await Promise.all([run('X'), run('Y')]);
+    expect(a).toEqual({ result: 'X', continuations: [{ what: 'cut X', next: 'lro read X --records 5:', line: '[lro: cut X; next: lro read X --records 5:]\n' }] });
+    expect(b.continuations.map((c) => c.next)).toEqual(['lro read Y --records 5:']);
+  });
+
+  it('keeps every budget of the run within its bytes, whatever its tokens; outside a run only tokens count', async () => {
+    const line = `${' '.repeat(99)}\n`; // 100 bytes, one token or so
+    const { result } = await withContinuations(async () => {
+      const b = new OutputBudget(50_000);
+      let taken = 0;
+      while (taken < 100 && b.take(line)) taken++;
+      return { taken, fits: b.fits(line), prefix: b.fitPrefix('é'.repeat(1000), 10_000) };
+    }, 1000);
+    expect(result).toEqual({ taken: 10, fits: false, prefix: 0 });
+    const free = new OutputBudget(50_000);
+    expect(Array.from({ length: 20 }, () => free.take(line)).every(Boolean)).toBe(true);
+  });
+});

@@ -39,7 +39,12 @@ export class LineReadBuffer {
   readMessage(): JSONRPCMessage | null {
     const line = this.lines.shift();
     if (line === undefined) return null;
-    return deserializeMessage(line.toString('utf8').replace(/\r$/, ''));
+    return this.parse(line.toString('utf8').replace(/\r$/, ''));
+  }
+
+  /** One message from its line (the proxy keeps the text too: raw-json.ts). */
+  protected parse(text: string): JSONRPCMessage {
+    return deserializeMessage(text);
   }
 
   clear(): void {
@@ -50,8 +55,8 @@ export class LineReadBuffer {
 }
 
 /** Gives an SDK stdio transport a LineReadBuffer in place of its own (a field the SDK keeps private). */
-export function useLineReadBuffer<T extends object>(transport: T, maxBytes: number): T {
+export function useLineReadBuffer<T extends object>(transport: T, maxBytes: number, buffer?: LineReadBuffer): T {
   const t = transport as { _readBuffer?: unknown };
-  if (t._readBuffer !== undefined) t._readBuffer = new LineReadBuffer(maxBytes);
+  if (t._readBuffer !== undefined) t._readBuffer = buffer ?? new LineReadBuffer(maxBytes);
   return transport;
 }

@@ -93,7 +93,7 @@ async function loadTools(o: McpOptions, io: IO, proxy: boolean): Promise<LoadedT
   const script = toolWorkerScript();
   if (!script) return { lro, tools: lro, close: async () => undefined };
   const limits = { workers: DEFAULT_WORKERS, callSeconds: callSeconds(o), memoryMb: CALL_MEMORY_MB };
-  const pool = new ToolPool(lro, script, { env, proxy }, limits);
+  const pool = new ToolPool(lro, script, { env, proxy }, limits).warm();
   return { lro, tools: pool, close: () => pool.close() };
 }
 

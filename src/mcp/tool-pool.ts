@@ -87,6 +87,16 @@ export class ToolPool implements McpTools {
     });
   }
 
+  /** Starts a worker ahead of the first call, while the client is still starting its session. */
+  warm(): this {
+    if (this.idle.length + this.busy.size === 0) {
+      const worker = this.spawn();
+      worker.unref();
+      this.idle.push(worker);
+    }
+    return this;
+  }
+
   /** Ends every worker (calls still running are answered with an error). */
   async close(): Promise<void> {
     this.closed = true;

@@ -44,8 +44,8 @@ await build({
   banner: { js: "import { createRequire as __lroCreateRequire } from 'node:module'; const require = __lroCreateRequire(import.meta.url);" },
 });
 
-// The CLI and the worker, one CommonJS file each; import.meta.url (used to find files next to the bundle) is
-// this file's URL. The MCP server and proxy (the SDK and its dependencies, most of the code) are a file of their
+// The CLI and the workers (the analysis of a large input; lro's MCP tools), one CommonJS file each; import.meta.url
+// (used to find files next to the bundle) is this file's URL. The MCP server and proxy (the SDK and its dependencies, most of the code) are a file of their
 // own, dist/mcp.cjs, required only by `lro mcp`: every other command would pay for parsing them.
 const mcpApart = {
   name: 'mcp-apart',
@@ -68,7 +68,12 @@ const lazyChildProcess = {
 };
 await build({
   ...common,
-  entryPoints: { cli: `${root}src/cli.ts`, worker: `${root}src/worker.ts`, mcp: `${root}src/mcp/serve.ts` },
+  entryPoints: {
+    cli: `${root}src/cli.ts`,
+    worker: `${root}src/worker.ts`,
+    mcp: `${root}src/mcp/serve.ts`,
+    'mcp-worker': `${root}src/mcp/tool-worker.ts`, // lro's MCP tools off the server's thread (src/mcp/tool-pool.ts)
+  },
   plugins: [...common.plugins, mcpApart, lazyChildProcess],
   outdir: `${root}dist`,
   outExtension: { '.js': '.cjs' },

@@ -9,9 +9,13 @@ import type { McpOptions, ProxyOptions } from '../mcp/serve.js';
 /** The options both commands serve with. */
 const SERVE_OPTIONS: OptionDef[] = [
   { flags: '--http', description: 'serve Streamable HTTP instead of stdio (every request needs the bearer token)', manual: "Every request must carry Authorization: Bearer TOKEN; the SDK's DNS-rebinding protection refuses a Host or Origin header that does not name the bound address (or an --allowed-host). The URL, and the token when lro made it up, are printed once on stderr. SIGINT and SIGTERM stop the server (exit 0)." },
-  { flags: '--host <address>', description: 'address to bind with --http (default: 127.0.0.1)', manual: '0.0.0.0 binds every interface.' },
+  { flags: '--host <address>', description: 'address to bind with --http (default: 127.0.0.1)', manual: '0.0.0.0 binds every interface; any address but a loopback one is served with a warning on stderr.' },
   { flags: '--port <n>', description: 'port to bind with --http (default: any free port, printed on stderr)' },
-  { flags: '--token-file <file>', description: 'the bearer token clients must send (default: a new random token, printed on stderr)', complete: 'file' },
+  {
+    flags: '--token-file <file>',
+    description: 'the bearer token clients must send, at least 32 characters (default: a new random token, printed on stderr)',
+    complete: 'file',
+  },
   {
     flags: '--allowed-host <name>',
     description: 'another host name clients may use to reach the server with --http (repeatable)',
@@ -24,6 +28,14 @@ const SERVE_OPTIONS: OptionDef[] = [
     complete: 'dir',
     repeatable: true,
   },
+  {
+    flags: '--call-timeout <duration>',
+    description: 'stop a tool call that runs longer, with an error result (default: 5m)',
+    manual:
+      "lro's own tools run on worker threads, each call with this time and 1 GB of heap, so one client's slow call never holds up another's; through the proxy, an upstream call not answered in this time is cancelled.",
+  },
+  { flags: '--max-sessions <n>', description: 'client sessions open at once with --http; more are refused (default: 32)' },
+  { flags: '--idle-timeout <duration>', description: 'close a --http client session after this long without a request (default: 30m)' },
 ];
 
 /** `lro mcp proxy`. */

@@ -3,7 +3,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 
-/** The token in a file (surrounding whitespace ignored); a missing or empty file is a usage error. */
+/** A token shorter than this is refused: guessable by a client that may try as often as it likes. */
+export const MIN_TOKEN_CHARS = 32;
+
+/** The token in a file (surrounding whitespace ignored); a missing, empty or short one is a usage error. */
 export function readToken(file: string): string {
   let text: string;
   try {
@@ -13,6 +16,10 @@ export function readToken(file: string): string {
   }
   const token = text.trim();
   if (!token || /\s/.test(token)) throw new UsageError(`--token-file ${file} must hold one token (no spaces): e.g. openssl rand -hex 32 > ${file}`);
+  if (token.length < MIN_TOKEN_CHARS) {
+    const short = `--token-file ${file} holds a token of ${token.length} characters, fewer than ${MIN_TOKEN_CHARS}`;
+    throw new UsageError(`${short}: make a longer one, e.g. openssl rand -hex 32 > ${file}`);
+  }
   return token;
 }
 

@@ -85,7 +85,12 @@ export class LineReadBuffer {
     const line = this.nextLine();
     if (line === null) return null;
     if (typeof line !== 'string') throw new Error(`a message exceeded ${this.maxBytes} bytes`);
-    return deserializeMessage(line);
+    return this.parse(line);
+  }
+
+  /** One message from its line (the proxy keeps the text too: raw-json.ts). */
+  protected parse(text: string): JSONRPCMessage {
+    return deserializeMessage(text);
   }
 
   clear(): void {
@@ -110,8 +115,8 @@ function firstBytes(parts: Buffer[], last = false): Buffer {
 }
 
 /** Gives an SDK stdio transport a LineReadBuffer in place of its own (a field the SDK keeps private). */
-export function useLineReadBuffer<T extends object>(transport: T, maxBytes: number): T {
+export function useLineReadBuffer<T extends object>(transport: T, maxBytes: number, buffer?: LineReadBuffer): T {
   const t = transport as { _readBuffer?: unknown };
-  if (t._readBuffer !== undefined) t._readBuffer = new LineReadBuffer(maxBytes);
+  if (t._readBuffer !== undefined) t._readBuffer = buffer ?? new LineReadBuffer(maxBytes);
   return transport;
 }

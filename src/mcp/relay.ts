@@ -4,12 +4,17 @@
 // (sampling, roots, elicitation). Only these are touched: the initialize result (a tools capability added when the
 // upstream has none), tools/list results (tool-list.ts), calls of lro's own tools (answered here, never
 // forwarded, never offloaded), and results of the upstream's tools (offload-result.ts), including a task's result.
+// A message it does not change goes on as the upstream wrote it (raw-json.ts); no answer passes that is over the
+// size a client can take (result-cap.ts), and no call waits on the upstream longer than --call-timeout.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { formatBytes, formatDuration } from '../units.js';
 import type { ToolCall } from './calls.js';
-import type { LroTools } from './lro-tools.js';
+import type { McpTools } from './tool-pool.js';
 import type { CallResult, ResultOffloader } from './offload-result.js';
+import { messageJson } from './raw-json.js';
 import { errorResult } from './result.js';
+import { MAX_RELAYED_BYTES, type ResultCap } from './result-cap.js';
 import { mergeToolList } from './tool-list.js';
 import type { Upstream } from './upstream.js';
 
@@ -21,7 +26,22 @@ interface Pending {
   method: string;
   /** tools/call and tasks/result of an upstream tool: the call, for offloading its result. */
   call?: ToolCall;
+  /** A tools/call's --call-timeout. */
+  timer?: NodeJS.Timeout;
 }
+
+/** What bounds a relay: each upstream call's time, each answer's size, and the wait for answers at the end. */
+export interface RelayLimits {
+  /** An upstream tools/call not answered in this time is cancelled and answered with an error. */
+  callSeconds: number;
+  /** Answers over the size a client can take are stored or refused; null: no cap (tests of other things). */
+  cap: ResultCap | null;
+  /** After the client closed stdin: how long answers still being made are waited for. */
+  finishSeconds: number;
+}
+
+/** By default: --call-timeout's default, no cap, and a few seconds for the last answers. */
+export const DEFAULT_RELAY_LIMITS: RelayLimits = { callSeconds: 300, cap: null, finishSeconds: 5 };
 
 /** JSON-RPC "internal error", for requests the upstream can no longer answer. */
 const INTERNAL_ERROR = -32603;
@@ -50,9 +70,10 @@ export class Relay {
   constructor(
     private readonly down: Transport,
     private readonly up: Upstream,
-    private readonly tools: LroTools,
+    private readonly tools: McpTools,
     private readonly offloader: ResultOffloader,
     private readonly warn: (message: string) => void,
+    private readonly limits: RelayLimits = DEFAULT_RELAY_LIMITS,
   ) {
     this.ended = new Promise((resolve) => (this.end = resolve));
   }
@@ -74,9 +95,14 @@ export class Relay {
     await this.down.start();
   }
 
-  /** Ends the relay once every request in flight has been answered (the client closed its side of stdio). */
+  /**
+   * Ends the relay once every request in flight has been answered (the client closed its side of stdio), or when
+   * finishSeconds have passed: a client that has gone does not keep the proxy and its upstream running.
+   */
   async finish(): Promise<void> {
-    while (!this.closing && (this.pending.size > 0 || this.local.size > 0 || this.inflight.size > 0)) {
+    const until = Date.now() + this.limits.finishSeconds * 1000;
+    const waiting = () => this.pending.size > 0 || this.local.size > 0 || this.inflight.size > 0;
+    while (!this.closing && waiting() && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await this.close(null);
@@ -86,6 +112,7 @@ export class Relay {
   async close(reason: string | null = null): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    for (const p of this.pending.values()) clearTimeout(p.timer); // nobody is waiting for those answers now
     await Promise.allSettled([this.up.transport.close(), this.down.close()]);
     this.end(reason);
   }
@@ -100,16 +127,18 @@ export class Relay {
         void this.toClient({ jsonrpc: '2.0', id, result: { tools: this.tools.list() } });
         return;
       }
+      let timer: NodeJS.Timeout | undefined;
       if (m.method === 'tools/call') {
         const name = String(m.params?.name);
         if (this.tools.has(name)) return this.callLocal(id, name, m.params?.arguments);
         call = { tool: name, arguments: (m.params?.arguments as Record<string, unknown>) ?? {} };
+        timer = setTimeout(() => void this.timedOut(id, name), this.limits.callSeconds * 1000);
       }
       if (m.method === 'tasks/result') call = this.tasks.get(String(m.params?.taskId));
-      this.pending.set(id, { method: m.method!, ...(call ? { call } : {}) });
+      this.pending.set(id, { method: m.method!, ...(call ? { call } : {}), ...(timer ? { timer } : {}) });
     } else if (m.method === 'notifications/cancelled') {
       if (this.local.has(m.params?.requestId)) return; // the upstream never saw that request
-      this.pending.delete(m.params?.requestId); // a cancelled request gets no answer
+      this.settle(m.params?.requestId); // a cancelled request gets no answer
     }
     this.up.transport.send(m as JSONRPCMessage).catch((e: Error) => {
       if (isRequest(m)) void this.answerFailed(m.id!, `lro: could not send the request to the upstream MCP server: ${e.message}`);
@@ -123,18 +152,52 @@ export class Relay {
       const related = token !== undefined ? this.progress.get(token) : [...this.pending.keys()].at(-1);
       return this.toClient(m, related);
     }
-    const p = this.pending.get(m.id!);
-    this.pending.delete(m.id!);
+    const p = this.settle(m.id!);
     if (p && m.result) {
       try {
-        m = { ...m, result: await this.adjust(p, m.result) };
+        const result = await this.adjust(p, m.result);
+        if (result !== m.result) m = { ...m, result }; // unchanged, it goes on as the upstream wrote it
       } catch (e) {
         // never lose an answer to a failure here: pass it on as it came
         this.warn(`could not process the result of ${p.call?.tool ?? p.method}: ${(e as Error).message}`);
       }
     }
     for (const [token, id] of this.progress) if (id === m.id) this.progress.delete(token);
-    return this.toClient(m);
+    return this.toClient(this.withinCap(m, p));
+  }
+
+  /** The request a response or a cancellation ends, taken from those waiting (its timer stopped). */
+  private settle(id: Id): Pending | undefined {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    clearTimeout(p?.timer);
+    return p;
+  }
+
+  /** An answer other than a tool result over the size a client takes: an error in its place (results: adjust). */
+  private withinCap(m: Message, p: Pending | undefined): Message {
+    if (!this.limits.cap || p?.call) return m;
+    let size: number;
+    try {
+      size = Buffer.byteLength(messageJson(m));
+    } catch {
+      size = Infinity; // longer than a string can be
+    }
+    if (size <= MAX_RELAYED_BYTES) return m;
+    const what = `the upstream's answer to ${p?.method ?? 'a request'} is ${formatBytes(size)}`;
+    const over = `more than the ${formatBytes(MAX_RELAYED_BYTES)} a message through lro may carry`;
+    const message = `lro: ${what}, ${over}: ask for less`;
+    return { jsonrpc: '2.0', id: m.id, error: { code: INTERNAL_ERROR, message } };
+  }
+
+  /** An upstream call past --call-timeout: cancelled upstream, answered with an error. */
+  private async timedOut(id: Id, tool: string): Promise<void> {
+    const reason = `no answer within ${formatDuration(this.limits.callSeconds)} (--call-timeout)`;
+    const cancel = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: id, reason } };
+    this.up.transport.send(cancel).catch(() => undefined);
+    const what = `lro: the upstream MCP server (${this.up.label}) gave ${tool} ${reason}; the call was cancelled`;
+    const message = `${what}: retry with a smaller request, or raise --call-timeout`;
+    await this.answerFailed(id, message);
   }
 
   /** What the proxy changes in a result. */
@@ -153,12 +216,21 @@ export class Relay {
           this.tasks.set(String(result.task.taskId), p.call); // its result comes from tasks/result
           return result;
         }
-        return p.call ? this.offloader.apply(result as CallResult, p.call) : result;
+        return p.call ? this.toolResult(result as CallResult, p.call) : result;
       case 'tasks/result':
-        return p.call && Array.isArray(result.content) ? this.offloader.apply(result as CallResult, p.call) : result;
+        return p.call && Array.isArray(result.content) ? this.toolResult(result as CallResult, p.call) : result;
       default:
         return result;
     }
+  }
+
+  /**
+   * An upstream tool's result: offloaded, then within the size a client takes (an --exclude'd tool's, an image's,
+   * whatever the offload left).
+   */
+  private async toolResult(result: CallResult, call: ToolCall): Promise<CallResult> {
+    const out = await this.offloader.apply(result, call);
+    return this.limits.cap ? this.limits.cap.apply(out, call) : out;
   }
 
   private callLocal(id: Id, name: string, args: unknown): void {
@@ -182,9 +254,8 @@ export class Relay {
 
   /** Answers a request the upstream will not: an error result for a tool call, a JSON-RPC error otherwise. */
   private async answerFailed(id: Id, message: string): Promise<void> {
-    const p = this.pending.get(id);
+    const p = this.settle(id);
     if (!p) return;
-    this.pending.delete(id);
     if (p.method === 'tools/call' || p.method === 'tasks/result') await this.toClient({ jsonrpc: '2.0', id, result: errorResult(message) });
     else await this.toClient({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message } } as Message);
   }

@@ -2,19 +2,26 @@
 // server or the relay put on stdio or HTTP. Loaded only by those commands (the SDK comes with it).
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { offloadOptions, type OffloadCliOptions } from '../commands/offload.js';
-import { parseCount } from '../units.js';
+import { parseCount, parseDuration } from '../units.js';
 import { newToken, readToken } from './auth.js';
-import { serveHttp, type HttpOptions } from './http.js';
+import { DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, serveHttp, type HttpOptions } from './http.js';
 import { LroTools } from './lro-tools.js';
 import { guardToolCalls } from './client-messages.js';
 import { ResultOffloader } from './offload-result.js';
-import { Relay } from './relay.js';
+import { sendKeptTextOnHttp } from './raw-json.js';
+import { Relay, type RelayLimits } from './relay.js';
+import { ResultCap } from './result-cap.js';
 import { lroServer } from './server.js';
 import { stdioServerTransport } from './stdio.js';
-import { startUpstream, type UpstreamTarget } from './upstream.js';
+import { CALL_MEMORY_MB, DEFAULT_WORKERS, ToolPool, toolWorkerScript, type McpTools } from './tool-pool.js';
+import { startUpstream, type Upstream, type UpstreamTarget } from './upstream.js';
+
+/** After the client closed stdin, how long the proxy still waits for answers before it stops the upstream. */
+const FINISH_SECONDS = 5;
 
 /** Options of `lro mcp` (and of the proxy, which serves the same way). */
 export interface McpOptions {
@@ -25,6 +32,9 @@ export interface McpOptions {
   tokenFile?: string;
   allowedHost?: string[];
   allowDir?: string[];
+  callTimeout?: string;
+  maxSessions?: string;
+  idleTimeout?: string;
 }
 
 /** Options of `lro mcp proxy`. */
@@ -49,27 +59,74 @@ function allowDirs(o: McpOptions): string[] {
   });
 }
 
+/** A duration option that must be more than zero, in seconds. */
+function positiveDuration(text: string, what: string): number {
+  const s = parseDuration(text, what);
+  if (s <= 0) throw new UsageError(`invalid ${what} '${text}': must be more than 0, e.g. 30s or 5m`);
+  return s;
+}
+
+/** How long one tool call may take, here or upstream (--call-timeout). */
+export const DEFAULT_CALL_TIMEOUT = '5m';
+
+function callSeconds(o: McpOptions): number {
+  return positiveDuration(o.callTimeout ?? DEFAULT_CALL_TIMEOUT, '--call-timeout');
+}
+
 function httpOptions(o: McpOptions): HttpOptions {
   const port = o.port !== undefined ? parseCount(o.port, '--port') : 0;
   if (port > 65535) throw new UsageError(`invalid --port '${o.port}': at most 65535`);
+  const maxSessions = parseCount(o.maxSessions ?? String(DEFAULT_MAX_SESSIONS), '--max-sessions');
+  if (maxSessions < 1) throw new UsageError(`invalid --max-sessions '${o.maxSessions}': at least 1`);
+  const idleSeconds = positiveDuration(o.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, '--idle-timeout');
   const token = o.tokenFile !== undefined ? readToken(o.tokenFile) : newToken();
-  return { host: o.host ?? '127.0.0.1', port, token, showToken: o.tokenFile === undefined, allowedHosts: o.allowedHost ?? [] };
+  const host = o.host ?? '127.0.0.1';
+  const showToken = o.tokenFile === undefined;
+  return { host, port, token, showToken, allowedHosts: o.allowedHost ?? [], maxSessions, idleSeconds };
+}
+
+/** HTTP-only options given without --http: a usage error. */
+function checkHttpOnly(o: McpOptions): void {
+  if (o.http) return;
+  const given = (['port', 'host', 'tokenFile', 'maxSessions', 'idleTimeout'] as const).some((k) => o[k] !== undefined);
+  if (given) throw new UsageError('--port, --host, --token-file, --max-sessions and --idle-timeout go with --http');
+}
+
+/** lro's tools loaded here (for listing, and reading commands back as calls), how calls run, and its end. */
+type LoadedTools = { lro: LroTools; tools: McpTools; close: () => Promise<void> };
+
+/**
+ * lro's tools for the server or the proxy: on a pool of worker threads with a time and memory limit per call
+ * (tool-pool.ts), or in-process when running from sources (no built worker).
+ */
+async function loadTools(o: McpOptions, io: IO, proxy: boolean): Promise<LoadedTools> {
+  const env = toolEnv(o, io);
+  const allowed = allowDirs(o);
+  const lro = await LroTools.load(env, proxy ? (t) => !t.serverOnly : undefined, allowed);
+  const script = toolWorkerScript();
+  if (!script) return { lro, tools: lro, close: async () => undefined };
+  const limits = { workers: DEFAULT_WORKERS, callSeconds: callSeconds(o), memoryMb: CALL_MEMORY_MB };
+  const pool = new ToolPool(lro, script, { env, proxy, allowDirs: allowed }, limits).warm();
+  return { lro, tools: pool, close: () => pool.close() };
 }
 
 /** `lro mcp`: lro's tools as an MCP server on stdio, or on HTTP with --http. */
 export async function runMcpServer(o: McpOptions, io: IO): Promise<number> {
+  checkHttpOnly(o);
   const http = o.http ? httpOptions(o) : null; // usage errors before anything starts
-  if (!o.http && (o.port !== undefined || o.tokenFile !== undefined || o.host !== undefined)) {
-    throw new UsageError('--port, --host and --token-file go with --http');
-  }
-  const tools = await LroTools.load(toolEnv(o, io), undefined, allowDirs(o));
+  callSeconds(o);
+  const { tools, close } = await loadTools(o, io, false);
   if (http) {
-    return serveHttp(http, io, async (transport) => {
-      const { server } = lroServer(tools);
-      await server.connect(transport);
-      guardToolCalls(transport);
-      return { close: () => server.close() };
-    });
+    try {
+      return await serveHttp(http, io, async (transport) => {
+        const { server } = lroServer(tools);
+        await server.connect(transport);
+        guardToolCalls(transport);
+        return { close: () => server.close() };
+      });
+    } finally {
+      await close();
+    }
   }
   const { transport, ended, stop } = stdioServerTransport(io);
   const { server, idle } = lroServer(tools);
@@ -79,6 +136,7 @@ export async function runMcpServer(o: McpOptions, io: IO): Promise<number> {
   await Promise.race([ended.then(idle), closed]);
   unsignal?.();
   await server.close();
+  await close();
   stop();
   return 0;
 }
@@ -111,28 +169,44 @@ export async function runMcpProxy(command: string[], o: ProxyOptions, io: IO): P
   if (o.url === undefined && command.length === 0) throw new UsageError('no upstream server: lro mcp proxy [options] -- CMD [ARGS...], or --url URL');
   if (o.header && o.url === undefined) throw new UsageError('--header goes with --url');
   const target: UpstreamTarget = o.url !== undefined ? { url: o.url, headers: headers(o.header) } : { command };
+  checkHttpOnly(o);
   const http = o.http ? httpOptions(o) : null;
-  const tools = await LroTools.load(toolEnv(o, io), (t) => !t.serverOnly, allowDirs(o));
   const warn = (m: string) => void io.stderr.write(`lro: ${m}\n`).catch(() => undefined);
+  const options = offloadOptions(o, io);
+  const cap = new ResultCap(options);
+  const limits: RelayLimits = { callSeconds: callSeconds(o), cap, finishSeconds: FINISH_SECONDS };
+  const { lro, tools, close } = await loadTools(o, io, true);
   const offloader = new ResultOffloader({
-    options: offloadOptions(o, io),
+    options,
     thresholdFor: thresholds(o.thresholdFor),
     exclude: new Set(o.exclude ?? []),
     descriptor: o.descriptor === 'json' ? 'json' : 'text',
-    calls: tools.calls,
+    calls: lro.calls,
   });
-  if (http) {
-    // one upstream per client session
-    return serveHttp(http, io, async (transport) => {
-      const relay = new Relay(transport, await startUpstream(target, io), tools, offloader, warn);
-      await relay.start();
-      void relay.ended.then((reason) => reason && warn(`a session ended: ${reason}`));
-      return { close: () => relay.close() };
-    });
+  try {
+    if (http) {
+      // one upstream per client session
+      return await serveHttp(http, io, async (transport) => {
+        const upstream = await startUpstream(target, io);
+        const relay = new Relay(sendKeptTextOnHttp(transport), upstream, tools, offloader, warn, limits);
+        await relay.start();
+        void relay.ended.then((reason) => reason && warn(`a session ended: ${reason}`));
+        return { close: () => relay.close() };
+      });
+    }
+    return await proxyOnStdio(target, io, (down, up) => new Relay(down, up, tools, offloader, warn, limits));
+  } finally {
+    await close();
   }
+}
+
+type RelayOf = (down: Transport, up: Upstream) => Relay;
+
+/** The proxy on stdio: one relay, until the client or the upstream ends it (then the upstream is stopped). */
+async function proxyOnStdio(target: UpstreamTarget, io: IO, relayOf: RelayOf): Promise<number> {
   const upstream = await startUpstream(target, io);
   const { transport, ended, stop } = stdioServerTransport(io);
-  const relay = new Relay(transport, upstream, tools, offloader, warn);
+  const relay = relayOf(transport, upstream);
   await relay.start();
   void ended.then(() => relay.finish());
   const unsignal = io.onSignal?.(() => void relay.close(null));

@@ -2,7 +2,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../version.js';
-import type { LroTools } from './lro-tools.js';
+import type { McpTools } from './tool-pool.js';
 
 /** What a client may show the model about the server as a whole. */
 export const INSTRUCTIONS =
@@ -15,7 +15,7 @@ export const INSTRUCTIONS =
  * An MCP server offering lro's tools; errors are tool results, so a bad call never stops it. `idle()` resolves
  * once no call is running (a client that closes stdin right after its requests still gets the answers).
  */
-export function lroServer(tools: LroTools): { server: Server; idle: () => Promise<void> } {
+export function lroServer(tools: McpTools): { server: Server; idle: () => Promise<void> } {
   const server = new Server({ name: 'lro', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   let running = 0;
   let wake: (() => void) | null = null;
@@ -25,7 +25,8 @@ export function lroServer(tools: LroTools): { server: Server; idle: () => Promis
     try {
       return await tools.call(req.params.name, req.params.arguments);
     } finally {
-      if (--running === 0) wake?.();
+      // the SDK sends the answer once this handler has returned: wake the waiter only after that
+      if (--running === 0) setImmediate(() => running === 0 && wake?.());
     }
   });
   const idle = () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve)));

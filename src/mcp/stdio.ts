@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { IO } from '../io.js';
 import { oversizedReply, receive, type ErrorReply } from './client-messages.js';
+import { messageJson } from './raw-json.js';
 import { LineReadBuffer, MAX_CLIENT_MESSAGE } from './read-buffer.js';
 
 /** A server transport on a stream of JSON lines in and one out. */
@@ -50,8 +51,9 @@ export class LineServerTransport implements Transport {
     return this.write(`${JSON.stringify(reply)}\n`);
   }
 
+  /** A message passed on unchanged from a stdio upstream goes out as the text it came as (raw-json.ts). */
   send(message: JSONRPCMessage): Promise<void> {
-    return this.write(`${JSON.stringify(message)}\n`);
+    return this.write(`${messageJson(message)}\n`);
   }
 
   private write(text: string): Promise<void> {

@@ -1,13 +1,19 @@
 // The server `lro mcp proxy` sits in front of: a command it starts (stdio) or a URL (Streamable HTTP), as an SDK
 // client transport, plus what the proxy needs to say when it goes away (how the process ended).
-import type { ChildProcess } from 'node:child_process';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+  type StdioServerParameters,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { spawnError } from '../commands/run.js';
 import { shellQuote } from '../describe/shell.js';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
+import { TextKeepingReadBuffer } from './raw-json.js';
 import { MAX_UPSTREAM_MESSAGE, useLineReadBuffer } from './read-buffer.js';
 
 /** Where the upstream is: a command line, or a URL with extra request headers. */
@@ -24,15 +30,99 @@ export interface Upstream {
   fatal(error: Error): boolean;
 }
 
-/** The stdio client transport with a linear read buffer and the child's exit status kept. */
+/** How long a stopping upstream gets after its stdin is closed, then after SIGTERM, before SIGKILL. */
+const STOP_GRACE_MS = 2000;
+
+/** The SDK's private parts of a StdioClientTransport that starting the process touches. */
+interface SdkStdioFields {
+  _process?: ChildProcess;
+  _serverParams: StdioServerParameters;
+  _readBuffer: { append(chunk: Buffer): void; clear(): void };
+  _stderrStream: PassThrough | null;
+  processReadBuffer(): void;
+}
+
+const wait = (ms: number, done: Promise<unknown>) =>
+  Promise.race([done, new Promise((r) => setTimeout(r, ms).unref())]);
+
+/** Whether any process of a group is alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // gone already
+  }
+}
+
+/**
+ * The stdio client transport with a linear read buffer (keeping each message's text), the child's exit status
+ * kept, and the server in a process group of its own: stopping it stops what it started too (`npx` and the
+ * server under it, a shell's children), which the SDK's close (one kill of the direct child) leaves running.
+ */
 class StdioUpstream extends StdioClientTransport {
   exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private child: ChildProcess | null = null;
 
-  override async start(): Promise<void> {
-    await super.start();
-    // the SDK keeps the child private and drops its status; it is there once start() has resolved
-    const child = (this as unknown as { _process?: ChildProcess })._process;
-    child?.once('exit', (code, signal) => (this.exit = { code, signal }));
+  /** The SDK's start, with the process detached into its own group (the SDK's spawn takes no such option). */
+  override start(): Promise<void> {
+    const self = this as unknown as SdkStdioFields;
+    if (self._process) throw new Error('StdioClientTransport already started');
+    const p = self._serverParams;
+    return new Promise((resolve, reject) => {
+      const child = spawn(p.command, p.args ?? [], {
+        env: { ...getDefaultEnvironment(), ...p.env },
+        stdio: ['pipe', 'pipe', p.stderr ?? 'inherit'],
+        cwd: p.cwd,
+        detached: true,
+      });
+      self._process = this.child = child;
+      child.on('error', (e) => (reject(e), this.onerror?.(e)));
+      child.on('spawn', () => resolve());
+      child.once('exit', (code, signal) => (this.exit = { code, signal }));
+      child.on('close', () => ((self._process = undefined), this.onclose?.()));
+      child.stdin?.on('error', (e) => this.onerror?.(e));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        try {
+          self._readBuffer.append(chunk);
+          self.processReadBuffer();
+        } catch (e) {
+          this.onerror?.(e as Error);
+          void this.close().catch(() => undefined);
+        }
+      });
+      child.stdout?.on('error', (e) => this.onerror?.(e));
+      if (self._stderrStream && child.stderr) child.stderr.pipe(self._stderrStream);
+    });
+  }
+
+  /** Stops the server: stdin closed, then SIGTERM to its group, then SIGKILL, each after a grace period. */
+  override async close(): Promise<void> {
+    const child = this.child;
+    const self = this as unknown as SdkStdioFields;
+    this.child = null;
+    if (child?.pid !== undefined) {
+      const over = child.exitCode !== null || child.signalCode !== null;
+      const exited = new Promise((r) => (over ? r(null) : child.once('exit', r)));
+      child.stdin?.end();
+      await wait(STOP_GRACE_MS, exited);
+      const pgid = child.pid;
+      if (groupAlive(pgid)) {
+        signalGroup(pgid, 'SIGTERM');
+        await wait(STOP_GRACE_MS, exited);
+        for (let i = 0; i < 10 && groupAlive(pgid); i++) await new Promise((r) => setTimeout(r, STOP_GRACE_MS / 10));
+        signalGroup(pgid, 'SIGKILL');
+      }
+    }
+    self._readBuffer.clear();
   }
 }
 
@@ -61,6 +151,7 @@ export async function startUpstream(target: UpstreamTarget, io: IO): Promise<Ups
   const transport = useLineReadBuffer(
     new StdioUpstream({ command: file, args, env: io.env as Record<string, string>, stderr: 'pipe', maxBufferSize: MAX_UPSTREAM_MESSAGE }),
     MAX_UPSTREAM_MESSAGE,
+    new TextKeepingReadBuffer(MAX_UPSTREAM_MESSAGE),
   );
   // the server's own diagnostics go to lro's stderr as they come
   transport.stderr?.on('data', (d: Buffer) => void io.stderr.write(d).catch(() => undefined));

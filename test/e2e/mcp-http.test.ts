@@ -1,7 +1,7 @@
 // End-to-end: `lro mcp --http` and `lro mcp proxy --http`: refused without the token (or with a wrong one),
 // refused with a foreign Host or Origin (the SDK's DNS-rebinding protection), served with both right; a token
 // from --token-file; one upstream per client session; and the proxy reaching its upstream with --url.
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -83,7 +83,7 @@ describe('lro mcp --http', () => {
 
   it('takes its token from --token-file, and then does not print it; stops on SIGTERM', async () => {
     const file = join(root, 'token');
-    writeFileSync(file, 'a-token-from-a-file\n', { mode: 0o600 });
+    writeFileSync(file, 'a-token-from-a-file-of-32-characters\n', { mode: 0o600 });
     const child = spawn(NODE, [join(__dirname, '../../bin/lro.js'), 'mcp', '--http', '--token-file', file], { env: mcpEnv(join(root, 'store')) });
     children.push(child);
     let err = '';
@@ -93,8 +93,8 @@ describe('lro mcp --http', () => {
       if (m) done(m[1]);
     }));
     expect(err).toContain('(Authorization: Bearer <the token in --token-file>)');
-    expect(err).not.toContain('a-token-from-a-file');
-    const c = await httpClient(url, 'a-token-from-a-file');
+    expect(err).not.toContain('a-token-from-a-file-of-32-characters');
+    const c = await httpClient(url, 'a-token-from-a-file-of-32-characters');
     expect((await c.listTools()).tools.length).toBe(8);
     await c.close();
     const exited = new Promise((done) => child.once('exit', (code) => done(code)));
@@ -103,7 +103,110 @@ describe('lro mcp --http', () => {
   });
 });
 
+/** A jq filter that computes until stopped. */
+const RUNAWAY = 'reduce range(0; 1e12) as $i (0; . + $i)';
+
+/** The id of a small stored result. */
+async function storeSmall(c: Client): Promise<string> {
+  const stored = await c.callTool({ name: 'lro_offload', arguments: { content: '{"n": 1}\n', force: true } });
+  return (stored.structuredContent as { id: string }).id;
+}
+
+describe('lro mcp --http: limits', () => {
+  it('refuses a session beyond --max-sessions with a 503 that says what to do; one more once a session ends', async () => {
+    const server = await httpServer(['mcp', '--http', '--max-sessions', '1'], mcpEnv(join(root, 'store')));
+    children.push(server.child);
+    const first = await httpClient(server.url, server.token);
+    const auth = { ...MCP_HEADERS, Authorization: `Bearer ${server.token}` };
+    const refused = await rawRequest(server.url, auth, INITIALIZE);
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body).error.message).toBe(
+      'Service Unavailable: 1 session is open (--max-sessions): end one (DELETE /mcp with its Mcp-Session-Id) or retry once one has been idle for 30m',
+    );
+    await (first.transport as StreamableHTTPClientTransport).terminateSession();
+    expect((await rawRequest(server.url, auth, INITIALIZE)).status).toBe(200);
+  });
+
+  it('closes a session idle for --idle-timeout', async () => {
+    const server = await httpServer(['mcp', '--http', '--idle-timeout', '1s'], mcpEnv(join(root, 'store')));
+    children.push(server.child);
+    // raw requests: the SDK's client keeps a GET stream open, and a session with a stream open is not idle
+    const auth0 = { ...MCP_HEADERS, Authorization: `Bearer ${server.token}` };
+    const opened = await fetch(server.url, { method: 'POST', headers: auth0, body: INITIALIZE });
+    const sid = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    expect(sid).toMatch(/^[0-9a-f-]{36}$/);
+    await new Promise((done) => setTimeout(done, 2500));
+    expect(server.stderr()).toContain(`lro: closed session ${sid}: no request for 1s (--idle-timeout)\n`);
+    const auth = { ...MCP_HEADERS, Authorization: `Bearer ${server.token}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+    const r = await rawRequest(server.url, auth, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect(r.status).toBe(404);
+  });
+
+  it('warns on stderr when bound to every interface', async () => {
+    const server = await httpServer(['mcp', '--http', '--host', '0.0.0.0'], mcpEnv(join(root, 'store')));
+    children.push(server.child);
+    expect(server.stderr()).toMatch(/^lro: warning: serving on every network interface, not only this machine: whoever can reach port \d+ and has the token can read every stored result; bind 127\.0\.0\.1 \(the default\) unless that is meant\n/);
+  });
+
+  it("one client's runaway call does not hold up another client's calls", { tags: ['soak'] }, async () => {
+    const server = await httpServer(['mcp', '--http'], mcpEnv(join(root, 'store-runaway')));
+    children.push(server.child);
+    const [a, b] = [await httpClient(server.url, server.token), await httpClient(server.url, server.token)];
+    clients.push(a, b);
+    await b.callTool({ name: 'lro_ls', arguments: {} });
+    const id = await storeSmall(a);
+    const runaway = a.callTool({ name: 'lro_jq', arguments: { id, filter: RUNAWAY } });
+    await new Promise((done) => setTimeout(done, 500));
+    const t = Date.now();
+    expect((await b.callTool({ name: 'lro_ls', arguments: {} })).isError).toBeFalsy();
+    expect(Date.now() - t).toBeLessThan(5000); // before: until A's call ended (lro's watchdog, 10 s)
+    expect(textOf(await runaway)).toMatch(/^lro: the jq filter ran 10 s without finishing/);
+  });
+
+  it('stops a call of lro\'s tools past --call-timeout with an error result', { tags: ['soak'] }, async () => {
+    const server = await httpServer(['mcp', '--http', '--call-timeout', '2s'], mcpEnv(join(root, 'store-runaway')));
+    children.push(server.child);
+    const a = await httpClient(server.url, server.token);
+    clients.push(a);
+    const id = await storeSmall(a);
+    const r = await a.callTool({ name: 'lro_jq', arguments: { id, filter: RUNAWAY } });
+    // stopped by --call-timeout, not by lro's jq watchdog (10 s, another message)
+    expect(textOf(r)).toMatch(/^lro: lro_jq ran longer than 2s \(--call-timeout\) and was stopped: narrow the call/);
+  });
+
+  it('closes a connection that sends no request within 10 s', { tags: ['soak'] }, async () => {
+    const server = await httpServer(['mcp', '--http'], mcpEnv(join(root, 'store')));
+    children.push(server.child);
+    const { port, hostname } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    const closed = await new Promise((done) => {
+      socket.once('close', () => done('closed'));
+      setTimeout(() => done('still open after 30 s'), 30_000);
+    });
+    socket.destroy();
+    expect(closed).toBe('closed'); // after 10 s; before, 60 s and more (Node's defaults)
+  });
+});
+
 describe('lro mcp proxy --http', () => {
+  it('passes a small result on byte for byte as the upstream wrote it (integers above 2^53, -0, 1.0, 1E+2)', async () => {
+    const fake = join(__dirname, '../helpers/fake-upstream.mjs');
+    const server = await httpServer(['mcp', 'proxy', '--http', '--', NODE, fake], mcpEnv(join(root, 'store')));
+    children.push(server.child);
+    const headers: Record<string, string> = { ...MCP_HEADERS, Authorization: `Bearer ${server.token}` };
+    const opened = await fetch(server.url, { method: 'POST', headers, body: INITIALIZE });
+    await opened.text();
+    Object.assign(headers, { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' });
+    await (await fetch(server.url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' })).text();
+    const body = '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"exact","arguments":{}}}';
+    const answer = await (await fetch(server.url, { method: 'POST', headers, body })).text();
+    expect(answer).toContain(
+      'data: {"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"n: 9007199254740993"}],' +
+        '"structuredContent":{"big":9007199254740993,"neg":-0,"one":1.0,"hundred":1E+2}}}\n\n',
+    );
+  });
+
   it('gives each client session its own upstream, with progress on its stream', async () => {
     const server = await httpServer(['mcp', 'proxy', '--http', '--', NODE, EVERYTHING, 'stdio'], mcpEnv(join(root, 'store')));
     children.push(server.child);

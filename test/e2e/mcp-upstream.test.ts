@@ -1,10 +1,12 @@
-// End-to-end: the proxy when its upstream fails (killed mid-call, exiting at start, not there at all), when it is
-// used wrongly, and under many concurrent calls (each answered, each result stored exactly once).
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+// End-to-end: the proxy when its upstream fails (killed mid-call, exiting at start, not there at all, hanging), when
+// it is used wrongly, and under many concurrent calls (each answered, each result stored exactly once); what it
+// passes on unchanged is byte for byte what the upstream sent, and what is too large for a message is refused.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 import { childPids, EVERYTHING, FILESYSTEM, INITIALIZE, mcpEnv, NODE, spawnedClient, stdioClient, textOf } from '../helpers/mcp.js';
 
 const CORPUS = resolve(__dirname, '../../fixtures/corpus');
@@ -60,10 +62,14 @@ describe('lro mcp proxy: the upstream fails', () => {
       [['mcp', 'proxy', '--url', 'ftp://x/mcp'], /^lro: invalid --url 'ftp:\/\/x\/mcp': only http and https/],
       [['mcp', 'proxy', '--threshold-for', 'read_file', '--', 'x'], /^lro: invalid --threshold-for 'read_file': use TOOL=TOKENS/],
       [['mcp', '--http', 'proxy', '--', 'x'], /^lro: options of lro mcp proxy go after 'proxy'/],
-      [['mcp', '--port', '8080'], /^lro: --port, --host and --token-file go with --http/],
+      [['mcp', '--port', '8080'], /^lro: --port, --host, --token-file, --max-sessions and --idle-timeout go with --http/],
       [['mcp', '--http', '--port', '70000'], /^lro: invalid --port '70000': at most 65535/],
       [['mcp', '--http', '--token-file', join(root, 'missing-token')], /^lro: cannot read --token-file .*missing-token: ENOENT/],
+      [['mcp', '--http', '--token-file', join(root, 'short-token')], /^lro: --token-file .*short-token holds a token of 31 characters, fewer than 32: make a longer one, e\.g\. openssl rand -hex 32 > /],
+      [['mcp', '--http', '--call-timeout', '0'], /^lro: invalid --call-timeout '0': must be more than 0/],
+      [['mcp', '--http', '--max-sessions', '0'], /^lro: invalid --max-sessions '0': at least 1/],
     ];
+    writeFileSync(join(root, 'short-token'), `${'x'.repeat(31)}\n`);
     for (const [args, message] of cases) {
       const r = await lro(args, { env: { LRO_DIR: join(root, 'store-d') } });
       expect(r.code, args.join(' ')).toBe(2);
@@ -116,3 +122,82 @@ describe('lro mcp proxy: many concurrent calls', () => {
     }
   });
 });
+
+const FAKE = resolve(__dirname, '../helpers/fake-upstream.mjs');
+
+/** The JSON-RPC lines a client sends to start, then `more`. */
+const session = (...more: object[]) =>
+  [INITIALIZE, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), ...more.map((m) => JSON.stringify(m))].join('\n') + '\n';
+
+describe('lro mcp proxy: what passes through is what the upstream sent', () => {
+  it('a small result reaches the client byte for byte: integers above 2^53, -0, 1.0 and 1E+2 kept', async () => {
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'exact', arguments: {} } };
+    const r = await lro(['mcp', 'proxy', '--', NODE, FAKE], { input: session(call), env: { LRO_DIR: join(root, 'store-exact') } });
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.out.split('\n').find((l) => l.includes('"id":7'));
+    expect(line).toBe(
+      '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"n: 9007199254740993"}],' +
+        '"structuredContent":{"big":9007199254740993,"neg":-0,"one":1.0,"hundred":1E+2}}}',
+    );
+  });
+});
+
+describe('lro mcp proxy: limits', () => {
+  it('an image over the message cap (of an --exclude\'d tool too) is stored whole and refused; the session goes on', { tags: ['soak'] }, async () => {
+    const store = join(root, 'store-image');
+    const p = await spawnedClient(['mcp', 'proxy', '--exclude', 'image', '--', NODE, FAKE], mcpEnv(store));
+    const big = (await p.client.callTool({ name: 'image', arguments: { bytes: 5_000_000 } })) as Result;
+    expect(big.isError).toBe(true);
+    const m = /^lro: the result of image is 5\.0 MB \(1 image block\), more than the 4\.2 MB a message through lro may carry; it is stored whole as lro result ([0-9A-Z]{26}) \(as JSON\): see what it holds with lro_info \{"id":"\1"\}$/.exec(textOf(big));
+    expect(m, textOf(big)).not.toBeNull();
+    const length = await p.client.callTool({ name: 'lro_jq', arguments: { id: m![1], filter: 'select(.type == "image") | .data | length' } });
+    expect(textOf(length)).toMatch(/^5000000\n/);
+    const small = (await p.client.callTool({ name: 'image', arguments: { bytes: 1000 } })) as Result;
+    expect(small.content[0].type).toBe('image'); // under the cap: untouched
+    await p.client.close();
+  });
+
+  it('an upstream call past --call-timeout is answered with an error and cancelled; the session goes on', async () => {
+    const p = await spawnedClient(['mcp', 'proxy', '--call-timeout', '1s', '--', NODE, FAKE], mcpEnv(join(root, 'store-hang')));
+    const started = Date.now();
+    const r = (await p.client.callTool({ name: 'hang', arguments: {} }, undefined, { timeout: 60_000 })) as Result;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe(
+      `lro: the upstream MCP server (${NODE} ${FAKE}) gave hang no answer within 1s (--call-timeout); the call was cancelled: retry with a smaller request, or raise --call-timeout`,
+    );
+    expect(textOf(await p.client.callTool({ name: 'exact', arguments: {} }))).toBe('n: 9007199254740993');
+    await p.client.close();
+  });
+
+  it('the client closes stdin while an upstream call hangs: lro stops the upstream and what it started, and exits', { tags: ['soak'] }, async () => {
+    const pidFile = join(root, 'stubborn-child.pid');
+    const child = spawn(NODE, [BIN, 'mcp', 'proxy', '--', NODE, FAKE, '--stubborn', '--child-pid', pidFile], {
+      env: mcpEnv(join(root, 'store-stubborn')),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    let out = '';
+    const answered = new Promise<void>((done) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('"id":1') && done())));
+    child.stdin.write(session({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hang', arguments: {} } }));
+    await answered;
+    const upstream = childPids(child.pid!);
+    expect(upstream).toHaveLength(1);
+    for (let i = 0; i < 100 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    child.stdin.end();
+    // 5 s for answers still coming, then 2 s after its stdin is closed, 2 s after SIGTERM, then SIGKILL
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 30 s'), 30_000))]);
+    expect(code).toBe(0);
+    for (const pid of [upstream[0], grandchild]) expect(alive(pid), `pid ${pid}`).toBe(false);
+  });
+});
+
+/** Whether a process is alive (a zombie, dead but not yet reaped by its parent, is not). */
+function alive(pid: number): boolean {
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,177 @@
+// lro's tools run off the server's thread: each call goes to a worker thread of a small pool (tool-worker.ts),
+// with a time limit and a memory limit of its own. One HTTP client's runaway lro_grep or lro_jq then occupies a
+// worker, while another client's lro_ls is answered by another (before, one call of 10 s stalled every client);
+// a call past its limits is stopped (its worker ended and replaced) and answered with an error result.
+import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { oneLine } from '../errors.js';
+import { formatDuration } from '../units.js';
+import type { ListedTool } from './definitions.js';
+import type { LroTools } from './lro-tools.js';
+import { errorResult, type ToolResult } from './result.js';
+
+/** What the server needs of lro's tools: the listing, and calls (in-process, or on the pool). */
+export interface McpTools {
+  list(): ListedTool[];
+  has(name: string): boolean;
+  call(name: string, args: unknown): Promise<ToolResult>;
+}
+
+/** What a worker loads: the tools' environment (LRO_DIR), and whether they are the proxy's set. */
+export interface WorkerSetup {
+  env: NodeJS.ProcessEnv;
+  proxy: boolean;
+  /** --allow-dir: directories whose result files a call may name by path (confine.ts). */
+  allowDirs: string[];
+}
+
+/** The limits of the pool and of each call on it. */
+export interface PoolLimits {
+  /** Calls running at once (more wait their turn). */
+  workers: number;
+  /** A call running longer is stopped (--call-timeout). */
+  callSeconds: number;
+  /** A call whose heap grows past this is stopped (a worker's resourceLimits). */
+  memoryMb: number;
+}
+
+/** Workers by default: a few, so that a runaway call or two leave room for the others, on any machine. */
+export const DEFAULT_WORKERS = Math.min(4, Math.max(2, availableParallelism()));
+/** The heap a call may use: far above what a budgeted answer needs, far below what takes the machine down. */
+export const CALL_MEMORY_MB = 1024;
+
+/** The built worker entry (dist/mcp-worker.cjs, next to this bundle); null when running from sources. */
+export function toolWorkerScript(): string | null {
+  const script = fileURLToPath(new URL('./mcp-worker.cjs', import.meta.url));
+  return existsSync(script) ? script : null;
+}
+
+/** What to do about a call that was stopped. */
+const NARROW = 'narrow the call (a fixed string, fewer records or columns, a smaller max_tokens)';
+
+interface Job {
+  name: string;
+  args: unknown;
+  done: (r: ToolResult) => void;
+}
+
+/** Tool calls on worker threads; list() and has() answer from the tools loaded here. */
+export class ToolPool implements McpTools {
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Set<Worker>();
+  private readonly queue: Job[] = [];
+  private readonly ready = new WeakMap<Worker, Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly tools: LroTools,
+    private readonly script: string,
+    private readonly setup: WorkerSetup,
+    private readonly limits: PoolLimits,
+  ) {}
+
+  list(): ListedTool[] {
+    return this.tools.list();
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  /** Runs a call on a worker; never throws. An unknown tool is answered here (its error needs no worker). */
+  call(name: string, args: unknown): Promise<ToolResult> {
+    if (!this.tools.has(name) || this.closed) return this.tools.call(name, args);
+    return new Promise((done) => {
+      this.queue.push({ name, args, done });
+      this.next();
+    });
+  }
+
+  /** Starts a worker ahead of the first call, while the client is still starting its session. */
+  warm(): this {
+    if (this.idle.length + this.busy.size === 0) {
+      const worker = this.spawn();
+      worker.unref();
+      this.idle.push(worker);
+    }
+    return this;
+  }
+
+  /** Ends every worker (calls still running are answered with an error). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.done(errorResult('lro: the server is stopping'));
+    await Promise.allSettled([...this.idle.splice(0), ...this.busy].map((w) => w.terminate()));
+  }
+
+  private next(): void {
+    if (this.queue.length === 0 || this.closed) return;
+    const worker = this.idle.pop() ?? (this.busy.size < this.limits.workers ? this.spawn() : null);
+    if (!worker) return; // every worker is busy: the job waits for one
+    this.run(worker, this.queue.shift()!);
+    // one worker kept ready while there is room: the next client's call does not wait for a worker to start
+    if (this.idle.length === 0 && this.busy.size < this.limits.workers) {
+      const spare = this.spawn();
+      spare.unref();
+      this.idle.push(spare);
+    }
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(this.script, {
+      workerData: this.setup,
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
+    });
+    worker.on('error', () => undefined); // reported to the call it ran (run)
+    worker.once('exit', () => {
+      const i = this.idle.indexOf(worker);
+      if (i >= 0) this.idle.splice(i, 1); // an idle worker that went away is not given a call
+    });
+    // its first message says the tools are loaded: a call's time starts then, not while the worker starts
+    this.ready.set(worker, new Promise((resolve) => worker.once('message', () => resolve())));
+    return worker;
+  }
+
+  /** One call on one worker: its result, or an error result when it failed its limits (the worker is ended). */
+  private run(worker: Worker, job: Job): void {
+    this.busy.add(worker);
+    worker.ref();
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (result: ToolResult, healthy: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      this.busy.delete(worker);
+      if (healthy && !this.closed) {
+        worker.unref(); // an idle worker keeps no process alive
+        this.idle.push(worker);
+      } else void worker.terminate();
+      job.done(result);
+      this.next();
+    };
+    const onMessage = (result: ToolResult) => finish(result, true);
+    const onError = (e: Error & { code?: string }) => finish(errorResult(this.failure(job.name, e)), false);
+    const onExit = (code: number) => finish(errorResult(`lro: ${job.name} stopped unexpectedly (exit ${code})`), false);
+    worker.on('error', onError).on('exit', onExit);
+    void this.ready.get(worker)!.then(() => {
+      if (settled) return;
+      timer = setTimeout(() => finish(errorResult(this.overtime(job.name)), false), this.limits.callSeconds * 1000);
+      worker.on('message', onMessage);
+      worker.postMessage({ name: job.name, args: job.args });
+    });
+  }
+
+  private overtime(name: string): string {
+    const took = formatDuration(this.limits.callSeconds);
+    return `lro: ${name} ran longer than ${took} (--call-timeout) and was stopped: ${NARROW} or raise --call-timeout`;
+  }
+
+  private failure(name: string, e: Error & { code?: string }): string {
+    if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return `lro: ${name} failed: ${oneLine(e.message)}`;
+    return `lro: ${name} needed more than ${this.limits.memoryMb} MB of memory and was stopped: ${NARROW}`;
+  }
+}

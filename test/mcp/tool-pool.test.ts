@@ -1,0 +1,48 @@
+// ToolPool: calls on worker threads, each with a time and a heap limit; a call past either is stopped and
+// answered with an error result, its worker replaced, and the other calls go on. The worker here is a stand-in
+// (test/helpers/pool-worker.mjs): the pool is what is under test, lro's tools have tests of their own.
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LroTools } from '../../src/mcp/lro-tools.js';
+import { errorResult } from '../../src/mcp/result.js';
+import { ToolPool } from '../../src/mcp/tool-pool.js';
+
+const SCRIPT = resolve(__dirname, '../helpers/pool-worker.mjs');
+const tools = { has: (name: string) => name !== 'nope', list: () => [], call: async (name: string) => errorResult(`unknown tool ${name}`) };
+let pool: ToolPool;
+afterEach(() => pool?.close());
+
+const newPool = (callSeconds: number, memoryMb = 64) =>
+  new ToolPool(tools as unknown as LroTools, SCRIPT, { env: {}, proxy: false }, { workers: 2, callSeconds, memoryMb });
+const text = (r: { content: { text: string }[] }) => r.content[0].text;
+
+describe('ToolPool', () => {
+  it('answers while another call runs on, then stops that one at its time limit with an error', async () => {
+    pool = newPool(3);
+    await Promise.all([pool.call('echo', { text: 'a' }), pool.call('echo', { text: 'b' })]); // both workers started
+    const started = Date.now();
+    const slow = pool.call('sleep', {});
+    expect(text(await pool.call('echo', { text: 'quick' }))).toBe('quick');
+    expect(Date.now() - started).toBeLessThan(2500); // not after the sleeping call's 3 s
+    const r = await slow;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/^lro: sleep ran longer than 3s \(--call-timeout\) and was stopped: narrow the call .* or raise --call-timeout$/);
+    expect(text(await pool.call('echo', { text: 'after' }))).toBe('after'); // a new worker took its place
+  });
+
+  it('stops a call past its heap limit with an error, and goes on', async () => {
+    pool = newPool(60, 32);
+    const r = await pool.call('grow', {});
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/^lro: grow needed more than 32 MB of memory and was stopped: narrow the call/);
+    expect(text(await pool.call('echo', { text: 'still here' }))).toBe('still here');
+  });
+
+  it('queues calls beyond its workers, and answers an unknown tool without one', async () => {
+    pool = newPool(2);
+    const calls = [pool.call('sleep', {}), pool.call('sleep', {}), pool.call('echo', { text: 'third' })];
+    expect(text(await pool.call('nope', {}))).toBe('unknown tool nope');
+    const [, , third] = await Promise.all(calls);
+    expect(text(third)).toBe('third');
+  });
+});

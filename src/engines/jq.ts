@@ -379,7 +379,7 @@ class JqRun {
     if (budget.used === 0) {
       const fit = budget.fitPrefix(text, Math.max(0, budget.left - 60));
       await io.out(`${text.slice(0, fit)}…\n`);
-      const size = `${o.partial ? 'more than ' : ''}${formatCount(text.length)}`;
+      const size = `${o.partial ? 'at least ' : ''}${formatCount(text.length)}`;
       await io.out(
         continuationLine(
           `this output line has ${size} characters, more than --max-tokens ${budget.max} allows (showed ${formatCount(fit)}); narrow the filter, e.g. to a field or .[0:10]. The lines after it`,

@@ -8,6 +8,7 @@
 //     lro passes stored records without decoding and re-encoding them (about a third of the time of a filter)
 //   - output: the glue trims jq's stdout and stderr, which loses the leading spaces of `-r` output and the
 //     exact bytes of `-j`; they are kept as jq wrote them
+//   - streaming: each write of jq's stdout can go to a callback of lro's, which may stop jq there (see GLUE_EDITS)
 // The patched glue is then turned into CommonJS (dist/jq/jq.cjs): required, it loads without starting Node's ES
 // module loader, which costs about 18 ms on Node 20 (see scripts/build.mjs).
 import { createHash } from 'node:crypto';
@@ -35,6 +36,38 @@ const GLUE_EDITS = [
   [
     'return { stdout: stdoutSink.toString().trim(), stderr: stderrSink.toString().trim(), exitCode };',
     'return { stdout: stdoutSink.toString(), stderr: stderrSink.toString(), exitCode };',
+  ],
+  // streaming: raw(input, query, flags, onStdout) hands each write of jq's stdout to onStdout(bytes, inputAt)
+  // instead of collecting it (bytes: a view of jq's memory, valid during the call; inputAt(): how far jq has read
+  // its input). An exception thrown by onStdout ends the call there (the instance is then not to be reused: jq
+  // was stopped mid-write), carrying what jq wrote to stderr until then.
+  ['function raw2(input, query, flags = []) {', 'function raw2(input, query, flags = [], onStdout) {'],
+  ['return instance.rawSync(serializeInput(input), query, flags);', 'return instance.rawSync(serializeInput(input), query, flags, onStdout);'],
+  [
+    'rawSync(jsonString, query, flags = []) {\n          return runJq(jsonString, query, flags);',
+    'rawSync(jsonString, query, flags = [], watch) {\n          onStdout = watch ?? null;\n          try {\n' +
+      '            return runJq(jsonString, query, flags);\n          } finally {\n            onStdout = null;\n          }',
+  ],
+  [
+    'const STDIN_PATH = "/dev/stdin";',
+    'const STDIN_PATH = "/dev/stdin";\n        let onStdout = null;\n' +
+      '        const inputAt = () => FS.streams.find((s) => s?.path === "/stdin")?.position ?? 0;',
+  ],
+  [
+    'exitCode = Module.callMain(args);\n          } finally {',
+    'exitCode = Module.callMain(args);\n          } catch (e) {\n' +
+      '            if (e && typeof e === "object") e.stderr = stderrSink.toString();\n            throw e;\n          } finally {',
+  ],
+  [
+    '}, (byte) => {\n            if (byte != null) stdoutSink.push(byte);\n          }, (byte) => {',
+    '}, Object.assign((byte) => {\n            if (byte != null) stdoutSink.push(byte);\n          }, { bulk(heap, offset, length) {\n' +
+      '            if (!onStdout) return false;\n            onStdout(new Uint8Array(heap.buffer, heap.byteOffset + offset, length), inputAt);\n' +
+      '            return true;\n          } }), (byte) => {',
+  ],
+  [
+    '}, write(stream, buffer, offset, length, pos) {\n            for (var i = 0; i < length; i++) {\n              try {\n                output(',
+    '}, write(stream, buffer, offset, length, pos) {\n            if (output.bulk?.(buffer, offset, length)) return length;\n' +
+      '            for (var i = 0; i < length; i++) {\n              try {\n                output(',
   ],
 ];
 const MAX_PAGES_AT = 1215; // memory section: id, size, count, flags, min (0x80 0x02), max (0x80 0x20)

@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import type { CommandDef, Input } from './commands/command.js';
 import { commanderCommand, helpAfter, joinTwoWordValues } from './commands/commander.js';
 import { failureOf, reportFailure, runReported } from './commands/failure.js';
+import { shellQuote } from './describe/shell.js';
 import { EXIT } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { COMMANDS, PROGRAM } from './faces/program.js';
@@ -55,6 +56,18 @@ export async function buildProgram(ctx: Context, only?: string): Promise<Command
   return configure(program, ctx.io);
 }
 
+/**
+ * For an unknown option of a command that takes arguments: how to give that word as its last argument instead
+ * (a jq filter such as `-.a` or `--seq`, a grep pattern starting with "-"), as with jq and grep: after `--`.
+ */
+function dashArgumentHint(e: CommanderError, def: CommandDef | undefined): string {
+  const word = /unknown option '(.*)'/.exec(e.message)?.[1];
+  const args = def?.arguments ?? [];
+  if (e.code !== 'commander.unknownOption' || word === undefined || args.length === 0) return '';
+  const before = args.slice(0, -1).map((a) => `${a.name.toUpperCase()} `);
+  return ` (if it is the ${args.at(-1)!.name}, write it after --: lro ${def!.name} ${before.join('')}[options] -- ${shellQuote(word)})`;
+}
+
 function commanderMessage(e: CommanderError): string {
   return e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
 }
@@ -66,22 +79,24 @@ export async function main(argv: string[], io: IO): Promise<number> {
   else if (argv.length === 0 || (argv[0].startsWith('-') && !['-h', '--help', '-V', '--version'].includes(argv[0]))) {
     argv = ['offload', ...argv]; // `cmd | lro` offloads
   }
+  let def: CommandDef | undefined;
   try {
-    const def = await COMMANDS.find((c) => c.name === argv[0])?.load();
+    def = await COMMANDS.find((c) => c.name === argv[0])?.load();
     if (def) argv = joinTwoWordValues(def, argv);
     const program = await buildProgram(ctx, argv[0]);
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (e) {
-    return reportError(e, io, argv);
+    return reportError(e, io, argv, def);
   }
 }
 
-async function reportError(e: unknown, io: IO, argv: string[]): Promise<number> {
+async function reportError(e: unknown, io: IO, argv: string[], def?: CommandDef): Promise<number> {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
     const sub = e.code === 'commander.unknownCommand' ? undefined : argv.find((a) => !a.startsWith('-'));
-    return reportFailure(e, `${commanderMessage(e)}: see lro ${sub && sub !== '--help' ? `${sub} ` : ''}--help`, EXIT.error, io);
+    const message = `${commanderMessage(e)}${dashArgumentHint(e, def)}`;
+    return reportFailure(e, `${message}: see lro ${sub && sub !== '--help' ? `${sub} ` : ''}--help`, EXIT.error, io);
   }
   const failure = failureOf(e); // a subcommand's check (lro mcp --http proxy), or the program's own failure
   return failure ? reportFailure(e, failure.message, failure.code, io) : EXIT.ok;

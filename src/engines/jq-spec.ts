@@ -65,7 +65,9 @@ export function jqSpec(id: string, filter: string, o: JqOptions, env: NodeJS.Pro
     skipLines: o.skipLines !== undefined ? parseCount(o.skipLines, '--skip-lines') : 0,
     maxTokens: maxTokensFrom(o.maxTokens, env),
     command: (extra) => {
-      const words = ['lro', 'jq', id, shellQuote(filter), ...outputFlags];
+      // a filter that starts with "-" goes last, after --, as it must be written
+      const dashed = filter.startsWith('-');
+      const words = ['lro', 'jq', id, ...(dashed ? [] : [shellQuote(filter)]), ...outputFlags];
       if (o.slurp) words.push('-s');
       if (o.nullInput) words.push('-n');
       if (o.exitStatus) words.push('-e');
@@ -77,6 +79,7 @@ export function jqSpec(id: string, filter: string, o: JqOptions, env: NodeJS.Pro
       if (extra.skipLines) words.push('--skip-lines', String(extra.skipLines));
       if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
       if (o.dir) words.push('--dir', shellQuote(o.dir));
+      if (dashed) words.push('--', shellQuote(filter));
       return words.join(' ');
     },
   };

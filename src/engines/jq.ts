@@ -2,7 +2,8 @@
 // jq in batches of about 1 MB, each batch one call, so memory stays flat and an ordinary filter sees one record
 // at a time as with `tail -n +2 FILE | jq FILTER`. Slurp (-s), null input (-n) and filters that read `input`
 // themselves get all records in one call. Output is cut at a record boundary when the budget is full (found by
-// bisecting the batch), so the next command can resume with --records.
+// bisecting the batch), so the next command can resume with --records. jq's output is watched as it is written
+// (jq-output.ts): a call is stopped once its output is past the budget, and an engine stopped so is replaced.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import { formatRange } from '../ranges.js';
 import { continuationLine, OutputBudget } from '../render/budget.js';
 import { shellQuote } from '../describe/shell.js';
 import { formatCount } from '../units.js';
+import { BudgetedLines, StopJq, TrialOutput, type Cut, type StdoutWatch } from './jq-output.js';
 
 export interface JqSpec {
   filter: string;
@@ -54,8 +56,15 @@ const MAX_ERROR_LINES = 10;
  * a larger heap). The package as published would read input byte by byte and trim output, so it is not used.
  */
 export async function loadJq(): Promise<Jq> {
-  return jqModule().loadJq({ wasmBinary: readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))) });
+  compiled ??= WebAssembly.compile(readFileSync(fileURLToPath(new URL('./jq/jq.wasm', import.meta.url))));
+  return jqModule().loadJq({ wasmModule: await compiled });
 }
+
+/** jq's WebAssembly compiled once, for every instance (one is replaced after being stopped mid-call). */
+let compiled: Promise<WasmModule> | undefined;
+/** The one WebAssembly name used here (TypeScript's ES libraries do not declare them). */
+type WasmModule = NonNullable<Parameters<typeof import('jq-wasm').loadJq>[0]>['wasmModule'];
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
 
 /**
  * The glue's module, required once. Commands that set V8 flags for jq (commands/jq.ts) require it first: V8 takes
@@ -127,10 +136,10 @@ function unreadableInput(r: JqResult, recordAt: (line: number) => number | undef
   if (/depth/i.test(m[1])) throw new LroError(`${which} is nested deeper than jq can parse: look at it with lro read or lro grep instead`);
   throw new FormatError(`${which} is not valid JSON (jq: ${m[1]})`);
 }
-/** What jq-wasm's raw() takes from lro: the patched glue accepts bytes (see loadJq). */
-type JqRaw = (input: string | Uint8Array, filter: string, flags: string[]) => JqResult;
-/** How one call's output went: all printed, or cut after `consumed` of its lines (skipped or printed). */
-type Outcome = { cut: false } | { cut: true; consumed: number; line: string };
+/** What jq-wasm's raw() takes from lro: the patched glue accepts bytes and streams stdout (see loadJq). */
+type JqRaw = (input: string | Uint8Array, filter: string, flags: string[], onStdout?: StdoutWatch) => JqResult;
+/** How a call ended: jq's result; stopped by lro (`inputRead`: how far jq had read); null: the engine died. */
+type Called = { result: JqResult } | { inputRead: number; stderr: string } | null;
 /** A record as batches hold it. */
 type Item = { n: number; line: Buffer };
 
@@ -159,11 +168,12 @@ class JqRun {
   /** -j: jq's output is not cut into lines. */
   private readonly joined: boolean;
   private readonly budget: OutputBudget;
-  private readonly raw: JqRaw;
+  /** The engine; null after a call was stopped or died in it (never reused then: a new one is loaded). */
+  private engine: Jq | null;
   private readonly stalled: string;
   private readonly invalid: Set<number> | undefined;
   /** Output lines still to skip (--skip-lines). */
-  private toSkip: number;
+  private readonly skip: { lines: number };
   private runtimeError = false;
   private lastStatus = 4; // -e: 4 until some output
   private errorLines = 0;
@@ -181,9 +191,9 @@ class JqRun {
     this.flags = jqFlags(spec);
     this.joined = this.flags.includes('-j') || this.flags.includes('--join-output');
     this.budget = new OutputBudget(spec.maxTokens, this.h.encoding);
-    this.toSkip = spec.skipLines;
+    this.skip = { lines: spec.skipLines };
     this.single = spec.header || spec.slurp || spec.nullInput || readsInputs(spec.filter);
-    this.raw = jq.raw as JqRaw;
+    this.engine = jq;
     this.stalled = `the jq filter ran ${io.stallSeconds} s without finishing (an endless loop?): check the filter, or narrow the input first with --records or lro grep`;
     this.invalid = invalidSet(this.h);
   }
@@ -193,12 +203,18 @@ class JqRun {
     const { spec } = this;
     const numbers: number[] = []; // record number of each input line
     const { input, what } = spec.header ? { input: serializeHeader(this.h), what: 'the header' } : await this.recordsInRange(numbers);
-    const r = this.call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])]);
-    if (!r) throw this.tooBig(what);
-    if (!spec.header) unreadableInput(r, (line) => numbers[line - 1]);
-    if (r.exitCode === 2 || r.exitCode === 3) return this.failed(r);
-    const o = await this.output(r, spec.header ? 0 : 1);
-    if (o.cut) await this.cut(o, { skipLines: spec.skipLines + o.consumed });
+    const lines = this.lines();
+    const c = await this.call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])], lines.watch);
+    if (!c) throw this.tooBig(what);
+    const first = spec.header ? 0 : 1;
+    if ('result' in c) {
+      if (!spec.header) unreadableInput(c.result, (line) => numbers[line - 1]);
+      if (c.result.exitCode === 2 || c.result.exitCode === 3) return this.failed(c.result);
+      lines.end();
+    }
+    await this.report(c, first, lines);
+    // the lines consumed count from where this run started, the lines it skipped included
+    if (lines.cut) await this.cut(lines.cut, { skipLines: lines.cut.consumed });
     await this.noteErrors();
     return this.exitCode();
   }
@@ -245,42 +261,84 @@ class JqRun {
   }
 
   /**
-   * One batch; when it is too large for the engine, or its output does not fit, it is bisected (down to the
-   * record where the budget runs out). False when the run ends here (`stopped` holds the exit code).
+   * One batch of several records; when it is too large for the engine, or its output does not fit, it is split
+   * (down to the record where the budget runs out). False when the run ends here (`stopped` holds the exit code).
    */
   private async runBatch(items: Item[]): Promise<boolean> {
-    const r = this.call(jqInput(items.map((i) => i.line)));
-    if (!r) {
-      if (items.length === 1) throw this.tooBig(`record ${items[0].n}`);
-      const mid = items.length >> 1;
-      return (await this.runBatch(items.slice(0, mid))) && this.runBatch(items.slice(mid));
-    }
+    if (items.length === 1) return this.runRecord(items[0]);
+    const trial = new TrialOutput(this.budget);
+    const c = await this.call(jqInput(items.map((i) => i.line)), [], trial.watch);
+    if (!c) return this.split(items, items.length >> 1);
+    // stopped past the budget: the output that did not fit came from the records jq had read
+    if (!('result' in c)) return this.split(items, recordsRead(items, c.inputRead));
+    const r = c.result;
     unreadableInput(r, (line) => items[line - 1]?.n);
     if (r.exitCode === 2 || r.exitCode === 3) {
       this.stopped = await this.failed(r);
       return false;
     }
-    if (items.length > 1 && r.stdout !== '' && !this.budget.fits(r.stdout)) {
-      const mid = items.length >> 1;
-      return (await this.runBatch(items.slice(0, mid))) && this.runBatch(items.slice(mid));
+    const text = trial.text();
+    if (text !== '' && !this.budget.fits(text)) return this.split(items, items.length >> 1);
+    const lines = this.lines();
+    if (lines.text(text)) lines.end();
+    return this.settle(c, items[0].n, lines);
+  }
+
+  /** One record, its output taken into the budget as jq writes it (and jq stopped where the budget runs out). */
+  private async runRecord(item: Item): Promise<boolean> {
+    const lines = this.lines();
+    const c = await this.call(jqInput([item.line]), [], lines.watch);
+    if (!c) throw this.tooBig(`record ${item.n}`);
+    if ('result' in c) {
+      unreadableInput(c.result, () => item.n);
+      if (c.result.exitCode === 2 || c.result.exitCode === 3) {
+        this.stopped = await this.failed(c.result);
+        return false;
+      }
+      lines.end();
     }
-    const o = await this.output(r, items[0].n);
-    if (!o.cut) return true;
-    // resume at this batch's first record, skipping the lines of its output already seen (skipped or printed)
-    await this.cut(o, { records: formatRange(items[0].n, this.spec.range.to), skipLines: o.consumed });
+    return this.settle(c, item.n, lines);
+  }
+
+  /** The records of a batch in two parts, the first `at` records first. */
+  private async split(items: Item[], at: number): Promise<boolean> {
+    return (await this.runBatch(items.slice(0, at))) && this.runBatch(items.slice(at));
+  }
+
+  /** Prints what a call from record `first` on gave; if its output was cut, ends the run resuming there. */
+  private async settle(c: NonNullable<Called>, first: number, lines: BudgetedLines): Promise<boolean> {
+    await this.report(c, first, lines);
+    if (!lines.cut) return true;
+    // resume at this call's first record, skipping the lines of its output already seen (skipped or printed)
+    await this.cut(lines.cut, { records: formatRange(first, this.spec.range.to), skipLines: lines.cut.consumed });
     await this.noteErrors();
     this.stopped = this.exitCode();
     return false;
   }
 
-  /** One call of the engine; null when the engine died (out of memory or stack). */
-  private call(input: string | Buffer, extra: string[] = []): JqResult | null {
-    const { raw, spec, flags, io } = this;
-    const run = () => raw(input, spec.filter, [...flags, ...extra]);
+  private lines(): BudgetedLines {
+    return new BudgetedLines(this.budget, this.skip, this.joined);
+  }
+
+  /** One call of the engine, its stdout to `watch`, which may stop it; null when the engine died. */
+  private async call(input: string | Buffer, extra: string[], watch: StdoutWatch): Promise<Called> {
+    const { spec, flags, io } = this;
+    this.engine ??= await loadJq();
+    const raw = this.engine.raw as JqRaw;
+    // `--` last: a filter that starts with "-" (-.a, or -h after lro's own --) is the filter, not one of jq's options
+    const run = () => raw(input, spec.filter, [...flags, ...extra, '--'], watch);
     try {
-      return quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, this.stalled)));
+      return { result: quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, this.stalled))) };
     } catch (e) {
-      if (engineFailure(e)) return null; // the instance is dead; nothing else runs on it
+      // stopped mid-write or dead: the instance holds a half-done run of jq, so nothing else runs on it
+      if (e instanceof StopJq) {
+        this.engine = null;
+        return { inputRead: e.inputRead, stderr: (e as { stderr?: string }).stderr ?? '' };
+      }
+      if (engineFailure(e)) {
+        this.engine = null;
+        return null;
+      }
       throw e;
     }
   }
@@ -297,44 +355,34 @@ class JqRun {
     return this.runtimeError ? EXIT.jqRuntime : this.spec.exitStatus ? this.lastStatus : EXIT.ok;
   }
 
-  /** Prints a call's stderr and its output lines within the budget. */
-  private async output(r: JqResult, firstRecord: number): Promise<Outcome> {
-    const { io, spec, joined, budget } = this;
-    if (r.stderr) {
-      const text = firstRecord > 0 ? r.stderr.replace(/\(at \/stdin:(\d+)\)/g, (_, l: string) => `(at record ${firstRecord + Math.max(0, Number(l) - 1)})`) : r.stderr;
+  /** Prints a call's stderr (records numbered from `firstRecord`), notes its status, and prints the lines taken. */
+  private async report(c: NonNullable<Called>, firstRecord: number, lines: BudgetedLines): Promise<void> {
+    const { io, spec } = this;
+    const stderr = 'result' in c ? c.result.stderr : c.stderr;
+    if (stderr) {
+      const text = firstRecord > 0 ? stderr.replace(/\(at \/stdin:(\d+)\)/g, (_, l: string) => `(at record ${firstRecord + Math.max(0, Number(l) - 1)})`) : stderr;
       for (const line of text.split('\n')) {
         if (!line) continue;
         if (this.errorLines++ < MAX_ERROR_LINES) await io.err(`${line}\n`);
       }
-      if (/^jq: error/m.test(r.stderr)) this.runtimeError = true;
+      if (/^jq: error/m.test(stderr)) this.runtimeError = true;
     }
-    if (r.exitCode === 5) this.runtimeError = true;
-    if (spec.exitStatus && r.exitCode !== 4) this.lastStatus = r.exitCode === 1 ? 1 : r.exitCode === 0 ? 0 : this.lastStatus;
-    if (r.stdout === '') return { cut: false };
-    // jq ends every output with a newline, except with -j
-    const lines = joined ? [r.stdout] : r.stdout.slice(0, r.stdout.endsWith('\n') ? -1 : undefined).split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      if (this.toSkip > 0) {
-        this.toSkip--;
-        continue;
-      }
-      const line = joined ? lines[i] : `${lines[i]}\n`;
-      if (!budget.take(line)) return { cut: true, consumed: i, line };
-      await io.out(line);
-    }
-    return { cut: false };
+    if (spec.exitStatus) this.lastStatus = exitStatusAfter(c, lines, this.lastStatus);
+    if ('result' in c && c.result.exitCode === 5) this.runtimeError = true;
+    for (const line of lines.taken) await io.out(line);
   }
 
   /** Ends a cut output with the next command; for a line bigger than the whole budget, shows its start. */
-  private async cut(o: { consumed: number; line: string }, resume: { records?: string; skipLines: number }): Promise<void> {
+  private async cut(o: Cut, resume: { records?: string; skipLines: number }): Promise<void> {
     const { io, spec, budget } = this;
     const text = o.line.replace(/\n$/, '');
     if (budget.used === 0) {
       const fit = budget.fitPrefix(text, Math.max(0, budget.left - 60));
       await io.out(`${text.slice(0, fit)}…\n`);
+      const size = `${o.partial ? 'at least ' : ''}${formatCount(text.length)}`;
       await io.out(
         continuationLine(
-          `this output line has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows (showed ${formatCount(fit)}); narrow the filter, e.g. to a field or .[0:10]. The lines after it`,
+          `this output line has ${size} characters, more than --max-tokens ${budget.max} allows (showed ${formatCount(fit)}); narrow the filter, e.g. to a field or .[0:10]. The lines after it`,
           spec.command({ ...resume, skipLines: resume.skipLines + 1 }),
         ),
       );
@@ -342,7 +390,6 @@ class JqRun {
     }
     await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, spec.command(resume)));
   }
-
   /** jq refused the options or the filter (exit 2, 3): its message, and its exit code. */
   private async failed(r: JqResult): Promise<number> {
     if (r.exitCode === 2 && /Use jq --help/.test(r.stderr)) {
@@ -368,4 +415,26 @@ class JqRun {
       `lro: skipped ${skippedInvalid} record${skippedInvalid > 1 ? 's' : ''} that ${skippedInvalid > 1 ? 'are' : 'is'} not JSON (lro read ${h.id} --records ${first} shows ${skippedInvalid > 1 ? 'the first' : 'it'})\n`,
     );
   }
+}
+
+/** How many of a batch's records jq had begun to read when it was stopped at `inputRead` bytes (at least 1). */
+function recordsRead(items: Item[], inputRead: number): number {
+  let at = 0;
+  let k = 0;
+  while (k < items.length && at < inputRead) at += items[k++].line.length + 1;
+  // all of them: no better than halves
+  return k >= items.length || k < 1 ? items.length >> 1 : k;
+}
+
+/**
+ * -e's status after a call: from jq's exit code when it ran to its end; when lro stopped it, from the last line
+ * printed (false or null: 1), as the lines after it were never made.
+ */
+function exitStatusAfter(c: NonNullable<Called>, lines: BudgetedLines, before: number): number {
+  if ('result' in c) {
+    const code = c.result.exitCode;
+    return code === 1 ? 1 : code === 0 ? 0 : before;
+  }
+  const last = lines.taken.at(-1)?.trim();
+  return last === undefined ? before : last === 'false' || last === 'null' ? 1 : 0;
 }

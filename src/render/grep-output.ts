@@ -2,12 +2,13 @@
 // records; JSON objects with --json), within the output budget, ending with the exact next command when cut.
 import { closeSync, constants as fsc, openSync } from 'node:fs';
 import { shellQuote } from '../describe/shell.js';
-import { runWatched } from '../engines/watchdog.js';
+import { runWatched, Stalled } from '../engines/watchdog.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
 import { grepResult, type GrepEvent } from '../search/grep.js';
 import type { GrepPlan } from '../search/grep-plan.js';
+import { stallMessage } from '../search/slow-pattern.js';
 import { formatCount } from '../units.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
 
@@ -134,7 +135,7 @@ export async function printGrep(
     }
     return out;
   };
-  const stalled = `the pattern made no progress for ${stallSeconds} s (catastrophic backtracking?): simplify the pattern, or use -F for a fixed string`;
+  const stalled = `the pattern made no progress for ${stallSeconds} s`;
   try {
     while (!done) {
       for (const ev of stallSeconds === undefined ? slice() : runWatched(slice, stallSeconds, stalled)) {
@@ -160,6 +161,10 @@ export async function printGrep(
         if (ev.kind !== 'gap') lastShown = ev.n;
       }
     }
+  } catch (e) {
+    // stuck or only slow on a huge record: measured on the record it was stopped on
+    if (!(e instanceof Stalled)) throw e;
+    throw new Stalled(stallMessage(q.matcher.regex, stallSeconds!, (n) => `lro read ${id} --records ${n} --columns 1:2000`));
   } finally {
     closeSync(fd);
   }

@@ -21,7 +21,7 @@ export interface LinesSearch {
   /** A record's text for matching (throws FormatError for a damaged record). */
   textOf: (n: number, line: Buffer) => string;
   /** Whether a text matches the pattern (ignoring -v). */
-  matches: (text: string) => boolean;
+  matches: (text: string, n: number) => boolean;
 }
 
 /** Writes the decimal digits of n at `at`; returns the position after them. */
@@ -122,7 +122,7 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
       const te = plan.quoted ? le - 1 : le;
       const asStored = plan.asStored && !(plan.quoted && (st[S.esc] || le - ls < 2 || view[ls] !== 0x22 || view[le - 1] !== 0x22));
       const text = asStored ? view.toString('utf8', ts, te) : s.textOf(n, view.subarray(ls, le));
-      if (!s.matches(text)) continue;
+      if (!s.matches(text, n)) continue;
       if (!print) st[S.selected]++;
       else if (asStored && te - ts <= st[S.maxText]) {
         // printed as bytes too, as the kernel prints its own lines

@@ -10,6 +10,7 @@ import { grepLines } from './grep-lines.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
 import { ByteScanner, scanChunks } from './scan.js';
+import { lastTried } from './slow-pattern.js';
 
 export type { GrepEvent, GrepQuery } from './grep-types.js';
 
@@ -39,7 +40,9 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
     }
   };
   const re = q.matcher.regex;
-  const matches = (text: string): boolean => {
+  const matches = (text: string, n: number): boolean => {
+    lastTried.n = n; // for the diagnosis of a search stopped by the watchdog (slow-pattern.ts)
+    lastTried.text = text;
     re.lastIndex = 0;
     return re.test(text);
   };
@@ -73,7 +76,7 @@ function* grepRecords(
   scanner: ByteScanner,
   jump: boolean,
   textOf: (n: number, line: Buffer) => string,
-  matches: (text: string) => boolean,
+  matches: (text: string, n: number) => boolean,
 ): Generator<GrepEvent, number> {
   const h: Header = rf.header;
   const last = Math.min(q.range.to, h.count);
@@ -118,7 +121,7 @@ function* grepRecords(
       if (n < q.range.from) continue;
       if ((n & 1023) === 0) yield { kind: 'progress' };
       const text = textOf(n, line);
-      if (matches(text) !== q.invert) {
+      if (matches(text, n) !== q.invert) {
         selected++;
         if (!q.countOnly) {
           const firstShown = recent.length > 0 ? recent[0].n : n;

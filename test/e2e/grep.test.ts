@@ -154,6 +154,21 @@ describe('lro grep', () => {
     expect(i.code).toBe(2);
   });
 
+  // progress by offset: `a+b` ends every attempt (each reads the rest of the line), `(a+)+b` never ends its first
+  it('tells a pattern only slow on a huge line from a stuck one, and says what to do instead', async () => {
+    const input = `${'a'.repeat(256 << 10)}\nsecond line\n`;
+    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    const slow = await lro(['grep', d.id, 'a+b', '--timeout', '1'], { env, timeout: 30_000 });
+    expect(slow.code).toBe(2);
+    expect(slow.stderr).toMatch(/^lro: the pattern is slow on record 1 \(262 kB in one line\), not stuck: each of its 262,144 starting positions takes about [\d.]+ ms/);
+    expect(slow.stderr).toContain(`use -F for a fixed string, a narrower pattern`);
+    expect(slow.stderr).toContain(`lro read ${d.id} --records 1 --columns 1:2000`);
+    expect(slow.stderr).not.toMatch(/catastrophic/);
+    const stuck = await lro(['grep', d.id, '(a+)+b', '--timeout', '1'], { env, timeout: 30_000 });
+    expect(stuck.code).toBe(2);
+    expect(stuck.stderr).toMatch(/^lro: the pattern made no progress for 1 s on record 1 \(262 kB\), stuck at offset 0 \(catastrophic backtracking\?\)/);
+  });
+
   it('searches a range of records', async () => {
     const id = await offloaded(corpusFile('loghub/HDFS_2k.log'), env);
     const r = await lro(['grep', id, 'INFO', '--records', '10:12'], { env });

@@ -145,10 +145,54 @@ describe('lro jq', () => {
   it('slurps, and turns the engine running out of memory into a clear error', async () => {
     const id = await offloaded(corpusFile('json-docs/github_events.json'), env);
     expect((await lro(['jq', id, '-s', 'length'], { env })).out).toBe('30\n');
-    const deep = await lro(['jq', id, '-n', 'reduce range(100000) as $_ ([];[.])'], { env, timeout: 60_000 });
+    // (unbounded: with a budget, the start of the value is printed before jq's printing of it runs out of stack)
+    const deep = await lro(['jq', id, '-n', 'reduce range(100000) as $_ ([];[.])', '--max-tokens', '0'], { env, timeout: 60_000 });
     expect(deep.code).toBe(2);
     expect(deep.stderr).toMatch(/^lro: jq ran out of memory .*too large to slurp; try a streaming filter or narrow it with grep first/);
     expect(deep.stderr).not.toMatch(/RuntimeError|at .*\.js/);
+  });
+
+  // jq's output is taken into the budget as jq writes it, and jq is stopped there: before, a record's outputs
+  // were all collected first (range(1e8): nothing printed, stopped after the timeout)
+  it('stops jq once the output of one record is past the budget, with the next command', async () => {
+    const d = JSON.parse((await lro(['offload', '--force'], { input: '{"a":1}', env })).out);
+    const r = await lro(['jq', d.id, 'range(1e8)', '--timeout', '20'], { env, timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines.slice(0, 3)).toEqual(['0', '1', '2']);
+    const shown = lines.length - 1;
+    expect(lines.at(-1)).toBe(`[lro: output cut at --max-tokens 2000; next: lro jq ${d.id} 'range(1e8)' --records 1: --skip-lines ${shown}]`);
+    // one endless line (-j: the whole output is one line) and one call of the engine (-n) are cut the same way
+    const joined = await lro(['jq', d.id, '-j', 'range(1e8)', '--timeout', '20'], { env, timeout: 60_000 });
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(joined.out).toMatch(/^012345.*…\n\[lro: this output line has at least [\d,]+ characters, more than --max-tokens 2000 allows/);
+    const nullInput = await lro(['jq', d.id, '-n', '-c', 'range(1e8)', '--timeout', '20'], { env, timeout: 60_000 });
+    expect(nullInput.code, nullInput.stderr).toBe(0);
+    expect(nullInput.out).toMatch(/\n\[lro: output cut at --max-tokens 2000; next: lro jq \S+ 'range\(1e8\)' -c -n --skip-lines \d+\]\n$/);
+  });
+
+  it('cuts inside the one record of a batch whose output explodes, resuming at that record', async () => {
+    const input = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ i: i + 1 })).join('\n');
+    const d = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input, env })).out);
+    const filter = 'if .i == 300 then range(1e8) else .i end';
+    const r = await lro(['jq', d.id, filter, '--timeout', '20'], { env, timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    const next = /^\[lro: output cut at --max-tokens 2000; next: lro jq \S+ .* --records 300: --skip-lines (\d+)\]$/.exec(lines.at(-1)!);
+    expect(next, lines.at(-1)).not.toBeNull();
+    const k = Number(next![1]);
+    const expected = [...Array.from({ length: 299 }, (_, i) => String(i + 1)), ...Array.from({ length: k }, (_, i) => String(i))];
+    expect(lines.slice(0, -1)).toEqual(expected);
+  });
+
+  it('continues a cut output of -n with the lines it skipped counted once', async () => {
+    const id = await offloaded(corpusFile('json-docs/github_events.json'), env);
+    const page = await lro(['jq', id, '-n', '-c', 'range(100)', '--max-tokens', '30', '--skip-lines', '12'], { env });
+    const shown = page.out.trimEnd().split('\n').slice(0, -1);
+    expect(shown[0]).toBe('12');
+    expect(page.out).toContain(`--skip-lines ${12 + shown.length} `);
+    const { lines } = await followNext(['jq', id, '-n', '-c', 'range(100)', '--max-tokens', '30'], env);
+    expect(lines).toEqual(Array.from({ length: 100 }, (_, i) => String(i)));
   });
 
   it('stops an endless filter within the timeout, exit 2', async () => {
@@ -168,6 +212,23 @@ describe('lro jq', () => {
     const r = await lro(['jq', d.id, '-c', '.a'], { env });
     expect(r.out).toBe('1\n2\n3\n4\n');
     expect(r.stderr).toMatch(/lro: skipped 1 record that is not JSON \(lro read \S+ --records 3 shows it\)/);
+  });
+
+  // as with jq 1.8: after --, a word is the filter even if it looks like an option (jq's own -h, --seq)
+  it('takes a filter that starts with "-" after --, and says so when one is taken for an option', async () => {
+    const d = JSON.parse((await lro(['offload', '--force'], { input: '{"a":1}', env })).out);
+    expect((await lro(['jq', d.id, '--', '-.a'], { env })).out).toBe('-1\n');
+    const help = await lro(['jq', d.id, '--', '-h'], { env });
+    expect(help.code).toBe(3);
+    expect(help.stderr).toMatch(/^jq: error: h\/0 is not defined/);
+    for (const word of ['--seq', '-.a']) {
+      const r = await lro(['jq', d.id, word], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`lro: unknown option '${word}' (if it is the filter, write it after --: lro jq ID [options] -- ${word}): see lro jq --help\n`);
+    }
+    // the next command of a cut output writes such a filter after -- too
+    const { lines } = await followNext(['jq', d.id, '--max-tokens', '10', '--', '-(range(40))'], env);
+    expect(lines).toEqual(Array.from({ length: 40 }, (_, i) => String(-i)));
   });
 
   it('refuses bad options with exit 2', async () => {

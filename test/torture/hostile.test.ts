@@ -236,7 +236,17 @@ describe('runaway patterns and filters', () => {
     }
   });
 
-  const filters = ['repeat(1)', 'def f: f; f', '[range(1e9)]', 'last(range(1e12))', '[limit(1e8; repeat(1))] | length', 'def f: [f]; f', 'reduce range(1e9) as $i (0; . + $i)', 'until(false; .)'];
+  // an endless output is not an error: jq is stopped once the budget is spent, and the next command printed
+  it('jq cuts an endless output at the budget, with the next command (records, -n, -s)', async () => {
+    const results = await pool([[], ['-n'], ['-s']], 3, (extra) => timed(['jq', jsonlId, '-c', 'repeat(1)', '--timeout', '1', ...extra], { env: env(), timeout: BOUND_MS }));
+    for (const r of results) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.out).toMatch(/^1\n1\n[\s\S]*\n\[lro: output cut at --max-tokens 2000; next: lro jq \S+ 'repeat\(1\)' -c .*--skip-lines \d+\]\n$/);
+      expect(r.ms).toBeLessThan(BOUND_MS);
+    }
+  });
+
+  const filters = ['def f: f; f', '[range(1e9)]', 'last(range(1e12))', '[limit(1e8; repeat(1))] | length', 'def f: [f]; f', 'reduce range(1e9) as $i (0; . + $i)', 'until(false; .)'];
   it('jq stops each endless filter within the bound with one line (records, -n, -s)', async () => {
     const runs = filters.flatMap((f) => [[], ['-n'], ['-s']].map((extra) => ({ f, extra })));
     const results = await pool(runs, 3, ({ f, extra }) => timed(['jq', jsonlId, f, '--timeout', '1', ...extra], { env: env(), timeout: BOUND_MS }));
@@ -255,7 +265,8 @@ describe('runaway patterns and filters', () => {
   });
 
   it('a filter that nests too deep becomes one clear line', async () => {
-    const r = await lro(['jq', jsonlId, 'reduce range(100000) as $_ ([];[.])', '--timeout', '5'], { env: env(), timeout: BOUND_MS });
+    // (no budget: with one, the value's start is printed and cut before jq's printing of it runs out of stack)
+    const r = await lro(['jq', jsonlId, 'reduce range(100000) as $_ ([];[.])', '--timeout', '5', '--max-tokens', '0'], { env: env(), timeout: BOUND_MS });
     expectOneLineError(r, 'deep');
   });
 });

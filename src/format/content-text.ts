@@ -219,10 +219,11 @@ export function decodeTextRecord(line: Uint8Array): Buffer {
  * The original bytes of whole text records: `lines` holds records `"…"\n` from record number `first` on.
  * Records without escapes are copied from between their quotes (most of them); the others are decoded. Every
  * record is followed by `eol`. Returns the bytes and how many records there were; throws FormatError for a
- * record that is not a JSON string.
+ * record that is not a JSON string. Written into `into` when it has room (a buffer to reuse).
  */
-export function decodeTextLines(lines: Buffer, first: number, eol: Buffer): { bytes: Buffer; records: number } {
-  const out = Buffer.allocUnsafe(lines.length); // a record's quotes and newline outweigh its line ending
+export function decodeTextLines(lines: Buffer, first: number, eol: Buffer, into?: Buffer): { bytes: Buffer; records: number } {
+  // a record's quotes and newline outweigh its line ending: lines.length is room enough
+  const out = into && into.length >= lines.length ? into : Buffer.allocUnsafe(lines.length);
   const body = new JsonStringBody();
   let at = 0;
   let records = 0;

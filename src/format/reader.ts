@@ -204,11 +204,12 @@ export const LONG_RECORD = 8 << 20;
 
 /**
  * What recordRuns yields: whole record lines (each ending in \n, a view valid until the next run), or one
- * record too long to hold, by where it is (read it with recordBytes) and its first bytes.
+ * record too long to hold, by where it is (read it with recordBytes) and its first bytes; its size is found
+ * (by a scan for its newline) only when asked for, or when the next run is.
  */
 export type RecordRun =
   | { kind: 'lines'; data: Buffer; n: number; offset: number }
-  | { kind: 'long'; n: number; offset: number; size: number; head: Buffer };
+  | { kind: 'long'; n: number; offset: number; head: Buffer; size: () => number };
 
 /**
  * Streams the record lines of rf from `at` (record number and file offset), as recordChunks does, except that a
@@ -236,9 +237,11 @@ export function* recordRuns(rf: ResultFile, long = LONG_RECORD, at = { n: 1, off
         n += countNewlines(data);
       } else if (filled < buf.length) continue;
       else {
-        const size = lineEnd(fd, buf, pos, filled) - pos;
-        yield { kind: 'long', n: n++, offset: pos, size, head: buf.subarray(0, Math.min(filled, long)) };
-        pos += size + 1;
+        let size = -1;
+        const start = pos;
+        const sizeOf = () => (size < 0 ? (size = lineEnd(fd, start, filled) - start) : size);
+        yield { kind: 'long', n: n++, offset: pos, head: buf.subarray(0, Math.min(filled, long)), size: sizeOf };
+        pos += sizeOf() + 1;
         filled = 0;
         continue;
       }
@@ -251,8 +254,8 @@ export function* recordRuns(rf: ResultFile, long = LONG_RECORD, at = { n: 1, off
   }
 }
 
-/** The file offset of the newline ending the line at `start`, of which buf holds the first `filled` bytes. */
-function lineEnd(fd: number, buf: Buffer, start: number, filled: number): number {
+/** The file offset of the newline ending the line at `start`, whose first `filled` bytes have no newline. */
+function lineEnd(fd: number, start: number, filled: number): number {
   const scratch = Buffer.allocUnsafe(READ_CHUNK);
   for (let pos = start + filled; ; ) {
     const got = readSync(fd, scratch, 0, scratch.length, pos);
@@ -263,15 +266,21 @@ function lineEnd(fd: number, buf: Buffer, start: number, filled: number): number
   }
 }
 
-/** The stored bytes of one record (offset and size from recordRuns), a piece at a time (each a buffer of its own). */
-export function* recordBytes(rf: ResultFile, offset: number, size: number): Generator<Buffer> {
+/**
+ * The stored bytes of the record at `offset`, up to its newline, a piece at a time (each a buffer of its own;
+ * with `reuse`, valid until the next): one pass over a long record, which its size would take another.
+ */
+export function* recordBytes(rf: ResultFile, offset: number, reuse = false): Generator<Buffer> {
   const fd = openRegular(rf.path);
   try {
-    for (let pos = offset; pos < offset + size; ) {
-      const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, offset + size - pos));
-      const got = readSync(fd, buf, 0, Math.min(buf.length, offset + size - pos), pos);
+    let buf = Buffer.allocUnsafe(READ_CHUNK);
+    for (let pos = offset; ; ) {
+      if (!reuse && pos > offset) buf = Buffer.allocUnsafe(READ_CHUNK);
+      const got = readSync(fd, buf, 0, buf.length, pos);
       if (got === 0) throw new FormatError('is truncated: its last record has no end of line');
-      yield buf.subarray(0, got);
+      const nl = buf.subarray(0, got).indexOf(0x0a);
+      yield buf.subarray(0, nl >= 0 ? nl : got);
+      if (nl >= 0) return;
       pos += got;
     }
   } finally {
@@ -283,7 +292,6 @@ export function* recordBytes(rf: ResultFile, offset: number, size: number): Gene
 export interface RecordSpan {
   n: number;
   offset: number;
-  size: number;
   /** The stored line (valid until the next record), or null for a long record: read it with recordBytes. */
   line: Buffer | null;
 }
@@ -305,9 +313,9 @@ export function* readRecordSpans(rf: ResultFile, from: number, to: number, long 
     if (run.kind === 'long') {
       if (n >= from) {
         if (n > count) throw new FormatError(`has more records than its header says (${count})`);
-        yield { n, offset: run.offset, size: run.size, line: null };
+        yield { n, offset: run.offset, line: null };
         if (n >= last) {
-          if (toEnd) checkEnd(rf, run.offset + run.size + 1);
+          if (toEnd) checkEnd(rf, run.offset + run.size() + 1);
           return;
         }
       }
@@ -319,7 +327,7 @@ export function* readRecordSpans(rf: ResultFile, from: number, to: number, long 
     for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
       if (n >= from) {
         if (n > count) throw new FormatError(`has more records than its header says (${count})`);
-        yield { n, offset: run.offset + start, size: nl - start, line: data.subarray(start, nl) };
+        yield { n, offset: run.offset + start, line: data.subarray(start, nl) };
         if (n >= last) {
           if (toEnd) checkEnd(rf, run.offset + nl + 1);
           return;
@@ -361,56 +369,69 @@ export function lastRecordsStart(rf: ResultFile, k: number): { n: number; offset
 }
 
 /**
- * Rebuilds the original content: exactly the input bytes (text, jsonl, binary) or an equal JSON document (json).
- * Text and jsonl stream a record too long to hold in pieces, so memory stays bounded whatever the lines.
+ * Rebuilds the original content: exactly the input bytes (text, jsonl, binary) or an equal JSON document (json),
+ * each piece a buffer of its own. Text and jsonl stream a record too long to hold in pieces, so memory stays
+ * bounded whatever the lines.
  */
 export function originalContent(rf: ResultFile): Generator<Uint8Array> {
+  return originalPieces(rf, false);
+}
+
+/**
+ * originalContent; with `reuse`, a piece is valid only until the next is asked for (the reader's buffers are
+ * reused: no fresh memory to fault in for every piece of a gigabyte), for a consumer that copies what it keeps.
+ */
+export function originalPieces(rf: ResultFile, reuse: boolean): Generator<Uint8Array> {
   const type = rf.header.content_type;
-  if (type === 'text' || type === 'jsonl') return withLastEnding(rf, originalLines(rf));
+  if (type === 'text' || type === 'jsonl') return originalLines(rf, reuse);
   return decodeRecords(rf.header, readRecords(rf));
 }
 
 /**
- * The original of a text or jsonl result, every record followed by its line ending, a run of records at a time
- * (each piece a buffer of its own). Text records are decoded; jsonl records are the lines themselves, except
- * those that were not JSON (decoded as text is); LF-ended runs of JSON lines are copied as they are.
+ * The original of a text or jsonl result, every record followed by its line ending (but the last, when the
+ * input had none), a run of records at a time. Text records are decoded; jsonl records are the lines themselves,
+ * except those that were not JSON (decoded as text is); LF-ended runs of JSON lines are passed as they are.
  */
-function* originalLines(rf: ResultFile): Generator<Uint8Array> {
+function* originalLines(rf: ResultFile, reuse: boolean): Generator<Uint8Array> {
   const h = rf.header;
   const eol = Buffer.from(h.line_ending === 'crlf' ? '\r\n' : '\n');
+  const lastEol = h.final_newline ? eol.length : 0; // the last record's line ending
   const invalid = new Set(h.invalid_records ?? []);
+  const out = reuse ? Buffer.allocUnsafe(LONG_RECORD + 1) : null; // decoded text records are never longer
   let n = 0;
   for (const run of recordRuns(rf)) {
     if (run.kind === 'long') {
       if (++n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
-      const stored = recordBytes(rf, run.offset, run.size);
+      const stored = recordBytes(rf, run.offset, reuse);
       yield* h.content_type === 'jsonl' && !invalid.has(n) ? stored : checkedString(n, h.content_type, jsonStringPieces(stored));
-      yield eol;
+      yield n === h.count ? eol.subarray(0, lastEol) : eol;
       continue;
     }
     const lines = countNewlines(run.data);
     if (n + lines > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
-    if (h.content_type === 'text') yield decodeTextLines(run.data, n + 1, eol).bytes;
-    else yield* jsonlLines(run.data, n + 1, lines, eol, invalid);
+    const cut = n + lines === h.count ? eol.length - lastEol : 0; // bytes to drop at the end of this run
+    if (h.content_type === 'text') {
+      const bytes = decodeTextLines(run.data, n + 1, eol, out ?? undefined).bytes;
+      yield bytes.subarray(0, bytes.length - cut);
+    } else yield* jsonlLines(reuse ? run.data : Buffer.from(run.data), n + 1, lines, eol, invalid, cut);
     n += lines;
   }
   if (n < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
 }
 
-/** The original of whole jsonl record lines numbered from `first`. */
-function* jsonlLines(data: Buffer, first: number, lines: number, eol: Buffer, invalid: Set<number>): Generator<Uint8Array> {
-  const own = Buffer.from(data); // data is the reader's until the next run; the pieces must outlive that
+/** The original of whole jsonl record lines numbered from `first`, less `cut` bytes at the end. */
+function* jsonlLines(data: Buffer, first: number, lines: number, eol: Buffer, invalid: Set<number>, cut: number): Generator<Uint8Array> {
   if (eol.length === 1 && !hasAny(invalid, first, first + lines - 1)) {
-    yield own; // the stored lines are the original lines
+    yield data.subarray(0, data.length - cut); // the stored lines are the original lines
     return;
   }
-  for (const r of splitRecords([own], first)) {
+  for (const r of splitRecords([data], first)) {
     try {
       yield decodeJsonlRecord(r.line, invalid.has(r.n));
     } catch {
       throw new FormatError(`record ${r.n} is not what a jsonl result holds`);
     }
-    yield eol;
+    yield r.n === first + lines - 1 ? eol.subarray(0, eol.length - cut) : eol;
   }
 }
 
@@ -426,17 +447,4 @@ function* checkedString(n: number, type: string, pieces: Generator<Buffer>): Gen
   } catch {
     throw new FormatError(`record ${n} is not what a ${type} result holds`);
   }
-}
-
-/** Pieces that end with a line ending after every record, the last one dropped when the input had none. */
-function* withLastEnding(rf: ResultFile, pieces: Generator<Uint8Array>): Generator<Uint8Array> {
-  const h = rf.header;
-  const eol = h.line_ending === 'crlf' ? 2 : 1;
-  let pending: Uint8Array | null = null; // held back: the last piece loses its line ending without a final newline
-  for (const piece of pieces) {
-    if (piece.length === 0) continue;
-    if (pending) yield pending;
-    pending = piece;
-  }
-  if (pending) yield h.final_newline || h.count === 0 ? pending : pending.subarray(0, pending.length - eol);
 }

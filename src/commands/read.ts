@@ -118,7 +118,7 @@ async function readRecordRange(rf: ResultFile, sel: RecordSelection, budget: Out
 function recordWindow(rf: ResultFile, r: RecordSpan, invalid: Set<number> | undefined, start: number, end: number, keep: number): TextWindow {
   const h = rf.header;
   if (r.line) return textWindow([checkedDisplayBytes(h, r.n, r.line, invalid).toString('utf8')], start, end);
-  return textWindow(displayPieces(h, r.n, recordBytes(rf, r.offset), invalid, start + keep), start, end, keep);
+  return textWindow(displayPieces(h, r.n, recordBytes(rf, r.offset, true), invalid, start + keep), start, end, keep);
 }
 
 /** One record larger than the whole budget: a window of it, and how to see the rest. */

@@ -5,8 +5,9 @@
 #   read of a 20 MB one-line result and of a 500 MB one-line result (target: <= 1 s, <= 150 MB)
 #   count without --by on a 1 GB result (vs wc -l), read --tail 2 on it (vs tail -n 2)
 #   cat of the 1 GB result and of the 500 MB line (target: >= 200 MB/s, bounded memory)
-# LRO=path/to/bin/lro.js runs another build (e.g. the commit before) on the same data. KEEP=1 keeps the data
-# (about 3 GB with the store) for a second run; by default it is deleted at the end.
+# LRO_BIN=path/to/bin/lro.js runs another build (e.g. the commit before) on the same data. KEEP=1 keeps the data
+# (about 3 GB with the store) for a second run; by default it is deleted at the end. Careful with an old build:
+# before these fixes, read of the 500 MB line grew past 14 GB of RSS in 8 minutes (give it a smaller LINE_BYTES).
 # Usage: bench/huge-records.sh [BIG_BYTES] [LINE_BYTES] (default 1000000000 500000000). Needs: npm run build.
 . "$(dirname "$0")/lib.sh"
 BIG="${1:-1000000000}"
@@ -57,6 +58,8 @@ LB=$(stored line-big "$DATA/line-big.txt" text)
 B=$(stored big "$DATA/big.log" text)
 cat "$DATA"/*.txt "$DATA/big.log" "$LRO_DIR"/*.jsonl > /dev/null # page-cache everything once
 
+# the floor of every lro figure: Node starting (on a loaded machine, a good part of the 1 s target)
+echo "node -e 0 (start-up floor): $(timed 'node -e 0' | cut -d' ' -f1)s"
 echo "== read of one very long record (the default budgeted window)"
 case_ "read, 20 MB line" "head -c 8000 '$DATA/line20m.txt'" "'$LRO' read $L20" 1 150
 case_ "read, $((LINE / 1000000)) MB line" "head -c 8000 '$DATA/line-big.txt'" "'$LRO' read $LB" 1 150

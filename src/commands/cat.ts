@@ -1,8 +1,8 @@
 // `lro cat ID`: the original content, exactly (CONTRACT section 2), checked against the header's sha256.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { DIR_OPTION, ID_ARGUMENT, type CommandDef } from './command.js';
 import { FormatError } from '../format/header.js';
-import { originalContent } from '../format/reader.js';
+import { originalPieces } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
 
@@ -11,30 +11,12 @@ const OUT_CHUNK = 1 << 20;
 export async function runCat(ref: string, opts: { dir?: string }, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: opts.dir, env: io.env });
   const hash = createHash('sha256');
-  // pieces (a line, a line ending) are copied into 1 MB buffers, hashed and written a buffer at a time
-  let out = Buffer.allocUnsafe(OUT_CHUNK);
-  let size = 0;
-  const emit = async (buf: Uint8Array) => {
-    hash.update(buf);
-    await io.stdout.write(buf);
-  };
-  const flush = async () => {
-    if (size === 0) return;
-    const full = out.subarray(0, size);
-    out = Buffer.allocUnsafe(OUT_CHUNK); // the written buffer is the stream's until it is flushed
-    size = 0;
-    await emit(full);
-  };
+  const out = new OutChunks(io, hash);
   try {
-    for (const piece of originalContent(rf)) {
-      if (size + piece.length > OUT_CHUNK) await flush();
-      if (piece.length >= OUT_CHUNK) await emit(piece);
-      else {
-        out.set(piece, size);
-        size += piece.length;
-      }
-    }
-    await flush();
+    // the reader's pieces are valid until the next: each is copied into the output buffers at once
+    for (const piece of originalPieces(rf, true)) await out.add(piece);
+    await out.flush();
+    await out.done();
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
@@ -44,6 +26,57 @@ export async function runCat(ref: string, opts: { dir?: string }, io: IO): Promi
     throw damagedError(rf, new FormatError('does not match its sha256'));
   }
   return 0;
+}
+
+/**
+ * Pieces copied into 1 MB buffers, each hashed and written when full. Two buffers take turns: one fills while
+ * the other is written, and is filled again only once the stream is done with it (no fresh memory per write).
+ */
+class OutChunks {
+  private bufs = [Buffer.allocUnsafe(OUT_CHUNK), Buffer.allocUnsafe(OUT_CHUNK)];
+  private writing: (Promise<void> | null)[] = [null, null];
+  private cur = 0;
+  private size = 0;
+
+  constructor(
+    private readonly io: IO,
+    private readonly hash: Hash,
+  ) {}
+
+  async add(piece: Uint8Array): Promise<void> {
+    for (let at = 0; at < piece.length; ) {
+      const n = Math.min(piece.length - at, OUT_CHUNK - this.size);
+      this.bufs[this.cur].set(piece.subarray(at, at + n), this.size);
+      this.size += n;
+      at += n;
+      if (this.size === OUT_CHUNK) await this.flush();
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.size === 0) return;
+    const full = this.bufs[this.cur].subarray(0, this.size);
+    this.hash.update(full);
+    const stdout = this.io.stdout;
+    // without writeSettled, a written buffer is the stream's: take a new one
+    if (stdout.writeSettled) {
+      const written = stdout.writeSettled(full);
+      written.catch(() => {}); // awaited later (a closed stdout is reported then), never unhandled meanwhile
+      this.writing[this.cur] = written;
+    } else {
+      await stdout.write(full);
+      this.bufs[this.cur] = Buffer.allocUnsafe(OUT_CHUNK);
+    }
+    this.cur ^= 1;
+    this.size = 0;
+    await this.writing[this.cur]; // the other buffer is written before it is filled again
+    this.writing[this.cur] = null;
+  }
+
+  /** Waits for the last writes. */
+  async done(): Promise<void> {
+    await Promise.all(this.writing);
+  }
 }
 
 /** `lro cat`. */

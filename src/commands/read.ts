@@ -4,8 +4,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { LroError, UsageError } from '../errors.js';
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
 import { FormatError } from '../format/header.js';
-import { originalContent, readRecords, type ResultFile } from '../format/reader.js';
-import { checkedDisplayBytes, invalidSet } from '../format/record-text.js';
+import { lastRecordsStart, LONG_RECORD, originalContent, readRecordSpans, recordBytes, type RecordSpan, type ResultFile } from '../format/reader.js';
+import { checkedDisplayBytes, displayPieces, invalidSet, textWindow, type TextWindow } from '../format/record-text.js';
+import { MAX_TOKEN_BYTES } from '../engines/tokenizer.js';
 import type { IO } from '../io.js';
 import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
@@ -27,7 +28,8 @@ export interface ReadOptions {
 }
 
 /** What to print: records from..to, or characters start..end of the original. */
-type Selection = { kind: 'records'; range: Range; option: string } | { kind: 'chars'; start: number; end: number } | { kind: 'none' };
+type RecordSelection = { kind: 'records'; range: Range; option: 'head' | 'tail' | 'records' };
+type Selection = RecordSelection | { kind: 'chars'; start: number; end: number } | { kind: 'none' };
 
 function selection(o: ReadOptions, count: number): Selection {
   const given = (['records', 'lines', 'head', 'tail', 'chars'] as const).filter((k) => o[k] !== undefined);
@@ -55,7 +57,7 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
   const out = new OutputBatch(io.stdout);
   try {
     if (sel.kind === 'chars') await readChars(rf, sel.start, sel.end, budget, out, o);
-    else if (sel.kind === 'records') await readRecordRange(rf, sel.range, budget, out, o);
+    else if (sel.kind === 'records') await readRecordRange(rf, sel, budget, out, o);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
@@ -70,7 +72,8 @@ function keptOptions(o: ReadOptions): string {
   return [o.raw ? ' --raw' : '', o.maxTokens !== undefined ? ` --max-tokens ${o.maxTokens}` : '', o.dir ? ` --dir ${shellQuote(o.dir)}` : ''].join('');
 }
 
-async function readRecordRange(rf: ResultFile, range: Range, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<void> {
+async function readRecordRange(rf: ResultFile, sel: RecordSelection, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<void> {
+  const { range } = sel;
   const h = rf.header;
   const id = h.id;
   if (h.count === 0) {
@@ -82,31 +85,23 @@ async function readRecordRange(rf: ResultFile, range: Range, budget: OutputBudge
   }
   const to = Math.min(range.to, h.count);
   const invalid = invalidSet(h);
-  const columns = o.columns !== undefined ? parseCharRange(o.columns, '--columns') : null;
+  const columns = o.columns !== undefined ? parseCharRange(o.columns, '--columns') : { start: 0, end: Infinity };
+  // --tail starts from the end of the file: the records before the last ones are never read
+  const at = sel.option === 'tail' ? lastRecordsStart(rf, h.count - range.from + 1) : undefined;
   let printed = 0;
-  for (const r of readRecords(rf, range.from, to)) {
-    const full = checkedDisplayBytes(h, r.n, r.line, invalid).toString('utf8');
-    const colStart = columns ? Math.min(columns.start, full.length) : 0;
-    const colEnd = columns ? Math.min(columns.end, full.length) : full.length;
-    const text = columns ? full.slice(colStart, colEnd) : full;
-    const window = columns ? `[${colStart}-${colEnd}/${full.length}] ` : ' ';
-    const line = o.raw ? `${text}\n` : `${r.n}:${window}${text}\n`;
-    if (budget.take(line)) {
+  for (const r of readRecordSpans(rf, range.from, to, LONG_RECORD, at)) {
+    // a record is kept only as far as the budget could show it: past that many bytes no text fits
+    const keep = budget.unlimited ? Infinity : budget.max * MAX_TOKEN_BYTES + 1;
+    const v = recordWindow(rf, r, invalid, columns.start, columns.end, keep);
+    const window = o.columns !== undefined ? `[${v.start}-${v.end}/${v.total}] ` : ' ';
+    const line = o.raw ? `${v.text}\n` : `${r.n}:${window}${v.text}\n`;
+    if (v.complete && budget.take(line)) {
       await out.add(line);
       printed++;
       continue;
     }
     if (printed === 0) {
-      // one record larger than the whole budget: show a window of it and say how to see the rest
-      const fit = budget.fitPrefix(text, Math.max(0, budget.left - 30));
-      const shownEnd = colStart + fit;
-      await out.add(o.raw ? `${text.slice(0, fit)}\n` : `${r.n}:[${colStart}-${shownEnd}/${full.length}] ${text.slice(0, fit)}\n`);
-      await out.add(
-        continuationLine(
-          `record ${r.n} has ${formatCount(full.length)} characters, more than --max-tokens ${budget.max} allows; showed characters ${colStart}-${shownEnd}`,
-          `lro read ${id} --records ${r.n} --columns ${formatCharRange(shownEnd, columns && columns.end !== Infinity ? columns.end : Infinity)}${keptOptions(o)}`,
-        ),
-      );
+      await showWindow(id, r.n, v, budget, out, o, columns.end);
       return;
     }
     await out.add(
@@ -117,6 +112,26 @@ async function readRecordRange(rf: ResultFile, range: Range, budget: OutputBudge
     );
     return;
   }
+}
+
+/** Characters start..end of a record's text: held records sliced, long ones decoded from the file in pieces. */
+function recordWindow(rf: ResultFile, r: RecordSpan, invalid: Set<number> | undefined, start: number, end: number, keep: number): TextWindow {
+  const h = rf.header;
+  if (r.line) return textWindow([checkedDisplayBytes(h, r.n, r.line, invalid).toString('utf8')], start, end);
+  return textWindow(displayPieces(h, r.n, recordBytes(rf, r.offset, true), invalid, start + keep), start, end, keep);
+}
+
+/** One record larger than the whole budget: a window of it, and how to see the rest. */
+async function showWindow(id: string, n: number, v: TextWindow, budget: OutputBudget, out: OutputBatch, o: ReadOptions, end: number): Promise<void> {
+  const fit = budget.fitPrefix(v.text, Math.max(0, budget.left - 30));
+  const shownEnd = v.start + fit;
+  await out.add(o.raw ? `${v.text.slice(0, fit)}\n` : `${n}:[${v.start}-${shownEnd}/${v.total}] ${v.text.slice(0, fit)}\n`);
+  await out.add(
+    continuationLine(
+      `record ${n} has ${formatCount(v.total)} characters, more than --max-tokens ${budget.max} allows; showed characters ${v.start}-${shownEnd}`,
+      `lro read ${id} --records ${n} --columns ${formatCharRange(shownEnd, end)}${keptOptions(o)}`,
+    ),
+  );
 }
 
 function columnsOption(o: ReadOptions): string {

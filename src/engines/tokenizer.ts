@@ -23,6 +23,13 @@ const MAGIC = 'LROBPE2\n';
 const HEAP_MIN_PIECE = 48; // below this, a plain scan of adjacent pairs is faster than a heap (bpe.wat: the same 48)
 const CACHE_MAX_PIECE = 48;
 const CACHE_MAX_ENTRIES = 20000;
+/**
+ * The longest token of both vocabularies, in bytes (o200k_base and cl100k_base: 128; test/engines checks it),
+ * so a text of B bytes has at least B / MAX_TOKEN_BYTES tokens: a budget can refuse a text far too long for it
+ * without counting it.
+ */
+export const MAX_TOKEN_BYTES = 128;
+
 /** UTF-16 units of text given to the kernel per call (it holds their UTF-8: 3 bytes each at most). */
 export const WINDOW = 32 << 10;
 

@@ -3,7 +3,7 @@
 // bytes that are not UTF-8 are kept with escapes (see escape.ts), so the original comes back byte for byte.
 import { isUtf8 } from 'node:buffer';
 import { EncodingRestart, OutBuffer, type Encoder, type Layout, type RecordSink } from './encoder.js';
-import { decodeSurrogateEscape, decodeJsonStringRecord, escapeUtf8Into, jsonStringOfBytes } from './escape.js';
+import { decodeSurrogateEscape, decodeJsonStringRecord, escapeUtf8Into, JsonStringBody, jsonStringOfBytes } from './escape.js';
 import { FormatError, type LineEnding } from './header.js';
 import { TextRecordKernel } from './escape-simd.js';
 import { LineChunker } from './lines.js';
@@ -219,26 +219,28 @@ export function decodeTextRecord(line: Uint8Array): Buffer {
  * The original bytes of whole text records: `lines` holds records `"…"\n` from record number `first` on.
  * Records without escapes are copied from between their quotes (most of them); the others are decoded. Every
  * record is followed by `eol`. Returns the bytes and how many records there were; throws FormatError for a
- * record that is not a JSON string.
+ * record that is not a JSON string. Written into `into` when it has room (a buffer to reuse).
  */
-export function decodeTextLines(lines: Buffer, first: number, eol: Buffer): { bytes: Buffer; records: number } {
-  const out = Buffer.allocUnsafe(lines.length); // a record's quotes and newline outweigh its line ending
+export function decodeTextLines(lines: Buffer, first: number, eol: Buffer, into?: Buffer): { bytes: Buffer; records: number } {
+  // a record's quotes and newline outweigh its line ending: lines.length is room enough
+  const out = into && into.length >= lines.length ? into : Buffer.allocUnsafe(lines.length);
+  const body = new JsonStringBody();
   let at = 0;
   let records = 0;
   let backslash = lines.indexOf(0x5c); // the next backslash, found once for many records
   for (let s = 0; s < lines.length; ) {
     const nl = lines.indexOf(0x0a, s);
     if (backslash >= 0 && backslash < s) backslash = lines.indexOf(0x5c, s);
-    if (nl - s >= 2 && lines[s] === 0x22 && lines[nl - 1] === 0x22 && (backslash < 0 || backslash > nl)) {
-      at += lines.copy(out, at, s + 1, nl - 1);
-    } else {
-      let piece: Buffer;
+    if (nl - s < 2 || lines[s] !== 0x22 || lines[nl - 1] !== 0x22) throw new FormatError(`record ${first + records} is not what a text result holds`);
+    if (backslash < 0 || backslash > nl) at += lines.copy(out, at, s + 1, nl - 1);
+    else {
+      body.pos = at;
       try {
-        piece = decodeJsonStringRecord(lines.subarray(s, nl));
+        body.decode(lines, s + 1, nl - 1, out, true);
       } catch {
         throw new FormatError(`record ${first + records} is not what a text result holds`);
       }
-      at += piece.copy(out, at);
+      at = body.pos;
     }
     at += eol.copy(out, at);
     records++;

@@ -14,9 +14,9 @@ export interface RecordLine {
   line: Buffer;
 }
 
-/** Cuts a stream of record bytes ("<json>\n" each) into numbered records. */
-export function* splitRecords(chunks: Iterable<Buffer>): Generator<RecordLine> {
-  let n = 1;
+/** Cuts a stream of record bytes ("<json>\n" each) into records numbered from `first`. */
+export function* splitRecords(chunks: Iterable<Buffer>, first = 1): Generator<RecordLine> {
+  let n = first;
   let carry: Buffer | null = null;
   for (const chunk of chunks) {
     const data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;

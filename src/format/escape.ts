@@ -143,10 +143,124 @@ export function encodeSurrogateEscape(s: string): Buffer {
 /** Decodes one JSON string record (with its quotes) to the original bytes (may share memory with line). */
 export function decodeJsonStringRecord(line: Uint8Array): Buffer {
   const b = Buffer.from(line.buffer, line.byteOffset, line.length);
-  if (b.length >= 2 && b[0] === 0x22 && b[b.length - 1] === 0x22 && b.indexOf(0x5c) === -1) {
-    return b.subarray(1, b.length - 1);
+  if (b.length < 2 || b[0] !== 0x22 || b[b.length - 1] !== 0x22) throw new Error('record is not a JSON string');
+  if (b.indexOf(0x5c) === -1) return b.subarray(1, b.length - 1);
+  const out = Buffer.allocUnsafe(b.length - 2);
+  const body = new JsonStringBody();
+  body.decode(b, 1, b.length - 1, out, true);
+  return out.subarray(0, body.pos);
+}
+
+/** The byte a one-letter escape (`\n`, `\"`, …) stands for, by its letter; 0 for none. */
+const UNESCAPE = new Uint8Array(128);
+for (const [k, v] of [[0x22, 0x22], [0x5c, 0x5c], [0x2f, 0x2f], [0x62, 0x08], [0x66, 0x0c], [0x6e, 0x0a], [0x72, 0x0d], [0x74, 0x09]]) UNESCAPE[k] = v;
+
+/** The value of 4 hex digits at src[i], or -1. */
+function hex4(src: Uint8Array, i: number): number {
+  let v = 0;
+  for (let k = i; k < i + 4; k++) {
+    const c = src[k];
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+    if (d < 0) return -1;
+    v = (v << 4) | d;
   }
-  const value: unknown = JSON.parse(b.toString('utf8'));
-  if (typeof value !== 'string') throw new Error('record is not a JSON string');
-  return encodeSurrogateEscape(value);
+  return v;
+}
+
+/** Writes code point cp as UTF-8 into out at pos; returns the new pos. */
+function putUtf8(out: Uint8Array, pos: number, cp: number): number {
+  if (cp < 0x80) out[pos++] = cp;
+  else if (cp < 0x800) {
+    out[pos++] = 0xc0 | (cp >> 6);
+    out[pos++] = 0x80 | (cp & 63);
+  } else if (cp < 0x10000) {
+    out[pos++] = 0xe0 | (cp >> 12);
+    out[pos++] = 0x80 | ((cp >> 6) & 63);
+    out[pos++] = 0x80 | (cp & 63);
+  } else {
+    out[pos++] = 0xf0 | (cp >> 18);
+    out[pos++] = 0x80 | ((cp >> 12) & 63);
+    out[pos++] = 0x80 | ((cp >> 6) & 63);
+    out[pos++] = 0x80 | (cp & 63);
+  }
+  return pos;
+}
+
+/**
+ * The bytes of a JSON string body, unescaped without building a string: what decodeJsonStringRecord gives for
+ * the whole record, also for a body that arrives in pieces (a record too long to hold). `\uXXXX` pairs become UTF-8, a lone U+DC80..U+DCFF the raw byte it stands for
+ * (escape.ts's surrogateescape) and any other lone surrogate U+FFFD, as encodeSurrogateEscape does. The output
+ * is never longer than the input. Throws on what is not a JSON string body: a raw `"`, a bad escape (control
+ * bytes are not looked for, as decodeJsonStringRecord's copy of a record without escapes does not).
+ */
+export class JsonStringBody {
+  /** Where the next output byte goes (set by the caller before decode). */
+  pos = 0;
+
+  /**
+   * Unescapes src[start, end) into out from this.pos. Unless `final`, stops before an escape that `end` cuts
+   * (up to 11 bytes); returns where it stopped, for the caller to carry over.
+   */
+  decode(src: Uint8Array, start: number, end: number, out: Uint8Array, final: boolean): number {
+    // a byte loop: in escape-dense text (JSON logged as text: a \" every few bytes) it outruns indexOf calls
+    let i = start;
+    let p = this.pos;
+    while (i < end) {
+      const c = src[i];
+      if (c !== 0x5c) {
+        if (c === 0x22) throw new Error('a JSON string body holds a raw quote');
+        out[p++] = c;
+        i++;
+        continue;
+      }
+      const one = i + 1 < end ? UNESCAPE[src[i + 1] & 127] : 0;
+      if (one !== 0 && src[i + 1] < 128) {
+        out[p++] = one;
+        i += 2;
+        continue;
+      }
+      const used = this.escape(src, i, end, out, p, final);
+      if (used === 0) break; // cut by end: the caller carries src[i, end) over
+      p = this.written;
+      i += used;
+    }
+    this.pos = p;
+    return i;
+  }
+
+  private written = 0;
+
+  /** One escape at src[i] (a backslash): bytes consumed (0 when cut short), output end in this.written. */
+  private escape(b: Uint8Array, i: number, end: number, out: Uint8Array, p: number, final: boolean): number {
+    if (i + 1 >= end) return cut(final);
+    const c = b[i + 1];
+    if (c !== 0x75) throw new Error('not a JSON escape'); // the one-letter ones are decode's
+    if (i + 6 > end) return cut(final);
+    const u = hex4(b, i + 2);
+    if (u < 0) throw new Error('not a JSON escape');
+    if (u >= 0xd800 && u <= 0xdbff) {
+      // a high surrogate: a pair with a \uDC00..\uDFFF right after it, else lone
+      if (i + 12 > end && !final && (i + 6 >= end || b[i + 6] === 0x5c)) return cut(final);
+      const low = i + 12 <= end && b[i + 6] === 0x5c && b[i + 7] === 0x75 ? hex4(b, i + 8) : -1;
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        this.written = putUtf8(out, p, 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00));
+        return 12;
+      }
+      this.written = putUtf8(out, p, 0xfffd);
+      return 6;
+    }
+    if (u >= 0xdc80 && u <= 0xdcff) {
+      out[p] = u - 0xdc00;
+      this.written = p + 1;
+      return 6;
+    }
+    this.written = putUtf8(out, p, u >= 0xdc00 && u <= 0xdfff ? 0xfffd : u);
+    return 6;
+  }
+}
+
+/** An escape cut short: 0 (to be carried over), or an error at the end of the body. */
+function cut(final: boolean): number {
+  if (final) throw new Error('a JSON string ends inside an escape');
+  return 0;
 }

@@ -1,8 +1,10 @@
 // Reading a result back: the header alone (cheap, for `ls`), the records as a stream (bounded memory), and the
 // original content rebuilt from them (`lro cat`). All reads are synchronous and never follow symlinks.
 import { closeSync, fstatSync, openSync, readSync, constants as fsc, type Stats } from 'node:fs';
+import { decodeJsonlRecord } from './content-jsonl.js';
 import { decodeTextLines } from './content-text.js';
-import { decodeRecords, type RecordLine } from './decode.js';
+import { decodeRecords, splitRecords, type RecordLine } from './decode.js';
+import { jsonStringPieces } from './record-text.js';
 import { FormatError, parseHeader, type Header } from './header.js';
 import { countNewlines } from '../search/scan.js';
 
@@ -197,30 +199,252 @@ export function checkEnd(rf: ResultFile, offset: number): void {
   if (rf.size > offset) throw new FormatError(`has more records than its header says (${rf.header.count})`);
 }
 
-/** Rebuilds the original content: exactly the input bytes (text, jsonl, binary) or an equal JSON document (json). */
-export function originalContent(rf: ResultFile): Generator<Uint8Array> {
-  return rf.header.content_type === 'text' ? originalText(rf) : decodeRecords(rf.header, readRecords(rf));
+/** Records at least this long (stored bytes) are never held whole by the readers that can do without. */
+export const LONG_RECORD = 8 << 20;
+
+/**
+ * What recordRuns yields: whole record lines (each ending in \n, a view valid until the next run), or one
+ * record too long to hold, by where it is (read it with recordBytes) and its first bytes; its size is found
+ * (by a scan for its newline) only when asked for, or when the next run is.
+ */
+export type RecordRun =
+  | { kind: 'lines'; data: Buffer; n: number; offset: number }
+  | { kind: 'long'; n: number; offset: number; head: Buffer; size: () => number };
+
+/**
+ * Streams the record lines of rf from `at` (record number and file offset), as recordChunks does, except that a
+ * line longer than `long` bytes is not gathered: it comes as a 'long' run. Memory: about `long` bytes. Does not
+ * check the count against the header (its callers do); a last line without a newline throws FormatError.
+ */
+export function* recordRuns(rf: ResultFile, long = LONG_RECORD, at = { n: 1, offset: rf.recordsOffset }): Generator<RecordRun> {
+  const fd = openRegular(rf.path);
+  try {
+    const buf = Buffer.allocUnsafe(long + 1); // a line of `long` bytes and its newline
+    let n = at.n;
+    let pos = at.offset; // file offset of buf[0]
+    let filled = 0;
+    for (;;) {
+      const got = readSync(fd, buf, filled, buf.length - filled, pos + filled);
+      if (got === 0) {
+        if (filled > 0) throw new FormatError('is truncated: its last record has no end of line');
+        return;
+      }
+      filled += got;
+      const end = buf.lastIndexOf(0x0a, filled - 1) + 1;
+      if (end > 0) {
+        const data = buf.subarray(0, end);
+        yield { kind: 'lines', data, n, offset: pos };
+        n += countNewlines(data);
+      } else if (filled < buf.length) continue;
+      else {
+        let size = -1;
+        const start = pos;
+        const sizeOf = () => (size < 0 ? (size = lineEnd(fd, start, filled) - start) : size);
+        yield { kind: 'long', n: n++, offset: pos, head: buf.subarray(0, Math.min(filled, long)), size: sizeOf };
+        pos += sizeOf() + 1;
+        filled = 0;
+        continue;
+      }
+      buf.copyWithin(0, end, filled);
+      filled -= end;
+      pos += end;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/** originalContent of a text result, a chunk of records at a time (each piece a buffer of its own). */
-function* originalText(rf: ResultFile): Generator<Uint8Array> {
+/** The file offset of the newline ending the line at `start`, whose first `filled` bytes have no newline. */
+function lineEnd(fd: number, start: number, filled: number): number {
+  const scratch = Buffer.allocUnsafe(READ_CHUNK);
+  for (let pos = start + filled; ; ) {
+    const got = readSync(fd, scratch, 0, scratch.length, pos);
+    if (got === 0) throw new FormatError('is truncated: its last record has no end of line');
+    const nl = scratch.subarray(0, got).indexOf(0x0a);
+    if (nl >= 0) return pos + nl;
+    pos += got;
+  }
+}
+
+/**
+ * The stored bytes of the record at `offset`, up to its newline, a piece at a time (each a buffer of its own;
+ * with `reuse`, valid until the next): one pass over a long record, which its size would take another.
+ */
+export function* recordBytes(rf: ResultFile, offset: number, reuse = false): Generator<Buffer> {
+  const fd = openRegular(rf.path);
+  try {
+    let buf = Buffer.allocUnsafe(READ_CHUNK);
+    for (let pos = offset; ; ) {
+      if (!reuse && pos > offset) buf = Buffer.allocUnsafe(READ_CHUNK);
+      const got = readSync(fd, buf, 0, buf.length, pos);
+      if (got === 0) throw new FormatError('is truncated: its last record has no end of line');
+      const nl = buf.subarray(0, got).indexOf(0x0a);
+      yield buf.subarray(0, nl >= 0 ? nl : got);
+      if (nl >= 0) return;
+      pos += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A record as readRecordSpans gives it: where it is, and its line unless it is longer than asked to hold. */
+export interface RecordSpan {
+  n: number;
+  offset: number;
+  /** The stored line (valid until the next record), or null for a long record: read it with recordBytes. */
+  line: Buffer | null;
+}
+
+/**
+ * readRecords for a reader that must not hold a long record (longer than `long` bytes): such a record comes
+ * with its line null. Starts at `at` (from lastRecordsStart) when given. Checks the file against its header.
+ */
+export function* readRecordSpans(rf: ResultFile, from: number, to: number, long = LONG_RECORD, at?: { n: number; offset: number }): Generator<RecordSpan> {
+  const { count } = rf.header;
+  const last = Math.min(to, count);
+  const toEnd = to >= count;
+  if (from > last) {
+    if (count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
+    return;
+  }
+  let n = at?.n ?? 1;
+  for (const run of recordRuns(rf, long, at)) {
+    if (run.kind === 'long') {
+      if (n >= from) {
+        if (n > count) throw new FormatError(`has more records than its header says (${count})`);
+        yield { n, offset: run.offset, line: null };
+        if (n >= last) {
+          if (toEnd) checkEnd(rf, run.offset + run.size() + 1);
+          return;
+        }
+      }
+      n++;
+      continue;
+    }
+    const data = run.data;
+    let start = 0;
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
+      if (n >= from) {
+        if (n > count) throw new FormatError(`has more records than its header says (${count})`);
+        yield { n, offset: run.offset + start, line: data.subarray(start, nl) };
+        if (n >= last) {
+          if (toEnd) checkEnd(rf, run.offset + nl + 1);
+          return;
+        }
+      }
+      n++;
+      start = nl + 1;
+    }
+  }
+  throw new FormatError(`is truncated: header says ${count} records, file has ${n - 1}`);
+}
+
+/**
+ * Where the last `k` records start (record number and file offset), found by reading back from the end of the
+ * file, as tail does: without reading what comes before them. The file must end with a newline.
+ */
+export function lastRecordsStart(rf: ResultFile, k: number): { n: number; offset: number } {
+  const { count } = rf.header;
+  const fd = openRegular(rf.path);
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    const last = Buffer.alloc(1);
+    if (rf.size > rf.recordsOffset && (readSync(fd, last, 0, 1, rf.size - 1) !== 1 || last[0] !== 0x0a)) {
+      throw new FormatError('is truncated: its last record has no end of line');
+    }
+    let seen = 0; // newlines before the end of the file's last line
+    for (let end = rf.size - 1; end > rf.recordsOffset; ) {
+      const start = Math.max(rf.recordsOffset, end - buf.length);
+      const got = readSync(fd, buf, 0, end - start, start);
+      for (let i = buf.lastIndexOf(0x0a, got - 1); i >= 0; i = i > 0 ? buf.lastIndexOf(0x0a, i - 1) : -1) {
+        if (++seen === k) return { n: count - k + 1, offset: start + i + 1 };
+      }
+      end = start;
+    }
+    return { n: count - seen, offset: rf.recordsOffset };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Rebuilds the original content: exactly the input bytes (text, jsonl, binary) or an equal JSON document (json),
+ * each piece a buffer of its own. Text and jsonl stream a record too long to hold in pieces, so memory stays
+ * bounded whatever the lines.
+ */
+export function originalContent(rf: ResultFile): Generator<Uint8Array> {
+  return originalPieces(rf, false);
+}
+
+/**
+ * originalContent; with `reuse`, a piece is valid only until the next is asked for (the reader's buffers are
+ * reused: no fresh memory to fault in for every piece of a gigabyte), for a consumer that copies what it keeps.
+ */
+export function originalPieces(rf: ResultFile, reuse: boolean): Generator<Uint8Array> {
+  const type = rf.header.content_type;
+  if (type === 'text' || type === 'jsonl') return originalLines(rf, reuse);
+  return decodeRecords(rf.header, readRecords(rf));
+}
+
+/**
+ * The original of a text or jsonl result, every record followed by its line ending (but the last, when the
+ * input had none), a run of records at a time. Text records are decoded; jsonl records are the lines themselves,
+ * except those that were not JSON (decoded as text is); LF-ended runs of JSON lines are passed as they are.
+ */
+function* originalLines(rf: ResultFile, reuse: boolean): Generator<Uint8Array> {
   const h = rf.header;
   const eol = Buffer.from(h.line_ending === 'crlf' ? '\r\n' : '\n');
+  const lastEol = h.final_newline ? eol.length : 0; // the last record's line ending
+  const invalid = new Set(h.invalid_records ?? []);
+  const out = reuse ? Buffer.allocUnsafe(LONG_RECORD + 1) : null; // decoded text records are never longer
   let n = 0;
-  let pending: Buffer | null = null; // held back: the last piece loses its line ending without a final newline
-  for (const chunk of recordChunks(rf)) {
-    if (pending) yield pending;
-    if (n + chunk.length / 2 > h.count && n + countLines(chunk) > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
-    const { bytes, records } = decodeTextLines(chunk, n + 1, eol);
-    n += records;
-    pending = bytes;
+  for (const run of recordRuns(rf)) {
+    if (run.kind === 'long') {
+      if (++n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+      const stored = recordBytes(rf, run.offset, reuse);
+      yield* h.content_type === 'jsonl' && !invalid.has(n) ? stored : checkedString(n, h.content_type, jsonStringPieces(stored));
+      yield n === h.count ? eol.subarray(0, lastEol) : eol;
+      continue;
+    }
+    const lines = countNewlines(run.data);
+    if (n + lines > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+    const cut = n + lines === h.count ? eol.length - lastEol : 0; // bytes to drop at the end of this run
+    if (h.content_type === 'text') {
+      const bytes = decodeTextLines(run.data, n + 1, eol, out ?? undefined).bytes;
+      yield bytes.subarray(0, bytes.length - cut);
+    } else yield* jsonlLines(reuse ? run.data : Buffer.from(run.data), n + 1, lines, eol, invalid, cut);
+    n += lines;
   }
   if (n < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
-  if (pending) yield h.final_newline || n === 0 ? pending : pending.subarray(0, pending.length - eol.length);
 }
 
-function countLines(chunk: Buffer): number {
-  let c = 0;
-  for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, i + 1)) c++;
-  return c;
+/** The original of whole jsonl record lines numbered from `first`, less `cut` bytes at the end. */
+function* jsonlLines(data: Buffer, first: number, lines: number, eol: Buffer, invalid: Set<number>, cut: number): Generator<Uint8Array> {
+  if (eol.length === 1 && !hasAny(invalid, first, first + lines - 1)) {
+    yield data.subarray(0, data.length - cut); // the stored lines are the original lines
+    return;
+  }
+  for (const r of splitRecords([data], first)) {
+    try {
+      yield decodeJsonlRecord(r.line, invalid.has(r.n));
+    } catch {
+      throw new FormatError(`record ${r.n} is not what a jsonl result holds`);
+    }
+    yield r.n === first + lines - 1 ? eol.subarray(0, eol.length - cut) : eol;
+  }
+}
+
+function hasAny(set: Set<number>, from: number, to: number): boolean {
+  for (const n of set) if (n >= from && n <= to) return true;
+  return false;
+}
+
+/** A JSON string record's pieces, a FormatError naming the record if it is not one. */
+function* checkedString(n: number, type: string, pieces: Generator<Buffer>): Generator<Buffer> {
+  try {
+    yield* pieces;
+  } catch {
+    throw new FormatError(`record ${n} is not what a ${type} result holds`);
+  }
 }

@@ -5,6 +5,7 @@
 // first seen after that are counted together, and the output says so.
 import { watchedMap } from '../engines/watchdog.js';
 import { UsageError } from '../errors.js';
+import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import { parseRange, type Range } from '../ranges.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';
@@ -118,6 +119,18 @@ function tuples(v: JsonValue, paths: FieldPath[]): JsonValue[] {
     out = out.flatMap((t) => vs.map((x) => [...t, x]));
   }
   return out;
+}
+
+/**
+ * The number of records of the range, from the header alone (no --by): its count, less the jsonl lines that
+ * are not JSON (listed in the header too), which a count by a field would pass over. Reads no record, so a
+ * result of gigabytes answers at once, as `wc -l` cannot.
+ */
+export function countFromHeader(h: Header, range: Range): number {
+  const last = Math.min(range.to, h.count);
+  if (range.from > last) return 0;
+  const skipped = (h.invalid_records ?? []).filter((n) => n >= range.from && n <= last).length;
+  return last - range.from + 1 - skipped;
 }
 
 /** Counts the records of the range by the query's key. */

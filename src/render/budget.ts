@@ -3,7 +3,7 @@
 // fit; the command then ends with one line saying what was left out and the exact command for the next part.
 // A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { getTokenizer, type Encoding, type Tokenizer } from '../engines/tokenizer.js';
+import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from '../engines/tokenizer.js';
 import { parseCount } from '../units.js';
 
 export const DEFAULT_MAX_TOKENS = 2000;
@@ -84,6 +84,7 @@ export class OutputBudget {
     if (this.uncounted && this.uncountedBytes + bytes <= this.max) return true;
     const left = this.left;
     if (bytes <= left) return true;
+    if (this.tooLong(text)) return false;
     let used = 0;
     for (let start = 0; start < text.length; ) {
       let end = text.indexOf('\n', start + 4096);
@@ -115,10 +116,19 @@ export class OutputBudget {
       }
       this.countTaken();
     }
+    if (this.tooLong(text)) return false;
     const c = this.cost(text);
     if (this.counted + c > this.max) return false;
     this.counted += c;
     return true;
+  }
+
+  /**
+   * Whether text has more bytes than what is left could hold even in the longest tokens: then it cannot fit,
+   * and is not counted (counting a record of megabytes takes seconds, and its memory grows with it).
+   */
+  private tooLong(text: string): boolean {
+    return text.length > this.left * MAX_TOKEN_BYTES || Buffer.byteLength(text) > this.left * MAX_TOKEN_BYTES;
   }
 
   /** Tokens left (Infinity without a limit). */
@@ -134,15 +144,33 @@ export class OutputBudget {
     this.uncountedBytes = 0;
   }
 
-  /** The length of the longest prefix of text (in characters) whose tokens fit in `tokens`. */
+  /**
+   * The length of the longest prefix of text (in characters) whose tokens fit in `tokens`. Token counts of
+   * prefixes grow about linearly, so the search guesses from the characters per token seen so far (a few
+   * counts, the first of a typical 4 characters a token, instead of a dozen of up to 16), then bisects.
+   */
   fitPrefix(text: string, tokens: number): number {
     if (this.unlimited) return text.length;
-    let lo = 0;
-    let hi = Math.min(text.length, tokens * 16, Math.floor((this.maxBytes - this.bytes) / 3)); // 3 bytes at most a char
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (this.cost(text.slice(0, mid)) <= tokens) lo = mid;
-      else hi = mid - 1;
+    let lo = 0; // fits
+    let loCost = 0;
+    // the answer is in [lo, hi]; an MCP run's byte limit bounds it too (3 bytes at most a character)
+    let hi = Math.min(text.length, tokens * 16, Math.floor((this.maxBytes - this.bytes) / 3));
+    let hiCost = Infinity; // of a prefix just past hi, once one was counted
+    for (let guesses = 0; lo < hi; guesses++) {
+      let guess: number;
+      if (guesses === 0) guess = tokens * 4;
+      else if (guesses >= 5) guess = (lo + hi) / 2;
+      else if (hiCost === Infinity) guess = loCost > 0 ? (lo * tokens) / loCost : hi;
+      else guess = lo + ((hi - lo) * (tokens - loCost)) / (hiCost - loCost);
+      const mid = Math.min(hi, Math.max(lo + 1, Math.ceil(guess)));
+      const c = this.cost(text.slice(0, mid));
+      if (c <= tokens) {
+        lo = mid;
+        loCost = c;
+      } else {
+        hi = mid - 1;
+        hiCost = c;
+      }
     }
     if (lo > 0 && lo < text.length && /[\ud800-\udbff]/.test(text[lo - 1])) lo--; // never split a surrogate pair
     return lo;

@@ -3,7 +3,7 @@
 // ends with the exact command for the next groups. A last line says how many records and groups there were.
 import { shellQuote } from '../describe/shell.js';
 import type { ResultFile } from '../format/reader.js';
-import { countRecords, type CountPlan, type CountResult } from '../query/count.js';
+import { countFromHeader, countRecords, type CountPlan, type CountResult } from '../query/count.js';
 import { valueText as shownValue } from '../query/literal.js';
 import { toJson, type JsonValue } from '../query/json-value.js';
 import { pathLabel } from '../query/path.js';
@@ -50,7 +50,9 @@ export async function printCount(
   const q = plan.query;
   const decoder = new RecordDecoder(rf.header);
   requireFields(rf, q.paths, q.range, decoder, '--by names it');
-  const res = countRecords(rf, q, decoder, stallSeconds);
+  const res: CountResult = q.total
+    ? { groups: [], records: countFromHeader(rf.header, q.range), other: 0, otherFirst: 0 }
+    : countRecords(rf, q, decoder, stallSeconds);
   await printGroups(rf, plan, res, env, write);
   const note = decoder.skippedNote(q.range);
   if (note) await writeErr(note);

@@ -231,7 +231,8 @@ class JqRun {
       }
     }
     await this.noteSkipped();
-    return { input: jqInput(parts), what: `${formatCount(parts.length)} records` };
+    const what = parts.length === 1 ? `record ${numbers[0]}` : `${formatCount(parts.length)} records`;
+    return { input: jqInput(parts), what };
   }
 
   /** The records in range in batches of growing size, a call each, until the output is cut or jq refuses. */

@@ -147,18 +147,27 @@ export function* recordChunks(rf: ResultFile, reuse = false): Generator<Buffer> 
 }
 
 /**
+ * The records from..to of rf as the readers walk them: the header's count, the last record to read, and whether
+ * that is the file's last (then the file must end right after it); null when the range holds no record (an
+ * empty result read to its end is checked to end after its header).
+ */
+function recordRange(rf: ResultFile, from: number, to: number): { count: number; last: number; toEnd: boolean } | null {
+  const { count } = rf.header;
+  const last = Math.min(to, count);
+  const toEnd = to >= count;
+  if (from <= last) return { count, last, toEnd };
+  if (count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
+  return null;
+}
+
+/**
  * Streams the records numbered from..to (1-based, inclusive). Checks the file against its header: a missing or
  * extra record, or a last line without newline, throws FormatError once reached.
  */
 export function* readRecords(rf: ResultFile, from = 1, to = Infinity): Generator<RecordLine> {
-  const { count } = rf.header;
-  const last = Math.min(to, count);
-  // reading up to the last record: the file must end right after it
-  const toEnd = to >= count;
-  if (from > last) {
-    if (count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
-    return;
-  }
+  const range = recordRange(rf, from, to);
+  if (!range) return;
+  const { count, last, toEnd } = range;
   let n = 1;
   let base = rf.recordsOffset; // file offset of the chunk (chunks are the record bytes, in order)
   for (const data of recordChunks(rf)) {
@@ -301,13 +310,9 @@ export interface RecordSpan {
  * with its line null. Starts at `at` (from lastRecordsStart) when given. Checks the file against its header.
  */
 export function* readRecordSpans(rf: ResultFile, from: number, to: number, long = LONG_RECORD, at?: { n: number; offset: number }): Generator<RecordSpan> {
-  const { count } = rf.header;
-  const last = Math.min(to, count);
-  const toEnd = to >= count;
-  if (from > last) {
-    if (count === 0 && toEnd) checkEnd(rf, rf.recordsOffset);
-    return;
-  }
+  const range = recordRange(rf, from, to);
+  if (!range) return;
+  const { count, last, toEnd } = range;
   let n = at?.n ?? 1;
   for (const run of recordRuns(rf, long, at)) {
     if (run.kind === 'long') {

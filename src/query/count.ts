@@ -6,7 +6,7 @@
 import { watchedMap } from '../engines/watchdog.js';
 import { UsageError } from '../errors.js';
 import type { Header } from '../format/header.js';
-import type { ResultFile } from '../format/reader.js';
+import { checkRecordCount, type ResultFile } from '../format/reader.js';
 import { parseRange, type Range } from '../ranges.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';
 import { formatCount } from '../units.js';
@@ -122,11 +122,14 @@ function tuples(v: JsonValue, paths: FieldPath[]): JsonValue[] {
 }
 
 /**
- * The number of records of the range, from the header alone (no --by): its count, less the jsonl lines that
- * are not JSON (listed in the header too), which a count by a field would pass over. Reads no record, so a
- * result of gigabytes answers at once, as `wc -l` cannot.
+ * The number of records of the range from the header (no --by): its count, less the jsonl lines that are not
+ * JSON (listed in the header too), which a count by a field would pass over. No record is decoded; the file's
+ * lines are counted against the header first (checkRecordCount, a SIMD newline count at the speed of `wc -l`),
+ * so a result cut short or added to is an error, not a wrong number a script would trust.
  */
-export function countFromHeader(h: Header, range: Range): number {
+export function countFromHeader(rf: ResultFile, range: Range): number {
+  checkRecordCount(rf);
+  const h = rf.header;
   const last = Math.min(range.to, h.count);
   if (range.from > last) return 0;
   const skipped = (h.invalid_records ?? []).filter((n) => n >= range.from && n <= last).length;

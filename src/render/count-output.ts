@@ -51,7 +51,7 @@ export async function printCount(
   const decoder = new RecordDecoder(rf.header);
   requireFields(rf, q.paths, q.range, decoder, '--by names it');
   const res: CountResult = q.total
-    ? { groups: [], records: countFromHeader(rf.header, q.range), other: 0, otherFirst: 0 }
+    ? { groups: [], records: countFromHeader(rf, q.range), other: 0, otherFirst: 0 }
     : countRecords(rf, q, decoder, stallSeconds);
   await printGroups(rf, plan, res, env, write);
   const note = decoder.skippedNote(q.range);

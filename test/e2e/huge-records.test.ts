@@ -2,16 +2,15 @@
 // window of a long record without tokenizing or holding it, `read --tail` and `count` (no --by) do not scan the
 // file, `cat` streams a long line. Each run is traced (test/helpers/read-trace.mjs): bytes read, peak RSS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { traced as tracedIn } from '../helpers/traced.js';
 
-const TRACE = join(__dirname, '../helpers/read-trace.mjs');
 const MB = 1 << 20;
 
 let root: string;
 let env: Record<string, string>;
-let traces = 0;
 beforeAll(() => {
   root = tempDir();
   env = { LRO_DIR: join(root, 'store') };
@@ -24,13 +23,8 @@ async function store(input: Buffer, format = 'auto'): Promise<string> {
   return JSON.parse(r.out).id as string;
 }
 
-/** Runs lro traced: its output, the bytes it read with readSync and its peak RSS in MB. */
-async function traced(args: string[]): Promise<{ out: string; code: number | null; stderr: string; read: number; rssMb: number }> {
-  const trace = join(root, `trace-${traces++}`);
-  const r = await lro(args, { env: { ...env, LRO_READ_TRACE: trace }, nodeArgs: ['--import', TRACE], timeout: 60_000 });
-  const [read, rss] = readFileSync(trace, 'utf8').split(' ').map(Number);
-  return { out: r.out, code: r.code, stderr: r.stderr, read, rssMb: rss / 1024 };
-}
+
+const traced = (args: string[]) => tracedIn(args, env, root);
 
 describe('one very long record', () => {
   // 12 MB of one character: one pre-token of 12 million, the tokenizer's worst case; past the readers' 8 MB hold
@@ -88,13 +82,27 @@ describe('many records', () => {
     id = await store(input, 'jsonl');
   }, 60_000);
 
-  it('count without --by answers from the header, without reading the records', async () => {
+  it('count without --by answers from the header, counting the lines once and decoding no record', async () => {
     const r = await traced(['count', id]);
     expect([r.code, r.out]).toEqual([0, '199998\n']);
     expect(r.stderr).toMatch(/^lro: skipped 2 records that are not JSON/);
-    expect(r.read).toBeLessThan(64 << 10); // the header line only; before: the whole file
+    expect(r.read).toBeLessThan(size + (64 << 10)); // one pass of the newline counter, no more
     expect((await traced(['count', id, '--records', '100001:', '--json'])).out).toBe('{"count":99999}\n');
     expect((await traced(['count', id, '--records', '1:10'])).out).toBe('10\n');
+  });
+
+  it('count without --by still tells a result cut short or added to from its header', async () => {
+    const small = await store(Buffer.from('{"a":1}\n{"a":2}\n{"a":3}\n'), 'jsonl');
+    const file = join(env.LRO_DIR, readdirSync(env.LRO_DIR).find((f) => f.endsWith(`${small}.jsonl`))!);
+    const whole = readFileSync(file);
+    writeFileSync(file, whole.subarray(0, whole.length - 8)); // the last record gone
+    const cut = await lro(['count', small], { env });
+    expect([cut.code, cut.out]).toEqual([2, '']);
+    expect(cut.stderr).toMatch(/^lro: .*truncated: header says 3 records, file has 2/);
+    writeFileSync(file, Buffer.concat([whole, Buffer.from('{"a":4}\n')]));
+    const added = await lro(['count', small], { env });
+    expect([added.code, added.out]).toEqual([2, '']);
+    expect(added.stderr).toMatch(/more records than its header says \(3\)/);
   });
 
   it('read --tail reads from the end of the file', async () => {

@@ -90,12 +90,13 @@ beforeAll(async () => {
   plant('count too low in a json array', (id) => fileOf('array', id, { count: 39 }));
   plant('count negative', (id) => fileOf('text', id, { count: -1 }));
   plant('count huge', (id) => fileOf('text', id, { count: 1e18 }));
-  // (info counts the lines of a result whose header keeps the descriptor's statistics, without reading them)
-  plant('garbage line among text records', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 20 ? 'garbage {{{ not json' : r))), ['grep', 'info']);
-  plant('garbage line among json records', (id) => fileOf('json', id, {}, good.json.records.map((r, i) => (i === 20 ? 'garbage {{{' : r))), ['grep', 'grep -v', 'info']);
-  plant('two values on one json record line', (id) => fileOf('array', id, {}, good.array.records.map((r, i) => (i === 5 ? `${r},{"n":99}` : r))), ['grep', 'grep -v', 'info']);
-  plant('a number where a text record is a string', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 3 ? '42' : r))), ['grep', 'jq', 'info']);
-  plant('garbage line among jsonl records', (id) => fileOf('jsonl', id, {}, good.jsonl.records.map((r, i) => (i === 10 ? '{"n": broken' : r))), ['grep', 'grep -v', 'info']);
+  // (info counts the lines of a result whose header keeps the descriptor's statistics, without reading them; so
+  // does count without --by, which answers from the header)
+  plant('garbage line among text records', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 20 ? 'garbage {{{ not json' : r))), ['grep', 'info', 'count']);
+  plant('garbage line among json records', (id) => fileOf('json', id, {}, good.json.records.map((r, i) => (i === 20 ? 'garbage {{{' : r))), ['grep', 'grep -v', 'info', 'count']);
+  plant('two values on one json record line', (id) => fileOf('array', id, {}, good.array.records.map((r, i) => (i === 5 ? `${r},{"n":99}` : r))), ['grep', 'grep -v', 'info', 'count']);
+  plant('a number where a text record is a string', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 3 ? '42' : r))), ['grep', 'jq', 'info', 'count']);
+  plant('garbage line among jsonl records', (id) => fileOf('jsonl', id, {}, good.jsonl.records.map((r, i) => (i === 10 ? '{"n": broken' : r))), ['grep', 'grep -v', 'info', 'count']);
   plant('garbage line among binary records', (id) => fileOf('binary', id, {}, good.binary.records.map((r, i) => (i === 1 ? '12' : r))), ['grep', 'grep -v', 'info', 'jq', 'where', 'count']);
   plant('garbage line appended', (id) => `${fileOf('text', id)}garbage at the end\n`);
   plant('a raw NUL inside a text record', (id) => fileOf('text', id, {}, t.records.map((r, i) => (i === 2 ? '"a\u0000b"' : r))), ['grep', 'grep -v', 'info', 'read', 'where', 'count']);

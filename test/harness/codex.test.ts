@@ -1,0 +1,152 @@
+// lro in the real Codex (the pinned release, installed into a cache folder on first use), driven offline by a
+// scripted model: every assertion is on the function_call_output the model receives. The hook is trusted the way
+// Codex records it (a [hooks.state] trust record in config.toml), never with --dangerously-bypass-hook-trust, so
+// the runs also prove that `lro doctor codex` reads trust as Codex does.
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ensureCodex, modelConfig, runCodex, startScriptedModel, type CallOutput, type Step } from '../helpers/codex.js';
+import { BIN, lro } from '../helpers/cli.js';
+
+const install = ensureCodex();
+if (install.skip) console.warn(`skipping the Codex end-to-end tests: ${install.skip}`);
+
+let root: string;
+let pathDir: string;
+let store: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'lro-codex-'));
+  pathDir = join(root, 'bin');
+  mkdirSync(pathDir);
+  symlinkSync(BIN, join(pathDir, 'lro'));
+  store = join(root, 'store');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Scratch {
+  home: string;
+  codexHome: string;
+  work: string;
+  env: Record<string, string>;
+}
+
+/** A fresh HOME (whose login profile puts lro on PATH, as a global install would), CODEX_HOME and work folder. */
+function scratch(name: string): Scratch {
+  const home = join(root, name);
+  const codexHome = join(home, '.codex');
+  const work = join(home, 'work');
+  mkdirSync(codexHome, { recursive: true });
+  mkdirSync(work);
+  writeFileSync(join(home, '.bash_profile'), `export PATH="${pathDir}:$PATH"\n`);
+  const env = { HOME: home, XDG_STATE_HOME: join(home, 'state'), CODEX_HOME: codexHome, LRO_DIR: store };
+  return { home, codexHome, work, env };
+}
+
+/** `lro init codex`, then the trust record the user's review in /hooks would write (unless `trust` is false). */
+async function installLro(s: Scratch, trust = true): Promise<void> {
+  const r = await lro(['init', 'codex'], { env: s.env });
+  expect(r.code, r.stderr).toBe(0);
+  if (!trust) return;
+  const hooks = join(s.codexHome, 'hooks.json');
+  const command = JSON.parse(readFileSync(hooks, 'utf8')).hooks.PreToolUse[0].hooks[0].command as string;
+  const identity = `{"event_name":"pre_tool_use","hooks":[{"async":false,"command":${JSON.stringify(command)},"timeout":30,"type":"command"}],"matcher":"^Bash$"}`;
+  const hash = `sha256:${createHash('sha256').update(identity).digest('hex')}`;
+  appendFileSync(join(s.codexHome, 'config.toml'), `\n[hooks.state."${hooks}:pre_tool_use:0:0"]\ntrusted_hash = "${hash}"\n`);
+}
+
+const exec = (cmd: string, extra: Record<string, unknown> = {}): Step => ({ exec: { cmd, ...extra } });
+
+/** Runs the steps in Codex; returns what the model received for each call. */
+async function play(s: Scratch, steps: (Step | ((o: CallOutput[]) => Step))[], args?: string[], setup?: (config: string) => void): Promise<CallOutput[]> {
+  const model = await startScriptedModel(steps);
+  try {
+    const config = join(s.codexHome, 'config.toml');
+    const before = existsSync(config) ? readFileSync(config, 'utf8') : '';
+    writeFileSync(config, `${modelConfig(model)}${before}`);
+    setup?.(config);
+    try {
+      const run = await runCodex(install.bin!, { codexHome: s.codexHome, home: s.home, cwd: s.work, args, env: { LRO_DIR: store } });
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    } finally {
+      writeFileSync(config, before);
+    }
+    return model.outputs();
+  } finally {
+    await model.close();
+  }
+}
+
+const idIn = (text: string): string => /\bid: ([0-9A-Z]{26})\b/.exec(text)?.[1] ?? '';
+/** Codex's output without its chunk id and wall time, which differ between runs. */
+const stable = (text: string): string => text.replace(/^Chunk ID: \w+\n/, '').replace(/^Wall time: [\d.]+ seconds\n/m, '');
+
+describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
+  test('lro doctor codex says the hook is trusted once the trust record is there', async () => {
+    const s = scratch('doctor');
+    await installLro(s, false);
+    const before = JSON.parse((await lro(['doctor', 'codex', '--json'], { env: s.env })).out) as { checks: { name: string; ok: boolean }[] };
+    expect(before.checks.find((c) => c.name === 'trust')?.ok).toBe(false);
+    await installLro(s);
+    const after = JSON.parse((await lro(['doctor', 'codex', '--json'], { env: s.env })).out) as { checks: { name: string; ok: boolean }[] };
+    expect(after.checks.find((c) => c.name === 'trust')?.ok).toBe(true);
+  });
+
+  test('a failing 1.3 MB output: the descriptor under "Process exited with code 3", and `lro grep <id> FATAL` finds the stderr line', async () => {
+    const s = scratch('big');
+    await installLro(s);
+    const outputs = await play(s, [exec("seq 1 200000; echo 'FATAL: disk on fire' >&2; exit 3"), (o) => exec(`lro grep ${idIn(o[0].output)} FATAL`)]);
+    expect(outputs).toHaveLength(2);
+    const [failed, grep] = outputs;
+    expect(failed.output).toMatch(/^Chunk ID: \w+\nWall time: [\d.]+ seconds\nProcess exited with code 3\n/);
+    expect(failed.output.length).toBeLessThan(12_000);
+    expect(failed.output).toContain('(exit code 3)');
+    expect(idIn(failed.output)).not.toBe('');
+    expect(failed.output).not.toContain('truncated');
+    expect(grep.output).toContain('Process exited with code 0');
+    expect(grep.output).toContain('200001:FATAL: disk on fire');
+    // the whole output is in the store
+    const cat = await lro(['cat', idIn(failed.output)], { env: { LRO_DIR: store } });
+    expect(cat.out.length).toBe(1_288_895 + 'FATAL: disk on fire\n'.length);
+  });
+
+  test('untrusted, the hook is skipped without a word: the model gets Codex\'s own cut output (what doctor warns of)', async () => {
+    const s = scratch('untrusted');
+    await installLro(s, false);
+    const [r] = await play(s, [exec('seq 1 200000')]);
+    expect(idIn(r.output)).toBe('');
+    expect(r.output).toContain('truncated');
+  });
+
+  test('a small output reaches the model as without lro; the working directory is the same', async () => {
+    const command = "echo err >&2; echo out; printf 'tab\\there\\n'; echo 'é ✓'; pwd; exit 4";
+    const a = scratch('small-lro'); // names of one length: the output holds the working directory
+    await installLro(a);
+    const b = scratch('small-raw');
+    const [withLro] = await play(a, [exec(command)]);
+    const [without] = await play(b, [exec(command)]);
+    expect(stable(withLro.output)).toBe(stable(without.output).replace(b.work, a.work));
+    expect(stable(withLro.output)).toMatch(/^Process exited with code 4\nOriginal token count: \d+\nOutput:\nerr\nout\ntab\there\né ✓\n/);
+    expect(stable(withLro.output).endsWith(`\n${a.work}\n`)).toBe(true);
+  });
+
+  test('the rewrite does not get past Codex\'s approval policy: an escalation is still refused, a dangerous command still rejected', async () => {
+    const s = scratch('approval');
+    await installLro(s);
+    writeFileSync(join(s.work, 'victim'), 'keep me\n');
+    const [escalated, dangerous] = await play(
+      s,
+      [
+        exec('touch made-by-model; echo made', { sandbox_permissions: 'require_escalated', justification: 'write a file' }),
+        exec('rm -f victim; echo removed'),
+      ],
+      ['-s', 'read-only'],
+    );
+    expect(escalated.output).toContain('reject command');
+    expect(existsSync(join(s.work, 'made-by-model'))).toBe(false);
+    expect(dangerous.output).toContain('rm -f style commands are not permitted'); // the hook left it as it was
+    expect(readFileSync(join(s.work, 'victim'), 'utf8')).toBe('keep me\n');
+  });
+});

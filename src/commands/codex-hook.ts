@@ -10,15 +10,20 @@
 // safe, and lro's wrapper never is), its sandbox, and its dangerous-command check, which looks inside `bash -lc`
 // for `rm -f`, `git reset` and the like only when the script is plain words. Inside lro's wrapper the original
 // command is one quoted word, so that check would no longer see it: a command it might flag is left as it is.
+// The user's own exec-policy rules ($CODEX_HOME/rules/*.rules, a project's .codex/rules/*.rules) are matched
+// against the command's words the same way: a command holding a word that a `prompt` or `forbidden` rule starts
+// with is left as it is too (seen in Codex 0.169.0: a forbidden `touch` rule did not stop `touch` once wrapped).
 // `permissionDecision: "allow"` is only what Codex requires to accept `updatedInput`; it does not skip approval
 // (codex-rs/core/src/hook_runtime.rs turns the hook's answer into Continue { updated_input } and nothing else).
 //
 // Any failure (input that is not a shell call, no command) prints nothing and exits 0: the command runs unchanged.
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join as joinPath } from 'node:path';
 import type { CommandDef } from './command.js';
 import type { IO } from '../io.js';
 import { shellQuote } from '../describe/shell.js';
 import { binDir } from '../harness/claude-code.js';
+import { codexHome } from '../harness/codex.js';
 
 /** The marker the prefix recognises a Codex command by (and the hook an already rewritten command by). */
 export const WRAP_VARIABLE = 'LRO_SHELL_PREFIX_WRAP';
@@ -28,25 +33,67 @@ export const WRAP_VARIABLE = 'LRO_SHELL_PREFIX_WRAP';
  * sudo): such a command is not rewritten, so Codex sees it as the model wrote it.
  */
 export function mightBeDangerous(command: string): boolean {
-  return /(^|[^\w./-])(rm|sudo|doas|git)(?=\s|$)/.test(command);
+  if (/(^|[^\w.-])(rm|sudo|doas)(?=\s|$)/.test(command)) return true;
+  return /(^|[^\w.-])git\b[^;&|\n]*\s(reset|rm|clean|push|branch)(?=\s|$)/.test(command);
+}
+
+/** The .rules files Codex reads for a session in `cwd`: $CODEX_HOME/rules, and .codex/rules up from `cwd`. */
+function rulesFiles(codexHome: string, cwd: string | undefined): string[] {
+  const dirs = [joinPath(codexHome, 'rules')];
+  for (let d = cwd; d && d !== dirname(d); d = dirname(d)) dirs.push(joinPath(d, '.codex', 'rules'));
+  const files: string[] = [];
+  for (const dir of dirs) {
+    try {
+      for (const f of readdirSync(dir)) if (f.endsWith('.rules')) files.push(joinPath(dir, f));
+    } catch {
+      // no rules there
+    }
+  }
+  return files;
+}
+
+/**
+ * The words a user's `prompt` or `forbidden` rule starts with (a rule without a decision counts too; an `allow`
+ * rule does not). null when a rules file holds a rule lro cannot read: then no command is rewritten.
+ */
+export function guardedWords(rules: string[]): Set<string> | null {
+  const words = new Set<string>();
+  for (const text of rules) {
+    for (const call of text.split(/\bprefix_rule\s*\(/).slice(1)) {
+      if (/\bdecision\s*=\s*["']allow["']/.test(call)) continue;
+      const first = /\bpattern\s*=\s*\[\s*(\[[^\]]*\]|"[^"]*"|'[^']*')/.exec(call);
+      if (!first) return null;
+      for (const m of first[1].matchAll(/"([^"]*)"|'([^']*)'/g)) words.add(m[1] ?? m[2]);
+    }
+  }
+  return words;
+}
+
+/** Whether a user's rule could match `command` (any word of it, by name or by path). */
+function guarded(command: string, words: Set<string> | null): boolean {
+  if (words === null) return true;
+  if (words.size === 0) return false;
+  return command.split(/[\s;&|()<>`'"]+/).some((w) => words.has(w) || words.has(w.slice(w.lastIndexOf('/') + 1)));
 }
 
 /** The command rewritten to run through lro's shell prefix, with lro's Node by absolute path. */
 export function wrapCommand(command: string, nodePath = process.execPath, bin = binDir()): string {
-  return `LRO_NODE=${shellQuote(nodePath)} ${WRAP_VARIABLE}=codex ${shellQuote(join(bin, 'lro-shell-prefix'))} ${shellQuote(command)}`;
+  return `LRO_NODE=${shellQuote(nodePath)} ${WRAP_VARIABLE}=codex ${shellQuote(joinPath(bin, 'lro-shell-prefix'))} ${shellQuote(command)}`;
 }
 
 interface HookInput {
   hook_event_name?: string;
+  cwd?: string;
   tool_name?: string;
   tool_input?: { command?: unknown };
 }
 
 /** The hook's answer for one input, or null to leave the call as it is. */
-export function answer(input: HookInput): object | null {
+export function answer(input: HookInput, rules: string[] = []): object | null {
   const command = input.tool_input?.command;
   if (input.tool_name !== 'Bash' || typeof command !== 'string' || command.trim() === '') return null;
   if (command.includes(`${WRAP_VARIABLE}=`) || mightBeDangerous(command)) return null;
+  if (guarded(command, guardedWords(rules))) return null;
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
@@ -65,7 +112,15 @@ export async function runCodexHook(io: IO): Promise<number> {
   } catch {
     return 0;
   }
-  const out = answer(input);
+  const files = rulesFiles(codexHome(io.env), typeof input.cwd === 'string' ? input.cwd : undefined);
+  const rules = files.map((f) => {
+    try {
+      return readFileSync(f, 'utf8');
+    } catch {
+      return 'prefix_rule(?)'; // unreadable: taken as a rule lro cannot read
+    }
+  });
+  const out = answer(input, rules);
   if (out) await io.stdout.write(`${JSON.stringify(out)}\n`);
   return 0;
 }

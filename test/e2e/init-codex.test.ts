@@ -158,5 +158,14 @@ test('__codex-hook: a shell command is rewritten through the prefix; one Codex m
     expect(same.out).toBe('');
   }
   expect((await hook({ tool_name: 'apply_patch', tool_input: { command: 'x' } })).out).toBe('');
+  expect((await hook({ tool_name: 'Bash', tool_input: { command: 'git log --stat' } })).out).toContain('updatedInput');
+  // a word the user's prompt/forbidden rules start with: left to Codex's exec policy
+  const h = home('rules');
+  mkdirSync(join(h.codex, 'rules'), { recursive: true });
+  writeFileSync(join(h.codex, 'rules', 'mine.rules'), 'prefix_rule(pattern = [["curl", "wget"], "-X"], decision = "prompt")\n' +
+    'prefix_rule(pattern = ["ls"], decision = "allow")\n');
+  const ruled = (command: string) => lro(['__codex-hook'], { input: JSON.stringify({ tool_name: 'Bash', cwd: root, tool_input: { command } }), env: h.env });
+  expect((await ruled('cd x && /usr/bin/wget -X y')).out).toBe('');
+  expect((await ruled('ls -la')).out).toContain('updatedInput');
   expect((await lro(['__codex-hook'], { input: 'not json' })).code).toBe(0);
 });

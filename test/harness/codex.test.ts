@@ -149,4 +149,15 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(dangerous.output).toContain('rm -f style commands are not permitted'); // the hook left it as it was
     expect(readFileSync(join(s.work, 'victim'), 'utf8')).toBe('keep me\n');
   });
+
+  test("the user's own exec-policy rules still apply: a forbidden command is rejected, not run through lro", async () => {
+    const s = scratch('rules');
+    await installLro(s);
+    mkdirSync(join(s.codexHome, 'rules'));
+    writeFileSync(join(s.codexHome, 'rules', 'default.rules'), 'prefix_rule(pattern = ["touch"], decision = "forbidden")\n');
+    const [r, other] = await play(s, [exec('touch made-by-model; echo made'), exec('seq 1 200000')]);
+    expect(r.output).toContain('policy forbids commands starting with `touch`');
+    expect(existsSync(join(s.work, 'made-by-model'))).toBe(false);
+    expect(idIn(other.output)).not.toBe(''); // other commands are still offloaded
+  });
 });

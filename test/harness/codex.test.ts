@@ -60,19 +60,25 @@ async function installLro(s: Scratch, trust = true): Promise<void> {
 const exec = (cmd: string, extra: Record<string, unknown> = {}): Step => ({ exec: { cmd, ...extra } });
 
 /** Runs the steps in Codex; returns what the model received for each call. */
-async function play(s: Scratch, steps: (Step | ((o: CallOutput[]) => Step))[], args?: string[], setup?: (config: string) => void): Promise<CallOutput[]> {
-  const model = await startScriptedModel(steps);
+async function play(
+  s: Scratch,
+  steps: (Step | ((o: CallOutput[]) => Step))[],
+  args?: string[],
+  review: 'allow' | 'deny' = 'deny',
+  reviews: string[] = [],
+): Promise<CallOutput[]> {
+  const model = await startScriptedModel(steps, review);
   try {
     const config = join(s.codexHome, 'config.toml');
     const before = existsSync(config) ? readFileSync(config, 'utf8') : '';
     writeFileSync(config, `${modelConfig(model)}${before}`);
-    setup?.(config);
     try {
       const run = await runCodex(install.bin!, { codexHome: s.codexHome, home: s.home, cwd: s.work, args, env: { LRO_DIR: store } });
       expect(run.code, run.stderr.slice(-2000)).toBe(0);
     } finally {
       writeFileSync(config, before);
     }
+    reviews.push(...model.reviews());
     return model.outputs();
   } finally {
     await model.close();
@@ -148,6 +154,23 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(existsSync(join(s.work, 'made-by-model'))).toBe(false);
     expect(dangerous.output).toContain('rm -f style commands are not permitted'); // the hook left it as it was
     expect(readFileSync(join(s.work, 'victim'), 'utf8')).toBe('keep me\n');
+  });
+
+  test('an approval policy that asks (automatic review): the rewritten command is still put to the reviewer, who decides', async () => {
+    const s = scratch('review');
+    await installLro(s);
+    const escalate = exec('touch made-by-model; echo made', { sandbox_permissions: 'require_escalated', justification: 'write a file' });
+    const denied: string[] = [];
+    const [no] = await play(s, [escalate], ['--approve-for-me'], 'deny', denied);
+    expect(denied.length).toBeGreaterThan(0);
+    expect(denied.join('\n')).toContain("lro-shell-prefix 'touch made-by-model; echo made'"); // what lro made of it
+    expect(existsSync(join(s.work, 'made-by-model'))).toBe(false);
+    expect(no.output).not.toMatch(/^made$/m);
+    const allowed: string[] = [];
+    const [yes] = await play(s, [escalate], ['--approve-for-me'], 'allow', allowed);
+    expect(allowed.length).toBeGreaterThan(0);
+    expect(existsSync(join(s.work, 'made-by-model'))).toBe(true);
+    expect(yes.output).toMatch(/Process exited with code 0\n[\s\S]*\nmade\n$/);
   });
 
   test("the user's own exec-policy rules still apply: a forbidden command is rejected, not run through lro", async () => {

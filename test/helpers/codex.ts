@@ -54,8 +54,12 @@ export interface CallOutput {
 }
 
 interface Body {
-  input?: { type?: string; call_id?: string; output?: unknown }[];
+  input?: { type?: string; call_id?: string; output?: unknown; content?: { text?: string }[] }[];
+  text?: { format?: { name?: string } };
 }
+
+/** A request of Codex's automatic approval reviewer (--approve-for-me): it asks for a JSON assessment. */
+const isReview = (body: Body): boolean => body.text?.format?.name === 'codex_output_schema';
 
 function outputsIn(body: Body): CallOutput[] {
   return (body.input ?? [])
@@ -66,6 +70,8 @@ function outputsIn(body: Body): CallOutput[] {
 export interface ScriptedModel {
   url: string;
   requests: { path: string; body: Body }[];
+  /** The texts of the approval reviews Codex asked for (what the reviewer was shown). */
+  reviews(): string[];
   /** The function_call_output items of the last request (one per scripted call that ran), in order. */
   outputs(): CallOutput[];
   close(): Promise<void>;
@@ -75,7 +81,10 @@ export interface ScriptedModel {
  * A Responses API server that plays `steps`: a request holding k call outputs gets step k (a step may be a
  * function of the outputs so far, to use an id the model was just given); past the end, a short text.
  */
-export async function startScriptedModel(steps: (Step | ((outputs: CallOutput[]) => Step))[]): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  steps: (Step | ((outputs: CallOutput[]) => Step))[],
+  review: 'allow' | 'deny' = 'deny',
+): Promise<ScriptedModel> {
   const requests: { path: string; body: Body }[] = [];
   let n = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -98,7 +107,8 @@ export async function startScriptedModel(steps: (Step | ((outputs: CallOutput[])
       n += 1;
       const outputs = outputsIn(body);
       const next = steps[outputs.length];
-      const step = next === undefined ? { text: 'done' } : typeof next === 'function' ? next(outputs) : next;
+      let step = next === undefined ? { text: 'done' } : typeof next === 'function' ? next(outputs) : next;
+      if (isReview(body)) step = { text: JSON.stringify({ outcome: review, risk_level: 'high', user_authorization: 'unknown', rationale: 'scripted' }) };
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const event = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
       event('response.created', { response: { id: `resp_${n}` } });
@@ -117,9 +127,12 @@ export async function startScriptedModel(steps: (Step | ((outputs: CallOutput[])
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    reviews: () =>
+      requests.filter((r) => isReview(r.body)).map((r) => (r.body.input ?? []).flatMap((i) => (i.content ?? []).map((c) => c.text ?? '')).join('')),
     outputs() {
       let best: CallOutput[] = [];
       for (const r of requests) {
+        if (isReview(r.body)) continue;
         const o = outputsIn(r.body);
         if (o.length > best.length) best = o;
       }

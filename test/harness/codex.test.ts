@@ -118,6 +118,31 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(cat.out.length).toBe(1_288_895 + 'FATAL: disk on fire\n'.length);
   });
 
+  test("in Codex's workspace-write sandbox too: a large output is stored, a small one unchanged", async () => {
+    const s = scratch('sandbox');
+    await installLro(s);
+    const [big, small] = await play(s, [exec('seq 1 200000'), exec('echo small')], ['-s', 'workspace-write']);
+    expect(idIn(big.output)).not.toBe('');
+    expect(big.output).toContain('Process exited with code 0');
+    expect(small.output).toMatch(/Output:\nsmall\n$/);
+  });
+
+  test('a command still running when Codex yields shows its head; polled to its end, the descriptor and exit code', async () => {
+    const s = scratch('long');
+    await installLro(s);
+    const session = (o: CallOutput[]) => Number(/session ID (\d+)/.exec(o[0].output)?.[1]);
+    const [first, end] = await play(s, [
+      exec("echo started; seq 1 200000; sleep 8; echo 'FATAL: late' >&2; exit 3", { yield_time_ms: 6000 }),
+      (o) => ({ tool: 'write_stdin', exec: { session_id: session(o), chars: '', yield_time_ms: 30000 } }),
+    ]);
+    expect(first.output).toMatch(/Process running with session ID \d+/);
+    expect(first.output).toContain('\nstarted\n1\n2\n');
+    expect(end.output).toContain('Process exited with code 3');
+    expect(end.output).toContain('[lro: the output above is its first 4000 bytes, shown while it ran; all of it is stored:]');
+    const grep = await lro(['grep', idIn(end.output), 'FATAL'], { env: { LRO_DIR: store } });
+    expect(grep.out).toBe('200002:FATAL: late\n');
+  });
+
   test('untrusted, the hook is skipped without a word: the model gets Codex\'s own cut output (what doctor warns of)', async () => {
     const s = scratch('untrusted');
     await installLro(s, false);

@@ -44,8 +44,8 @@ export function ensureCodex(): CodexInstall {
   return { bin };
 }
 
-/** One turn of the scripted model: an `exec_command` call with these arguments, or a final answer. */
-export type Step = { exec: Record<string, unknown> } | { text: string };
+/** One turn of the scripted model: an `exec_command` call (or `tool`) with these arguments, or a final answer. */
+export type Step = { exec: Record<string, unknown>; tool?: string } | { text: string };
 
 /** What the model received for a call: the `function_call_output` of a later request. */
 export interface CallOutput {
@@ -114,7 +114,7 @@ export async function startScriptedModel(
       event('response.created', { response: { id: `resp_${n}` } });
       const item =
         'exec' in step
-          ? { type: 'function_call', call_id: `call_${n}`, name: 'exec_command', arguments: JSON.stringify(step.exec) }
+          ? { type: 'function_call', call_id: `call_${n}`, name: step.tool ?? 'exec_command', arguments: JSON.stringify(step.exec) }
           : { type: 'message', role: 'assistant', id: `msg_${n}`, content: [{ type: 'output_text', text: step.text }] };
       event('response.output_item.done', { item });
       const usage = { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 };

@@ -78,7 +78,8 @@ function guarded(command: string, words: Set<string> | null): boolean {
 
 /** The command rewritten to run through lro's shell prefix, with lro's Node by absolute path. */
 export function wrapCommand(command: string, nodePath = process.execPath, bin = binDir()): string {
-  return `LRO_NODE=${shellQuote(nodePath)} ${WRAP_VARIABLE}=codex ${shellQuote(joinPath(bin, 'lro-shell-prefix'))} ${shellQuote(command)}`;
+  const prefix = shellQuote(joinPath(bin, 'lro-shell-prefix'));
+  return `LRO_NODE=${shellQuote(nodePath)} ${WRAP_VARIABLE}=codex ${prefix} ${shellQuote(command)}`;
 }
 
 interface HookInput {
@@ -128,7 +129,7 @@ export async function runCodexHook(io: IO): Promise<number> {
 /** The hidden `lro __codex-hook` Codex runs before each shell command. */
 export const codexHookCommand: CommandDef<Record<string, never>> = {
   name: '__codex-hook',
-  description: "Codex's PreToolUse hook: runs each shell command through lro's shell prefix (lro init codex installs it)",
+  description: "Codex's PreToolUse hook: each shell command runs through lro's shell prefix (lro init codex)",
   options: [],
   examples: ['lro __codex-hook < hook-input.json'],
   hidden: true,

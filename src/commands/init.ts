@@ -8,7 +8,16 @@ import type { CommandDef } from './command.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { install, installation, SettingsRefused, settingsPath, uninstall, type Scope } from '../harness/claude-code.js';
-import { codexHome, codexHookCommand, installHooks, installMcp, mcpTable, TRUST_STEP, uninstallHooks, uninstallMcp } from '../harness/codex.js';
+import {
+  codexHome,
+  codexHookCommand,
+  installHooks,
+  installMcp,
+  mcpTable,
+  TRUST_STEP,
+  uninstallHooks,
+  uninstallMcp,
+} from '../harness/codex.js';
 import { apply, diffOf, EditRefused, plan, type FileEdit, type Outcome } from '../harness/installer.js';
 
 export const HARNESSES = ['claude-code', 'codex'];
@@ -53,8 +62,10 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
           return `lro: already installed in ${shown}: nothing to change (lro doctor checks it works)\n`;
         default:
           return (
-            `lro: installed in ${shown}: Bash calls run through lro's shell prefix (env.CLAUDE_CODE_SHELL_PREFIX), large MCP results go through lro's PostToolUse hook (mcp__.*)\n` +
-            `check it: lro doctor claude-code; undo it: lro init claude-code${scope === 'project' ? ' --project' : ''} --uninstall\n`
+            `lro: installed in ${shown}: Bash calls run through lro's shell prefix ` +
+            `(env.CLAUDE_CODE_SHELL_PREFIX), large MCP results go through lro's PostToolUse hook (mcp__.*)\n` +
+            'check it: lro doctor claude-code; undo it: ' +
+            `lro init claude-code${scope === 'project' ? ' --project' : ''} --uninstall\n`
           );
       }
     },
@@ -62,15 +73,23 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
 }
 
 function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
-  if (o.project) throw new UsageError("--project is for claude-code: lro init codex edits $CODEX_HOME (default ~/.codex)");
+  if (o.project) {
+    throw new UsageError('--project is for claude-code: lro init codex edits $CODEX_HOME (default ~/.codex)');
+  }
   const home = codexHome(env);
   const hooks = join(home, 'hooks.json');
   const config = join(home, 'config.toml');
   const command = codexHookCommand();
-  const edits: FileEdit[] = [{ shown: hooks, install: (t) => installHooks(t, command, hooks), uninstall: (t) => uninstallHooks(t, hooks) }];
+  const edits: FileEdit[] = [
+    { shown: hooks, install: (t) => installHooks(t, command, hooks), uninstall: (t) => uninstallHooks(t, hooks) },
+  ];
   // uninstall takes lro's MCP server out whether or not --mcp is given: nothing of lro's is left behind
   if (o.mcp || o.uninstall) {
-    edits.push({ shown: config, install: (t) => installMcp(t, mcpTable(), config), uninstall: (t) => uninstallMcp(t, config) });
+    edits.push({
+      shown: config,
+      install: (t) => installMcp(t, mcpTable(), config),
+      uninstall: (t) => uninstallMcp(t, config),
+    });
   }
   return {
     edits,
@@ -89,7 +108,7 @@ function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
       lines.push(
         hook === 'unchanged'
           ? `lro: already installed in ${hooks}: nothing to change (lro doctor codex checks it works)`
-          : `lro: installed in ${hooks}: shell commands run through lro's shell prefix (a PreToolUse hook, matcher ^Bash$)`,
+          : `lro: installed in ${hooks}: shell commands run through lro's shell prefix (PreToolUse hook, ^Bash$)`,
       );
       if (mcp === 'installed') lines.push(`lro: lro's MCP server registered in ${config} ([mcp_servers.lro])`);
       else if (mcp === 'unchanged') lines.push(`lro: lro's MCP server already registered in ${config}`);
@@ -126,14 +145,19 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
 /** `lro init`. */
 export const initCommand: CommandDef<InitOptions> = {
   name: 'init',
-  description: "wire lro into an agent harness's settings (Claude Code, Codex): large and failing shell output and large MCP results reach the model as descriptors",
+  description:
+    "wire lro into an agent harness's settings (Claude Code, Codex): large and failing shell output and large MCP " +
+    'results reach the model as descriptors',
   arguments: [{ name: 'harness', description: 'the harness to wire lro into', choices: HARNESSES }],
   options: [
     { flags: '--user', description: 'edit the user settings, ~/.claude/settings.json (the default)' },
     { flags: '--project', description: "edit this project's settings, ./.claude/settings.json (claude-code)" },
     { flags: '--mcp', description: "codex: also register lro's MCP server in config.toml ([mcp_servers.lro])" },
     { flags: '--dry-run', description: 'print the change as a unified diff and change nothing' },
-    { flags: '--uninstall', description: "remove lro's entries (and nothing else); the file comes back byte for byte when nothing else changed" },
+    {
+      flags: '--uninstall',
+      description: "remove lro's entries (and nothing else); the file comes back byte for byte if nothing else changed",
+    },
   ],
   examples: [
     'lro init claude-code                 every Bash call goes through lro; lro doctor checks it',

@@ -49,7 +49,9 @@ function checkHooksJson(text: string, path: string): void {
   if (text.trim() === '') return;
   const problem = strictJsonProblem(text);
   if (problem) throw new EditRefused(`${path} is not strict JSON (${problem}): fix it first, lro leaves it untouched`);
-  if (treeOf(text)?.type !== 'object') throw new EditRefused(`${path} is not a JSON object: fix it first, lro leaves it untouched`);
+  if (treeOf(text)?.type !== 'object') {
+    throw new EditRefused(`${path} is not a JSON object: fix it first, lro leaves it untouched`);
+  }
 }
 
 /** hooks.json with lro's PreToolUse group (the same text when it is there already). */
@@ -64,10 +66,13 @@ export function installHooks(text: string, command: string, path: string): strin
     return setAt(text, ['hooks', 'PreToolUse', at, 'hooks', h, 'command'], command);
   }
   const group = { matcher: BASH_MATCHER, hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT }] };
-  return Array.isArray(groups) ? setAt(text, ['hooks', 'PreToolUse', -1], group) : setAt(text, ['hooks', 'PreToolUse'], [group]);
+  return Array.isArray(groups)
+    ? setAt(text, ['hooks', 'PreToolUse', -1], group)
+    : setAt(text, ['hooks', 'PreToolUse'], [group]);
 }
 
-const isEmptyObject = (v: unknown): boolean => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+const isEmptyObject = (v: unknown): boolean =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 
 /** hooks.json without lro's handlers, and what their removal leaves empty. Other hooks stay. */
 export function uninstallHooks(text: string, path: string): string {
@@ -91,7 +96,15 @@ export function uninstallHooks(text: string, path: string): string {
 }
 
 /** Where lro's handler is in hooks.json: group and handler index, the handler, the group's matcher. */
-export function findLroHook(text: string): { group: number; handler: number; command: string; timeout?: number; matcher?: string } | null {
+export interface LroHook {
+  group: number;
+  handler: number;
+  command: string;
+  timeout?: number;
+  matcher?: string;
+}
+
+export function findLroHook(text: string): LroHook | null {
   if (strictJsonProblem(text)) return null;
   const groups = valueAt(text, ['hooks', 'PreToolUse']);
   if (!Array.isArray(groups)) return null;
@@ -101,7 +114,8 @@ export function findLroHook(text: string): { group: number; handler: number; com
     const h = hooks.findIndex(isLroCodexHandler);
     if (h < 0) continue;
     const handler = hooks[h] as { command: string; timeout?: number };
-    return { group: g, handler: h, command: handler.command, timeout: handler.timeout, matcher: (groups[g] as Group).matcher };
+    const matcher = (groups[g] as Group).matcher;
+    return { group: g, handler: h, command: handler.command, timeout: handler.timeout, matcher };
   }
   return null;
 }
@@ -133,9 +147,13 @@ function mcpRange(lines: string[]): [number, number] | null {
 
 /** Refuses a config.toml where lro would need more than appending a table (an lro entry written another way). */
 function checkToml(text: string, path: string): void {
-  const other = text.split(/\r?\n/).find((l) => !MCP_HEADER.test(l) && /^[ \t]*(\[[^\]]*mcp_servers[ \t]*\.[ \t]*"?lro"?\b|mcp_servers[ \t]*[.=])/.test(l));
+  const elsewhere = /^[ \t]*(\[[^\]]*mcp_servers[ \t]*\.[ \t]*"?lro"?\b|mcp_servers[ \t]*[.=])/;
+  const other = text.split(/\r?\n/).find((l) => !MCP_HEADER.test(l) && elsewhere.test(l));
   if (other !== undefined) {
-    throw new EditRefused(`${path} already names MCP servers as '${other.trim()}': add lro by hand ([mcp_servers.lro]), lro leaves it untouched`);
+    throw new EditRefused(
+      `${path} already names MCP servers as '${other.trim()}': add lro by hand ([mcp_servers.lro]), ` +
+        'lro leaves it untouched',
+    );
   }
 }
 
@@ -173,7 +191,11 @@ export function uninstallMcp(text: string, path: string): string {
 // ---- trust ----
 
 /** Codex's trust hash of a command handler: sha256 of its normalised identity as compact JSON with sorted keys. */
-export function codexHookHash(event: string, matcher: string | undefined, handler: { command: string; timeout?: number }): string {
+export function codexHookHash(
+  event: string,
+  matcher: string | undefined,
+  handler: { command: string; timeout?: number },
+): string {
   const identity: Record<string, unknown> = {
     event_name: event,
     hooks: [{ async: false, command: handler.command, timeout: Math.max(1, handler.timeout ?? 600), type: 'command' }],
@@ -192,7 +214,8 @@ function canonicalJson(v: unknown): string {
 }
 
 /** The key of a hooks.json handler's trust record. */
-export const trustKey = (hooksJson: string, group: number, handler: number): string => `${hooksJson}:pre_tool_use:${group}:${handler}`;
+export const trustKey = (hooksJson: string, group: number, handler: number): string =>
+  `${hooksJson}:pre_tool_use:${group}:${handler}`;
 
 /** What config.toml says about one hook: its trust record's trusted_hash and enabled, if any. */
 export function hookState(configToml: string, key: string): { trustedHash?: string; enabled?: boolean } | null {
@@ -218,7 +241,7 @@ export function hookState(configToml: string, key: string): { trustedHash?: stri
 export type Trust = 'trusted' | 'untrusted' | 'modified' | 'disabled';
 
 /** Whether Codex will run lro's hook as config.toml records it. */
-export function trustOf(configToml: string | null, hooksJson: string, hook: NonNullable<ReturnType<typeof findLroHook>>): Trust {
+export function trustOf(configToml: string | null, hooksJson: string, hook: LroHook): Trust {
   const state = configToml === null ? null : hookState(configToml, trustKey(hooksJson, hook.group, hook.handler));
   if (state?.enabled === false) return 'disabled';
   if (!state?.trustedHash) return 'untrusted';
@@ -227,4 +250,5 @@ export function trustOf(configToml: string | null, hooksJson: string, hook: NonN
 
 /** The user's step to trust lro's hook (there is no other way that is not a bypass). */
 export const TRUST_STEP =
-  "start Codex (`codex`), type /hooks, and trust the PreToolUse hook whose command ends in `__codex-hook`; until then Codex skips it without a word";
+  'start Codex (`codex`), type /hooks, and trust the PreToolUse hook whose command ends in `__codex-hook`; ' +
+  'until then Codex skips it without a word';

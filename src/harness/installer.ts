@@ -5,7 +5,16 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { unifiedDiff } from '../render/diff.js';
-import { readRecord, readSettings, realFile, removeCreated, removeRecord, sha256, writeAtomic, writeRecord } from './settings-file.js';
+import {
+  readRecord,
+  readSettings,
+  realFile,
+  removeCreated,
+  removeRecord,
+  sha256,
+  writeAtomic,
+  writeRecord,
+} from './settings-file.js';
 
 /** One file an adapter edits: where it is (as shown to the user) and its two edits. */
 export interface FileEdit {
@@ -47,7 +56,8 @@ export function plan(edit: FileEdit, uninstall: boolean, env: NodeJS.ProcessEnv)
 /** The change as a unified diff ('' when there is none). */
 export function diffOf(p: Planned): string {
   const gone = p.restore && p.original === null;
-  return unifiedDiff(p.before ?? '', p.after, p.before === null ? '/dev/null' : p.edit.shown, gone ? '/dev/null' : p.edit.shown);
+  const from = p.before === null ? '/dev/null' : p.edit.shown;
+  return unifiedDiff(p.before ?? '', p.after, from, gone ? '/dev/null' : p.edit.shown);
 }
 
 /** Makes the planned change; says what became of the file. */

@@ -125,6 +125,11 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(idIn(big.output)).not.toBe('');
     expect(big.output).toContain('Process exited with code 0');
     expect(small.output).toMatch(/Output:\nsmall\n$/);
+    // read-only: nowhere to store, so the output passes as without lro (Codex cuts it), and the command still runs
+    const [readOnly] = await play(s, [exec('seq 1 200000; exit 2')], ['-s', 'read-only']);
+    expect(idIn(readOnly.output)).toBe('');
+    expect(readOnly.output).toContain('Process exited with code 2');
+    expect(readOnly.output).toContain('truncated');
   });
 
   test('a command still running when Codex yields shows its head; polled to its end, the descriptor and exit code', async () => {

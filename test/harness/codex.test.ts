@@ -148,6 +148,32 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(grep.out).toBe('200002:FATAL: late\n');
   });
 
+  test("--mcp: Codex starts lro's MCP server from the config.toml lro edited (comments kept), and offers its tools", async () => {
+    const s = scratch('mcp');
+    const mine = '# my settings\napproval_policy = "on-request"   # keep\n';
+    writeFileSync(join(s.codexHome, 'config.toml'), mine);
+    const r = await lro(['init', 'codex', '--mcp'], { env: s.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(s.codexHome, 'config.toml'), 'utf8').startsWith(mine)).toBe(true);
+    const installed = readFileSync(join(s.codexHome, 'config.toml'), 'utf8');
+    const model = await startScriptedModel([]);
+    try {
+      writeFileSync(join(s.codexHome, 'config.toml'), `${modelConfig(model)}${installed}`);
+      const run = await runCodex(install.bin!, { codexHome: s.codexHome, home: s.home, cwd: s.work, env: { LRO_DIR: store } });
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      const tools = (model.requests[0].body as { tools?: { type?: string; name?: string; tools?: { name: string }[] }[] }).tools ?? [];
+      const lroTools = tools.find((t) => t.name === 'mcp__lro')?.tools?.map((t) => t.name) ?? [];
+      expect(lroTools).toEqual(expect.arrayContaining(['lro_grep', 'lro_count']));
+    } finally {
+      await model.close();
+    }
+    // uninstall gives the user's files back exactly
+    writeFileSync(join(s.codexHome, 'config.toml'), installed);
+    expect((await lro(['init', 'codex', '--uninstall'], { env: s.env })).code).toBe(0);
+    expect(readFileSync(join(s.codexHome, 'config.toml'), 'utf8')).toBe(mine);
+    expect(existsSync(join(s.codexHome, 'hooks.json'))).toBe(false);
+  });
+
   test('untrusted, the hook is skipped without a word: the model gets Codex\'s own cut output (what doctor warns of)', async () => {
     const s = scratch('untrusted');
     await installLro(s, false);

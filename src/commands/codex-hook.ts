@@ -16,8 +16,12 @@
 // `permissionDecision: "allow"` is only what Codex requires to accept `updatedInput`; it does not skip approval
 // (codex-rs/core/src/hook_runtime.rs turns the hook's answer into Continue { updated_input } and nothing else).
 //
+// A call with a terminal (`tty: true`: an interactive program the model will talk to with write_stdin) is left
+// as it is: through the prefix its output would go to a file, not a terminal. The hook's input holds only the
+// command, so `tty` is read from the session's transcript, where Codex has written the call before the hook runs.
+//
 // Any failure (input that is not a shell call, no command) prints nothing and exits 0: the command runs unchanged.
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join as joinPath } from 'node:path';
 import type { CommandDef } from './command.js';
 import type { IO } from '../io.js';
@@ -82,9 +86,38 @@ export function wrapCommand(command: string, nodePath = process.execPath, bin = 
   return `LRO_NODE=${shellQuote(nodePath)} ${WRAP_VARIABLE}=codex ${prefix} ${shellQuote(command)}`;
 }
 
+/** How much of the transcript's end is searched for the call (the call was written just before the hook ran). */
+const TRANSCRIPT_TAIL = 4 * 1024 * 1024;
+
+/** Whether the transcript shows call `callId` asking for a terminal (`"tty": true`); false when it cannot tell. */
+export function wantsTerminal(transcript: string, callId: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(transcript, 'r');
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, TRANSCRIPT_TAIL);
+    const buf = Buffer.alloc(length);
+    readSync(fd, buf, 0, length, size - length);
+    const needle = JSON.stringify(callId);
+    for (const line of buf.toString('utf8').split('\n').reverse()) {
+      if (!line.includes(needle) || !line.includes('function_call')) continue;
+      const item = (JSON.parse(line) as { payload?: { type?: string; call_id?: string; arguments?: string } }).payload;
+      if (item?.type !== 'function_call' || item.call_id !== callId || typeof item.arguments !== 'string') continue;
+      return (JSON.parse(item.arguments) as { tty?: unknown }).tty === true;
+    }
+  } catch {
+    // no transcript, or not one lro can read: as without a terminal
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return false;
+}
+
 interface HookInput {
   hook_event_name?: string;
   cwd?: string;
+  transcript_path?: string;
+  tool_use_id?: string;
   tool_name?: string;
   tool_input?: { command?: unknown };
 }
@@ -121,7 +154,9 @@ export async function runCodexHook(io: IO): Promise<number> {
       return 'prefix_rule(?)'; // unreadable: taken as a rule lro cannot read
     }
   });
-  const out = answer(input, rules);
+  const tty = typeof input.transcript_path === 'string' && typeof input.tool_use_id === 'string' &&
+    wantsTerminal(input.transcript_path, input.tool_use_id);
+  const out = tty ? null : answer(input, rules);
   if (out) await io.stdout.write(`${JSON.stringify(out)}\n`);
   return 0;
 }

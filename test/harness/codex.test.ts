@@ -174,6 +174,18 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(existsSync(join(s.codexHome, 'hooks.json'))).toBe(false);
   });
 
+  test('a call with a terminal (tty) is left as it is: the program still sees a terminal', async () => {
+    const s = scratch('tty');
+    await installLro(s);
+    const [withTty, without] = await play(s, [
+      exec('[ -t 1 ] && echo is-a-terminal; seq 1 200000', { tty: true }),
+      exec('[ -t 1 ] && echo is-a-terminal; seq 1 200000'),
+    ]);
+    expect(withTty.output).toContain('is-a-terminal');
+    expect(idIn(withTty.output)).toBe('');
+    expect(idIn(without.output)).not.toBe(''); // the next call without a terminal is offloaded again
+  });
+
   test('untrusted, the hook is skipped without a word: the model gets Codex\'s own cut output (what doctor warns of)', async () => {
     const s = scratch('untrusted');
     await installLro(s, false);

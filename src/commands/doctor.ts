@@ -12,9 +12,13 @@ import type { IO } from '../io.js';
 import { installation, installedIn, settingsPath } from '../harness/claude-code.js';
 import { strictJsonProblem } from '../harness/json-edit.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
+import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
+import { wrapCommand } from './codex-hook.js';
 
 /** The Claude Code release lro's end-to-end tests run. */
 export const TESTED_CLAUDE_CODE = '2.1.328';
+/** The Codex release lro's end-to-end tests run. */
+export const TESTED_CODEX = '0.169.0';
 
 export interface Check {
   name: string;
@@ -176,15 +180,136 @@ function pathCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
   );
 }
 
+/** Every check of a Codex installation, in the order they are printed. */
+export function codexChecks(env: NodeJS.ProcessEnv): Check[] {
+  const checks: Check[] = [];
+  const codex = which('codex', env.PATH);
+  if (!codex) {
+    const detail = 'codex is not on PATH: cannot tell its version';
+    checks.push({ name: 'harness', ok: true, warning: true, detail, fix: 'npm install -g @openai/codex' });
+  } else {
+    const v = spawnSync(codex, ['--version'], { encoding: 'utf8', timeout: 30_000, env });
+    const version = /(\d+\.\d+\.\d+)/.exec(v.stdout ?? '')?.[1];
+    const tested = version === TESTED_CODEX;
+    const note = tested ? '' : ` (lro is tested with ${TESTED_CODEX})`;
+    const detail = `Codex ${version ?? '(unknown version)'} at ${codex}${note}`;
+    checks.push({ name: 'harness', ok: true, warning: !tested, detail });
+  }
+  const home = codexHome(env);
+  const hooksPath = join(home, 'hooks.json');
+  const realHooks = realFile(resolve(hooksPath));
+  const text = readSettings(realHooks);
+  const problem = text === null || text.trim() === '' ? null : strictJsonProblem(text);
+  if (problem) {
+    checks.push({
+      name: 'hooks.json',
+      ok: false,
+      detail: `${hooksPath} is not strict JSON (${problem}): Codex ignores the whole file`,
+      fix: `make ${hooksPath} strict JSON, then lro doctor codex`,
+    });
+    return checks;
+  }
+  const hook = text === null ? null : findLroHook(text);
+  if (!hook) {
+    checks.push({ name: 'hooks.json', ok: false, detail: `${hooksPath}: no lro hook`, fix: 'lro init codex' });
+    return checks;
+  }
+  const where = `group ${hook.group}, matcher ${hook.matcher ?? '(none)'}`;
+  checks.push({ name: 'hooks.json', ok: true, detail: `${hooksPath}: lro's PreToolUse hook (${where})` });
+  const node = /^'?([^' ]+)/.exec(hook.command)?.[1] ?? '';
+  let runnable = true;
+  try {
+    accessSync(node, constants.X_OK);
+  } catch {
+    runnable = false;
+  }
+  checks.push(
+    runnable
+      ? { name: 'hook', ok: true, detail: hook.command }
+      : { name: 'hook', ok: false, detail: `${node} (the hook's Node) is gone`, fix: 'lro init codex' },
+  );
+  // Codex keys trust by the hooks.json path it loaded (absolute, as found under CODEX_HOME)
+  const config = readSettings(realFile(resolve(join(home, 'config.toml'))));
+  const trust = trustOf(config, resolve(hooksPath), hook);
+  const trustDetail = {
+    trusted: 'Codex trusts lro\'s hook (its trust record in config.toml matches the hook)',
+    untrusted: 'Codex has no trust record for lro\'s hook: it skips the hook without a word',
+    modified: 'the hook changed since it was trusted (or its trust record does not match): Codex skips it silently',
+    disabled: 'lro\'s hook is disabled in config.toml (enabled = false)',
+  }[trust];
+  const trustFix = trust === 'disabled' ? 'enable it in /hooks in Codex' : TRUST_STEP;
+  checks.push(
+    trust === 'trusted'
+      ? { name: 'trust', ok: true, detail: trustDetail }
+      : { name: 'trust', ok: false, detail: trustDetail, fix: trustFix },
+  );
+  codexRunChecks(env, checks);
+  // the model's next call runs in Codex's `bash -lc`: lro must be on the login PATH
+  const login = spawnSync('bash', ['-lc', 'command -v lro'], { encoding: 'utf8', timeout: 30_000, env });
+  const lro = (login.stdout ?? '').trim();
+  checks.push(
+    lro
+      ? { name: 'lro on PATH', ok: true, detail: `${lro} (bash -lc, as Codex runs commands)` }
+      : {
+          name: 'lro on PATH',
+          ok: false,
+          detail: "lro is not on the login PATH (bash -lc): the model's `lro grep ID …` will not be found",
+          fix: 'npm install -g lro (or link bin/lro.js as lro into a folder on the PATH your shell profile sets)',
+        },
+  );
+  return checks;
+}
+
+/** The rewritten command at work, run as Codex runs it (`bash -lc`): small output as it is, large failing offloaded. */
+function codexRunChecks(env: NodeJS.ProcessEnv, checks: Check[]): void {
+  const scratch = mkdtempSync(join(tmpdir(), 'lro-doctor-'));
+  const run = (command: string) => {
+    const r = spawnSync('bash', ['-lc', `exec 2>&1; ${wrapCommand(command)}`], {
+      env: { ...env, LRO_DIR: join(scratch, 'store') },
+      encoding: 'utf8',
+      timeout: 60_000,
+      cwd: scratch,
+    });
+    return { status: r.status, out: r.stdout ?? '' };
+  };
+  try {
+    const small = run("printf 'small output\\n'; exit 5");
+    const smallGot = `got ${JSON.stringify(small.out.slice(0, 200))}, exit ${small.status}`;
+    checks.push(
+      small.out === 'small output\n' && small.status === 5
+        ? { name: 'small output', ok: true, detail: 'passes through byte for byte, exit code kept' }
+        : { name: 'small output', ok: false, detail: smallGot, fix: 'lro init codex' },
+    );
+    const large = run("seq 1 20000; echo 'FATAL: sample' >&2; exit 3");
+    const id = /\bid: (\w{26})\b/.exec(large.out)?.[1];
+    const largeOk = `a failing command's 109 kB became a descriptor (id ${id}), exit code 3 kept`;
+    const largeGot = `not offloaded: ${JSON.stringify(large.out.slice(0, 200))}, exit ${large.status}`;
+    checks.push(
+      id && large.status === 3 && large.out.includes('(exit code 3)')
+        ? { name: 'large output', ok: true, detail: largeOk }
+        : { name: 'large output', ok: false, detail: largeGot, fix: 'lro doctor codex --json; check node and lro' },
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
 export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO): Promise<number> {
-  if (o.harness !== undefined && o.harness !== 'claude-code') throw new UsageError(`unknown harness '${o.harness}': lro doctor claude-code`);
-  const checks = claudeCodeChecks(io.env);
+  const harness = o.harness ?? 'claude-code';
+  if (!(harness in NAMES)) {
+    throw new UsageError(`unknown harness '${o.harness}': lro doctor claude-code, or lro doctor codex`);
+  }
+  const checks = harness === 'codex' ? codexChecks(io.env) : claudeCodeChecks(io.env);
   const healthy = checks.every((c) => c.ok);
   if (o.json) {
-    await io.stdout.write(`${JSON.stringify({ harness: 'claude-code', healthy, checks }, null, 2)}\n`);
+    await io.stdout.write(`${JSON.stringify({ harness, healthy, checks }, null, 2)}\n`);
   } else {
-    const lines = checks.map((c) => `${c.ok ? (c.warning ? '!' : 'ok') : 'X'}  ${c.name}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
-    lines.push(healthy ? 'lro works in Claude Code.' : 'lro does not work in Claude Code yet: see the fixes above.');
+    const mark = (c: Check) => (c.ok ? (c.warning ? '!' : 'ok') : 'X');
+    const lines = checks.map((c) => `${mark(c)}  ${c.name}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
+    const name = NAMES[harness];
+    lines.push(healthy ? `lro works in ${name}.` : `lro does not work in ${name} yet: see the fixes above.`);
     await io.stdout.write(`${lines.join('\n')}\n`);
   }
   return healthy ? 0 : 1;
@@ -193,10 +318,19 @@ export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO)
 /** `lro doctor`. */
 export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
   name: 'doctor',
-  description: 'check that lro is wired into Claude Code and works there: the harness, the settings files, the prefix run on samples, PATH',
-  arguments: [{ name: 'harness', description: 'the harness to check', choices: ['claude-code'], optional: true }],
+  description:
+    'check that lro is wired into Claude Code or Codex and works there: the harness, the settings files, ' +
+    'hook trust, the prefix run on samples, PATH',
+  arguments: [
+    {
+      name: 'harness',
+      description: 'the harness to check (default claude-code)',
+      choices: ['claude-code', 'codex'],
+      optional: true,
+    },
+  ],
   options: [{ flags: '--json', description: 'print the checks as JSON' }],
-  examples: ['lro doctor', 'lro doctor claude-code --json'],
+  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex'],
   notes: 'Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',
   run: (o, io) => runDoctor(o, io),
 };

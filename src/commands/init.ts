@@ -1,14 +1,26 @@
-// `lro init claude-code`: wires lro into Claude Code's settings (harness/claude-code.ts says what and why), or
-// takes it out again (--uninstall), or shows the change (--dry-run). The file is edited in place, atomically, and
-// its original bytes are kept aside so that an uninstall with nothing else changed gives them back exactly.
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+// `lro init <harness>`: wires lro into an agent harness's settings, or takes it out again (--uninstall), or shows
+// the change (--dry-run). One installer (harness/installer.ts) with a small adapter per harness: the files it
+// edits and how (harness/claude-code.ts, harness/codex.ts), and what it tells the user. Each file is edited in
+// place, atomically, and its original bytes are kept aside so that an uninstall with nothing else changed gives
+// them back exactly.
+import { join } from 'node:path';
 import type { CommandDef } from './command.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { install, installation, SettingsRefused, settingsPath, uninstall, type Scope } from '../harness/claude-code.js';
-import { readRecord, readSettings, realFile, removeCreated, removeRecord, sha256, writeAtomic, writeRecord } from '../harness/settings-file.js';
-import { unifiedDiff } from '../render/diff.js';
+import {
+  codexHome,
+  codexHookCommand,
+  installHooks,
+  installMcp,
+  mcpTable,
+  TRUST_STEP,
+  uninstallHooks,
+  uninstallMcp,
+} from '../harness/codex.js';
+import { apply, diffOf, EditRefused, plan, type FileEdit, type Outcome } from '../harness/installer.js';
+
+export const HARNESSES = ['claude-code', 'codex'];
 
 export interface InitOptions {
   harness: string;
@@ -16,6 +28,7 @@ export interface InitOptions {
   project?: boolean;
   dryRun?: boolean;
   uninstall?: boolean;
+  mcp?: boolean;
 }
 
 /** The scope the options name (--user is the default). */
@@ -24,79 +37,142 @@ export function scopeOf(o: { user?: boolean; project?: boolean }): Scope {
   return o.project ? 'project' : 'user';
 }
 
-export async function runInit(o: InitOptions, io: IO): Promise<number> {
-  if (o.harness !== 'claude-code') throw new UsageError(`unknown harness '${o.harness}': lro init claude-code`);
+/** What an adapter gives the installer: the files to edit, and what to say once they are edited. */
+interface Adapter {
+  edits: FileEdit[];
+  /** The lines printed after the files were edited (each file's outcome, in the order of `edits`). */
+  report(outcomes: Outcome[]): string;
+}
+
+function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
+  if (o.mcp) throw new UsageError('--mcp is for codex: Claude Code gets its MCP hook from lro init claude-code itself');
   const scope = scopeOf(o);
-  const shown = settingsPath(scope, io.env, '.');
-  const path = realFile(resolve(shown));
-  const before = readSettings(path);
-  let after: string;
+  const shown = settingsPath(scope, env, '.');
+  return {
+    edits: [{ shown, install: (t) => install(t, installation(), shown), uninstall: (t) => uninstall(t, shown) }],
+    report([outcome]) {
+      switch (outcome) {
+        case 'restored':
+          return `lro: removed from ${shown} (the file is as it was before lro init)\n`;
+        case 'removed':
+          return `lro: removed from ${shown}\n`;
+        case 'absent':
+          return `lro: not installed in ${shown}: nothing to remove\n`;
+        case 'unchanged':
+          return `lro: already installed in ${shown}: nothing to change (lro doctor checks it works)\n`;
+        default:
+          return (
+            `lro: installed in ${shown}: Bash calls run through lro's shell prefix ` +
+            `(env.CLAUDE_CODE_SHELL_PREFIX), large MCP results go through lro's PostToolUse hook (mcp__.*)\n` +
+            'check it: lro doctor claude-code; undo it: ' +
+            `lro init claude-code${scope === 'project' ? ' --project' : ''} --uninstall\n`
+          );
+      }
+    },
+  };
+}
+
+function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
+  if (o.project) {
+    throw new UsageError('--project is for claude-code: lro init codex edits $CODEX_HOME (default ~/.codex)');
+  }
+  const home = codexHome(env);
+  const hooks = join(home, 'hooks.json');
+  const config = join(home, 'config.toml');
+  const command = codexHookCommand();
+  const edits: FileEdit[] = [
+    { shown: hooks, install: (t) => installHooks(t, command, hooks), uninstall: (t) => uninstallHooks(t, hooks) },
+  ];
+  // uninstall takes lro's MCP server out whether or not --mcp is given: nothing of lro's is left behind
+  if (o.mcp || o.uninstall) {
+    edits.push({
+      shown: config,
+      install: (t) => installMcp(t, mcpTable(), config),
+      uninstall: (t) => uninstallMcp(t, config),
+    });
+  }
+  return {
+    edits,
+    report(outcomes) {
+      const lines: string[] = [];
+      const [hook, mcp] = outcomes;
+      if (o.uninstall) {
+        for (const [i, outcome] of outcomes.entries()) {
+          const shown = edits[i].shown;
+          if (outcome === 'restored') lines.push(`lro: removed from ${shown} (the file is as it was before lro init)`);
+          else if (outcome === 'removed') lines.push(`lro: removed from ${shown}`);
+          else if (i === 0) lines.push(`lro: not installed in ${shown}: nothing to remove`);
+        }
+        return `${lines.join('\n')}\n`;
+      }
+      lines.push(
+        hook === 'unchanged'
+          ? `lro: already installed in ${hooks}: nothing to change (lro doctor codex checks it works)`
+          : `lro: installed in ${hooks}: shell commands run through lro's shell prefix (PreToolUse hook, ^Bash$)`,
+      );
+      if (mcp === 'installed') lines.push(`lro: lro's MCP server registered in ${config} ([mcp_servers.lro])`);
+      else if (mcp === 'unchanged') lines.push(`lro: lro's MCP server already registered in ${config}`);
+      lines.push(`trust it: ${TRUST_STEP}`);
+      lines.push('check it: lro doctor codex; undo it: lro init codex --uninstall');
+      return `${lines.join('\n')}\n`;
+    },
+  };
+}
+
+export async function runInit(o: InitOptions, io: IO): Promise<number> {
+  const adapter =
+    o.harness === 'claude-code' ? claudeCode(o, io.env) : o.harness === 'codex' ? codex(o, io.env) : null;
+  if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init claude-code, or lro init codex`);
+  const uninstalling = !!o.uninstall;
+  let planned;
   try {
-    after = o.uninstall ? uninstall(before ?? '', shown) : install(before ?? '', installation(), shown);
+    // every file is planned before any is written: a refusal leaves all of them untouched
+    planned = adapter.edits.map((e) => plan(e, uninstalling, io.env));
   } catch (e) {
-    if (e instanceof SettingsRefused) throw new LroError(e.message);
+    if (e instanceof SettingsRefused || e instanceof EditRefused) throw new LroError(e.message);
     throw e;
   }
-  const record = readRecord(path, io.env);
-  // uninstall with nothing changed since init: the original bytes, exactly
-  const restore = !!(o.uninstall && record && before !== null && sha256(before) === record.written);
-  if (restore) after = record!.original ?? '';
   if (o.dryRun) {
-    const diff = unifiedDiff(before ?? '', after, before === null ? '/dev/null' : shown, restore && record!.original === null ? '/dev/null' : shown);
-    await io.stdout.write(diff || `${shown}: no change\n`);
+    const diffs = planned.map((p) => diffOf(p) || `${p.edit.shown}: no change\n`);
+    await io.stdout.write(diffs.join(''));
     return 0;
   }
-  if (o.uninstall) {
-    if (restore && record!.original === null) removeCreated(path, record!.createdDir);
-    else if (after !== (before ?? '')) writeAtomic(path, after);
-    removeRecord(path, io.env);
-    const did = after !== (before ?? '') || (restore && record!.original === null);
-    await io.stdout.write(did ? `lro: removed from ${shown}${restore ? ' (the file is as it was before lro init)' : ''}\n` : `lro: not installed in ${shown}: nothing to remove\n`);
-    return 0;
-  }
-  if (after === before) {
-    await io.stdout.write(`lro: already installed in ${shown}: nothing to change (lro doctor checks it works)\n`);
-    return 0;
-  }
-  // the original is the file before lro first touched it: kept from an earlier init when the file is still what
-  // that init wrote (an upgrade that moved lro)
-  const keep = !!record && before !== null && sha256(before) === record.written;
-  writeRecord(
-    {
-      path,
-      original: keep ? record!.original : before,
-      createdDir: keep ? record!.createdDir : before === null && !existsSync(dirname(path)),
-      written: sha256(after),
-    },
-    io.env,
-  );
-  writeAtomic(path, after);
-  await io.stdout.write(
-    `lro: installed in ${shown}: Bash calls run through lro's shell prefix (env.CLAUDE_CODE_SHELL_PREFIX), large MCP results go through lro's PostToolUse hook (mcp__.*)\n` +
-      `check it: lro doctor claude-code; undo it: lro init claude-code${scope === 'project' ? ' --project' : ''} --uninstall\n`,
-  );
+  const outcomes = planned.map((p) => apply(p, uninstalling, io.env));
+  await io.stdout.write(adapter.report(outcomes));
   return 0;
 }
 
 /** `lro init`. */
 export const initCommand: CommandDef<InitOptions> = {
   name: 'init',
-  description: "wire lro into an agent harness's settings (Claude Code): large and failing Bash output and large MCP results reach the model as descriptors",
-  arguments: [{ name: 'harness', description: 'the harness to wire lro into', choices: ['claude-code'] }],
+  description:
+    "wire lro into an agent harness's settings (Claude Code, Codex): large and failing shell output and large MCP " +
+    'results reach the model as descriptors',
+  arguments: [{ name: 'harness', description: 'the harness to wire lro into', choices: HARNESSES }],
   options: [
     { flags: '--user', description: 'edit the user settings, ~/.claude/settings.json (the default)' },
-    { flags: '--project', description: "edit this project's settings, ./.claude/settings.json" },
+    { flags: '--project', description: "edit this project's settings, ./.claude/settings.json (claude-code)" },
+    { flags: '--mcp', description: "codex: also register lro's MCP server in config.toml ([mcp_servers.lro])" },
     { flags: '--dry-run', description: 'print the change as a unified diff and change nothing' },
-    { flags: '--uninstall', description: "remove lro's entries (and nothing else); the file comes back byte for byte when nothing else changed" },
+    {
+      flags: '--uninstall',
+      description: "remove lro's entries (and nothing else); the file comes back byte for byte if nothing else changed",
+    },
   ],
   examples: [
     'lro init claude-code                 every Bash call goes through lro; lro doctor checks it',
     'lro init claude-code --dry-run       the change, as a diff',
     'lro init claude-code --uninstall     lro out again',
+    'lro init codex --mcp                 Codex: the shell hook, and lro mcp as an MCP server',
   ],
-  notes: `What it writes: env.CLAUDE_CODE_SHELL_PREFIX (lro's shell prefix, by absolute path) and a PostToolUse hook
+  notes: `Claude Code: env.CLAUDE_CODE_SHELL_PREFIX (lro's shell prefix, by absolute path) and a PostToolUse hook
 for mcp__.* tools. The settings file must be strict JSON (Claude Code ignores a file holding a comment); one that
-is not is refused (exit 2) and left untouched. The write is atomic and keeps the file's mode; init twice changes
-nothing the second time. Exit status: 0 done (or nothing to do), 2 refused or failed.`,
+is not is refused (exit 2) and left untouched.
+Codex: a PreToolUse hook (matcher ^Bash$) in $CODEX_HOME/hooks.json (default ~/.codex) that runs each shell
+command through lro's shell prefix; with --mcp, [mcp_servers.lro] appended to config.toml by exact text edits
+(comments and order kept). Codex runs the hook only once you trust it in /hooks; lro doctor codex says whether it
+is trusted. A command Codex's dangerous-command check might flag (rm, sudo, git) is left as it is.
+The write is atomic and keeps the file's mode; init twice changes nothing the second time.
+Exit status: 0 done (or nothing to do), 2 refused or failed.`,
   run: (o, io) => runInit(o, io),
 };

@@ -28,6 +28,7 @@ export const TABLE: TableEntry[] = [
   { name: 'doctor', load: async () => (await import('./doctor.js')).doctorCommand },
   { name: '__shell-output', load: async () => (await import('./shell-output.js')).shellOutputCommand, hidden: true },
   { name: '__claude-code-hook', load: async () => (await import('./claude-hook.js')).claudeHookCommand, hidden: true },
+  { name: '__codex-hook', load: async () => (await import('./codex-hook.js')).codexHookCommand, hidden: true },
   { name: '__complete-ids', load: async () => (await import('./complete-ids.js')).completeIdsCommand, hidden: true },
 ];
 

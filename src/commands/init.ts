@@ -169,7 +169,7 @@ export const initCommand: CommandDef<InitOptions> = {
 for mcp__.* tools. The settings file must be strict JSON (Claude Code ignores a file holding a comment); one that
 is not is refused (exit 2) and left untouched.
 Codex: a PreToolUse hook (matcher ^Bash$) in $CODEX_HOME/hooks.json (default ~/.codex) that runs each shell
-command through lro's shell prefix; with --mcp, [mcp_servers.lro] appended to config.toml by exact text edits
+command through lro's shell prefix; with --mcp, [mcp_servers.lro] added to config.toml by exact text edits
 (comments and order kept). Codex runs the hook only once you trust it in /hooks; lro doctor codex says whether it
 is trusted. A command Codex's dangerous-command check might flag (rm, sudo, git) is left as it is.
 The write is atomic and keeps the file's mode; init twice changes nothing the second time.

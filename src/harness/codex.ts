@@ -140,8 +140,8 @@ function mcpRange(lines: string[]): [number, number] | null {
   if (start < 0) return null;
   let end = start + 1;
   while (end < lines.length && !ANY_HEADER.test(lines[end])) end++;
-  // the blank lines before the next table are not the table's
-  while (end > start + 1 && lines[end - 1].trim() === '') end--;
+  // the blank lines and comments before the next table are not the table's
+  while (end > start + 1 && (lines[end - 1].trim() === '' || /^[ \t]*#/.test(lines[end - 1]))) end--;
   return [start, end];
 }
 
@@ -157,7 +157,11 @@ function checkToml(text: string, path: string): void {
   }
 }
 
-/** config.toml with [mcp_servers.lro] (appended at the end; replaced in place when it is there in another form). */
+/**
+ * config.toml with [mcp_servers.lro]: put before the user's first table (so a key they later append at the end of
+ * the file goes to their own last table, not to lro's), at the end when there is none; replaced in place when it is
+ * there in another form.
+ */
 export function installMcp(text: string, table: string[], path: string): string {
   checkToml(text, path);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -168,12 +172,27 @@ export function installMcp(text: string, table: string[], path: string): string 
     if (current.join('\n') === table.join('\n')) return text;
     return [...lines.slice(0, range[0]), ...table, ...lines.slice(range[1])].join(eol);
   }
+  const first = firstTable(lines);
+  if (first >= 0) return [...lines.slice(0, first), ...table, '', ...lines.slice(first)].join(eol);
   if (text === '') return table.join(eol) + eol;
   const body = text.endsWith('\n') ? text : text + eol;
   return `${body}${eol}${table.join(eol)}${eol}`;
 }
 
-/** config.toml without [mcp_servers.lro] (and the blank line init put before it). */
+/** The line where the first table starts, with the comment lines right above its header; -1 when there is none. */
+function firstTable(lines: string[]): number {
+  let i = lines.findIndex((l) => ANY_HEADER.test(l));
+  while (i > 0 && /^[ \t]*#/.test(lines[i - 1])) i--;
+  return i;
+}
+
+/** A line init writes in [mcp_servers.lro]. */
+const LRO_KEY = /^[ \t]*(?:command|args)[ \t]*=/;
+
+/**
+ * config.toml without [mcp_servers.lro] and the blank line init put with it. A key the user added to that table is
+ * kept where it is (only lro's header, command and args go): their line is never lost.
+ */
 export function uninstallMcp(text: string, path: string): string {
   checkToml(text, path);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -181,8 +200,17 @@ export function uninstallMcp(text: string, path: string): string {
   const range = mcpRange(lines);
   if (!range) return text;
   let [start, end] = range;
-  if (end < lines.length && lines[end] === '' && end === lines.length - 1) end = lines.length; // the last line break
-  if (start > 0 && lines[start - 1] === '') start--;
+  const body = lines.slice(start + 1, end);
+  if (body.some((l) => l.trim() !== '' && !LRO_KEY.test(l))) {
+    const kept = body.filter((l) => !LRO_KEY.test(l));
+    return [...lines.slice(0, start), ...kept, ...lines.slice(end)].join(eol);
+  }
+  if (end < lines.length - 1 && lines[end] === '') {
+    end++; // the blank line init put before the next table
+  } else {
+    if (end === lines.length - 1 && lines[end] === '') end = lines.length; // the last line break
+    if (start > 0 && lines[start - 1] === '') start--; // the blank line init put before a table at the end
+  }
   const rest = [...lines.slice(0, start), ...lines.slice(end)];
   if (end === lines.length && start > 0) return rest.join(eol) + eol;
   return rest.join(eol);
@@ -250,5 +278,5 @@ export function trustOf(configToml: string | null, hooksJson: string, hook: LroH
 
 /** The user's step to trust lro's hook (there is no other way that is not a bypass). */
 export const TRUST_STEP =
-  'start Codex (`codex`), type /hooks, and trust the PreToolUse hook whose command ends in `__codex-hook`; ' +
-  'until then Codex skips it without a word';
+  'start Codex (`codex`); at "hooks need review" press t to trust all (or type /hooks and trust the PreToolUse ' +
+  'hook whose command ends in `__codex-hook`); until then Codex skips it without a word';

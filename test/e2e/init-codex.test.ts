@@ -42,7 +42,7 @@ test('no CODEX_HOME: init writes the hook by absolute paths and says how to trus
   expect(existsSync(h.codex)).toBe(false);
   const r = await lro(['init', 'codex'], { env: h.env });
   expect(r.code, r.stderr).toBe(0);
-  expect(r.out).toContain('trust it: start Codex (`codex`), type /hooks, and trust the PreToolUse hook');
+  expect(r.out).toContain('trust it: start Codex (`codex`); at "hooks need review" press t to trust all (or type /hooks');
   const written = JSON.parse(readFileSync(h.hooks, 'utf8'));
   expect(Object.keys(written)).toEqual(['hooks']);
   const [group] = written.hooks.PreToolUse;
@@ -56,7 +56,7 @@ test('no CODEX_HOME: init writes the hook by absolute paths and says how to trus
   expect(existsSync(h.codex)).toBe(false);
 });
 
-test("--mcp: a user's config.toml keeps its comments and order, gains [mcp_servers.lro] at the end, and comes back byte for byte", async () => {
+test("--mcp: a user's config.toml keeps its comments and order, gains [mcp_servers.lro] before its first table, and comes back byte for byte", async () => {
   const h = home('mcp');
   mkdirSync(h.codex);
   writeFileSync(h.config, USER_CONFIG, { mode: 0o600 });
@@ -66,8 +66,12 @@ test("--mcp: a user's config.toml keeps its comments and order, gains [mcp_serve
   const r = await lro(['init', 'codex', '--mcp'], { env: h.env });
   expect(r.code, r.stderr).toBe(0);
   const after = readFileSync(h.config, 'utf8');
-  expect(after.startsWith(USER_CONFIG)).toBe(true);
-  expect(after.slice(USER_CONFIG.length)).toMatch(/^\n\[mcp_servers\.lro\]\ncommand = "\/[^"]+"\nargs = \["\/[^"]+\/bin\/lro\.js", "mcp"\]\n$/);
+  const head = '# my Codex settings\nmodel = "gpt-5.1"   # the one I like\n\n';
+  expect(after.startsWith(head)).toBe(true);
+  expect(after.endsWith(USER_CONFIG.slice(head.length))).toBe(true);
+  expect(after.slice(head.length, after.length - USER_CONFIG.length + head.length)).toMatch(
+    /^\[mcp_servers\.lro\]\ncommand = "\/[^"]+"\nargs = \["\/[^"]+\/bin\/lro\.js", "mcp"\]\n\n$/,
+  );
   expect(statSync(h.config).mode & 0o777).toBe(0o600);
   expect((await lro(['init', 'codex', '--mcp'], { env: h.env })).out).toContain('already registered');
   expect((await lro(['init', 'codex', '--uninstall'], { env: h.env })).code).toBe(0);

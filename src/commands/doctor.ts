@@ -1,9 +1,10 @@
-// `lro doctor [claude-code]`: is lro wired into Claude Code, and does it work? It finds the harness and its
-// version, says which settings files hold lro (and which Claude Code will ignore), checks that what they name
-// exists, runs the shell prefix the way Claude Code runs it on a small and a large failing sample, and looks at
-// PATH. Each finding comes with the command that fixes it. Exit 0 healthy, 1 not.
+// `lro doctor [HARNESS]`: is lro wired into a harness, and does it work? With none named, a line for every harness
+// (doctor-overview.ts). For Claude Code it finds the harness and its version, says which settings files hold lro
+// (and which Claude Code will ignore), checks that what they name exists, runs the shell prefix the way Claude Code
+// runs it on a small and a large failing sample, and looks at PATH; for Codex, the same plus hook trust. Each
+// finding comes with the command that fixes it. Exit 0 healthy, 1 not.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import type { CommandDef } from './command.js';
@@ -14,20 +15,14 @@ import { strictJsonProblem } from '../harness/json-edit.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
 import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
 import { wrapCommand } from './codex-hook.js';
+import { homeFolder, overallHealthy, overviewText, statuses, type Check, type HarnessDoctor } from './doctor-overview.js';
 
 /** The Claude Code release lro's end-to-end tests run. */
 export const TESTED_CLAUDE_CODE = '2.1.328';
 /** The Codex release lro's end-to-end tests run. */
 export const TESTED_CODEX = '0.169.0';
 
-export interface Check {
-  name: string;
-  ok: boolean;
-  /** A finding that does not make lro unhealthy (the harness not on this PATH, an untested version). */
-  warning?: boolean;
-  detail: string;
-  fix?: string;
-}
+export type { Check };
 
 /** The first executable named `name` on PATH. */
 function which(name: string, path: string | undefined): string | null {
@@ -119,7 +114,8 @@ function settingsChecks(env: NodeJS.ProcessEnv, checks: Check[]): { prefix?: str
 /** lro's prefix and hook as the settings name them: still there and runnable. False when nothing more can be checked. */
 function installChecks(prefix: string | undefined, hook: string | undefined, checks: Check[]): prefix is string {
   if (!prefix) {
-    checks.push({ name: 'installed', ok: false, detail: 'no settings file sets lro as CLAUDE_CODE_SHELL_PREFIX', fix: 'lro init claude-code' });
+    const detail = 'no settings file sets lro as CLAUDE_CODE_SHELL_PREFIX';
+    checks.push({ name: 'installed', ok: false, absent: true, detail, fix: 'lro init claude-code' });
     return false;
   }
   const current = installation();
@@ -211,7 +207,7 @@ export function codexChecks(env: NodeJS.ProcessEnv): Check[] {
   }
   const hook = text === null ? null : findLroHook(text);
   if (!hook) {
-    checks.push({ name: 'hooks.json', ok: false, detail: `${hooksPath}: no lro hook`, fix: 'lro init codex' });
+    checks.push({ name: 'hooks.json', ok: false, absent: true, detail: `${hooksPath}: no lro hook`, fix: 'lro init codex' });
     return checks;
   }
   const where = `group ${hook.group}, matcher ${hook.matcher ?? '(none)'}`;
@@ -294,24 +290,59 @@ function codexRunChecks(env: NodeJS.ProcessEnv, checks: Check[]): void {
   }
 }
 
-const NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+/** Every harness `lro doctor` knows, in the order the overview lists them. */
+export const HARNESS_DOCTORS: HarnessDoctor[] = [
+  {
+    name: 'claude-code',
+    label: 'Claude Code',
+    found: (env) =>
+      (which('claude', env.PATH) ? 'claude on PATH' : null) ??
+      (env.CLAUDE_CONFIG_DIR && existsSync(env.CLAUDE_CONFIG_DIR) ? env.CLAUDE_CONFIG_DIR : null) ??
+      homeFolder(env, '.claude') ??
+      (existsSync(join('.claude', 'settings.json')) ? '.claude/settings.json' : null),
+    checks: claudeCodeChecks,
+  },
+  {
+    name: 'codex',
+    label: 'Codex',
+    found: (env) =>
+      (which('codex', env.PATH) ? 'codex on PATH' : null) ??
+      (env.CODEX_HOME && existsSync(env.CODEX_HOME) ? env.CODEX_HOME : null) ??
+      homeFolder(env, '.codex'),
+    checks: codexChecks,
+  },
+];
 
-export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO): Promise<number> {
-  const harness = o.harness ?? 'claude-code';
-  if (!(harness in NAMES)) {
-    throw new UsageError(`unknown harness '${o.harness}': lro doctor claude-code, or lro doctor codex`);
+type DoctorOptions = { harness?: string; json?: boolean };
+
+export async function runDoctor(o: DoctorOptions, io: IO): Promise<number> {
+  if (o.harness === undefined) return runOverview(o, io);
+  const doctor = HARNESS_DOCTORS.find((h) => h.name === o.harness);
+  if (!doctor) {
+    const names = HARNESS_DOCTORS.map((h) => h.name).join(', ');
+    throw new UsageError(`unknown harness '${o.harness}': lro doctor with one of ${names}, or none for all`);
   }
-  const checks = harness === 'codex' ? codexChecks(io.env) : claudeCodeChecks(io.env);
+  const harness = doctor.name;
+  const checks = doctor.checks(io.env);
   const healthy = checks.every((c) => c.ok);
   if (o.json) {
     await io.stdout.write(`${JSON.stringify({ harness, healthy, checks }, null, 2)}\n`);
   } else {
     const mark = (c: Check) => (c.ok ? (c.warning ? '!' : 'ok') : 'X');
     const lines = checks.map((c) => `${mark(c)}  ${c.name}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
-    const name = NAMES[harness];
+    const name = doctor.label;
     lines.push(healthy ? `lro works in ${name}.` : `lro does not work in ${name} yet: see the fixes above.`);
     await io.stdout.write(`${lines.join('\n')}\n`);
   }
+  return healthy ? 0 : 1;
+}
+
+/** `lro doctor` with no harness named: every harness, one line each. */
+async function runOverview(o: DoctorOptions, io: IO): Promise<number> {
+  const all = statuses(HARNESS_DOCTORS, io.env);
+  const healthy = overallHealthy(all);
+  if (o.json) await io.stdout.write(`${JSON.stringify({ healthy, harnesses: all }, null, 2)}\n`);
+  else await io.stdout.write(overviewText(all, HARNESS_DOCTORS));
   return healthy ? 0 : 1;
 }
 
@@ -319,18 +350,20 @@ export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO)
 export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
   name: 'doctor',
   description:
-    'check that lro is wired into Claude Code or Codex and works there: the harness, the settings files, ' +
-    'hook trust, the prefix run on samples, PATH',
+    'check that lro is wired into the agent harnesses found here and works there (with no harness named: every ' +
+    'one, a line each); for one harness: its version, settings files, hook trust, lro run on samples, PATH',
   arguments: [
     {
       name: 'harness',
-      description: 'the harness to check (default claude-code)',
-      choices: ['claude-code', 'codex'],
+      description: 'the harness to check in detail (default: a line for every harness found)',
+      choices: HARNESS_DOCTORS.map((h) => h.name),
       optional: true,
     },
   ],
   options: [{ flags: '--json', description: 'print the checks as JSON' }],
   examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex'],
-  notes: 'Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',
+  notes:
+    'With no harness named: 0 when lro is installed in at least one harness and works in every one it is ' +
+    'installed in. Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',
   run: (o, io) => runDoctor(o, io),
 };

@@ -18,6 +18,8 @@ export interface ArgumentDef {
   choices?: readonly string[];
   /** What completion offers: stored ids, or a command line (run, mcp proxy). */
   complete?: 'id' | 'command';
+  /** Its description in the MCP tool, when it differs from the help's (see OptionDef.mcp). */
+  mcp?: string;
 }
 
 /** An option. */
@@ -35,6 +37,13 @@ export interface OptionDef {
   complete?: 'dir' | 'file';
   /** More for the man page, after the description: what a reader of the manual needs and the help has no room for. */
   manual?: string;
+  /**
+   * Its description in the MCP tool that offers it, when the help's is longer than a tool list may be: every
+   * client session pays for the whole list (test/e2e/mcp-tool-list-budget.test.ts keeps it under 1,500 tokens).
+   * '' lists it with no description of its own: its name and type say it all (grep's ignore_case), or its tool's
+   * description does (and lro_read's says, for every tool, what id, records and max_tokens are).
+   */
+  mcp?: string;
 }
 
 /** The parsed input of a command: its arguments by name and its options by attribute (max-tokens is maxTokens). */
@@ -98,13 +107,14 @@ export function argumentKey(a: ArgumentDef): string {
 }
 
 /** The help's one description of the result id argument, shared by every command that reads a result. */
-export const ID_ARGUMENT: ArgumentDef = { name: 'id', description: "result id, 'last', or the path of a result file", complete: 'id' };
+export const ID_ARGUMENT: ArgumentDef = { name: 'id', description: "result id, 'last', or the path of a result file", complete: 'id', mcp: '' };
 
 /** Options many commands share, so their help reads the same everywhere. */
 export const DIR_OPTION: OptionDef = { flags: '--dir <dir>', description: 'store directory', complete: 'dir' };
 export const MAX_TOKENS_OPTION: OptionDef = {
   flags: '--max-tokens <n>',
   description: 'output budget in tokens (default: $LRO_MAX_OUTPUT_TOKENS, else 2000; 0 = no limit)',
+  mcp: '',
 };
 
 /** The --timeout option of the commands that run a user's pattern or filter (`what`: 'a pattern'). */

@@ -41,9 +41,9 @@ export const infoCommand: CommandDef<InfoOptions & { id: string }> = {
   arguments: [ID_ARGUMENT],
   options: [
     DIR_OPTION,
-    { flags: '--full', description: 'everything: the whole schema, all fields and values, a longer preview' },
-    { flags: '--header', description: 'print the header (line 1 of the file) instead' },
-    { flags: '--preview-tokens <n>', description: 'size of the preview' },
+    { flags: '--full', description: 'everything: the whole schema, all fields and values, a longer preview', mcp: 'every field and value' },
+    { flags: '--header', description: 'print the header (line 1 of the file) instead', mcp: 'the header line instead' },
+    { flags: '--preview-tokens <n>', description: 'size of the preview', mcp: '' },
     { flags: '--descriptor <form>', description: 'how to print it', choices: ['json', 'text'], default: 'json' },
   ],
   examples: ['lro info 01JD2X3Y4Z5A6B7C8D9E0F1G2H', 'lro info last --descriptor text', 'lro info last --full'],

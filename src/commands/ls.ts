@@ -130,9 +130,9 @@ export const lsCommand: CommandDef<LsOptions> = {
   options: [
     DIR_OPTION,
     { flags: '--json', description: 'a JSON array: each header plus file_path and file_size' },
-    { flags: '--session <session>', description: 'only results of this session' },
-    { flags: '--operation <operation>', description: 'only results of this operation', manual: 'The name is sanitised as offload sanitises it.' },
-    { flags: '--expired', description: 'only results whose expires_at has passed (what lro gc removes)' },
+    { flags: '--session <session>', description: 'only results of this session', mcp: '' },
+    { flags: '--operation <operation>', description: 'only results of this operation', mcp: '', manual: 'The name is sanitised as offload sanitises it.' },
+    { flags: '--expired', description: 'only results whose expires_at has passed (what lro gc removes)', mcp: '' },
     { flags: '--sessions', description: 'one row per session instead: results, bytes, newest result' },
   ],
   examples: [

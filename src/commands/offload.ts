@@ -36,12 +36,12 @@ export interface OffloadCliOptions {
 export function offloadOptionDefs(operationDefault = 'offload', omit: string[] = []): OptionDef[] {
   const options: OptionDef[] = [
     { flags: '--dir <dir>', description: 'store directory (default: $LRO_DIR, else ${TMPDIR:-/tmp}/lro-<uid>)', complete: 'dir' },
-    { flags: '--threshold <tokens>', description: `store output above this many tokens (default: $LRO_THRESHOLD_TOKENS, else ${DEFAULT_THRESHOLD})`, manual: 'Input of at most that many bytes is never stored, without counting.' },
-    { flags: '--force', description: 'store the output whatever its size' },
+    { flags: '--threshold <tokens>', description: `store output above this many tokens (default: $LRO_THRESHOLD_TOKENS, else ${DEFAULT_THRESHOLD})`, mcp: '', manual: 'Input of at most that many bytes is never stored, without counting.' },
+    { flags: '--force', description: 'store the output whatever its size', mcp: '' },
     { flags: '--json', description: 'print JSON even when passing through: {"offloaded": false, "content": ...}' },
-    { flags: '--operation <name>', description: `what produced the output, used in the file name (default: ${operationDefault})`, manual: 'It is part of the file name, reduced to [a-z0-9_-]{1,40}.' },
-    { flags: '--query <text>', description: 'the query or command that produced the output, kept in the header' },
-    { flags: '--session <name>', description: 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/', manual: "A session is 1 to 128 bytes, without \\, .. or control characters; a / is kept in the name and written %2F in its folder's name." },
+    { flags: '--operation <name>', description: `what produced the output, used in the file name (default: ${operationDefault})`, mcp: 'what produced it', manual: 'It is part of the file name, reduced to [a-z0-9_-]{1,40}.' },
+    { flags: '--query <text>', description: 'the query or command that produced the output, kept in the header', mcp: 'the call that produced it' },
+    { flags: '--session <name>', description: 'store the result in this session (default: $LRO_SESSION): <store>/sessions/<name>/', mcp: '', manual: "A session is 1 to 128 bytes, without \\, .. or control characters; a / is kept in the name and written %2F in its folder's name." },
     { flags: '--no-dedupe', description: 'store a new result even if the same output is stored already', manual: "The same output is the same bytes, options, store and session, not expired; without this option that result's id and descriptor are given back." },
     {
       flags: '--redact',
@@ -50,12 +50,12 @@ export function offloadOptionDefs(operationDefault = 'offload', omit: string[] =
         "Secrets are cloud keys, service tokens, private keys, JWTs, passwords in URLs and in key=value pairs (gitleaks' default rules and lro's own, see SECRETS); they are replaced as the input streams in, before it is passed through, stored, hashed or counted.",
     },
     { flags: '--no-redact', description: 'keep secrets as written even if LRO_REDACT=1' },
-    { flags: '--meta <key=value>', description: 'extra metadata, repeatable', repeatable: true },
-    { flags: '--ttl <duration>', description: 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)' },
+    { flags: '--meta <key=value>', description: 'extra metadata, repeatable', repeatable: true, mcp: 'header metadata' },
+    { flags: '--ttl <duration>', description: 'how long to keep the result: 90s, 30m, 24h, 7d (default: $LRO_TTL, else 24h)', mcp: '30m, 24h, 7d (default 24h)' },
     { flags: '--encoding <name>', description: 'tokenizer used for counting', choices: [...ENCODINGS], default: 'o200k_base' },
     { flags: '--detail <level>', description: 'detail level recorded in the header', default: 'full' },
-    { flags: '--format <type>', description: 'skip content detection', choices: ['auto', 'text', 'json', 'jsonl'], default: 'auto' },
-    { flags: '--preview-tokens <n>', description: `size of the preview in the descriptor (default: ${DEFAULT_PREVIEW_TOKENS})` },
+    { flags: '--format <type>', description: 'skip content detection', mcp: '', choices: ['auto', 'text', 'json', 'jsonl'], default: 'auto' },
+    { flags: '--preview-tokens <n>', description: `size of the preview in the descriptor (default: ${DEFAULT_PREVIEW_TOKENS})`, mcp: '' },
     { flags: '--descriptor <form>', description: 'how to print the descriptor', choices: ['json', 'text'], default: 'json' },
   ];
   return options.filter((o) => !omit.includes(longFlag(o)));

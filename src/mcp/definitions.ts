@@ -8,6 +8,7 @@ import { TOOLS, flagOf, outputSchemaOf, type ArgType, type ToolSpec } from './to
 /** A positional argument of the command (id, pattern, filter). */
 export interface PositionalDef {
   name: string;
+  /** As the tool lists it: '' for none of its own. */
   description: string;
   /** Takes one or more values (where's conditions): an array of strings. */
   variadic: boolean;
@@ -21,17 +22,23 @@ export interface OptionDef {
   type: ArgType;
   flag: string;
   attribute: string;
+  /** As the tool lists it: '' for none of its own. */
   description: string;
   choices?: string[];
 }
 
-/** A tool as listed to clients (tools/list). */
+/**
+ * A tool as listed to clients (tools/list). Every client session pays for the whole list, so it holds only what
+ * tells something: no `additionalProperties: false` (a call naming an unknown argument is refused all the same,
+ * with the list of those it takes), no empty `required`, no `minimum: 0` (a call is told that too), and of the
+ * hints only readOnlyHint: true (false is the default; openWorldHint's default, true, only makes a client warier).
+ */
 export interface ListedTool {
   name: string;
   description: string;
-  inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[]; additionalProperties: false };
-  outputSchema: { type: 'object'; [k: string]: unknown };
-  annotations: { readOnlyHint: boolean; openWorldHint: false };
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+  outputSchema?: { type: 'object'; [k: string]: unknown };
+  annotations?: { readOnlyHint: true };
 }
 
 /** A tool with everything needed to call it and to read its commands back. */
@@ -46,29 +53,46 @@ export interface ToolDef {
 
 const JSON_TYPES: Record<ArgType, Record<string, unknown>> = {
   string: { type: 'string' },
-  integer: { type: 'integer', minimum: 0 },
+  integer: { type: 'integer' },
   boolean: { type: 'boolean' },
   strings: { type: 'object', additionalProperties: { type: 'string' } },
   json: { type: 'object' },
   list: { type: 'array', items: { type: 'string' } },
 };
 
+/** A property's schema with its description, if it has one of its own. */
+function described(schema: Record<string, unknown>, description: string): Record<string, unknown> {
+  return description ? { ...schema, description } : schema;
+}
+
+/** The input schema: the stdin argument (named in the tool's description), the positionals, then the options. */
+function inputSchemaOf(spec: ToolSpec, positionals: PositionalDef[], options: OptionDef[]): ListedTool['inputSchema'] {
+  const properties: Record<string, unknown> = {};
+  if (spec.stdin) properties[spec.stdin] = { type: 'string' };
+  for (const p of positionals) {
+    const schema = p.variadic ? { type: 'array', items: { type: 'string' }, minItems: 1 } : { type: 'string' };
+    properties[p.name] = described(schema, p.description);
+  }
+  for (const o of options) {
+    properties[o.arg] = described({ ...JSON_TYPES[o.type], ...(o.choices ? { enum: o.choices } : {}) }, o.description);
+  }
+  const required = [...(spec.stdin ? [spec.stdin] : []), ...positionals.map((p) => p.name)];
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
 /** Joins a tool to its command; throws if the tool names an option the command does not have. */
 function define(spec: ToolSpec, command: CommandDef): ToolDef {
-  const positionals = (command.arguments ?? []).map((a) => ({ name: a.name, description: a.description, variadic: !!a.variadic, key: argumentKey(a) }));
+  const positionals = (command.arguments ?? []).map((a) => {
+    return { name: a.name, description: a.mcp ?? a.description, variadic: !!a.variadic, key: argumentKey(a) };
+  });
   const options = Object.entries(spec.options).map(([arg, type]): OptionDef => {
     const flag = flagOf(arg);
     const o = command.options.find((x) => longFlag(x) === flag);
     if (!o) throw new Error(`tool ${spec.name}: lro ${spec.command} has no option ${flag}`);
-    return { arg, type, flag, attribute: attributeOf(o), description: o.description, ...(o.choices ? { choices: [...o.choices] } : {}) };
+    const choices = o.choices ? { choices: [...o.choices] } : {};
+    return { arg, type, flag, attribute: attributeOf(o), description: o.mcp ?? o.description, ...choices };
   });
-  const properties: Record<string, unknown> = {};
-  if (spec.stdin) properties[spec.stdin] = { type: 'string', description: 'the text or JSON to store' };
-  for (const p of positionals) {
-    properties[p.name] = p.variadic ? { type: 'array', items: { type: 'string' }, minItems: 1, description: p.description } : { type: 'string', description: p.description };
-  }
-  for (const o of options) properties[o.arg] = { ...JSON_TYPES[o.type], description: o.description, ...(o.choices ? { enum: o.choices } : {}) };
-  const required = [...(spec.stdin ? [spec.stdin] : []), ...positionals.map((p) => p.name)];
+  const outputSchema = outputSchemaOf(spec.result);
   return {
     spec,
     command,
@@ -77,9 +101,10 @@ function define(spec: ToolSpec, command: CommandDef): ToolDef {
     listed: {
       name: spec.name,
       description: spec.description,
-      inputSchema: { type: 'object', properties, required, additionalProperties: false },
-      outputSchema: outputSchemaOf(spec.result),
-      annotations: { readOnlyHint: spec.result !== 'offload', openWorldHint: false },
+      inputSchema: inputSchemaOf(spec, positionals, options),
+      ...(outputSchema ? { outputSchema } : {}),
+      // lro_offload stores: readOnlyHint false, the default
+      ...(spec.result !== 'offload' ? { annotations: { readOnlyHint: true as const } } : {}),
     },
   };
 }

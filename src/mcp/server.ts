@@ -6,10 +6,9 @@ import type { McpTools } from './tool-pool.js';
 
 /** What a client may show the model about the server as a whole. */
 export const INSTRUCTIONS =
-  'lro keeps large outputs out of the context: lro_offload stores a large text or JSON document and returns a short descriptor with its id; ' +
-  'lro_read, lro_grep and lro_jq look inside a stored result by id, within an output budget (the last line of a cut output names the next call); ' +
-  'lro_where filters records by conditions and lro_count counts them by fields, with no jq to write; ' +
-  'lro_info describes a result again; lro_ls lists what is stored.';
+  'lro keeps large outputs out of the context: lro_offload stores one and returns a descriptor with its id; ' +
+  'lro_read, lro_grep, lro_jq, lro_where, lro_count, lro_info and lro_ls look inside stored results by id. ' +
+  'A cut output names the call for the rest.';
 
 /**
  * An MCP server offering lro's tools; errors are tool results, so a bad call never stops it. `idle()` resolves

@@ -12,24 +12,14 @@ export type ArgType = 'string' | 'integer' | 'boolean' | 'strings' | 'json' | 'l
 /** How a tool's output becomes its result (see result.ts). */
 export type ResultKind = 'records' | 'descriptor' | 'listing' | 'offload';
 
-const NEXT = { type: 'object', properties: { tool: { type: 'string' }, arguments: { type: 'object' } }, required: ['tool', 'arguments'] };
-
-const OUTPUT_SCHEMAS: Record<ResultKind, { type: 'object'; [k: string]: unknown }> = {
-  records: {
-    type: 'object',
-    properties: {
-      output: { type: 'string', description: 'what the command printed' },
-      exit_code: { type: 'integer', description: '0, or 1 when nothing matched' },
-      next: { ...NEXT, description: 'the call that shows the next part, when the output was cut' },
-    },
-    required: ['output', 'exit_code'],
-  },
+// The outputSchema of each kind of result whose structuredContent holds more than its text (result.ts): a
+// descriptor's id, a listing's results, an offload's id. A records result's structuredContent is its text, the exit
+// code and the next call ({output, exit_code, next}): lro_read's description says so once, for the five tools that
+// make one, as every client session pays for each schema listed (test/e2e/mcp-tool-list-budget.test.ts).
+const OUTPUT_SCHEMAS: Record<ResultKind, { type: 'object'; [k: string]: unknown } | undefined> = {
+  records: undefined,
   descriptor: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-  listing: {
-    type: 'object',
-    properties: { results: { type: 'array', items: { type: 'object' } } },
-    required: ['results'],
-  },
+  listing: { type: 'object', properties: { results: { type: 'array' } }, required: ['results'] },
   offload: {
     type: 'object',
     properties: { offloaded: { type: 'boolean' }, id: { type: 'string' }, content: { type: 'string' } },
@@ -37,8 +27,8 @@ const OUTPUT_SCHEMAS: Record<ResultKind, { type: 'object'; [k: string]: unknown 
   },
 };
 
-/** The outputSchema of a kind of result (what result.ts makes of the output: structuredContent). */
-export function outputSchemaOf(kind: ResultKind): { type: 'object'; [k: string]: unknown } {
+/** The outputSchema of a kind of result (what result.ts makes of the output: structuredContent), if it has one. */
+export function outputSchemaOf(kind: ResultKind): { type: 'object'; [k: string]: unknown } | undefined {
   return OUTPUT_SCHEMAS[kind];
 }
 
@@ -59,21 +49,29 @@ export interface ToolSpec {
   serverOnly?: boolean;
 }
 
-const BUDGET = 'Output is cut at max_tokens (default 2000; at most 50000, which 0 means too) at a record boundary, and sooner if it would make a result over 1 MB; then its last line names the next call (`next: lro_… {…}`): make that call to see more.';
+// The descriptions are short because every client session pays for all of them (under 1,500 tokens with the
+// schemas: test/e2e/mcp-tool-list-budget.test.ts). What the tools share is said once, in lro_read's, which the
+// proxy lists too; an argument is described in its schema (the command table's `mcp` text) or named here.
 
 /** lro's tools, in the order clients list them. */
 export const TOOLS: ToolSpec[] = [
   {
     name: 'lro_read',
     command: 'read',
-    description: `Read records of a stored result (a large output lro stored; its id is in the descriptor that replaced it), numbered "N: text". For text, record N is line N; for JSON, one record per array element or JSON line. Pick a range: records "200:260" ("A:" to the end, ":B" from the start), head, tail, or chars "0:4000" (character offsets into the original). columns "0:2000" shows a window of each very long record. ${BUDGET}`,
+    description:
+      'Records of a stored result, numbered "N: text". All lro tools: id is a result id, "last" or a file path; ' +
+      'records "A:B" is 1-based ("A:" to the end, ":B" from the start); output stops at max_tokens (default 2000, ' +
+      'at most 50000; 0: 50000) and its last line names the call for more; structuredContent {output, exit_code (1: ' +
+      'no match), next {tool, arguments}}.',
     options: { records: 'string', head: 'integer', tail: 'integer', chars: 'string', columns: 'string', raw: 'boolean', max_tokens: 'integer' },
     result: 'records',
   },
   {
     name: 'lro_grep',
     command: 'grep',
-    description: `Search the records of a stored result with a JavaScript regular expression, like grep -n: matches print as "N:text", context records as "N-text". A JSON record is searched as its compact JSON, so '"status":"error"' works. ignore_case, fixed_strings, word_regexp, invert_match, count, max_count, context/before_context/after_context, records "A:B" to search a range. "No records matched" is an ordinary answer, not an error. ${BUDGET}`,
+    description:
+      "Search a stored result's records for a JavaScript regex, like grep -n; a JSON record is searched as compact " +
+      'JSON (\'"status":"error"\').',
     options: {
       ignore_case: 'boolean',
       fixed_strings: 'boolean',
@@ -92,7 +90,9 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'lro_jq',
     command: 'jq',
-    description: `Run a jq filter (jq 1.8) over the records of a stored JSON result: each record is one input, as \`jq FILTER\` over JSON lines; slurp: true gives all records as one array (for group_by, sort_by, length). compact_output for one line per value, raw_output for strings without quotes, arg/argjson to pass variables ({"user": "alice"} is $user), header: true to run on the result's header instead, records "A:B" for a range. A compile error or a runtime error is returned as an error with jq's message. ${BUDGET}`,
+    description:
+      "Run a jq 1.8 filter over a stored JSON result's records, each record one input (jq over JSON lines); " +
+      "options as jq's.",
     options: {
       compact_output: 'boolean',
       raw_output: 'boolean',
@@ -111,7 +111,10 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'lro_where',
     command: 'where',
-    description: `Records of a stored JSON result where every condition holds, with no jq to write: condition is a list such as ["status=error", "latency>500", "user.name~^adm", "retries?", "level in warn,error"] (FIELD=VALUE, !=, <, <=, >, >= compare numbers as numbers, big integers exactly; ~ a regular expression; FIELD? present and not null; in a comma list). Fields are jq paths (.a.b, items[].status). any: true for OR instead of AND; fields "id,status" prints only those fields; count: true the number of matches; explain: true the equivalent lro_jq filter. A field no record has is an error that lists the fields that exist. "No records matched" is an ordinary answer. ${BUDGET}`,
+    description:
+      "A stored JSON result's records where all conditions hold: condition [\"status=error\", \"latency>500\", " +
+      '"user.name~^adm", "retries?", "level in warn,error"] (also !=, <, <=, >=; ? not null); fields are jq paths ' +
+      "(a.b, items[].c). An unknown field's error lists the fields.",
     options: {
       any: 'boolean',
       fields: 'string',
@@ -127,15 +130,17 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'lro_count',
     command: 'count',
-    description: `Count the records of a stored result grouped by fields, most frequent first (like group_by + length, with no jq to write): by ["status"] or several fields for combinations ([".user.lang", ".type"]; .items[].kind counts each element; a missing field counts as null). For text (logs): by ["level"], ["template"] (kinds of line, variable parts as <*>), or a regular expression with a capture group. No by: the number of records. records "A:B" counts a range. ${BUDGET}`,
+    description:
+      "Count a stored result's records by fields, most frequent first: by jq paths ([\"status\"]; several: " +
+      'combinations; .items[].kind: each element), or for text "level", "template" (kinds of line) or a regex with ' +
+      'a capture group; no by: the record count.',
     options: { by: 'list', records: 'string', groups: 'string', explain: 'boolean', max_tokens: 'integer' },
     result: 'records',
   },
   {
     name: 'lro_info',
     command: 'info',
-    description:
-      'The descriptor of a stored result again: what it holds (records, tokens, content type, most frequent values, fields), a preview of its head, tail and error-like lines, jq recipes and what to call next. full: true for every field and value; header: true for the stored header line itself (without the statistics kept for the descriptor).',
+    description: "A stored result's descriptor again: records, tokens, fields, frequent values, preview, jq recipes.",
     options: { full: 'boolean', header: 'boolean', preview_tokens: 'integer' },
     fixed: ['--descriptor', 'json'],
     result: 'descriptor',
@@ -143,8 +148,7 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'lro_ls',
     command: 'ls',
-    description:
-      'List the stored results, newest first: id, operation (the tool or command that produced it), records, tokens, bytes, when stored, when it expires, session. Filter by session, operation, or expired: true.',
+    description: 'Stored results, newest first, filtered by session, operation or expired.',
     options: { session: 'string', operation: 'string', expired: 'boolean' },
     result: 'listing',
   },
@@ -152,7 +156,8 @@ export const TOOLS: ToolSpec[] = [
     name: 'lro_offload',
     command: 'offload',
     description:
-      'Store a large text or JSON document (content) and get back a compact descriptor (id, summary, schema, preview, jq recipes) instead of keeping it in context; read it later with lro_read, lro_grep and lro_jq. Content at or below the threshold (6400 tokens unless threshold says otherwise) comes back unchanged and is not stored; force: true stores it anyway. JSON arrays become one record per element. operation names it (e.g. the tool that produced it), ttl sets how long it is kept ("30m", "24h", "7d").',
+      'Store a large text or JSON document (content); get a short descriptor (id, schema, preview, jq recipes) for ' +
+      'the other lro tools. Up to threshold tokens (default 6400) comes back as is, unless force.',
     options: {
       force: 'boolean',
       threshold: 'integer',

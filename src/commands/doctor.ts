@@ -14,6 +14,8 @@ import { strictJsonProblem } from '../harness/json-edit.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
 import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
 import { wrapCommand } from './codex-hook.js';
+import { isMcpHarness, MCP_HARNESSES, mcpTitle } from '../harness/mcp-config.js';
+import { mcpConfigChecks } from '../harness/mcp-config-doctor.js';
 
 /** The Claude Code release lro's end-to-end tests run. */
 export const TESTED_CLAUDE_CODE = '2.1.328';
@@ -295,20 +297,25 @@ function codexRunChecks(env: NodeJS.ProcessEnv, checks: Check[]): void {
 }
 
 const NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+const DOCTOR_HARNESSES = [...Object.keys(NAMES), ...MCP_HARNESSES];
 
 export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO): Promise<number> {
   const harness = o.harness ?? 'claude-code';
-  if (!(harness in NAMES)) {
-    throw new UsageError(`unknown harness '${o.harness}': lro doctor claude-code, or lro doctor codex`);
+  if (!(harness in NAMES) && !isMcpHarness(harness)) {
+    throw new UsageError(`unknown harness '${o.harness}': lro doctor ${DOCTOR_HARNESSES.join(' | ')}`);
   }
-  const checks = harness === 'codex' ? codexChecks(io.env) : claudeCodeChecks(io.env);
+  const checks = isMcpHarness(harness)
+    ? await mcpConfigChecks(harness, io.env)
+    : harness === 'codex'
+      ? codexChecks(io.env)
+      : claudeCodeChecks(io.env);
   const healthy = checks.every((c) => c.ok);
   if (o.json) {
     await io.stdout.write(`${JSON.stringify({ harness, healthy, checks }, null, 2)}\n`);
   } else {
     const mark = (c: Check) => (c.ok ? (c.warning ? '!' : 'ok') : 'X');
     const lines = checks.map((c) => `${mark(c)}  ${c.name}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
-    const name = NAMES[harness];
+    const name = isMcpHarness(harness) ? mcpTitle(harness) : NAMES[harness];
     lines.push(healthy ? `lro works in ${name}.` : `lro does not work in ${name} yet: see the fixes above.`);
     await io.stdout.write(`${lines.join('\n')}\n`);
   }
@@ -319,18 +326,18 @@ export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO)
 export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
   name: 'doctor',
   description:
-    'check that lro is wired into Claude Code or Codex and works there: the harness, the settings files, ' +
-    'hook trust, the prefix run on samples, PATH',
+    'check that lro is wired into Claude Code, Codex, Cursor, VS Code, Claude Desktop or opencode and works there: ' +
+    "the harness, the settings files, hook trust, the prefix run on samples, lro's MCP server started, PATH",
   arguments: [
     {
       name: 'harness',
       description: 'the harness to check (default claude-code)',
-      choices: ['claude-code', 'codex'],
+      choices: DOCTOR_HARNESSES,
       optional: true,
     },
   ],
   options: [{ flags: '--json', description: 'print the checks as JSON' }],
-  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex'],
+  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex', 'lro doctor cursor'],
   notes: 'Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',
   run: (o, io) => runDoctor(o, io),
 };

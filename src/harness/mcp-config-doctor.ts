@@ -1,0 +1,139 @@
+// `lro doctor cursor | vscode | claude-desktop | opencode`: the harness's MCP config file found, lro's server in
+// it and the paths it names still there, which of the user's servers run behind lro's proxy, and lro's server
+// started from the file exactly as the harness would start it, answering initialize and tools/list.
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { Check } from '../commands/doctor.js';
+import { readSettings, realFile } from './settings-file.js';
+import { EditRefused } from './installer.js';
+import { REMOTE_NOTE } from './mcp-config-init.js';
+import {
+  argvOf,
+  checkConfig,
+  envOf,
+  LRO_ENTRY,
+  mcpConfigPath,
+  mcpTitle,
+  serversOf,
+  survey,
+  type McpHarness,
+  type McpScope,
+} from './mcp-config.js';
+
+/** How long lro's server has to answer initialize and tools/list. */
+const LIVE_TIMEOUT_MS = 10_000;
+
+/** Every check of lro in one of the MCP-configured harnesses, in the order they are printed. */
+export async function mcpConfigChecks(h: McpHarness, env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const checks: Check[] = [];
+  let found: { path: string; entry: unknown; argv: string[] } | null = null;
+  for (const scope of ['project', 'user'] as McpScope[]) {
+    const path = mcpConfigPath(h, scope, env);
+    const text = path === null ? null : readSettings(realFile(resolve(path)));
+    if (path === null || text === null) continue;
+    const entry = fileCheck(h, scope, path, text, checks);
+    const argv = entry === undefined ? null : argvOf(h, entry);
+    if (argv && !found) found = { path, entry, argv };
+  }
+  if (!checks.length) {
+    const where = [mcpConfigPath(h, 'user', env), mcpConfigPath(h, 'project', env)].filter(Boolean).join(' or ');
+    checks.push({ name: 'config', ok: false, detail: `no ${mcpTitle(h)} MCP config file (${where})`, fix: `lro init ${h}` });
+    return checks;
+  }
+  if (!found) {
+    checks.push({ name: 'installed', ok: false, detail: `no "${LRO_ENTRY}" server in the files above`, fix: `lro init ${h}` });
+    return checks;
+  }
+  if (!pathsCheck(h, found.argv, checks)) return checks;
+  checks.push(await liveCheck(found.argv, { ...env, ...envOf(found.entry) }, found.path));
+  return checks;
+}
+
+/** One config file: readable, and what it holds. Returns lro's entry, if any. */
+function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, checks: Check[]): unknown {
+  const name = `config (${scope})`;
+  try {
+    checkConfig(h, text, path);
+  } catch (e) {
+    if (!(e instanceof EditRefused)) throw e;
+    checks.push({ name, ok: false, detail: `${e.message.split(': fix it first')[0]}: ${mcpTitle(h)} cannot read it`, fix: `fix ${path}, then lro doctor ${h}` });
+    return undefined;
+  }
+  const s = survey(h, text);
+  const parts = [s.lro ? `lro's server ("${LRO_ENTRY}")` : 'no lro server'];
+  if (s.wrapped.length) parts.push(`behind lro's proxy: ${s.wrapped.join(', ')}`);
+  if (s.unwrapped.length) parts.push(`not behind lro's proxy: ${s.unwrapped.join(', ')}`);
+  if (s.remote.length) parts.push(`remote, left as they are: ${s.remote.join(', ')}`);
+  const fix = s.unwrapped.length ? `lro init ${h}${scope === 'project' ? ' --project' : ''} --wrap` : undefined;
+  checks.push({ name, ok: true, warning: s.unwrapped.length > 0, detail: `${path}: ${parts.join('; ')}`, ...(fix ? { fix } : {}) });
+  if (s.remote.length) checks[checks.length - 1].detail += ` (${REMOTE_NOTE})`;
+  return serversOf(h, text).find(([n]) => n === LRO_ENTRY)?.[1];
+}
+
+/** The Node and lro.js lro's entry names still exist. */
+function pathsCheck(h: McpHarness, argv: string[], checks: Check[]): boolean {
+  // a bare name (`lro`) is looked up on the harness's PATH: only absolute paths can be checked here
+  const missing = argv.slice(0, 2).filter((p, i) => {
+    if (!isAbsolute(p)) return false;
+    try {
+      accessSync(p, i === 0 ? constants.X_OK : constants.R_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length) {
+    checks.push({ name: 'paths', ok: false, detail: `${missing.join(' and ')} missing (lro or Node moved)`, fix: `lro init ${h}` });
+    return false;
+  }
+  checks.push({ name: 'paths', ok: true, detail: argv.join(' ') });
+  return true;
+}
+
+/** Starts lro's server as the harness would and asks it to initialize and list its tools. */
+function liveCheck(argv: string[], env: NodeJS.ProcessEnv, path: string): Promise<Check> {
+  const started = Date.now();
+  return new Promise((done) => {
+    const child = spawn(argv[0], argv.slice(1), { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const finish = (c: Check) => {
+      clearTimeout(timer);
+      child.stdin.end();
+      child.kill();
+      done(c);
+    };
+    const fail = (why: string) =>
+      finish({ name: 'live', ok: false, detail: `lro's server from ${path} ${why}`, fix: 'run the entry\'s command by hand to see why' });
+    const timer = setTimeout(() => fail(`did not answer within ${LIVE_TIMEOUT_MS / 1000} s${err ? `: ${err.trim().split('\n').pop()}` : ''}`), LIVE_TIMEOUT_MS);
+    child.on('error', (e) => fail(`did not start: ${e.message}`));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdin.on('error', () => undefined);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      for (const line of out.split('\n').slice(0, -1)) {
+        let m: { id?: number; result?: { tools?: unknown[] }; error?: { message: string } };
+        try {
+          m = JSON.parse(line);
+        } catch {
+          return fail(`wrote something that is not JSON-RPC on stdout: ${line.slice(0, 80)}`);
+        }
+        if (m.error) return fail(`answered an error: ${m.error.message}`);
+        if (m.id === 1) send(child, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        if (m.id === 2) {
+          const n = m.result?.tools?.length ?? 0;
+          const ms = Date.now() - started;
+          return finish({ name: 'live', ok: n > 0, detail: `lro's server answered initialize and tools/list (${n} tools) in ${ms} ms` });
+        }
+      }
+      out = out.slice(out.lastIndexOf('\n') + 1);
+    });
+    const init = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lro-doctor', version: '1' } };
+    send(child, { jsonrpc: '2.0', id: 1, method: 'initialize', params: init });
+  });
+}
+
+function send(child: ReturnType<typeof spawn>, ...messages: object[]): void {
+  child.stdin!.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+}

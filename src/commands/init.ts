@@ -162,15 +162,15 @@ export const initCommand: CommandDef<InitOptions> = {
     'large and failing shell output and large MCP results reach the model as descriptors',
   arguments: [{ name: 'harness', description: 'the harness to wire lro into', choices: HARNESSES }],
   options: [
-    { flags: '--user', description: 'edit the user settings (the default): ~/.claude/settings.json, ~/.cursor/mcp.json, …' },
+    { flags: '--user', description: 'edit the user settings (the default): ~/.claude/settings.json, …' },
     {
       flags: '--project',
-      description: "edit this project's settings: ./.claude/settings.json, .cursor/mcp.json, .vscode/mcp.json, opencode.json",
+      description: "edit this project's settings: .claude/settings.json, .cursor/mcp.json, .vscode/mcp.json, …",
     },
     { flags: '--mcp', description: "codex: also register lro's MCP server in config.toml ([mcp_servers.lro])" },
     {
       flags: '--wrap',
-      description: "cursor, vscode, claude-desktop, opencode: also put each of your stdio MCP servers behind lro's proxy",
+      description: "cursor, vscode, claude-desktop, opencode: also put your stdio MCP servers behind lro's proxy",
     },
     { flags: '--dry-run', description: 'print the change as a unified diff and change nothing' },
     {

@@ -38,11 +38,11 @@ export async function mcpConfigChecks(h: McpHarness, env: NodeJS.ProcessEnv): Pr
   }
   if (!checks.length) {
     const where = [mcpConfigPath(h, 'user', env), mcpConfigPath(h, 'project', env)].filter(Boolean).join(' or ');
-    checks.push({ name: 'config', ok: false, detail: `no ${mcpTitle(h)} MCP config file (${where})`, fix: `lro init ${h}` });
+    checks.push(bad('config', `no ${mcpTitle(h)} MCP config file (${where})`, `lro init ${h}`));
     return checks;
   }
   if (!found) {
-    checks.push({ name: 'installed', ok: false, detail: `no "${LRO_ENTRY}" server in the files above`, fix: `lro init ${h}` });
+    checks.push(bad('installed', `no "${LRO_ENTRY}" server in the files above`, `lro init ${h}`));
     return checks;
   }
   if (!pathsCheck(h, found.argv, checks)) return checks;
@@ -57,7 +57,8 @@ function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, c
     checkConfig(h, text, path);
   } catch (e) {
     if (!(e instanceof EditRefused)) throw e;
-    checks.push({ name, ok: false, detail: `${e.message.split(': fix it first')[0]}: ${mcpTitle(h)} cannot read it`, fix: `fix ${path}, then lro doctor ${h}` });
+    const why = `${e.message.split(': fix it first')[0]}: ${mcpTitle(h)} cannot read it`;
+    checks.push(bad(name, why, `fix ${path}, then lro doctor ${h}`));
     return undefined;
   }
   const s = survey(h, text);
@@ -66,8 +67,8 @@ function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, c
   if (s.unwrapped.length) parts.push(`not behind lro's proxy: ${s.unwrapped.join(', ')}`);
   if (s.remote.length) parts.push(`remote, left as they are: ${s.remote.join(', ')}`);
   const fix = s.unwrapped.length ? `lro init ${h}${scope === 'project' ? ' --project' : ''} --wrap` : undefined;
-  checks.push({ name, ok: true, warning: s.unwrapped.length > 0, detail: `${path}: ${parts.join('; ')}`, ...(fix ? { fix } : {}) });
-  if (s.remote.length) checks[checks.length - 1].detail += ` (${REMOTE_NOTE})`;
+  const detail = `${path}: ${parts.join('; ')}${s.remote.length ? ` (${REMOTE_NOTE})` : ''}`;
+  checks.push({ name, ok: true, warning: s.unwrapped.length > 0, detail, ...(fix ? { fix } : {}) });
   return serversOf(h, text).find(([n]) => n === LRO_ENTRY)?.[1];
 }
 
@@ -84,7 +85,7 @@ function pathsCheck(h: McpHarness, argv: string[], checks: Check[]): boolean {
     }
   });
   if (missing.length) {
-    checks.push({ name: 'paths', ok: false, detail: `${missing.join(' and ')} missing (lro or Node moved)`, fix: `lro init ${h}` });
+    checks.push(bad('paths', `${missing.join(' and ')} missing (lro or Node moved)`, `lro init ${h}`));
     return false;
   }
   checks.push({ name: 'paths', ok: true, detail: argv.join(' ') });
@@ -105,8 +106,10 @@ function liveCheck(argv: string[], env: NodeJS.ProcessEnv, path: string): Promis
       done(c);
     };
     const fail = (why: string) =>
-      finish({ name: 'live', ok: false, detail: `lro's server from ${path} ${why}`, fix: 'run the entry\'s command by hand to see why' });
-    const timer = setTimeout(() => fail(`did not answer within ${LIVE_TIMEOUT_MS / 1000} s${err ? `: ${err.trim().split('\n').pop()}` : ''}`), LIVE_TIMEOUT_MS);
+      finish(bad('live', `lro's server from ${path} ${why}`, "run the entry's command by hand to see why"));
+    const lastErr = () => (err ? `: ${err.trim().split('\n').pop()}` : '');
+    const late = () => fail(`did not answer within ${LIVE_TIMEOUT_MS / 1000} s${lastErr()}`);
+    const timer = setTimeout(late, LIVE_TIMEOUT_MS);
     child.on('error', (e) => fail(`did not start: ${e.message}`));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdin.on('error', () => undefined);
@@ -120,11 +123,14 @@ function liveCheck(argv: string[], env: NodeJS.ProcessEnv, path: string): Promis
           return fail(`wrote something that is not JSON-RPC on stdout: ${line.slice(0, 80)}`);
         }
         if (m.error) return fail(`answered an error: ${m.error.message}`);
-        if (m.id === 1) send(child, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        if (m.id === 1) {
+          const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+          send(child, { jsonrpc: '2.0', method: 'notifications/initialized' }, list);
+        }
         if (m.id === 2) {
           const n = m.result?.tools?.length ?? 0;
-          const ms = Date.now() - started;
-          return finish({ name: 'live', ok: n > 0, detail: `lro's server answered initialize and tools/list (${n} tools) in ${ms} ms` });
+          const detail = `lro's server answered initialize and tools/list (${n} tools) in ${Date.now() - started} ms`;
+          return finish({ name: 'live', ok: n > 0, detail });
         }
       }
       out = out.slice(out.lastIndexOf('\n') + 1);
@@ -133,6 +139,8 @@ function liveCheck(argv: string[], env: NodeJS.ProcessEnv, path: string): Promis
     send(child, { jsonrpc: '2.0', id: 1, method: 'initialize', params: init });
   });
 }
+
+const bad = (name: string, detail: string, fix: string): Check => ({ name, ok: false, detail, fix });
 
 function send(child: ReturnType<typeof spawn>, ...messages: object[]): void {
   child.stdin!.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));

@@ -7,7 +7,8 @@
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { applyEdits, findNodeAtLocation, parse, printParseErrorCode, type JSONPath, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, parse, printParseErrorCode } from 'jsonc-parser';
+import type { JSONPath, ParseError } from 'jsonc-parser';
 import { binDir } from './claude-code.js';
 import { EditRefused } from './installer.js';
 import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
@@ -221,7 +222,8 @@ function dropFirst(text: string, path: JSONPath, n: number): string {
   const node = nodeAt(text, path)!;
   const children = node.children ?? [];
   if (children.length <= n) return removeAt(text, path);
-  return applyEdits(text, [{ offset: children[0].offset, length: children[n].offset - children[0].offset, content: '' }]);
+  const start = children[0].offset;
+  return applyEdits(text, [{ offset: start, length: children[n].offset - start, content: '' }]);
 }
 
 /** The entry at `at` now starts `lro mcp proxy -- <its argv>`. */
@@ -241,7 +243,8 @@ function unwrapEntry(h: McpHarness, text: string, at: JSONPath, argv: string[]):
 /** A wrapped entry whose node or lro.js moved (lro reinstalled elsewhere): the new paths. */
 function repathEntry(h: McpHarness, text: string, at: JSONPath, argv: string[], lro: string[]): string {
   let out = text;
-  const [node, js] = SHAPES[h].style === 'array' ? [[...at, 'command', 0], [...at, 'command', 1]] : [[...at, 'command'], [...at, 'args', 0]];
+  const array = SHAPES[h].style === 'array';
+  const [node, js] = array ? [[...at, 'command', 0], [...at, 'command', 1]] : [[...at, 'command'], [...at, 'args', 0]];
   if (argv[0] !== lro[0]) out = replaceAt(out, node, lro[0]);
   if (argv[1] !== lro[1]) out = replaceAt(out, js, lro[1]);
   return out;

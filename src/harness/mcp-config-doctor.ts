@@ -12,6 +12,7 @@ import {
   argvOf,
   checkConfig,
   envOf,
+  isLroWrapped,
   LRO_ENTRY,
   mcpConfigPath,
   mcpTitle,
@@ -28,13 +29,19 @@ const LIVE_TIMEOUT_MS = 10_000;
 export async function mcpConfigChecks(h: McpHarness, env: NodeJS.ProcessEnv): Promise<Check[]> {
   const checks: Check[] = [];
   let found: { path: string; entry: unknown; argv: string[] } | null = null;
+  const proxies: [string, string[]][] = [];
   for (const scope of ['project', 'user'] as McpScope[]) {
     const path = mcpConfigPath(h, scope, env);
     const text = path === null ? null : readSettings(realFile(resolve(path)));
     if (path === null || text === null) continue;
-    const entry = fileCheck(h, scope, path, text, checks);
-    const argv = entry === undefined ? null : argvOf(h, entry);
-    if (argv && !found) found = { path, entry, argv };
+    const read = fileCheck(h, scope, path, text, checks);
+    if (!read) continue;
+    const argv = argvOf(h, read.lro);
+    if (argv && !found) found = { path, entry: read.lro, argv };
+    for (const [name, e] of serversOf(h, text)) {
+      const a = argvOf(h, e);
+      if (a && isLroWrapped(a)) proxies.push([name, a]);
+    }
   }
   if (!checks.length) {
     const where = [mcpConfigPath(h, 'user', env), mcpConfigPath(h, 'project', env)].filter(Boolean).join(' or ');
@@ -45,13 +52,14 @@ export async function mcpConfigChecks(h: McpHarness, env: NodeJS.ProcessEnv): Pr
     checks.push(bad('installed', `no "${LRO_ENTRY}" server in the files above`, `lro init ${h}`));
     return checks;
   }
-  if (!pathsCheck(h, found.argv, checks)) return checks;
+  if (!pathsCheck(h, found.argv, proxies, checks)) return checks;
   checks.push(await liveCheck(found.argv, { ...env, ...envOf(found.entry) }, found.path));
   return checks;
 }
 
-/** One config file: readable, and what it holds. Returns lro's entry, if any. */
-function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, checks: Check[]): unknown {
+/** One config file: readable, and what it holds. Returns lro's entry (if any), or null for a file unread. */
+type Read = { lro: unknown } | null;
+function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, checks: Check[]): Read {
   const name = `config (${scope})`;
   try {
     checkConfig(h, text, path);
@@ -59,7 +67,7 @@ function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, c
     if (!(e instanceof EditRefused)) throw e;
     const why = `${e.message.split(': fix it first')[0]}: ${mcpTitle(h)} cannot read it`;
     checks.push(bad(name, why, `fix ${path}, then lro doctor ${h}`));
-    return undefined;
+    return null;
   }
   const s = survey(h, text);
   const parts = [s.lro ? `lro's server ("${LRO_ENTRY}")` : 'no lro server'];
@@ -69,13 +77,26 @@ function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, c
   const fix = s.unwrapped.length ? `lro init ${h}${scope === 'project' ? ' --project' : ''} --wrap` : undefined;
   const detail = `${path}: ${parts.join('; ')}${s.remote.length ? ` (${REMOTE_NOTE})` : ''}`;
   checks.push({ name, ok: true, warning: s.unwrapped.length > 0, detail, ...(fix ? { fix } : {}) });
-  return serversOf(h, text).find(([n]) => n === LRO_ENTRY)?.[1];
+  return { lro: serversOf(h, text).find(([n]) => n === LRO_ENTRY)?.[1] };
 }
 
-/** The Node and lro.js lro's entry names still exist. */
-function pathsCheck(h: McpHarness, argv: string[], checks: Check[]): boolean {
-  // a bare name (`lro`) is looked up on the harness's PATH: only absolute paths can be checked here
-  const missing = argv.slice(0, 2).filter((p, i) => {
+/** The Node and lro.js that lro's entry and every server lro wrapped name still exist. */
+function pathsCheck(h: McpHarness, argv: string[], proxies: [string, string[]][], checks: Check[]): boolean {
+  const missing = [...missingOf(argv)];
+  const stale = proxies.filter(([, a]) => missingOf(a).length).map(([name]) => name);
+  if (missing.length || stale.length) {
+    const what = [...missing.map((p) => `${p} is gone`), ...stale.map((n) => `server ${n} names a path that is gone`)]
+      .join('; ');
+    checks.push(bad('paths', `${what} (lro or Node moved)`, `lro init ${h}${stale.length ? ' --wrap' : ''}`));
+    return false;
+  }
+  checks.push({ name: 'paths', ok: true, detail: argv.join(' ') });
+  return true;
+}
+
+/** Which of an argv's Node and lro.js are gone; a bare name (`lro`) is looked up on PATH and not checked here. */
+function missingOf(argv: string[]): string[] {
+  return argv.slice(0, 2).filter((p, i) => {
     if (!isAbsolute(p)) return false;
     try {
       accessSync(p, i === 0 ? constants.X_OK : constants.R_OK);
@@ -84,12 +105,6 @@ function pathsCheck(h: McpHarness, argv: string[], checks: Check[]): boolean {
       return true;
     }
   });
-  if (missing.length) {
-    checks.push(bad('paths', `${missing.join(' and ')} missing (lro or Node moved)`, `lro init ${h}`));
-    return false;
-  }
-  checks.push({ name: 'paths', ok: true, detail: argv.join(' ') });
-  return true;
 }
 
 /** Starts lro's server as the harness would and asks it to initialize and list its tools. */

@@ -123,6 +123,9 @@ function lroWrapLength(argv: string[]): number {
   return ok ? 5 : 0;
 }
 
+/** Whether argv is lro's wrapping of a server (the one init --wrap writes, with lro's paths in front). */
+export const isLroWrapped = (argv: string[]): boolean => lroWrapLength(argv) > 0;
+
 /** Whether argv already runs behind `lro mcp proxy` (lro's wrapping, or one written by hand with `lro`). */
 export function isWrapped(argv: string[]): boolean {
   return lroWrapLength(argv) > 0 || (isLroBin(argv[0]) && PROXY.every((w, i) => argv[1 + i] === w));

@@ -343,5 +343,14 @@ describe('lro doctor for the MCP-configured harnesses', () => {
     expect(r.out).toContain("behind lro's proxy: fake, bare");
     expect(r.out).toMatch(/ok {2}live: lro's server answered initialize and tools\/list \(\d+ tools\) in \d+ ms/);
     expect(r.out).toContain('lro works in Cursor.');
+    // lro moved since: the wrapped servers name a lro.js that is gone; init --wrap puts the new paths in
+    const proxy = (js: string) => `${JSON.stringify(js)}, "mcp", "proxy"`;
+    writeFileSync(file, readFileSync(file, 'utf8').replace(proxy(BIN), proxy('/gone/lro.js')));
+    const stale = await lro(['doctor', c.h], { env });
+    expect(stale.code).toBe(1);
+    expect(stale.out).toContain('X  paths: server fake names a path that is gone (lro or Node moved)');
+    expect(stale.out).toContain('fix: lro init cursor --wrap');
+    expect((await run('--wrap')).code).toBe(0);
+    expect((await lro(['doctor', c.h], { env })).code).toBe(0);
   });
 });

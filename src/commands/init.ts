@@ -162,10 +162,10 @@ export const initCommand: CommandDef<InitOptions> = {
     'large and failing shell output and large MCP results reach the model as descriptors',
   arguments: [{ name: 'harness', description: 'the harness to wire lro into', choices: HARNESSES }],
   options: [
-    { flags: '--user', description: 'edit the user settings (the default): ~/.claude/settings.json, …' },
+    { flags: '--user', description: 'edit the user settings (the default), e.g. ~/.claude/settings.json' },
     {
       flags: '--project',
-      description: "edit this project's settings: .claude/settings.json, .cursor/mcp.json, .vscode/mcp.json, …",
+      description: "edit this project's settings, e.g. .claude/settings.json, .cursor/mcp.json, .vscode/mcp.json",
     },
     { flags: '--mcp', description: "codex: also register lro's MCP server in config.toml ([mcp_servers.lro])" },
     {

@@ -354,3 +354,14 @@ describe('lro doctor for the MCP-configured harnesses', () => {
     expect((await lro(['doctor', c.h], { env })).code).toBe(0);
   });
 });
+
+test('usage errors say what to run instead (exit 2): --project for Claude Desktop, --wrap for Codex', async () => {
+  const env = { HOME: join(root, 'usage'), XDG_STATE_HOME: join(root, 'usage', 'state') };
+  const desktop = await lro(['init', 'claude-desktop', '--project'], { env });
+  expect(desktop.code).toBe(2);
+  expect(desktop.stderr).toContain('--project is not for claude-desktop: Claude Desktop has one settings file');
+  const codex = await lro(['init', 'codex', '--wrap'], { env });
+  expect(codex.code).toBe(2);
+  expect(codex.stderr).toContain('--wrap is for cursor, vscode, claude-desktop, opencode');
+  expect(existsSync(join(root, 'usage'))).toBe(false);
+});

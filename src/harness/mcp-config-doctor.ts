@@ -77,7 +77,9 @@ function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, c
   const fix = s.unwrapped.length ? `lro init ${h}${scope === 'project' ? ' --project' : ''} --wrap` : undefined;
   const detail = `${path}: ${parts.join('; ')}${s.remote.length ? ` (${REMOTE_NOTE})` : ''}`;
   checks.push({ name, ok: true, warning: s.unwrapped.length > 0, detail, ...(fix ? { fix } : {}) });
-  return { lro: serversOf(h, text).find(([n]) => n === LRO_ENTRY)?.[1] };
+  // lro's entry is the one survey found (a server named "lro" that runs something else is not)
+  const same = (e: unknown) => JSON.stringify(argvOf(h, e)) === JSON.stringify(s.lro);
+  return { lro: s.lro ? serversOf(h, text).find(([, e]) => same(e))?.[1] : undefined };
 }
 
 /** The Node and lro.js that lro's entry and every server lro wrapped name still exist. */

@@ -21,7 +21,7 @@ export interface HarnessDoctor {
   label: string;
   /** What shows the harness is on this machine (its binary on PATH, its settings folder), or null. */
   found(env: NodeJS.ProcessEnv): string | null;
-  checks(env: NodeJS.ProcessEnv): Check[];
+  checks(env: NodeJS.ProcessEnv): Check[] | Promise<Check[]>;
 }
 
 /** One harness in the overview. */
@@ -35,14 +35,18 @@ export interface HarnessStatus {
 }
 
 /** The status of every harness (only found ones are checked). */
-export function statuses(harnesses: HarnessDoctor[], env: NodeJS.ProcessEnv): HarnessStatus[] {
-  return harnesses.map((h) => {
-    const found = h.found(env);
-    if (!found) return { harness: h.name, found, installed: null, healthy: false, checks: [] };
-    const checks = h.checks(env);
-    const installed = !checks.some((c) => c.absent);
-    return { harness: h.name, found, installed, healthy: installed && checks.every((c) => c.ok), checks };
-  });
+export async function statuses(harnesses: HarnessDoctor[], env: NodeJS.ProcessEnv): Promise<HarnessStatus[]> {
+  const all: HarnessStatus[] = [];
+  for (const h of harnesses) all.push(await status(h, env));
+  return all;
+}
+
+async function status(h: HarnessDoctor, env: NodeJS.ProcessEnv): Promise<HarnessStatus> {
+  const found = h.found(env);
+  if (!found) return { harness: h.name, found, installed: null, healthy: false, checks: [] };
+  const checks = await h.checks(env);
+  const installed = !checks.some((c) => c.absent);
+  return { harness: h.name, found, installed, healthy: installed && checks.every((c) => c.ok), checks };
 }
 
 /** Healthy: lro is installed somewhere, and works wherever it is installed. */

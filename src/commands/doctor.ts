@@ -16,6 +16,8 @@ import { readSettings, realFile } from '../harness/settings-file.js';
 import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
 import { wrapCommand } from './codex-hook.js';
 import { homeFolder, overallHealthy, overviewText, statuses, type Check, type HarnessDoctor } from './doctor-overview.js';
+import { MCP_HARNESSES, mcpTitle } from '../harness/mcp-config.js';
+import { mcpConfigChecks, mcpConfigFound } from '../harness/mcp-config-doctor.js';
 
 /** The Claude Code release lro's end-to-end tests run. */
 export const TESTED_CLAUDE_CODE = '2.1.328';
@@ -311,6 +313,14 @@ export const HARNESS_DOCTORS: HarnessDoctor[] = [
       homeFolder(env, '.codex'),
     checks: codexChecks,
   },
+  ...MCP_HARNESSES.map(
+    (h): HarnessDoctor => ({
+      name: h,
+      label: mcpTitle(h),
+      found: (env) => mcpConfigFound(h, env),
+      checks: (env) => mcpConfigChecks(h, env),
+    }),
+  ),
 ];
 
 type DoctorOptions = { harness?: string; json?: boolean };
@@ -323,7 +333,7 @@ export async function runDoctor(o: DoctorOptions, io: IO): Promise<number> {
     throw new UsageError(`unknown harness '${o.harness}': lro doctor with one of ${names}, or none for all`);
   }
   const harness = doctor.name;
-  const checks = doctor.checks(io.env);
+  const checks = await doctor.checks(io.env);
   const healthy = checks.every((c) => c.ok);
   if (o.json) {
     await io.stdout.write(`${JSON.stringify({ harness, healthy, checks }, null, 2)}\n`);
@@ -339,7 +349,7 @@ export async function runDoctor(o: DoctorOptions, io: IO): Promise<number> {
 
 /** `lro doctor` with no harness named: every harness, one line each. */
 async function runOverview(o: DoctorOptions, io: IO): Promise<number> {
-  const all = statuses(HARNESS_DOCTORS, io.env);
+  const all = await statuses(HARNESS_DOCTORS, io.env);
   const healthy = overallHealthy(all);
   if (o.json) await io.stdout.write(`${JSON.stringify({ healthy, harnesses: all }, null, 2)}\n`);
   else await io.stdout.write(overviewText(all, HARNESS_DOCTORS));
@@ -351,7 +361,8 @@ export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
   name: 'doctor',
   description:
     'check that lro is wired into the agent harnesses found here and works there (with no harness named: every ' +
-    'one, a line each); for one harness: its version, settings files, hook trust, lro run on samples, PATH',
+    "one, a line each); for one harness: its version, settings files, hook trust, lro run on samples, lro's MCP " +
+    'server started, PATH',
   arguments: [
     {
       name: 'harness',
@@ -361,7 +372,7 @@ export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
     },
   ],
   options: [{ flags: '--json', description: 'print the checks as JSON' }],
-  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex'],
+  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex', 'lro doctor cursor'],
   notes:
     'With no harness named: 0 when lro is installed in at least one harness and works in every one it is ' +
     'installed in. Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',

@@ -19,8 +19,10 @@ import {
   uninstallMcp,
 } from '../harness/codex.js';
 import { apply, diffOf, EditRefused, plan, type FileEdit, type Outcome } from '../harness/installer.js';
+import { isMcpHarness, MCP_HARNESSES } from '../harness/mcp-config.js';
+import { mcpConfigAdapter } from '../harness/mcp-config-init.js';
 
-export const HARNESSES = ['claude-code', 'codex'];
+export const HARNESSES = ['claude-code', 'codex', ...MCP_HARNESSES];
 
 export interface InitOptions {
   harness: string;
@@ -29,6 +31,7 @@ export interface InitOptions {
   dryRun?: boolean;
   uninstall?: boolean;
   mcp?: boolean;
+  wrap?: boolean;
 }
 
 /** The scope the options name (--user is the default). */
@@ -120,9 +123,18 @@ function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
 }
 
 export async function runInit(o: InitOptions, io: IO): Promise<number> {
+  if (o.wrap && !isMcpHarness(o.harness)) {
+    throw new UsageError(`--wrap is for ${MCP_HARNESSES.join(', ')}: ${o.harness} is not configured by an MCP list`);
+  }
   const adapter =
-    o.harness === 'claude-code' ? claudeCode(o, io.env) : o.harness === 'codex' ? codex(o, io.env) : null;
-  if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init claude-code, or lro init codex`);
+    o.harness === 'claude-code'
+      ? claudeCode(o, io.env)
+      : o.harness === 'codex'
+        ? codex(o, io.env)
+        : isMcpHarness(o.harness)
+          ? mcpConfigAdapter(o.harness, o, io.env)
+          : null;
+  if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init ${HARNESSES.join(' | ')}`);
   const uninstalling = !!o.uninstall;
   let planned;
   try {
@@ -146,13 +158,20 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
 export const initCommand: CommandDef<InitOptions> = {
   name: 'init',
   description:
-    "wire lro into an agent harness's settings (Claude Code, Codex): large and failing shell output and large MCP " +
-    'results reach the model as descriptors',
+    "wire lro into an agent harness's settings (Claude Code, Codex, Cursor, VS Code, Claude Desktop, opencode): " +
+    'large and failing shell output and large MCP results reach the model as descriptors',
   arguments: [{ name: 'harness', description: 'the harness to wire lro into', choices: HARNESSES }],
   options: [
-    { flags: '--user', description: 'edit the user settings, ~/.claude/settings.json (the default)' },
-    { flags: '--project', description: "edit this project's settings, ./.claude/settings.json (claude-code)" },
+    { flags: '--user', description: 'edit the user settings (the default), e.g. ~/.claude/settings.json' },
+    {
+      flags: '--project',
+      description: "edit this project's settings, e.g. .claude/settings.json, .cursor/mcp.json, .vscode/mcp.json",
+    },
     { flags: '--mcp', description: "codex: also register lro's MCP server in config.toml ([mcp_servers.lro])" },
+    {
+      flags: '--wrap',
+      description: "cursor, vscode, claude-desktop, opencode: also put your stdio MCP servers behind lro's proxy",
+    },
     { flags: '--dry-run', description: 'print the change as a unified diff and change nothing' },
     {
       flags: '--uninstall',
@@ -164,6 +183,8 @@ export const initCommand: CommandDef<InitOptions> = {
     'lro init claude-code --dry-run       the change, as a diff',
     'lro init claude-code --uninstall     lro out again',
     'lro init codex --mcp                 Codex: the shell hook, and lro mcp as an MCP server',
+    'lro init cursor --wrap               Cursor: lro mcp, and your MCP servers behind lro mcp proxy',
+    'lro init vscode --project            VS Code: lro mcp in .vscode/mcp.json',
   ],
   notes: `Claude Code: env.CLAUDE_CODE_SHELL_PREFIX (lro's shell prefix, by absolute path) and a PostToolUse hook
 for mcp__.* tools. The settings file must be strict JSON (Claude Code ignores a file holding a comment); one that
@@ -172,6 +193,9 @@ Codex: a PreToolUse hook (matcher ^Bash$) in $CODEX_HOME/hooks.json (default ~/.
 command through lro's shell prefix; with --mcp, [mcp_servers.lro] added to config.toml by exact text edits
 (comments and order kept). Codex runs the hook only once you trust it in /hooks; lro doctor codex says whether it
 is trusted. A command Codex's dangerous-command check might flag (rm, sudo, git) is left as it is.
+Cursor, VS Code, Claude Desktop, opencode: an entry "lro" (lro mcp, by absolute paths) in the MCP server list;
+with --wrap each stdio server becomes \`lro mcp proxy -- <its command>\` (its env and other fields kept); remote
+servers are left as they are. VS Code and opencode files may hold comments: they are kept.
 The write is atomic and keeps the file's mode; init twice changes nothing the second time.
 Exit status: 0 done (or nothing to do), 2 refused or failed.`,
   run: (o, io) => runInit(o, io),

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 
 const TRACE = join(__dirname, '../helpers/module-trace.mjs');
-/** A string the SDK's protocol code holds and lro's own code does not. */
-const SDK_MARK = 'notifications/initialized';
+/** A string the SDK's protocol code holds and lro's own code does not (lro doctor speaks the MCP handshake itself,
+ * so `notifications/initialized` is in lro's own code now). */
+const SDK_MARK = 'notifications/roots/list_changed';
 
 let root: string;
 let store: string;

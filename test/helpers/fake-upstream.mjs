@@ -2,6 +2,8 @@
 //   exact       answers with a result whose numbers JSON.parse cannot keep (above 2^53, -0, 1.0, 1E+2)
 //   image       answers with an image block of SIZE bytes of base64 (arguments: {bytes: SIZE})
 //   hang        never answers
+//   lines       answers with N text lines (arguments: {lines: N}), the first naming $FAKE_GREETING (what the
+//               client's config gave the server's environment)
 // Flags: --stubborn: ignores SIGTERM and the end of its stdin, and starts a child of its own that does the same
 // (what a proxy must still stop); its pid is written to the file given as --child-pid FILE.
 import { spawn } from 'node:child_process';
@@ -16,7 +18,7 @@ if (stubborn) {
   if (pidFile) writeFileSync(pidFile, String(child.pid));
 }
 
-const TOOLS = ['exact', 'image', 'hang'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+const TOOLS = ['exact', 'image', 'hang', 'lines'].map((name) => ({ name, inputSchema: { type: 'object' } }));
 const send = (text) => process.stdout.write(`${text}\n`);
 
 function answer(m) {
@@ -42,6 +44,11 @@ function call(id, name, args) {
   if (name === 'image') {
     const data = 'A'.repeat(args.bytes ?? 1000);
     return send(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(id), result: { content: [{ type: 'image', mimeType: 'image/png', data }] } }));
+  }
+  if (name === 'lines') {
+    const rows = Array.from({ length: args.lines ?? 1 }, (_, i) => `line ${i + 1} of the fake upstream`);
+    const text = [`greeting: ${process.env.FAKE_GREETING ?? '(none)'}`, ...rows].join('\n');
+    return send(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(id), result: { content: [{ type: 'text', text }] } }));
   }
   // hang: no answer
 }

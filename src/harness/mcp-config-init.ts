@@ -1,0 +1,72 @@
+// `lro init cursor | vscode | claude-desktop | opencode`: the adapter init.ts runs for the harnesses configured by an
+// MCP server list (harness/mcp-config.ts): the one file to edit, and what to tell the user afterwards.
+import { UsageError } from '../errors.js';
+import { readSettings, realFile } from './settings-file.js';
+import type { FileEdit, Outcome } from './installer.js';
+import {
+  installMcpConfig,
+  mcpConfigPath,
+  mcpTitle,
+  survey,
+  uninstallMcpConfig,
+  type McpHarness,
+  type McpScope,
+} from './mcp-config.js';
+import { resolve } from 'node:path';
+
+export interface McpInitOptions {
+  user?: boolean;
+  project?: boolean;
+  wrap?: boolean;
+  uninstall?: boolean;
+  mcp?: boolean;
+}
+
+/** Why a remote server is left as it is (said once in the report). */
+export const REMOTE_NOTE =
+  "the harness connects to them itself, with its own sign-in, which lro's proxy would take over";
+
+export function mcpConfigAdapter(
+  h: McpHarness,
+  o: McpInitOptions,
+  env: NodeJS.ProcessEnv,
+): { edits: FileEdit[]; report(outcomes: Outcome[]): string } {
+  if (o.mcp) throw new UsageError(`--mcp is for codex: lro init ${h} always registers lro's MCP server`);
+  if (o.user && o.project) throw new UsageError('--user and --project cannot be used together: choose one');
+  const scope: McpScope = o.project ? 'project' : 'user';
+  const shown = mcpConfigPath(h, scope, env);
+  if (!shown) throw new UsageError(`--project is not for ${h}: ${mcpTitle(h)} has one settings file per user`);
+  const wrap = !!o.wrap;
+  const undo = `lro init ${h}${scope === 'project' ? ' --project' : ''} --uninstall`;
+  return {
+    edits: [
+      {
+        shown,
+        install: (t) => installMcpConfig(h, t, shown, wrap),
+        uninstall: (t) => uninstallMcpConfig(h, t, shown),
+      },
+    ],
+    report([outcome]) {
+      if (o.uninstall) return `${uninstallLine(outcome, shown)}\n`;
+      const s = survey(h, readSettings(realFile(resolve(shown))) ?? '');
+      const lines = [
+        outcome === 'unchanged'
+          ? `lro: already installed in ${shown}: nothing to change (lro doctor ${h} checks it works)`
+          : `lro: lro's MCP server registered in ${shown} (entry "lro": lro mcp)`,
+      ];
+      if (s.wrapped.length) lines.push(`lro: behind lro's proxy, large results offloaded: ${s.wrapped.join(', ')}`);
+      if (s.unwrapped.length) {
+        lines.push(`lro: not behind lro's proxy: ${s.unwrapped.join(', ')} (lro init ${h} --wrap puts them there)`);
+      }
+      if (s.remote.length) lines.push(`lro: left as they are: ${s.remote.join(', ')} (remote: ${REMOTE_NOTE})`);
+      lines.push(`restart ${mcpTitle(h)} to load it; check it: lro doctor ${h}; undo it: ${undo}`);
+      return `${lines.join('\n')}\n`;
+    },
+  };
+}
+
+function uninstallLine(outcome: Outcome, shown: string): string {
+  if (outcome === 'restored') return `lro: removed from ${shown} (the file is as it was before lro init)`;
+  if (outcome === 'removed') return `lro: removed from ${shown} (lro's server, and lro's proxy from your servers)`;
+  return `lro: not installed in ${shown}: nothing to remove`;
+}

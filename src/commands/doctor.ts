@@ -14,6 +14,7 @@ import { strictJsonProblem } from '../harness/json-edit.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
 import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
 import { wrapCommand } from './codex-hook.js';
+import { geminiChecks } from './doctor-gemini.js';
 
 /** The Claude Code release lro's end-to-end tests run. */
 export const TESTED_CLAUDE_CODE = '2.1.328';
@@ -294,14 +295,15 @@ function codexRunChecks(env: NodeJS.ProcessEnv, checks: Check[]): void {
   }
 }
 
-const NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+const NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' };
 
 export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO): Promise<number> {
   const harness = o.harness ?? 'claude-code';
   if (!(harness in NAMES)) {
-    throw new UsageError(`unknown harness '${o.harness}': lro doctor claude-code, or lro doctor codex`);
+    throw new UsageError(`unknown harness '${o.harness}': lro doctor ${Object.keys(NAMES).join(' | ')}`);
   }
-  const checks = harness === 'codex' ? codexChecks(io.env) : claudeCodeChecks(io.env);
+  const checks =
+    harness === 'codex' ? codexChecks(io.env) : harness === 'gemini' ? geminiChecks(io.env) : claudeCodeChecks(io.env);
   const healthy = checks.every((c) => c.ok);
   if (o.json) {
     await io.stdout.write(`${JSON.stringify({ harness, healthy, checks }, null, 2)}\n`);
@@ -319,18 +321,18 @@ export async function runDoctor(o: { harness?: string; json?: boolean }, io: IO)
 export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
   name: 'doctor',
   description:
-    'check that lro is wired into Claude Code or Codex and works there: the harness, the settings files, ' +
+    'check that lro is wired into Claude Code, Codex or Gemini CLI and works there: the harness, the settings files, ' +
     'hook trust, the prefix run on samples, PATH',
   arguments: [
     {
       name: 'harness',
       description: 'the harness to check (default claude-code)',
-      choices: ['claude-code', 'codex'],
+      choices: ['claude-code', 'codex', 'gemini'],
       optional: true,
     },
   ],
   options: [{ flags: '--json', description: 'print the checks as JSON' }],
-  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex'],
+  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex', 'lro doctor gemini'],
   notes: 'Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',
   run: (o, io) => runDoctor(o, io),
 };

@@ -19,8 +19,9 @@ import {
   uninstallMcp,
 } from '../harness/codex.js';
 import { apply, diffOf, EditRefused, plan, type FileEdit, type Outcome } from '../harness/installer.js';
+import { geminiAdapter } from '../harness/gemini-init.js';
 
-export const HARNESSES = ['claude-code', 'codex'];
+export const HARNESSES = ['claude-code', 'codex', 'gemini'];
 
 export interface InitOptions {
   harness: string;
@@ -38,14 +39,16 @@ export function scopeOf(o: { user?: boolean; project?: boolean }): Scope {
 }
 
 /** What an adapter gives the installer: the files to edit, and what to say once they are edited. */
-interface Adapter {
+export interface Adapter {
   edits: FileEdit[];
   /** The lines printed after the files were edited (each file's outcome, in the order of `edits`). */
   report(outcomes: Outcome[]): string;
 }
 
 function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
-  if (o.mcp) throw new UsageError('--mcp is for codex: Claude Code gets its MCP hook from lro init claude-code itself');
+  if (o.mcp) {
+    throw new UsageError('--mcp is for codex and gemini: Claude Code gets its MCP hook from lro init claude-code');
+  }
   const scope = scopeOf(o);
   const shown = settingsPath(scope, env, '.');
   return {
@@ -74,7 +77,7 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
 
 function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
   if (o.project) {
-    throw new UsageError('--project is for claude-code: lro init codex edits $CODEX_HOME (default ~/.codex)');
+    throw new UsageError('--project is for claude-code and gemini: lro init codex edits $CODEX_HOME (or ~/.codex)');
   }
   const home = codexHome(env);
   const hooks = join(home, 'hooks.json');
@@ -121,8 +124,9 @@ function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
 
 export async function runInit(o: InitOptions, io: IO): Promise<number> {
   const adapter =
-    o.harness === 'claude-code' ? claudeCode(o, io.env) : o.harness === 'codex' ? codex(o, io.env) : null;
-  if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init claude-code, or lro init codex`);
+    o.harness === 'claude-code' ? claudeCode(o, io.env) : o.harness === 'codex' ? codex(o, io.env) :
+    o.harness === 'gemini' ? geminiAdapter(o, io.env) : null;
+  if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init ${HARNESSES.join(' | ')}`);
   const uninstalling = !!o.uninstall;
   let planned;
   try {

@@ -150,13 +150,16 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
 export const initCommand: CommandDef<InitOptions> = {
   name: 'init',
   description:
-    "wire lro into an agent harness's settings (Claude Code, Codex): large and failing shell output and large MCP " +
-    'results reach the model as descriptors',
+    "wire lro into an agent harness's settings (Claude Code, Codex, Gemini CLI): large and failing shell output " +
+    'and large MCP results reach the model as descriptors',
   arguments: [{ name: 'harness', description: 'the harness to wire lro into', choices: HARNESSES }],
   options: [
-    { flags: '--user', description: 'edit the user settings, ~/.claude/settings.json (the default)' },
-    { flags: '--project', description: "edit this project's settings, ./.claude/settings.json (claude-code)" },
-    { flags: '--mcp', description: "codex: also register lro's MCP server in config.toml ([mcp_servers.lro])" },
+    { flags: '--user', description: 'edit the user settings, ~/.claude/ or ~/.gemini/settings.json (the default)' },
+    { flags: '--project', description: "edit this project's settings, ./.claude/ or ./.gemini/settings.json" },
+    {
+      flags: '--mcp',
+      description: "codex, gemini: also register lro's MCP server ([mcp_servers.lro] in config.toml, mcpServers.lro)",
+    },
     { flags: '--dry-run', description: 'print the change as a unified diff and change nothing' },
     {
       flags: '--uninstall',
@@ -168,6 +171,7 @@ export const initCommand: CommandDef<InitOptions> = {
     'lro init claude-code --dry-run       the change, as a diff',
     'lro init claude-code --uninstall     lro out again',
     'lro init codex --mcp                 Codex: the shell hook, and lro mcp as an MCP server',
+    "lro init gemini --project            Gemini CLI: this project's .gemini/settings.json",
   ],
   notes: `Claude Code: env.CLAUDE_CODE_SHELL_PREFIX (lro's shell prefix, by absolute path) and a PostToolUse hook
 for mcp__.* tools. The settings file must be strict JSON (Claude Code ignores a file holding a comment); one that
@@ -176,6 +180,10 @@ Codex: a PreToolUse hook (matcher ^Bash$) in $CODEX_HOME/hooks.json (default ~/.
 command through lro's shell prefix; with --mcp, [mcp_servers.lro] appended to config.toml by exact text edits
 (comments and order kept). Codex runs the hook only once you trust it in /hooks; lro doctor codex says whether it
 is trusted. A command Codex's dangerous-command check might flag (rm, sudo, git) is left as it is.
+Gemini CLI: an AfterTool hook (matcher run_shell_command) in ~/.gemini/settings.json ($GEMINI_CLI_HOME moves it;
+--project: ./.gemini/settings.json) that stores a large shell output whole and hands the model the descriptor with
+Gemini CLI's own Exit Code line; with --mcp, mcpServers.lro. Comments in the file are kept; a file Gemini CLI
+rejects is refused. Gemini CLI runs hooks only in folders it trusts; lro doctor gemini says whether this one is.
 The write is atomic and keeps the file's mode; init twice changes nothing the second time.
 Exit status: 0 done (or nothing to do), 2 refused or failed.`,
   run: (o, io) => runInit(o, io),

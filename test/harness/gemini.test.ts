@@ -156,6 +156,19 @@ describe.skipIf(!!install.skip)('Gemini CLI 0.61.0 with lro init gemini', () => 
     expect(idIn((await play(s, [shell('seq 1 200000')])).outputs[0].text)).not.toBe('');
   });
 
+  test("the user's own policy still applies: a command a rule denies is refused, not run (lro leaves it as it is)", async () => {
+    const s = scratch('policy');
+    await installLro(s);
+    mkdirSync(join(s.home, '.gemini', 'policies'));
+    const rule = '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 500\n';
+    writeFileSync(join(s.home, '.gemini', 'policies', 'deny-rm.toml'), rule);
+    writeFileSync(join(s.work, 'victim'), 'keep me\n');
+    const [denied, other] = (await play(s, [shell('rm -f victim; echo removed'), shell('seq 1 200000')])).outputs;
+    expect(denied.response).toEqual({ error: 'Tool execution denied by policy.' });
+    expect(readFileSync(join(s.work, 'victim'), 'utf8')).toBe('keep me\n');
+    expect(idIn(other.text)).not.toBe(''); // other commands are still offloaded
+  });
+
   test("--mcp: Gemini CLI starts lro's MCP server from the edited settings, offers its tools; uninstall exact", async () => {
     const s = scratch('mcp');
     const before = readFileSync(s.settings, 'utf8');

@@ -41,17 +41,22 @@ export function parseShellResult(text: string): ShellResult | null {
   const wrapped = text.startsWith(OPEN) && text.endsWith(CLOSE);
   const body = wrapped ? text.slice(OPEN.length, -CLOSE.length) : text;
   if (!body.startsWith('Output: ')) return null;
-  const lines = body.slice('Output: '.length).split('\n');
+  // Gemini CLI's lines are taken off the end one by one (the output can be millions of lines: never split it)
+  const start = 'Output: '.length;
   const trailer: string[] = [];
+  let end = body.length;
   let next = TRAILER.length; // a trailer line must come before the ones already taken
-  while (lines.length > 1) {
-    const last = lines[lines.length - 1];
-    const key = TRAILER.findIndex((k, i) => i < next && last.startsWith(`${k}: `));
+  for (;;) {
+    const nl = body.lastIndexOf('\n', end - 1);
+    if (nl < start) break;
+    const line = body.slice(nl + 1, end);
+    const key = TRAILER.findIndex((k, i) => i < next && line.startsWith(`${k}: `));
     if (key < 0) break;
-    trailer.unshift(lines.pop()!);
+    trailer.unshift(line);
+    end = nl;
     next = key;
   }
-  const output = lines.join('\n');
+  const output = body.slice(start, end);
   if (output === '(empty)') return null;
   const value = (k: string) => trailer.find((l) => l.startsWith(`${k}: `))?.slice(k.length + 2);
   const signal = value('Signal') ?? null;

@@ -81,7 +81,20 @@ function checkSettings(text: string, path: string): void {
   if (treeOf(text)?.type !== 'object') {
     throw new EditRefused(`${path} is not a JSON object: fix it first, lro leaves it untouched`);
   }
+  // lro adds to these; one of another shape would have to be replaced, and what is in it lost
+  const shapes: [string[], string][] = [
+    [['hooks'], 'object'],
+    [['hooks', 'AfterTool'], 'array'],
+    [['mcpServers'], 'object'],
+  ];
+  for (const [at, shape] of shapes) {
+    const v = valueAt(text, at);
+    if (v === undefined || (shape === 'array' ? Array.isArray(v) : isObject(v))) continue;
+    throw new EditRefused(`${path}: ${at.join('.')} is not an ${shape}: fix it first, lro leaves it untouched`);
+  }
 }
+
+const isObject = (v: unknown): boolean => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The settings text with lro's AfterTool hook (the same text when it is there already). */
 export function installHook(text: string, command: string, path: string): string {

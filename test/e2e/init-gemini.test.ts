@@ -123,6 +123,13 @@ test('a settings file Gemini CLI rejects is refused (exit 2, one line, untouched
   expect(list.code).toBe(2);
   expect(list.stderr).toContain('is not a JSON object');
   expect(readFileSync(h.settings, 'utf8')).toBe('[1, 2]\n');
+  // a value lro would have to replace to add its own is not replaced
+  const odd = '{ "hooks": { "AfterTool": { "matcher": "x" } } }\n';
+  writeFileSync(h.settings, odd);
+  const shape = await lro(['init', 'gemini'], { env: h.env });
+  expect(shape.code).toBe(2);
+  expect(shape.stderr).toMatch(/settings\.json: hooks\.AfterTool is not an array: fix it first, lro leaves it untouched\n$/);
+  expect(readFileSync(h.settings, 'utf8')).toBe(odd);
 });
 
 test('--project edits ./.gemini/settings.json of the folder it runs in; --user with --project is refused', async () => {

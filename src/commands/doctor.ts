@@ -18,6 +18,7 @@ import { wrapCommand } from './codex-hook.js';
 import { homeFolder, overallHealthy, overviewText, statuses, type Check, type HarnessDoctor } from './doctor-overview.js';
 import { MCP_HARNESSES, mcpTitle } from '../harness/mcp-config.js';
 import { mcpConfigChecks, mcpConfigFound } from '../harness/mcp-config-doctor.js';
+import { geminiChecks } from './doctor-gemini.js';
 
 /** The Claude Code release lro's end-to-end tests run. */
 export const TESTED_CLAUDE_CODE = '2.1.328';
@@ -313,6 +314,15 @@ export const HARNESS_DOCTORS: HarnessDoctor[] = [
       homeFolder(env, '.codex'),
     checks: codexChecks,
   },
+  {
+    name: 'gemini',
+    label: 'Gemini CLI',
+    found: (env) =>
+      (which('gemini', env.PATH) ? 'gemini on PATH' : null) ??
+      (env.GEMINI_CLI_HOME && existsSync(join(env.GEMINI_CLI_HOME, '.gemini')) ? env.GEMINI_CLI_HOME : null) ??
+      homeFolder(env, '.gemini'),
+    checks: geminiChecks,
+  },
   ...MCP_HARNESSES.map(
     (h): HarnessDoctor => ({
       name: h,
@@ -372,7 +382,7 @@ export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
     },
   ],
   options: [{ flags: '--json', description: 'print the checks as JSON' }],
-  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex', 'lro doctor cursor'],
+  examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex', 'lro doctor gemini', 'lro doctor cursor'],
   notes:
     'With no harness named: 0 when lro is installed in at least one harness and works in every one it is ' +
     'installed in. Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',

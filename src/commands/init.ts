@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { CommandDef } from './command.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { install, installation, SettingsRefused, settingsPath, uninstall, type Scope } from '../harness/claude-code.js';
+import { install, installation, SettingsRefused, settingsPath, uninstall } from '../harness/claude-code.js';
 import {
   codexHome,
   codexHookCommand,
@@ -18,37 +18,26 @@ import {
   uninstallHooks,
   uninstallMcp,
 } from '../harness/codex.js';
-import { apply, diffOf, EditRefused, plan, type FileEdit, type Outcome } from '../harness/installer.js';
+import {
+  apply,
+  diffOf,
+  EditRefused,
+  plan,
+  scopeOf,
+  type Adapter,
+  type FileEdit,
+  type InitOptions,
+} from '../harness/installer.js';
 import { isMcpHarness, MCP_HARNESSES } from '../harness/mcp-config.js';
 import { mcpConfigAdapter } from '../harness/mcp-config-init.js';
+import { geminiAdapter } from '../harness/gemini-init.js';
 
-export const HARNESSES = ['claude-code', 'codex', ...MCP_HARNESSES];
-
-export interface InitOptions {
-  harness: string;
-  user?: boolean;
-  project?: boolean;
-  dryRun?: boolean;
-  uninstall?: boolean;
-  mcp?: boolean;
-  wrap?: boolean;
-}
-
-/** The scope the options name (--user is the default). */
-export function scopeOf(o: { user?: boolean; project?: boolean }): Scope {
-  if (o.user && o.project) throw new UsageError('--user and --project cannot be used together: choose one');
-  return o.project ? 'project' : 'user';
-}
-
-/** What an adapter gives the installer: the files to edit, and what to say once they are edited. */
-interface Adapter {
-  edits: FileEdit[];
-  /** The lines printed after the files were edited (each file's outcome, in the order of `edits`). */
-  report(outcomes: Outcome[]): string;
-}
+export const HARNESSES = ['claude-code', 'codex', 'gemini', ...MCP_HARNESSES];
 
 function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
-  if (o.mcp) throw new UsageError('--mcp is for codex: Claude Code gets its MCP hook from lro init claude-code itself');
+  if (o.mcp) {
+    throw new UsageError('--mcp is for codex and gemini: Claude Code gets its MCP hook from lro init claude-code');
+  }
   const scope = scopeOf(o);
   const shown = settingsPath(scope, env, '.');
   return {
@@ -77,7 +66,7 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
 
 function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
   if (o.project) {
-    throw new UsageError('--project is for claude-code: lro init codex edits $CODEX_HOME (default ~/.codex)');
+    throw new UsageError('--project is for claude-code and gemini: lro init codex edits $CODEX_HOME (or ~/.codex)');
   }
   const home = codexHome(env);
   const hooks = join(home, 'hooks.json');
@@ -131,9 +120,11 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
       ? claudeCode(o, io.env)
       : o.harness === 'codex'
         ? codex(o, io.env)
-        : isMcpHarness(o.harness)
-          ? mcpConfigAdapter(o.harness, o, io.env)
-          : null;
+        : o.harness === 'gemini'
+          ? geminiAdapter(o, io.env)
+          : isMcpHarness(o.harness)
+            ? mcpConfigAdapter(o.harness, o, io.env)
+            : null;
   if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init ${HARNESSES.join(' | ')}`);
   const uninstalling = !!o.uninstall;
   let planned;
@@ -158,16 +149,19 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
 export const initCommand: CommandDef<InitOptions> = {
   name: 'init',
   description:
-    "wire lro into an agent harness's settings (Claude Code, Codex, Cursor, VS Code, Claude Desktop, opencode): " +
-    'large and failing shell output and large MCP results reach the model as descriptors',
+    "wire lro into an agent harness's settings (Claude Code, Codex, Gemini CLI, Cursor, VS Code, Claude Desktop, " +
+    'opencode): large and failing shell output and large MCP results reach the model as descriptors',
   arguments: [{ name: 'harness', description: 'the harness to wire lro into', choices: HARNESSES }],
   options: [
     { flags: '--user', description: 'edit the user settings (the default), e.g. ~/.claude/settings.json' },
     {
       flags: '--project',
-      description: "edit this project's settings, e.g. .claude/settings.json, .cursor/mcp.json, .vscode/mcp.json",
+      description: "edit this project's settings, e.g. .claude/settings.json, .gemini/settings.json, .cursor/mcp.json",
     },
-    { flags: '--mcp', description: "codex: also register lro's MCP server in config.toml ([mcp_servers.lro])" },
+    {
+      flags: '--mcp',
+      description: "codex, gemini: also register lro's MCP server ([mcp_servers.lro] in config.toml, mcpServers.lro)",
+    },
     {
       flags: '--wrap',
       description: "cursor, vscode, claude-desktop, opencode: also put your stdio MCP servers behind lro's proxy",
@@ -183,6 +177,7 @@ export const initCommand: CommandDef<InitOptions> = {
     'lro init claude-code --dry-run       the change, as a diff',
     'lro init claude-code --uninstall     lro out again',
     'lro init codex --mcp                 Codex: the shell hook, and lro mcp as an MCP server',
+    "lro init gemini --project            Gemini CLI: this project's .gemini/settings.json",
     'lro init cursor --wrap               Cursor: lro mcp, and your MCP servers behind lro mcp proxy',
     'lro init vscode --project            VS Code: lro mcp in .vscode/mcp.json',
   ],
@@ -193,6 +188,10 @@ Codex: a PreToolUse hook (matcher ^Bash$) in $CODEX_HOME/hooks.json (default ~/.
 command through lro's shell prefix; with --mcp, [mcp_servers.lro] added to config.toml by exact text edits
 (comments and order kept). Codex runs the hook only once you trust it in /hooks; lro doctor codex says whether it
 is trusted. A command Codex's dangerous-command check might flag (rm, sudo, git) is left as it is.
+Gemini CLI: an AfterTool hook (matcher run_shell_command) in ~/.gemini/settings.json ($GEMINI_CLI_HOME moves it;
+--project: ./.gemini/settings.json) that stores a large shell output whole and hands the model the descriptor with
+Gemini CLI's own Exit Code line; with --mcp, mcpServers.lro. Comments in the file are kept; a file Gemini CLI
+rejects is refused. Gemini CLI runs hooks only in folders it trusts; lro doctor gemini says whether this one is.
 Cursor, VS Code, Claude Desktop, opencode: an entry "lro" (lro mcp, by absolute paths) in the MCP server list;
 with --wrap each stdio server becomes \`lro mcp proxy -- <its command>\` (its env and other fields kept); remote
 servers are left as they are. VS Code and opencode files may hold comments: they are kept.

@@ -29,6 +29,7 @@ export const TABLE: TableEntry[] = [
   { name: '__shell-output', load: async () => (await import('./shell-output.js')).shellOutputCommand, hidden: true },
   { name: '__claude-code-hook', load: async () => (await import('./claude-hook.js')).claudeHookCommand, hidden: true },
   { name: '__codex-hook', load: async () => (await import('./codex-hook.js')).codexHookCommand, hidden: true },
+  { name: '__gemini-hook', load: async () => (await import('./gemini-hook.js')).geminiHookCommand, hidden: true },
   { name: '__complete-ids', load: async () => (await import('./complete-ids.js')).completeIdsCommand, hidden: true },
 ];
 

@@ -4,7 +4,9 @@
 // the record of what the file was before, so that --uninstall with nothing else changed gives its bytes back.
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
 import { unifiedDiff } from '../render/diff.js';
+import type { Scope } from './claude-code.js';
 import {
   readRecord,
   readSettings,
@@ -86,4 +88,29 @@ export function apply(p: Planned, uninstall: boolean, env: NodeJS.ProcessEnv): O
   );
   writeAtomic(p.path, p.after);
   return 'installed';
+}
+
+// ---- what `lro init` hands an adapter, and what an adapter gives back ----
+
+export interface InitOptions {
+  harness: string;
+  user?: boolean;
+  project?: boolean;
+  dryRun?: boolean;
+  uninstall?: boolean;
+  mcp?: boolean;
+  wrap?: boolean;
+}
+
+/** The scope the options name (--user is the default). */
+export function scopeOf(o: { user?: boolean; project?: boolean }): Scope {
+  if (o.user && o.project) throw new UsageError('--user and --project cannot be used together: choose one');
+  return o.project ? 'project' : 'user';
+}
+
+/** What an adapter gives the installer: the files to edit, and what to say once they are edited. */
+export interface Adapter {
+  edits: FileEdit[];
+  /** The lines printed after the files were edited (each file's outcome, in the order of `edits`). */
+  report(outcomes: Outcome[]): string;
 }

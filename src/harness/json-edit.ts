@@ -100,7 +100,12 @@ export function setAt(text: string, path: JSONPath, value: unknown): string {
     const last = children[children.length - 1];
     const after = last.offset + last.length;
     const oneLine = !text.slice(open, close).includes('\n');
-    if (oneLine) return applyEdits(text, [{ offset: after, length: 0, content: `, ${entry('')}` }]);
+    if (oneLine) {
+      // a container written on one line gets lro's entry on that line too
+      const flat = (v: unknown) => JSON.stringify(v, null, 1).replace(/\n\s*/g, ' ');
+      const item = container.type === 'object' ? `${JSON.stringify(key)}: ${flat(inner)}` : flat(inner);
+      return applyEdits(text, [{ offset: after, length: 0, content: `, ${item}` }]);
+    }
     const base = indentAt(text, last.offset);
     return applyEdits(text, [{ offset: after, length: 0, content: `,${layout.eol}${base}${entry(base)}` }]);
   }

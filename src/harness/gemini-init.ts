@@ -1,0 +1,52 @@
+// `lro init gemini`: the adapter the installer (installer.ts) runs for Gemini CLI: one settings file, the user's
+// or the project's, with lro's AfterTool hook and, on request, lro's MCP server (harness/gemini.ts edits them).
+import { scopeOf, type Adapter, type InitOptions } from './installer.js';
+import type { FileEdit, Outcome } from './installer.js';
+import {
+  geminiHookCommand,
+  geminiSettingsPath,
+  installHook,
+  installMcp,
+  mcpServer,
+  TRUST_STEP,
+  uninstallAll,
+} from './gemini.js';
+
+/** The one file `lro init gemini` edits, and what it says afterwards. */
+export function geminiAdapter(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
+  const scope = scopeOf(o);
+  const shown = geminiSettingsPath(scope, env, '.');
+  const command = geminiHookCommand();
+  const edit: FileEdit = {
+    shown,
+    install: (t) => {
+      const hooked = installHook(t, command, shown);
+      return o.mcp ? installMcp(hooked, mcpServer(), shown) : hooked;
+    },
+    // uninstall takes lro's MCP server out whether or not --mcp is given: nothing of lro's is left behind
+    uninstall: (t) => uninstallAll(t, shown),
+  };
+  const undo = `lro init gemini${scope === 'project' ? ' --project' : ''} --uninstall`;
+  return { edits: [edit], report: ([outcome]) => report(outcome, shown, !!o.mcp, undo) };
+}
+
+function report(outcome: Outcome, shown: string, mcp: boolean, undo: string): string {
+  switch (outcome) {
+    case 'restored':
+      return `lro: removed from ${shown} (the file is as it was before lro init)\n`;
+    case 'removed':
+      return `lro: removed from ${shown}\n`;
+    case 'absent':
+      return `lro: not installed in ${shown}: nothing to remove\n`;
+    default: {
+      const server = mcp ? "; lro's MCP server registered (mcpServers.lro)" : '';
+      const what =
+        outcome === 'unchanged'
+          ? `lro: already installed in ${shown}: nothing to change (lro doctor gemini checks it works)`
+          : `lro: installed in ${shown}: a shell command's large output is stored whole and the model gets the ` +
+            `descriptor (AfterTool hook, run_shell_command)${server}`;
+      return `${what}\nGemini CLI runs hooks only in trusted folders: ${TRUST_STEP}\n` +
+        `check it: lro doctor gemini; undo it: ${undo}\n`;
+    }
+  }
+}

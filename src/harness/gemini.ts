@@ -1,0 +1,204 @@
+// lro in Gemini CLI: which settings file, what lro puts there, how it comes out again, and whether Gemini CLI will
+// run it. lro adds to a settings.json (the user's ~/.gemini/settings.json, $GEMINI_CLI_HOME moving the home, or
+// a project's ./.gemini/settings.json):
+//   - an AfterTool group for the shell tool (matcher run_shell_command) whose handler, named "lro", runs
+//     `lro __gemini-hook` by absolute paths (src/commands/gemini-hook.ts). Gemini CLI hands an AfterTool hook the
+//     command's whole output (it cuts it only later), so a large output is stored whole there and the model gets
+//     the descriptor. A BeforeTool rewrite of the command was measured and not used: Gemini CLI judges its policy
+//     rules on the rewritten command (a user's `deny rm` rule no longer matched, and `rm` ran), and it tells the
+//     model of every rewrite, so even a small output would no longer reach the model unchanged.
+//   - with --mcp, mcpServers.lro: lro's MCP server.
+// Gemini CLI reads settings.json as JSON with comments (strip-json-comments, then JSON.parse): a comment is kept
+// where it is, a trailing comma or a syntax error makes Gemini CLI reject the file, and lro refuses to edit it.
+// Gemini CLI runs hooks from settings only in a trusted folder (or with security.folderTrust.enabled false):
+// trustOf() reads trustedFolders.json the way Gemini CLI 0.61.0 does, so `lro doctor gemini` can say so.
+import { homedir } from 'node:os';
+import { dirname, join, resolve, sep } from 'node:path';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { shellQuote } from '../describe/shell.js';
+import { EditRefused } from './installer.js';
+import { binDir } from './claude-code.js';
+import { removeAt, setAt, treeOf, valueAt } from './json-edit.js';
+import { realFile } from './settings-file.js';
+
+export type GeminiScope = 'user' | 'project';
+
+/** Gemini CLI's folder in the home: $GEMINI_CLI_HOME/.gemini, else ~/.gemini. */
+export function geminiDir(env: NodeJS.ProcessEnv): string {
+  return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
+}
+
+/** The settings file of a scope. */
+export function geminiSettingsPath(scope: GeminiScope, env: NodeJS.ProcessEnv, cwd: string): string {
+  return scope === 'project' ? join(cwd, '.gemini', 'settings.json') : join(geminiDir(env), 'settings.json');
+}
+
+/** The hidden command Gemini CLI's AfterTool hook runs (src/commands/gemini-hook.ts). */
+export const GEMINI_HOOK_SUBCOMMAND = '__gemini-hook';
+export const SHELL_MATCHER = 'run_shell_command';
+/** The hook's name: what hooksConfig.disabled would list to turn it off. */
+export const HOOK_NAME = 'lro';
+/** In milliseconds: storing a very large output takes seconds; Gemini CLI's default is 60 s. */
+export const HOOK_TIMEOUT_MS = 120_000;
+
+/** The hook command: this Node and lro's bin/lro.js, by absolute paths. */
+export function geminiHookCommand(nodePath = process.execPath): string {
+  return `${shellQuote(nodePath)} ${shellQuote(join(binDir(), 'lro.js'))} ${GEMINI_HOOK_SUBCOMMAND}`;
+}
+
+/** lro's MCP server entry. */
+export function mcpServer(nodePath = process.execPath): { command: string; args: string[] } {
+  return { command: nodePath, args: [join(binDir(), 'lro.js'), 'mcp'] };
+}
+
+/** Whether a hook handler is lro's. */
+export const isLroGeminiHandler = (h: unknown): boolean =>
+  !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' &&
+  (h as { command: string }).command.includes(GEMINI_HOOK_SUBCOMMAND);
+
+interface Group {
+  matcher?: string;
+  hooks?: unknown[];
+}
+
+/** Why Gemini CLI would reject `text` (comments are fine; a trailing comma or a syntax error is not), or null. */
+export function settingsProblem(text: string): string | null {
+  const errors: ParseError[] = [];
+  parse(text, errors, { allowTrailingComma: false, disallowComments: false, allowEmptyContent: false });
+  if (!errors.length) return null;
+  const e = errors[0];
+  return `${printParseErrorCode(e.error)} at line ${text.slice(0, e.offset).split('\n').length}`;
+}
+
+function checkSettings(text: string, path: string): void {
+  if (text.trim() === '') return;
+  const problem = settingsProblem(text);
+  if (problem) {
+    throw new EditRefused(
+      `${path} is not valid JSON (${problem}): Gemini CLI rejects it too; fix it first, lro leaves it untouched`,
+    );
+  }
+  if (treeOf(text)?.type !== 'object') {
+    throw new EditRefused(`${path} is not a JSON object: fix it first, lro leaves it untouched`);
+  }
+  // lro adds to these; one of another shape would have to be replaced, and what is in it lost
+  const shapes: [string[], string][] = [
+    [['hooks'], 'object'],
+    [['hooks', 'AfterTool'], 'array'],
+    [['mcpServers'], 'object'],
+  ];
+  for (const [at, shape] of shapes) {
+    const v = valueAt(text, at);
+    if (v === undefined || (shape === 'array' ? Array.isArray(v) : isObject(v))) continue;
+    throw new EditRefused(`${path}: ${at.join('.')} is not an ${shape}: fix it first, lro leaves it untouched`);
+  }
+}
+
+const isObject = (v: unknown): boolean => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The settings text with lro's AfterTool hook (the same text when it is there already). */
+export function installHook(text: string, command: string, path: string): string {
+  checkSettings(text, path);
+  const groups = valueAt(text, ['hooks', 'AfterTool']);
+  const list = Array.isArray(groups) ? (groups as Group[]) : [];
+  const at = list.findIndex((g) => g && Array.isArray(g.hooks) && g.hooks.some(isLroGeminiHandler));
+  if (at >= 0) {
+    const h = list[at].hooks!.findIndex(isLroGeminiHandler);
+    if ((list[at].hooks![h] as { command: string }).command === command) return text;
+    return setAt(text, ['hooks', 'AfterTool', at, 'hooks', h, 'command'], command);
+  }
+  const handler = { name: HOOK_NAME, type: 'command', command, timeout: HOOK_TIMEOUT_MS };
+  const group = { matcher: SHELL_MATCHER, hooks: [handler] };
+  return Array.isArray(groups)
+    ? setAt(text, ['hooks', 'AfterTool', -1], group)
+    : setAt(text, ['hooks', 'AfterTool'], [group]);
+}
+
+/** The settings text with mcpServers.lro (replaced when it is there in another form). */
+export function installMcp(text: string, server: { command: string; args: string[] }, path: string): string {
+  checkSettings(text, path);
+  const current = valueAt(text, ['mcpServers', 'lro']);
+  if (JSON.stringify(current) === JSON.stringify(server)) return text;
+  return setAt(text, ['mcpServers', 'lro'], server);
+}
+
+const isEmptyObject = (v: unknown): boolean =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+
+/** The settings text without lro's hook handlers and MCP server, and what their removal leaves empty. */
+export function uninstallAll(text: string, path: string): string {
+  checkSettings(text, path);
+  let out = text;
+  for (;;) {
+    const groups = valueAt(out, ['hooks', 'AfterTool']);
+    if (!Array.isArray(groups)) break;
+    const g = (groups as Group[]).findIndex((x) => x && Array.isArray(x.hooks) && x.hooks.some(isLroGeminiHandler));
+    if (g < 0) break;
+    const hooks = (groups as Group[])[g].hooks!;
+    if (hooks.every(isLroGeminiHandler)) out = removeAt(out, ['hooks', 'AfterTool', g]);
+    else out = removeAt(out, ['hooks', 'AfterTool', g, 'hooks', hooks.findIndex(isLroGeminiHandler)]);
+    const after = valueAt(out, ['hooks', 'AfterTool']);
+    if (Array.isArray(after) && after.length === 0) {
+      out = removeAt(out, ['hooks', 'AfterTool']);
+      if (isEmptyObject(valueAt(out, ['hooks']))) out = removeAt(out, ['hooks']);
+    }
+  }
+  if (valueAt(out, ['mcpServers', 'lro']) !== undefined) {
+    out = removeAt(out, ['mcpServers', 'lro']);
+    if (isEmptyObject(valueAt(out, ['mcpServers']))) out = removeAt(out, ['mcpServers']);
+  }
+  return out;
+}
+
+/** lro's handler in a settings text: its command and group's matcher; null when there is none (or no valid file). */
+export function findLroHook(text: string): { command: string; matcher?: string; name?: string } | null {
+  if (settingsProblem(text)) return null;
+  const groups = valueAt(text, ['hooks', 'AfterTool']);
+  for (const g of Array.isArray(groups) ? (groups as Group[]) : []) {
+    const h = Array.isArray(g?.hooks) ? g.hooks.find(isLroGeminiHandler) : undefined;
+    if (h) return { ...(h as { command: string; name?: string }), matcher: g.matcher };
+  }
+  return null;
+}
+
+// ---- folder trust ----
+
+/** Where Gemini CLI records trusted folders: $GEMINI_CLI_TRUSTED_FOLDERS_PATH, else ~/.gemini/trustedFolders.json. */
+export function trustedFoldersPath(env: NodeJS.ProcessEnv): string {
+  return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(geminiDir(env), 'trustedFolders.json');
+}
+
+const within = (parent: string, child: string): boolean =>
+  child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+
+/**
+ * Whether Gemini CLI 0.61.0 trusts `folder` by its trustedFolders.json (an object of path → TRUST_FOLDER,
+ * TRUST_PARENT or DO_NOT_TRUST; the longest rule that holds the folder decides): true, false, or undefined when
+ * no rule says (Gemini CLI then asks in its terminal, and refuses to run headless).
+ */
+export function folderTrust(trustedFolders: string | null, folder: string): boolean | undefined {
+  let rules: Record<string, unknown>;
+  try {
+    rules = trustedFolders ? (parse(trustedFolders) as Record<string, unknown>) : {};
+  } catch {
+    return undefined;
+  }
+  const target = realFile(resolve(folder));
+  let best = -1;
+  let level: unknown;
+  for (const [path, trust] of Object.entries(rules ?? {})) {
+    const effective = realFile(resolve(trust === 'TRUST_PARENT' ? dirname(path) : path));
+    if (within(effective, target) && path.length > best) {
+      best = path.length;
+      level = trust;
+    }
+  }
+  if (level === 'DO_NOT_TRUST') return false;
+  if (level === 'TRUST_FOLDER' || level === 'TRUST_PARENT') return true;
+  return undefined;
+}
+
+/** The user's step to trust a folder, so that Gemini CLI runs the hooks from its settings there. */
+export const TRUST_STEP =
+  'start `gemini` in the project folder and choose to trust it (or /permissions later); headless runs: ' +
+  '`gemini --skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true. Until then Gemini CLI runs no hook from settings in it';

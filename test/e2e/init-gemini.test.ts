@@ -1,0 +1,207 @@
+// `lro init gemini`, `lro doctor gemini` and `lro __gemini-hook` on scratch homes: the hook written by absolute
+// paths, a user's settings (comments, other hooks, other MCP servers) kept while lro's entries go in and out,
+// refusal of a file Gemini CLI cannot read, idempotence, --project, the folder-trust gate, and the hook's answer.
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
+
+const root = tempDir();
+afterAll(() => cleanup(root));
+const pathDir = join(root, 'bin');
+mkdirSync(pathDir);
+symlinkSync(BIN, join(pathDir, 'lro'));
+
+function home(name: string): { dir: string; env: Record<string, string>; settings: string; work: string } {
+  const dir = join(root, name);
+  const work = join(dir, 'work');
+  mkdirSync(work, { recursive: true });
+  const PATH = `${pathDir}:${dirname(process.execPath)}:/usr/bin:/bin`;
+  const env = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), PATH };
+  return { dir, env, settings: join(dir, '.gemini', 'settings.json'), work };
+}
+
+const USER_SETTINGS = [
+  '{',
+  '  // my Gemini CLI settings',
+  '  "general": { "vimMode": true }, // keep this',
+  '  "hooks": {',
+  '    "AfterTool": [',
+  '      { "matcher": "write_file", "hooks": [{ "name": "fmt", "type": "command", "command": "my-formatter" }] }',
+  '    ],',
+  '    "BeforeTool": [{ "matcher": ".*", "hooks": [{ "type": "command", "command": "audit" }] }]',
+  '  },',
+  '  "mcpServers": { "docs": { "command": "docs-server" } }',
+  '}',
+  '',
+].join('\n');
+
+/** Runs lro in `dir` (through bash: `cd dir;`). */
+const inDir = (dir: string): string => `cd '${dir}' &&`;
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const parseJsonc = (text: string): Json => JSON.parse(text.replace(/\/\/.*$/gm, ''));
+
+test('no ~/.gemini: init writes the hook by absolute paths, says how to trust; uninstall removes it all', async () => {
+  const h = home('fresh');
+  const dry = await lro(['init', 'gemini', '--dry-run'], { env: h.env });
+  expect(dry.code).toBe(0);
+  expect(dry.out).toMatch(/^--- \/dev\/null\n\+\+\+ .*\.gemini\/settings\.json\n@@ -0,0 \+1,\d+ @@\n\+\{\n/);
+  expect(existsSync(join(h.dir, '.gemini'))).toBe(false);
+  const r = await lro(['init', 'gemini'], { env: h.env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.out).toContain('Gemini CLI runs hooks only in trusted folders: start `gemini` in the project folder');
+  const written = JSON.parse(readFileSync(h.settings, 'utf8'));
+  expect(Object.keys(written)).toEqual(['hooks']);
+  const [group] = written.hooks.AfterTool;
+  expect(group.matcher).toBe('run_shell_command');
+  expect(group.hooks[0]).toEqual({
+    name: 'lro',
+    type: 'command',
+    command: expect.stringMatching(/^\/.* \/.*\/bin\/lro\.js __gemini-hook$/),
+    timeout: 120000,
+  });
+  expect((await lro(['init', 'gemini'], { env: h.env })).out).toContain('nothing to change');
+  const un = await lro(['init', 'gemini', '--uninstall'], { env: h.env });
+  expect(un.code, un.stderr).toBe(0);
+  expect(un.out).toContain('as it was before lro init');
+  expect(existsSync(join(h.dir, '.gemini'))).toBe(false);
+});
+
+test("--mcp: a user's settings keep comments, hooks and servers, gain lro's, and come back byte for byte", async () => {
+  const h = home('mcp');
+  mkdirSync(dirname(h.settings));
+  writeFileSync(h.settings, USER_SETTINGS, { mode: 0o600 });
+  const dry = await lro(['init', 'gemini', '--mcp', '--dry-run'], { env: h.env });
+  // a container written on one line gets lro's entry on that line
+  const node = JSON.stringify(process.execPath);
+  const line = `+  "mcpServers": { "docs": { "command": "docs-server" }, "lro": { "command": ${node}, "args": [ `;
+  expect(dry.out).toContain(line);
+  expect(readFileSync(h.settings, 'utf8')).toBe(USER_SETTINGS);
+  const r = await lro(['init', 'gemini', '--mcp'], { env: h.env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.out).toContain("lro's MCP server registered (mcpServers.lro)");
+  const after = readFileSync(h.settings, 'utf8');
+  expect(after).toContain('  // my Gemini CLI settings\n  "general": { "vimMode": true }, // keep this\n');
+  const json = parseJsonc(after);
+  expect(json.hooks.AfterTool.map((g: Json) => g.matcher)).toEqual(['write_file', 'run_shell_command']);
+  expect(json.hooks.BeforeTool).toHaveLength(1);
+  expect(json.mcpServers.docs).toEqual({ command: 'docs-server' });
+  const args = [expect.stringMatching(/\/bin\/lro\.js$/), 'mcp'];
+  expect(json.mcpServers.lro).toEqual({ command: process.execPath, args });
+  expect(statSync(h.settings).mode & 0o777).toBe(0o600);
+  expect((await lro(['init', 'gemini', '--mcp'], { env: h.env })).out).toContain('nothing to change');
+  expect((await lro(['init', 'gemini', '--uninstall'], { env: h.env })).code).toBe(0);
+  expect(readFileSync(h.settings, 'utf8')).toBe(USER_SETTINGS);
+});
+
+test("a file changed since init loses only lro's entries; the other tools' hooks and servers stay", async () => {
+  const h = home('changed');
+  mkdirSync(dirname(h.settings));
+  writeFileSync(h.settings, USER_SETTINGS);
+  expect((await lro(['init', 'gemini', '--mcp'], { env: h.env })).code).toBe(0);
+  // the user edits the file after init
+  writeFileSync(h.settings, readFileSync(h.settings, 'utf8').replace('"vimMode": true', '"vimMode": false'));
+  const un = await lro(['init', 'gemini', '--uninstall'], { env: h.env });
+  expect(un.code, un.stderr).toBe(0);
+  expect(un.out).toMatch(/^lro: removed from .*settings\.json\n$/);
+  expect(readFileSync(h.settings, 'utf8')).toBe(USER_SETTINGS.replace('"vimMode": true', '"vimMode": false'));
+});
+
+test('a settings file Gemini CLI rejects is refused (exit 2, one line, untouched); a comment is not', async () => {
+  const h = home('refused');
+  mkdirSync(dirname(h.settings));
+  const comma = '{\n  // mine\n  "general": { "vimMode": true },\n}\n';
+  writeFileSync(h.settings, comma);
+  const r = await lro(['init', 'gemini'], { env: h.env });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^lro: .*settings\.json is not valid JSON \(PropertyNameExpected at line 4\): .*\n$/);
+  expect(r.stderr).toContain('lro leaves it untouched');
+  expect(readFileSync(h.settings, 'utf8')).toBe(comma);
+  writeFileSync(h.settings, '[1, 2]\n');
+  const list = await lro(['init', 'gemini'], { env: h.env });
+  expect(list.code).toBe(2);
+  expect(list.stderr).toContain('is not a JSON object');
+  expect(readFileSync(h.settings, 'utf8')).toBe('[1, 2]\n');
+  // a value lro would have to replace to add its own is not replaced
+  const odd = '{ "hooks": { "AfterTool": { "matcher": "x" } } }\n';
+  writeFileSync(h.settings, odd);
+  const shape = await lro(['init', 'gemini'], { env: h.env });
+  expect(shape.code).toBe(2);
+  expect(shape.stderr).toMatch(/settings\.json: hooks\.AfterTool is not an array: fix it first, lro leaves it untouched\n$/);
+  expect(readFileSync(h.settings, 'utf8')).toBe(odd);
+});
+
+test('--project edits ./.gemini/settings.json of the folder it runs in; --user with --project is refused', async () => {
+  const h = home('project');
+  const r = await lro(['init', 'gemini', '--project'], { env: h.env, shellPrefix: inDir(h.work) });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.out).toContain('lro: installed in .gemini/settings.json');
+  expect(r.out).toContain('lro init gemini --project --uninstall');
+  expect(JSON.parse(readFileSync(join(h.work, '.gemini', 'settings.json'), 'utf8')).hooks.AfterTool).toHaveLength(1);
+  expect(existsSync(h.settings)).toBe(false);
+  const un = await lro(['init', 'gemini', '--project', '--uninstall'], { env: h.env, shellPrefix: inDir(h.work) });
+  expect(un.code, un.stderr).toBe(0);
+  expect(existsSync(join(h.work, '.gemini'))).toBe(false);
+  const both = await lro(['init', 'gemini', '--user', '--project'], { env: h.env });
+  expect(both.code).toBe(2);
+});
+
+test('lro doctor gemini: not installed, then the folder-trust gate, then healthy (the hook run on samples)', async () => {
+  const h = home('doctor');
+  const none = await lro(['doctor', 'gemini'], { env: h.env, shellPrefix: inDir(h.work) });
+  expect(none.code).toBe(1);
+  expect(none.out).toContain('fix: lro init gemini');
+  expect((await lro(['init', 'gemini'], { env: h.env })).code).toBe(0);
+  const untrusted = await lro(['doctor', 'gemini', '--json'], { env: h.env, shellPrefix: inDir(h.work) });
+  expect(untrusted.code).toBe(1);
+  const report = JSON.parse(untrusted.out) as { checks: { name: string; ok: boolean; detail: string; fix?: string }[] };
+  expect(report.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['folder trust']);
+  expect(report.checks.find((c) => c.name === 'folder trust')?.fix).toContain('GEMINI_CLI_TRUST_WORKSPACE=true');
+  writeFileSync(join(h.dir, '.gemini', 'trustedFolders.json'), JSON.stringify({ [h.work]: 'TRUST_FOLDER' }));
+  const trusted = await lro(['doctor', 'gemini'], { env: h.env, shellPrefix: inDir(h.work) });
+  expect(trusted.code, trusted.out).toBe(0);
+  expect(trusted.out).toContain('ok  folder trust: ');
+  expect(trusted.out).toMatch(/ok {2}large output: a failing command's 109 kB became a descriptor \(id \w{26}\)/);
+  expect(trusted.out).toContain('lro works in Gemini CLI.');
+  // hooks switched off, or lro's disabled by name: said so
+  const text = readFileSync(h.settings, 'utf8');
+  writeFileSync(h.settings, text.replace('{', '{\n  "hooksConfig": { "disabled": ["lro"] },'));
+  const off = await lro(['doctor', 'gemini'], { env: h.env, shellPrefix: inDir(h.work) });
+  expect(off.code).toBe(1);
+  expect(off.out).toContain("X  hooks enabled: hooksConfig.disabled lists lro's hook ('lro')");
+});
+
+const shellText = (output: string, trailer: string[]) =>
+  `<untrusted_context>\nOutput: ${output}\n${trailer.join('\n')}\n</untrusted_context>`;
+
+test('__gemini-hook: a large output stored and replaced (exit code kept); a small one, or another, left alone', async () => {
+  const store = join(root, 'hook-store');
+  const hook = (input: unknown) => lro(['__gemini-hook'], { input: JSON.stringify(input), env: { LRO_DIR: store } });
+  const big = Array.from({ length: 20000 }, (_, i) => `${i + 1}`).join('\n') + '\nFATAL: sample';
+  const input = (llmContent: string, tool = 'run_shell_command') => ({
+    hook_event_name: 'AfterTool',
+    tool_name: tool,
+    tool_input: { command: 'make' },
+    tool_response: { llmContent, returnDisplay: '' },
+  });
+  const r = await hook(input(shellText(big, ['Exit Code: 3', 'Process Group PGID: 42'])));
+  const out = JSON.parse(r.out) as { decision: string; reason: string };
+  expect(out.decision).toBe('deny');
+  expect(out.reason).toMatch(/^The command ran; its whole output is stored by lro[^\n]*\n<untrusted_context>\nOutput /);
+  expect(out.reason).toMatch(/\nExit Code: 3\nProcess Group PGID: 42\n<\/untrusted_context>$/);
+  expect(out.reason).toContain('source: make (exit code 3)');
+  const id = /\bid: (\w{26})\b/.exec(out.reason)![1];
+  expect((await lro(['grep', id, 'FATAL'], { env: { LRO_DIR: store } })).out).toBe('20001:FATAL: sample\n');
+  expect((await lro(['cat', id], { env: { LRO_DIR: store } })).out).toBe(big);
+  for (const quiet of [
+    input(shellText('small', ['Exit Code: 3'])),
+    input(`Command moved to background (PID: 7). Output hidden. ${big}`),
+    input(shellText(big, []), 'read_file'),
+  ]) {
+    const same = await hook(quiet);
+    expect(same.code).toBe(0);
+    expect(same.out).toBe('');
+  }
+  expect((await lro(['__gemini-hook'], { input: 'not json' })).code).toBe(0);
+});

@@ -1,0 +1,185 @@
+// lro in the real Gemini CLI (the pinned release, installed into a cache folder on first use), driven offline by a
+// scripted model: every assertion is on the functionResponse the model receives. Folder trust is left on (Gemini
+// CLI's default) and the work folder trusted the way Gemini CLI records it (trustedFolders.json), so the runs also
+// prove that `lro doctor gemini` reads trust as Gemini CLI does.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  ensureGemini,
+  MODEL_SETTINGS,
+  runGemini,
+  startScriptedModel,
+  type CallOutput,
+  type Step,
+} from '../helpers/gemini.js';
+import { BIN, lro } from '../helpers/cli.js';
+
+const install = ensureGemini();
+if (install.skip) console.warn(`skipping the Gemini CLI end-to-end tests: ${install.skip}`);
+
+let root: string;
+let pathDir: string;
+let store: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'lro-gemini-'));
+  pathDir = join(root, 'bin');
+  mkdirSync(pathDir);
+  symlinkSync(BIN, join(pathDir, 'lro'));
+  store = join(root, 'store');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Scratch {
+  home: string;
+  settings: string;
+  work: string;
+  env: Record<string, string>;
+}
+
+const USER_SETTINGS = `{\n  // scripted model\n${JSON.stringify(MODEL_SETTINGS, null, 2).slice(2)}`;
+
+/** A fresh HOME with the user settings that reach the scripted model, and a work folder Gemini CLI trusts. */
+function scratch(name: string, o: { trust?: boolean } = {}): Scratch {
+  const home = join(root, name);
+  const work = join(home, 'work');
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  mkdirSync(work);
+  const settings = join(home, '.gemini', 'settings.json');
+  writeFileSync(settings, USER_SETTINGS);
+  if (o.trust !== false) trust(home, work);
+  const PATH = `${pathDir}:${process.env.PATH}`;
+  const env = { HOME: home, XDG_STATE_HOME: join(home, 'state'), LRO_DIR: store, PATH };
+  return { home, settings, work, env };
+}
+
+/** Trusts `work` the way Gemini CLI records it when the user chooses "Trust folder". */
+function trust(home: string, work: string): void {
+  writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [work]: 'TRUST_FOLDER' }));
+}
+
+/** lro run in the scratch's work folder. */
+const lroIn = (s: Scratch, args: string[]) => lro(args, { env: s.env, shellPrefix: `cd '${s.work}' &&` });
+
+async function installLro(s: Scratch, args: string[] = []): Promise<void> {
+  const r = await lroIn(s, ['init', 'gemini', ...args]);
+  expect(r.code, r.stderr).toBe(0);
+}
+
+const shell = (command: string): Step => ({ call: { command } });
+
+/** Runs the steps in Gemini CLI; returns what the model received for each call, and the model's requests. */
+async function play(s: Scratch, steps: (Step | ((o: CallOutput[]) => Step))[], code = 0) {
+  const model = await startScriptedModel(steps);
+  try {
+    const env = { LRO_DIR: store, PATH: s.env.PATH };
+    const run = await runGemini(install.bin!, { home: s.home, cwd: s.work, url: model.url, env });
+    expect(run.code, run.stderr.slice(-2000)).toBe(code);
+    return { outputs: model.outputs(), requests: model.requests, run };
+  } finally {
+    await model.close();
+  }
+}
+
+const idIn = (text: string): string => /\bid: ([0-9A-Z]{26})\b/.exec(text)?.[1] ?? '';
+/** The shell tool's text without its process group id, which differs between runs. */
+const stable = (text: string): string => text.replace(/\nProcess Group PGID: \d+\n/, '\n');
+
+describe.skipIf(!!install.skip)('Gemini CLI 0.61.0 with lro init gemini', () => {
+  test('a failing 1.3 MB output: a descriptor, "Exit Code: 3"; `lro grep <id> FATAL` finds the stderr line', async () => {
+    const s = scratch('big');
+    await installLro(s);
+    const { outputs } = await play(s, [
+      shell("seq 1 200000; echo 'FATAL: disk on fire' >&2; exit 3"),
+      (o) => shell(`lro grep ${idIn(o[0].text)} FATAL`),
+    ]);
+    expect(outputs).toHaveLength(2);
+    const [failed, grep] = outputs;
+    expect(failed.name).toBe('run_shell_command');
+    expect(failed.text.length).toBeLessThan(12_000);
+    expect(failed.text).toMatch(/^The command ran; its whole output is stored by lro/);
+    expect(failed.text).toMatch(/\nExit Code: 3\nProcess Group PGID: \d+\n<\/untrusted_context>$/);
+    expect(failed.text).toContain('(exit code 3)');
+    expect(idIn(failed.text)).not.toBe('');
+    expect(failed.text).not.toContain('Output too large');
+    expect(grep.response.output).toMatch(/^<untrusted_context>\nOutput: 200001:FATAL: disk on fire\n/);
+    // the whole output is in the store (Gemini CLI drops the last line break)
+    const cat = await lro(['cat', idIn(failed.text)], { env: { LRO_DIR: store } });
+    expect(cat.out.length).toBe(1_288_895 + 'FATAL: disk on fire'.length);
+  });
+
+  test('a small output reaches the model as without lro; the working directory is the same', async () => {
+    // Gemini CLI reads stdout and stderr through two pipes: the pause keeps their order the same in both runs
+    const command = "echo err >&2; sleep 0.3; echo out; printf 'tab\\there\\n'; echo 'é ✓'; pwd; exit 4";
+    const a = scratch('small-lro'); // names of one length: the output holds the working directory
+    await installLro(a);
+    const b = scratch('small-raw');
+    const [withLro] = (await play(a, [shell(command)])).outputs;
+    const [without] = (await play(b, [shell(command)])).outputs;
+    expect(stable(withLro.text)).toBe(stable(without.text).replace(b.work, a.work));
+    const expected = `Output: err\nout\ntab\there\né ✓\n${a.work}\nExit Code: 4`;
+    expect(stable(withLro.text)).toBe(`<untrusted_context>\n${expected}\n</untrusted_context>`);
+  });
+
+  test('--project in a trusted folder: the project hook fires; uninstall gives the files back exactly', async () => {
+    const s = scratch('project');
+    const userBefore = readFileSync(s.settings, 'utf8');
+    await installLro(s, ['--project']);
+    const project = join(s.work, '.gemini', 'settings.json');
+    expect(existsSync(project)).toBe(true);
+    const { outputs } = await play(s, [shell('seq 1 200000')]);
+    expect(idIn(outputs[0].text)).not.toBe('');
+    expect(outputs[0].text).toContain('succeeded (exit code 0)');
+    const un = await lroIn(s, ['init', 'gemini', '--project', '--uninstall']);
+    expect(un.code, un.stderr).toBe(0);
+    expect(existsSync(join(s.work, '.gemini', 'settings.json'))).toBe(false);
+    expect(readFileSync(s.settings, 'utf8')).toBe(userBefore);
+    // without lro the model gets Gemini CLI's own cut: 40,000 characters of the middle-less output
+    const [cut] = (await play(s, [shell('seq 1 200000')])).outputs;
+    expect(cut.text).toContain('Output too large. Showing first 8,000 and last 32,000 characters.');
+  });
+
+  test('an untrusted folder: Gemini CLI runs no hook from settings (headless: does not start); doctor says so', async () => {
+    const s = scratch('untrusted', { trust: false });
+    await installLro(s);
+    const doctor = JSON.parse((await lroIn(s, ['doctor', 'gemini', '--json'])).out);
+    expect(doctor.checks.find((c: { name: string }) => c.name === 'folder trust').ok).toBe(false);
+    const { outputs, run } = await play(s, [shell('seq 1 200000')], 55);
+    expect(outputs).toHaveLength(0);
+    expect(run.stderr).toContain('Gemini CLI is not running in a trusted directory');
+    // trusted now: doctor and Gemini CLI agree
+    trust(s.home, s.work);
+    const ok = await lroIn(s, ['doctor', 'gemini']);
+    expect(ok.out).toContain('ok  folder trust: ');
+    expect(idIn((await play(s, [shell('seq 1 200000')])).outputs[0].text)).not.toBe('');
+  });
+
+  test("the user's own policy still applies: a command a rule denies is refused, not run (lro leaves it as it is)", async () => {
+    const s = scratch('policy');
+    await installLro(s);
+    mkdirSync(join(s.home, '.gemini', 'policies'));
+    const rule = '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 500\n';
+    writeFileSync(join(s.home, '.gemini', 'policies', 'deny-rm.toml'), rule);
+    writeFileSync(join(s.work, 'victim'), 'keep me\n');
+    const [denied, other] = (await play(s, [shell('rm -f victim; echo removed'), shell('seq 1 200000')])).outputs;
+    expect(denied.response).toEqual({ error: 'Tool execution denied by policy.' });
+    expect(readFileSync(join(s.work, 'victim'), 'utf8')).toBe('keep me\n');
+    expect(idIn(other.text)).not.toBe(''); // other commands are still offloaded
+  });
+
+  test("--mcp: Gemini CLI starts lro's MCP server from the edited settings, offers its tools; uninstall exact", async () => {
+    const s = scratch('mcp');
+    const before = readFileSync(s.settings, 'utf8');
+    await installLro(s, ['--mcp']);
+    const { requests } = await play(s, []);
+    const main = requests.find((r) => r.path.includes(':streamGenerateContent'))!.body as {
+      tools?: { functionDeclarations?: { name: string }[] }[];
+    };
+    const names = (main.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((f) => f.name);
+    expect(names.filter((n) => /lro_grep|lro_count/.test(n))).toHaveLength(2);
+    expect((await lro(['init', 'gemini', '--uninstall'], { env: s.env })).code).toBe(0);
+    expect(readFileSync(s.settings, 'utf8')).toBe(before);
+  });
+});

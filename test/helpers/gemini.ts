@@ -1,0 +1,204 @@
+// The real Gemini CLI, driven offline: the pinned release installed once into a cache folder outside the repo
+// (never a project dependency), and a scripted Gemini API server on 127.0.0.1 that plays shell calls and keeps
+// every request, so a test reads the `functionResponse` exactly as the model would have received it.
+// The method and what was seen with it: the design notes on harnesses (HARNESSES.md).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const GEMINI_VERSION = '0.61.0';
+
+/** Where the pinned Gemini CLI is installed: $LRO_TEST_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/lro-test. */
+export function geminiCacheDir(): string {
+  const root = process.env.LRO_TEST_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'lro-test');
+  return join(root, `gemini-cli-${GEMINI_VERSION}`);
+}
+
+/** The `gemini` binary, or why it cannot be had. */
+export type GeminiInstall = { bin: string; skip?: undefined } | { bin?: undefined; skip: string };
+
+/** Installs the pinned Gemini CLI into the cache folder unless it is there (a temporary folder renamed into place). */
+export function ensureGemini(): GeminiInstall {
+  const dir = geminiCacheDir();
+  const bin = join(dir, 'node_modules', '.bin', 'gemini');
+  const works = () =>
+    spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000 }).stdout?.includes(GEMINI_VERSION);
+  if (existsSync(bin) && works()) return { bin };
+  const tmp = `${dir}.tmp-${process.pid}`;
+  mkdirSync(tmp, { recursive: true });
+  const args = ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--no-save', '--loglevel=error'];
+  const r = spawnSync('npm', [...args, `@google/gemini-cli@${GEMINI_VERSION}`], { encoding: 'utf8', timeout: 600_000 });
+  if (r.status !== 0) {
+    rmSync(tmp, { recursive: true, force: true });
+    const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n').slice(-3).join(' ');
+    return { skip: `cannot install @google/gemini-cli@${GEMINI_VERSION} into ${dir}: ${why}` };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  if (!works()) {
+    return { skip: `@google/gemini-cli@${GEMINI_VERSION} installed in ${dir} but \`gemini --version\` fails` };
+  }
+  return { bin };
+}
+
+/** One turn of the scripted model: a `run_shell_command` call (or `tool`) with these arguments, or a final answer. */
+export type Step = { call: Record<string, unknown>; tool?: string } | { text: string };
+
+/** What the model received for a call: the `functionResponse` of a later request. */
+export interface CallOutput {
+  name: string;
+  response: Record<string, unknown>;
+  /** The text the model reads: response.output, else response.error, else the response as JSON. */
+  text: string;
+}
+
+interface Part {
+  text?: string;
+  functionCall?: { name: string; args: unknown };
+  functionResponse?: { name?: string; response?: Record<string, unknown> };
+}
+interface Body {
+  contents?: { role?: string; parts?: Part[] }[];
+  generationConfig?: { responseJsonSchema?: unknown; responseMimeType?: string };
+}
+
+const textOf = (response: Record<string, unknown>): string => {
+  for (const key of ['output', 'error']) if (typeof response[key] === 'string') return response[key] as string;
+  return JSON.stringify(response);
+};
+
+function outputsIn(body: Body): CallOutput[] {
+  const out: CallOutput[] = [];
+  for (const c of body.contents ?? []) {
+    for (const p of c.parts ?? []) {
+      if (!p.functionResponse) continue;
+      const response = p.functionResponse.response ?? {};
+      out.push({ name: String(p.functionResponse.name), response, text: textOf(response) });
+    }
+  }
+  return out;
+}
+
+export interface ScriptedModel {
+  url: string;
+  requests: { path: string; body: Body }[];
+  /** The functionResponse parts of the last main-loop request (one per scripted call that ran), in order. */
+  outputs(): CallOutput[];
+  close(): Promise<void>;
+}
+
+/** A side call's JSON answer: the routing classifier's (which model takes the turn), else an empty object. */
+function sideAnswer(body: Body): string {
+  const schema = JSON.stringify(body.generationConfig ?? '');
+  if (schema.includes('complexity_score')) {
+    return JSON.stringify({ complexity_reasoning: 'scripted', complexity_score: 10 });
+  }
+  if (schema.includes('model_choice')) return JSON.stringify({ reasoning: 'scripted', model_choice: 'flash' });
+  return '{}';
+}
+
+function respond(res: ServerResponse, sse: boolean, parts: Part[]): void {
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+  };
+  if (!sse) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(chunk));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.end(`data: ${JSON.stringify(chunk)}\n\n`);
+}
+
+/**
+ * A Gemini API server that plays `steps` on :streamGenerateContent: a request holding k function responses gets
+ * step k (a step may be a function of the outputs so far, to use an id the model was just given); past the end, a
+ * short text. Side calls (:generateContent) get the JSON they ask for, so Gemini CLI neither retries nor falls back.
+ */
+export async function startScriptedModel(steps: (Step | ((outputs: CallOutput[]) => Step))[]): Promise<ScriptedModel> {
+  const requests: { path: string; body: Body }[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: Body = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Body;
+      } catch {
+        // not JSON
+      }
+      const path = req.url ?? '';
+      requests.push({ path, body });
+      if (path.includes(':generateContent')) return respond(res, false, [{ text: sideAnswer(body) }]);
+      if (!path.includes(':streamGenerateContent')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return res.end('{}');
+      }
+      const outputs = outputsIn(body);
+      const next = steps[outputs.length];
+      const step = next === undefined ? { text: 'done' } : typeof next === 'function' ? next(outputs) : next;
+      const part = 'call' in step
+        ? { functionCall: { name: step.tool ?? 'run_shell_command', args: step.call } }
+        : { text: step.text };
+      respond(res, true, [part]);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    outputs() {
+      let best: CallOutput[] = [];
+      for (const r of requests) {
+        if (!r.path.includes(':streamGenerateContent')) continue;
+        const o = outputsIn(r.body);
+        if (o.length > best.length) best = o;
+      }
+      return best;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** The user settings that let Gemini CLI talk to the scripted model with an API key (and nothing else). */
+export const MODEL_SETTINGS = { security: { auth: { selectedType: 'gemini-api-key' } } };
+
+export interface GeminiRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `gemini -p … --yolo` with HOME `home` in `cwd`, against the scripted model at `url`. */
+export function runGemini(
+  bin: string,
+  o: { home: string; cwd: string; url: string; args?: string[]; env?: Record<string, string>; timeout?: number },
+): Promise<GeminiRun> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: o.home,
+    GEMINI_API_KEY: 'dummy',
+    GOOGLE_GEMINI_BASE_URL: o.url,
+    NO_COLOR: '1',
+    ...o.env,
+  };
+  const args = ['-p', 'run the scripted calls', ...(o.args ?? ['--yolo'])];
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeout ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}

@@ -54,6 +54,12 @@ const proxyCommand: CommandDef<ProxyOptions & { command: string[] }> = {
     { flags: '--threshold-for <tool=n>', description: 'the threshold in tokens for one tool (repeatable)', repeatable: true },
     { flags: '--url <url>', description: 'reach the upstream server over Streamable HTTP at this URL instead of starting a command' },
     { flags: '--header <header>', description: "a header sent to the --url server, 'Name: value' (repeatable)", repeatable: true },
+    {
+      flags: '--no-tools',
+      description:
+        "add none of lro's tools: the client has them from lro's own server (lro mcp), so they are listed once " +
+        '(lro init --wrap writes this)',
+    },
   ],
   examples: [
     'lro mcp proxy -- npx -y @modelcontextprotocol/server-filesystem ~/projects',
@@ -64,7 +70,7 @@ const proxyCommand: CommandDef<ProxyOptions & { command: string[] }> = {
   notes: `Everything passes through unchanged (tools, prompts, resources, notifications, progress, cancellation, sampling,
 elicitation), except: a tool result whose text is above the threshold is stored and replaced by its descriptor,
 whose next steps are calls of lro's tools (lro_read, lro_grep, lro_jq, lro_info, lro_ls), which are added to
-the tool list and answered by lro itself. JSON text is stored as JSON; images, audio and resources pass through.
+the tool list (unless --no-tools) and answered by lro itself. JSON text is stored as JSON; images, audio and resources pass through.
 If the upstream server exits, calls waiting on it get an error result and lro exits with status 2.`,
   run: async ({ command, ...opts }, io) => {
     const { runMcpProxy } = await import('../mcp/serve.js');

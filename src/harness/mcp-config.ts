@@ -113,14 +113,21 @@ export function lroArgv(nodePath = process.execPath): string[] {
   return [nodePath, join(binDir(), 'lro.js')];
 }
 
-const PROXY = ['mcp', 'proxy', '--'];
+/** What init --wrap puts after lro's paths: the proxy adds no tools of lro's (init registers lro's own server). */
+const PROXY = ['mcp', 'proxy', '--no-tools', '--'];
+/** The wrapping of an earlier lro (lro's tools added by each proxy): still recognised, and brought up to date. */
+const OLD_PROXY = ['mcp', 'proxy', '--'];
+const startsWith = (argv: string[], at: number, words: string[]) => words.every((w, i) => argv[at + i] === w);
 const isLroJs = (p: string | undefined): boolean => !!p && basename(p) === 'lro.js';
 const isLroBin = (p: string | undefined): boolean => !!p && basename(p) === 'lro';
 
-/** How many leading words of argv are lro's wrapping (node lro.js mcp proxy --), 0 when it is not lro's. */
+/** How many leading words of argv are lro's wrapping (node lro.js mcp proxy --no-tools --), 0 when it is not lro's. */
 function lroWrapLength(argv: string[]): number {
-  const ok = isLroJs(argv[1]) && PROXY.every((w, i) => argv[2 + i] === w) && argv.length > 5;
-  return ok ? 5 : 0;
+  if (!isLroJs(argv[1])) return 0;
+  for (const words of [PROXY, OLD_PROXY]) {
+    if (startsWith(argv, 2, words) && argv.length > 2 + words.length) return 2 + words.length;
+  }
+  return 0;
 }
 
 /** Whether argv is lro's wrapping of a server (the one init --wrap writes, with lro's paths in front). */
@@ -128,7 +135,7 @@ export const isLroWrapped = (argv: string[]): boolean => lroWrapLength(argv) > 0
 
 /** Whether argv already runs behind `lro mcp proxy` (lro's wrapping, or one written by hand with `lro`). */
 export function isWrapped(argv: string[]): boolean {
-  return lroWrapLength(argv) > 0 || (isLroBin(argv[0]) && PROXY.every((w, i) => argv[1 + i] === w));
+  return lroWrapLength(argv) > 0 || (isLroBin(argv[0]) && startsWith(argv, 1, ['mcp', 'proxy']));
 }
 
 /** Whether argv is lro's own MCP server (`lro mcp`, not a proxy). */
@@ -238,13 +245,19 @@ function wrapEntry(h: McpHarness, text: string, at: JSONPath, argv: string[], lr
 
 /** The entry at `at` starts its own argv again (the inverse of wrapEntry). */
 function unwrapEntry(h: McpHarness, text: string, at: JSONPath, argv: string[]): string {
-  if (SHAPES[h].style === 'array') return dropFirst(text, [...at, 'command'], 5);
-  const out = replaceAt(text, [...at, 'command'], argv[5]);
-  return dropFirst(out, [...at, 'args'], 5);
+  const n = lroWrapLength(argv);
+  if (SHAPES[h].style === 'array') return dropFirst(text, [...at, 'command'], n);
+  const out = replaceAt(text, [...at, 'command'], argv[n]);
+  return dropFirst(out, [...at, 'args'], n);
 }
 
-/** A wrapped entry whose node or lro.js moved (lro reinstalled elsewhere): the new paths. */
+/** A wrapped entry whose node or lro.js moved (lro reinstalled elsewhere), or of an earlier lro: brought up to date. */
 function repathEntry(h: McpHarness, text: string, at: JSONPath, argv: string[], lro: string[]): string {
+  if (lroWrapLength(argv) !== 2 + PROXY.length) {
+    // an earlier lro's wrapping: unwrapped, then wrapped as this lro does it
+    const inner = argv.slice(lroWrapLength(argv));
+    return wrapEntry(h, unwrapEntry(h, text, at, argv), at, inner, lro);
+  }
   let out = text;
   const array = SHAPES[h].style === 'array';
   const [node, js] = array ? [[...at, 'command', 0], [...at, 'command', 1]] : [[...at, 'command'], [...at, 'args', 0]];

@@ -43,7 +43,16 @@ export interface ProxyOptions extends McpOptions, OffloadCliOptions {
   header?: string[];
   exclude?: string[];
   thresholdFor?: string[];
+  /** false with --no-tools: lro's tools are not added (the client has them from lro's own server). */
+  tools?: boolean;
 }
+
+/** No tools of lro's in the proxy's list (--no-tools): every call goes to the upstream. */
+const NO_TOOLS: McpTools = {
+  list: () => [],
+  has: () => false,
+  call: () => Promise.reject(new Error('lro mcp proxy --no-tools answers no tool of its own')),
+};
 
 /** The environment tools run with: the store named by --dir, as LRO_DIR names it for the CLI. */
 function toolEnv(o: McpOptions, io: IO): NodeJS.ProcessEnv {
@@ -175,7 +184,8 @@ export async function runMcpProxy(command: string[], o: ProxyOptions, io: IO): P
   const options = offloadOptions(o, io);
   const cap = new ResultCap(options);
   const limits: RelayLimits = { callSeconds: callSeconds(o), cap, finishSeconds: FINISH_SECONDS };
-  const { lro, tools, close } = await loadTools(o, io, true);
+  const { lro, tools: own, close } = await loadTools(o, io, true);
+  const tools = o.tools === false ? NO_TOOLS : own;
   const offloader = new ResultOffloader({
     options,
     thresholdFor: thresholds(o.thresholdFor),

@@ -15,7 +15,7 @@ import { mcpEnv, NODE } from '../helpers/mcp.js';
 const root = tempDir();
 afterAll(() => cleanup(root));
 const FAKE = resolve(__dirname, '../helpers/fake-upstream.mjs');
-const PROXY = [BIN, 'mcp', 'proxy', '--'];
+const PROXY = [BIN, 'mcp', 'proxy', '--no-tools', '--'];
 /** What the fake upstream answers to `lines` {lines: 3} given the environment the config names. */
 const SMALL = ['greeting: hello from the config', ...[1, 2, 3].map((i) => `line ${i} of the fake upstream`)].join('\n');
 
@@ -240,6 +240,10 @@ describe.each(CASES)('lro init $h', (c) => {
       expect(id, text).toBeDefined();
       const found = await lro(['grep', id!, 'line 4999 of'], { env: { LRO_DIR: store } });
       expect(found.out).toContain('line 4999 of the fake upstream');
+      // lro's tools come from lro's own entry, once, not again from every wrapped server
+      const listed = (await fake.listTools()).tools.map((t) => t.name);
+      expect(listed).toContain('lines');
+      expect(listed.filter((n) => n.startsWith('lro_'))).toEqual([]);
     } finally {
       await fake.close();
     }

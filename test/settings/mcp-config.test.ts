@@ -8,7 +8,7 @@ import { installMcpConfig, survey, uninstallMcpConfig } from '../../src/harness/
 const LRO = ['/opt/node/bin/node', '/opt/lro/bin/lro.js'];
 const P = 'mcp.json';
 const wrap = (h: Parameters<typeof installMcpConfig>[0], text: string) => installMcpConfig(h, text, P, true, LRO);
-const proxied = (...argv: string[]) => [LRO[1], 'mcp', 'proxy', '--', ...argv];
+const proxied = (...argv: string[]) => [LRO[1], 'mcp', 'proxy', '--no-tools', '--', ...argv];
 
 describe('wrapping one entry', () => {
   test('args over several lines: lro goes in on the first line, the rest keeps its bytes; undo is exact', () => {
@@ -16,7 +16,7 @@ describe('wrapping one entry', () => {
       '{\n  "mcpServers": {\n    "fs": {\n      "command": "npx",\n      "args": [\n        "-y",\n' +
       '        "server-fs"\n      ]\n    }\n  }\n}\n';
     const out = wrap('cursor', text);
-    expect(out).toContain(`"args": [\n        "${LRO[1]}", "mcp", "proxy", "--", "npx", "-y",\n        "server-fs"\n`);
+    expect(out).toContain(`"args": [\n        "${LRO[1]}", "mcp", "proxy", "--no-tools", "--", "npx", "-y",\n        "server-fs"\n`);
     expect(uninstallMcpConfig('cursor', out, P)).toBe(text);
   });
 
@@ -58,9 +58,19 @@ describe('wrapping one entry', () => {
     const moved = ['/new/node', '/new/lro/bin/lro.js'];
     const out = installMcpConfig('opencode', old, P, true, moved);
     const mcp = (parse(out) as { mcp: Record<string, { command: string[] }> }).mcp;
-    expect(mcp.a.command).toEqual([...moved, 'mcp', 'proxy', '--', 'srv', '-v']);
+    expect(mcp.a.command).toEqual([...moved, 'mcp', 'proxy', '--no-tools', '--', 'srv', '-v']);
     expect(mcp.lro.command).toEqual([...moved, 'mcp']);
     expect(installMcpConfig('opencode', out, P, true, moved)).toBe(out);
+  });
+
+  test("an earlier lro's wrapping (its proxy adding lro's tools) is brought up to date, and unwrapped exactly", () => {
+    const mine = '{"mcp": {"a": {"type": "local", "command": ["srv", "-v"]}}}';
+    const earlier = mine.replace('["srv", "-v"]', JSON.stringify([...LRO, 'mcp', 'proxy', '--', 'srv', '-v']));
+    const out = installMcpConfig('opencode', earlier, P, true, LRO);
+    const mcp = (parse(out) as { mcp: Record<string, { command: string[] }> }).mcp;
+    expect(mcp.a.command).toEqual([...LRO, 'mcp', 'proxy', '--no-tools', '--', 'srv', '-v']);
+    expect(parse(uninstallMcpConfig('opencode', earlier, P))).toEqual(parse(mine));
+    expect(parse(uninstallMcpConfig('opencode', out, P))).toEqual(parse(mine));
   });
 
   test('opencode 2 (mcp.servers): lro goes under mcp.servers, without opencode 1\'s enabled', () => {

@@ -23,6 +23,7 @@ import {
   diffOf,
   EditRefused,
   plan,
+  removalLine,
   scopeOf,
   type Adapter,
   type FileEdit,
@@ -45,11 +46,9 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
     report([outcome]) {
       switch (outcome) {
         case 'restored':
-          return `lro: removed from ${shown} (the file is as it was before lro init)\n`;
         case 'removed':
-          return `lro: removed from ${shown}\n`;
         case 'absent':
-          return `lro: not installed in ${shown}: nothing to remove\n`;
+          return `${removalLine(outcome, shown)}\n`;
         case 'unchanged':
           return `lro: already installed in ${shown}: nothing to change (lro doctor checks it works)\n`;
         default:
@@ -91,9 +90,7 @@ function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
       if (o.uninstall) {
         for (const [i, outcome] of outcomes.entries()) {
           const shown = edits[i].shown;
-          if (outcome === 'restored') lines.push(`lro: removed from ${shown} (the file is as it was before lro init)`);
-          else if (outcome === 'removed') lines.push(`lro: removed from ${shown}`);
-          else if (i === 0) lines.push(`lro: not installed in ${shown}: nothing to remove`);
+          if (outcome === 'restored' || outcome === 'removed' || i === 0) lines.push(removalLine(outcome, shown));
         }
         return `${lines.join('\n')}\n`;
       }

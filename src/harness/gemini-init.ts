@@ -1,7 +1,6 @@
 // `lro init gemini`: the adapter the installer (installer.ts) runs for Gemini CLI: one settings file, the user's
 // or the project's, with lro's AfterTool hook and, on request, lro's MCP server (harness/gemini.ts edits them).
-import { scopeOf, type Adapter, type InitOptions } from './installer.js';
-import type { FileEdit, Outcome } from './installer.js';
+import { removalLine, scopeOf, type Adapter, type FileEdit, type InitOptions, type Outcome } from './installer.js';
 import {
   geminiHookCommand,
   geminiSettingsPath,
@@ -33,11 +32,9 @@ export function geminiAdapter(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
 function report(outcome: Outcome, shown: string, mcp: boolean, undo: string): string {
   switch (outcome) {
     case 'restored':
-      return `lro: removed from ${shown} (the file is as it was before lro init)\n`;
     case 'removed':
-      return `lro: removed from ${shown}\n`;
     case 'absent':
-      return `lro: not installed in ${shown}: nothing to remove\n`;
+      return `${removalLine(outcome, shown)}\n`;
     default: {
       const server = mcp ? "; lro's MCP server registered (mcpServers.lro)" : '';
       const what =

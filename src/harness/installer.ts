@@ -62,6 +62,13 @@ export function diffOf(p: Planned): string {
   return unifiedDiff(p.before ?? '', p.after, from, gone ? '/dev/null' : p.edit.shown);
 }
 
+/** What an uninstall did to one file, as told to the user (`what`: what was removed, when said). */
+export function removalLine(outcome: Outcome, shown: string, what = ''): string {
+  if (outcome === 'restored') return `lro: removed from ${shown} (the file is as it was before lro init)`;
+  if (outcome === 'removed') return `lro: removed from ${shown}${what ? ` (${what})` : ''}`;
+  return `lro: not installed in ${shown}: nothing to remove`;
+}
+
 /** Makes the planned change; says what became of the file. */
 export function apply(p: Planned, uninstall: boolean, env: NodeJS.ProcessEnv): Outcome {
   if (uninstall) {

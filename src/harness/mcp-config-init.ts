@@ -2,7 +2,7 @@
 // MCP server list (harness/mcp-config.ts): the one file to edit, and what to tell the user afterwards.
 import { UsageError } from '../errors.js';
 import { readSettings, realFile } from './settings-file.js';
-import type { FileEdit, Outcome } from './installer.js';
+import { removalLine, type FileEdit, type Outcome } from './installer.js';
 import {
   installMcpConfig,
   mcpConfigPath,
@@ -66,7 +66,5 @@ export function mcpConfigAdapter(
 }
 
 function uninstallLine(outcome: Outcome, shown: string): string {
-  if (outcome === 'restored') return `lro: removed from ${shown} (the file is as it was before lro init)`;
-  if (outcome === 'removed') return `lro: removed from ${shown} (lro's server, and lro's proxy from your servers)`;
-  return `lro: not installed in ${shown}: nothing to remove`;
+  return removalLine(outcome, shown, "lro's server, and lro's proxy from your servers");
 }

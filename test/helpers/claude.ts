@@ -2,51 +2,18 @@
 // (never a project dependency), and a scripted Messages API server on 127.0.0.1 that plays tool calls and keeps
 // every request, so a test reads the `tool_result` exactly as the model would have received it.
 // The method and what was seen with it: the design notes on harnesses (HARNESSES.md).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { ensureHarness, type HarnessInstall, type PinnedHarness } from './harness-install.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.328';
 
-/** Where the pinned Claude Code is installed: $LRO_TEST_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/lro-test. */
-export function claudeCacheDir(): string {
-  const root = process.env.LRO_TEST_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'lro-test');
-  return join(root, `claude-code-${CLAUDE_CODE_VERSION}`);
-}
+/** The pinned release, as the cache folder holds it. */
+const PINNED: PinnedHarness = { pkg: '@anthropic-ai/claude-code', version: CLAUDE_CODE_VERSION, bin: 'claude', folder: 'claude-code' };
 
-/** The `claude` binary, or why it cannot be had. */
-export type ClaudeInstall = { bin: string; skip?: undefined } | { bin?: undefined; skip: string };
-
-/**
- * Installs the pinned Claude Code into the cache folder unless it is there already (a temporary folder renamed
- * into place, so a killed install is never taken for a finished one). Runs once per test file (a few seconds
- * when the registry is near; 356 MB).
- */
-export function ensureClaude(): ClaudeInstall {
-  const dir = claudeCacheDir();
-  const bin = join(dir, 'node_modules', '.bin', 'claude');
-  const works = () => spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 }).stdout?.startsWith(CLAUDE_CODE_VERSION);
-  if (existsSync(bin) && works()) return { bin };
-  const tmp = `${dir}.tmp-${process.pid}`;
-  mkdirSync(tmp, { recursive: true });
-  const r = spawnSync(
-    'npm',
-    ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`],
-    { encoding: 'utf8', timeout: 600_000 },
-  );
-  if (r.status !== 0) {
-    rmSync(tmp, { recursive: true, force: true });
-    const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n').slice(-3).join(' ');
-    return { skip: `cannot install @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} into ${dir}: ${why}` };
-  }
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
-  if (!works()) return { skip: `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} installed in ${dir} but \`claude --version\` fails` };
-  return { bin };
-}
+/** Installs the pinned claude into the test cache unless it is there: its binary, or why it cannot be had. */
+export const ensureClaude = (): HarnessInstall => ensureHarness(PINNED);
 
 /** One turn of the scripted model: a tool call, or a final answer. */
 export type Step = { tool: string; input: Record<string, unknown> } | { text: string };

@@ -2,47 +2,18 @@
 // project dependency), and a scripted Responses API server on 127.0.0.1 that plays shell calls and keeps every
 // request, so a test reads the `function_call_output` exactly as the model would have received it.
 // The method and what was seen with it: the design notes on harnesses (HARNESSES.md).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { ensureHarness, type HarnessInstall, type PinnedHarness } from './harness-install.js';
 
 export const CODEX_VERSION = '0.169.0';
 
-/** Where the pinned Codex is installed: $LRO_TEST_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/lro-test. */
-export function codexCacheDir(): string {
-  const root = process.env.LRO_TEST_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'lro-test');
-  return join(root, `codex-${CODEX_VERSION}`);
-}
+/** The pinned release, as the cache folder holds it. */
+const PINNED: PinnedHarness = { pkg: '@openai/codex', version: CODEX_VERSION, bin: 'codex', folder: 'codex' };
 
-/** The `codex` binary, or why it cannot be had. */
-export type CodexInstall = { bin: string; skip?: undefined } | { bin?: undefined; skip: string };
-
-/** Installs the pinned Codex into the cache folder unless it is there (a temporary folder renamed into place). */
-export function ensureCodex(): CodexInstall {
-  const dir = codexCacheDir();
-  const bin = join(dir, 'node_modules', '.bin', 'codex');
-  const works = () => spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 }).stdout?.includes(CODEX_VERSION);
-  if (existsSync(bin) && works()) return { bin };
-  const tmp = `${dir}.tmp-${process.pid}`;
-  mkdirSync(tmp, { recursive: true });
-  const r = spawnSync(
-    'npm',
-    ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `@openai/codex@${CODEX_VERSION}`],
-    { encoding: 'utf8', timeout: 600_000 },
-  );
-  if (r.status !== 0) {
-    rmSync(tmp, { recursive: true, force: true });
-    const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n').slice(-3).join(' ');
-    return { skip: `cannot install @openai/codex@${CODEX_VERSION} into ${dir}: ${why}` };
-  }
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
-  if (!works()) return { skip: `@openai/codex@${CODEX_VERSION} installed in ${dir} but \`codex --version\` fails` };
-  return { bin };
-}
+/** Installs the pinned codex into the test cache unless it is there: its binary, or why it cannot be had. */
+export const ensureCodex = (): HarnessInstall => ensureHarness(PINNED);
 
 /** One turn of the scripted model: an `exec_command` call (or `tool`) with these arguments, or a final answer. */
 export type Step = { exec: Record<string, unknown>; tool?: string } | { text: string };

@@ -2,47 +2,18 @@
 // (never a project dependency), and a scripted Gemini API server on 127.0.0.1 that plays shell calls and keeps
 // every request, so a test reads the `functionResponse` exactly as the model would have received it.
 // The method and what was seen with it: the design notes on harnesses (HARNESSES.md).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { ensureHarness, type HarnessInstall, type PinnedHarness } from './harness-install.js';
 
 export const GEMINI_VERSION = '0.61.0';
 
-/** Where the pinned Gemini CLI is installed: $LRO_TEST_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/lro-test. */
-export function geminiCacheDir(): string {
-  const root = process.env.LRO_TEST_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'lro-test');
-  return join(root, `gemini-cli-${GEMINI_VERSION}`);
-}
+/** The pinned release, as the cache folder holds it. */
+const PINNED: PinnedHarness = { pkg: '@google/gemini-cli', version: GEMINI_VERSION, bin: 'gemini', folder: 'gemini-cli' };
 
-/** The `gemini` binary, or why it cannot be had. */
-export type GeminiInstall = { bin: string; skip?: undefined } | { bin?: undefined; skip: string };
-
-/** Installs the pinned Gemini CLI into the cache folder unless it is there (a temporary folder renamed into place). */
-export function ensureGemini(): GeminiInstall {
-  const dir = geminiCacheDir();
-  const bin = join(dir, 'node_modules', '.bin', 'gemini');
-  const works = () =>
-    spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000 }).stdout?.includes(GEMINI_VERSION);
-  if (existsSync(bin) && works()) return { bin };
-  const tmp = `${dir}.tmp-${process.pid}`;
-  mkdirSync(tmp, { recursive: true });
-  const args = ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--no-save', '--loglevel=error'];
-  const r = spawnSync('npm', [...args, `@google/gemini-cli@${GEMINI_VERSION}`], { encoding: 'utf8', timeout: 600_000 });
-  if (r.status !== 0) {
-    rmSync(tmp, { recursive: true, force: true });
-    const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n').slice(-3).join(' ');
-    return { skip: `cannot install @google/gemini-cli@${GEMINI_VERSION} into ${dir}: ${why}` };
-  }
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
-  if (!works()) {
-    return { skip: `@google/gemini-cli@${GEMINI_VERSION} installed in ${dir} but \`gemini --version\` fails` };
-  }
-  return { bin };
-}
+/** Installs the pinned gemini into the test cache unless it is there: its binary, or why it cannot be had. */
+export const ensureGemini = (): HarnessInstall => ensureHarness(PINNED);
 
 /** One turn of the scripted model: a `run_shell_command` call (or `tool`) with these arguments, or a final answer. */
 export type Step = { call: Record<string, unknown>; tool?: string } | { text: string };

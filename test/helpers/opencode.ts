@@ -2,42 +2,18 @@
 // test/helpers/codex.ts does for Codex), its model a scripted OpenAI-compatible Chat Completions server on
 // 127.0.0.1 (opencode's `@ai-sdk/openai-compatible` provider with a baseURL), which records every tool result the
 // model is sent.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { ensureHarness, type HarnessInstall, type PinnedHarness } from './harness-install.js';
 
 export const OPENCODE_VERSION = '1.18.33';
 
-/** Where the pinned opencode is installed: $LRO_TEST_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/lro-test. */
-function cacheDir(): string {
-  const root = process.env.LRO_TEST_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'lro-test');
-  return join(root, `opencode-${OPENCODE_VERSION}`);
-}
+/** The pinned release, as the cache folder holds it. */
+const PINNED: PinnedHarness = { pkg: 'opencode-ai', version: OPENCODE_VERSION, bin: 'opencode', folder: 'opencode' };
 
-/** Installs the pinned opencode into the cache folder unless it is there; the binary, or why it cannot be had. */
-export function ensureOpencode(): { bin: string; skip?: undefined } | { bin?: undefined; skip: string } {
-  const dir = cacheDir();
-  const bin = join(dir, 'node_modules', '.bin', 'opencode');
-  const works = () =>
-    spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 }).stdout?.includes(OPENCODE_VERSION);
-  if (existsSync(bin) && works()) return { bin };
-  const tmp = `${dir}.tmp-${process.pid}`;
-  mkdirSync(tmp, { recursive: true });
-  const args = ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--no-save', '--loglevel=error'];
-  const r = spawnSync('npm', [...args, `opencode-ai@${OPENCODE_VERSION}`], { encoding: 'utf8', timeout: 600_000 });
-  if (r.status !== 0) {
-    rmSync(tmp, { recursive: true, force: true });
-    const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n').slice(-3).join(' ');
-    return { skip: `cannot install opencode-ai@${OPENCODE_VERSION} into ${dir}: ${why}` };
-  }
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
-  if (!works()) return { skip: `opencode-ai@${OPENCODE_VERSION} installed in ${dir} but \`opencode --version\` fails` };
-  return { bin };
-}
+/** Installs the pinned opencode into the test cache unless it is there: its binary, or why it cannot be had. */
+export const ensureOpencode = (): HarnessInstall => ensureHarness(PINNED);
 
 /** A scripted model: each request that offers `tool` gets one call of it with `args`, then a final answer. */
 export interface ChatModel {

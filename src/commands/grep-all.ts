@@ -57,7 +57,13 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO)
 }
 
 /** --session, --since, --source and --from as a filter, and as the flags of a next command. */
-function storeFilter(o: GrepCommandOptions, now: number): { filter: ResultFilter; fromRecord: number; filterFlags: string[] } {
+interface StoreFilter {
+  filter: ResultFilter;
+  fromRecord: number;
+  filterFlags: string[];
+}
+
+function storeFilter(o: GrepCommandOptions, now: number): StoreFilter {
   const filter: ResultFilter = {};
   const flags: string[] = [];
   if (o.session !== undefined) {
@@ -76,7 +82,8 @@ function storeFilter(o: GrepCommandOptions, now: number): { filter: ResultFilter
   if (o.from !== undefined) {
     const m = /^([0-9A-Za-z]{26})(?::(\d+))?$/.exec(o.from);
     if (!m || !isUlid(m[1].toUpperCase()) || (m[2] !== undefined && Number(m[2]) < 1)) {
-      throw new UsageError(`invalid --from '${o.from}': give a result id, or ID:N to start at its record N (as a next: line writes it)`);
+      const what = 'give a result id, or ID:N to start at its record N (as a next: line writes it)';
+      throw new UsageError(`invalid --from '${o.from}': ${what}`);
     }
     filter.fromId = m[1].toUpperCase();
     fromRecord = m[2] !== undefined ? Number(m[2]) : 1;
@@ -88,7 +95,8 @@ function storeFilter(o: GrepCommandOptions, now: number): { filter: ResultFilter
 function parseSince(text: string, now: number): number {
   if (/^\d{4}-\d\d-\d\d/.test(text)) {
     const t = Date.parse(text);
-    if (!Number.isFinite(t)) throw new UsageError(`invalid --since '${text}': use a duration (2h, 30m, 7d) or a time like 2026-01-31T12:00:00Z`);
+    const what = 'use a duration (2h, 30m, 7d) or a time like 2026-01-31T12:00:00Z';
+    if (!Number.isFinite(t)) throw new UsageError(`invalid --since '${text}': ${what}`);
     return t;
   }
   return now - parseDuration(text, '--since') * 1000;

@@ -45,25 +45,52 @@ const MAX_COMMAND = 120;
 /** The heading of a result: `== ID  TIME  N records  $ COMMAND` (the operation in parentheses without one). */
 export function headingLine(h: Header, fromRecord: number): string {
   const time = h.timestamp.replace(/\.\d+Z$/, 'Z');
-  const records = `${formatCount(h.count)} record${h.count === 1 ? '' : 's'}${fromRecord > 1 ? `, from record ${fromRecord}` : ''}`;
+  const from = fromRecord > 1 ? `, from record ${fromRecord}` : '';
+  const records = `${formatCount(h.count)} record${h.count === 1 ? '' : 's'}${from}`;
   const cmd = commandOf(h);
-  const shown = cmd === null ? `(${h.operation})` : `$ ${oneLine(cmd.length > MAX_COMMAND ? `${cmd.slice(0, MAX_COMMAND)}…` : cmd)}`;
+  const cut = cmd !== null && cmd.length > MAX_COMMAND ? `${cmd.slice(0, MAX_COMMAND)}…` : cmd;
+  const shown = cut === null ? `(${h.operation})` : `$ ${oneLine(cut)}`;
   return `== ${h.id}  ${time}  ${records}  ${shown}\n`;
 }
 
 /** The heading as a JSON object (--json). */
 function headingObject(h: Header, fromRecord: number): string {
   const from = fromRecord > 1 ? { from_record: fromRecord } : {};
-  const o = { type: 'result', result: h.id, timestamp: h.timestamp, records: h.count, operation: h.operation, command: commandOf(h), ...from };
+  const o = {
+    type: 'result',
+    result: h.id,
+    timestamp: h.timestamp,
+    records: h.count,
+    operation: h.operation,
+    command: commandOf(h),
+    ...from,
+  };
   return `${JSON.stringify(o)}\n`;
 }
 
 /** The command that continues the search at result `id`, record `record`. */
 function nextCommand(s: StoreGrep, id: string, record: number): string {
-  const flags = ['--all', ...(s.listOnly ? ['-l'] : s.plan.query.countOnly ? ['-c'] : []), ...grepFlags(s.plan, s.plan.query.maxCount)];
+  const summary = s.listOnly ? ['-l'] : s.plan.query.countOnly ? ['-c'] : [];
+  const flags = ['--all', ...summary, ...grepFlags(s.plan, s.plan.query.maxCount)];
   flags.push(...s.filterFlags, `--from ${record > 1 ? `${id}:${record}` : id}`);
   const pattern = s.plan.pattern.startsWith('-') ? `-- ${shellQuote(s.plan.pattern)}` : shellQuote(s.plan.pattern);
   return `lro grep ${flags.join(' ')} ${pattern}`;
+}
+
+/**
+ * The last line of a cut output. When not even the first line fitted, the next command asks for a budget four
+ * times as large (the same one would stop at the same line again).
+ */
+function cutLine(s: StoreGrep, id: string, record: number, tally: Tally): string {
+  const stuck = s.budget.used === 0;
+  const max = s.budget.max;
+  const what = stuck
+    ? `the next line does not fit in --max-tokens ${max}`
+    : `output cut at --max-tokens ${max} after ${formatCount(tally.matched)} matching records` +
+      ` in ${formatCount(tally.results)} results`;
+  const plan = stuck ? { ...s.plan, options: { ...s.plan.options, maxTokens: String(max * 4) } } : s.plan;
+  const next = nextCommand({ ...s, plan }, id, record);
+  return s.plan.options.json ? truncatedObject(what, next) : continuationLine(what, next);
 }
 
 /** Opens a listed result; null when it vanished since the listing or is skipped (damaged: warned). */
@@ -72,7 +99,8 @@ async function openListed(entry: ResultName, s: StoreGrep): Promise<ResultFile |
     return openInStore(`${entry.dir}/${entry.name}`, entry.id);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // removed by gc meanwhile
-    const why = e instanceof LroError ? e.message : `result ${entry.id} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    const cause = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const why = e instanceof LroError ? e.message : `result ${entry.id} cannot be read (${cause})`;
     await s.warn(`lro: skipped: ${oneLine(why)}\n`);
     return null;
   }
@@ -89,7 +117,13 @@ function planFor(s: StoreGrep): GrepPlan {
  * Searches one result and prints its part. Returns the record to continue at when the budget ran out (a
  * next command is then due), else null.
  */
-async function searchOne(rf: ResultFile, s: StoreGrep, from: number, tally: Tally, scanner: ByteScanner): Promise<number | null> {
+async function searchOne(
+  rf: ResultFile,
+  s: StoreGrep,
+  from: number,
+  tally: Tally,
+  scanner: ByteScanner,
+): Promise<number | null> {
   const h = rf.header;
   const json = !!s.plan.options.json;
   const summary = s.listOnly || s.plan.query.countOnly;
@@ -97,7 +131,8 @@ async function searchOne(rf: ResultFile, s: StoreGrep, from: number, tally: Tall
   const mark = json ? (line: string) => `{"result":${JSON.stringify(h.id)},${line.slice(1)}` : undefined;
   const heading = json ? headingObject(h, from) : headingLine(h, from);
   // a next part searches from record 1 again, printing from `from` on: -m, context and gaps as in one output
-  const t: GrepTarget = { budget: s.budget, write: s.write, scanner, ...(summary ? {} : { heading: [heading], mark, skipBefore: from }) };
+  const lines = summary ? {} : { heading: [heading], mark, skipBefore: from };
+  const t: GrepTarget = { budget: s.budget, write: s.write, scanner, ...lines };
   const run = await searchInto(rf, plan, t, s.stallSeconds);
   tally.matched += run.matched;
   if (run.matched > 0) tally.results++;
@@ -105,7 +140,8 @@ async function searchOne(rf: ResultFile, s: StoreGrep, from: number, tally: Tall
   if (!summary || run.matched === 0) return null;
   let line: string;
   if (s.listOnly) line = json ? heading : `${h.id}\n`;
-  else line = json ? `${JSON.stringify({ type: 'count', result: h.id, count: run.matched })}\n` : `${h.id}:${run.matched}\n`;
+  else if (json) line = `${JSON.stringify({ type: 'count', result: h.id, count: run.matched })}\n`;
+  else line = `${h.id}:${run.matched}\n`;
   if (s.budget.take(line)) {
     await s.write(line);
     return null;
@@ -136,9 +172,7 @@ export async function printGrepAll(s: StoreGrep): Promise<number> {
       continue;
     }
     if (cutAt !== null) {
-      const what = `output cut at --max-tokens ${s.budget.max} after ${formatCount(tally.matched)} matching records in ${formatCount(tally.results)} results`;
-      const next = nextCommand(s, entry.id, cutAt);
-      await s.write(s.plan.options.json ? truncatedObject(what, next) : continuationLine(what, next));
+      await s.write(cutLine(s, entry.id, cutAt, tally));
       break;
     }
   }

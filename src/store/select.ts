@@ -17,7 +17,8 @@ export interface ResultFilter {
 
 /** Whether a result, from its name and folder alone, can pass the filter (so its file need not be opened). */
 export function nameMayPass(entry: ResultName, f: ResultFilter): boolean {
-  if (f.session !== undefined && entry.session !== null && entry.session !== f.session) return false; // another session's folder
+  // another session's folder
+  if (f.session !== undefined && entry.session !== null && entry.session !== f.session) return false;
   if (f.fromId !== undefined && entry.id > f.fromId) return false;
   return true;
 }

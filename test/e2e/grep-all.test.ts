@@ -6,7 +6,7 @@ import { cpSync, readdirSync, readFileSync, truncateSync, writeFileSync } from '
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
-import { followNext, offloaded } from '../helpers/pages.js';
+import { followNext, offloaded, shellWords } from '../helpers/pages.js';
 
 let root: string;
 let env: Record<string, string>;
@@ -158,6 +158,18 @@ describe('lro grep --all', () => {
       expect(paged.pages).toBeGreaterThan(1);
       expect(paged.lines).toEqual(whole.out.trim().split('\n'));
     }
+  }, 60_000);
+
+  it('when not even the first line fits, next: asks for a larger budget; a pattern with a leading - goes after --', async () => {
+    const r = await lro(['grep', '--all', '-F', '--max-tokens', '30', '--', '- POSSIBLE'], { env });
+    expect(r.code).toBe(1);
+    const next = /\[lro: the next line does not fit in --max-tokens 30; next: lro (.*)\]\n$/.exec(r.out);
+    expect(next?.[1]).toMatch(/--max-tokens 120 --from [0-9A-Z]{26} -- '- POSSIBLE'$/);
+    const paged = await followNext(shellWords(next![1]), env, [0], 3); // the first three parts
+    const whole = await lro(['grep', '--all', '-F', '--max-tokens', '0', '--', '- POSSIBLE'], { env });
+    const body = paged.lines.filter((l) => !HEADING.test(l));
+    expect(body.length).toBeGreaterThanOrEqual(3);
+    expect(body).toEqual(whole.out.trim().split('\n').filter((l) => !HEADING.test(l)).slice(0, body.length));
   }, 60_000);
 
   it('a next part with -m counts what the part before selected in its result', async () => {

@@ -47,7 +47,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
 /** `lro grep`. */
 export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?: string }> = {
   name: 'grep',
-  description: 'search the records of a stored result with a JavaScript regular expression (N:text, like grep -n)',
+  description: 'search the records of a stored result, or of all with --all, with a JavaScript regular expression (N:text, like grep -n)',
   arguments: [
     { ...ID_ARGUMENT, description: `${ID_ARGUMENT.description} (with --all: the pattern)` },
     { name: 'pattern', description: 'JavaScript regular expression (or a fixed string with -F)', optional: true },
@@ -87,7 +87,8 @@ export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?
   ],
   notes: `A record longer than ${LONG_RECORD} characters is shown as windows around its matches: N:[start-end/length] text.
 With --all, each result with a selected record gets a heading line, == ID  TIME  N records  $ COMMAND, then its
-lines as lro grep ID prints them; -c prints ID:count, -l the ids; a result lro cannot read is skipped with a warning.
+lines as lro grep ID prints them; -c prints ID:count and -l the ids (of the results with a selected record only);
+a result lro cannot read is skipped with a warning. -m counts per result.
 Exit status: 0 if a record was selected, 1 if none, 2 on error (a pattern that runs too long is stopped).`,
   run: ({ id, pattern, ...o }, io) => runGrepCommand(id, pattern, o, io),
 };

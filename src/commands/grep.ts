@@ -1,6 +1,7 @@
 // `lro grep ID PATTERN`: JavaScript regular expressions over each record's text (the line of a text result,
 // the compact JSON of a JSON record), printed as `N:text` (matches) and `N-text` (context) like grep -n, within
-// the output budget. Exit 0 if anything matched, 1 if nothing did, 2 on error.
+// the output budget. Exit 0 if anything matched, 1 if nothing did, 2 on error. With --all (no id) every stored
+// result is searched: commands/grep-all.ts.
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import type { IO } from '../io.js';
@@ -9,6 +10,25 @@ import { LONG_RECORD, printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
+import { UsageError } from '../errors.js';
+import { runGrepAll, type GrepCommandOptions } from './grep-all.js';
+
+const ALL_ONLY = ['filesWithMatches', 'session', 'since', 'source', 'from'] as const;
+const ALL_FLAG: Record<(typeof ALL_ONLY)[number], string> = { filesWithMatches: '-l', session: '--session', since: '--since', source: '--source', from: '--from' };
+const ALL_USAGE = 'lro grep --all [options] PATTERN searches every stored result; lro grep ID PATTERN searches one';
+
+/** Checks which form was asked (one result, or --all) and runs it; returns the exit code. */
+export async function runGrepCommand(id: string, pattern: string | undefined, o: GrepCommandOptions, io: IO): Promise<number> {
+  if (o.all) {
+    if (pattern !== undefined) throw new UsageError(`--all takes a PATTERN and no result id (got '${id}' and '${pattern}'): ${ALL_USAGE}`);
+    if (o.records !== undefined) throw new UsageError('--records does not go with --all (each result has its own records): use --from ID:N');
+    return runGrepAll(id, o, io);
+  }
+  const alone = ALL_ONLY.find((k) => o[k] !== undefined && o[k] !== false);
+  if (alone) throw new UsageError(`${ALL_FLAG[alone]} goes with --all: ${ALL_USAGE}`);
+  if (pattern === undefined) throw new UsageError(`missing PATTERN after '${id}': ${ALL_USAGE}`);
+  return runGrep(id, pattern, o, io);
+}
 
 /** Runs the search and prints it; returns the exit code. A pattern that could run away is watched. */
 export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: IO): Promise<number> {
@@ -25,10 +45,14 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
 }
 
 /** `lro grep`. */
-export const grepCommand: CommandDef<GrepOptions & { id: string; pattern: string }> = {
+export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?: string }> = {
   name: 'grep',
-  description: 'search the records of a stored result with a JavaScript regular expression (N:text, like grep -n)',
-  arguments: [ID_ARGUMENT, { name: 'pattern', description: 'JavaScript regular expression (or a fixed string with -F)', mcp: '' }],
+  description: 'search the records of a stored result, or of all with --all, with a JavaScript regular expression (N:text, like grep -n)',
+  arguments: [
+    { ...ID_ARGUMENT, description: `${ID_ARGUMENT.description} (with --all: the pattern)` },
+    { name: 'pattern', description: 'JavaScript regular expression (or a fixed string with -F)', optional: true, mcp: '' },
+  ],
+  usage: '[options] <id> <pattern>\n       lro grep --all [options] <pattern>',
   options: [
     { flags: '-F, --fixed-strings', description: 'the pattern is a fixed string', mcp: '' },
     { flags: '-i, --ignore-case', description: 'ignore case', mcp: '' },
@@ -40,6 +64,12 @@ export const grepCommand: CommandDef<GrepOptions & { id: string; pattern: string
     { flags: '-B, --before-context <n>', description: 'print n records before each match', mcp: '' },
     { flags: '-C, --context <n>', description: 'print n records before and after each match', mcp: '' },
     { flags: '--records <A:B>', description: 'search only records A to B (1-based, inclusive)', mcp: '' },
+    { flags: '--all', description: 'search every stored result, newest first, each under a heading line (no id: lro grep --all PATTERN)' },
+    { flags: '-l, --files-with-matches', description: 'with --all: print only the ids of the results with a selected record' },
+    { flags: '--session <session>', description: 'with --all: only results of this session' },
+    { flags: '--since <when>', description: 'with --all: only results stored since then: a duration back (2h, 30m, 7d) or a time' },
+    { flags: '--source <text>', description: "with --all: only results whose command contains this text (else the --query, else the operation)" },
+    { flags: '--from <ID[:N]>', description: 'with --all: start at this result (at its record N), then the older ones (as a next: line writes it)' },
     { flags: '--raw', description: 'search text as stored, terminal escapes and \\r redraws included (default: as a terminal shows it)' },
     { flags: '--json', description: 'one JSON object per printed record: {type, record, text, offset, record_length, matches}' },
     MAX_TOKENS_OPTION,
@@ -51,8 +81,14 @@ export const grepCommand: CommandDef<GrepOptions & { id: string; pattern: string
     "lro grep last '\"status\":\"error\"' -c          JSON records are searched as compact JSON",
     "lro grep last -F 'Connection refused' -m 5",
     "lro grep last --raw '\\x1b\\[31m' -c          colour codes are searched only with --raw",
+    'lro grep --all -F ECONNRESET --since 2h     every result of the last two hours, newest first',
+    'lro grep --all -l -i timeout --session s1   the ids of that session\'s results that match',
+    'lro grep --all -c "status=500"              records selected in each result',
   ],
   notes: `A record longer than ${LONG_RECORD} characters is shown as windows around its matches: N:[start-end/length] text.
+With --all, each result with a selected record gets a heading line, == ID  TIME  N records  $ COMMAND, then its
+lines as lro grep ID prints them; -c prints ID:count and -l the ids (of the results with a selected record only);
+a result lro cannot read is skipped with a warning. -m counts per result.
 Exit status: 0 if a record was selected, 1 if none, 2 on error (a pattern that runs too long is stopped).`,
-  run: ({ id, pattern, ...o }, io) => runGrep(id, pattern, o, io),
+  run: ({ id, pattern, ...o }, io) => runGrepCommand(id, pattern, o, io),
 };

@@ -9,6 +9,7 @@ import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
 import { checkStore, storePath } from '../store/dir.js';
 import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
+import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
 import { renderSessions, type SessionRow } from '../render/session-table.js';
 import { decodeTime } from 'ulid';
@@ -65,7 +66,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   if (opts.json) await out.add('[');
   for (const entry of listing.results) {
     if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
-    if (session !== undefined && entry.session !== null && entry.session !== session) continue; // another session's folder
+    if (!nameMayPass(entry, { session })) continue; // another session's folder
     const r = readResult(entry);
     if (!r) continue; // removed since the listing
     if (r.kind === 'damaged') {
@@ -76,7 +77,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     }
     const h = r.header;
     if (op !== undefined && h.operation !== op) continue;
-    if (session !== undefined && h.session !== session) continue;
+    if (!headerPasses(h, r.createdMs, { session })) continue;
     if (opts.expired && r.expiresMs > now) continue;
     shown++;
     if (opts.json) await out.add(`${shown === 1 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`);

@@ -7,6 +7,7 @@ import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
 import { grepResult, type GrepEvent } from '../search/grep.js';
+import type { ByteScanner } from '../search/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { stallMessage } from '../search/slow-pattern.js';
 import { formatCount } from '../units.js';
@@ -63,8 +64,8 @@ function render(ev: Extract<GrepEvent, { kind: 'match' | 'context' | 'gap' }>, j
   return lines;
 }
 
-/** The command that continues a cut output from record `from`. */
-function nextCommand(id: string, p: GrepPlan, from: number, matchedSoFar: number): string {
+/** The flags that ask a search again as `p` asks it (with -m `maxCount` left), for a next command. */
+export function grepFlags(p: GrepPlan, maxCount: number): string[] {
   const o = p.options;
   const q = p.query;
   const flags: string[] = [];
@@ -77,12 +78,17 @@ function nextCommand(id: string, p: GrepPlan, from: number, matchedSoFar: number
     if (q.after) flags.push(`-A ${q.after}`);
     if (q.before) flags.push(`-B ${q.before}`);
   }
-  if (q.maxCount !== Infinity) flags.push(`-m ${q.maxCount - matchedSoFar}`);
+  if (maxCount !== Infinity) flags.push(`-m ${maxCount}`);
   if (o.json) flags.push('--json');
   if (o.raw) flags.push('--raw');
   if (o.maxTokens !== undefined) flags.push(`--max-tokens ${o.maxTokens}`);
   if (o.dir) flags.push(`--dir ${shellQuote(o.dir)}`);
-  flags.push(`--records ${formatRange(from, q.range.to)}`);
+  return flags;
+}
+
+/** The command that continues a cut output from record `from`. */
+function nextCommand(id: string, p: GrepPlan, from: number, matchedSoFar: number): string {
+  const flags = [...grepFlags(p, p.query.maxCount - matchedSoFar), `--records ${formatRange(from, p.query.range.to)}`];
   return `lro grep ${id} ${shellQuote(p.pattern)} ${flags.join(' ')}`;
 }
 
@@ -92,6 +98,31 @@ const SLICE_EVENTS = 1024;
 /** ...and at most about this much printed output held (memory stays flat whatever the output). */
 const SLICE_BYTES = 2 << 20;
 const SLICE_MS = 200;
+
+/** Where a search printed into a budget (searchInto) stopped. */
+export interface GrepRun {
+  /** Records selected (before the cut, when cut). */
+  matched: number;
+  /** Cut by the budget: the record the next part starts at. */
+  cutAt?: number;
+}
+
+/** Where a search prints: the budget it shares, the writer, and what `lro grep --all` adds to a result's lines. */
+export interface GrepTarget {
+  budget: OutputBudget;
+  write: (s: string | Uint8Array) => Promise<void> | void;
+  /** Lines printed before the result's first line (its heading), taken from the same budget. */
+  heading?: string[];
+  /** Rewrites each rendered line before it is taken (the result's id in each JSON object). */
+  mark?: (line: string) => string;
+  /**
+   * Records before this one are searched but not printed (nor counted in `matched`): a next part of
+   * `lro grep --all` searches its result from record 1, so -m, context and gaps come out as in one whole output.
+   */
+  skipBefore?: number;
+  /** The scan kernel to reuse (one for a whole store), else one is made. */
+  scanner?: ByteScanner;
+}
 
 /**
  * The search and its printing, with the budget. A pattern that could run away (`stallSeconds` given) runs in
@@ -105,60 +136,94 @@ export async function printGrep(
   stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
-  const id = rf.header.id;
   if (q.maxCount === 0) return EXIT.noMatch;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
-  const json = !!plan.options.json;
-  const re = q.invert ? null : q.matcher.regex;
-  let matched = 0;
-  let lastShown = 0;
-  const fd = openSync(rf.path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
-  const search = grepResult(rf, q, fd, { plain: !json && budget.unlimited, longText: LONG_RECORD });
-  let done = false;
-  const sliceMs = Math.min(SLICE_MS, ((stallSeconds ?? 1) * 1000) / 4);
-  /** The next events, as many as come in a short while; printed bytes copied (the search reuses its memory). */
-  const slice = (): GrepEvent[] => {
-    const out: GrepEvent[] = [];
-    const started = performance.now();
-    let bytes = 0;
-    while (out.length < SLICE_EVENTS && bytes < SLICE_BYTES && performance.now() - started < sliceMs) {
-      const r = search.next();
-      if (r.done) {
-        done = true;
-        break;
+  const run = await searchInto(rf, plan, { budget, write }, stallSeconds);
+  if (run.cutAt !== undefined) {
+    const what = `output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
+    const next = nextCommand(rf.header.id, plan, run.cutAt, run.matched);
+    await write(plan.options.json ? truncatedObject(what, next) : continuationLine(what, next));
+  } else if (q.countOnly) await write(`${run.matched}\n`);
+  return run.matched > 0 ? EXIT.ok : EXIT.noMatch;
+}
+
+/** The last line of a cut --json output. */
+export function truncatedObject(what: string, next: string): string {
+  return `${JSON.stringify({ type: 'truncated', message: what, next })}\n`;
+}
+
+/** The next events of a search, as many as come in a short while; printed bytes copied (the search reuses its memory). */
+function slicer(search: Generator<GrepEvent>, sliceMs: number): { next: () => GrepEvent[]; done: boolean } {
+  const s = {
+    done: false,
+    next: (): GrepEvent[] => {
+      const out: GrepEvent[] = [];
+      const started = performance.now();
+      let bytes = 0;
+      while (out.length < SLICE_EVENTS && bytes < SLICE_BYTES && performance.now() - started < sliceMs) {
+        const r = search.next();
+        if (r.done) {
+          s.done = true;
+          break;
+        }
+        const ev = r.value;
+        if (ev.kind === 'printed') {
+          out.push({ ...ev, bytes: Buffer.from(ev.bytes) });
+          bytes += ev.bytes.length;
+        } else if (ev.kind !== 'progress') out.push(ev);
       }
-      const ev = r.value;
-      if (ev.kind === 'printed') {
-        out.push({ ...ev, bytes: Buffer.from(ev.bytes) });
-        bytes += ev.bytes.length;
-      } else if (ev.kind !== 'progress') out.push(ev);
-    }
-    return out;
+      return out;
+    },
   };
+  return s;
+}
+
+/**
+ * Searches one result and prints its lines into `t` until the budget is spent (then says where the next part
+ * starts); with -c only counts. A pattern that could run away (`stallSeconds` given) runs in watched slices.
+ * A record's lines (windows of a long one) and the gap line (`--`) before it are printed whole or left whole to
+ * the next part.
+ */
+export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, stallSeconds?: number): Promise<GrepRun> {
+  const q = plan.query;
+  const id = rf.header.id;
+  if (q.maxCount === 0) return { matched: 0 };
+  const json = !!plan.options.json;
+  const skip = t.skipBefore ?? 1;
+  const re = q.invert ? null : q.matcher.regex;
+  let heading = t.heading?.join('') ?? '';
+  let matched = 0; // selected records from record `skip` on
+  let gap = false;
+  /** Prints a match or context event, all its lines or none; false when the budget is spent. */
+  const print = async (ev: Extract<GrepEvent, { kind: 'match' | 'context' }>): Promise<boolean> => {
+    const lines = render(ev, json, re).map((l) => (t.mark ? t.mark(l) : l));
+    const text = `${heading}${gap && !json ? '--\n' : ''}${lines.join('')}`;
+    if (!t.budget.take(text)) return false; // the whole record goes to the next part
+    heading = '';
+    gap = false;
+    await t.write(text);
+    return true;
+  };
+  const fd = openSync(rf.path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+  const plain = !json && t.budget.unlimited && !t.mark && skip <= 1;
+  const search = grepResult(rf, q, fd, { plain, longText: LONG_RECORD, scanner: t.scanner });
+  const events = slicer(search, Math.min(SLICE_MS, ((stallSeconds ?? 1) * 1000) / 4));
   const stalled = `the pattern made no progress for ${stallSeconds} s`;
   try {
-    while (!done) {
-      for (const ev of stallSeconds === undefined ? slice() : runWatched(slice, stallSeconds, stalled)) {
+    while (!events.done) {
+      for (const ev of stallSeconds === undefined ? events.next() : runWatched(events.next, stallSeconds, stalled)) {
         if (ev.kind === 'counted' || ev.kind === 'printed') {
           matched += ev.matches;
-          if (ev.kind === 'printed') await write(ev.bytes);
-          continue;
-        }
-        if (ev.kind === 'progress') continue;
-        if (ev.kind === 'match') matched++;
-        if (q.countOnly) continue;
-        for (const line of render(ev, json, re)) {
-          if (!budget.take(line)) {
-            const from = ev.kind === 'gap' ? lastShown + 1 : ev.n;
-            const countThis = ev.kind === 'match' ? 1 : 0;
-            const what = `output cut at --max-tokens ${budget.max} after ${formatCount(matched - countThis)} matching records`;
-            const next = nextCommand(id, plan, from, matched - countThis);
-            await write(plan.options.json ? `${JSON.stringify({ type: 'truncated', message: what, next })}\n` : continuationLine(what, next));
-            return matched - countThis > 0 ? EXIT.ok : EXIT.noMatch;
+          if (ev.kind === 'printed') {
+            if (heading) await t.write(heading);
+            heading = '';
+            await t.write(ev.bytes);
           }
-          await write(line);
-        }
-        if (ev.kind !== 'gap') lastShown = ev.n;
+        } else if (ev.kind === 'gap') gap = true;
+        else if (ev.kind === 'progress') continue;
+        else if (ev.n < skip) gap = false; // printed by the part before (a next part's search starts at record 1)
+        else if (q.countOnly || (await print(ev))) matched += ev.kind === 'match' ? 1 : 0;
+        else return { matched, cutAt: ev.n };
       }
     }
   } catch (e) {
@@ -168,6 +233,5 @@ export async function printGrep(
   } finally {
     closeSync(fd);
   }
-  if (q.countOnly) await write(`${matched}\n`);
-  return matched > 0 ? EXIT.ok : EXIT.noMatch;
+  return { matched };
 }

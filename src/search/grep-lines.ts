@@ -111,7 +111,10 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
       }
       if (r !== FOR_JS) {
         if (print && st[S.out] > OUT) yield flush();
-        if (r === AT_LIMIT) return;
+        if (r === AT_LIMIT) {
+          if (!print) yield { kind: 'counted', matches: st[S.selected] }; // -c -m: the count stops at the limit
+          return;
+        }
         break;
       }
       const n = st[S.line];
@@ -137,6 +140,7 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
       }
       if (st[S.selected] >= st[S.limit]) {
         if (print && st[S.out] > OUT) yield flush();
+        if (!print) yield { kind: 'counted', matches: st[S.selected] };
         return;
       }
     }

@@ -20,6 +20,8 @@ export interface GrepOutputForm {
   plain?: boolean;
   /** Texts longer than this are shown as windows (left to the printer). */
   longText?: number;
+  /** The scan kernel to use (a search over many results reuses one), else one is made. */
+  scanner?: ByteScanner;
 }
 
 /** Read chunks: large enough to amortise each read, small enough to stay in the CPU's caches while scanned. */
@@ -51,7 +53,7 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
   const whole = q.range.from <= 1 && q.range.to >= h.count;
   const noContext = q.before === 0 && q.after === 0;
   const fast = plan && whole && noContext && (q.countOnly ? !q.invert || q.maxCount === Infinity : !q.invert && form.plain);
-  const scanner = new ByteScanner(CHUNK);
+  const scanner = form.scanner ?? new ByteScanner(CHUNK);
   if (fast) {
     const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches };
     yield* grepLines(rf, search, fd, scanner);

@@ -60,7 +60,8 @@ export function damaged<T>(rf: ResultFile, f: () => T): T {
   }
 }
 
-function openInStore(path: string, id: string): ResultFile {
+/** Opens a result of the store whose id its name gives; throws LroError when it is damaged. */
+export function openInStore(path: string, id: string): ResultFile {
   try {
     const rf = openResultFile(path);
     if (rf.header.id !== id) throw new FormatError(`has id ${rf.header.id} in its header, not ${id}`);

@@ -1,0 +1,104 @@
+// `lro grep --all PATTERN`: the same search over every stored result, newest first, narrowed by --session,
+// --since, --source, and continued by --from ID[:N] (what a cut output's next: line writes). The printing is
+// render/grep-all-output.ts; here the options become a filter of the store's listing.
+import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
+import { shellQuote } from '../describe/shell.js';
+import { UsageError } from '../errors.js';
+import { isUlid } from '../format/naming.js';
+import type { IO } from '../io.js';
+import { OutputBatch } from '../render/batch.js';
+import { maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { printGrepAll } from '../render/grep-all-output.js';
+import { planGrep } from '../search/grep-plan.js';
+import { checkStore, storePath } from '../store/dir.js';
+import { listStore } from '../store/scan.js';
+import type { ResultFilter } from '../store/select.js';
+import { checkSession } from '../store/session.js';
+import { parseDuration, parseTimeout } from '../units.js';
+import type { GrepOptions } from '../search/grep-plan.js';
+
+/** What `lro grep` takes besides the search's own options: --all and what goes with it. */
+export interface GrepCommandOptions extends GrepOptions {
+  all?: boolean;
+  filesWithMatches?: boolean;
+  session?: string;
+  since?: string;
+  source?: string;
+  from?: string;
+}
+
+/** `lro grep --all`: the store's results, filtered, searched newest first. */
+export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO): Promise<number> {
+  const plan = planGrep(pattern, o, 0);
+  const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
+  const { filter, fromRecord, filterFlags } = storeFilter(o, io.now().getTime());
+  const dir = storePath(o.dir, io.env);
+  const results = checkStore(dir) ? listStore(dir).results : [];
+  const out = new OutputBatch(io.stdout);
+  try {
+    return await printGrepAll({
+      plan,
+      results,
+      filter,
+      fromRecord,
+      listOnly: !!o.filesWithMatches,
+      filterFlags,
+      budget: new OutputBudget(maxTokensFrom(o.maxTokens, io.env)),
+      write: (s) => out.add(s),
+      warn: async (line) => {
+        await out.flush();
+        await io.stderr.write(line);
+      },
+      stallSeconds: plan.query.matcher.linearTime ? undefined : timeout,
+    });
+  } finally {
+    await out.flush();
+  }
+}
+
+/** --session, --since, --source and --from as a filter, and as the flags of a next command. */
+interface StoreFilter {
+  filter: ResultFilter;
+  fromRecord: number;
+  filterFlags: string[];
+}
+
+function storeFilter(o: GrepCommandOptions, now: number): StoreFilter {
+  const filter: ResultFilter = {};
+  const flags: string[] = [];
+  if (o.session !== undefined) {
+    filter.session = checkSession(o.session, '--session');
+    flags.push(`--session ${shellQuote(filter.session)}`);
+  }
+  if (o.since !== undefined) {
+    filter.sinceMs = parseSince(o.since, now);
+    flags.push(`--since ${new Date(filter.sinceMs).toISOString()}`);
+  }
+  if (o.source !== undefined) {
+    filter.source = o.source;
+    flags.push(`--source ${shellQuote(o.source)}`);
+  }
+  let fromRecord = 1;
+  if (o.from !== undefined) {
+    const m = /^([0-9A-Za-z]{26})(?::(\d+))?$/.exec(o.from);
+    if (!m || !isUlid(m[1].toUpperCase()) || (m[2] !== undefined && Number(m[2]) < 1)) {
+      const what = 'give a result id, or ID:N to start at its record N (as a next: line writes it)';
+      throw new UsageError(`invalid --from '${o.from}': ${what}`);
+    }
+    filter.fromId = m[1].toUpperCase();
+    fromRecord = m[2] !== undefined ? Number(m[2]) : 1;
+  }
+  return { filter, fromRecord, filterFlags: flags };
+}
+
+/** --since: a duration back from now (2h, 30m, 7d) or a time (2026-01-31T12:00:00Z); as ms since the epoch. */
+function parseSince(text: string, now: number): number {
+  if (/^\d{4}-\d\d-\d\d/.test(text)) {
+    const t = Date.parse(text);
+    const what = 'use a duration (2h, 30m, 7d) or a time like 2026-01-31T12:00:00Z';
+    if (!Number.isFinite(t)) throw new UsageError(`invalid --since '${text}': ${what}`);
+    return t;
+  }
+  return now - parseDuration(text, '--since') * 1000;
+}
+

@@ -1,0 +1,181 @@
+// Printing `lro grep --all`: the search of every stored result (newest first, the filters applied), each result
+// with matches under a heading line and its lines exactly as `lro grep ID` prints them; -l (ids), -c (ID:count).
+// One budget for the whole output; when it is spent, the last line's next: command continues at the result and
+// record where this part stopped (--from ID:N). A result lro cannot read is skipped with a warning on stderr.
+import { shellQuote } from '../describe/shell.js';
+import { oneLine, EXIT, LroError } from '../errors.js';
+import { FormatError, type Header } from '../format/header.js';
+import type { ResultFile } from '../format/reader.js';
+import type { GrepPlan } from '../search/grep-plan.js';
+import { ByteScanner } from '../search/scan.js';
+import { damagedError, openInStore } from '../store/resolve.js';
+import type { ResultName } from '../store/scan.js';
+import { commandOf, headerPasses, nameMayPass, type ResultFilter } from '../store/select.js';
+import { formatCount } from '../units.js';
+import { continuationLine, OutputBudget } from './budget.js';
+import { grepFlags, searchInto, truncatedObject, type GrepTarget } from './grep-output.js';
+
+/** What `lro grep --all` was asked besides the search itself. */
+export interface StoreGrep {
+  plan: GrepPlan;
+  /** The results of the store, newest first. */
+  results: ResultName[];
+  filter: ResultFilter;
+  /** The record of the --from result to start at (1: all of it). */
+  fromRecord: number;
+  /** -l: only the ids of the results with a selected record. */
+  listOnly: boolean;
+  /** The filters as the next command repeats them (--since as an absolute time, so the next part is the same set). */
+  filterFlags: string[];
+  budget: OutputBudget;
+  write: (s: string | Uint8Array) => Promise<void> | void;
+  /** A warning line to stderr (a result skipped). */
+  warn: (line: string) => Promise<void> | void;
+  stallSeconds?: number;
+}
+
+/** Where the search of the store stands. */
+interface Tally {
+  matched: number;
+  results: number;
+}
+
+const MAX_COMMAND = 120;
+
+/** The heading of a result: `== ID  TIME  N records  $ COMMAND` (the operation in parentheses without one). */
+export function headingLine(h: Header, fromRecord: number): string {
+  const time = h.timestamp.replace(/\.\d+Z$/, 'Z');
+  const from = fromRecord > 1 ? `, from record ${fromRecord}` : '';
+  const records = `${formatCount(h.count)} record${h.count === 1 ? '' : 's'}${from}`;
+  const cmd = commandOf(h);
+  const cut = cmd !== null && cmd.length > MAX_COMMAND ? `${cmd.slice(0, MAX_COMMAND)}…` : cmd;
+  const shown = cut === null ? `(${h.operation})` : `$ ${oneLine(cut)}`;
+  return `== ${h.id}  ${time}  ${records}  ${shown}\n`;
+}
+
+/** The heading as a JSON object (--json). */
+function headingObject(h: Header, fromRecord: number): string {
+  const from = fromRecord > 1 ? { from_record: fromRecord } : {};
+  const o = {
+    type: 'result',
+    result: h.id,
+    timestamp: h.timestamp,
+    records: h.count,
+    operation: h.operation,
+    command: commandOf(h),
+    ...from,
+  };
+  return `${JSON.stringify(o)}\n`;
+}
+
+/** The command that continues the search at result `id`, record `record`. */
+function nextCommand(s: StoreGrep, id: string, record: number): string {
+  const summary = s.listOnly ? ['-l'] : s.plan.query.countOnly ? ['-c'] : [];
+  const flags = ['--all', ...summary, ...grepFlags(s.plan, s.plan.query.maxCount)];
+  flags.push(...s.filterFlags, `--from ${record > 1 ? `${id}:${record}` : id}`);
+  const pattern = s.plan.pattern.startsWith('-') ? `-- ${shellQuote(s.plan.pattern)}` : shellQuote(s.plan.pattern);
+  return `lro grep ${flags.join(' ')} ${pattern}`;
+}
+
+/**
+ * The last line of a cut output. When not even the first line fitted, the next command asks for a budget four
+ * times as large (the same one would stop at the same line again).
+ */
+function cutLine(s: StoreGrep, id: string, record: number, tally: Tally): string {
+  const stuck = s.budget.used === 0;
+  const max = s.budget.max;
+  const what = stuck
+    ? `the next line does not fit in --max-tokens ${max}`
+    : `output cut at --max-tokens ${max} after ${formatCount(tally.matched)} matching records` +
+      ` in ${formatCount(tally.results)} results`;
+  const plan = stuck ? { ...s.plan, options: { ...s.plan.options, maxTokens: String(max * 4) } } : s.plan;
+  const next = nextCommand({ ...s, plan }, id, record);
+  return s.plan.options.json ? truncatedObject(what, next) : continuationLine(what, next);
+}
+
+/** Opens a listed result; null when it vanished since the listing or is skipped (damaged: warned). */
+async function openListed(entry: ResultName, s: StoreGrep): Promise<ResultFile | null> {
+  try {
+    return openInStore(`${entry.dir}/${entry.name}`, entry.id);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // removed by gc meanwhile
+    const cause = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const why = e instanceof LroError ? e.message : `result ${entry.id} cannot be read (${cause})`;
+    await s.warn(`lro: skipped: ${oneLine(why)}\n`);
+    return null;
+  }
+}
+
+/** The search of one result: -l stops at its first selected record, -l and -c only count. */
+function planFor(s: StoreGrep): GrepPlan {
+  const q = s.plan.query;
+  if (!s.listOnly) return s.plan;
+  return { ...s.plan, query: { ...q, maxCount: 1, countOnly: true } };
+}
+
+/**
+ * Searches one result and prints its part. Returns the record to continue at when the budget ran out (a
+ * next command is then due), else null.
+ */
+async function searchOne(
+  rf: ResultFile,
+  s: StoreGrep,
+  from: number,
+  tally: Tally,
+  scanner: ByteScanner,
+): Promise<number | null> {
+  const h = rf.header;
+  const json = !!s.plan.options.json;
+  const summary = s.listOnly || s.plan.query.countOnly;
+  const plan = planFor(s);
+  const mark = json ? (line: string) => `{"result":${JSON.stringify(h.id)},${line.slice(1)}` : undefined;
+  const heading = json ? headingObject(h, from) : headingLine(h, from);
+  // a next part searches from record 1 again, printing from `from` on: -m, context and gaps as in one output
+  const lines = summary ? {} : { heading: [heading], mark, skipBefore: from };
+  const t: GrepTarget = { budget: s.budget, write: s.write, scanner, ...lines };
+  const run = await searchInto(rf, plan, t, s.stallSeconds);
+  tally.matched += run.matched;
+  if (run.matched > 0) tally.results++;
+  if (run.cutAt !== undefined) return run.cutAt;
+  if (!summary || run.matched === 0) return null;
+  let line: string;
+  if (s.listOnly) line = json ? heading : `${h.id}\n`;
+  else if (json) line = `${JSON.stringify({ type: 'count', result: h.id, count: run.matched })}\n`;
+  else line = `${h.id}:${run.matched}\n`;
+  if (s.budget.take(line)) {
+    await s.write(line);
+    return null;
+  }
+  tally.matched -= run.matched;
+  tally.results--;
+  return 1; // -l and -c count whole results: the next part starts with this one
+}
+
+/** Searches the store; returns the exit code (0 a record selected, 1 none). */
+export async function printGrepAll(s: StoreGrep): Promise<number> {
+  const scanner = new ByteScanner(1 << 20);
+  const tally: Tally = { matched: 0, results: 0 };
+  let searched = 0;
+  for (const entry of s.results) {
+    if (!nameMayPass(entry, s.filter)) continue;
+    const rf = await openListed(entry, s);
+    if (!rf || !headerPasses(rf.header, Date.parse(rf.header.timestamp), s.filter)) continue;
+    const from = entry.id === s.filter.fromId && !s.listOnly && !s.plan.query.countOnly ? s.fromRecord : 1;
+    if (from > rf.header.count) continue; // a next part that starts past this result's end
+    searched++;
+    let cutAt: number | null;
+    try {
+      cutAt = await searchOne(rf, s, from, tally, scanner);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      await s.warn(`lro: skipped: ${oneLine(damagedError(rf, e).message)}\n`);
+      continue;
+    }
+    if (cutAt !== null) {
+      await s.write(cutLine(s, entry.id, cutAt, tally));
+      break;
+    }
+  }
+  if (searched === 0) await s.warn('lro: no stored results to search (see lro ls)\n');
+  return tally.matched > 0 ? EXIT.ok : EXIT.noMatch;
+}

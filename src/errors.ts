@@ -38,7 +38,9 @@ export const MAX_MESSAGE_CHARS = 1200;
  * still too long keeps its start and end (what went wrong and what to do are there). One line.
  */
 export function boundedMessage(message: string): string {
-  const words = oneLine(message).replace(LONG_WORD, (w) => `${w.slice(0, MAX_WORD_CHARS - 40)}…[${w.length - (MAX_WORD_CHARS - 40)} more characters]`);
+  const keep = MAX_WORD_CHARS - 40;
+  const cutWord = (w: string) => `${w.slice(0, keep)}…[${w.length - keep} more characters]`;
+  const words = oneLine(message).replace(LONG_WORD, cutWord);
   if (words.length <= MAX_MESSAGE_CHARS) return words;
   const cut = words.length - MAX_MESSAGE_CHARS + 40;
   const head = Math.floor(MAX_MESSAGE_CHARS * 0.6);

@@ -24,7 +24,8 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
   const err = (s: string) => io.stderr.write(s);
   try {
     const t = plan.query.text;
-    const linear = (t?.kind !== 'regex' || t.matcher.linearTime) && plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
+    const conditionsLinear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
+    const linear = (t?.kind !== 'regex' || t.matcher.linearTime) && conditionsLinear;
     return await damaged(rf, () => printCount(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout));
   } finally {
     await out.flush();
@@ -38,7 +39,13 @@ export const countCommand: CommandDef<CountOptions & { id: string; condition: st
   description: 'count records by the values of a field, most frequent first (text: lines by level, template or regex)',
   arguments: [
     ID_ARGUMENT,
-    { name: 'condition', variadic: true, optional: true, description: "count only records where these hold, as lro where takes them: status=error 'latency>500'", mcp: 'as lro_where\'s' },
+    {
+      name: 'condition',
+      variadic: true,
+      optional: true,
+      description: "count only records where these hold, as lro where takes them: status=error 'latency>500'",
+      mcp: "as lro_where's",
+    },
   ],
   options: [
     {
@@ -50,7 +57,11 @@ export const countCommand: CommandDef<CountOptions & { id: string; condition: st
     },
     { flags: '--any', description: 'records where any condition holds (OR), not all of them' },
     { flags: '-i, --ignore-case', description: 'FIELD~REGEX conditions ignore case' },
-    { flags: '--distinct', description: 'with --by: how many distinct values, then the values (most frequent first)', mcp: 'the number of values, then them' },
+    {
+      flags: '--distinct',
+      description: 'with --by: how many distinct values, then the values (most frequent first)',
+      mcp: 'the number of values, then them',
+    },
     { flags: '--records <A:B>', description: 'count only records A to B (1-based, inclusive)', mcp: '' },
     { flags: '--groups <A:B>', description: 'print only groups A to B of the list (to continue a cut output)', mcp: '"A:B" of the groups' },
     { flags: '--json', description: 'one JSON object per group: {count, first, value}' },

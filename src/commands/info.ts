@@ -46,7 +46,9 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
  */
 function fullPage(id: string, text: string, opts: InfoOptions, io: IO): string {
   const from = opts.from !== undefined ? parseCount(opts.from, '--from') : 0;
-  if (from > text.length) throw new UsageError(`--from ${from} is past the end: the descriptor has ${text.length} characters`);
+  if (from > text.length) {
+    throw new UsageError(`--from ${from} is past the end: the descriptor has ${text.length} characters`);
+  }
   if (inToolCall()) return text.slice(from);
   const max = maxTokensFrom(opts.maxTokens, io.env);
   const next = (at: number) => {

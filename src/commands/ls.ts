@@ -77,7 +77,8 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     if (!r) continue; // removed since the listing
     if (r.kind === 'damaged') {
       damagedCount++;
-      if (tty && page.wants(shown)) rows.push({ kind: 'damaged', id: r.id, operation: entry.operation, reason: r.reason });
+      const row: LsRow = { kind: 'damaged', id: r.id, operation: entry.operation, reason: r.reason };
+      if (tty && page.wants(shown)) rows.push(row);
       else if (!tty && notes.length < MAX_NOTES) notes.push(`lro: damaged result file ${r.name}: ${r.reason}\n`);
       continue;
     }
@@ -88,11 +89,18 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     shown++;
     if (!page.wants(shown - 1)) continue; // before --offset, or after the cut (still counted)
     if (tty) rows.push(toRow(r));
-    else await page.add(shown - 1, opts.json ? `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}` : tsvRow(toRow(r)), out);
+    else if (opts.json) {
+      await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`, out);
+    }
+    else await page.add(shown - 1, tsvRow(toRow(r)), out);
   }
   if (tty && rows.length > 0) await out.add(page.table(rows, now, io.stdout.color));
   const cut = page.cutLine(shown);
-  if (opts.json) await out.add(`${cut ? `${page.printed ? ',' : ''}\n${JSON.stringify({ type: 'truncated', message: cut.what, next: cut.next })}` : ''}${page.printed || cut ? '\n]\n' : ']\n'}`);
+  if (opts.json) {
+    const element = JSON.stringify({ type: 'truncated', message: cut?.what, next: cut?.next });
+    const last = cut ? `${page.printed ? ',' : ''}\n${element}` : '';
+    await out.add(`${last}${page.printed || cut ? '\n]\n' : ']\n'}`);
+  }
   else if (cut) await out.add(cut.line);
   await out.flush();
 
@@ -129,7 +137,8 @@ class LsPage {
     this.offset = opts.offset !== undefined ? parseCount(opts.offset, '--offset') : 0;
     this.budget = new OutputBudget(inToolCall() ? 0 : maxTokensFrom(opts.maxTokens, io.env));
     // room for the last line (as long as it can be)
-    if (!tty) this.budget.take(`{"type":"truncated","message":"${this.what(1e6, 1e6)}","next":"${this.nextCommand(1e6)}"}\n`);
+    const longest = { type: 'truncated', message: this.what(1e6, 1e6), next: this.nextCommand(1e6) };
+    if (!tty) this.budget.take(`${JSON.stringify(longest)}\n`);
   }
 
   /** Whether the result at this index of the listing is one to print (or, on a terminal, to try to). */
@@ -169,7 +178,8 @@ class LsPage {
   }
 
   private what(cutAt: number, total: number): string {
-    return `listed results ${this.offset + 1}-${cutAt} of ${formatCount(total)}, newest first (--max-tokens ${this.budget.max})`;
+    const range = `${this.offset + 1}-${cutAt}`;
+    return `listed results ${range} of ${formatCount(total)}, newest first (--max-tokens ${this.budget.max})`;
   }
 
   private nextCommand(offset: number): string {

@@ -364,7 +364,8 @@ class JqRun {
       const text = firstRecord > 0 ? stderr.replace(/\(at \/stdin:(\d+)\)/g, (_, l: string) => `(at record ${firstRecord + Math.max(0, Number(l) - 1)})`) : stderr;
       for (const line of text.split('\n')) {
         if (!line) continue;
-        if (this.errorLines++ < MAX_ERROR_LINES) await io.err(`${boundedMessage(line)}\n`); // it may quote a huge filter
+        // a line may quote a huge filter or value
+        if (this.errorLines++ < MAX_ERROR_LINES) await io.err(`${boundedMessage(line)}\n`);
       }
       if (/^jq: error/m.test(stderr)) this.runtimeError = true;
     }

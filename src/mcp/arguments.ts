@@ -54,7 +54,8 @@ export function checkArguments(def: ToolDef, args: unknown): Record<string, unkn
     const v = args[p.name];
     if (v === undefined && p.optional) continue;
     if (v === undefined) throw new UsageError(`invalid arguments for ${tool}: ${p.name} is required`);
-    if (p.variadic ? !(Array.isArray(v) && (v.length > 0 || p.optional) && v.every((x) => typeof x === 'string')) : typeof v !== 'string') {
+    const list = Array.isArray(v) && (v.length > 0 || p.optional) && v.every((x) => typeof x === 'string');
+    if (p.variadic ? !list : typeof v !== 'string') {
       throw typeError(tool, p.name, p.variadic ? 'a non-empty array of strings' : 'a string', v);
     }
   }

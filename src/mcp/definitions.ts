@@ -73,7 +73,8 @@ function inputSchemaOf(spec: ToolSpec, positionals: PositionalDef[], options: Op
   const properties: Record<string, unknown> = {};
   if (spec.stdin) properties[spec.stdin] = { type: 'string' };
   for (const p of positionals) {
-    const schema = p.variadic ? { type: 'array', items: { type: 'string' }, ...(p.optional ? {} : { minItems: 1 }) } : { type: 'string' };
+    const list = { type: 'array', items: { type: 'string' }, ...(p.optional ? {} : { minItems: 1 }) };
+    const schema = p.variadic ? list : { type: 'string' };
     properties[p.name] = described(schema, p.description);
   }
   for (const o of options) {
@@ -86,7 +87,8 @@ function inputSchemaOf(spec: ToolSpec, positionals: PositionalDef[], options: Op
 /** Joins a tool to its command; throws if the tool names an option the command does not have. */
 function define(spec: ToolSpec, command: CommandDef): ToolDef {
   const positionals = (command.arguments ?? []).map((a) => {
-    return { name: a.name, description: a.mcp ?? a.description, variadic: !!a.variadic, optional: !!a.optional && !!a.variadic, key: argumentKey(a) };
+    const optional = !!a.optional && !!a.variadic;
+    return { name: a.name, description: a.mcp ?? a.description, variadic: !!a.variadic, optional, key: argumentKey(a) };
   });
   const options = Object.entries(spec.options).map(([arg, type]): OptionDef => {
     const flag = flagOf(arg);

@@ -81,17 +81,22 @@ export function planCount(o: CountOptions, contentType: string, count: number): 
   if (o.records !== undefined && range.from > count && count > 0) {
     throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
   }
-  if (o.distinct && by.length === 0) throw new UsageError('--distinct lists the distinct values of a field: add --by FIELD');
+  if (o.distinct && by.length === 0) {
+    throw new UsageError('--distinct lists the distinct values of a field: add --by FIELD');
+  }
   const groups: Range = o.groups !== undefined ? parseRange(o.groups, '--groups') : { from: 1, to: Infinity };
   const { args, conditions } = parseConditions(o.condition ?? [], !!o.ignoreCase);
   const base = { range, groups, total: by.length === 0, conditions, any: !!o.any, distinct: !!o.distinct };
-  const plan = (paths: FieldPath[], text: TextKey | null): CountPlan => ({ by, args, options: o, query: { ...base, paths, text } });
+  const plan = (paths: FieldPath[], text: TextKey | null): CountPlan => {
+    return { by, args, options: o, query: { ...base, paths, text } };
+  };
   if (by.length === 0) return plan([], null);
   if (contentType === 'text' || contentType === 'binary') {
     if (by.length !== 1) throw new UsageError(`a text result is counted by one of --by level, --by template or --by 'REGEX' (a regular expression with a capture group)`);
     const b = by[0];
     if (b === 'level' || b === 'template') return plan([], { kind: b });
-    return plan([], { kind: 'regex', pattern: b, matcher: compilePattern(b, { fixed: false, ignoreCase: false, word: false }) });
+    const matcher = compilePattern(b, { fixed: false, ignoreCase: false, word: false });
+    return plan([], { kind: 'regex', pattern: b, matcher });
   }
   return plan(by.map((b) => parsePath(b, '--by field')), null);
 }

@@ -104,7 +104,13 @@ async function printGroups(rf: ResultFile, plan: CountPlan, res: CountResult, en
  * most frequent first as the counts are (so a cut list keeps the common ones), within the budget; a cut list ends
  * with the command for the next values. JSON: {distinct, records}, then {value} per value.
  */
-async function printDistinct(rf: ResultFile, plan: CountPlan, res: CountResult, env: NodeJS.ProcessEnv, write: (s: string) => Promise<void> | void): Promise<void> {
+async function printDistinct(
+  rf: ResultFile,
+  plan: CountPlan,
+  res: CountResult,
+  env: NodeJS.ProcessEnv,
+  write: (s: string) => Promise<void> | void,
+): Promise<void> {
   const q = plan.query;
   const json = !!plan.options.json;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
@@ -121,7 +127,9 @@ async function printDistinct(rf: ResultFile, plan: CountPlan, res: CountResult, 
   const to = Math.min(q.groups.to, n);
   for (let i = from - 1; i < to; i++) {
     const g = res.groups[i];
-    const line = json ? `{"value":${toJson(g.value)}}\n` : `${q.paths.length > 1 && Array.isArray(g.value) ? g.value.map(shownValue).join('  ') : shownValue(g.value)}\n`;
+    const several = q.paths.length > 1 && Array.isArray(g.value);
+    const cells = several ? (g.value as JsonValue[]).map(shownValue).join('  ') : shownValue(g.value);
+    const line = json ? `{"value":${toJson(g.value)}}\n` : `${cells}\n`;
     if (!budget.take(line)) {
       const message = `showed values ${from}-${i} of ${formatCount(n)} (--max-tokens ${budget.max})`;
       const next = countNextCommand(rf.header.id, plan, i + 1);

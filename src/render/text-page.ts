@@ -13,7 +13,13 @@ const NEXT_LINE_TOKENS = 80;
  * ending `[lro: printed characters A-B of N …; next: <next(B)>]`. A part cut inside a line gets a newline before
  * that last line (not part of the text: B says where the text stopped).
  */
-export function textPage(text: string, from: number, max: number, encoding: Encoding, next: (at: number) => string): string {
+export function textPage(
+  text: string,
+  from: number,
+  max: number,
+  encoding: Encoding,
+  next: (at: number) => string,
+): string {
   const rest = text.slice(from);
   const budget = new OutputBudget(max, encoding);
   if (budget.fits(rest)) return rest;

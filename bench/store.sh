@@ -45,9 +45,9 @@ for n in "${SIZES[@]}"; do
     settle
   fi
   runs=$(( n >= 50000 ? RUNS : RUNS * 3 ))
-  LS_MS[$n]=$(mean_ms "$runs" "bash -c \"$LRO ls --json --dir $store > /dev/null\"")
+  LS_MS[$n]=$(mean_ms "$runs" "bash -c \"$LRO ls --json --max-tokens 0 --dir $store > /dev/null\"")
   GC_MS[$n]=$(mean_ms "$runs" "$LRO gc --dry-run --dir $store")
-  read -r _ rss < <(timed "'$LRO' ls --json --dir '$store' > /dev/null")
+  read -r _ rss < <(timed "'$LRO' ls --json --max-tokens 0 --dir '$store' > /dev/null")
   SS_MS=$(mean_ms "$runs" "$LRO ls --sessions --dir $store")
   echo "$n results: lro ls --sessions ${SS_MS} ms"
   echo "$n results: lro ls --json ${LS_MS[$n]} ms ($(per1000 "${LS_MS[$n]}" "$n") ms per 1,000 files; peak RSS $((rss / 1024)) MB)," \

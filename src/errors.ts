@@ -27,5 +27,25 @@ export function oneLine(message: string): string {
   return message.replace(/[\x00-\x1f\x7f]/g, (c) => JSON.stringify(c).slice(1, -1));
 }
 
+/** A word of an error message (a pattern, a filter, a field the user typed) longer than this is cut. */
+const MAX_WORD_CHARS = 160;
+const LONG_WORD = new RegExp(`\\S{${MAX_WORD_CHARS + 1},}`, 'g');
+/** The longest error message: well within the default output budget, however many words it quotes. */
+export const MAX_MESSAGE_CHARS = 1200;
+
+/**
+ * The message with what it quotes bounded: a long word keeps its start and says how much was cut, and a message
+ * still too long keeps its start and end (what went wrong and what to do are there). One line.
+ */
+export function boundedMessage(message: string): string {
+  const keep = MAX_WORD_CHARS - 40;
+  const cutWord = (w: string) => `${w.slice(0, keep)}…[${w.length - keep} more characters]`;
+  const words = oneLine(message).replace(LONG_WORD, cutWord);
+  if (words.length <= MAX_MESSAGE_CHARS) return words;
+  const cut = words.length - MAX_MESSAGE_CHARS + 40;
+  const head = Math.floor(MAX_MESSAGE_CHARS * 0.6);
+  return `${words.slice(0, head)}…[${cut} characters cut]…${words.slice(head + cut)}`;
+}
+
 /** A usage error (bad option or argument): exit 2, like grep and ripgrep. */
 export class UsageError extends LroError {}

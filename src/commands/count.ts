@@ -24,7 +24,8 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
   const err = (s: string) => io.stderr.write(s);
   try {
     const t = plan.query.text;
-    const linear = t?.kind !== 'regex' || t.matcher.linearTime;
+    const conditionsLinear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
+    const linear = (t?.kind !== 'regex' || t.matcher.linearTime) && conditionsLinear;
     return await damaged(rf, () => printCount(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout));
   } finally {
     await out.flush();
@@ -33,10 +34,19 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
 
 /** The `count` command's definition (options, help, action). */
 /** `lro count`. */
-export const countCommand: CommandDef<CountOptions & { id: string }> = {
+export const countCommand: CommandDef<CountOptions & { id: string; condition: string[] }> = {
   name: 'count',
   description: 'count records by the values of a field, most frequent first (text: lines by level, template or regex)',
-  arguments: [ID_ARGUMENT],
+  arguments: [
+    ID_ARGUMENT,
+    {
+      name: 'condition',
+      variadic: true,
+      optional: true,
+      description: "count only records where these hold, as lro where takes them: status=error 'latency>500'",
+      mcp: "as lro_where's",
+    },
+  ],
   options: [
     {
       flags: '--by <field>',
@@ -44,6 +54,13 @@ export const countCommand: CommandDef<CountOptions & { id: string }> = {
         "field to count by, a jq path (.status, user.name, .items[].kind); repeat for combinations; for text: level, template or 'REGEX' with a capture group; none: the number of records",
       repeatable: true,
       mcp: '',
+    },
+    { flags: '--any', description: 'records where any condition holds (OR), not all of them' },
+    { flags: '-i, --ignore-case', description: 'FIELD~REGEX conditions ignore case' },
+    {
+      flags: '--distinct',
+      description: 'with --by: how many distinct values, then the values (most frequent first)',
+      mcp: 'the number of values, then them',
     },
     { flags: '--records <A:B>', description: 'count only records A to B (1-based, inclusive)', mcp: '' },
     { flags: '--groups <A:B>', description: 'print only groups A to B of the list (to continue a cut output)', mcp: '"A:B" of the groups' },
@@ -62,8 +79,12 @@ export const countCommand: CommandDef<CountOptions & { id: string }> = {
     "lro count last --by 'user=(\\w+)'                  text: what the group captures",
     'lro count last --by status --explain              the same question as a jq command',
     'lro count last                                    the number of records',
+    'lro count last --by Test Action=fail              only the records where Action is fail',
+    'lro count last --by user.id --distinct            how many users, and which',
   ],
   notes: `Each row is: count, the first record with that value, the value (as lro where reads it: status=VALUE).
-A record without the field counts as null. Exit status: 0, or 2 on error (a field no record has is one).`,
-  run: ({ id, ...o }, io) => runCount(id, o, io),
+A record without the field counts as null. Conditions are lro where's (see lro where --help); on a text
+result they test the line ('.~REGEX'). --distinct prints 'N distinct values of FIELD in M records', then the
+values one a line, most frequent first. Exit status: 0, or 2 on error (a field no record has is one).`,
+  run: ({ id, condition, ...o }, io) => runCount(id, { ...o, condition }, io),
 };

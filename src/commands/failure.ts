@@ -1,6 +1,6 @@
 // What a failed command tells its user: the one-line message and the exit code of an error a command threw. The
 // CLI prints it as `lro: <message>`; an MCP tool returns it as its error result.
-import { EXIT, LroError, oneLine } from '../errors.js';
+import { boundedMessage, EXIT, LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import { BrokenPipe, type IO } from '../io.js';
 import type { CommandDef, Input } from './command.js';
@@ -20,7 +20,7 @@ export function failureOf(e: unknown): { message: string; code: number } | null 
 /** Prints `lro: <message>` on stderr (and the stack with LRO_DEBUG=1); returns the exit code. */
 export async function reportFailure(e: unknown, message: string, code: number, io: IO): Promise<number> {
   try {
-    await io.stderr.write(`lro: ${oneLine(message)}\n`);
+    await io.stderr.write(`lro: ${boundedMessage(message)}\n`);
     if (io.env.LRO_DEBUG === '1' && e instanceof Error && e.stack) await io.stderr.write(`${e.stack}\n`);
   } catch {
     // stderr closed too

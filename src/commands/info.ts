@@ -1,5 +1,9 @@
 // `lro info ID`: the descriptor again, with the current id and path; --full drops the size bound.
-import { DIR_OPTION, ID_ARGUMENT, type CommandDef } from './command.js';
+import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
+import { shellQuote } from '../describe/shell.js';
+import { UsageError } from '../errors.js';
+import { inToolCall, maxTokensFrom } from '../render/budget.js';
+import { textPage } from '../render/text-page.js';
 import { describeResult } from '../api/results.js';
 import { renderDescriptorJson } from '../describe/descriptor.js';
 import { serializeHeader } from '../format/header.js';
@@ -14,6 +18,8 @@ export interface InfoOptions {
   descriptor?: string;
   previewTokens?: string;
   header?: boolean;
+  from?: string;
+  maxTokens?: string;
 }
 
 /** Prints the descriptor (or the header) of a stored result; the library's describeResult does the work. */
@@ -29,9 +35,31 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     full: !!opts.full,
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
   });
-  if (opts.descriptor === 'text') await io.stdout.write(renderDescriptorText(d));
-  else await io.stdout.write(renderDescriptorJson(d, io.stdout.isTTY));
+  const text = opts.descriptor === 'text' ? renderDescriptorText(d) : renderDescriptorJson(d, io.stdout.isTTY);
+  await io.stdout.write(opts.full ? fullPage(rf.header.id, text, opts, io) : text);
   return 0;
+}
+
+/**
+ * --full has no size bound of its own, so the output budget bounds it: a page from --from (a character offset)
+ * with the command for the next. A tool call gets it whole (the MCP layer bounds a descriptor as a document).
+ */
+function fullPage(id: string, text: string, opts: InfoOptions, io: IO): string {
+  const from = opts.from !== undefined ? parseCount(opts.from, '--from') : 0;
+  if (from > text.length) {
+    throw new UsageError(`--from ${from} is past the end: the descriptor has ${text.length} characters`);
+  }
+  if (inToolCall()) return text.slice(from);
+  const max = maxTokensFrom(opts.maxTokens, io.env);
+  const next = (at: number) => {
+    const words = ['lro', 'info', id, '--full', '--from', String(at)];
+    if (opts.descriptor === 'text') words.push('--descriptor', 'text');
+    if (opts.previewTokens !== undefined) words.push('--preview-tokens', opts.previewTokens);
+    if (opts.maxTokens !== undefined) words.push('--max-tokens', opts.maxTokens);
+    if (opts.dir) words.push('--dir', shellQuote(opts.dir));
+    return words.join(' ');
+  };
+  return textPage(text, from, max, 'o200k_base', next);
 }
 
 /** `lro info`. */
@@ -45,7 +73,11 @@ export const infoCommand: CommandDef<InfoOptions & { id: string }> = {
     { flags: '--header', description: 'print the header (line 1 of the file) instead', mcp: 'the header line instead' },
     { flags: '--preview-tokens <n>', description: 'size of the preview', mcp: '' },
     { flags: '--descriptor <form>', description: 'how to print it', choices: ['json', 'text'], default: 'json' },
+    { flags: '--from <n>', description: 'with --full: print from character n (to continue a cut output)' },
+    MAX_TOKENS_OPTION,
   ],
   examples: ['lro info 01JD2X3Y4Z5A6B7C8D9E0F1G2H', 'lro info last --descriptor text', 'lro info last --full'],
+  notes: `--full is cut at the output budget (--max-tokens) like the readers' output: a last line
+[lro: printed characters A-B of N …; next: lro info ID --full --from B] gives the command for the rest.`,
   run: ({ id, ...o }, io) => runInfo(id, o, io),
 };

@@ -2,7 +2,10 @@
 // A terminal gets a table with relative times; a pipe gets tab-separated rows with absolute times, or JSON.
 // Files lro cannot read are reported (a row on a terminal, a note on stderr otherwise), never a crash.
 import { Chalk } from 'chalk';
-import { DIR_OPTION, type CommandDef } from './command.js';
+import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
+import { shellQuote } from '../describe/shell.js';
+import { continuationLine, inToolCall, maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { formatCount, parseCount } from '../units.js';
 import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
@@ -21,6 +24,8 @@ export interface LsOptions {
   operation?: string;
   expired?: boolean;
   sessions?: boolean;
+  offset?: string;
+  maxTokens?: string;
 }
 
 const MAX_NOTES = 10;
@@ -59,6 +64,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   const listing = store ? listStore(dir) : EMPTY_LISTING;
   const op = opts.operation !== undefined ? sanitizeOperation(opts.operation) : undefined;
   const out = new OutputBatch(io.stdout, { reuse: true });
+  const page = new LsPage(opts, io, tty);
   const rows: LsRow[] = [];
   const notes: string[] = [];
   let damagedCount = 0;
@@ -71,8 +77,9 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     if (!r) continue; // removed since the listing
     if (r.kind === 'damaged') {
       damagedCount++;
-      if (tty) rows.push({ kind: 'damaged', id: r.id, operation: entry.operation, reason: r.reason });
-      else if (notes.length < MAX_NOTES) notes.push(`lro: damaged result file ${r.name}: ${r.reason}\n`);
+      const row: LsRow = { kind: 'damaged', id: r.id, operation: entry.operation, reason: r.reason };
+      if (tty && page.wants(shown)) rows.push(row);
+      else if (!tty && notes.length < MAX_NOTES) notes.push(`lro: damaged result file ${r.name}: ${r.reason}\n`);
       continue;
     }
     const h = r.header;
@@ -80,12 +87,21 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     if (!headerPasses(h, r.createdMs, { session })) continue;
     if (opts.expired && r.expiresMs > now) continue;
     shown++;
-    if (opts.json) await out.add(`${shown === 1 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`);
-    else if (tty) rows.push(toRow(r));
-    else await out.add(tsvRow(toRow(r)));
+    if (!page.wants(shown - 1)) continue; // before --offset, or after the cut (still counted)
+    if (tty) rows.push(toRow(r));
+    else if (opts.json) {
+      await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`, out);
+    }
+    else await page.add(shown - 1, tsvRow(toRow(r)), out);
   }
-  if (opts.json) await out.add(shown ? '\n]\n' : ']\n');
-  if (tty && rows.length > 0) await out.add(renderTable(rows, now, new Chalk({ level: io.stdout.color ? 1 : 0 })));
+  if (tty && rows.length > 0) await out.add(page.table(rows, now, io.stdout.color));
+  const cut = page.cutLine(shown);
+  if (opts.json) {
+    const element = JSON.stringify({ type: 'truncated', message: cut?.what, next: cut?.next });
+    const last = cut ? `${page.printed ? ',' : ''}\n${element}` : '';
+    await out.add(`${last}${page.printed || cut ? '\n]\n' : ']\n'}`);
+  }
+  else if (cut) await out.add(cut.line);
   await out.flush();
 
   if (damagedCount > notes.length && !tty) notes.push(`lro: ${damagedCount - notes.length} more damaged result files not shown\n`);
@@ -99,6 +115,84 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   }
   for (const n of notes) await io.stderr.write(n);
   return 0;
+}
+
+/**
+ * The part of the listing one run prints: from --offset, as many results as the output budget holds; the rest is
+ * still counted, for the last line's `next: lro ls --offset N`. A tool call gets the whole listing (the MCP layer
+ * keeps the newest that one result holds).
+ */
+class LsPage {
+  readonly offset: number;
+  private readonly budget: OutputBudget;
+  /** Results printed, and the index (in the listing) of the first one not printed for the budget. */
+  printed = 0;
+  private cutAt: number | null = null;
+
+  constructor(
+    private readonly opts: LsOptions,
+    io: IO,
+    private readonly tty: boolean,
+  ) {
+    this.offset = opts.offset !== undefined ? parseCount(opts.offset, '--offset') : 0;
+    this.budget = new OutputBudget(inToolCall() ? 0 : maxTokensFrom(opts.maxTokens, io.env));
+    // room for the last line (as long as it can be)
+    const longest = { type: 'truncated', message: this.what(1e6, 1e6), next: this.nextCommand(1e6) };
+    if (!tty) this.budget.take(`${JSON.stringify(longest)}\n`);
+  }
+
+  /** Whether the result at this index of the listing is one to print (or, on a terminal, to try to). */
+  wants(index: number): boolean {
+    return index >= this.offset && this.cutAt === null;
+  }
+
+  /** Prints a row if it fits; else the listing is cut there. */
+  async add(index: number, text: string, out: OutputBatch): Promise<void> {
+    if (this.budget.take(text)) {
+      this.printed++;
+      await out.add(text);
+    } else this.cutAt = index;
+  }
+
+  /** The terminal's table of as many rows as fit (header and summary lines included). */
+  table(rows: LsRow[], now: number, color: boolean): string {
+    const paint = new Chalk({ level: color ? 1 : 0 });
+    let n = rows.length;
+    let text = renderTable(rows, now, paint);
+    const room = Math.max(1, this.budget.max - 60);
+    while (!this.budget.unlimited && n > 1 && this.budget.cost(text) > room) {
+      n = Math.max(1, Math.floor((n * room) / this.budget.cost(text)) - 1);
+      text = renderTable(rows.slice(0, n), now, paint);
+    }
+    if (n < rows.length) this.cutAt = this.offset + n;
+    this.printed = n;
+    return text;
+  }
+
+  /** The continuation of a cut listing, or null. */
+  cutLine(total: number): { what: string; next: string; line: string } | null {
+    if (this.cutAt === null) return null;
+    const what = this.what(this.cutAt, total);
+    const next = this.nextCommand(this.cutAt);
+    return { what, next, line: continuationLine(what, next) };
+  }
+
+  private what(cutAt: number, total: number): string {
+    const range = `${this.offset + 1}-${cutAt}`;
+    return `listed results ${range} of ${formatCount(total)}, newest first (--max-tokens ${this.budget.max})`;
+  }
+
+  private nextCommand(offset: number): string {
+    const words = ['lro', 'ls', '--offset', String(offset)];
+    const o = this.opts;
+    if (o.json) words.push('--json');
+    if (o.session !== undefined) words.push('--session', shellQuote(o.session));
+    if (o.operation !== undefined) words.push('--operation', shellQuote(o.operation));
+    if (o.expired) words.push('--expired');
+    if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
+    if (o.dir) words.push('--dir', shellQuote(o.dir));
+    return words.join(' ');
+  }
 }
 
 /** `lro ls --sessions`: one row per session (and one for results outside any), from names and sizes alone. */
@@ -135,6 +229,8 @@ export const lsCommand: CommandDef<LsOptions> = {
     { flags: '--operation <operation>', description: 'only results of this operation', mcp: '', manual: 'The name is sanitised as offload sanitises it.' },
     { flags: '--expired', description: 'only results whose expires_at has passed (what lro gc removes)', mcp: '' },
     { flags: '--sessions', description: 'one row per session instead: results, bytes, newest result' },
+    { flags: '--offset <n>', description: 'skip the n newest results (to continue a cut listing)' },
+    MAX_TOKENS_OPTION,
   ],
   examples: [
     'lro ls                                table: id, operation, records, tokens, size, age, expires, session',
@@ -143,6 +239,8 @@ export const lsCommand: CommandDef<LsOptions> = {
     'lro ls --sessions                     sessions with their result counts, sizes and newest result',
   ],
   notes: `In a pipe each row is: id, operation, records, tokens, bytes, timestamp, expires_at, session ('-' if none).
-With --sessions: session ('-' for results outside any), results, bytes, newest id, its time.`,
+With --sessions: session ('-' for results outside any), results, bytes, newest id, its time.
+A listing longer than the output budget (--max-tokens) ends with [lro: listed results 1-N of M …; next: lro ls
+--offset N] (with --json: a last element {"type": "truncated", "message", "next"}).`,
   run: (o, io) => runLs(o, io),
 };

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
-import { EXIT, LroError, UsageError } from '../errors.js';
+import { boundedMessage, EXIT, LroError, UsageError } from '../errors.js';
 import { runWatched } from './watchdog.js';
 import { FormatError, serializeHeader, type Header } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
@@ -364,7 +364,8 @@ class JqRun {
       const text = firstRecord > 0 ? stderr.replace(/\(at \/stdin:(\d+)\)/g, (_, l: string) => `(at record ${firstRecord + Math.max(0, Number(l) - 1)})`) : stderr;
       for (const line of text.split('\n')) {
         if (!line) continue;
-        if (this.errorLines++ < MAX_ERROR_LINES) await io.err(`${line}\n`);
+        // a line may quote a huge filter or value
+        if (this.errorLines++ < MAX_ERROR_LINES) await io.err(`${boundedMessage(line)}\n`);
       }
       if (/^jq: error/m.test(stderr)) this.runtimeError = true;
     }
@@ -397,7 +398,12 @@ class JqRun {
       // jq refused an option value (--indent 9, --argjson with bad JSON): one line, as lro's usage errors
       throw new UsageError(`${r.stderr.split('\n')[0].replace(/^jq: (error: )?/, '')}: see lro jq --help`);
     }
-    const text = r.stderr.replace(/\(at \/stdin:\d+\)/g, '').replace(/\n+$/, '');
+    const text = r.stderr
+      .replace(/\(at \/stdin:\d+\)/g, '')
+      .replace(/\n+$/, '')
+      .split('\n')
+      .map(boundedMessage) // jq quotes the filter, however long
+      .join('\n');
     if (text) await this.io.err(`${text}\n`);
     return r.exitCode;
   }

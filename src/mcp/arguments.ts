@@ -52,8 +52,10 @@ export function checkArguments(def: ToolDef, args: unknown): Record<string, unkn
   }
   for (const p of def.positionals) {
     const v = args[p.name];
+    if (v === undefined && p.optional) continue;
     if (v === undefined) throw new UsageError(`invalid arguments for ${tool}: ${p.name} is required`);
-    if (p.variadic ? !(Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) : typeof v !== 'string') {
+    const list = Array.isArray(v) && (v.length > 0 || p.optional) && v.every((x) => typeof x === 'string');
+    if (p.variadic ? !list : typeof v !== 'string') {
       throw typeError(tool, p.name, p.variadic ? 'a non-empty array of strings' : 'a string', v);
     }
   }
@@ -76,7 +78,7 @@ export function toArgv(def: ToolDef, args: Record<string, unknown>): string[] {
     else if (o.type === 'json') for (const [k, x] of Object.entries(v as Record<string, unknown>)) argv.push(`${o.flag}=${k}=${JSON.stringify(x)}`);
     else argv.push(`${o.flag}=${String(v)}`);
   }
-  argv.push('--', ...def.positionals.flatMap((p) => args[p.name] as string | string[]));
+  argv.push('--', ...def.positionals.flatMap((p) => (args[p.name] ?? []) as string | string[]));
   return argv;
 }
 

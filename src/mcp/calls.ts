@@ -44,7 +44,10 @@ export class CallReader {
       return null;
     }
     const args: Record<string, unknown> = {};
-    for (const p of def.positionals) args[p.name] = input[p.key];
+    for (const p of def.positionals) {
+      const v = input[p.key];
+      if (!(p.optional && (v === undefined || (Array.isArray(v) && v.length === 0)))) args[p.name] = v; // none given
+    }
     const values = cmd.opts();
     for (const [attribute, value] of Object.entries(values)) {
       if (cmd.getOptionValueSource(attribute) !== 'cli') continue; // a default, not in the command

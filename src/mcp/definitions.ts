@@ -12,6 +12,9 @@ export interface PositionalDef {
   description: string;
   /** Takes one or more values (where's conditions): an array of strings. */
   variadic: boolean;
+  /** May be left out: an optional list (count's conditions); one optional word (grep's pattern, which -e can give
+   * on a command line) is still required of a tool call. */
+  optional: boolean;
   /** Its key in the command's input. */
   key: string;
 }
@@ -70,20 +73,22 @@ function inputSchemaOf(spec: ToolSpec, positionals: PositionalDef[], options: Op
   const properties: Record<string, unknown> = {};
   if (spec.stdin) properties[spec.stdin] = { type: 'string' };
   for (const p of positionals) {
-    const schema = p.variadic ? { type: 'array', items: { type: 'string' }, minItems: 1 } : { type: 'string' };
+    const list = { type: 'array', items: { type: 'string' }, ...(p.optional ? {} : { minItems: 1 }) };
+    const schema = p.variadic ? list : { type: 'string' };
     properties[p.name] = described(schema, p.description);
   }
   for (const o of options) {
     properties[o.arg] = described({ ...JSON_TYPES[o.type], ...(o.choices ? { enum: o.choices } : {}) }, o.description);
   }
-  const required = [...(spec.stdin ? [spec.stdin] : []), ...positionals.map((p) => p.name)];
+  const required = [...(spec.stdin ? [spec.stdin] : []), ...positionals.filter((p) => !p.optional).map((p) => p.name)];
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
 /** Joins a tool to its command; throws if the tool names an option the command does not have. */
 function define(spec: ToolSpec, command: CommandDef): ToolDef {
   const positionals = (command.arguments ?? []).map((a) => {
-    return { name: a.name, description: a.mcp ?? a.description, variadic: !!a.variadic, key: argumentKey(a) };
+    const optional = !!a.optional && !!a.variadic;
+    return { name: a.name, description: a.mcp ?? a.description, variadic: !!a.variadic, optional, key: argumentKey(a) };
   });
   const options = Object.entries(spec.options).map(([arg, type]): OptionDef => {
     const flag = flagOf(arg);

@@ -134,7 +134,14 @@ export const TOOLS: ToolSpec[] = [
       "Count a stored result's records by fields, most frequent first: by jq paths ([\"status\"]; several: " +
       'combinations; .items[].kind: each element), or for text "level", "template" (kinds of line) or a regex with ' +
       'a capture group; no by: the record count.',
-    options: { by: 'list', records: 'string', groups: 'string', explain: 'boolean', max_tokens: 'integer' },
+    options: {
+      by: 'list',
+      distinct: 'boolean',
+      records: 'string',
+      groups: 'string',
+      explain: 'boolean',
+      max_tokens: 'integer',
+    },
     result: 'records',
   },
   {

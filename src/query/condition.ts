@@ -131,6 +131,12 @@ function holds(c: Condition, v: JsonValue): boolean {
   }
 }
 
+/** Whether a record satisfies all the conditions (one of them with `any`); none at all: every record does. */
+export function matchesAll(conds: Condition[], any: boolean, record: JsonValue): boolean {
+  if (conds.length === 0) return true;
+  return any ? conds.some((c) => test(c, record)) : conds.every((c) => test(c, record));
+}
+
 /** Whether a record satisfies the condition: some value the path gives satisfies it. */
 export function test(c: Condition, record: JsonValue): boolean {
   for (const v of follow(record, c.path).values) {

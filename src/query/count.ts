@@ -15,7 +15,10 @@ import { compareValues, groupKey, type JsonValue } from './json-value.js';
 import { follow, parsePath, type FieldPath } from './path.js';
 import type { RecordDecoder } from './records.js';
 import { candidateRecords, type StoredRecord } from './scan.js';
-import { patternStalled } from './where.js';
+import { parseConditions, patternStalled } from './where.js';
+import { matchesAll, type Condition } from './condition.js';
+import { planNeedles } from './prefilter.js';
+import type { ContentType } from '../format/header.js';
 import { TemplateMiner } from './templates.js';
 
 /** Distinct values kept per count (memory bound), and the bytes their keys may take (values may be objects). */
@@ -28,6 +31,11 @@ const MAX_TEMPLATES = 20_000;
 export interface CountOptions {
   dir?: string;
   by?: string[];
+  /** Conditions as lro where takes them: only records where all (or, with --any, one) hold are counted. */
+  condition?: string[];
+  any?: boolean;
+  ignoreCase?: boolean;
+  distinct?: boolean;
   records?: string;
   groups?: string;
   json?: boolean;
@@ -50,32 +58,47 @@ export interface CountQuery {
   groups: Range;
   /** No --by: only the number of records (JSON records only, for a jsonl result with lines that are not). */
   total: boolean;
+  /** Only records where these hold (all, or one with `any`) are counted: lro where's conditions. */
+  conditions: Condition[];
+  any: boolean;
+  /** --distinct: print how many distinct values, then the values (no counts). */
+  distinct: boolean;
 }
 
 /** The query with what it was parsed from (for continuation commands and the worker). */
 export interface CountPlan {
   query: CountQuery;
   by: string[];
+  /** The conditions as given (after joining words a shell split), for continuation commands. */
+  args: string[];
   options: CountOptions;
 }
 
-/** Parses --by and the options for a result of this content type (throws UsageError on bad ones). */
+/** Parses --by, the conditions and the options for a result of this content type (throws UsageError on bad ones). */
 export function planCount(o: CountOptions, contentType: string, count: number): CountPlan {
   const by = o.by ?? [];
   const range: Range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
   if (o.records !== undefined && range.from > count && count > 0) {
     throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
   }
+  if (o.distinct && by.length === 0) {
+    throw new UsageError('--distinct lists the distinct values of a field: add --by FIELD');
+  }
   const groups: Range = o.groups !== undefined ? parseRange(o.groups, '--groups') : { from: 1, to: Infinity };
-  const base = { range, groups, total: by.length === 0 };
-  if (by.length === 0) return { by, options: o, query: { ...base, paths: [], text: null } };
+  const { args, conditions } = parseConditions(o.condition ?? [], !!o.ignoreCase);
+  const base = { range, groups, total: by.length === 0, conditions, any: !!o.any, distinct: !!o.distinct };
+  const plan = (paths: FieldPath[], text: TextKey | null): CountPlan => {
+    return { by, args, options: o, query: { ...base, paths, text } };
+  };
+  if (by.length === 0) return plan([], null);
   if (contentType === 'text' || contentType === 'binary') {
     if (by.length !== 1) throw new UsageError(`a text result is counted by one of --by level, --by template or --by 'REGEX' (a regular expression with a capture group)`);
     const b = by[0];
-    if (b === 'level' || b === 'template') return { by, options: o, query: { ...base, paths: [], text: { kind: b } } };
-    return { by, options: o, query: { ...base, paths: [], text: { kind: 'regex', pattern: b, matcher: compilePattern(b, { fixed: false, ignoreCase: false, word: false }) } } };
+    if (b === 'level' || b === 'template') return plan([], { kind: b });
+    const matcher = compilePattern(b, { fixed: false, ignoreCase: false, word: false });
+    return plan([], { kind: 'regex', pattern: b, matcher });
   }
-  return { by, options: o, query: { ...base, paths: by.map((b) => parsePath(b, '--by field')), text: null } };
+  return plan(by.map((b) => parsePath(b, '--by field')), null);
 }
 
 /** One group: its value (an array of values for several fields), how many records, and the first of them. */
@@ -155,7 +178,7 @@ export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecod
   };
   const step = (r: StoredRecord): undefined => {
     const v = decoder.value(r.n, r.line);
-    if (v === undefined) return;
+    if (v === undefined || !matchesAll(q.conditions, q.any, v)) return;
     records++;
     if (q.total) return;
     if (q.text) {
@@ -166,7 +189,8 @@ export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecod
     } else for (const t of tuples(v, q.paths)) add(t, r.n);
   };
   // counted as the records pass, in watched slices when a --by pattern could run away (nothing is yielded)
-  const counting = watchedMap(candidateRecords(rf, q.range, null), step, stallSeconds, patternStalled(stallSeconds));
+  const needles = planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
+  const counting = watchedMap(candidateRecords(rf, q.range, needles), step, stallSeconds, patternStalled(stallSeconds));
   while (!counting.next().done);
   if (miner) {
     const res = miner.result();

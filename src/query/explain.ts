@@ -3,6 +3,7 @@
 import { shellQuote } from '../describe/shell.js';
 import { LroError } from '../errors.js';
 import type { CountPlan } from './count.js';
+import { conditionToJq } from './condition.js';
 import { pathToJq } from './path.js';
 
 const LEVELS = '\\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE)\\b|\\[(trace|debug|info|notice|warn|warning|error|crit|alert|emerg|fatal)\\]';
@@ -10,18 +11,21 @@ const LEVELS = '\\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SE
 /** The jq filter (run with -s) that counts as the plan does: [{value, count}], most frequent first. */
 export function countFilter(plan: CountPlan): string {
   const q = plan.query;
-  if (q.total) return 'length';
-  const tail = 'group_by(.) | map({value: .[0], count: length}) | sort_by(-.count)';
+  // the conditions as lro where's --explain writes them, applied first
+  const sel = q.conditions.length ? `select(${q.conditions.map(conditionToJq).join(q.any ? ' or ' : ' and ')})` : '';
+  const tail0 = q.distinct ? 'group_by(.) | map({value: .[0], count: length}) | sort_by(-.count) | map(.value)' : '';
+  if (q.total) return sel ? `map(${sel}) | length` : 'length';
+  const tail = tail0 || 'group_by(.) | map({value: .[0], count: length}) | sort_by(-.count)';
   if (q.text) {
     if (q.text.kind === 'template') throw new LroError('--explain: log templates have no jq equivalent (they are found by lro itself): run lro count --by template');
     const key =
       q.text.kind === 'level'
         ? `first(match(${JSON.stringify(LEVELS)}) | .captures | map(.string // empty) | .[0] | ascii_upcase) // null`
         : `first(match(${JSON.stringify(q.text.pattern)}) | ${q.text.matcher.regex.source.includes('(') ? '.captures[0].string' : '.string'}) // null`;
-    return `map(${key}) | ${tail}`;
+    return `map(${sel ? `${sel} | ` : ''}${key}) | ${tail}`;
   }
   const value = q.paths.length === 1 ? pathToJq(q.paths[0]) : `[${q.paths.map(pathToJq).join(', ')}]`;
-  return `[.[] | ${value}] | ${tail}`;
+  return `[.[] | ${sel ? `${sel} | ` : ''}${value}] | ${tail}`;
 }
 
 /** The whole command, runnable as printed. */

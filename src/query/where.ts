@@ -6,7 +6,7 @@ import type { ContentType } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import { parseRange, type Range } from '../ranges.js';
 import { formatCount, parseCount } from '../units.js';
-import { conditionToJq, joinConditionArgs, parseCondition, test, type Condition } from './condition.js';
+import { conditionToJq, joinConditionArgs, matchesAll, parseCondition, type Condition } from './condition.js';
 import type { JsonValue } from './json-value.js';
 import { isMulti, parsePath, pathLabel, pathToJq, type FieldPath } from './path.js';
 import { planNeedles } from './prefilter.js';
@@ -48,9 +48,8 @@ export interface WherePlan {
 
 /** Parses the conditions and options (throws UsageError on bad ones). */
 export function planWhere(args: string[], o: WhereOptions, count: number): WherePlan {
-  const joined = joinConditionArgs(args);
+  const { args: joined, conditions } = parseConditions(args, !!o.ignoreCase);
   if (joined.length === 0) throw new UsageError("no condition: give at least one, e.g. status=error or 'latency>500'");
-  const conditions = joined.map((a) => parseCondition(a, !!o.ignoreCase));
   const range: Range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
   if (o.records !== undefined && range.from > count && count > 0) {
     throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
@@ -59,6 +58,12 @@ export function planWhere(args: string[], o: WhereOptions, count: number): Where
   if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field, e.g. --fields id,status');
   const max = o.maxCount !== undefined ? parseCount(o.maxCount, '--max-count') : Infinity;
   return { args: joined, options: o, query: { conditions, any: !!o.any, range, fields, countOnly: !!o.count, maxCount: max } };
+}
+
+/** The conditions of the command line (words a shell split joined back), parsed: where's, and count's. */
+export function parseConditions(args: string[], ignoreCase: boolean): { args: string[]; conditions: Condition[] } {
+  const joined = joinConditionArgs(args);
+  return { args: joined, conditions: joined.map((a) => parseCondition(a, ignoreCase)) };
 }
 
 /** `a,b,."c,d"` split at commas outside quotes and brackets. */
@@ -91,7 +96,7 @@ export function splitFields(text: string): string[] {
 
 /** Whether a record satisfies the query's conditions. */
 export function matches(q: WhereQuery, v: JsonValue): boolean {
-  return q.any ? q.conditions.some((c) => test(c, v)) : q.conditions.every((c) => test(c, v));
+  return matchesAll(q.conditions, q.any, v);
 }
 
 /** A matching record: its number, stored bytes (valid until the next) and value. */

@@ -41,6 +41,11 @@ export async function withContinuations<T>(f: () => Promise<T>, maxBytes = Infin
   return { result, continuations: run.continuations };
 }
 
+/** Whether this runs for an MCP tool call, whose layer bounds listings and descriptors as wholes of its own. */
+export function inToolCall(): boolean {
+  return runs.getStore() !== undefined;
+}
+
 export class OutputBudget {
   private counted = 0;
   private tokenizer: Tokenizer | null = null;

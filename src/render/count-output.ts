@@ -9,6 +9,7 @@ import { toJson, type JsonValue } from '../query/json-value.js';
 import { pathLabel } from '../query/path.js';
 import { RecordDecoder } from '../query/records.js';
 import { requireFields } from '../query/fields.js';
+import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
@@ -28,7 +29,10 @@ function row(plan: CountPlan, count: string, first: string, value: JsonValue | s
 /** The command that continues a cut output from group `from`. */
 export function countNextCommand(id: string, plan: CountPlan, from: number): string {
   const o = plan.options;
-  const words = ['lro', 'count', id, ...plan.by.flatMap((b) => ['--by', shellQuote(b)])];
+  const words = ['lro', 'count', id, ...plan.by.flatMap((b) => ['--by', shellQuote(b)]), ...plan.args.map(shellQuote)];
+  if (o.any) words.push('--any');
+  if (o.ignoreCase) words.push('-i');
+  if (o.distinct) words.push('--distinct');
   if (o.records !== undefined) words.push('--records', o.records);
   if (o.json) words.push('--json');
   if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
@@ -50,12 +54,16 @@ export async function printCount(
   const q = plan.query;
   const decoder = new RecordDecoder(rf.header);
   requireFields(rf, q.paths, q.range, decoder, '--by names it');
-  const res: CountResult = q.total
-    ? { groups: [], records: countFromHeader(rf, q.range), other: 0, otherFirst: 0 }
-    : countRecords(rf, q, decoder, stallSeconds);
-  await printGroups(rf, plan, res, env, write);
+  requireFields(rf, q.conditions.map((c) => c.path), q.range, decoder, 'a condition names it');
+  const res: CountResult =
+    q.total && q.conditions.length === 0
+      ? { groups: [], records: countFromHeader(rf, q.range), other: 0, otherFirst: 0 }
+      : countRecords(rf, q, decoder, stallSeconds);
+  await (q.distinct ? printDistinct(rf, plan, res, env, write) : printGroups(rf, plan, res, env, write));
   const note = decoder.skippedNote(q.range);
   if (note) await writeErr(note);
+  const hint = res.records === 0 ? typeHint(q.conditions) : '';
+  if (hint) await writeErr(`lro: no record matched: ${hint}\n`);
   return 0;
 }
 
@@ -89,6 +97,47 @@ async function printGroups(rf: ResultFile, plan: CountPlan, res: CountResult, en
     await write(json ? `${JSON.stringify({ type: 'other', count: res.other, first: res.otherFirst, message })}\n` : `${formatCount(res.other).padStart(7)}  ${String(res.otherFirst).padStart(6)}  (other values: ${message})\n`);
   }
   if (!json) await write(`${formatCount(res.records)} ${unit}, ${formatCount(res.groups.length)} ${what}${res.groups.length && q.groups.from > 1 ? ` (from the ${ordinal(from)})` : ''}\n`);
+}
+
+/**
+ * --distinct: a first line with how many distinct values (of how many records), then the values one a line,
+ * most frequent first as the counts are (so a cut list keeps the common ones), within the budget; a cut list ends
+ * with the command for the next values. JSON: {distinct, records}, then {value} per value.
+ */
+async function printDistinct(
+  rf: ResultFile,
+  plan: CountPlan,
+  res: CountResult,
+  env: NodeJS.ProcessEnv,
+  write: (s: string) => Promise<void> | void,
+): Promise<void> {
+  const q = plan.query;
+  const json = !!plan.options.json;
+  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
+  const unit = rf.header.content_type === 'text' ? 'lines' : 'records';
+  const n = res.groups.length;
+  const atLeast = res.other > 0 ? 'at least ' : ''; // values past MAX_GROUPS were not kept apart
+  const what = `${labels(plan).join(', ')}`;
+  const head = json
+    ? `${JSON.stringify({ distinct: n, records: res.records, ...(res.other > 0 ? { other: res.other } : {}) })}\n`
+    : `${atLeast}${formatCount(n)} distinct values of ${what} in ${formatCount(res.records)} ${unit}\n`;
+  budget.take(head);
+  await write(head);
+  const from = q.groups.from;
+  const to = Math.min(q.groups.to, n);
+  for (let i = from - 1; i < to; i++) {
+    const g = res.groups[i];
+    const several = q.paths.length > 1 && Array.isArray(g.value);
+    const cells = several ? (g.value as JsonValue[]).map(shownValue).join('  ') : shownValue(g.value);
+    const line = json ? `{"value":${toJson(g.value)}}\n` : `${cells}\n`;
+    if (!budget.take(line)) {
+      const message = `showed values ${from}-${i} of ${formatCount(n)} (--max-tokens ${budget.max})`;
+      const next = countNextCommand(rf.header.id, plan, i + 1);
+      await write(json ? `${JSON.stringify({ type: 'truncated', message, next })}\n` : continuationLine(message, next));
+      return;
+    }
+    await write(line);
+  }
 }
 
 function ordinal(n: number): string {

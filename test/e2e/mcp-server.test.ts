@@ -144,6 +144,14 @@ describe('lro mcp: the tools', () => {
     expect((await call('lro_where', { id: eventsId, condition: [] })).isError).toBe(true);
   });
 
+  it('lro_count takes conditions (optional) and distinct, as lro count does', async () => {
+    const c = await call('lro_count', { id: eventsId, by: ['type'], condition: ['type!=PushEvent'], distinct: true });
+    expect(c.isError).toBeFalsy();
+    expect(textOf(c)).toBe((await cli(['count', eventsId, '--by', 'type', 'type!=PushEvent', '--distinct'])).out);
+    expect(textOf(await call('lro_count', { id: eventsId, condition: ['type=PushEvent'] }))).toBe('13\n');
+    expect(textOf(await call('lro_count', { id: eventsId, condition: [] }))).toBe('30\n');
+  });
+
   it('lro_info gives the descriptor again (tool calls in it), or the header; lro_ls lists the results', async () => {
     const d = await call('lro_info', { id: eventsId });
     expect(textOf(d)).toMatch(/^Output offloaded: 30 records of json/);

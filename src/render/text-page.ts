@@ -1,0 +1,34 @@
+// One page of a long text that has no records to cut at (`lro info --full`'s descriptor): as much of it from a
+// character offset as the output budget holds, cut after a line or a comma where one is near, then a line with the
+// exact command for the rest. The pages, without their last lines, put back together are the text.
+import type { Encoding } from '../engines/tokenizer.js';
+import { formatCount } from '../units.js';
+import { continuationLine, OutputBudget } from './budget.js';
+
+/** Tokens kept for the continuation line itself. */
+const NEXT_LINE_TOKENS = 80;
+
+/**
+ * The page of `text` from character `from`: the whole rest when it fits `max` tokens (0: no limit), else a part
+ * ending `[lro: printed characters A-B of N …; next: <next(B)>]`. A part cut inside a line gets a newline before
+ * that last line (not part of the text: B says where the text stopped).
+ */
+export function textPage(
+  text: string,
+  from: number,
+  max: number,
+  encoding: Encoding,
+  next: (at: number) => string,
+): string {
+  const rest = text.slice(from);
+  const budget = new OutputBudget(max, encoding);
+  if (budget.fits(rest)) return rest;
+  const room = Math.max(1, max - NEXT_LINE_TOKENS);
+  let fit = Math.max(1, budget.fitPrefix(rest, room));
+  const breakAt = Math.max(rest.lastIndexOf('\n', fit - 1), rest.lastIndexOf(',', fit - 1)) + 1;
+  if (breakAt > fit / 2) fit = breakAt; // a whole line or member, unless that leaves too little
+  const part = rest.slice(0, fit);
+  const end = from + fit;
+  const what = `printed characters ${from}-${end} of ${formatCount(text.length)} (--max-tokens ${max})`;
+  return `${part}${part.endsWith('\n') ? '' : '\n'}${continuationLine(what, next(end))}`;
+}

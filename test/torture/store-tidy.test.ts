@@ -56,7 +56,7 @@ async function gc(dir: string, args: string[] = []): Promise<{ r: RunResult; rep
 }
 
 async function ls(dir: string, args: string[] = []): Promise<{ r: RunResult; entries: { id: string; [k: string]: unknown }[] }> {
-  const r = await lro(['ls', '--json', '--dir', dir, ...args], { timeout: 120_000 });
+  const r = await lro(['ls', '--json', '--max-tokens', '0', '--dir', dir, ...args], { timeout: 120_000 });
   expect([0, 2], `ls: ${r.stderr}`).toContain(r.code);
   for (const line of r.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^lro: /);
   return { r, entries: JSON.parse(r.out) };

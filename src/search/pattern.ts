@@ -2,6 +2,8 @@
 // must contain, so large files are scanned with a fast substring search and only candidate records are decoded
 // and tested (ripgrep's "required literal" idea, on a small scale).
 import { UsageError } from '../errors.js';
+import { extractLiterals } from './literals.js';
+import { MAX_NEEDLES } from './scan.js';
 
 export interface PatternOptions {
   fixed: boolean;
@@ -40,9 +42,11 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
   if (o.word) source = `(?<![\\p{L}\\p{N}_])(?:${source})(?![\\p{L}\\p{N}_])`;
   const flags = `g${o.ignoreCase ? 'i' : ''}`;
   let regex: RegExp;
+  let unicode = true;
   try {
     regex = new RegExp(source, `${flags}u`);
   } catch (unicodeError) {
+    unicode = false;
     try {
       // not valid with the u flag (e.g. an identity escape like \- or \:); JavaScript's legacy syntax accepts it
       regex = new RegExp(o.word ? source.replace(/\\p\{L\}\\p\{N\}/g, 'A-Za-z0-9') : source, flags);
@@ -51,7 +55,8 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
       throw new UsageError(`invalid regular expression '${pattern}': ${why} (use -F for a fixed string)`);
     }
   }
-  const literals = o.fixed ? [pattern] : requiredLiterals(pattern);
+  // with -i the kernel may need two more needles for the non-ASCII letters that fold to ASCII (needles.ts)
+  const literals = o.fixed ? [pattern] : extractLiterals(pattern, unicode, MAX_NEEDLES - (o.ignoreCase ? 2 : 0));
   return {
     regex,
     literals: literals.filter((l) => l.length > 0),

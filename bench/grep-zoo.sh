@@ -18,7 +18,7 @@ ZOO=$(cat "$BENCH_DIR/grep-zoo.tsv")
 # seconds CMD: the command's time in seconds (hyperfine's median, else the best of 3)
 seconds() {
   if command -v hyperfine >/dev/null; then
-    hyperfine -w 1 -r 3 --style none --export-json "$WORK/zoo.json" "$1" >/dev/null 2>&1
+    hyperfine -i -w 1 -r 3 --style none --export-json "$WORK/zoo.json" "$1" >/dev/null 2>&1
     node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).results[0].median.toFixed(4))' "$WORK/zoo.json"
   else
     local best=0 t0 t
@@ -40,10 +40,14 @@ for SIZE in "${SIZES[@]}"; do
   fi
   ID=$(cat "$marker")
   echo "== grep zoo: $(stat -c %s "$text") bytes, $(wc -l < "$text") lines; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  # the start-up floor, which a small file's ratios mostly measure (issue 25, item 3)
+  echo "start-up: lro --version $(seconds "'$LRO' --version") s, node -e 0 $(seconds "node -e 0") s"
   printf '| %-3s | %-64s | %-36s | %9s | %8s | %8s | %6s |\n' '#' 'pattern' 'kind' 'count' 'lro s' 'rg s' 'lro/rg'
   : > "$WORK/zoo.ratios"
   k=0
-  while IFS=$'\t' read -r flags pat kind; do
+  while IFS= read -r line; do
+    # (split by hand: read with IFS=tab would merge an empty flags column into the next)
+    flags=${line%%$'\t'*}; rest=${line#*$'\t'}; pat=${rest%%$'\t'*}; kind=${rest#*$'\t'}
     k=$((k + 1))
     qp=$(printf '%q' "$pat")
     ours="'$LRO' grep -c $flags $ID -- $qp"

@@ -56,7 +56,8 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
     }
   }
   // with -i the kernel may need two more needles for the non-ASCII letters that fold to ASCII (needles.ts)
-  const literals = o.fixed ? [pattern] : extractLiterals(pattern, unicode, MAX_NEEDLES - (o.ignoreCase ? 2 : 0));
+  // (a pattern without a metacharacter is its own literal: no need to parse it)
+  const literals = o.fixed ? [pattern] : literalOnly ? [pattern].filter((l) => l.length >= 2) : extractLiterals(pattern, unicode, MAX_NEEDLES - (o.ignoreCase ? 2 : 0));
   return {
     regex,
     literals: literals.filter((l) => l.length > 0),

@@ -16,8 +16,8 @@ const ZOO = readFileSync(new URL('../../bench/grep-zoo.tsv', import.meta.url), '
   .filter(Boolean)
   .map((l) => l.split('\t') as [string, string, string]);
 
-/** The zoo's patterns `npm test` runs (an alternation inside a quoted literal, A.*B, -i, a class after a literal). */
-const QUICK = ['tag="(RILJ_ACK_WL|WakeLocks)"', 'sshd.*Failed', 'connection (closed|reset)', 'Connection closed by \\d+'];
+/** The zoo's patterns `npm test` runs (an alternation inside a quoted literal; one with -i); the soak runs all. */
+const QUICK = ['tag="(RILJ_ACK_WL|WakeLocks)"', 'connection (closed|reset)'];
 const VARIANTS = [[], ['-c'], ['-C', '2'], ['-i'], ['-w'], ['-v']];
 
 const extra = [

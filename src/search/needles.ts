@@ -33,6 +33,13 @@ const KELVIN = Buffer.from('\u212a', 'utf8');
 const storedAsIs = (l: string) => !/["\\\x00-\x1f]/.test(l);
 
 /**
+ * A literal as the stored bytes of a text record holding it hold it: escaped character by character, as
+ * format/escape.ts writes a line (as JSON.stringify does), so whenever a line holds l its stored bytes hold
+ * storedBody(l) (`key="v` is looked for as `key=\"v`). Such needles are never definite: the regex checks a hit.
+ */
+const storedBody = (l: string) => JSON.stringify(l).slice(1, -1);
+
+/**
  * The needles for a search of records of type h.content_type with matcher m (word: -w), or null when nothing
  * can be ruled out without decoding every record.
  */
@@ -49,7 +56,8 @@ export function planNeedles(h: Header, m: Matcher, word: boolean): NeedlePlan | 
     if (exact && usable(exact) && (!fold || !exact.some((l) => NOT_ASCII.test(l))) && (!word || exact.length === 1)) {
       literals = exact;
       definite = exact.every((l) => Buffer.byteLength(l) <= MAX_NEEDLE_BYTES) ? exact.length : 0;
-    } else if (usable(m.literals)) literals = m.literals;
+    } else if (type === 'json' && usable(m.literals)) literals = m.literals;
+    else if (type === 'text' && m.literals.length > 0) literals = m.literals.map(storedBody);
     else return null;
   } else if (type === 'jsonl' && m.literals.length > 0) {
     // whitespace is only removed next to JSON punctuation, so a fragment without punctuation or whitespace

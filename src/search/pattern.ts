@@ -1,7 +1,9 @@
 // A grep pattern compiled for lro: the JavaScript regular expression that decides, and the literals any match
-// must contain, so large files are scanned with a fast substring search and only candidate records are decoded
-// and tested (ripgrep's "required literal" idea, on a small scale).
+// must contain (search/literals.ts), so large files are scanned with a fast substring search and only candidate
+// records are decoded and tested (ripgrep's "required literal" idea).
 import { UsageError } from '../errors.js';
+import { extractLiterals } from './literals.js';
+import { MAX_NEEDLES } from './scan.js';
 
 export interface PatternOptions {
   fixed: boolean;
@@ -40,9 +42,11 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
   if (o.word) source = `(?<![\\p{L}\\p{N}_])(?:${source})(?![\\p{L}\\p{N}_])`;
   const flags = `g${o.ignoreCase ? 'i' : ''}`;
   let regex: RegExp;
+  let unicode = true;
   try {
     regex = new RegExp(source, `${flags}u`);
   } catch (unicodeError) {
+    unicode = false;
     try {
       // not valid with the u flag (e.g. an identity escape like \- or \:); JavaScript's legacy syntax accepts it
       regex = new RegExp(o.word ? source.replace(/\\p\{L\}\\p\{N\}/g, 'A-Za-z0-9') : source, flags);
@@ -51,7 +55,9 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
       throw new UsageError(`invalid regular expression '${pattern}': ${why} (use -F for a fixed string)`);
     }
   }
-  const literals = o.fixed ? [pattern] : requiredLiterals(pattern);
+  // with -i the kernel may need two more needles for the non-ASCII letters that fold to ASCII (needles.ts)
+  // (a pattern without a metacharacter is its own literal: no need to parse it)
+  const literals = o.fixed ? [pattern] : literalOnly ? [pattern].filter((l) => l.length >= 2) : extractLiterals(pattern, unicode, MAX_NEEDLES - (o.ignoreCase ? 2 : 0));
   return {
     regex,
     literals: literals.filter((l) => l.length > 0),
@@ -138,147 +144,4 @@ export function linearTime(pattern: string): boolean {
   }
   choices *= alternatives[0];
   return choices <= MAX_CHOICES;
-}
-
-/**
- * For each top-level alternative of a regex, its longest run of literal characters that every match of that
- * alternative contains; [] when some alternative has no literal of 2+ characters (then nothing can be ruled out).
- */
-export function requiredLiterals(pattern: string): string[] {
-  const branches = splitTopLevel(pattern);
-  const out: string[] = [];
-  for (const b of branches) {
-    const lit = longestLiteral(b);
-    if (lit === null || lit.length < 2) return [];
-    out.push(lit);
-  }
-  return out;
-}
-
-/** The alternatives of the top-level `|`, or [pattern] when there is none. */
-function splitTopLevel(p: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let inClass = false;
-  let start = 0;
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) {
-      parts.push(p.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(p.slice(start));
-  return parts;
-}
-
-const SIMPLE_ESCAPES = new Set([...'.*+?^$()[]{}|\\/-:=!,"\'#&%<>@~`;_ ']);
-
-/** The longest run of characters this branch must match literally (null if the branch cannot be analyzed). */
-function longestLiteral(b: string): string | null {
-  let best = '';
-  let run = '';
-  const flush = () => {
-    if (run.length > best.length) best = run;
-    run = '';
-  };
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i];
-    let lit: string | null = null;
-    let zeroWidth = false;
-    if (c === '\\') {
-      const d = b[i + 1];
-      i++;
-      if (d === undefined) return null;
-      if (d === 'b' || d === 'B') zeroWidth = true;
-      else if (SIMPLE_ESCAPES.has(d)) lit = d;
-      else if (d === 't') lit = '\t';
-      else lit = null; // \d, \w, \s, \p{..}, \x.., \u...., backrefs: not literal
-      if (d === 'p' || d === 'P' || d === 'u' || d === 'x' || d === 'c' || d === 'k') {
-        // skip the escape's argument
-        if (b[i + 1] === '{') i = b.indexOf('}', i);
-        else if (d === 'x') i += 2;
-        else if (d === 'u') i += 4;
-        else if (d === 'c') i += 1;
-        if (i < 0) return null;
-      }
-    } else if (c === '^' || c === '$') zeroWidth = true;
-    else if (c === '(' || c === '[' || c === '.' || c === '|' || c === ')') {
-      // a group, a class or any character: the run stops (groups are not descended into)
-      if (c === '(') {
-        const end = closingParen(b, i);
-        if (end < 0) return null;
-        i = end;
-      } else if (c === '[') {
-        const end = b.indexOf(']', i + 2);
-        if (end < 0) return null;
-        i = end;
-      }
-      flush();
-      // a quantifier after the group or class applies to it, not to the run
-      i = skipQuantifier(b, i);
-      continue;
-    } else if (c === '*' || c === '+' || c === '?' || c === '{') {
-      return null; // a quantifier with nothing before it
-    } else lit = c;
-    if (zeroWidth) continue;
-    if (lit === null) {
-      flush();
-      i = skipQuantifier(b, i);
-      continue;
-    }
-    const q = b[i + 1];
-    if (q === '*' || q === '?' || (q === '{' && /^\{0[,}]/.test(b.slice(i + 1)))) {
-      // this character is optional: the run ends before it
-      flush();
-      i = skipQuantifier(b, i);
-    } else if (q === '+' || q === '{') {
-      run += lit;
-      flush();
-      i = skipQuantifier(b, i);
-    } else run += lit;
-  }
-  flush();
-  return best;
-}
-
-function closingParen(b: string, open: number): number {
-  let depth = 0;
-  let inClass = false;
-  for (let i = open; i < b.length; i++) {
-    const c = b[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-    } else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** Index of the last character of a quantifier following position i (i itself if there is none). */
-function skipQuantifier(b: string, i: number): number {
-  const q = b[i + 1];
-  if (q === '*' || q === '+' || q === '?') i++;
-  else if (q === '{') {
-    const end = b.indexOf('}', i + 1);
-    if (end > 0 && /^\{\d*(,\d*)?\}$/.test(b.slice(i + 1, end + 1))) i = end;
-  }
-  if (b[i + 1] === '?') i++; // lazy
-  return i;
 }

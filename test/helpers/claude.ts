@@ -2,10 +2,9 @@
 // (never a project dependency), and a scripted Messages API server on 127.0.0.1 that plays tool calls and keeps
 // every request, so a test reads the `tool_result` exactly as the model would have received it.
 // The method and what was seen with it: the design notes on harnesses (HARNESSES.md).
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureHarness, type HarnessInstall, type PinnedHarness } from './harness-install.js';
+import { ensureHarness, runHarness, type HarnessInstall, type HarnessRun, type PinnedHarness } from './harness-install.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.328';
 
@@ -150,11 +149,7 @@ export async function startScriptedModel(steps: (Step | ((results: ToolResult[])
   };
 }
 
-export interface ClaudeRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type ClaudeRun = HarnessRun;
 
 /**
  * Runs `claude -p` against the scripted model, with HOME = `home` (its ~/.claude/settings.json is the user's
@@ -175,17 +170,5 @@ export function runClaude(
     ...o.env,
   };
   const args = ['-p', o.prompt ?? 'run the scripted calls', '--output-format', 'json', '--allowedTools', ...(o.allowedTools ?? ['Bash']), ...(o.args ?? [])];
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeout ?? 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
+  return runHarness(bin, args, { cwd: o.cwd, env, timeout: o.timeout });
 }

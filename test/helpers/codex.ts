@@ -2,10 +2,9 @@
 // project dependency), and a scripted Responses API server on 127.0.0.1 that plays shell calls and keeps every
 // request, so a test reads the `function_call_output` exactly as the model would have received it.
 // The method and what was seen with it: the design notes on harnesses (HARNESSES.md).
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureHarness, type HarnessInstall, type PinnedHarness } from './harness-install.js';
+import { ensureHarness, runHarness, type HarnessInstall, type HarnessRun, type PinnedHarness } from './harness-install.js';
 
 export const CODEX_VERSION = '0.169.0';
 
@@ -128,11 +127,7 @@ export function modelConfig(model: ScriptedModel): string {
   ].join('\n');
 }
 
-export interface CodexRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CodexRun = HarnessRun;
 
 /** Runs `codex exec` with CODEX_HOME `codexHome` in `cwd` (the model provider must be in its config.toml). */
 export function runCodex(
@@ -148,17 +143,5 @@ export function runCodex(
     ...o.env,
   };
   const args = ['exec', '--skip-git-repo-check', ...(o.args ?? ['-s', 'danger-full-access']), 'run the scripted calls'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeout ?? 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
+  return runHarness(bin, args, { cwd: o.cwd, env, timeout: o.timeout });
 }

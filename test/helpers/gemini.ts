@@ -2,10 +2,9 @@
 // (never a project dependency), and a scripted Gemini API server on 127.0.0.1 that plays shell calls and keeps
 // every request, so a test reads the `functionResponse` exactly as the model would have received it.
 // The method and what was seen with it: the design notes on harnesses (HARNESSES.md).
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureHarness, type HarnessInstall, type PinnedHarness } from './harness-install.js';
+import { ensureHarness, runHarness, type HarnessInstall, type HarnessRun, type PinnedHarness } from './harness-install.js';
 
 export const GEMINI_VERSION = '0.61.0';
 
@@ -139,11 +138,7 @@ export async function startScriptedModel(steps: (Step | ((outputs: CallOutput[])
 /** The user settings that let Gemini CLI talk to the scripted model with an API key (and nothing else). */
 export const MODEL_SETTINGS = { security: { auth: { selectedType: 'gemini-api-key' } } };
 
-export interface GeminiRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type GeminiRun = HarnessRun;
 
 /** Runs `gemini -p … --yolo` with HOME `home` in `cwd`, against the scripted model at `url`. */
 export function runGemini(
@@ -159,17 +154,5 @@ export function runGemini(
     ...o.env,
   };
   const args = ['-p', 'run the scripted calls', ...(o.args ?? ['--yolo'])];
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeout ?? 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
+  return runHarness(bin, args, { cwd: o.cwd, env, timeout: o.timeout });
 }

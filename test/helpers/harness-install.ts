@@ -1,7 +1,8 @@
 // A pinned agent harness installed once from the npm registry into a cache folder outside the repo (never a project
 // dependency), and reused: $LRO_TEST_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/lro-test, one folder per version.
 // Installed into a temporary folder renamed into place, so a killed install is never taken for a finished one.
-import { spawnSync } from 'node:child_process';
+// And one run of it: its exit code and everything it printed.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -44,4 +45,32 @@ export function ensureHarness(h: PinnedHarness): HarnessInstall {
   renameSync(tmp, dir);
   if (!works()) return { skip: `${h.pkg}@${h.version} installed in ${dir} but \`${h.bin} --version\` fails` };
   return { bin };
+}
+
+/** How one run of a harness ended. */
+export interface HarnessRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the harness once (no stdin), killed after `timeout` ms (default 2 minutes). */
+export function runHarness(
+  bin: string,
+  args: string[],
+  o: { cwd: string; env: Record<string, string>; timeout?: number },
+): Promise<HarnessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeout ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
 }

@@ -226,13 +226,25 @@ describe('runaway patterns and filters', () => {
     }
   });
 
-  const patterns = ['(a+)+$', '(a|a)*b', '(.*a){20}', '(a*)*b', '^(a|a){1,40}b', 'a{1,2000}a{1,2000}a{1,2000}b', '(a|aa)+$', '(?:a+)+(?=b)'];
+  // each must reach the regex on the long lines: ^(a|a){1,40}b never would (its required literal `ab` is on no line,
+  // so the literal prefilter answers it at once, as the next test checks), nor would a{1,2000}a{1,2000}a{1,2000}b;
+  // ^(a|a){1,40}! and a{1,2000}a{1,2000}a{1,2000}[^a!] do (`a!` ends every line, `aaa` is on every line)
+  const patterns = ['(a+)+$', '(a|a)*b', '(.*a){20}', '(a*)*b', '^(a|a){1,40}!', 'a{1,2000}a{1,2000}a{1,2000}[^a!]', '(a|aa)+$', '(?:a+)+(?=b)'];
   it('grep stops each catastrophic pattern at --timeout 1 with one line', async () => {
     const results = await pool(patterns, 2, (p) => timed(['grep', textId, p, '-c', '--timeout', '1'], { env: env(), timeout: BOUND_MS }));
     for (const [i, p] of patterns.entries()) {
       expectOneLineError(results[i], p);
       expect(results[i].stderr, p).toMatch(/no progress|backtracking/);
       expect(results[i].ms, p).toBeLessThan(BOUND_MS);
+    }
+  });
+
+  it('a catastrophic pattern whose required literal is on no line is answered by the prefilter, not stopped', async () => {
+    for (const p of ['^(a|a){1,40}b', 'a{1,2000}a{1,2000}a{1,2000}b']) {
+      const r = await timed(['grep', textId, p, '-c', '--timeout', '1'], { env: env(), timeout: BOUND_MS });
+      expect(r.code, `${p}: ${r.stderr}`).toBe(1);
+      expect(r.stderr, p).toBe('');
+      expect(r.ms, p).toBeLessThan(BOUND_MS);
     }
   });
 

@@ -1,13 +1,19 @@
 // grep and jq over a stored result for programs: the same engines, guards and limits as `lro grep --json` and
 // `lro jq -c`, with the output parsed back into values instead of printed. A pattern or filter that could run
 // away is watched and stopped when it makes no progress, so a host (an MCP server) never hangs.
+import { printGrepAll } from '../render/grep-all-output.js';
+import { OutputBudget } from '../render/budget.js';
 import { printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { EXIT, LroError } from '../errors.js';
 import { formatRange } from '../ranges.js';
+import { checkStore, storePath } from '../store/dir.js';
 import { damaged } from '../store/resolve.js';
+import { listStore } from '../store/scan.js';
+import { parseSince, type ResultFilter } from '../store/select.js';
+import { checkSession } from '../store/session.js';
 import { openResult, type ResultRef, type StoreOptions } from './results.js';
 
 /** Options of grepResult, as lro grep's flags. `from`/`to` limit the records searched (1-based, inclusive). */
@@ -48,10 +54,9 @@ export interface GrepOutput {
 const count = (n: number | undefined) => (n === undefined ? undefined : String(n));
 const range = (from?: number, to?: number) => (from === undefined && to === undefined ? undefined : formatRange(from ?? 1, to ?? Infinity));
 
-/** Searches the records of a stored result with a JavaScript regular expression (or a fixed string). */
-export async function grepResult(ref: ResultRef, pattern: string, opts: GrepResultOptions = {}): Promise<GrepOutput> {
-  const rf = openResult(ref, opts);
-  const o: GrepOptions = {
+/** The search's own options as lro grep's flags (the output is values, not a reader's screen: no budget). */
+function grepOptions(opts: GrepResultOptions): GrepOptions {
+  return {
     fixedStrings: opts.fixedStrings,
     ignoreCase: opts.ignoreCase,
     wordRegexp: opts.wordRegexp,
@@ -60,10 +65,13 @@ export async function grepResult(ref: ResultRef, pattern: string, opts: GrepResu
     beforeContext: count(opts.before),
     afterContext: count(opts.after),
     context: count(opts.context),
-    records: range(opts.from, opts.to),
-    json: true,
-    maxTokens: '0', // values, not a reader's screen: no output budget
   };
+}
+
+/** Searches the records of a stored result with a JavaScript regular expression (or a fixed string). */
+export async function grepResult(ref: ResultRef, pattern: string, opts: GrepResultOptions = {}): Promise<GrepOutput> {
+  const rf = openResult(ref, opts);
+  const o: GrepOptions = { ...grepOptions(opts), records: range(opts.from, opts.to), json: true, maxTokens: '0' };
   const plan = planGrep(pattern, o, rf.header.count);
   const lines: GrepLine[] = [];
   const collect = (s: string) => {
@@ -72,6 +80,79 @@ export async function grepResult(ref: ResultRef, pattern: string, opts: GrepResu
   const stall = plan.query.matcher.linearTime ? undefined : opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS;
   await damaged(rf, () => printGrep(rf, plan, {}, (s) => collect(typeof s === 'string' ? s : Buffer.from(s).toString('utf8')), stall));
   return { lines, matched: new Set(lines.filter((l) => l.type === 'match').map((l) => l.record)).size };
+}
+
+/** Options of grepStore, as `lro grep --all`'s flags: which results (all by default), then grep's own. */
+export interface GrepStoreOptions extends Omit<GrepResultOptions, 'from' | 'to'> {
+  /** Only results of this session. */
+  session?: string;
+  /** Only results stored since then: a Date, a time ('2026-01-31T12:00:00Z') or a duration back ('2h', '7d'). */
+  since?: Date | string;
+  /** Only results whose command (else --query, else operation) contains this text. */
+  source?: string;
+}
+
+/** A stored result with selected records, and its lines (as grepResult's). */
+export interface GrepStoreResult {
+  id: string;
+  timestamp: string;
+  records: number;
+  operation: string;
+  /** The command that made it, when known (lro run, a shell hook, a proxied call), else its --query, else null. */
+  command: string | null;
+  matched: number;
+  lines: GrepLine[];
+}
+
+/** What grepStore found: every result with a selected record, newest first; those that could not be read. */
+export interface GrepStoreOutput {
+  results: GrepStoreResult[];
+  /** One line per result skipped because it could not be read (damaged, unreadable). */
+  skipped: string[];
+}
+
+/** Searches every stored result (newest first), as `lro grep --all`: the same matching as grepResult. */
+export async function grepStore(pattern: string, opts: GrepStoreOptions = {}): Promise<GrepStoreOutput> {
+  const env = opts.env ?? process.env;
+  const filter: ResultFilter = {};
+  if (opts.session !== undefined) filter.session = checkSession(opts.session, 'session');
+  if (opts.since !== undefined) {
+    filter.sinceMs = opts.since instanceof Date ? opts.since.getTime() : parseSince(opts.since, Date.now(), 'since');
+  }
+  if (opts.source !== undefined) filter.source = opts.source;
+  const o: GrepOptions = { ...grepOptions(opts), json: true, maxTokens: '0' };
+  const plan = planGrep(pattern, o, 0);
+  const dir = storePath(opts.dir, env);
+  const out: GrepStoreOutput = { results: [], skipped: [] };
+  const byId = new Map<string, GrepStoreResult>();
+  const collect = (s: string) => {
+    for (const text of s.split('\n')) {
+      if (!text) continue;
+      const line = JSON.parse(text) as GrepLine & { result: string } & Omit<GrepStoreResult, 'id' | 'lines' | 'matched'>;
+      const { result: id, ...rest } = line;
+      if ((line.type as string) === 'result') {
+        const r = { id, timestamp: line.timestamp, records: line.records, operation: line.operation, command: line.command };
+        byId.set(id, { ...r, matched: 0, lines: [] });
+        out.results.push(byId.get(id)!);
+      } else byId.get(id)!.lines.push(rest as GrepLine);
+    }
+  };
+  await printGrepAll({
+    plan,
+    results: checkStore(dir) ? listStore(dir).results : [],
+    filter,
+    fromRecord: 1,
+    listOnly: false,
+    filterFlags: [],
+    budget: new OutputBudget(0),
+    write: (s) => collect(typeof s === 'string' ? s : Buffer.from(s).toString('utf8')),
+    warn: (line) => {
+      if (!line.startsWith('lro: no stored results')) out.skipped.push(line.trim());
+    },
+    stallSeconds: plan.query.matcher.linearTime ? undefined : opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS,
+  });
+  for (const r of out.results) r.matched = new Set(r.lines.filter((l) => l.type === 'match').map((l) => l.record)).size;
+  return out;
 }
 
 /** Options of jqResult, as lro jq's flags. `from`/`to` limit the records fed to jq (1-based, inclusive). */

@@ -12,9 +12,9 @@ import { printGrepAll } from '../render/grep-all-output.js';
 import { planGrep } from '../search/grep-plan.js';
 import { checkStore, storePath } from '../store/dir.js';
 import { listStore } from '../store/scan.js';
-import type { ResultFilter } from '../store/select.js';
+import { parseSince, type ResultFilter } from '../store/select.js';
 import { checkSession } from '../store/session.js';
-import { parseDuration, parseTimeout } from '../units.js';
+import { parseTimeout } from '../units.js';
 import type { GrepOptions } from '../search/grep-plan.js';
 
 /** What `lro grep` takes besides the search's own options: --all and what goes with it. */
@@ -71,7 +71,7 @@ function storeFilter(o: GrepCommandOptions, now: number): StoreFilter {
     flags.push(`--session ${shellQuote(filter.session)}`);
   }
   if (o.since !== undefined) {
-    filter.sinceMs = parseSince(o.since, now);
+    filter.sinceMs = parseSince(o.since, now, '--since');
     flags.push(`--since ${new Date(filter.sinceMs).toISOString()}`);
   }
   if (o.source !== undefined) {
@@ -90,15 +90,3 @@ function storeFilter(o: GrepCommandOptions, now: number): StoreFilter {
   }
   return { filter, fromRecord, filterFlags: flags };
 }
-
-/** --since: a duration back from now (2h, 30m, 7d) or a time (2026-01-31T12:00:00Z); as ms since the epoch. */
-function parseSince(text: string, now: number): number {
-  if (/^\d{4}-\d\d-\d\d/.test(text)) {
-    const t = Date.parse(text);
-    const what = 'use a duration (2h, 30m, 7d) or a time like 2026-01-31T12:00:00Z';
-    if (!Number.isFinite(t)) throw new UsageError(`invalid --since '${text}': ${what}`);
-    return t;
-  }
-  return now - parseDuration(text, '--since') * 1000;
-}
-

@@ -1,7 +1,9 @@
 // Which stored results a question across the store is about (`lro ls --session`, `lro grep --all` and its
 // --session, --since, --source, --from): the listing's results, newest first, with the filters that names alone
 // settle applied before any file is opened, and the rest on the header.
+import { UsageError } from '../errors.js';
 import type { Header } from '../format/header.js';
+import { parseDuration } from '../units.js';
 import type { ResultName } from './scan.js';
 
 export interface ResultFilter {
@@ -34,4 +36,15 @@ export function headerPasses(h: Header, createdMs: number, f: ResultFilter): boo
   if (f.sinceMs !== undefined && !(createdMs >= f.sinceMs)) return false;
   if (f.source !== undefined && !(commandOf(h) ?? h.operation).includes(f.source)) return false;
   return true;
+}
+
+/** --since: a duration back from now (2h, 30m, 7d) or a time (2026-01-31T12:00:00Z); as ms since the epoch. */
+export function parseSince(text: string, now: number, name: string): number {
+  if (/^\d{4}-\d\d-\d\d/.test(text)) {
+    const t = Date.parse(text);
+    const what = 'use a duration (2h, 30m, 7d) or a time like 2026-01-31T12:00:00Z';
+    if (!Number.isFinite(t)) throw new UsageError(`invalid ${name} '${text}': ${what}`);
+    return t;
+  }
+  return now - parseDuration(text, name) * 1000;
 }

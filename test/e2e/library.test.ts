@@ -36,7 +36,7 @@ describe('the built package', () => {
   it('points main, exports and types at built files', () => {
     for (const p of [pkg.main, pkg.exports['.'].default, pkg.exports['.'].types, pkg.types]) expect(existsSync(new URL(p, pkgRoot)), p).toBe(true);
     const types = readFileSync(new URL(pkg.exports['.'].types, pkgRoot), 'utf8');
-    for (const name of ['offload', 'openResult', 'readResult', 'grepResult', 'jqResult', 'describeResult', 'LroError']) expect(types).toContain(name);
+    for (const name of ['offload', 'openResult', 'readResult', 'grepResult', 'grepStore', 'jqResult', 'describeResult', 'LroError']) expect(types).toContain(name);
   });
 });
 
@@ -111,6 +111,33 @@ describe('offload → openResult → grep → jq → read, in-process', () => {
 
   it('throws LroError for an unknown id', () => {
     expect(() => lib.openResult('01ARZ3NDEKTSV4RRFFQ69G5FAV', { dir })).toThrow(lib.LroError);
+  });
+});
+
+describe('grepStore: every stored result, as lro grep --all', () => {
+  it('gives each result with a match, newest first, with its lines; filters by source and session', async () => {
+    const store = join(root, 'store-all');
+    const log = (tag: string) => `${Array.from({ length: 2000 }, (_, i) => `line ${i + 1} ${i === 1500 ? `ECONNRESET ${tag}` : 'ok'}`).join('\n')}\n`;
+    const older = await lib.offload(log('older'), { dir: store, force: true, query: 'curl a' });
+    const none = await lib.offload('nothing here\n', { dir: store, force: true, query: 'echo' });
+    const newer = await lib.offload(log('newer'), { dir: store, force: true, query: 'curl b', session: 's1' });
+    if (!older.offloaded || !none.offloaded || !newer.offloaded) throw new Error('not offloaded');
+    const all = await lib.grepStore('ECONNRESET', { dir: store, context: 1 });
+    expect(all.skipped).toEqual([]);
+    expect(all.results.map((r) => [r.id, r.command, r.records, r.matched])).toEqual([
+      [newer.id, 'curl b', 2000, 1],
+      [older.id, 'curl a', 2000, 1],
+    ]);
+    expect(all.results[0].lines.map((l) => [l.type, l.record, l.text])).toEqual([
+      ['context', 1500, 'line 1500 ok'],
+      ['match', 1501, 'line 1501 ECONNRESET newer'],
+      ['context', 1502, 'line 1502 ok'],
+    ]);
+    expect((await lib.grepStore('econnreset', { dir: store, ignoreCase: true, source: 'curl a' })).results.map((r) => r.id)).toEqual([older.id]);
+    expect((await lib.grepStore('ECONNRESET', { dir: store, session: 's1' })).results.map((r) => r.id)).toEqual([newer.id]);
+    expect((await lib.grepStore('ECONNRESET', { dir: store, since: new Date(Date.now() + 60_000) })).results).toEqual([]);
+    expect((await lib.grepStore('no such thing', { dir: store })).results).toEqual([]);
+    await expect(lib.grepStore('x', { dir: store, since: 'soon' })).rejects.toThrow(/invalid since 'soon'/);
   });
 });
 

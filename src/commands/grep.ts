@@ -69,7 +69,11 @@ export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?
     { flags: '--session <session>', description: 'with --all: only results of this session' },
     { flags: '--since <when>', description: 'with --all: only results stored since then: a duration back (2h, 30m, 7d) or a time' },
     { flags: '--source <text>', description: "with --all: only results whose command contains this text (else the --query, else the operation)" },
-    { flags: '--from <ID[:N]>', description: 'with --all: start at this result (at its record N), then the older ones (as a next: line writes it)' },
+    {
+      flags: '--from <ID[:N]>',
+      description: 'with --all: start at this result (at its record N), then the older ones (as a next: line writes it)',
+      mcp: 'with id "*": where a next part starts',
+    },
     { flags: '--raw', description: 'search text as stored, terminal escapes and \\r redraws included (default: as a terminal shows it)' },
     { flags: '--json', description: 'one JSON object per printed record: {type, record, text, offset, record_length, matches}' },
     MAX_TOKENS_OPTION,

@@ -78,8 +78,16 @@ export function toArgv(def: ToolDef, args: Record<string, unknown>): string[] {
     else if (o.type === 'json') for (const [k, x] of Object.entries(v as Record<string, unknown>)) argv.push(`${o.flag}=${k}=${JSON.stringify(x)}`);
     else argv.push(`${o.flag}=${String(v)}`);
   }
-  argv.push('--', ...def.positionals.flatMap((p) => (args[p.name] ?? []) as string | string[]));
+  const store = storeWide(def, args);
+  if (store) argv.push('--all');
+  const positionals = store ? def.positionals.slice(1) : def.positionals;
+  argv.push('--', ...positionals.flatMap((p) => (args[p.name] ?? []) as string | string[]));
   return argv;
+}
+
+/** Whether a call asks for every stored result: the tool's `allId` given as its id (lro_grep's "*"). */
+export function storeWide(def: ToolDef, args: Record<string, unknown>): boolean {
+  return def.spec.allId !== undefined && args[def.positionals[0]?.name] === def.spec.allId;
 }
 
 /** An argument's value as commander would hold it after reading toArgv's command line. */
@@ -105,5 +113,12 @@ export function toInput(def: ToolDef, args: Record<string, unknown>): Input {
     if (v !== undefined && v !== null && v !== false) input[o.attribute] = optionValue(o, v);
   }
   for (const p of def.positionals) input[p.key] = args[p.name];
+  if (storeWide(def, args)) {
+    // the command's own form: `lro grep --all PATTERN`, the pattern in the id's place
+    const [id, second] = def.positionals;
+    input.all = true;
+    input[id.key] = args[second.name];
+    input[second.key] = undefined;
+  }
   return input;
 }

@@ -48,9 +48,17 @@ export class CallReader {
       const v = input[p.key];
       if (!(p.optional && (v === undefined || (Array.isArray(v) && v.length === 0)))) args[p.name] = v; // none given
     }
+    const storeWide = def.spec.allId !== undefined && input.all === true;
+    if (storeWide) {
+      // `lro grep --all … PATTERN`: the pattern stood in the id's place
+      const [id, second] = def.positionals;
+      args[second.name] = args[id.name];
+      args[id.name] = def.spec.allId;
+    }
     const values = cmd.opts();
     for (const [attribute, value] of Object.entries(values)) {
       if (cmd.getOptionValueSource(attribute) !== 'cli') continue; // a default, not in the command
+      if (storeWide && attribute === 'all') continue;
       const o = def.options.find((x) => x.attribute === attribute);
       if (!o) {
         if (SERVER_OPTIONS.has(attribute)) continue;

@@ -6,7 +6,7 @@ import type { Input } from '../commands/command.js';
 import { runReported } from '../commands/failure.js';
 import { LroError, oneLine } from '../errors.js';
 import { withContinuations } from '../render/budget.js';
-import { checkArguments, toInput } from './arguments.js';
+import { checkArguments, storeWide, toInput } from './arguments.js';
 import { capEchoes, cappedBudget, MAX_OUTPUT_BYTES, MAX_RESULT_BYTES, resultBytes, smallerInput, tooLargeMessage } from './bounds.js';
 import { CallReader } from './calls.js';
 import { captureIO } from './capture-io.js';
@@ -57,7 +57,8 @@ export class LroTools {
       const def = this.defs.get(name);
       if (!def) throw new LroError(`unknown tool ${name}: the tools are ${[...this.defs.keys()].join(', ')}`);
       const checked = checkArguments(def, args);
-      for (const p of def.positionals) if (p.name === 'id') this.confinement.check(checked.id as string);
+      const ids = storeWide(def, checked) ? [] : def.positionals.filter((p) => p.name === 'id');
+      for (const p of ids) this.confinement.check(checked.id as string);
       return await this.bounded(def, checked);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -47,6 +47,11 @@ export interface ToolSpec {
   result: ResultKind;
   /** Left out of the proxy, which adds only the tools that look inside stored results. */
   serverOnly?: boolean;
+  /**
+   * The id that asks for every stored result: the command then runs with --all and its first positional holds
+   * the second's value (`lro grep --all PATTERN`), and a printed `lro grep --all … PATTERN` reads back as it.
+   */
+  allId?: string;
 }
 
 // The descriptions are short because every client session pays for all of them (under 1,500 tokens with the
@@ -59,10 +64,10 @@ export const TOOLS: ToolSpec[] = [
     name: 'lro_read',
     command: 'read',
     description:
-      'Records of a stored result, numbered "N: text". All lro tools: id is a result id, "last" or a file path; ' +
-      'records "A:B" is 1-based ("A:" to the end, ":B" from the start); output stops at max_tokens (default 2000, ' +
-      'at most 50000; 0: 50000) and its last line names the call for more; structuredContent {output, exit_code (1: ' +
-      'no match), next {tool, arguments}}.',
+      'Records of a stored result, "N: text". All lro tools: id is a result id, "last" or a file path; records ' +
+      '"A:B" is 1-based ("A:" to the end, ":B" from the start); output stops at max_tokens (default 2000, 0 or at ' +
+      'most 50000) and its last line names the call for more; structuredContent {output, exit_code (1: no match), ' +
+      'next {tool, arguments}}.',
     options: { records: 'string', head: 'integer', tail: 'integer', chars: 'string', columns: 'string', raw: 'boolean', max_tokens: 'integer' },
     result: 'records',
   },
@@ -71,7 +76,8 @@ export const TOOLS: ToolSpec[] = [
     command: 'grep',
     description:
       "Search a stored result's records for a JavaScript regex, like grep -n; a JSON record is searched as compact " +
-      'JSON (\'"status":"error"\').',
+      'JSON (\'"status":"error"\'). id "*": every result, newest first.',
+    allId: '*',
     options: {
       ignore_case: 'boolean',
       fixed_strings: 'boolean',
@@ -83,6 +89,7 @@ export const TOOLS: ToolSpec[] = [
       before_context: 'integer',
       after_context: 'integer',
       records: 'string',
+      from: 'string',
       max_tokens: 'integer',
     },
     result: 'records',
@@ -114,7 +121,7 @@ export const TOOLS: ToolSpec[] = [
     description:
       "A stored JSON result's records where all conditions hold: condition [\"status=error\", \"latency>500\", " +
       '"user.name~^adm", "retries?", "level in warn,error"] (also !=, <, <=, >=; ? not null); fields are jq paths ' +
-      "(a.b, items[].c). An unknown field's error lists the fields.",
+      '(a.b, items[].c).',
     options: {
       any: 'boolean',
       fields: 'string',
@@ -147,7 +154,7 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'lro_info',
     command: 'info',
-    description: "A stored result's descriptor again: records, tokens, fields, frequent values, preview, jq recipes.",
+    description: "A stored result's descriptor again: fields, frequent values, preview, jq recipes.",
     options: { full: 'boolean', header: 'boolean', preview_tokens: 'integer' },
     fixed: ['--descriptor', 'json'],
     result: 'descriptor',

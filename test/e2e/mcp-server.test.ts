@@ -115,6 +115,26 @@ describe('lro mcp: the tools', () => {
     expect(cut.structuredContent!.next).toEqual({ tool: 'lro_grep', arguments: { id: logId, pattern: 'WARN', max_tokens: 100, records: expect.stringMatching(/^\d+:$/) } });
   });
 
+  it('lro_grep with id "*" searches every result as lro grep --all; its continuation is a call that goes on', async () => {
+    const all = await call('lro_grep', { id: '*', pattern: 'exception', ignore_case: true, max_count: 1 });
+    expect(textOf(all)).toBe((await cli(['grep', '--all', '-i', '-m', '1', 'exception'])).out);
+    expect(textOf(all)).toMatch(new RegExp(`^== ${logId}  `, 'm'));
+    expect(all.structuredContent).toMatchObject({ exit_code: 0 });
+    const seen: string[] = [];
+    let next: { tool: string; arguments: Record<string, unknown> } | undefined = { tool: 'lro_grep', arguments: { id: '*', pattern: 'WARN', max_tokens: 800 } };
+    let parts = 0;
+    while (next && parts < 100) {
+      expect(next).toMatchObject({ tool: 'lro_grep', arguments: { id: '*', pattern: 'WARN' } });
+      const part = await call(next.tool, next.arguments);
+      for (const m of textOf(part).matchAll(/^(\d+):/gm)) seen.push(m[1]);
+      next = part.structuredContent!.next;
+      parts++;
+    }
+    expect(parts).toBeGreaterThan(2);
+    const whole = (await cli(['grep', '--all', 'WARN', '--max-tokens', '0'])).out;
+    expect(seen).toEqual([...whole.matchAll(/^(\d+):/gm)].map((m) => m[1]));
+  });
+
   it('lro_jq: filters, slurp, variables; the header', async () => {
     const r = await call('lro_jq', { id: eventsId, filter: 'select(.type == $t) | .id', arg: { t: 'IssuesEvent' }, raw_output: true });
     expect(textOf(r)).toBe('1652857694\n');

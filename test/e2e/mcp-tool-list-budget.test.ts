@@ -39,8 +39,11 @@ const BEFORE_TEXT: Record<string, string> = {
 const BEFORE = Object.fromEntries(
   Object.entries(BEFORE_TEXT).map(([tool, text]) => [tool, text.split(' ').map((a) => /^(\*?)(\w+):(.+)$/.exec(a)!)]),
 );
-/** Arguments added since, optional ones (lro count's conditions, as lro_where's, and --distinct). */
-const ADDED: Record<string, Record<string, string>> = { lro_count: { condition: 'array<string>', distinct: 'boolean' } };
+/** Arguments added since, optional ones (lro count's conditions, as lro_where's, and --distinct; grep's --from). */
+const ADDED: Record<string, Record<string, string>> = {
+  lro_count: { condition: 'array<string>', distinct: 'boolean' },
+  lro_grep: { from: 'string' },
+};
 const argsOf = (tool: string) => ({ ...Object.fromEntries(BEFORE[tool].map(([, , name, type]) => [name, type])), ...ADDED[tool] });
 const requiredOf = (tool: string) => BEFORE[tool].filter(([, star]) => star).map(([, , name]) => name);
 

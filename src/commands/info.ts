@@ -28,7 +28,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
   if (opts.header) {
     // one line, the envelope's numbers as written; without the descriptor's statistics (the descriptor shows them)
     const { stats: _stats, ...header } = rf.header;
-    await io.stdout.write(`${serializeHeader(header)}\n`);
+    await io.stdout.write(page(rf.header.id, `${serializeHeader(header)}\n`, '--header', opts, io));
     return 0;
   }
   const d = describeResult(rf, {
@@ -36,23 +36,25 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
   });
   const text = opts.descriptor === 'text' ? renderDescriptorText(d) : renderDescriptorJson(d, io.stdout.isTTY);
-  await io.stdout.write(opts.full ? fullPage(rf.header.id, text, opts, io) : text);
+  await io.stdout.write(opts.full ? page(rf.header.id, text, '--full', opts, io) : text);
   return 0;
 }
 
 /**
- * --full has no size bound of its own, so the output budget bounds it: a page from --from (a character offset)
- * with the command for the next. A tool call gets it whole (the MCP layer bounds a descriptor as a document).
+ * --full and --header have no size bound of their own (a header holds the user's --meta and the whole command),
+ * so the output budget bounds them: a page from --from (a character offset) with the command for the next. A tool
+ * call gets it whole (the MCP layer bounds a descriptor as a document).
  */
-function fullPage(id: string, text: string, opts: InfoOptions, io: IO): string {
+function page(id: string, text: string, what: '--full' | '--header', opts: InfoOptions, io: IO): string {
   const from = opts.from !== undefined ? parseCount(opts.from, '--from') : 0;
   if (from > text.length) {
-    throw new UsageError(`--from ${from} is past the end: the descriptor has ${text.length} characters`);
+    const name = what === '--full' ? 'descriptor' : 'header';
+    throw new UsageError(`--from ${from} is past the end: the ${name} has ${text.length} characters`);
   }
   if (inToolCall()) return text.slice(from);
   const max = maxTokensFrom(opts.maxTokens, io.env);
   const next = (at: number) => {
-    const words = ['lro', 'info', id, '--full', '--from', String(at)];
+    const words = ['lro', 'info', id, what, '--from', String(at)];
     if (opts.descriptor === 'text') words.push('--descriptor', 'text');
     if (opts.previewTokens !== undefined) words.push('--preview-tokens', opts.previewTokens);
     if (opts.maxTokens !== undefined) words.push('--max-tokens', opts.maxTokens);
@@ -73,11 +75,11 @@ export const infoCommand: CommandDef<InfoOptions & { id: string }> = {
     { flags: '--header', description: 'print the header (line 1 of the file) instead', mcp: 'the header line instead' },
     { flags: '--preview-tokens <n>', description: 'size of the preview', mcp: '' },
     { flags: '--descriptor <form>', description: 'how to print it', choices: ['json', 'text'], default: 'json' },
-    { flags: '--from <n>', description: 'with --full: print from character n (to continue a cut output)' },
+    { flags: '--from <n>', description: 'with --full or --header: print from character n (to continue a cut output)' },
     MAX_TOKENS_OPTION,
   ],
   examples: ['lro info 01JD2X3Y4Z5A6B7C8D9E0F1G2H', 'lro info last --descriptor text', 'lro info last --full'],
-  notes: `--full is cut at the output budget (--max-tokens) like the readers' output: a last line
+  notes: `--full and --header are cut at the output budget (--max-tokens) like the readers' output: a last line
 [lro: printed characters A-B of N …; next: lro info ID --full --from B] gives the command for the rest.`,
   run: ({ id, ...o }, io) => runInfo(id, o, io),
 };

@@ -212,10 +212,45 @@ async function listSessions(dir: string, listing: StoreListing, opts: LsOptions,
     }
   }
   const list = [...rows.values()].sort((a, b) => (b.newestMs ?? 0) - (a.newestMs ?? 0));
-  await io.stdout.write(renderSessions(list, { json: !!opts.json, tty: io.stdout.isTTY && !opts.json, now: io.now().getTime(), color: io.stdout.color }));
+  await io.stdout.write(sessionsPage(list, opts, io));
   if (listing.foreign.length > 0) await io.stderr.write(foreignNote(listing.foreign));
   if (list.length === 0 && !opts.json) await (io.stdout.isTTY ? io.stdout : io.stderr).write(`no sessions in ${dir}\n`);
   return 0;
+}
+
+/**
+ * The sessions from --offset, as many as the output budget holds (a tool call gets them all), and when cut the
+ * line (or, with --json, the last element) with the command for the rest.
+ */
+function sessionsPage(list: SessionRow[], opts: LsOptions, io: IO): string {
+  const offset = opts.offset !== undefined ? parseCount(opts.offset, '--offset') : 0;
+  const json = !!opts.json;
+  const render = (rows: SessionRow[]) =>
+    renderSessions(rows, { json, tty: io.stdout.isTTY && !json, now: io.now().getTime(), color: io.stdout.color });
+  const budget = new OutputBudget(inToolCall() ? 0 : maxTokensFrom(opts.maxTokens, io.env));
+  const rest = list.slice(offset);
+  let n = rest.length;
+  let text = render(rest);
+  const room = Math.max(1, budget.max - 80); // the last line
+  while (!budget.unlimited && n > 1 && budget.cost(text) > room) {
+    n = Math.max(1, Math.floor((n * room) / budget.cost(text)) - 1);
+    text = render(rest.slice(0, n));
+  }
+  // the guess above is on the short side: as many more as still fit
+  for (let more = render(rest.slice(0, n + 1)); n < rest.length && budget.cost(more) <= room; ) {
+    text = more;
+    more = render(rest.slice(0, ++n + 1));
+  }
+  if (n === rest.length) return text;
+  const words = ['lro', 'ls', '--sessions', '--offset', String(offset + n)];
+  if (json) words.push('--json');
+  if (opts.maxTokens !== undefined) words.push('--max-tokens', opts.maxTokens);
+  if (opts.dir) words.push('--dir', shellQuote(opts.dir));
+  const what = `listed sessions ${offset + 1}-${offset + n} of ${formatCount(list.length)}, newest first (--max-tokens ${budget.max})`;
+  const line = continuationLine(what, words.join(' '));
+  if (!json) return `${text}${line}`;
+  const element = JSON.stringify({ type: 'truncated', message: what, next: words.join(' ') });
+  return `${text.replace(/\]\n$/, '')},${element}]\n`;
 }
 
 /** `lro ls`. */

@@ -1,6 +1,6 @@
 // End-to-end: every output is within the output budget or ends with a next: command that continues it — lro info
-// --full (a page from --from), lro ls (--offset), and error messages that quote what the user typed. Following the
-// next: commands to the end gives exactly what --max-tokens 0 prints.
+// --full and --header (a page from --from), lro ls and ls --sessions (--offset), and error messages that quote what
+// the user typed. Following the next: commands to the end gives exactly what --max-tokens 0 prints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { getTokenizer } from '../../src/engines/tokenizer.js';
@@ -127,6 +127,59 @@ describe('lro ls', () => {
   it('--json stays one JSON array, its last element the continuation', async () => {
     const whole = (JSON.parse((await lro(['ls', '--json', '--max-tokens', '0'], { env: lsEnv })).out) as { id: string }[]).map((x) => x.id);
     expect(await follow(['--json', '--max-tokens', '300'], true)).toEqual(whole);
+  });
+});
+
+describe('lro ls --sessions and lro info --header', () => {
+  let sEnv: Record<string, string>;
+  beforeAll(async () => {
+    sEnv = { LRO_DIR: join(root, 'sessions') };
+    const input = `${Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n')}\n`;
+    for (let i = 0; i < 12; i++) await lro(['offload', '--session', `session-${i}-of-the-budget-test`], { input: input + i, env: sEnv });
+  });
+
+  it('ls --sessions is cut at the budget; following --offset to the end lists every session once, text and JSON', async () => {
+    const whole = (await lro(['ls', '--sessions', '--max-tokens', '0'], { env: sEnv })).out.split('\n').filter(Boolean);
+    expect(whole).toHaveLength(12);
+    const rows: string[] = [];
+    let out = (await lro(['ls', '--sessions', '--max-tokens', '200'], { env: sEnv })).out;
+    for (let pages = 0; ; pages++) {
+      expect(pages).toBeLessThan(12);
+      expect(tokens(out)).toBeLessThanOrEqual(200);
+      const n = lastNext(out);
+      rows.push(...(n ? n.body : out).split('\n').filter(Boolean));
+      if (!n) break;
+      expect(n.next).toMatch(/^lro ls --sessions --offset \d+ --max-tokens 200$/);
+      out = (await lro(n.next.split(' ').slice(1), { env: sEnv })).out;
+    }
+    expect(rows).toEqual(whole);
+    const json = JSON.parse((await lro(['ls', '--sessions', '--json', '--max-tokens', '200'], { env: sEnv })).out) as Record<string, string>[];
+    expect(json.at(-1)).toMatchObject({ type: 'truncated', next: expect.stringMatching(/^lro ls --sessions --offset \d+ --json --max-tokens 200$/) });
+    expect(json.slice(0, -1).map((x) => x.session)).toEqual(whole.slice(0, json.length - 1).map((l) => l.split('\t')[0]));
+  });
+
+  it('info --header is cut at the budget (a big --meta); following --from gives the whole header line', async () => {
+    const meta = Array.from({ length: 40 }, (_, i) => ['--meta', `key${i}=${'value '.repeat(20)}${i}`]).flat();
+    const id = await store(`${'x\n'.repeat(20000)}`, meta);
+    const whole = (await lro(['info', id, '--header', '--max-tokens', '0'], { env })).out;
+    expect(tokens(whole)).toBeGreaterThan(1000);
+    let out = (await lro(['info', id, '--header', '--max-tokens', '300'], { env })).out;
+    let text = '';
+    for (let pages = 0; ; pages++) {
+      expect(pages).toBeLessThan(30);
+      expect(tokens(out)).toBeLessThanOrEqual(300);
+      const n = lastNext(out);
+      if (!n) {
+        text += out;
+        break;
+      }
+      const [, from, to] = /^printed characters (\d+)-(\d+) of /.exec(n.what)!;
+      text += n.body.slice(0, Number(to) - Number(from));
+      expect(n.next).toBe(`lro info ${id} --header --from ${to} --max-tokens 300`);
+      out = await run(n.next);
+    }
+    expect(text).toBe(whole);
+    expect(JSON.parse(text).meta.key39).toMatch(/ 39$/);
   });
 });
 

@@ -13,8 +13,8 @@ import { parseTimeout } from '../units.js';
 import { UsageError } from '../errors.js';
 import { runGrepAll, type GrepCommandOptions } from './grep-all.js';
 
-const ALL_ONLY = ['filesWithMatches', 'session', 'since', 'source', 'from'] as const;
-const ALL_FLAG: Record<(typeof ALL_ONLY)[number], string> = { filesWithMatches: '-l', session: '--session', since: '--since', source: '--source', from: '--from' };
+const ALL_ONLY = ['filesWithMatches', 'session', 'since', 'source'] as const;
+const ALL_FLAG: Record<(typeof ALL_ONLY)[number], string> = { filesWithMatches: '-l', session: '--session', since: '--since', source: '--source' };
 const ALL_USAGE = 'lro grep --all [options] PATTERN searches every stored result; lro grep ID PATTERN searches one';
 
 /** Checks which form was asked (one result, or --all) and runs it; returns the exit code. */
@@ -27,18 +27,29 @@ export async function runGrepCommand(id: string, pattern: string | undefined, o:
   const alone = ALL_ONLY.find((k) => o[k] !== undefined && o[k] !== false);
   if (alone) throw new UsageError(`${ALL_FLAG[alone]} goes with --all: ${ALL_USAGE}`);
   if (pattern === undefined) throw new UsageError(`missing PATTERN after '${id}': ${ALL_USAGE}`);
-  return runGrep(id, pattern, o, io);
+  return runGrep(id, pattern, o, io, o.from !== undefined ? printFrom(o.from) : undefined);
 }
 
-/** Runs the search and prints it; returns the exit code. A pattern that could run away is watched. */
-export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: IO): Promise<number> {
+/** --from N of one result's search: a record number (a next: line writes it after a cut inside a match's context). */
+function printFrom(text: string): number {
+  const n = /^\d+$/.test(text) ? Number(text) : 0;
+  if (n < 1) throw new UsageError(`invalid --from '${text}': with one result, give a record number N (1 or more)`);
+  return n;
+}
+
+/**
+ * Runs the search and prints it; returns the exit code. A pattern that could run away is watched. `printFrom`
+ * (--from N): the records before N are searched (for the context they start) but not printed.
+ */
+export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: IO, printFrom?: number): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   const plan = planGrep(pattern, o, rf.header.count);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS; // checked even when unused
   const out = new OutputBatch(io.stdout);
   try {
     // a pattern that matches in linear time needs no watching
-    return await damaged(rf, () => printGrep(rf, plan, io.env, (s) => out.add(s), plan.query.matcher.linearTime ? undefined : timeout));
+    const stall = plan.query.matcher.linearTime ? undefined : timeout;
+    return await damaged(rf, () => printGrep(rf, plan, io.env, (s) => out.add(s), stall, printFrom));
   } finally {
     await out.flush();
   }
@@ -71,7 +82,9 @@ export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?
     { flags: '--source <text>', description: "with --all: only results whose command contains this text (else the --query, else the operation)" },
     {
       flags: '--from <ID[:N]>',
-      description: 'with --all: start at this result (at its record N), then the older ones (as a next: line writes it)',
+      description:
+        'with --all: start at this result (at its record N), then the older ones; with an ID: print from record N, ' +
+        'the records before it searched for context (as a next: line writes them)',
       mcp: 'with id "*": where a next part starts',
     },
     { flags: '--raw', description: 'search text as stored, terminal escapes and \\r redraws included (default: as a terminal shows it)' },

@@ -86,9 +86,16 @@ export function grepFlags(p: GrepPlan, maxCount: number): string[] {
   return flags;
 }
 
-/** The command that continues a cut output from record `from`. */
-function nextCommand(id: string, p: GrepPlan, from: number, matchedSoFar: number): string {
-  const flags = [...grepFlags(p, p.query.maxCount - matchedSoFar), `--records ${formatRange(from, p.query.range.to)}`];
+/**
+ * The command that continues a cut output at record `run.cutAt`. When that record may be after-context of a match
+ * before it, the next part searches from `run.searchFrom` (so it finds that match again) and prints from the cut
+ * on (--from): -m then counts the matches it finds again before the cut as well.
+ */
+function nextCommand(id: string, p: GrepPlan, run: Required<GrepRun>): string {
+  const again = run.searchFrom < run.cutAt ? run.again : 0;
+  const left = p.query.maxCount - run.skipped - run.matched + again;
+  const flags = [...grepFlags(p, left), `--records ${formatRange(run.searchFrom, p.query.range.to)}`];
+  if (run.searchFrom < run.cutAt) flags.push(`--from ${run.cutAt}`);
   return `lro grep ${id} ${shellQuote(p.pattern)} ${flags.join(' ')}`;
 }
 
@@ -105,6 +112,14 @@ export interface GrepRun {
   matched: number;
   /** Cut by the budget: the record the next part starts at. */
   cutAt?: number;
+  /**
+   * Cut: where the next part's search starts, `after` records before the cut (a match there makes the records
+   * from the cut its after-context), and how many records it selected there, before the cut.
+   */
+  searchFrom?: number;
+  again?: number;
+  /** Cut: records selected before the records printed (a next part's, printed by the part before). */
+  skipped?: number;
 }
 
 /** Where a search prints: the budget it shares, the writer, and what `lro grep --all` adds to a result's lines. */
@@ -134,17 +149,24 @@ export async function printGrep(
   env: NodeJS.ProcessEnv,
   write: (s: string | Uint8Array) => Promise<void> | void,
   stallSeconds?: number,
+  skipBefore?: number,
 ): Promise<number> {
   const q = plan.query;
   if (q.maxCount === 0) return EXIT.noMatch;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
-  const run = await searchInto(rf, plan, { budget, write }, stallSeconds);
+  const run = await searchInto(rf, plan, { budget, write, skipBefore }, stallSeconds);
   if (run.cutAt !== undefined) {
     const what = `output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
-    const next = nextCommand(rf.header.id, plan, run.cutAt, run.matched);
+    const next = nextCommand(rf.header.id, plan, run as Required<GrepRun>);
     await write(plan.options.json ? truncatedObject(what, next) : continuationLine(what, next));
   } else if (q.countOnly) await write(`${run.matched}\n`);
   return run.matched > 0 ? EXIT.ok : EXIT.noMatch;
+}
+
+/** Where a search cut at record `at` stopped, and where its next part searches from (see GrepRun). */
+function cut(at: number, rangeFrom: number, after: number, recent: number[], matched: number): GrepRun {
+  const searchFrom = Math.max(rangeFrom, at - after);
+  return { matched, cutAt: at, searchFrom, again: recent.filter((n) => n >= searchFrom && n < at).length };
 }
 
 /** The last line of a cut --json output. */
@@ -193,6 +215,8 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
   const re = q.invert ? null : q.matcher.regex;
   let heading = t.heading?.join('') ?? '';
   let matched = 0; // selected records from record `skip` on
+  let skipped = 0; // and before it (the part before printed them; -m counts them)
+  const recent: number[] = []; // selected records within `after` of the last one seen (see GrepRun.searchFrom)
   let gap = false;
   /** Prints a match or context event, all its lines or none; false when the budget is spent. */
   const print = async (ev: Extract<GrepEvent, { kind: 'match' | 'context' }>): Promise<boolean> => {
@@ -221,9 +245,15 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
           }
         } else if (ev.kind === 'gap') gap = true;
         else if (ev.kind === 'progress') continue;
-        else if (ev.n < skip) gap = false; // printed by the part before (a next part's search starts at record 1)
-        else if (q.countOnly || (await print(ev))) matched += ev.kind === 'match' ? 1 : 0;
-        else return { matched, cutAt: ev.n };
+        else if (ev.n < skip) {
+          gap = false; // printed by the part before (a next part's search starts before it)
+          if (ev.kind === 'match') skipped++;
+        }
+        else if (q.countOnly || (await print(ev))) {
+          if (ev.kind !== 'match') continue;
+          matched++;
+          if (q.after > 0 && recent.push(ev.n) > q.after) recent.shift(); // only the last `after` can matter
+        } else return { ...cut(ev.n, q.range.from, q.after, recent, matched), skipped };
       }
     }
   } catch (e) {

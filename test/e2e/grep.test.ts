@@ -131,6 +131,30 @@ describe('lro grep', () => {
     expect(seen).toEqual(expected);
   });
 
+  it("a cut inside a match's after-context: the next part starts with the rest of it (--from), and -m still holds", async () => {
+    const text = `${Array.from({ length: 120 }, (_, i) => `line ${i + 1} ${(i + 1) % 10 === 0 ? 'MATCH here' : 'plain filler words'}`).join('\n')}\n`;
+    const file = join(root, 'context-cut.log');
+    writeFileSync(file, text);
+    const id = await offloaded(file, env);
+    for (const flags of [['-A', '3'], ['-A', '3', '-m', '7'], ['-B', '2', '-A', '12']]) {
+      const whole = (await lro(['grep', id, 'MATCH', ...flags, '--max-tokens', '0'], { env })).out;
+      const { lines, pages } = await followNext(['grep', id, 'MATCH', ...flags, '--max-tokens', '60'], env, [0, 1]);
+      expect(pages, flags.join(' ')).toBeGreaterThan(2);
+      // every line once, in order (a part never starts with the -- between groups)
+      const records = (out: string[]) => out.filter((l) => l !== '--');
+      expect(records(lines), flags.join(' ')).toEqual(records(whole.trimEnd().split('\n')));
+      const rg = execFileSync('rg', ['-n', 'MATCH', ...flags, file], { encoding: 'utf8' });
+      expect(whole, flags.join(' ')).toBe(rg);
+    }
+    // the next command a cut inside the after-context of record 20 gives
+    const first = (await lro(['grep', id, 'MATCH', '-A', '3', '--max-tokens', '60'], { env })).out;
+    const [, start, from] = /next: lro grep \w+ MATCH -A 3 --max-tokens 60 --records (\d+): --from (\d+)\]\n$/.exec(first)!;
+    expect(Number(from) - Number(start)).toBe(3);
+    expect(first).toContain(`\n${Number(from) - 1}-line ${Number(from) - 1} plain`); // the cut is inside a context
+    const bad = await lro(['grep', id, 'MATCH', '--from', 'x'], { env });
+    expect([bad.code, bad.stderr]).toEqual([2, "lro: invalid --from 'x': with one result, give a record number N (1 or more)\n"]);
+  });
+
   it('shows windows around matches in a very long record', async () => {
     const items = Array.from({ length: 20_000 }, (_, i) => (i === 12_345 ? '"needle"' : `"hay${i}"`));
     const d = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input: `[${items.join(',')}]\n`, env })).out);

@@ -160,3 +160,77 @@ export class KeyTable {
     }
   }
 }
+
+/**
+ * A's records by key (hash) → the hash of the record and its number: 16 bytes a slot, at most 3/4 full, so two
+ * results of 200 MB of small records (1.7 million each) fit in 64 MB. B's records are only looked up, each
+ * marking the A record it matched as seen (its number made negative); a key only B has is not kept.
+ */
+export class SeenTable {
+  private cap = 1 << 10;
+  size = 0;
+  private keys = new Uint32Array(this.cap * 2);
+  private values = new Uint32Array(this.cap);
+  private records = new Int32Array(this.cap);
+
+  /** Adds A's record `n` with key (kh, kl) and value hash v; returns false if the key was there (then replaced). */
+  add(kh: number, kl: number, v: number, n: number): boolean {
+    if ((this.size + 1) * 4 > this.cap * 3) this.grow();
+    const s = this.slot(kh, kl);
+    const fresh = this.records[s] === 0;
+    if (fresh) {
+      this.keys[s * 2] = kh;
+      this.keys[s * 2 + 1] = kl;
+      this.size++;
+    }
+    this.values[s] = v;
+    this.records[s] = n;
+    return fresh;
+  }
+
+  /**
+   * Looks a key of B up: 0 when A has none, else A's record number, negative when an earlier record of B had
+   * the key; marks it seen. `same` tells whether A's value was v.
+   */
+  see(kh: number, kl: number, v: number): { record: number; same: boolean } {
+    const s = this.slot(kh, kl);
+    const r = this.records[s];
+    if (r === 0) return { record: 0, same: false };
+    if (r > 0) this.records[s] = -r;
+    return { record: r, same: this.values[s] === v };
+  }
+
+  /** A's records no record of B matched, in record order. */
+  unseen(): Int32Array {
+    let n = 0;
+    for (let s = 0; s < this.cap; s++) if (this.records[s] > 0) n++;
+    const out = new Int32Array(n);
+    n = 0;
+    for (let s = 0; s < this.cap; s++) if (this.records[s] > 0) out[n++] = this.records[s];
+    return out.sort();
+  }
+
+  private slot(kh: number, kl: number): number {
+    const mask = this.cap - 1;
+    for (let s = (kl ^ kh) & mask; ; s = (s + 1) & mask) {
+      if (this.records[s] === 0) return s;
+      if (this.keys[s * 2] === kh && this.keys[s * 2 + 1] === kl) return s;
+    }
+  }
+
+  private grow(): void {
+    const { keys, values, records, cap } = this;
+    this.cap = cap * 2;
+    this.keys = new Uint32Array(this.cap * 2);
+    this.values = new Uint32Array(this.cap);
+    this.records = new Int32Array(this.cap);
+    for (let s = 0; s < cap; s++) {
+      if (records[s] === 0) continue;
+      const to = this.slot(keys[s * 2], keys[s * 2 + 1]);
+      this.keys[to * 2] = keys[s * 2];
+      this.keys[to * 2 + 1] = keys[s * 2 + 1];
+      this.values[to] = values[s];
+      this.records[to] = records[s];
+    }
+  }
+}

@@ -3,9 +3,10 @@
 // test (tests.ts), anything else line by line through templates and error lines (text.ts), with the test
 // results of a runner's text output besides; binary results only by size. Each side is streamed, A then B; the
 // texts of the records the printed items need are read again at the end (itemsAt), a window at a time.
+import { UsageError } from '../errors.js';
 import { commandOf } from '../store/select.js';
 import type { ResultFile } from '../format/reader.js';
-import { FloatList, hash53, hashBytes } from './hash.js';
+import { hash53, hashBytes } from './hash.js';
 import { linesSection, unifiedOps } from './lines.js';
 import { emptyCounts, type Comparison, type DiffItem, type DiffKind, type DiffSide, type DiffSummary, type Section } from './model.js';
 import { eachRecord, fetchTexts, isJsonResult, sampleValues } from './read.js';
@@ -32,6 +33,11 @@ function side(rf: ResultFile): DiffSide {
 /** Compares two opened results: the summary and the sections of items (whose texts itemsAt reads). */
 export function compareResults(a: ResultFile, b: ResultFile, o: CompareOptions = {}): Comparison {
   const key = o.key !== undefined ? parseKey(o.key) : undefined;
+  const text = [a, b].find((rf) => !isJsonResult(rf));
+  if (key && text) {
+    const which = text === a ? 'A' : 'B';
+    throw new UsageError(`--key matches JSON records, and ${which} (${text.header.id}) is ${text.header.content_type}: leave --key out`);
+  }
   const summary: DiffSummary = { type: 'summary', equal: false, kind: 'text', a: side(a), b: side(b), counts: emptyCounts() };
   const equal = a.header.sha256 === b.header.sha256 && a.header.bytes === b.header.bytes;
   const binary = a.header.content_type === 'binary' || b.header.content_type === 'binary';
@@ -109,12 +115,13 @@ function testSections(tests: TestCompare, summary: DiffSummary, json: [boolean, 
 /** --lines: the unified diff, from a hash of each line of each side (one more pass of each). */
 function lineSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Section[] {
   const hashes = [a, b].map((rf) => {
-    const list = new FloatList();
-    eachRecord(rf, (_n, bytes) => {
+    // sized by the header's count: no growing (a copy at twice the size) at the peak of memory
+    const list = new Float64Array(rf.header.count);
+    eachRecord(rf, (n, bytes) => {
       hashBytes(bytes);
-      list.push(hash53());
+      list[n - 1] = hash53();
     });
-    return list.values;
+    return list;
   });
   const u = unifiedOps(hashes[0], hashes[1]);
   if ('note' in u) {

@@ -63,25 +63,6 @@ export class IntList {
   }
 }
 
-/** A growing list of doubles (line hashes). */
-export class FloatList {
-  private data = new Float64Array(1024);
-  length = 0;
-
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = v;
-  }
-
-  get values(): Float64Array {
-    return this.data.subarray(0, this.length);
-  }
-}
-
 const SIDES = 2;
 
 /**

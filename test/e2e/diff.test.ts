@@ -226,6 +226,9 @@ describe('lro diff: exit codes, names and --lines', () => {
     const bad = await lro(['diff', a, '01ZZZZZZZZZZZZZZZZZZZZZZZZ'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^lro: no result 01ZZZZZZZZZZZZZZZZZZZZZZZZ in .*\n$/);
+    const key = await lro(['diff', a, c, '--key', 'id'], { env });
+    expect(key.code).toBe(2);
+    expect(key.stderr).toBe(`lro: --key matches JSON records, and A (${a}) is text: leave --key out\n`);
     const far = await lro(['diff', 'last~99', 'last'], { env });
     expect(far.code).toBe(2);
     expect(far.stderr.split('\n')).toHaveLength(2);

@@ -143,16 +143,24 @@ export class KeyTable {
 }
 
 /**
- * A's records by key (hash) → the hash of the record and its number: 16 bytes a slot, at most 3/4 full, so two
- * results of 200 MB of small records (1.7 million each) fit in 64 MB. B's records are only looked up, each
+ * A's records by key (hash) → the hash of the record and its number: 16 bytes a slot, at most 3/4 full and made
+ * at A's size, so A's 1.7 million records of 200 MB take 35 MB. B's records are only looked up, each
  * marking the A record it matched as seen (its number made negative); a key only B has is not kept.
  */
 export class SeenTable {
-  private cap = 1 << 10;
+  private cap: number;
   size = 0;
-  private keys = new Uint32Array(this.cap * 2);
-  private values = new Uint32Array(this.cap);
-  private records = new Int32Array(this.cap);
+  private keys: Uint32Array;
+  private values: Uint32Array;
+  private records: Int32Array;
+
+  /** `expected`: how many keys A has at most (its record count), so the table is made once at its size. */
+  constructor(expected = 0) {
+    this.cap = Math.max(1024, Math.ceil((expected * 4) / 3) + 1);
+    this.keys = new Uint32Array(this.cap * 2);
+    this.values = new Uint32Array(this.cap);
+    this.records = new Int32Array(this.cap);
+  }
 
   /** Adds A's record `n` with key (kh, kl) and value hash v; returns false if the key was there (then replaced). */
   add(kh: number, kl: number, v: number, n: number): boolean {
@@ -169,16 +177,19 @@ export class SeenTable {
     return fresh;
   }
 
+  /** Whether A's value was the one the last see() was given (set by see(); no object made per record). */
+  same = false;
+
   /**
    * Looks a key of B up: 0 when A has none, else A's record number, negative when an earlier record of B had
-   * the key; marks it seen. `same` tells whether A's value was v.
+   * the key; marks it seen, and sets `same`.
    */
-  see(kh: number, kl: number, v: number): { record: number; same: boolean } {
+  see(kh: number, kl: number, v: number): number {
     const s = this.slot(kh, kl);
     const r = this.records[s];
-    if (r === 0) return { record: 0, same: false };
+    this.same = r !== 0 && this.values[s] === v;
     if (r > 0) this.records[s] = -r;
-    return { record: r, same: this.values[s] === v };
+    return r;
   }
 
   /** A's records no record of B matched, in record order. */
@@ -191,9 +202,12 @@ export class SeenTable {
     return out.sort();
   }
 
+  /** Where a key is or goes: linear probing from its hash mapped onto [0, cap) (any cap, not a power of two). */
   private slot(kh: number, kl: number): number {
-    const mask = this.cap - 1;
-    for (let s = (kl ^ kh) & mask; ; s = (s + 1) & mask) {
+    const cap = this.cap;
+    // the high bits choose the slot: mixed first, so that keys differing in low bits only spread out too
+    const mixed = Math.imul(kl ^ Math.imul(kh, 0x85ebca6b), 0x9e3779b1) >>> 0;
+    for (let s = Math.floor(mixed * (cap / 4294967296)); ; s = s + 1 === cap ? 0 : s + 1) {
       if (this.records[s] === 0) return s;
       if (this.keys[s * 2] === kh && this.keys[s * 2 + 1] === kl) return s;
     }

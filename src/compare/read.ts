@@ -1,6 +1,7 @@
 // Reading the two results for a diff: every record streamed once per pass (bounded memory: one chunk of the
 // file and one record), and, for the items a page prints, the texts of just those records in one more pass.
-import { readRecords, type ResultFile } from '../format/reader.js';
+import { FormatError } from '../format/header.js';
+import { readRecords, recordChunks, type ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
 import { parseRecord, type JsonValue } from '../query/json-value.js';
 import { damaged } from '../store/resolve.js';
@@ -12,14 +13,25 @@ export function isJsonResult(rf: ResultFile): boolean {
 
 /**
  * Calls f with each record's number and display bytes (a text line; a record's JSON; a jsonl line that was not
- * JSON as it was), and whether it is a JSON value. The bytes are valid only during the call.
+ * JSON as it was), and whether it is a JSON value. The bytes are valid only during the call: the file is read
+ * into one buffer used again and again (a fresh one per chunk is garbage the collector frees late, and the
+ * process grows by it). The records are counted against the header, as readRecords does.
  */
 export function eachRecord(rf: ResultFile, f: (n: number, bytes: Buffer, json: boolean) => void): void {
   const h = rf.header;
   const invalid = invalidSet(h);
   const json = isJsonResult(rf);
   damaged(rf, () => {
-    for (const r of readRecords(rf)) f(r.n, displayBytes(h, r.n, r.line, invalid), json && !invalid?.has(r.n));
+    let n = 0;
+    for (const chunk of recordChunks(rf, true)) {
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+        if (++n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+        f(n, displayBytes(h, n, chunk.subarray(start, nl), invalid), json && !invalid?.has(n));
+        start = nl + 1;
+      }
+    }
+    if (n < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
   });
 }
 

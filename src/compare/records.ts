@@ -8,6 +8,7 @@ import { groupKey, JsonNumber, parseRecord, toJson, type JsonValue } from '../qu
 import type { ResultFile } from '../format/reader.js';
 import { HASH, hashBytes, hashString, IntList, SeenTable } from './hash.js';
 import type { DiffItem, FieldChange, Section } from './model.js';
+import { BOUNDS, keyBounds, keySteps } from './json-member.js';
 import { eachRecord } from './read.js';
 
 /** Id-like fields tried in this order when no --key is given. */
@@ -57,7 +58,7 @@ export function chooseKey(a: JsonValue[], b: JsonValue[]): FieldPath | null {
 }
 
 export class RecordCompare {
-  private readonly table = new SeenTable();
+  private table = new SeenTable();
   readonly added = new IntList();
   readonly changedA = new IntList();
   readonly changedB = new IntList();
@@ -75,15 +76,15 @@ export class RecordCompare {
    * its bytes (a change is missed once in 4 billion changed records); its key a 64-bit one.
    */
   pass(rf: ResultFile, side: number): void {
+    if (side === 0) this.table = new SeenTable(rf.header.count);
     const t = this.table;
+    const steps = this.key ? keySteps(this.key) : null;
     eachRecord(rf, (n, bytes, json) => {
       hashBytes(bytes);
       const v = HASH[1];
       let kh = HASH[0];
       let kl = HASH[1];
-      const k = this.key && json ? keyValue(parseRecord(bytes.toString('utf8')), this.key) : undefined;
-      if (k !== undefined) {
-        hashString(`\u0001${groupKey(k)}`);
+      if (this.key && json && this.keyHash(bytes, steps)) {
         kh = HASH[0];
         kl = HASH[1];
       }
@@ -91,17 +92,35 @@ export class RecordCompare {
         if (!t.add(kh, kl, v, n)) this.repeats[0]++;
         return;
       }
-      const { record, same } = t.see(kh, kl, v);
+      const record = t.see(kh, kl, v);
       if (record === 0) this.added.push(n);
       else {
         if (record < 0) this.repeats[1]++;
-        if (!same) {
+        if (!t.same) {
           this.changedA.push(Math.abs(record));
           this.changedB.push(n);
         }
       }
     });
     if (side === 1) for (const n of t.unseen()) this.removed.push(n);
+  }
+
+  /**
+   * Hashes the record's key into HASH (false: it has none): from its bytes when the key is a path of keys, else
+   * (an index in the path) from its parsed value.
+   */
+  private keyHash(bytes: Buffer, steps: Uint8Array[] | null): boolean {
+    if (steps) {
+      if (!keyBounds(bytes, steps)) return false;
+      hashBytes(bytes, BOUNDS[0], BOUNDS[1]);
+    } else {
+      const k = keyValue(parseRecord(bytes.toString('utf8')), this.key!);
+      if (k === undefined) return false;
+      hashString(k instanceof JsonNumber ? k.raw : JSON.stringify(k));
+    }
+    // apart from the hashes of whole records, which match records that have no key
+    HASH[0] ^= 0x6b43a9b5;
+    return true;
   }
 
   /** The record sections: changed, added, removed (each in record order). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark of `lro diff A B` (issue 26): two results of SIZE bytes each (default 200 MB) diffed in bounded
-# memory, for a log (text) and for JSONL records, each stored once by lro offload in this benchmark's own folder
+# memory, for a log (text), for JSONL records and for go test -json output, each stored once by lro offload in this benchmark's own folder
 # (a rerun skips making them); prints the time and the peak RSS (/usr/bin/time) of
 #   lro diff A B              (the summary and the first page of changes)
 #   lro diff A B --lines      (the log only: with the unified diff on line hashes)
@@ -47,7 +47,9 @@ measure() {
 
 read -r LA LB < <(stored log)
 read -r JA JB < <(stored jsonl)
+read -r GA GB < <(stored gotest)
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 measure 'log: lro diff' "$LA" "$LB"
 measure 'log: lro diff --lines' "$LA" "$LB" --lines
 measure 'jsonl: lro diff' "$JA" "$JB"
+measure 'go test -json: lro diff' "$GA" "$GB"

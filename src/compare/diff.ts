@@ -22,6 +22,9 @@ export interface CompareOptions {
   lines?: boolean;
 }
 
+/** A go test -json result event holds one of these (its Action). */
+const RESULT_WORDS = ['"pass"', '"fail"', '"skip"'].map((w) => Buffer.from(w));
+
 /** Records looked at to tell a go test -json output and to find the key field. */
 const SAMPLE = 200;
 
@@ -59,6 +62,8 @@ function kindSections(a: ResultFile, b: ResultFile, summary: DiffSummary, key: K
     const tests = new TestCompare();
     for (const [s, rf] of [a, b].entries()) {
       eachRecord(rf, (n, bytes, isJson) => {
+        // most events are output lines: only a record that can be a result is decoded and parsed
+        if (!RESULT_WORDS.some((w) => bytes.includes(w))) return;
         const r = TestCompare.fromRecord(bytes.toString('utf8'), isJson);
         if (r) tests.add(s, n, r);
       });

@@ -49,7 +49,7 @@ function listed(pairs: [number, string][]): string {
     .join(', ');
 }
 
-const tally = (x: TestTally) => `${x.passed} passed, ${x.failed} failed, ${x.skipped} skipped`;
+const tally = (x: TestTally) => `${formatCount(x.passed)} passed, ${formatCount(x.failed)} failed, ${formatCount(x.skipped)} skipped`;
 
 /** The line after A and B: equal, or what differs, with how many of each, by kind. */
 function verdictLine(s: DiffSummary): string {

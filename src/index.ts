@@ -9,6 +9,9 @@ export type { GrepResultOptions, GrepLine, GrepOutput, JqResultOptions, JqOutput
 export type { GrepStoreOptions, GrepStoreResult, GrepStoreOutput } from './api/search.js';
 export { whereResult, countResult } from './api/query.js';
 export type { WhereResultOptions, WhereRecord, CountResultOptions, CountOutput } from './api/query.js';
+export { diff } from './compare/api.js';
+export type { DiffOptions, DiffOutput } from './compare/api.js';
+export type { DiffSummary, DiffItem, DiffSide, DiffCounts, DiffKind, FieldChange, TestTally } from './compare/model.js';
 export { LroError, EXIT } from './errors.js';
 export type { Descriptor, Summary } from './describe/descriptor.js';
 export type { JqRecipe } from './describe/recipes.js';

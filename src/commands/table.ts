@@ -20,6 +20,7 @@ export const TABLE: TableEntry[] = [
   { name: 'jq', load: async () => (await import('./jq.js')).jqCommand },
   { name: 'where', load: async () => (await import('./where.js')).whereCommand },
   { name: 'count', load: async () => (await import('./count.js')).countCommand },
+  { name: 'diff', load: async () => (await import('./diff.js')).diffCommand },
   { name: 'cat', load: async () => (await import('./cat.js')).catCommand },
   { name: 'info', load: async () => (await import('./info.js')).infoCommand },
   { name: 'ls', load: async () => (await import('./ls.js')).lsCommand },

@@ -1,7 +1,8 @@
 // Turns what a user typed (an id, `last`, or the path of a result file) into an opened result, and never
 // anything outside the store that is not an lro result: `../`, other files and symlinks are refused. Ids are
 // found anywhere in the store tree (the root and every session's folder); `last` is the newest result, of
-// $LRO_SESSION when that is set.
+// $LRO_SESSION when that is set, and `last~N` the one N before it (as git's HEAD~N), so `lro diff last~1 last`
+// compares a re-run with the run before.
 import { basename, join } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
@@ -24,21 +25,34 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
   const dir = storePath(opts.dir, opts.env);
   const store = checkStore(dir);
   const shown = ref.length > 60 ? `${ref.slice(0, 60)}…` : ref;
-  if (ref === 'last') {
-    // in a session ($LRO_SESSION), the newest result of that session: another agent's output is not "last" here
-    const session = opts.env.LRO_SESSION ? checkSession(opts.env.LRO_SESSION, 'LRO_SESSION') : undefined;
-    const newest = store ? listStore(dir, session).results[0] : undefined;
-    if (!newest) {
-      if (session !== undefined) throw new LroError(`no results of session ${JSON.stringify(session)} in ${dir}: offload something in it first, or unset LRO_SESSION`);
-      throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
-    }
-    return openInStore(join(newest.dir, newest.name), newest.id);
-  }
+  const back = /^last(?:~(\d{1,9}))?$/.exec(ref);
+  if (back) return openNewest(dir, store !== null, back[1] === undefined ? 0 : Number(back[1]), opts.env);
   const id = ref.toUpperCase();
-  if (!isUlid(id)) throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last' (see lro ls)`);
+  if (!isUlid(id)) {
+    throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro ls)`);
+  }
   const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
   if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
   return openInStore(join(entry.dir, entry.name), id);
+}
+
+/**
+ * The result `back` before the newest (0: the newest): in a session ($LRO_SESSION), of that session only, since
+ * another agent's output is not "last" here.
+ */
+function openNewest(dir: string, store: boolean, back: number, env: NodeJS.ProcessEnv): ResultFile {
+  const session = env.LRO_SESSION ? checkSession(env.LRO_SESSION, 'LRO_SESSION') : undefined;
+  const results = store ? listStore(dir, session).results : [];
+  const entry = results[back];
+  if (entry) return openInStore(join(entry.dir, entry.name), entry.id);
+  const where = session !== undefined ? `session ${JSON.stringify(session)} in ${dir}` : dir;
+  if (results.length > 0) {
+    const n = results.length;
+    const range = n === 1 ? 'only last' : `last~0 to last~${n - 1}`;
+    throw new LroError(`no result last~${back}: the store has ${n} result${n === 1 ? '' : 's'} (${range}) in ${where}: see lro ls`);
+  }
+  if (session !== undefined) throw new LroError(`no results of ${where}: offload something in it first, or unset LRO_SESSION`);
+  throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

@@ -1,0 +1,76 @@
+// `lro diff A B`: what changed between two stored results (ids, 'last', 'last~1', paths), by kind: tests newly
+// failing and passing, records added, removed and changed, line templates new and gone and new error lines;
+// --lines adds a unified diff. The comparing is src/compare/; here the options and the exit status (0 equal,
+// 1 different, 2 error, as diff(1)).
+import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
+import { openAndCompare } from '../compare/api.js';
+import { printDiff } from '../compare/print.js';
+import { shellQuote } from '../describe/shell.js';
+import { EXIT } from '../errors.js';
+import type { IO } from '../io.js';
+import { OutputBatch } from '../render/batch.js';
+import { maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { parseCount } from '../units.js';
+
+export interface DiffCommandOptions {
+  key?: string;
+  lines?: boolean;
+  json?: boolean;
+  from?: string;
+  maxTokens?: string;
+  dir?: string;
+}
+
+/** Compares and prints; returns 0 when equal, 1 when different. */
+export async function runDiff(refA: string, refB: string, o: DiffCommandOptions, io: IO): Promise<number> {
+  const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env));
+  const from = o.from !== undefined ? parseCount(o.from, '--from') : 0;
+  const { a, b, comparison } = openAndCompare(refA, refB, { key: o.key, lines: o.lines, dir: o.dir, env: io.env });
+  const next = (at: number, maxTokens?: number) => {
+    const flags = [a.header.id, b.header.id];
+    if (o.key !== undefined) flags.push(`--key ${shellQuote(o.key)}`);
+    if (o.lines) flags.push('--lines');
+    if (o.json) flags.push('--json');
+    const max = maxTokens ?? (o.maxTokens !== undefined ? budget.max : undefined);
+    if (max !== undefined) flags.push(`--max-tokens ${max}`);
+    if (o.dir) flags.push(`--dir ${shellQuote(o.dir)}`);
+    return `lro diff ${flags.join(' ')} --from ${at}`;
+  };
+  const out = new OutputBatch(io.stdout);
+  try {
+    await printDiff(comparison, a, b, { json: !!o.json, from, budget, write: (s) => out.add(s), next });
+  } finally {
+    await out.flush();
+  }
+  return comparison.summary.equal ? EXIT.ok : EXIT.noMatch;
+}
+
+/** `lro diff`. */
+export const diffCommand: CommandDef<DiffCommandOptions & { a: string; b: string }> = {
+  name: 'diff',
+  description: 'what changed between two results: tests newly failing, records changed, new kinds of line and errors',
+  arguments: [
+    { name: 'a', description: "the older result: an id, 'last~1' (the one before last), or a path", complete: 'id' },
+    { name: 'b', description: "the newer result: an id, 'last', or a path", complete: 'id' },
+  ],
+  options: [
+    { flags: '--key <field>', description: 'match JSON records by this field (a jq path; default: an id-like field)' },
+    { flags: '--lines', description: 'add a unified diff of the lines (bounded: up to 2,000 changed lines)' },
+    { flags: '--json', description: 'the summary as one JSON object, then one object per change' },
+    { flags: '--from <n>', description: 'print from change N on (to continue a cut output)' },
+    MAX_TOKENS_OPTION,
+    DIR_OPTION,
+  ],
+  examples: [
+    'lro diff last~1 last                          the last two results',
+    'lro diff 01JD2X3Y4Z5A6B7C8D9E0F1G2H last      a run against an earlier one',
+    'lro diff last~1 last --key metadata.name      JSON listings matched by a field',
+    'lro diff last~1 last --lines                  with a unified diff',
+  ],
+  notes: `Prints A and B side by side (id, time, kind, records, size, command), 'equal' or what differs, then the
+changes: for test output (go test -json, go test -v, pytest, jest/vitest) tests newly failing, newly passing
+and still failing; for JSON records, records changed (field: old → new), added and removed; for text, line
+templates new in B, gone from A, counts changed most, and new error lines. A:N and B:N are record numbers
+(lro read ID --records N:N). Exit status: 0 equal, 1 different, 2 error.`,
+  run: ({ a, b, ...o }, io) => runDiff(a, b, o, io),
+};

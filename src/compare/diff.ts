@@ -1,0 +1,164 @@
+// `lro diff A B`: what changed between two stored results, by kind. The same content (sha256) is equal at
+// once. Else: two JSON listings are compared record by record (records.ts), two go test -json outputs test by
+// test (tests.ts), anything else line by line through templates and error lines (text.ts), with the test
+// results of a runner's text output besides; binary results only by size. Each side is streamed, A then B; the
+// texts of the records the printed items need are read again at the end (itemsAt), a window at a time.
+import { UsageError } from '../errors.js';
+import { commandOf } from '../store/select.js';
+import type { ResultFile } from '../format/reader.js';
+import { hash53, hashBytes } from './hash.js';
+import { linesSection, unifiedOps } from './lines.js';
+import { emptyCounts, type Comparison, type DiffItem, type DiffKind, type DiffSide, type DiffSummary, type Section } from './model.js';
+import { eachRecord, fetchTexts, isJsonResult, sampleValues } from './read.js';
+import { chooseKey, keyLabel, parseKey, RecordCompare } from './records.js';
+import { TestCompare } from './tests.js';
+import { TextCompare } from './text.js';
+import { isGoTestEvent } from './test-results.js';
+
+export interface CompareOptions {
+  /** Match JSON records by this field (a jq path); default: an id-like field found in the data. */
+  key?: string;
+  /** Add a unified diff of the lines (bounded). */
+  lines?: boolean;
+}
+
+/** A go test -json result event holds one of these (its Action). */
+const RESULT_WORDS = ['"pass"', '"fail"', '"skip"'].map((w) => Buffer.from(w));
+
+/** Records looked at to tell a go test -json output and to find the key field. */
+const SAMPLE = 200;
+
+function side(rf: ResultFile): DiffSide {
+  const h = rf.header;
+  return { id: h.id, command: commandOf(h), content_type: h.content_type, records: h.count, bytes: h.bytes, timestamp: h.timestamp };
+}
+
+/** Compares two opened results: the summary and the sections of items (whose texts itemsAt reads). */
+export function compareResults(a: ResultFile, b: ResultFile, o: CompareOptions = {}): Comparison {
+  const key = o.key !== undefined ? parseKey(o.key) : undefined;
+  const text = [a, b].find((rf) => !isJsonResult(rf));
+  if (key && text) {
+    const which = text === a ? 'A' : 'B';
+    throw new UsageError(`--key matches JSON records, and ${which} (${text.header.id}) is ${text.header.content_type}: leave --key out`);
+  }
+  const summary: DiffSummary = { type: 'summary', equal: false, kind: 'text', a: side(a), b: side(b), counts: emptyCounts() };
+  const equal = a.header.sha256 === b.header.sha256 && a.header.bytes === b.header.bytes;
+  const binary = a.header.content_type === 'binary' || b.header.content_type === 'binary';
+  if (binary) summary.kind = 'binary';
+  if (equal || binary) return { summary: { ...summary, equal }, sections: [] };
+  const sections = kindSections(a, b, summary, key === undefined ? undefined : key);
+  if (o.lines) sections.push(...lineSections(a, b, summary));
+  return { summary, sections };
+}
+
+type Key = ReturnType<typeof parseKey>;
+
+/** The sections of the kind the two results call for; fills the summary's kind and counts. */
+function kindSections(a: ResultFile, b: ResultFile, summary: DiffSummary, key: Key | undefined): Section[] {
+  const json = isJsonResult(a) && isJsonResult(b);
+  const [sa, sb] = json ? [sampleValues(a, SAMPLE), sampleValues(b, SAMPLE)] : [[], []];
+  if (json && key === undefined && (sa.some(isGoTestEvent) || sb.some(isGoTestEvent))) {
+    summary.kind = 'tests';
+    const tests = new TestCompare();
+    for (const [s, rf] of [a, b].entries()) {
+      eachRecord(rf, (n, bytes, isJson) => {
+        // most events are output lines: only a record that can be a result is decoded and parsed
+        if (!RESULT_WORDS.some((w) => bytes.includes(w))) return;
+        const r = TestCompare.fromRecord(bytes.toString('utf8'), isJson);
+        if (r) tests.add(s, n, r);
+      });
+    }
+    return testSections(tests, summary, [true, true]);
+  }
+  if (json) {
+    summary.kind = 'records';
+    const k = key ?? chooseKey(sa, sb);
+    summary.key = keyLabel(k);
+    const records = new RecordCompare(k);
+    records.pass(a, 0);
+    records.pass(b, 1);
+    const c = summary.counts;
+    c.records_changed = records.changedB.length;
+    c.records_added = records.added.length;
+    c.records_removed = records.removed.length;
+    const [ra, rb] = records.repeats;
+    if (ra + rb > 0) summary.key_repeats = { a: ra, b: rb };
+    return records.sections();
+  }
+  return textSections(a, b, summary);
+}
+
+function textSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Section[] {
+  const text = new TextCompare();
+  const tests = new TestCompare();
+  const visit = (s: number, n: number, line: string) => {
+    const r = TestCompare.fromRecord(line, false);
+    if (r) tests.add(s, n, r);
+  };
+  text.pass(a, 0, visit);
+  text.pass(b, 1, visit);
+  const sections = tests.found ? testSections(tests, summary, [false, false]) : [];
+  const templates = text.sections();
+  const c = summary.counts;
+  c.templates_new = templates[0].size;
+  c.templates_gone = templates[1].size;
+  c.templates_changed = text.changedTotal();
+  c.error_lines_new = templates[3].size;
+  return [...sections, ...templates];
+}
+
+function testSections(tests: TestCompare, summary: DiffSummary, json: [boolean, boolean]): Section[] {
+  const n = tests.counts();
+  const c = summary.counts;
+  c.tests_newly_failing = n.newly_failing;
+  c.tests_newly_passing = n.newly_passing;
+  c.tests_still_failing = n.still_failing;
+  summary.tests = { a: tests.tally[0], b: tests.tally[1] };
+  return tests.sections(json);
+}
+
+/** --lines: the unified diff, from a hash of each line of each side (one more pass of each). */
+function lineSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Section[] {
+  const hashes = [a, b].map((rf) => {
+    // sized by the header's count: no growing (a copy at twice the size) at the peak of memory
+    const list = new Float64Array(rf.header.count);
+    eachRecord(rf, (n, bytes) => {
+      hashBytes(bytes);
+      list[n - 1] = hash53();
+    });
+    return list;
+  });
+  const u = unifiedOps(hashes[0], hashes[1]);
+  if ('note' in u) {
+    summary.lines_note = `${u.note}: the unified diff is left out`;
+    return [];
+  }
+  summary.counts.diff_lines = u.ops.length;
+  return [linesSection(u.ops)];
+}
+
+/** The total number of items of a comparison. */
+export function itemCount(c: Comparison): number {
+  return c.sections.reduce((n, s) => n + s.size, 0);
+}
+
+/** Items from..to (global indexes, to excluded), each with the index of its section; their texts read. */
+export function itemsAt(c: Comparison, a: ResultFile, b: ResultFile, from: number, to: number): { section: number; item: DiffItem }[] {
+  const picked: { section: number; i: number }[] = [];
+  let base = 0;
+  for (const [k, s] of c.sections.entries()) {
+    for (let i = Math.max(0, from - base); i < s.size && base + i < to; i++) picked.push({ section: k, i });
+    base += s.size;
+  }
+  const wantA: number[] = [];
+  const wantB: number[] = [];
+  for (const p of picked) {
+    const need = c.sections[p.section].needs(p.i);
+    if (need.a) wantA.push(need.a);
+    if (need.b) wantB.push(need.b);
+  }
+  const texts = { a: fetchTexts(a, wantA), b: fetchTexts(b, wantB) };
+  return picked.map((p) => ({ section: p.section, item: c.sections[p.section].item(p.i, texts) }));
+}
+
+export type { DiffKind };

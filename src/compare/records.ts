@@ -1,0 +1,212 @@
+// Two listings of JSON records compared record by record: each record is matched to the record of the other
+// result with the same key (--key F, else an id-like field both results have on every record of their start,
+// each value once), and is added, removed, or changed (its fields old → new). Without a key, records are
+// matched by their whole content: only added and removed. Memory: the key table (hashes and record numbers,
+// 16 to 32 bytes a record of A); the records themselves are read again only for the items printed.
+import { parsePath, jqKeyStep, pathLabel, follow, type FieldPath } from '../query/path.js';
+import { groupKey, JsonNumber, parseRecord, toJson, type JsonValue } from '../query/json-value.js';
+import type { ResultFile } from '../format/reader.js';
+import { HASH, hashBytes, hashString, IntList, SeenTable } from './hash.js';
+import type { DiffItem, FieldChange, Section } from './model.js';
+import { BOUNDS, keyBounds, keySteps } from './json-member.js';
+import { eachRecord } from './read.js';
+
+/** Id-like fields tried in this order when no --key is given. */
+const KEY_CANDIDATES = ['id', '_id', 'uid', 'uuid', 'key', 'name', 'ID', 'Id', 'Name', 'Key', 'metadata.name', 'metadata.uid', 'slug', 'sha', 'number', 'path', 'url'];
+/** Field changes listed per record; the rest are counted. */
+const MAX_FIELDS = 10;
+/** Characters of a value shown in a change. */
+const MAX_VALUE = 120;
+/** Members of an object or array compared one by one; a larger one is compared whole. */
+const MAX_MEMBERS = 1000;
+
+const isObject = (v: JsonValue): v is Record<string, JsonValue> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonNumber);
+
+/** The scalar value of a key on a record (a string or a number), or undefined. */
+function keyValue(v: JsonValue, key: FieldPath): string | number | JsonNumber | undefined {
+  const { values, absent } = follow(v, key);
+  const k = values[0];
+  if (absent || values.length !== 1) return undefined;
+  return typeof k === 'string' || typeof k === 'number' || k instanceof JsonNumber ? k : undefined;
+}
+
+/** Whether a path is a key of these records: a scalar on every record, no value twice. */
+function isKeyOf(path: FieldPath, records: JsonValue[]): boolean {
+  if (records.length === 0) return false;
+  const seen = new Set<string>();
+  for (const r of records) {
+    const k = keyValue(r, path);
+    if (k === undefined) return false;
+    const g = groupKey(k);
+    if (seen.has(g)) return false;
+    seen.add(g);
+  }
+  return true;
+}
+
+/** The id-like field of both samples (an id, a name, metadata.name…), or null when they have none. */
+export function chooseKey(a: JsonValue[], b: JsonValue[]): FieldPath | null {
+  const first = a.find(isObject) ?? b.find(isObject);
+  if (!first) return null;
+  const idLike = Object.keys(first).filter((k) => /(?:^|[_-])id$|[a-z]Id$|ID$/.test(k) && !KEY_CANDIDATES.includes(k));
+  for (const text of [...KEY_CANDIDATES, ...idLike.map((k) => jqKeyStep(k).slice(1))]) {
+    const path = parsePath(text.startsWith('"') ? `.${text}` : text);
+    if (isKeyOf(path, a) && (b.length === 0 || isKeyOf(path, b))) return path;
+  }
+  return null;
+}
+
+export class RecordCompare {
+  private table = new SeenTable();
+  readonly added = new IntList();
+  readonly changedA = new IntList();
+  readonly changedB = new IntList();
+  readonly removed = new IntList();
+  /**
+   * Records whose key an earlier record of the same side had (the key is not unique there), per side; of B,
+   * only keys A has too are counted.
+   */
+  readonly repeats: [number, number] = [0, 0];
+
+  constructor(readonly key: FieldPath | null) {}
+
+  /**
+   * Reads one side (A before B: B's records are looked up as they come). A record's value is a 32-bit hash of
+   * its bytes (a change is missed once in 4 billion changed records); its key a 64-bit one.
+   */
+  pass(rf: ResultFile, side: number): void {
+    if (side === 0) this.table = new SeenTable(rf.header.count);
+    const t = this.table;
+    const steps = this.key ? keySteps(this.key) : null;
+    eachRecord(rf, (n, bytes, json) => {
+      hashBytes(bytes);
+      const v = HASH[1];
+      let kh = HASH[0];
+      let kl = HASH[1];
+      if (this.key && json && this.keyHash(bytes, steps)) {
+        kh = HASH[0];
+        kl = HASH[1];
+      }
+      if (side === 0) {
+        if (!t.add(kh, kl, v, n)) this.repeats[0]++;
+        return;
+      }
+      const record = t.see(kh, kl, v);
+      if (record === 0) this.added.push(n);
+      else {
+        if (record < 0) this.repeats[1]++;
+        if (!t.same) {
+          this.changedA.push(Math.abs(record));
+          this.changedB.push(n);
+        }
+      }
+    });
+    if (side === 1) for (const n of t.unseen()) this.removed.push(n);
+  }
+
+  /**
+   * Hashes the record's key into HASH (false: it has none): from its bytes when the key is a path of keys, else
+   * (an index in the path) from its parsed value.
+   */
+  private keyHash(bytes: Buffer, steps: Uint8Array[] | null): boolean {
+    if (steps) {
+      if (!keyBounds(bytes, steps)) return false;
+      hashBytes(bytes, BOUNDS[0], BOUNDS[1]);
+    } else {
+      const k = keyValue(parseRecord(bytes.toString('utf8')), this.key!);
+      if (k === undefined) return false;
+      hashString(k instanceof JsonNumber ? k.raw : JSON.stringify(k));
+    }
+    // apart from the hashes of whole records, which match records that have no key
+    HASH[0] ^= 0x6b43a9b5;
+    return true;
+  }
+
+  /** The record sections: changed, added, removed (each in record order). */
+  sections(): Section[] {
+    const { changedA, changedB, added, removed } = this;
+    return [
+      {
+        heading: 'records changed',
+        size: changedB.length,
+        needs: (i) => ({ a: changedA.at(i), b: changedB.at(i) }),
+        item: (i, t): DiffItem => this.changedItem(changedA.at(i), changedB.at(i), t.a.get(changedA.at(i)) ?? 'null', t.b.get(changedB.at(i)) ?? 'null'),
+      },
+      {
+        heading: 'records added in B',
+        size: added.length,
+        needs: (i) => ({ b: added.at(i) }),
+        item: (i, t): DiffItem => ({ type: 'record', change: 'added', key: this.keyText(t.b.get(added.at(i)) ?? ''), record_b: added.at(i) }),
+      },
+      {
+        heading: 'records removed from A',
+        size: removed.length,
+        needs: (i) => ({ a: removed.at(i) }),
+        item: (i, t): DiffItem => ({ type: 'record', change: 'removed', key: this.keyText(t.a.get(removed.at(i)) ?? ''), record_a: removed.at(i) }),
+      },
+    ];
+  }
+
+  /** A record's key as shown: its key's value, else (matched by content) the start of its text. */
+  private keyText(text: string): string {
+    if (this.key) {
+      try {
+        const k = keyValue(parseRecord(text), this.key);
+        if (k !== undefined) return typeof k === 'string' ? k : toJson(k);
+      } catch {
+        // not JSON (a jsonl line kept as text): shown as it is
+      }
+    }
+    return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE)}…` : text;
+  }
+
+  private changedItem(na: number, nb: number, a: string, b: string): DiffItem {
+    let changes: FieldChange[];
+    try {
+      changes = fieldChanges(parseRecord(a), parseRecord(b));
+    } catch {
+      changes = [{ field: '.', old: shorten(a), new: shorten(b) }];
+    }
+    const shown = changes.slice(0, MAX_FIELDS);
+    return { type: 'record', change: 'changed', key: this.keyText(b), record_a: na, record_b: nb, changes: shown, more_changes: changes.length - shown.length };
+  }
+}
+
+/** The key path as the summary names it. */
+export function keyLabel(key: FieldPath | null): string | null {
+  return key ? pathLabel(key) : null;
+}
+
+/** A key given with --key, checked. */
+export function parseKey(text: string): FieldPath {
+  return parsePath(text, '--key');
+}
+
+const shorten = (s: string) => (s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE)}…` : s);
+
+/** The fields (leaf paths) whose values differ between two records, in the order of B's fields then A's. */
+export function fieldChanges(a: JsonValue, b: JsonValue): FieldChange[] {
+  const fa = new Map<string, string>();
+  const fb = new Map<string, string>();
+  flatten(a, '', fa);
+  flatten(b, '', fb);
+  const out: FieldChange[] = [];
+  for (const [field, v] of fb) {
+    const old = fa.get(field);
+    if (old !== v) out.push({ field, ...(old !== undefined ? { old: shorten(old) } : {}), new: shorten(v) });
+  }
+  for (const [field, v] of fa) if (!fb.has(field)) out.push({ field, old: shorten(v) });
+  return out;
+}
+
+/** The leaves of a value by path (`status.phase`, `items[0].name`); a large object or array is one leaf. */
+function flatten(v: JsonValue, path: string, out: Map<string, string>): void {
+  const members = isObject(v) ? Object.keys(v).length : Array.isArray(v) ? v.length : 0;
+  if (members === 0 || members > MAX_MEMBERS) {
+    out.set(path || '.', toJson(v));
+    return;
+  }
+  if (Array.isArray(v)) v.forEach((x, i) => flatten(x, `${path}[${i}]`, out));
+  else for (const [k, x] of Object.entries(v as Record<string, JsonValue>)) flatten(x, path + (path ? jqKeyStep(k) : jqKeyStep(k).slice(1)), out);
+}

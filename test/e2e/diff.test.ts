@@ -1,0 +1,247 @@
+// End-to-end: `lro diff A B` on real kinds of output: two runs of a test suite (go test -json, go test -v and
+// pytest text), two versions of a kubectl-like JSON listing, two windows of a real log; exit codes, the output
+// budget and its next: line, --json, --lines, and the library's diff().
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { corpusFile } from '../helpers/corpus.js';
+import { diff } from '../../src/index.js';
+
+let root: string;
+let env: Record<string, string>;
+beforeAll(() => {
+  root = tempDir();
+  env = { LRO_DIR: join(root, 'store') };
+});
+afterAll(() => cleanup(root));
+
+async function store(input: string, query: string): Promise<string> {
+  const r = await lro(['offload', '--force', '--no-dedupe', '--query', query], { input, env });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.out).id as string;
+}
+
+/** A go test -json run: each test's run, output and result events; `fails` are the tests that fail. */
+function goTestJson(fails: string[]): string {
+  const out: string[] = [];
+  const pkg = 'example.com/shop/cart';
+  for (const t of ['TestAdd', 'TestRemove', 'TestTotal', 'TestDiscount', 'TestEmpty']) {
+    out.push(JSON.stringify({ Time: '2026-01-01T00:00:00Z', Action: 'run', Package: pkg, Test: t }));
+    out.push(JSON.stringify({ Action: 'output', Package: pkg, Test: t, Output: `=== RUN   ${t}\n` }));
+    const action = fails.includes(t) ? 'fail' : 'pass';
+    out.push(JSON.stringify({ Action: action, Package: pkg, Test: t, Elapsed: 0.01 }));
+  }
+  out.push(JSON.stringify({ Action: fails.length ? 'fail' : 'pass', Package: pkg, Elapsed: 0.2 }));
+  return `${out.join('\n')}\n`;
+}
+
+describe('lro diff: two runs of a test suite', () => {
+  it('go test -json: newly failing, newly passing, still failing, with their records in B', async () => {
+    const a = await store(goTestJson(['TestTotal', 'TestDiscount']), 'go test -json ./...');
+    const b = await store(goTestJson(['TestDiscount', 'TestEmpty']), 'go test -json ./...');
+    const r = await lro(['diff', a, b], { env });
+    expect(r.code, r.stderr).toBe(1);
+    const lines = r.out.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^A ${a}  \\S+  jsonl  16 records  .*\\$ go test -json \\./\\.\\.\\.$`));
+    expect(lines[1]).toMatch(new RegExp(`^B ${b}  `));
+    expect(lines[2]).toBe(
+      'different: tests: 1 newly failing, 1 newly passing, 2 still failing (A: 3 passed, 3 failed, 0 skipped; ' +
+        'B: 3 passed, 3 failed, 0 skipped)',
+    );
+    expect(lines.slice(3).join('\n')).toBe(
+      [
+        'tests newly failing (1):',
+        '  TestEmpty (example.com/shop/cart)  A:15 B:15',
+        'tests newly passing (1):',
+        '  TestTotal (example.com/shop/cart)  A:9 B:9',
+        'tests still failing (2):',
+        '  TestDiscount (example.com/shop/cart)  A:12 B:12',
+        '  example.com/shop/cart (package)  A:16 B:16',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('go test -v and pytest text: the tests named by their result lines', async () => {
+    const goV = (fail: string) =>
+      ['TestA', 'TestB', 'TestC'].map((t) => `=== RUN   ${t}\n--- ${t === fail ? 'FAIL' : 'PASS'}: ${t} (0.00s)\n`).join('') +
+      `${fail ? 'FAIL' : 'ok  '}\texample.com/x\t0.01s\n`;
+    const a = await store(goV(''), 'go test -v');
+    const b = await store(goV('TestB'), 'go test -v');
+    const r = await lro(['diff', a, b], { env });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('tests newly failing (2):\n  TestB  A:4 B:4\n  example.com/x (package)  A:7 B:7\n');
+    expect(r.out).toContain('new error lines in B (2):\n  B:4  --- FAIL: TestB (0.00s)\n  B:7  FAIL\texample.com/x\t0.01s\n');
+    expect(r.out).toContain('templates new in B (2):\n  + 1×  B:4  --- FAIL: TestB (<*>)\n  + 1×  B:7  FAIL example.com/x <*>\n');
+
+    const pytest = (failing: string[]) =>
+      ['test_login', 'test_logout', 'test_signup'].map((t) => `tests/test_auth.py::${t} ${failing.includes(t) ? 'FAILED' : 'PASSED'}  [ 33%]\n`).join('') +
+      failing.map((t) => `FAILED tests/test_auth.py::${t} - AssertionError: assert 401 == 200\n`).join('');
+    const pa = await store(pytest(['test_logout']), 'pytest -v');
+    const pb = await store(pytest(['test_signup']), 'pytest -v');
+    const p = await lro(['diff', pa, pb, '--json'], { env });
+    expect(p.code).toBe(1);
+    const items = p.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(items[0].kind).toBe('text');
+    expect(items.filter((i) => i.type === 'test')).toEqual([
+      { type: 'test', change: 'newly_failing', name: 'tests/test_auth.py::test_signup', record_a: 3, record_b: 4 },
+      { type: 'test', change: 'newly_passing', name: 'tests/test_auth.py::test_logout', record_a: 4, record_b: 2 },
+    ]);
+  });
+});
+
+/** A kubectl get pods -o json listing: `changes` edits pods by index; `drop` leaves one out, `add` one more. */
+function pods(o: { crash?: number; drop?: number; add?: string } = {}): string {
+  const items = [];
+  for (let i = 0; i < 30; i++) {
+    if (i === o.drop) continue;
+    const crash = i === o.crash;
+    items.push({
+      metadata: { name: `web-${i}`, namespace: 'shop', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'shop/web:1.4' }] },
+      status: { phase: crash ? 'CrashLoopBackOff' : 'Running', restartCount: crash ? 4 : 0 },
+    });
+  }
+  if (o.add) items.push({ metadata: { name: o.add, namespace: 'shop' }, status: { phase: 'Pending' } });
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2);
+}
+
+describe('lro diff: two versions of a JSON listing', () => {
+  let a: string;
+  let b: string;
+  beforeAll(async () => {
+    a = await store(pods(), 'kubectl get pods -o json');
+    b = await store(pods({ crash: 12, drop: 20, add: 'web-canary' }), 'kubectl get pods -o json');
+  });
+
+  it('matches records by an id-like field found in the data: changed (field: old → new), added, removed', async () => {
+    const r = await lro(['diff', a, b], { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.out.split('\n').slice(2).join('\n')).toBe(
+      [
+        'different: records: 1 changed, 1 added, 1 removed (matched by .metadata.name)',
+        'records changed (1):',
+        '  ~ web-12  A:13 B:13',
+        '      status.phase: "Running" → "CrashLoopBackOff"',
+        '      status.restartCount: 0 → 4',
+        'records added in B (1):',
+        '  + web-canary  B:30',
+        'records removed from A (1):',
+        '  - web-20  A:21',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--key picks the field; a key that is not unique is said to be so', async () => {
+    const r = await lro(['diff', a, b, '--key', 'metadata.namespace', '--json'], { env });
+    expect(r.code).toBe(1);
+    const summary = JSON.parse(r.out.split('\n')[0]);
+    expect(summary.key).toBe('.metadata.namespace');
+    expect(summary.key_repeats).toEqual({ a: 29, b: 29 });
+    const text = await lro(['diff', a, b, '--key', 'metadata.namespace'], { env });
+    expect(text.out.split('\n')[2]).toMatch(/; the key is not unique \(29 records of A, 29 of B repeat one\): pick another with --key$/);
+  });
+
+  it('a bad --key is a one-line error, exit 2', async () => {
+    const r = await lro(['diff', a, b, '--key', '.[['], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^lro: invalid --key '\.\[\['.*\n$/);
+  });
+});
+
+describe('lro diff: two windows of a real log', () => {
+  const log = readFileSync(corpusFile('loghub/Linux_2k.log'), 'utf8').split('\n').slice(0, 2000);
+  let a: string;
+  let b: string;
+  beforeAll(async () => {
+    a = await store(`${log.slice(0, 1000).join('\n')}\n`, 'tail -n 1000 /var/log/messages');
+    b = await store(`${log.slice(1000, 2000).join('\n')}\n`, 'tail -n 1000 /var/log/messages');
+  });
+
+  it('templates new in B and gone from A, counts changed, and new error lines with their record in B', async () => {
+    const r = await lro(['diff', a, b, '--max-tokens', '0', '--json'], { env });
+    expect(r.code, r.stderr).toBe(1);
+    const [summary, ...items] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(summary.kind).toBe('text');
+    expect(summary.counts.templates_new).toBeGreaterThan(0);
+    expect(summary.counts.templates_gone).toBeGreaterThan(0);
+    const fresh = items.filter((i) => i.type === 'template' && i.change === 'new');
+    expect(fresh).toHaveLength(summary.counts.templates_new);
+    for (const t of fresh) expect(t.count_a).toBe(0);
+    const errors = items.filter((i) => i.type === 'error_line');
+    expect(errors.length).toBe(summary.counts.error_lines_new);
+    expect(errors.length).toBeGreaterThan(0);
+    // each new error line is line record_b of B, and no line of A is the same once numbers are masked
+    const masked = (s: string) => s.replace(/\d+/g, '0');
+    const aLines = new Set(log.slice(0, 1000).map(masked));
+    for (const e of errors) {
+      expect(e.text).toBe(log[1000 + e.record_b - 1]);
+      expect(aLines.has(masked(e.text))).toBe(false);
+    }
+  });
+
+  it('a cut output ends with a next: command; following them gives every item once, in order', async () => {
+    const whole = await lro(['diff', a, b, '--max-tokens', '0'], { env });
+    const body = (out: string) => out.split('\n').slice(3).filter((l) => l !== '' && !l.startsWith('[lro:') && !/^\S.*\(\d[\d,]*(, continued)?\):$/.test(l));
+    const parts: string[] = [];
+    let pages = 0;
+    let args = ['diff', a, b, '--max-tokens', '1000'];
+    for (let i = 0; i < 50; i++) {
+      const r = await lro(args, { env });
+      pages++;
+      expect(r.code).toBe(1);
+      const last = r.out.trimEnd().split('\n').at(-1)!;
+      parts.push(...body(r.out));
+      const next = /; next: lro (.*)\]$/.exec(last);
+      if (!next) break;
+      expect(r.out.split('\n')[2]).toBe(whole.out.split('\n')[2]); // the summary comes first on every page
+      args = next[1].split(' ');
+    }
+    expect(parts).toEqual(body(whole.out));
+    expect(parts.length).toBeGreaterThan(20);
+    expect(pages).toBeGreaterThan(2);
+  });
+});
+
+describe('lro diff: exit codes, names and --lines', () => {
+  it('0 when equal, 1 when different, 2 for an id that is not there; last and last~1', async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `line ${i}: request served in ${i % 7} ms`).join('\n');
+    const a = await store(`${text}\n`, 'run 1');
+    const b = await store(`${text}\n`, 'run 2');
+    const same = await lro(['diff', a, b], { env });
+    expect(same.code).toBe(0);
+    expect(same.out.split('\n')[2]).toBe('equal: the same content');
+    const c = await store(`${text}\nline 300: ERROR upstream timed out after 30000 ms\n`, 'run 3');
+    const r = await lro(['diff', 'last~1', 'last', '--lines'], { env });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`A ${b}  `);
+    expect(r.out).toContain(`B ${c}  `);
+    expect(r.out).toContain('new error lines in B (1):\n  B:301  line 300: ERROR upstream timed out after 30000 ms\n');
+    expect(r.out).toContain(
+      'unified diff (--lines) (5):\n@@ -298,3 +298,4 @@\n line 297: request served in 3 ms\n line 298: request served in 4 ms\n' +
+        ' line 299: request served in 5 ms\n+line 300: ERROR upstream timed out after 30000 ms\n',
+    );
+    const bad = await lro(['diff', a, '01ZZZZZZZZZZZZZZZZZZZZZZZZ'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^lro: no result 01ZZZZZZZZZZZZZZZZZZZZZZZZ in .*\n$/);
+    const key = await lro(['diff', a, c, '--key', 'id'], { env });
+    expect(key.code).toBe(2);
+    expect(key.stderr).toBe(`lro: --key matches JSON records, and A (${a}) is text: leave --key out\n`);
+    const far = await lro(['diff', 'last~99', 'last'], { env });
+    expect(far.code).toBe(2);
+    expect(far.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('the library: diff(a, b) returns the --json shape, a page at a time', async () => {
+    const a = await store(goTestJson(['TestAdd']), 'go test -json');
+    const b = await store(goTestJson(['TestAdd', 'TestRemove']), 'go test -json');
+    const out = diff(a, b, { env, limit: 1 });
+    const cli = (await lro(['diff', a, b, '--json'], { env })).out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.summary).toEqual(cli[0]);
+    expect(out.items).toEqual(cli.slice(1, 2));
+    expect(out.next_from).toBe(1);
+    expect(diff(a, b, { env, from: 1 }).items).toEqual(cli.slice(2));
+  });
+});

@@ -7,8 +7,8 @@ import type { McpTools } from './tool-pool.js';
 /** What a client may show the model about the server as a whole. */
 export const INSTRUCTIONS =
   'lro keeps large outputs out of the context: lro_offload stores one and returns a descriptor with its id; ' +
-  'lro_read, lro_grep, lro_jq, lro_where, lro_count, lro_info and lro_ls look inside stored results by id. ' +
-  'A cut output names the call for the rest.';
+  'lro_read, lro_grep, lro_jq, lro_where, lro_count, lro_info and lro_ls look inside stored results by id; ' +
+  'lro_diff compares two. A cut output names the call for the rest.';
 
 /**
  * An MCP server offering lro's tools; errors are tool results, so a bad call never stops it. `idle()` resolves

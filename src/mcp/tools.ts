@@ -54,7 +54,7 @@ export interface ToolSpec {
   allId?: string;
 }
 
-// The descriptions are short because every client session pays for all of them (under 1,500 tokens with the
+// The descriptions are short because every client session pays for all of them (under 1,650 tokens with the
 // schemas: test/e2e/mcp-tool-list-budget.test.ts). What the tools share is said once, in lro_read's, which the
 // proxy lists too; an argument is described in its schema (the command table's `mcp` text) or named here.
 
@@ -149,6 +149,15 @@ export const TOOLS: ToolSpec[] = [
       explain: 'boolean',
       max_tokens: 'integer',
     },
+    result: 'records',
+  },
+  {
+    name: 'lro_diff',
+    command: 'diff',
+    description:
+      'What changed from result a to b ("last~1", "last"): tests newly failing or passing, JSON records changed, ' +
+      'added, removed (matched by key), new kinds of line and errors; lines: a unified diff. exit_code 1: different.',
+    options: { key: 'string', lines: 'boolean', from: 'integer', max_tokens: 'integer' },
     result: 'records',
   },
   {

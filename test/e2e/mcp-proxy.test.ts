@@ -61,7 +61,7 @@ describe('lro mcp proxy -- server-filesystem', () => {
   it("lists the server's tools and lro's retrieval tools after them", async () => {
     const names = (await proxy.listTools()).tools.map((t) => t.name);
     const upstream = (await direct.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual([...upstream, 'lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_info', 'lro_ls']);
+    expect(names).toEqual([...upstream, 'lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_diff', 'lro_info', 'lro_ls']);
   });
 
   it('stores a 288 kB log and gives the descriptor instead, in content and in structuredContent', async () => {
@@ -163,7 +163,7 @@ describe('lro mcp proxy -- server-everything: everything still works', () => {
   it('every tool gives what it gives without the proxy (progress, sampling, elicitation, roots, an image, structured content)', async () => {
     const { tools } = await direct.listTools();
     const listed = (await proxy.listTools()).tools;
-    expect(listed.map((t) => t.name)).toEqual([...tools.map((t) => t.name), 'lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_info', 'lro_ls']);
+    expect(listed.map((t) => t.name)).toEqual([...tools.map((t) => t.name), 'lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_diff', 'lro_info', 'lro_ls']);
     const args: Record<string, Record<string, unknown>> = {
       echo: { message: 'hello through the proxy' },
       'get-sum': { a: 2, b: 40 },

@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('lro mcp: the tools', () => {
   it('lists every tool with a description and an input schema, and an outputSchema unless the text says it', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_info', 'lro_ls', 'lro_offload']);
+    expect(tools.map((t) => t.name)).toEqual(['lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_diff', 'lro_info', 'lro_ls', 'lro_offload']);
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(50);
       expect(t.inputSchema.type).toBe('object');
@@ -133,6 +133,25 @@ describe('lro mcp: the tools', () => {
     expect(parts).toBeGreaterThan(2);
     const whole = (await cli(['grep', '--all', 'WARN', '--max-tokens', '0'])).out;
     expect(seen).toEqual([...whole.matchAll(/^(\d+):/gm)].map((m) => m[1]));
+  });
+
+  it('lro_diff compares two results as lro diff does; exit_code 1 when they differ; a cut output continues as a call', async () => {
+    const rows = (n: number, bad: number) => Array.from({ length: 200 }, (_, i) => ({ id: i + n, status: (i + n) % bad === 0 ? 'error' : 'ok' }));
+    const a = await call('lro_offload', { content: JSON.stringify(rows(1, 40)), force: true });
+    const b = await call('lro_offload', { content: JSON.stringify(rows(2, 30)), force: true });
+    const [ida, idb] = [a.structuredContent!.id as string, b.structuredContent!.id as string];
+    const d = await call('lro_diff', { a: ida, b: idb });
+    expect(textOf(d)).toBe((await cli(['diff', ida, idb])).out);
+    expect(textOf(d)).toMatch(/^different: records: \d+ changed, 1 added, 1 removed \(matched by \.id\)$/m);
+    expect(d.structuredContent).toMatchObject({ exit_code: 1 });
+    const same = await call('lro_diff', { a: idb, b: idb });
+    expect(same.structuredContent).toMatchObject({ exit_code: 0 });
+    const cut = await call('lro_diff', { a: ida, b: idb, max_tokens: 150 });
+    const next = cut.structuredContent!.next;
+    expect(next).toEqual({ tool: 'lro_diff', arguments: { a: ida, b: idb, max_tokens: 150, from: expect.any(Number) } });
+    const body = (text: string) => text.split('\n').filter((l) => !l.startsWith('[lro: ')).join('\n');
+    const part = await cli(['diff', ida, idb, '--max-tokens', '150', '--from', String(next.arguments.from)]);
+    expect(body(textOf(await call(next.tool, next.arguments)))).toBe(body(part.out));
   });
 
   it('lro_jq: filters, slurp, variables; the header', async () => {

@@ -8,13 +8,16 @@ import { getTokenizer, type Encoding } from '../../src/engines/tokenizer.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { INITIALIZE, NODE } from '../helpers/mcp.js';
 
-const BUDGET = 1500;
+// 1,500 for the eight tools of the lean list (1,498 with lro_grep's store-wide search); lro_diff (issue 26), a tool
+// of its own, costs 131 more, so the list as a whole is held under 1,650
+const BUDGET = 1650;
 const INSTRUCTIONS_BUDGET = 100;
 const FAKE = resolve(__dirname, '../helpers/fake-upstream.mjs');
 
 /**
  * Every argument of every tool as listed before the list was made lean, NAME:TYPE (an enum in brackets, the type
- * of an array's items or an object's values in angle brackets); a required one is marked with a *.
+ * of an array's items or an object's values in angle brackets); a required one is marked with a *. lro_diff came
+ * after, as it is.
  */
 const BEFORE_TEXT: Record<string, string> = {
   lro_read: '*id:string records:string head:integer tail:integer chars:string columns:string raw:boolean max_tokens:integer',
@@ -30,6 +33,7 @@ const BEFORE_TEXT: Record<string, string> = {
     '*id:string *condition:array<string> any:boolean fields:string count:boolean max_count:integer ' +
     'ignore_case:boolean records:string explain:boolean max_tokens:integer',
   lro_count: '*id:string by:array<string> records:string groups:string explain:boolean max_tokens:integer',
+  lro_diff: '*a:string *b:string key:string lines:boolean from:integer max_tokens:integer',
   lro_info: '*id:string full:boolean header:boolean preview_tokens:integer',
   lro_ls: 'session:string operation:string expired:boolean',
   lro_offload:
@@ -61,6 +65,7 @@ const SELF_EVIDENT: Record<string, string[]> = {
   lro_jq: ['filter', 'compact_output', 'raw_output', 'null_input', 'sort_keys'],
   lro_where: ['max_count'],
   lro_info: ['preview_tokens'],
+  lro_diff: ['from'],
   lro_offload: ['format', 'session', 'preview_tokens'],
 };
 
@@ -147,7 +152,7 @@ describe('lro mcp: no tool lost an argument', () => {
     const store = join(root, 'store-calls');
     const stored = await lro(['offload', '--force', '--format', 'json'], { input: '[{"a":1},{"a":2}]', env: { LRO_DIR: store } });
     expect(stored.code, stored.stderr).toBe(0);
-    const required: Record<string, unknown> = { id: 'last', pattern: 'a', filter: '.', condition: ['a=1'], content: 'x' };
+    const required: Record<string, unknown> = { id: 'last', pattern: 'a', filter: '.', condition: ['a=1'], content: 'x', a: 'last', b: 'last' };
     const sample: Record<string, unknown> = {
       ...{ string: '1:2', integer: 1, boolean: true, 'array<string>': ['a'], object: { n: 1 }, 'object<string>': { k: 'v' } },
       'string[auto,text,json,jsonl]': 'text',

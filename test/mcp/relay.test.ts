@@ -37,7 +37,7 @@ async function through(server: Server): Promise<{ client: Client; warnings: stri
   return { client, warnings, relay };
 }
 
-const LRO_TOOLS = ['lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_info', 'lro_ls'];
+const LRO_TOOLS = ['lro_read', 'lro_grep', 'lro_jq', 'lro_where', 'lro_count', 'lro_diff', 'lro_info', 'lro_ls'];
 
 describe('Relay', () => {
   it('an upstream without tools: the capability is added, tools/list answered by lro, prompts still the upstream', async () => {

@@ -376,7 +376,7 @@ function kindGuidance(h: Header, k: KindFacts, size: string): string {
   let errors = '';
   if (k.kind === 'test-run') errors = ` ${formatCount(Number(f.failed ?? n))} of ${formatCount(Number(f.tests))} tests failed${n ? ' (kind_facts.failing names them)' : ''}.`;
   else if (k.errors === 'own') errors = n ? ` ${formatCount(n)} ${n === 1 ? 'line is an error' : 'lines are errors'}${first ? ` (first: line ${first.line})` : ''}.` : ' No error.';
-  else if (k.errors === 'none') errors = ` No error lines: "error" in a ${k.kind} is data, not a failure.`;
+  else if (k.errors === 'none') errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
   const next = [...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i).slice(0, 3);
   const rec = h.content_type === 'text' ? ' Record N is line N.' : '';
   return `${what} stored as ${id}; nothing printed.${errors} Next: ${quoted(next)}.${rec}`;

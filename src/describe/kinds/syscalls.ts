@@ -29,6 +29,6 @@ export function detectSyscalls(s: TextSample): KindFacts | null {
     errorLines: failed,
     errorCount: failed.length,
     levels: false,
-    next: ["lro grep ID ' = -1 E' -m 30", "lro grep ID '^open|^openat' -c"],
+    next: ["lro grep ID ' = -1 E' -c", "lro grep ID ' = -1 E' -m 30"],
   };
 }

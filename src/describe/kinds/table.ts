@@ -35,7 +35,7 @@ export function detectTable(s: TextSample): KindFacts | null {
   const counted = columns.find((c) => c.top);
   const next: string[] = [];
   if (big?.max_line) next.push(`lro read ID --records ${big.max_line}`);
-  if (counted) next.push(`lro grep ID ${shellQuote(Object.keys(counted.top!).at(-1)!)} -w`);
+  if (counted) next.push(`lro grep ID ${shellQuote(Object.keys(counted.top!).at(-1)!)} -w -c`);
   next.push('lro read ID --head 20');
   return {
     kind: 'table',

@@ -367,19 +367,24 @@ export function kindNext(k: KindFacts, id: string): string[] {
 function kindGuidance(h: Header, k: KindFacts, size: string): string {
   const id = h.id;
   const f = k.facts ?? {};
+  const map = f.map ? `: ${formatCount(Number(f.entries))} entries at ${String(f.map)}` : '';
   const what =
     h.content_type === 'json' && h.split === 'none'
-      ? `1 JSON document (${k.kind}${f.map ? `: ${formatCount(Number(f.entries))} entries at ${String(f.map)}` : ''}, ${size})`
+      ? `1 JSON document (${k.kind}${map}, ${size})`
       : `${formatCount(h.count)} ${h.content_type === 'text' ? 'lines' : 'records'} of ${k.kind} (${size})`;
   const n = k.errorCount ?? 0;
   const first = k.errorLines?.[0];
   let errors = '';
-  if (k.kind === 'test-run') errors = ` ${formatCount(Number(f.failed ?? n))} of ${formatCount(Number(f.tests))} tests failed${n ? ' (kind_facts.failing names them)' : ''}.`;
-  else if (k.errors === 'own') errors = n ? ` ${formatCount(n)} ${n === 1 ? 'line is an error' : 'lines are errors'}${first ? ` (first: line ${first.line})` : ''}.` : ' No error.';
-  else if (k.errors === 'none') errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
-  const next = [...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i).slice(0, 3);
+  if (k.kind === 'test-run') {
+    const named = n ? ' (kind_facts.failing names them)' : '';
+    errors = ` ${formatCount(Number(f.failed ?? n))} of ${formatCount(Number(f.tests))} tests failed${named}.`;
+  } else if (k.errors === 'own') {
+    const at = first ? ` (first: line ${first.line})` : '';
+    errors = n ? ` ${formatCount(n)} ${n === 1 ? 'line is an error' : 'lines are errors'}${at}.` : ' No error.';
+  } else if (k.errors === 'none') errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
+  const next = [...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i);
   const rec = h.content_type === 'text' ? ' Record N is line N.' : '';
-  return `${what} stored as ${id}; nothing printed.${errors} Next: ${quoted(next)}.${rec}`;
+  return `${what} stored as ${id}; nothing printed.${errors} Next: ${quoted(next.slice(0, 3))}.${rec}`;
 }
 
 /** Short, concrete next steps with the real id. */

@@ -26,7 +26,8 @@ export function kindErrors(t: TextStats): { count: number; lines: PreviewLine[] 
   if (k.errors === 'none') return null;
   const own = k.errorLines ?? [];
   const shown = own.length > 20 ? [...own.slice(0, 10), ...own.slice(-10)] : own;
-  return { count: k.errorCount ?? own.length, lines: shown.map((l) => ({ line: l.line, text: l.text.length > 200 ? `${l.text.slice(0, 200)}…` : l.text })) };
+  const cut = (t: string) => (t.length > 200 ? `${t.slice(0, 200)}…` : t);
+  return { count: k.errorCount ?? own.length, lines: shown.map((l) => ({ line: l.line, text: cut(l.text) })) };
 }
 
 /**
@@ -43,7 +44,8 @@ const UNCUT = new Set(['failing']);
 function trim(v: unknown, n: number, depth: number): unknown {
   if (Array.isArray(v)) {
     // a table's columns are its shape: all of them stay (at most 16), each trimmed
-    const keep = depth === 1 && v.length <= 16 && v.every((x) => x && typeof x === 'object' && 'name' in x) ? v.length : n;
+    const columns = depth === 1 && v.length <= 16 && v.every((x) => x && typeof x === 'object' && 'name' in x);
+    const keep = columns ? v.length : n;
     const out = v.slice(0, keep).map((x) => trim(x, n, depth + 1));
     if (v.length > keep) out.push(`… ${v.length - keep} more`);
     return out;

@@ -213,10 +213,12 @@ export class TextAnalyzer {
     const m = this.mask;
     const shown = lines.map((l) => {
       // a detector needs the start of a line only, and a line cut short bounds what its regexes cost
-      const clean = (l.length > KIND_LINE_CHARS ? l.slice(0, KIND_LINE_CHARS) : l).replace(ANSI_RE, '').replace(/\r$/, '');
+      const start = l.length > KIND_LINE_CHARS ? l.slice(0, KIND_LINE_CHARS) : l;
+      const clean = start.replace(ANSI_RE, '').replace(/\r$/, '');
       return m ? Buffer.from(m.line(Buffer.from(clean))).toString('utf8') : clean;
     });
-    const kind = detectKind({ lines: shown, total: this.lineNo, complete: !this.sampleFull && shown.length === this.lineNo });
+    const complete = !this.sampleFull && shown.length === this.lineNo;
+    const kind = detectKind({ lines: shown, total: this.lineNo, complete });
     const timestamped = shown.length ? shown.filter((l) => STAMP_RE.test(l.slice(0, 48))).length / shown.length : 0;
     return { ...(kind ? { kind } : {}), timestamped: Math.round(timestamped * 100) / 100 };
   }

@@ -201,6 +201,20 @@ describe('kinds of text', () => {
     }
   });
 
+  it('every jq recipe a kind prints runs as printed and prints something', async () => {
+    const files = ['orders.csv', 'du-a.tsv', 'ls-laR-share-doc.txt', 'ps-aux.txt', 'df-h.txt', 'find-usr-include.txt'];
+    for (const name of [...files, 'git-diff.patch', 'git-log-stat.txt', 'package-lock.json', 'npm-ls.json']) {
+      const d = await offload(fixture(name));
+      expect(d.jq_recipes.length, name).toBeGreaterThan(0);
+      for (const r of d.jq_recipes as { command: string }[]) {
+        const words = r.command.match(/'(?:[^']|'\\'')*'|\S+/g)!.map((w) => (w.startsWith("'") ? w.slice(1, -1) : w));
+        const out = await lro(words.slice(1), { env });
+        expect(out.code, `${name}: ${r.command}\n${out.stderr}`).toBe(0);
+        expect(out.out.trim().length, r.command).toBeGreaterThan(2);
+      }
+    }
+  });
+
   it('the prose descriptor says the kind and its facts', async () => {
     const r = await lro(['offload', '--force', '--descriptor', 'text'], { input: fixture('ps-aux.txt'), env });
     expect(r.out).toMatch(/^kind: table$/m);

@@ -44,7 +44,8 @@ export function detectDelimited(s: TextSample): KindFacts | null {
 function describeDelimited(s: TextSample, sep: string, rows: string[][], ns: number[]): KindFacts {
   const first = rows[0];
   const rest = rows.slice(1);
-  const nameLike = first.every((c) => /^\s*"?[A-Za-z_%#][^\t]*$/.test(c) && !/^\s*-?\d/.test(c)) && new Set(first).size === first.length;
+  const nameLike =
+    first.every((c) => /^\s*"?[A-Za-z_%#][^\t]*$/.test(c) && !/^\s*-?\d/.test(c)) && new Set(first).size === first.length;
   const restProfile = profileColumns(first.map((_, i) => String(i + 1)), rest, ns.slice(1));
   const header = nameLike && restProfile.some((c) => c.type !== 'text');
   const names = header ? first.map((c) => c.trim()) : first.map((_, i) => String(i + 1));
@@ -71,9 +72,13 @@ function describeDelimited(s: TextSample, sep: string, rows: string[][], ns: num
     next,
     recipes: [
       {
-        description: `Rows as objects of the ${header ? 'named' : 'numbered'} columns (a quoted field with ${kind === 'csv' ? 'a comma' : 'a tab'} in it needs a CSV parser)`,
+        description:
+          `Rows as objects of the ${header ? 'named' : 'numbered'} columns ` +
+          `(a quoted field with ${kind === 'csv' ? 'a comma' : 'a tab'} in it needs a CSV parser)`,
         flags: ['-s', '-c'],
-        filter: `${header ? '(.[0] | split(' + sepJson + ')) as $h | .[1:]' : '(.[0] | split(' + sepJson + ') | keys | map(. + 1 | tostring)) as $h | .'} | map(split(${sepJson}) as $r | [$h, $r] | transpose | map({key: .[0], value: .[1]}) | from_entries) | .[:5]`,
+        filter:
+          (header ? `(.[0] | split(${sepJson})) as $h | .[1:]` : `(.[0] | split(${sepJson}) | keys | map(. + 1 | tostring)) as $h | .`) +
+          ` | map(split(${sepJson}) as $r | [$h, $r] | transpose | map({key: .[0], value: .[1]}) | from_entries) | .[:5]`,
       },
     ],
   };

@@ -48,7 +48,13 @@ export function detectDiagnostics(s: TextSample): KindFacts | null {
   const first = errorLines[0];
   return {
     kind: 'diagnostics',
-    facts: { errors, warnings, ...scope(s.complete, s.lines.length), by_file: topCounts(files, 8), by_code: topCounts(codes, 8) },
+    facts: {
+      errors,
+      warnings,
+      ...scope(s.complete, s.lines.length),
+      by_file: topCounts(files, 8),
+      by_code: topCounts(codes, 8),
+    },
     errors: 'own',
     errorLines,
     errorCount: errors,

@@ -12,7 +12,8 @@ export function detectDiff(s: TextSample): KindFacts | null {
   s.lines.forEach((l, i) => {
     if (l.startsWith('+++ ')) {
       const name = l.slice(4).replace(/^b\//, '').replace(/\t.*$/, '');
-      const prev = s.lines[i - 1]?.startsWith('--- ') ? s.lines[i - 1].slice(4).replace(/^a\//, '').replace(/\t.*$/, '') : name;
+      const before = s.lines[i - 1] ?? '';
+      const prev = before.startsWith('--- ') ? before.slice(4).replace(/^a\//, '').replace(/\t.*$/, '') : name;
       files.push({ file: name === "/dev/null" ? prev : name, added: 0, removed: 0, line: i + 1 });
       inHunk = false;
     } else if (l.startsWith('@@ ')) {
@@ -41,6 +42,8 @@ export function detectDiff(s: TextSample): KindFacts | null {
     errors: 'none',
     levels: false,
     next: ['lro grep ID \'^\\+\\+\\+ \'', `lro grep ID ${shellQuote(`^\\+\\+\\+ b/${shown[0].file}`)} -A 40`],
-    recipes: [{ description: 'The files changed', flags: ['-r'], filter: 'select(startswith("+++ ")) | ltrimstr("+++ b/")' }],
+    recipes: [
+      { description: 'The files changed', flags: ['-r'], filter: 'select(startswith("+++ ")) | ltrimstr("+++ b/")' },
+    ],
   };
 }

@@ -1,10 +1,12 @@
 // Kinds of text that are one document rather than lines of output: an SQL dump (tables and the rows inserted
 // into each), HTML, minified code. None has error lines: "error" in a CSS class or a string literal is not one.
 import type { KindFacts, TextSample } from './types.js';
-import { bump, numbered, topCounts } from './util.js';
+import { bump, numbered, scope, topCounts } from './util.js';
 
 const CREATE = /^CREATE TABLE (?:IF NOT EXISTS )?[`"[]?([\w.]+)/i;
 const INSERT = /^INSERT INTO [`"[]?([\w.]+)[`"\]]?/i;
+/** A line of a dump: a comment, a statement, a continued row or a closing parenthesis, a COPY block's end. */
+const SQL_LINE = /^(--|\/\*|CREATE|INSERT|DROP|ALTER|LOCK|UNLOCK|SET|BEGIN|COMMIT|PRAGMA|COPY|\)|  |\\\.)/i;
 
 export function detectSqlDump(s: TextSample): KindFacts | null {
   const lines = numbered(s.lines);
@@ -18,11 +20,16 @@ export function detectSqlDump(s: TextSample): KindFacts | null {
     if (m) bump(tables, m[1], (text.match(/\),\s*\(/g)?.length ?? 0) + 1);
     if (/^(CREATE|INSERT|DROP|ALTER|LOCK|UNLOCK|SET|BEGIN|COMMIT|PRAGMA|COPY|SELECT)\b/i.test(text)) statements++;
   }
-  const sqlish = lines.filter(({ text }) => /^(--|\/\*|CREATE|INSERT|DROP|ALTER|LOCK|UNLOCK|SET|BEGIN|COMMIT|PRAGMA|COPY|\)|  |\\\.)/i.test(text) || /;$/.test(text));
+  const sqlish = lines.filter(({ text }) => SQL_LINE.test(text) || /;$/.test(text));
   if (created.length + tables.size === 0 || sqlish.length < lines.length * 0.9 || statements < 3) return null;
   return {
     kind: 'sql-dump',
-    facts: { statements, tables_created: created.slice(0, 20), rows_inserted: topCounts(tables, 12), ...(s.complete ? {} : { from_first_lines: s.lines.length }) },
+    facts: {
+      statements,
+      tables_created: created.slice(0, 20),
+      rows_inserted: topCounts(tables, 12),
+      ...(s.complete ? {} : { from_first_lines: s.lines.length }),
+    },
     errors: 'none',
     levels: false,
     next: ["lro grep ID '^CREATE TABLE' -A 10", `lro grep ID '^INSERT INTO' -c`],
@@ -38,7 +45,7 @@ export function detectHtml(s: TextSample): KindFacts | null {
   for (const m of text.matchAll(/<([a-z][a-z0-9]*)\b/gi)) bump(tags, m[1].toLowerCase());
   return {
     kind: 'html',
-    facts: { ...(title ? { title } : {}), tags: topCounts(tags, 10), ...(s.complete ? {} : { from_first_lines: s.lines.length }) },
+    facts: { ...(title ? { title } : {}), tags: topCounts(tags, 10), ...scope(s.complete, s.lines.length) },
     errors: 'none',
     levels: false,
     next: ["lro grep ID '<h[1-3]' -m 20", "lro grep ID 'href=' -c"],

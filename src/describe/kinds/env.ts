@@ -1,7 +1,7 @@
 // NAME=value lines (env, printenv, .env files, set): the variables by name, never their values (they are often
 // secrets; the descriptor's preview masks what looks like one).
 import type { KindFacts, TextSample } from './types.js';
-import { most, numbered } from './util.js';
+import { most, numbered, scope } from './util.js';
 
 const ASSIGN = /^(?:export |declare -x )?([A-Za-z_][A-Za-z0-9_]*)=/;
 
@@ -12,7 +12,7 @@ export function detectEnv(s: TextSample): KindFacts | null {
   const name = names.includes('PATH') ? 'PATH' : names[0];
   return {
     kind: 'env',
-    facts: { variables: names.length, ...(s.complete ? {} : { from_first_lines: s.lines.length }), names: names.slice(0, 40) },
+    facts: { variables: names.length, ...scope(s.complete, s.lines.length), names: names.slice(0, 40) },
     errors: 'none',
     levels: false,
     next: [`lro grep ID '^${name}='`, "lro grep ID '^LC_|^LANG' -c"],

@@ -25,7 +25,9 @@ export function detectMap(doc: unknown, docChars: number): KindFacts | null {
   };
   visit(doc, [], 0);
   for (const c of found) c.size = c.path.length === 0 ? docChars : JSON.stringify(c.map).length;
-  const best = found.filter((c) => c.size >= docChars * 0.5).sort((a, b) => b.size - a.size || a.path.length - b.path.length)[0];
+  const best = found
+    .filter((c) => c.size >= docChars * 0.5)
+    .sort((a, b) => b.size - a.size || a.path.length - b.path.length)[0];
   if (!best) return null;
   return describeMap(best);
 }
@@ -73,7 +75,8 @@ function describeMap(c: Candidate): KindFacts {
   }
   const tree = objects ? treeOf(c) : null;
   if (tree) facts.tree = tree;
-  return { kind: tree ? 'json-tree' : 'json-map', facts, errors: 'none', levels: false, ...mapRecipes(c, fields, tree) };
+  const kind = tree ? 'json-tree' : 'json-map';
+  return { kind, facts, errors: 'none', levels: false, ...mapRecipes(c, fields, tree) };
 }
 
 /** The keys: a prefix they share, and the first few. */
@@ -102,7 +105,8 @@ function valueFields(values: Record<string, unknown>[]): ValueField[] {
       const share = Math.round((vs.length / values.length) * 100);
       const top = topOf(vs);
       const nums = vs.filter((x): x is number => typeof x === 'number');
-      const range = nums.length === vs.length && nums.length > 0 ? `, ${Math.min(...nums)} to ${Math.max(...nums)}` : '';
+      const all = nums.length === vs.length && nums.length > 0;
+      const range = all ? `, ${Math.min(...nums)} to ${Math.max(...nums)}` : '';
       return { field, text: `${types}, in ${share}% (${vs.length})${range}`, ...(top ? { top } : {}) };
     });
 }
@@ -138,21 +142,34 @@ function treeOf(c: Candidate): { children: string; nodes: number; depth: number 
   return { children: child, nodes, depth };
 }
 
-function mapRecipes(c: Candidate, fields: ValueField[], tree: { children: string } | null): Pick<KindFacts, 'recipes' | 'next'> {
+type Tree = { children: string } | null;
+
+function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFacts, 'recipes' | 'next'> {
   const at = jq(c.path);
   const show = fields.filter((f) => !f.field.includes('"') && f.field !== jq([tree?.children ?? ''])).slice(0, 2);
-  const pick = show.length ? `{key, ${show.map((f) => `${f.field.slice(1)}: .value${f.field}`).join(', ')}}` : '{key, value}';
-  const recipes: KindRecipe[] = [{ description: `Entries of ${at} as ${pick}`, flags: ['-c'], filter: `${at} | to_entries[] | ${pick}` }];
+  const members = show.map((f) => `${f.field.slice(1)}: .value${f.field}`).join(', ');
+  const pick = show.length ? `{key, ${members}}` : '{key, value}';
+  const recipes: KindRecipe[] = [
+    { description: `Entries of ${at} as ${pick}`, flags: ['-c'], filter: `${at} | to_entries[] | ${pick}` },
+  ];
   // a field worth selecting on: two values or more, or one that only some entries have (`dev: true`)
   const counted = fields.find((f) => f.top && (Object.keys(f.top).length > 1 || !f.text.includes('in 100%')));
   if (tree) {
     const ch = JSON.stringify(tree.children);
-    recipes.push({ description: 'Every node of the tree as key@version, once each', flags: ['-r'], filter: `[.. | objects | .[${ch}]? // empty | objects | to_entries[] | "\\(.key)@\\(.value.version)"] | unique | .[]` });
+    recipes.push({
+      description: 'Every node of the tree as key@version, once each',
+      flags: ['-r'],
+      filter: `[.. | objects | .[${ch}]? // empty | objects | to_entries[] | "\\(.key)@\\(.value.version)"] | unique | .[]`,
+    });
   }
   if (counted) {
     const [v] = Object.entries(counted.top!).at(-1)!;
     const lit = /^(true|false|null|-?\d+(\.\d+)?)$/.test(v) ? v : JSON.stringify(v);
-    recipes.push({ description: `Keys of the entries whose ${counted.field} is ${lit}`, flags: ['-c'], filter: `[${at} | to_entries[] | select(.value${counted.field} == ${lit}) | .key]` });
+    recipes.push({
+      description: `Keys of the entries whose ${counted.field} is ${lit}`,
+      flags: ['-c'],
+      filter: `[${at} | to_entries[] | select(.value${counted.field} == ${lit}) | .key]`,
+    });
   }
   recipes.push({ description: `The keys of ${at}`, flags: ['-c'], filter: `${at} | keys` });
   const next = recipes.slice(0, 2).map((r) => `lro jq ID ${r.flags.join(' ')} ${shellQuote(r.filter)}`);

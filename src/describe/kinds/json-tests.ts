@@ -3,6 +3,7 @@
 import type { KindFacts } from './types.js';
 
 const MAX_NAMES = 20;
+const GO_STATUS: Record<string, 'passed' | 'failed' | 'skipped'> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
 
 export class TestRunWatch {
   private runner: 'go test -json' | 'jest' | null | undefined;
@@ -32,7 +33,7 @@ export class TestRunWatch {
   private goEvent(r: Record<string, unknown>, weight: number): void {
     if (typeof r.Action !== 'string') return this.stop();
     if (typeof r.Test !== 'string') return;
-    const status = { pass: 'passed', fail: 'failed', skip: 'skipped' }[r.Action] as keyof typeof this.counts | undefined;
+    const status = GO_STATUS[r.Action];
     if (!status) return;
     this.counts[status] += weight;
     if (status === 'failed') this.fail(`${String(r.Package)} ${r.Test}`);
@@ -44,7 +45,8 @@ export class TestRunWatch {
     for (const a of r.assertionResults as Record<string, unknown>[]) {
       const status = a?.status === 'passed' ? 'passed' : a?.status === 'failed' ? 'failed' : 'skipped';
       this.counts[status]++;
-      if (status === 'failed') this.fail(`${String(r.name).split('/').slice(-2).join('/')} › ${String(a.fullName ?? a.title)}`);
+      const file = String(r.name).split('/').slice(-2).join('/');
+      if (status === 'failed') this.fail(`${file} › ${String(a.fullName ?? a.title)}`);
     }
   }
 

@@ -3,11 +3,28 @@
 import type { KindFacts, TextSample } from './types.js';
 import { bump, most, numbered, scope, topCounts } from './util.js';
 
-const DATE = String.raw`(?:\w{3}\s+\d{1,2}\s+(?:\d{1,2}:\d\d|\d{4})|\d{1,2}\s+\w{3}\s+(?:\d{1,2}:\d\d|\d{4})|\d{4}-\d\d-\d\d(?:[ T][\d:.]+(?: [+-]\d{4})?)?)`;
-const ENTRY = new RegExp(String.raw`^([-dlcbpsD])[-rwxsStT]{9}[.+@]?\s+(\d+)\s+(\S+)\s+(\S+)\s+(?:\d+,\s*)?(\d+)\s+${DATE}\s(.*)$`);
+/** ls's dates: "Nov 26 06:17", "Jan  1  2025", "26 Nov 06:17", --time-style=iso and long-iso. */
+const DATE = [
+  String.raw`\w{3}\s+\d{1,2}\s+(?:\d{1,2}:\d\d|\d{4})`,
+  String.raw`\d{1,2}\s+\w{3}\s+(?:\d{1,2}:\d\d|\d{4})`,
+  String.raw`\d{4}-\d\d-\d\d(?:[ T][\d:.]+(?: [+-]\d{4})?)?`,
+].join('|');
+/** mode, links, owner, group, size (or a device's major, minor), date, name. */
+const ENTRY = new RegExp(
+  String.raw`^([-dlcbpsD])[-rwxsStT]{9}[.+@]?\s+(\d+)\s+(\S+)\s+(\S+)\s+(?:\d+,\s*)?(\d+)\s+(?:${DATE})\s(.*)$`,
+);
 const TOTAL = /^total \d+/;
 const HEADING = /^(\S.*):$/;
-const TYPE_NAME: Record<string, string> = { '-': 'file', d: 'dir', l: 'link', c: 'char-device', b: 'block-device', p: 'fifo', s: 'socket', D: 'door' };
+const TYPE_NAME: Record<string, string> = {
+  '-': 'file',
+  d: 'dir',
+  l: 'link',
+  c: 'char-device',
+  b: 'block-device',
+  p: 'fifo',
+  s: 'socket',
+  D: 'door',
+};
 
 interface Entry {
   line: number;
@@ -74,7 +91,9 @@ export function detectListing(s: TextSample): KindFacts | null {
       {
         description: 'Files (not . and ..) as {size, name}, largest first',
         flags: ['-s', '-c'],
-        filter: 'map(capture("^-\\\\S+\\\\s+\\\\d+\\\\s+\\\\S+\\\\s+\\\\S+\\\\s+(?<size>\\\\d+)\\\\s+\\\\S+\\\\s+\\\\S+\\\\s+\\\\S+ (?<name>.*)$")? | .size |= tonumber) | sort_by(-.size) | .[:10]',
+        filter:
+          'map(capture("^-\\\\S+\\\\s+\\\\d+\\\\s+\\\\S+\\\\s+\\\\S+\\\\s+(?<size>\\\\d+)\\\\s+\\\\S+\\\\s+\\\\S+\\\\s+\\\\S+ (?<name>.*)$")?' +
+          ' | .size |= tonumber) | sort_by(-.size) | .[:10]',
       },
     ],
   };

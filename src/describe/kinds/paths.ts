@@ -38,8 +38,13 @@ export function detectPaths(s: TextSample): KindFacts | null {
     },
     errors: 'none',
     levels: false,
-    next: [`lro grep ID ${shellQuote(`${escapeRegex(commonExt)}$`)} -c`, `lro grep ID ${shellQuote(`/${Object.keys(topCounts(top, 1))[0] ?? ''}`)} -m 20`],
-    recipes: [{ description: `Paths ending in ${commonExt}`, flags: ['-r'], filter: `select(endswith(${JSON.stringify(commonExt)}))` }],
+    next: [
+      `lro grep ID ${shellQuote(`${escapeRegex(commonExt)}$`)} -c`,
+      `lro grep ID ${shellQuote(`/${Object.keys(topCounts(top, 1))[0] ?? ''}`)} -m 20`,
+    ],
+    recipes: [
+      { description: `Paths ending in ${commonExt}`, flags: ['-r'], filter: `select(endswith(${JSON.stringify(commonExt)}))` },
+    ],
   };
 }
 

@@ -3,7 +3,10 @@
 import type { KindFacts, TextSample } from './types.js';
 import { bump, most, numbered, scope, topCounts } from './util.js';
 
-const CALL = /^(?:\[pid\s+\d+\] |\d+ +)?(?:[\d:.]+ )?([a-z_][a-z0-9_]*)\(.*\)\s+= (-?\d+|\?|0x[0-9a-f]+)(?: (E[A-Z]+))?/;
+/** [pid N] or N (strace -f), a time (-t), the call, its arguments, = its result and errno. */
+const CALL = new RegExp(
+  String.raw`^(?:\[pid\s+\d+\] |\d+ +)?(?:[\d:.]+ )?([a-z_][a-z0-9_]*)\(.*\)\s+= (-?\d+|\?|0x[0-9a-f]+)(?: (E[A-Z]+))?`,
+);
 const OTHER = /^(?:\[pid\s+\d+\] |\d+ +)?(?:[\d:.]+ )?(\+\+\+|---|<\.\.\.|[a-z_][a-z0-9_]*\(.*<unfinished \.\.\.>$)/;
 
 export function detectSyscalls(s: TextSample): KindFacts | null {
@@ -24,7 +27,13 @@ export function detectSyscalls(s: TextSample): KindFacts | null {
   if (calls.size === 0) return null;
   return {
     kind: 'syscalls',
-    facts: { calls: [...calls.values()].reduce((a, b) => a + b, 0), ...scope(s.complete, s.lines.length), by_call: topCounts(calls, 8), failed: failed.length, by_errno: topCounts(errnos, 6) },
+    facts: {
+      calls: [...calls.values()].reduce((a, b) => a + b, 0),
+      ...scope(s.complete, s.lines.length),
+      by_call: topCounts(calls, 8),
+      failed: failed.length,
+      by_errno: topCounts(errnos, 6),
+    },
     errors: 'own',
     errorLines: failed,
     errorCount: failed.length,

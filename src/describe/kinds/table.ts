@@ -55,11 +55,12 @@ export function detectTable(s: TextSample): KindFacts | null {
 /** The jq recipe: rows as objects of the named columns, sorted by a numeric column, largest first. */
 function sortRecipe(names: string[], by: string, headerLine: number): KindRecipe {
   const last = names.length - 1;
-  const fields = names.map((n, i) => `${JSON.stringify(n)}: ${i === last ? `($f[${i}:] | join(" "))` : `$f[${i}]`}`).join(', ');
+  const fields = names.map((n, i) => `${JSON.stringify(n)}: ${i === last ? `($f[${i}:] | join(" "))` : `$f[${i}]`}`);
+  const number = `(.${JSON.stringify(by)} | gsub("[^0-9.]"; "") | tonumber? // 0)`;
   return {
     description: `Rows as objects, the 5 largest ${by}`,
     flags: ['-s', '-c'],
-    filter: `.[${headerLine}:] | map([splits(" +")] | map(select(. != "")) as $f | {${fields}}) | sort_by(-(.${JSON.stringify(by)} | gsub("[^0-9.]"; "") | tonumber? // 0)) | .[:5]`,
+    filter: `.[${headerLine}:] | map([splits(" +")] | map(select(. != "")) as $f | {${fields.join(', ')}}) | sort_by(-${number}) | .[:5]`,
   };
 }
 

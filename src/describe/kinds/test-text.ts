@@ -38,7 +38,19 @@ const RUNNERS: Runner[] = [
   },
 ];
 
-const STATUS: Record<string, string> = { PASSED: 'passed', PASS: 'passed', ok: 'passed', FAILED: 'failed', FAIL: 'failed', ERROR: 'failed', SKIPPED: 'skipped', SKIP: 'skipped', ignored: 'skipped', XFAIL: 'skipped', XPASS: 'passed' };
+const STATUS: Record<string, string> = {
+  PASSED: 'passed',
+  PASS: 'passed',
+  ok: 'passed',
+  XPASS: 'passed',
+  FAILED: 'failed',
+  FAIL: 'failed',
+  ERROR: 'failed',
+  SKIPPED: 'skipped',
+  SKIP: 'skipped',
+  ignored: 'skipped',
+  XFAIL: 'skipped',
+};
 
 export function detectTestText(s: TextSample): KindFacts | null {
   for (const r of RUNNERS) {
@@ -72,7 +84,9 @@ export function detectTestText(s: TextSample): KindFacts | null {
       errorLines: failing,
       errorCount: failing.length,
       levels: false,
-      next: failing.length ? [`lro grep ID ${shellQuote(r.fail)} -F -C 3`, `lro read ID --records ${failing[0].line}:${failing[0].line + 30}`] : [],
+      next: failing.length
+        ? [`lro grep ID ${shellQuote(r.fail)} -F -C 3`, `lro read ID --records ${failing[0].line}:${failing[0].line + 30}`]
+        : [],
     };
   }
   return null;

@@ -2,12 +2,15 @@
 // answered with the shortest lro call sequence — the offload's descriptor is call 1 — and scored on: calls,
 // tokens printed (js-tiktoken o200k_base) against the output's own tokens, and whether the answer equals the
 // one python computes on the original file. A cut output (`next:`) is followed, and each part is a call.
-// Usage: node bench/economy.mjs WORKDIR   (bench/economy.sh runs it)
+// The questions of bench/kinds-tasks.mjs follow, one per kind of output (a table, a diff, a lock file…), each
+// checked against the answer computed from its input. Usage: node bench/economy.mjs WORKDIR [--kinds]
+// (bench/economy.sh runs it; --kinds runs only the kinds' questions)
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
+import { KIND_TASKS } from './kinds-tasks.mjs';
 
 const work = process.argv[2];
 const root = new URL('..', import.meta.url).pathname;
@@ -107,7 +110,9 @@ print(json.dumps(c.most_common(1)[0][1]))`,
 ];
 
 const rows = [];
-for (const t of TASKS) {
+// --kinds: only the questions of bench/kinds-tasks.mjs (one per kind of output)
+const kindsOnly = process.argv.includes('--kinds');
+for (const t of kindsOnly ? [] : TASKS) {
   const input = readFileSync(join(work, t.file));
   const own = tokens(input.toString('utf8'));
   const outs = [];
@@ -131,6 +136,21 @@ for (const t of TASKS) {
   const truth = python(t.truth, join(work, t.file));
   const correct = (t.compare ?? same)(answer, truth) && JSON.stringify(truth) !== '[]'; // an empty answer proves nothing
   rows.push({ task: t.name, input: `${t.file} ${(input.length / 1e6).toFixed(1)} MB`, calls, printed, own, share: printed / own, correct });
+}
+
+for (const t of KIND_TASKS) {
+  const input = t.input();
+  const own = tokens(input);
+  const off = lro(['offload'], input);
+  const d = JSON.parse(off.out);
+  const outs = [off.out];
+  for (const args of t.calls(d)) outs.push(lro(args.map((a) => (a === 'ID' ? d.id : a))).out);
+  const printed = outs.reduce((s, o) => s + tokens(o), 0);
+  const answer = t.answer(outs, d);
+  const truth = t.truth(input);
+  const correct = d.summary.kind === t.kind && (t.compare ?? same)(answer, truth);
+  const mb = (Buffer.byteLength(input) / 1e6).toFixed(1);
+  rows.push({ task: t.name, input: `${t.kind} ${mb} MB`, calls: outs.length, printed, own, share: printed / own, correct });
 }
 
 const pct = (x) => `${(x * 100).toFixed(2)}%`;

@@ -10,6 +10,9 @@ import { fieldPaths, toJsonSchema } from './schema.js';
 import { shellQuote } from './shell.js';
 import { valueText } from '../query/literal.js';
 import type { PreviewLine, TextStats } from './text-stats.js';
+import { kindErrors, textKind, trimFacts } from './kind-summary.js';
+import { jsonKind } from './kinds/json-kinds.js';
+import type { KindFacts } from './kinds/index.js';
 
 export const DESCRIPTOR_TOKENS = 1000;
 export const DEFAULT_PREVIEW_TOKENS = 300;
@@ -21,6 +24,13 @@ export interface Summary {
   operation: string;
   query?: string | null;
   content_type: Header['content_type'];
+  /**
+   * What the output is, whatever its content type: log, text, paths, listing, table, csv, tsv, diff, git-log,
+   * test-run, diagnostics, syscalls, sql-dump, html, minified, env, json-records, json-document, json-map, binary.
+   */
+  kind: string;
+  /** The facts of that kind (a table's columns, a diff's files, a test run's failures…). */
+  kind_facts?: Record<string, unknown>;
   detail: string;
   session?: string | null;
   source?: Header['source'];
@@ -148,6 +158,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     bytes: header.bytes,
     operation: header.operation,
     content_type: header.content_type,
+    kind: 'binary',
     detail: header.detail,
   };
   if (header.query != null) summary.query = header.query;
@@ -160,14 +171,22 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
 
   if (stats.kind === 'text') {
     const t = stats.text;
-    summary.error_lines = t.errorCount;
-    if (Object.keys(t.levels).length > 0) summary.levels = sortCounts(t.levels);
-    if (repeats(t)) summary.templates = templates(t, d, d === FULL);
+    const k = t.kind;
+    summary.kind = textKind(t);
+    if (k) summary.kind_facts = trimFacts(k.facts, d === FULL ? Infinity : d.topValues + 2);
+    const errors = kindErrors(t);
+    if (errors) summary.error_lines = errors.count;
+    // log levels are claimed for a log only: "INFO" in a README or a listing is a word
+    if (summary.kind === 'log' && Object.keys(t.levels).length > 0) summary.levels = sortCounts(t.levels);
+    if (!k && repeats(t)) summary.templates = templates(t, d, d === FULL);
     schema = { type: 'string', description: 'one line of the original text, without its line ending' };
-    recipes = renderRecipes(textRecipes(t), id, path, header);
-    preview = textPreview(t, previewTokens, tok);
+    recipes = renderRecipes(k ? (k.recipes ?? []) : textRecipes(t), id, path, header);
+    preview = textPreview(t, errors?.lines ?? [], previewTokens, tok);
   } else if (stats.kind === 'records') {
     const r = stats.records;
+    const k = jsonKind(header, r);
+    summary.kind = k.kind;
+    if (k.facts) summary.kind_facts = trimFacts(k.facts, d === FULL ? Infinity : d.topValues + 2);
     schema = toJsonSchema(r.schema, { depth: d.schemaDepth, properties: d.schemaProps });
     const allFields = fieldPaths(r.schema, 2);
     fields = allFields.slice(0, d.fields);
@@ -175,7 +194,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     if (r.topValues.length > 0) summary.top_values = topValues(r.topValues, d);
     addFigures(summary, r.figures.slice(0, d.figures));
     if (r.sampled) summary.sampled = true;
-    recipes = renderRecipes(recordRecipes(r, allFields), id, path, header);
+    recipes = renderRecipes(k.recipes?.length ? k.recipes : recordRecipes(r, allFields), id, path, header);
     preview = recordPreview(r, previewTokens, tok);
   } else {
     schema = { type: 'string', contentEncoding: 'base64', description: `${3072} bytes of the original per record` };
@@ -250,7 +269,7 @@ export function jqPath(keys: string[]): string {
 }
 
 /** Fills the preview budget: error-like lines first (up to 40%), then the head, then the tail. */
-function textPreview(t: TextStats, budget: number, tok: Tokenizer): Descriptor['preview'] {
+function textPreview(t: TextStats, errorLines: PreviewLine[], budget: number, tok: Tokenizer): Descriptor['preview'] {
   let left = budget;
   const take = (lines: PreviewLine[], max: number, fromEnd = false): string[] => {
     const out: string[] = [];
@@ -266,7 +285,7 @@ function textPreview(t: TextStats, budget: number, tok: Tokenizer): Descriptor['
     left -= used;
     return fromEnd ? out.reverse() : out;
   };
-  const errors = t.errors.length ? take(t.errors, Math.floor(budget * 0.4)) : [];
+  const errors = errorLines.length ? take(errorLines, Math.floor(budget * 0.4)) : [];
   const head = take(t.head, Math.floor(left * 0.55));
   const shownHead = new Set(head.map((s) => s.slice(0, s.indexOf(':'))));
   const tail = take(
@@ -339,6 +358,35 @@ function quoted(commands: string[]): string {
     .join(', ');
 }
 
+/** The kind's commands with the real id in place of ID. */
+export function kindNext(k: KindFacts, id: string): string[] {
+  return (k.next ?? []).map((c) => c.replace(/^lro (\S+) ID\b/, `lro $1 ${id}`));
+}
+
+/** Guidance for an output whose kind is known: what it is, its errors if it has any, the kind's next commands. */
+function kindGuidance(h: Header, k: KindFacts, size: string): string {
+  const id = h.id;
+  const f = k.facts ?? {};
+  const map = f.map ? `: ${formatCount(Number(f.entries))} entries at ${String(f.map)}` : '';
+  const what =
+    h.content_type === 'json' && h.split === 'none'
+      ? `1 JSON document (${k.kind}${map}, ${size})`
+      : `${formatCount(h.count)} ${h.content_type === 'text' ? 'lines' : 'records'} of ${k.kind} (${size})`;
+  const n = k.errorCount ?? 0;
+  const first = k.errorLines?.[0];
+  let errors = '';
+  if (k.kind === 'test-run') {
+    const named = n ? ' (kind_facts.failing names them)' : '';
+    errors = ` ${formatCount(Number(f.failed ?? n))} of ${formatCount(Number(f.tests))} tests failed${named}.`;
+  } else if (k.errors === 'own') {
+    const at = first ? ` (first: line ${first.line})` : '';
+    errors = n ? ` ${formatCount(n)} ${n === 1 ? 'line is an error' : 'lines are errors'}${at}.` : ' No error.';
+  } else if (k.errors === 'none') errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
+  const next = [...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i);
+  const rec = h.content_type === 'text' ? ' Record N is line N.' : '';
+  return `${what} stored as ${id}; nothing printed.${errors} Next: ${quoted(next.slice(0, 3))}.${rec}`;
+}
+
 /** Short, concrete next steps with the real id. */
 function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   const id = h.id;
@@ -346,6 +394,7 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   if (stats.kind === 'binary') {
     return `${formatBytes(h.bytes)} of binary data stored as ${id}; nothing printed. Restore: \`lro cat ${id} > file.bin\`. Identify: \`lro cat ${id} | file -\`.`;
   }
+  if (stats.kind === 'text' && stats.text.kind) return kindGuidance(h, stats.text.kind, size);
   if (stats.kind === 'text') {
     const t = stats.text;
     const first = t.errors[0];
@@ -362,6 +411,8 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
     return `${formatCount(h.count)} lines (${size}) stored as ${id}; nothing printed.${errors} Next: ${quoted(next)}. Record N is line N.`;
   }
   const r = stats.records;
+  const k = jsonKind(h, r);
+  if (k.next) return kindGuidance(h, k as KindFacts, size);
   const what = [...r.schema.types].join('/') || 'JSON';
   const bad = h.invalid_records?.length ?? 0;
   const skipped = bad ? ` ${bad === 1 ? '1 line is' : `${bad} lines are`} not JSON (kept as strings; lro jq skips them, lro read shows them).` : '';

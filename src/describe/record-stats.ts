@@ -4,6 +4,8 @@
 // counting for `stride` records, and the stats say they are estimates.
 import { SchemaNode, jqKey } from './schema.js';
 import { FieldProfiles, type FieldFigures } from './field-stats.js';
+import { RecordKindWatch } from './kinds/json-kinds.js';
+import type { KindFacts } from './kinds/types.js';
 
 const HEAD_RECORDS = 3;
 const TAIL_RECORDS = 2;
@@ -43,6 +45,8 @@ export interface RecordStats {
   topValues: FieldValues[];
   /** Numbers (min, max, median), timestamps (first, last) and ids (distinct values) of the other fields. */
   figures: FieldFigures[];
+  /** What kind of JSON this is when a watcher is sure (a test run, a map): see kinds/json-kinds.ts. */
+  kind?: KindFacts;
 }
 
 class ValueCounter {
@@ -87,6 +91,7 @@ export class RecordAnalyzer {
   private readonly schema = new SchemaNode();
   private readonly fields = new Map<string, ValueCounter>();
   private readonly profiles = new FieldProfiles(MAX_TRACKED_FIELDS);
+  private readonly kindWatch = new RecordKindWatch();
 
   /** Sees record number n (its JSON text). Records must come in order; numbers may skip (non-JSON lines). */
   observe(record: Buffer, n: number): void {
@@ -132,6 +137,7 @@ export class RecordAnalyzer {
       return;
     }
     this.analyzed++;
+    this.kindWatch.observe(value, n, length, this.weight);
     this.schema.add(value);
     this.countFields(value);
   }
@@ -160,7 +166,9 @@ export class RecordAnalyzer {
     // a time or an id says more by its range or its count of values than by its most frequent values
     const figures = this.profiles.figures(this.analyzed);
     const described = new Set(figures.filter((f) => f.times || f.distinct).map((f) => f.path));
+    const kind = this.kindWatch.end(this.n, this.analyzed < this.n);
     return {
+      ...(kind ? { kind } : {}),
       count: this.n,
       analyzed: this.analyzed,
       sampled: this.analyzed < this.n,

@@ -3,6 +3,7 @@
 // the text encoder, in one pass, with bounded memory.
 import { ErrorLines } from './error-lines.js';
 import { LineTemplates, type TemplateStats } from './line-templates.js';
+import { detectKind, type KindFacts } from './kinds/index.js';
 
 /** One line shown in a preview: its number (= record number) and its text, cleaned for display. */
 export interface PreviewLine {
@@ -25,6 +26,10 @@ export interface TextStats {
   levelForms: Record<string, 'word' | 'bracketed' | 'both'>;
   /** The kinds of line (log templates) of the first lines. */
   templates: TemplateStats;
+  /** What kind of output the first lines are (a listing, a table, a diff…), when a detector is sure. */
+  kind?: KindFacts;
+  /** The share of the first lines that carry a date or a time near their start, as log lines do. */
+  timestamped?: number;
 }
 
 /** Words that make a line "look like an error". */
@@ -42,6 +47,12 @@ const LINE_KEEP_BYTES = 2048; // bytes of a line kept for display
 const LEVEL_SCAN_LINES = 500_000;
 /** Bytes of the previous piece of a long line kept to find a word across the cut. */
 const REST_OVERLAP = 32;
+/** Bytes of whole lines at the start of the input that the kind detectors see. */
+const KIND_SAMPLE_BYTES = 256 << 10;
+/** Characters of a sampled line the kind detectors see. */
+const KIND_LINE_CHARS = 1024;
+/** A date or a time as logs write them (2026-11-26, 22:15:29, Nov 26, 081109 203615). */
+const STAMP_RE = /\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b|\b\d{6} \d{6}\b/;
 const ANSI_RE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
 
 /** Display form of raw line bytes: UTF-8 (lossy), no ANSI escapes, no trailing CR, at most max characters. */
@@ -105,6 +116,9 @@ export class TextAnalyzer {
   private restTail = '';
   private readonly templates = new LineTemplates();
   private readonly errorLines = new ErrorLines(ERROR_PATTERN);
+  private readonly sample: Buffer[] = [];
+  private sampleBytes = 0;
+  private sampleFull = false;
 
   /** Feeds input bytes; the chunk may be reused once this returns (what the preview keeps is copied). */
   push(chunk: Buffer): void {
@@ -126,6 +140,8 @@ export class TextAnalyzer {
       this.carryLong = false;
       this.lineNo++;
       this.single(line, this.lineNo);
+      // (of a line longer than LINE_KEEP_BYTES, the detectors see the start)
+      this.keepSample(Buffer.concat([line, Buffer.from('\n')]));
       this.resetRest();
       start = nl + 1;
     }
@@ -151,6 +167,7 @@ export class TextAnalyzer {
     if (this.carry && this.carry.length > 0) {
       this.lineNo++;
       this.single(this.carry, this.lineNo);
+      this.keepSample(Buffer.concat([this.carry, Buffer.from('\n')]));
     }
     this.carry = null;
     const lastFirst = this.firstErrors.at(-1)?.line ?? 0;
@@ -171,7 +188,39 @@ export class TextAnalyzer {
       levels: this.levels,
       levelForms: this.levelForms,
       templates: this.templates.end(),
+      ...this.kind(),
     };
+  }
+
+  /** Keeps whole lines of the input's start for the kind detectors (a copy; at most KIND_SAMPLE_BYTES). */
+  private keepSample(lines: Uint8Array): void {
+    if (this.sampleFull) return;
+    const room = KIND_SAMPLE_BYTES - this.sampleBytes;
+    let piece = lines;
+    if (piece.length > room) {
+      this.sampleFull = true;
+      const cut = Buffer.from(piece.buffer, piece.byteOffset, room).lastIndexOf(0x0a);
+      piece = piece.subarray(0, cut + 1);
+    }
+    this.sample.push(Buffer.from(piece));
+    this.sampleBytes += piece.length;
+  }
+
+  private kind(): { kind?: KindFacts; timestamped: number } {
+    const text = Buffer.concat(this.sample).toString('utf8');
+    const lines = text.split('\n');
+    lines.pop(); // after the last newline
+    const m = this.mask;
+    const shown = lines.map((l) => {
+      // a detector needs the start of a line only, and a line cut short bounds what its regexes cost
+      const start = l.length > KIND_LINE_CHARS ? l.slice(0, KIND_LINE_CHARS) : l;
+      const clean = start.replace(ANSI_RE, '').replace(/\r$/, '');
+      return m ? Buffer.from(m.line(Buffer.from(clean))).toString('utf8') : clean;
+    });
+    const complete = !this.sampleFull && shown.length === this.lineNo;
+    const kind = detectKind({ lines: shown, total: this.lineNo, complete });
+    const timestamped = shown.length ? shown.filter((l) => STAMP_RE.test(l.slice(0, 48))).length / shown.length : 0;
+    return { ...(kind ? { kind } : {}), timestamped: Math.round(timestamped * 100) / 100 };
   }
 
   private extendCarry(bytes: Buffer): void {
@@ -267,6 +316,7 @@ export class TextAnalyzer {
   /** Whole lines, each ending with "\n". */
   private region(buf: Buffer): void {
     const first = this.lineNo + 1;
+    this.keepSample(buf);
     this.templates.region(buf, first);
     let pos = 0;
     let n = first;

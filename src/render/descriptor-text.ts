@@ -12,6 +12,8 @@ export function renderDescriptorText(d: Descriptor): string {
   out.push(
     `${what} offloaded: ${formatCount(s.count)} ${unit} of ${s.content_type} (~${formatCount(s.estimated_tokens)} tokens, ${formatBytes(s.bytes)}).`,
   );
+  out.push(`kind: ${s.kind}`);
+  if (s.kind_facts) out.push(...factLines(s.kind_facts));
   out.push(`id: ${d.id}`);
   out.push(`file: ${d.file_path} (expires ${d.expires_at})`);
   if (s.source) out.push(`source: ${sourceLine(s.source)}`);
@@ -55,6 +57,26 @@ export function renderDescriptorText(d: Descriptor): string {
   }
   out.push('', d.guidance, '');
   return out.join('\n');
+}
+
+/** A kind's facts, one line each: a list of objects (a table's columns, a diff's files) one line per item. */
+function factLines(facts: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const flat = (v: unknown): string =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.entries(v)
+          .map(([k, x]) => `${k} ${flat(x)}`)
+          .join(', ')
+      : Array.isArray(v)
+        ? v.map(flat).join('; ')
+        : String(v);
+  for (const [k, v] of Object.entries(facts)) {
+    if (Array.isArray(v) && v.some((x) => x !== null && typeof x === 'object')) {
+      out.push(`  ${k}:`);
+      for (const x of v) out.push(`    ${flat(x)}`);
+    } else out.push(`  ${k}: ${flat(v)}`);
+  }
+  return out;
 }
 
 /** How the source reads on its line: the command and how it ended, or the tool call and whether it failed. */

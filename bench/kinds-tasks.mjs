@@ -1,0 +1,349 @@
+// The questions an agent asks of each kind of output (issue 23, item 7), on the outputs of fixtures/outputs made
+// 1 MB or more (`scale`: more rows, files, tests or entries of the same kind). Each is answered from the
+// descriptor (call 1) and at most one more call, with no jq written (a command or recipe the descriptor printed
+// may be run as printed); `truth` computes the answer from the input itself. Used by bench/economy.mjs (the
+// table) and test/e2e/kinds-economy.test.ts (soak).
+import { readFileSync } from 'node:fs';
+
+const OUTPUTS = new URL('../fixtures/outputs/', import.meta.url).pathname;
+const MIN = 1_000_000;
+export const fixture = (name) => readFileSync(OUTPUTS + name, 'utf8');
+
+/** The first `head` lines, then copies of the rest (copy(i, line) may rename), until MIN bytes. */
+function grow(text, head, copy = (_, l) => l) {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const out = lines.slice(0, head);
+  const body = lines.slice(head);
+  let size = out.join('\n').length;
+  for (let i = 0; size < MIN; i++) {
+    for (const l of body) {
+      const c = copy(i, l);
+      out.push(c);
+      size += c.length + 1;
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const rows = (text) => text.replace(/\n$/, '').split('\n');
+const count = (out) => Number(/^(\d+)$/m.exec(out)?.[1] ?? NaN);
+/** The text of the first line `lro read` (N: text) or `lro grep` (N:text) printed. */
+const recordText = (out) => /^\d+: (.*)$/m.exec(out)?.[1] ?? '';
+const grepText = (out) => /^\d+:(.*)$/m.exec(out)?.[1] ?? '';
+const facts = (d) => d.summary.kind_facts;
+const nextCall = (d, i) => {
+  // the i-th command of the guidance, as printed (`lro …` in backticks), as argv
+  const cmds = [...d.guidance.matchAll(/`lro ([^`]*)`/g)].map((m) => m[1]);
+  return cmds[i].match(/'(?:[^']|'\\'')*'|\S+/g).map((w) => (w.startsWith("'") ? w.slice(1, -1).replace(/'\\''/g, "'") : w));
+};
+const maxBy = (items, key) => items.reduce((best, x) => (key(x) > key(best) ? x : best));
+
+export const KIND_TASKS = [
+  {
+    name: 'find: how many .h files',
+    kind: 'paths',
+    input: () => grow(fixture('find-usr-include.txt'), 0, (i, l) => l.replace('/usr/include', `/usr/include/v${i}`)),
+    calls: (d) => [nextCall(d, 0)],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => l.endsWith('.h')).length,
+  },
+  {
+    name: 'ls -l: the largest file',
+    kind: 'listing',
+    input: () => grow(fixture('ls-l-usr-bin.txt'), 1),
+    calls: () => [],
+    answer: (_, d) => facts(d).largest[0].name,
+    truth: (t) => maxBy(rows(t).filter((l) => l.startsWith('-')), (l) => Number(l.split(/\s+/)[4])).split(/\s+/).slice(8).join(' '),
+  },
+  {
+    name: 'ls -laR: how many directories listed',
+    kind: 'listing',
+    input: () => grow(fixture('ls-laR-share-doc.txt'), 0, (i, l) => l.replace(/^\/usr\/share\/doc/, `/usr/share/doc${i}`)),
+    calls: () => [['grep', 'ID', '^/.*:$', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => /^\/.*:$/.test(l)).length,
+  },
+  {
+    name: 'ps aux: the process using the most memory',
+    kind: 'table',
+    input: () => grow(fixture('ps-aux.txt'), 1),
+    calls: (d) => [['read', 'ID', '--records', String(facts(d).columns.find((c) => c.name === '%MEM').max_line)]],
+    answer: (outs) => recordText(outs[1]).trim().split(/\s+/).slice(10).join(' '),
+    truth: (t) => maxBy(rows(t).slice(1), (l) => Number(l.trim().split(/\s+/)[3])).trim().split(/\s+/).slice(10).join(' '),
+  },
+  {
+    name: 'df -h: the fullest filesystem',
+    kind: 'table',
+    input: () => grow(fixture('df-h.txt'), 1, (i, l) => l.replace(/^(\S+)/, `$1-${i}`)),
+    calls: (d) => [['read', 'ID', '--records', String(facts(d).columns.find((c) => c.name === 'Use%').max_line)]],
+    answer: (outs) => recordText(outs[1]).split(/\s+/)[0],
+    truth: (t) => maxBy(rows(t).slice(1), (l) => Number(l.split(/\s+/)[4].replace('%', ''))).split(/\s+/)[0],
+  },
+  {
+    name: 'kubectl get pods: how many in CrashLoopBackOff',
+    kind: 'table',
+    input: () => grow(fixture('kubectl-get-pods.txt'), 1),
+    calls: () => [['grep', 'ID', 'CrashLoopBackOff', '-w', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => l.split(/\s+/)[3] === 'CrashLoopBackOff').length,
+  },
+  {
+    name: 'docker ps: which image most containers run',
+    kind: 'table',
+    input: () => grow(fixture('docker-ps.txt'), 1),
+    calls: () => [],
+    answer: (_, d) => Object.keys(facts(d).columns.find((c) => c.name === 'IMAGE').top)[0],
+    truth: (t) => {
+      const c = {};
+      for (const l of rows(t).slice(1)) c[l.split(/\s{2,}/)[1]] = (c[l.split(/\s{2,}/)[1]] ?? 0) + 1;
+      const most = Math.max(...Object.values(c));
+      return Object.keys(c).find((k) => c[k] === most);
+    },
+  },
+  {
+    name: 'CSV: how many orders are in error',
+    kind: 'csv',
+    input: () => grow(fixture('orders.csv'), 1),
+    calls: () => [['grep', 'ID', ',error,', '-F', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => l.split(',')[2] === 'error').length,
+  },
+  {
+    name: 'TSV: the highest order total',
+    kind: 'tsv',
+    input: () => grow(fixture('orders.tsv'), 1),
+    calls: () => [],
+    answer: (_, d) => facts(d).columns.find((c) => c.name === 'total').max,
+    truth: (t) => Math.max(...rows(t).slice(1).map((l) => Number(l.split('\t')[3]))),
+  },
+  {
+    name: 'du -a: the biggest entry',
+    kind: 'tsv',
+    input: () => grow(fixture('du-a.tsv'), 0, (i, l) => l.replace('/usr/share/doc', `/usr/share/doc${i}`)),
+    calls: (d) => [['read', 'ID', '--records', String(facts(d).columns[0].max_line)]],
+    answer: (outs) => recordText(outs[1]).split('\t')[1],
+    truth: (t) => maxBy(rows(t), (l) => Number(l.split('\t')[0])).split('\t')[1],
+  },
+  {
+    name: 'git diff: the file changed most',
+    kind: 'diff',
+    input: () => grow(fixture('git-diff.patch'), 0, (i, l) => l.replace(/ ([ab])\/src\//g, ` $1/v${i}/src/`).replace(/^(\+\+\+|---) ([ab])\/src\//, `$1 $2/v${i}/src/`)),
+    calls: () => [],
+    answer: (_, d) => facts(d).files[0].file,
+    truth: (t) => {
+      const per = new Map();
+      let file = null;
+      let hunk = false;
+      for (const l of rows(t)) {
+        if (l.startsWith('+++ ')) (file = l.slice(6)), per.set(file, 0), (hunk = false);
+        else if (l.startsWith('@@ ')) hunk = true;
+        else if (l.startsWith('diff ')) hunk = false;
+        else if (hunk && file && /^[+-]/.test(l)) per.set(file, per.get(file) + 1);
+      }
+      return maxBy([...per], (e) => e[1])[0];
+    },
+  },
+  {
+    name: 'git log --stat: commits by the top author',
+    kind: 'git-log',
+    input: () => grow(fixture('git-log-stat.txt'), 0),
+    calls: (d) => [nextCall(d, 0)],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => l.startsWith('Author: Seed')).length,
+  },
+  {
+    name: 'pytest -v: which tests failed',
+    kind: 'test-run',
+    input: () => {
+      const t = fixture('pytest-v.txt');
+      const passing = rows(t).filter((l) => / PASSED /.test(l));
+      return grow(`${t}${passing.join('\n')}\n`, rows(t).length, (i, l) => l.replace('test_sample.py', `test_more_${i}.py`));
+    },
+    calls: () => [],
+    answer: (_, d) => [...facts(d).failing].sort(),
+    truth: (t) => [...new Set(rows(t).filter((l) => / FAILED /.test(l)).map((l) => l.split(' ')[0]))].sort(),
+  },
+  {
+    name: 'go test -v: which tests failed',
+    kind: 'test-run',
+    input: () => {
+      const t = fixture('go-test-v.txt');
+      const passing = rows(t).filter((l) => /--- PASS: /.test(l));
+      return grow(`${t}${passing.join('\n')}\n`, rows(t).length, (i, l) => l.replace(/(Test\w+)/, `$1_${i}`));
+    },
+    calls: () => [],
+    answer: (_, d) => [...facts(d).failing].sort(),
+    truth: (t) => [...new Set(rows(t).filter((l) => /^\s*--- FAIL: /.test(l)).map((l) => l.trim().split(' ')[2]))].sort(),
+  },
+  {
+    name: 'go test -json: which tests failed',
+    kind: 'test-run',
+    input: () => {
+      const t = fixture('go-test.jsonl');
+      const failed = new Set(rows(t).map((l) => JSON.parse(l)).filter((e) => e.Action === 'fail').map((e) => e.Package));
+      const passed = rows(t).filter((l) => !failed.has(JSON.parse(l).Package));
+      return grow(`${t}${passed.join('\n')}\n`, rows(t).length, (i, l) => l.replace(/"Package":"([^"]*)"/, `"Package":"$1/copy${i}"`));
+    },
+    calls: () => [],
+    answer: (_, d) => [...facts(d).failing].sort(),
+    truth: (t) => [...new Set(rows(t).map((l) => JSON.parse(l)).filter((e) => e.Action === 'fail' && e.Test).map((e) => `${e.Package} ${e.Test}`))].sort(),
+  },
+  {
+    name: 'jest --json: which tests failed',
+    kind: 'test-run',
+    input: () => {
+      const run = JSON.parse(fixture('jest.json'));
+      const passing = run.testResults.filter((f) => f.status === 'passed');
+      for (let i = 0; JSON.stringify(run).length < MIN; i++) run.testResults.push(...passing.map((f) => ({ ...f, name: f.name.replace('.test.js', `.copy${i}.test.js`) })));
+      return `${JSON.stringify(run)}\n`;
+    },
+    calls: () => [],
+    answer: (_, d) => [...facts(d).failing].sort(),
+    truth: (t) => JSON.parse(t).testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${f.name.split('/').slice(-2).join('/')} › ${a.fullName}`)).sort(),
+  },
+  {
+    name: 'tsc: the most frequent error code',
+    kind: 'diagnostics',
+    input: () => grow(fixture('tsc-errors.txt'), 0, (i, l) => l.replace('broken.ts', `src/file${i}.ts`)),
+    calls: () => [],
+    answer: (_, d) => Object.keys(facts(d).by_code)[0],
+    truth: (t) => {
+      const c = {};
+      for (const m of t.matchAll(/error (TS\d+):/g)) c[m[1]] = (c[m[1]] ?? 0) + 1;
+      return maxBy(Object.entries(c), (e) => e[1])[0];
+    },
+  },
+  {
+    name: 'gcc: how many errors',
+    kind: 'diagnostics',
+    input: () => grow(fixture('gcc-errors.txt'), 0, (i, l) => l.replace(/^broken\.c/, `src/file${i}.c`)),
+    calls: () => [['grep', 'ID', ': error: ', '-F', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => l.includes(': error: ')).length,
+  },
+  {
+    name: 'cargo build: which error codes',
+    kind: 'diagnostics',
+    input: () => grow(fixture('cargo-errors.txt'), 0),
+    calls: () => [],
+    answer: (_, d) => Object.keys(facts(d).by_code).sort(),
+    truth: (t) => [...new Set([...t.matchAll(/^error\[(E\d+)\]/gm)].map((m) => m[1]))].sort(),
+  },
+  {
+    name: 'strace: how many calls failed',
+    kind: 'syscalls',
+    input: () => grow(fixture('strace.txt'), 0),
+    calls: (d) => [nextCall(d, 0)],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => / = -1 E[A-Z]+/.test(l)).length,
+  },
+  {
+    name: 'SQL dump: rows inserted into orders',
+    kind: 'sql-dump',
+    input: () => grow(fixture('shop-dump.sql'), 3),
+    calls: () => [['grep', 'ID', '^INSERT INTO orders ', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => l.startsWith('INSERT INTO orders ')).length,
+  },
+  {
+    name: 'HTML: the page title',
+    kind: 'html',
+    input: () => {
+      const t = fixture('pydoc-json.html');
+      return grow(t, rows(t).length - 2);
+    },
+    calls: () => [],
+    answer: (_, d) => facts(d).title,
+    truth: (t) => /<title>([^<]*)/.exec(t)[1],
+  },
+  {
+    name: 'minified JS: does it name a source map',
+    kind: 'minified',
+    input: () => grow(fixture('lodash.min.js'), 4),
+    calls: () => [['grep', 'ID', 'sourceMappingURL', '-F', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => l.includes('sourceMappingURL')).length,
+  },
+  {
+    name: 'env: the value of PATH',
+    kind: 'env',
+    input: () => grow(fixture('env.txt'), 0, (i, l) => (l.startsWith('PATH=') && i === 0 ? l : l.replace(/^([A-Z_]+)=/, `$1_${i}=`))),
+    calls: (d) => [nextCall(d, 0)],
+    answer: (outs) => grepText(outs[1]).slice(5),
+    truth: (t) => rows(t).find((l) => l.startsWith('PATH=')).slice(5),
+  },
+  {
+    name: 'package-lock.json: how many dev packages',
+    kind: 'json-map',
+    input: () => {
+      const lock = JSON.parse(fixture('package-lock.json'));
+      const base = Object.entries(lock.packages);
+      for (let i = 0; JSON.stringify(lock).length < MIN; i++) for (const [k, v] of base) if (k) lock.packages[`${k}-copy${i}`] = v;
+      return `${JSON.stringify(lock, null, 2)}\n`;
+    },
+    calls: () => [],
+    answer: (_, d) => facts(d).top_values['.dev'].true,
+    truth: (t) => Object.values(JSON.parse(t).packages).filter((p) => p.dev === true).length,
+  },
+  {
+    name: 'npm ls --json: how many packages in the tree',
+    kind: 'json-tree',
+    input: () => {
+      const tree = JSON.parse(fixture('npm-ls.json'));
+      const base = Object.entries(tree.dependencies);
+      for (let i = 0; JSON.stringify(tree).length < MIN; i++) for (const [k, v] of base) tree.dependencies[`${k}-copy${i}`] = v;
+      return `${JSON.stringify(tree, null, 2)}\n`;
+    },
+    calls: () => [],
+    answer: (_, d) => facts(d).tree.nodes,
+    truth: (t) => {
+      let n = 0;
+      const walk = (m) => Object.values(m).forEach((v) => (n++, v.dependencies && walk(v.dependencies)));
+      walk(JSON.parse(t).dependencies);
+      return n;
+    },
+  },
+  {
+    name: 'kubectl get -o json: pods per phase',
+    kind: 'json-records',
+    input: () => {
+      const list = JSON.parse(fixture('kubectl-get-pods.json'));
+      const base = list.items;
+      for (let i = 0; JSON.stringify(list).length < MIN; i++) list.items.push(...base.map((p) => ({ ...p, metadata: { ...p.metadata, name: `${p.metadata.name}-${i}` } })));
+      return `${JSON.stringify(list, null, 2)}\n`;
+    },
+    calls: (d) => [nextCall(d, 1)],
+    answer: (outs) => Object.fromEntries([...outs[1].matchAll(/^ *([\d,]+) +[\d.]+%? +(\S.*)$/gm)].map((m) => [m[2], Number(m[1].replace(/,/g, ''))])),
+    truth: (t) => {
+      const c = {};
+      for (const p of JSON.parse(t).items) c[p.status.phase] = (c[p.status.phase] ?? 0) + 1;
+      return c;
+    },
+    compare: (a, b) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort()),
+  },
+  {
+    name: 'docker inspect: containers killed for memory',
+    kind: 'json-records',
+    input: () => {
+      const base = JSON.parse(fixture('docker-inspect.json'));
+      const all = [];
+      for (let i = 0; JSON.stringify(all).length < MIN; i++) all.push(...base.map((c) => ({ ...c, Name: `${c.Name}_${i}` })));
+      return `${JSON.stringify(all, null, 2)}\n`;
+    },
+    calls: () => [['where', 'ID', 'State.OOMKilled=true', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => JSON.parse(t).filter((c) => c.State.OOMKilled).length,
+  },
+  {
+    name: 'curl -v: the HTTP status',
+    kind: 'text',
+    input: () => {
+      const t = fixture('curl-v.txt');
+      const body = rows(t).find((l) => l.startsWith('['));
+      return t.replace(body, JSON.stringify(Array.from({ length: 25_000 }, (_, i) => ({ id: i, name: `item ${i}`, state: i % 9 ? 'ok' : 'degraded' }))));
+    },
+    calls: () => [['grep', 'ID', '^< HTTP', '-m', '1']],
+    answer: (outs) => grepText(outs[1]).split(' ')[2],
+    truth: (t) => /^< HTTP\/\S+ (\d+)/m.exec(t)[1],
+  },
+];

@@ -1,0 +1,38 @@
+// What a kind detector answers: which kind of output this is, the facts that describe it, whether its error
+// lines are errors, and the next commands and jq recipes built from its real fields. A detector that is not
+// sure answers null: a wrong kind is worse than none ("text").
+
+/** One recipe: a jq filter over the stored records (text: each record is one line as a JSON string). */
+export interface KindRecipe {
+  description: string;
+  flags: string[];
+  filter: string;
+}
+
+export interface KindFacts {
+  /** paths, listing, table, csv, tsv, diff, git-log, test-run, diagnostics, sql-dump, html, minified, env, syscalls,
+   * log, json-map, json-tree… */
+  kind: string;
+  /** Facts of this kind (plain JSON, bounded: the descriptor shows them as they are). */
+  facts: Record<string, unknown>;
+  /**
+   * What the descriptor says of error lines: 'words' (lines with an error word, as for any text), 'none' (this
+   * kind has no error lines: a path or a row holding "error" is not one), 'own' (the kind's own: `errorLines`).
+   */
+  errors: 'words' | 'none' | 'own';
+  errorLines?: { line: number; text: string }[];
+  errorCount?: number;
+  /** Whether log levels mean something here (they do not in a listing). */
+  levels?: boolean;
+  /** lro commands worth running next, with `ID` where the result's id goes. */
+  next?: string[];
+  recipes?: KindRecipe[];
+}
+
+/** The lines a text detector sees: the first lines of the input (all of them when `complete`). */
+export interface TextSample {
+  lines: string[];
+  /** Line number of lines[0] (1). */
+  total: number;
+  complete: boolean;
+}

@@ -1,0 +1,53 @@
+// @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
+// The question an agent asks of each kind of output (bench/kinds-tasks.mjs: the outputs of fixtures/outputs made
+// 1 MB or more) is answered from the descriptor and at most one more call, with no jq written, in at most 1% of
+// the output's tokens, and the answer is the one computed from the input. bench/economy.sh prints the same table.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { getTokenizer } from '../../src/engines/tokenizer.js';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+// @ts-expect-error: a plain ES module of the benchmarks, without types
+import { KIND_TASKS } from '../../bench/kinds-tasks.mjs';
+
+interface Task {
+  name: string;
+  kind: string;
+  input: () => string;
+  calls: (d: Record<string, any>) => string[][];
+  answer: (outs: string[], d: Record<string, any>) => unknown;
+  truth: (input: string) => unknown;
+  compare?: (a: unknown, b: unknown) => boolean;
+}
+
+let root: string;
+let env: Record<string, string>;
+beforeAll(() => {
+  root = tempDir();
+  env = { LRO_DIR: join(root, 'store') };
+});
+afterAll(() => cleanup(root));
+
+const tok = getTokenizer('o200k_base');
+
+describe('one question per kind of output', () => {
+  it.each((KIND_TASKS as Task[]).map((t) => [t.name, t]))('%s', async (_, t: Task) => {
+    const input = t.input();
+    const off = await lro(['offload'], { input, env });
+    expect(off.code, off.stderr).toBe(0);
+    const d = JSON.parse(off.out);
+    expect(d.summary.kind).toBe(t.kind);
+    const outs = [off.out];
+    for (const args of t.calls(d)) {
+      // no jq written: a call is a plain lro command, or a jq recipe the descriptor printed as it is
+      if (args[0] === 'jq') expect(d.jq_recipes.map((r: { command: string }) => r.command).join('\n')).toContain(args.at(-1));
+      outs.push((await lro(args.map((a) => (a === 'ID' ? d.id : a)), { env })).out);
+    }
+    expect(outs.length).toBeLessThanOrEqual(2);
+    const printed = outs.reduce((s, o) => s + tok.count(o), 0);
+    expect(printed).toBeLessThanOrEqual(tok.count(input) * 0.01);
+    const answer = t.answer(outs, d);
+    const truth = t.truth(input);
+    if (t.compare) expect(t.compare(answer, truth), `${JSON.stringify(answer)} vs ${JSON.stringify(truth)}`).toBe(true);
+    else expect(answer).toEqual(truth);
+  });
+});

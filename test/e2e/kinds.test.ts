@@ -1,0 +1,278 @@
+// Kind-aware descriptors (issue 23, items 1 and 7): each output of fixtures/outputs (real command outputs where the
+// tool was there, see its MANIFEST.md) is described as what it is — its kind, the facts of that kind (counts,
+// columns, failures) — and nothing false: no error lines for a listing whose paths hold "error", no log levels for
+// a table, a wrong kind for none. The questions an agent asks of each, on outputs of 1 MB, are in
+// kinds-economy.test.ts (soak) and bench/economy.sh.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { corpusFile } from '../helpers/corpus.js';
+
+const OUTPUTS = join(__dirname, '../../fixtures/outputs');
+let root: string;
+let env: Record<string, string>;
+beforeAll(() => {
+  root = tempDir();
+  env = { LRO_DIR: join(root, 'store') };
+});
+afterAll(() => cleanup(root));
+
+type D = Record<string, any>;
+
+async function offload(input: Buffer | string, args: string[] = []): Promise<D> {
+  const r = await lro(['offload', '--force', ...args], { input, env });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.out) as D;
+}
+
+const fixture = (name: string) => readFileSync(join(OUTPUTS, name));
+const lines = (name: string) => fixture(name).toString('utf8').split('\n').filter((l) => l !== '');
+const column = (d: D, name: string) => (d.summary.kind_facts.columns as D[]).find((c) => c.name === name)!;
+
+/** Nothing in the descriptor calls a line an error or counts log levels. */
+function noErrors(d: D): void {
+  expect(d.summary.error_lines).toBeUndefined();
+  expect(d.summary.levels).toBeUndefined();
+  expect(d.preview.errors).toBeUndefined();
+  expect(d.guidance).not.toMatch(/look like errors/);
+}
+
+describe('kinds of text', () => {
+  it('find: a path list, counted by extension, and a path holding "error" is no error line', async () => {
+    const input = `${fixture('find-usr-include.txt')}/usr/include/error.h\n/usr/include/linux/errqueue-error_fail.h\n`;
+    const d = await offload(input);
+    expect(d.summary.kind).toBe('paths');
+    const f = d.summary.kind_facts;
+    expect(f.paths).toBe(input.split('\n').length - 1);
+    expect(f.root).toBe('/usr/include');
+    const h = input.split('\n').filter((l) => l.endsWith('.h')).length;
+    expect(f.by_extension['.h']).toBe(h);
+    noErrors(d);
+    expect(d.guidance).toContain(`lro grep ${d.id} '\\.h$' -c`);
+  });
+
+  it('ls -l and ls -laR: a listing with its largest files; no levels, no error lines', async () => {
+    const d = await offload(fixture('ls-l-usr-bin.txt'));
+    expect(d.summary.kind).toBe('listing');
+    const entries = lines('ls-l-usr-bin.txt').filter((l) => /^[-dl]/.test(l));
+    expect(d.summary.kind_facts.entries).toBe(entries.length);
+    const sizes = entries.filter((l) => l.startsWith('-')).map((l) => Number(l.split(/\s+/)[4]));
+    expect(d.summary.kind_facts.largest[0].size).toBe(Math.max(...sizes));
+    noErrors(d);
+    const r = await offload(fixture('ls-laR-share-doc.txt'));
+    expect(r.summary.kind).toBe('listing');
+    expect(r.summary.kind_facts.directories_listed).toBe(lines('ls-laR-share-doc.txt').filter((l) => /^\/.*:$/.test(l)).length);
+    noErrors(r);
+  });
+
+  it('ps aux: a table whose columns are named, typed and ranged, with the line of the largest value', async () => {
+    const d = await offload(fixture('ps-aux.txt'));
+    expect(d.summary.kind).toBe('table');
+    const rows = lines('ps-aux.txt').slice(1).map((l) => l.trim().split(/\s+/));
+    expect(d.summary.kind_facts.rows).toBe(rows.length);
+    expect(d.summary.kind_facts.columns.map((c: D) => c.name)).toEqual(['USER', 'PID', '%CPU', '%MEM', 'VSZ', 'RSS', 'TTY', 'STAT', 'START', 'TIME', 'COMMAND']);
+    const mem = column(d, '%MEM');
+    expect(mem.type).toBe('number');
+    expect(mem.max).toBe(Math.max(...rows.map((r) => Number(r[3]))));
+    expect(Number(rows[mem.max_line - 2][3])).toBe(mem.max);
+    noErrors(d);
+  });
+
+  it('df -h: sizes and percents as numbers, "Mounted on" one column', async () => {
+    const d = await offload(fixture('df-h.txt'));
+    expect(d.summary.kind).toBe('table');
+    expect(d.summary.kind_facts.columns.map((c: D) => c.name)).toEqual(['Filesystem', 'Size', 'Used', 'Avail', 'Use%', 'Mounted on']);
+    expect(column(d, 'Size').type).toBe('size');
+    expect(column(d, 'Use%').type).toBe('percent');
+  });
+
+  it('kubectl get and docker ps: left-aligned columns cut where the header says, empty cells and all', async () => {
+    const k = await offload(fixture('kubectl-get-pods.txt'));
+    expect(k.summary.kind).toBe('table');
+    const statuses = lines('kubectl-get-pods.txt').slice(1).map((l) => l.split(/\s+/)[3]);
+    expect(column(k, 'STATUS').top.CrashLoopBackOff).toBe(statuses.filter((s) => s === 'CrashLoopBackOff').length);
+    expect(column(k, 'RESTARTS').type).toBe('int');
+    noErrors(k); // a pod in Error is a value of STATUS, not an error line
+    const dk = await offload(fixture('docker-ps.txt'));
+    expect(dk.summary.kind).toBe('table');
+    expect(dk.summary.kind_facts.columns.map((c: D) => c.name)).toEqual(['CONTAINER ID', 'IMAGE', 'COMMAND', 'CREATED', 'STATUS', 'PORTS', 'NAMES']);
+    expect(column(dk, 'IMAGE').top['redis:7']).toBe(15);
+  });
+
+  it('CSV and TSV: the header names the columns; du without a header numbers them', async () => {
+    const c = await offload(fixture('orders.csv'));
+    expect(c.summary.kind).toBe('csv');
+    expect(c.summary.kind_facts.rows).toBe(400);
+    const status = column(c, 'status');
+    const rows = lines('orders.csv').slice(1).map((l) => l.split(','));
+    expect(status.top.error).toBe(rows.filter((r) => r[2] === 'error').length);
+    expect(column(c, 'total').type).toBe('number');
+    noErrors(c); // "error" is a status here
+    const t = await offload(fixture('orders.tsv'));
+    expect(t.summary.kind).toBe('tsv');
+    const du = await offload(fixture('du-a.tsv'));
+    expect(du.summary.kind).toBe('tsv');
+    expect(du.summary.kind_facts.header).toMatch(/^none/);
+    expect(column(du, '1').max).toBe(Math.max(...lines('du-a.tsv').map((l) => Number(l.split('\t')[0]))));
+  });
+
+  it('git diff: files changed and lines added and removed, no error lines', async () => {
+    const d = await offload(fixture('git-diff.patch'));
+    expect(d.summary.kind).toBe('diff');
+    const text = lines('git-diff.patch');
+    const f = d.summary.kind_facts;
+    expect(f.files_changed).toBe(text.filter((l) => l.startsWith('+++ ')).length);
+    expect(f.lines_added).toBe(text.filter((l) => l.startsWith('+') && !l.startsWith('+++ ')).length);
+    expect(f.lines_removed).toBe(text.filter((l) => l.startsWith('-') && !l.startsWith('--- ')).length);
+    noErrors(d);
+  });
+
+  it('git log --stat: commits, authors, insertions', async () => {
+    const d = await offload(fixture('git-log-stat.txt'));
+    expect(d.summary.kind).toBe('git-log');
+    expect(d.summary.kind_facts.commits).toBe(60);
+    noErrors(d);
+  });
+
+  it('pytest -v and go test -v: passed, failed, skipped, and the failing tests are the error lines', async () => {
+    const p = await offload(fixture('pytest-v.txt'));
+    expect(p.summary.kind).toBe('test-run');
+    const f = p.summary.kind_facts;
+    expect([f.runner, f.passed, f.failed, f.skipped]).toEqual(['pytest', 51, 4, 5]);
+    expect(f.failing).toEqual([5, 22, 39, 56].map((n) => `test_sample.py::test_parse_case_${n}`));
+    // test_error_handling_N passed: its name is no error line
+    expect(p.summary.error_lines).toBe(4);
+    expect(p.preview.errors.every((l: string) => l.includes('FAILED'))).toBe(true);
+    const g = await offload(fixture('go-test-v.txt'));
+    expect(g.summary.kind).toBe('test-run');
+    expect(g.summary.kind_facts.failed).toBe(lines('go-test-v.txt').filter((l) => /^\s*--- FAIL: /.test(l)).length);
+  });
+
+  it('tsc, gcc and cargo errors: diagnostics by file and code; their error lines are errors', async () => {
+    const t = await offload(fixture('tsc-errors.txt'));
+    expect(t.summary.kind).toBe('diagnostics');
+    expect(t.summary.kind_facts.by_code).toEqual({ TS2322: 2, TS2307: 1, TS2345: 1, TS2551: 1 });
+    expect(t.summary.error_lines).toBe(5);
+    const g = await offload(fixture('gcc-errors.txt'));
+    expect(g.summary.kind).toBe('diagnostics');
+    expect(g.summary.kind_facts.errors).toBe(lines('gcc-errors.txt').filter((l) => / error: /.test(l)).length);
+    const c = await offload(fixture('cargo-errors.txt'));
+    expect(c.summary.kind).toBe('diagnostics');
+    expect(c.summary.kind_facts.by_code).toEqual({ E0425: 1, E0308: 1 });
+  });
+
+  it('strace: calls by name; the failed ones are the error lines', async () => {
+    const d = await offload(fixture('strace.txt'));
+    expect(d.summary.kind).toBe('syscalls');
+    const failed = lines('strace.txt').filter((l) => / = -1 E[A-Z]+/.test(l)).length;
+    expect(d.summary.kind_facts.failed).toBe(failed);
+    expect(d.summary.error_lines).toBe(failed);
+  });
+
+  it('an SQL dump, HTML, minified JavaScript, env: what they are, no error lines', async () => {
+    const sql = await offload(fixture('shop-dump.sql'));
+    expect(sql.summary.kind).toBe('sql-dump');
+    expect(sql.summary.kind_facts.rows_inserted).toEqual({ orders: 400, customers: 6 });
+    noErrors(sql);
+    const html = await offload(fixture('pydoc-json.html'));
+    expect(html.summary.kind).toBe('html');
+    expect(html.summary.kind_facts.title).toBe('Python: package json');
+    noErrors(html);
+    const js = await offload(fixture('lodash.min.js'));
+    expect(js.summary.kind).toBe('minified');
+    noErrors(js);
+    const e = await offload(fixture('env.txt'));
+    expect(e.summary.kind).toBe('env');
+    expect(e.summary.kind_facts.variables).toBe(24);
+    noErrors(e);
+  });
+
+  it('what no detector is sure of stays text or log: curl -v, a book, a README, loghub logs', async () => {
+    expect((await offload(fixture('curl-v.txt'))).summary.kind).toBe('text');
+    expect((await offload(readFileSync(corpusFile('binary/sherlock-nul.txt')))).summary.kind).toBe('text');
+    const readme = await offload(readFileSync(join(__dirname, '../../README.md')));
+    expect(readme.summary.kind).toBe('text');
+    expect(readme.summary.levels).toBeUndefined(); // "INFO" in prose is a word, not a level
+    for (const log of ['HDFS_2k.log', 'Linux_2k.log', 'OpenSSH_2k.log']) {
+      const d = await offload(readFileSync(corpusFile(`loghub/${log}`)));
+      expect(d.summary.kind, log).toBe('log');
+      expect(d.summary.error_lines, log).toBeGreaterThan(0);
+    }
+  });
+
+  it('every jq recipe a kind prints runs as printed and prints something', async () => {
+    const files = ['orders.csv', 'du-a.tsv', 'ls-laR-share-doc.txt', 'ps-aux.txt', 'df-h.txt', 'find-usr-include.txt'];
+    for (const name of [...files, 'git-diff.patch', 'git-log-stat.txt', 'package-lock.json', 'npm-ls.json']) {
+      const d = await offload(fixture(name));
+      expect(d.jq_recipes.length, name).toBeGreaterThan(0);
+      for (const r of d.jq_recipes as { command: string }[]) {
+        const words = r.command.match(/'(?:[^']|'\\'')*'|\S+/g)!.map((w) => (w.startsWith("'") ? w.slice(1, -1) : w));
+        const out = await lro(words.slice(1), { env });
+        expect(out.code, `${name}: ${r.command}\n${out.stderr}`).toBe(0);
+        expect(out.out.trim().length, r.command).toBeGreaterThan(2);
+      }
+    }
+  });
+
+  it('the prose descriptor says the kind and its facts', async () => {
+    const r = await lro(['offload', '--force', '--descriptor', 'text'], { input: fixture('ps-aux.txt'), env });
+    expect(r.out).toMatch(/^kind: table$/m);
+    expect(r.out).toMatch(/^ {4}name %MEM, type number, min 0, max [\d.]+, max_line \d+$/m);
+  });
+});
+
+describe('kinds of JSON', () => {
+  it('go test -json: counts and the failing tests by name', async () => {
+    const d = await offload(fixture('go-test.jsonl'));
+    expect(d.summary.kind).toBe('test-run');
+    const events = lines('go-test.jsonl').map((l) => JSON.parse(l));
+    const failed = [...new Set(events.filter((e) => e.Action === 'fail' && e.Test).map((e) => `${e.Package} ${e.Test}`))];
+    expect(d.summary.kind_facts.failed).toBe(events.filter((e) => e.Action === 'fail' && e.Test).length);
+    expect(d.summary.kind_facts.failing.sort()).toEqual(failed.sort());
+    expect(d.guidance).toContain(`of ${d.summary.kind_facts.tests} tests failed`);
+  });
+
+  it('jest --json: per-test counts from the test files', async () => {
+    const d = await offload(fixture('jest.json'));
+    expect(d.summary.kind).toBe('test-run');
+    const run = JSON.parse(fixture('jest.json').toString());
+    const f = d.summary.kind_facts;
+    expect([f.tests, f.passed, f.failed, f.skipped]).toEqual([run.numTotalTests, run.numPassedTests, run.numFailedTests, run.numPendingTests]);
+  });
+
+  it('a lock file is a map: entries, their value fields, and recipes with to_entries', async () => {
+    const d = await offload(fixture('package-lock.json'));
+    expect(d.summary.kind).toBe('json-map');
+    const lock = JSON.parse(fixture('package-lock.json').toString());
+    const f = d.summary.kind_facts;
+    expect(f.map).toBe('.packages');
+    expect(f.entries).toBe(Object.keys(lock.packages).length);
+    const dev = Object.values(lock.packages as Record<string, D>).filter((p) => p.dev === true).length;
+    expect(f.top_values['.dev']).toEqual({ true: dev });
+    expect(d.jq_recipes[0].command).toContain('.packages | to_entries[]');
+    const keys = await lro(['jq', d.id, '-c', '--max-tokens', '0', '.packages | to_entries[] | select(.value.dev == true) | .key'], { env });
+    expect(keys.out.trim().split('\n')).toHaveLength(dev);
+    noErrors(d);
+  });
+
+  it('npm ls --json is a tree: its nodes and depth', async () => {
+    const d = await offload(fixture('npm-ls.json'));
+    expect(d.summary.kind).toBe('json-tree');
+    let nodes = 0;
+    const walk = (m: Record<string, D>) => {
+      for (const v of Object.values(m)) {
+        nodes++;
+        if (v.dependencies) walk(v.dependencies);
+      }
+    };
+    walk(JSON.parse(fixture('npm-ls.json').toString()).dependencies);
+    expect(d.summary.kind_facts.tree.nodes).toBe(nodes);
+  });
+
+  it('arrays and envelopes stay records (kubectl -o json, docker inspect); a small object is a document', async () => {
+    expect((await offload(fixture('kubectl-get-pods.json'))).summary.kind).toBe('json-records');
+    expect((await offload(fixture('docker-inspect.json'))).summary.kind).toBe('json-records');
+    expect((await offload(JSON.stringify({ a: 1, b: [1, 2], c: { d: 'x' } }))).summary.kind).toBe('json-document');
+  });
+});

@@ -3,6 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { rawMember } from './json-scan.js';
 import { isUlid } from './naming.js';
+import { checkStreamFields } from './streams.js';
 import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
 
 export const HEADER_TYPE = 'lro_header';
@@ -73,6 +74,12 @@ export interface Header {
   content_redacted?: boolean;
   /** Likely secrets seen in the input (offloaded without --redact), per rule id; never their values. */
   possible_secrets?: Record<string, number>;
+  /**
+   * `lro run` stored stdout and stderr together, lines in the order they arrived: how many records came from stderr
+   * and their numbers as runs ("3-5,9"; "" for none). Absent: no stream information (see streams.ts).
+   */
+  stderr_lines?: number;
+  stderr_records?: string;
   /**
    * The statistics the descriptor is made from, as JSON (see describe/stored.ts), kept by the offload so that
    * `lro info` need not read the records again; always the last member of line 1 (see parseHeaderFields).
@@ -215,6 +222,7 @@ export function parseHeader(line: Buffer): Header {
     'a list of record numbers',
   );
   const h = obj as unknown as Header;
+  checkStreamFields(h);
   if (h.content_type === 'json') {
     if (h.split !== 'elements' && h.split !== 'path' && h.split !== 'none') fail('header of a JSON document does not say how it was split');
     if (h.split === 'none' && count !== 1) fail(`header of an unsplit JSON document has ${count} records, not 1`);

@@ -50,9 +50,12 @@ export class RunBuilder {
   }
 }
 
-/** The header fields for stream information, for content whose records are its lines (text, jsonl); else none. */
+/**
+ * The header fields for stream information. Records that came from stderr can be named only where records are
+ * lines (text, jsonl); other content gets the fields only when nothing came from stderr.
+ */
 export function streamFields(info: StreamFields | null | undefined, contentType: Header['content_type']): Partial<StreamFields> {
-  if (!info || (contentType !== 'text' && contentType !== 'jsonl')) return {};
+  if (!info || (info.stderr_lines > 0 && contentType !== 'text' && contentType !== 'jsonl')) return {};
   return { stderr_lines: info.stderr_lines, stderr_records: info.stderr_records };
 }
 

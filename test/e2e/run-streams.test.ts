@@ -116,6 +116,15 @@ describe('lro run: a small output and other cases', () => {
     expect((await lro(['cat', d.id, '--stream', 'stderr'], { env: env() })).out).toBe('only-on-stderr\n');
   });
 
+  it('keeps a JSON stdout JSON when nothing came on stderr, and knows stderr was empty', async () => {
+    const d = JSON.parse((await lro(['run', '--force', '--', 'echo', '[{"a":1},{"a":2}]'], { env: env() })).out);
+    const h = JSON.parse((await lro(['info', d.id, '--header'], { env: env() })).out);
+    expect([h.content_type, h.stderr_lines, h.stderr_records]).toEqual(['json', 0, '']);
+    expect((await lro(['cat', d.id], { env: env() })).out).toBe('[{"a":1},{"a":2}]\n');
+    const err = await lro(['read', d.id, '--stream', 'stderr'], { env: env() });
+    expect([err.code, err.out]).toEqual([0, `[lro: result ${d.id} has no records from stderr]\n`]);
+  });
+
   it('keeps a binary stdout alone and exact, its stderr passing through', async () => {
     const code = 'process.stdout.write(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 0, 0, 0, 255, 254])); console.error("made it")';
     const r = await lro(['run', '--force', ...js(code)], { env: env() });

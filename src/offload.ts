@@ -26,6 +26,7 @@ import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js'
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
 import { ResultWriter } from './format/writer.js';
+import { streamFields, type StreamFields } from './format/streams.js';
 import { inStoreTerms, openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
 import { dedupeKey, findStored, takeClaim, writeRef, type Claim } from './store/dedupe.js';
 import { checkSession } from './store/session.js';
@@ -61,6 +62,8 @@ export interface OffloadOptions {
    * awaited just before the header is written, so the header always holds the final value.
    */
   source?: Source | PromiseLike<Source>;
+  /** Which records came from stderr (`lro run`), known once the input ends; awaited as `source` is. */
+  streams?: PromiseLike<StreamFields | null>;
   /** Clock and id maker, injectable for tests. */
   now?: () => Date;
   newId?: () => string;
@@ -272,7 +275,8 @@ async function store(
     const layout = pipeline.end();
     const facts = await analysis.end();
     const source = options.source ? await options.source : undefined;
-    const header = buildHeader(options, plan, layout, facts, taken.bytes, source, src.redaction);
+    const streams = streamFields(options.streams ? await options.streams : null, layout.content_type);
+    const header = { ...buildHeader(options, plan, layout, facts, taken.bytes, source, src.redaction), ...streams };
     const seen = statsSeen(layout, facts, pipeline.current.records);
     const kept = await commitOrReuse(options, pinned, plan, header, seen, pipeline.current.writer);
     return describeResult(kept, header, seen, options, tokenizer);

@@ -5,16 +5,28 @@ import { FormatError } from '../format/header.js';
 import { originalPieces } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
+import { streamsOf } from '../format/streams.js';
+import { STREAM_OPTION, streamFilter } from './stream-option.js';
 
 const OUT_CHUNK = 1 << 20;
 
-export async function runCat(ref: string, opts: { dir?: string }, io: IO): Promise<number> {
+export async function runCat(ref: string, opts: { dir?: string; stream?: string }, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: opts.dir, env: io.env });
   const hash = createHash('sha256');
-  const out = new OutChunks(io, hash);
+  // a result of lro run gives its stdout unless asked otherwise; one without streams is all one stream
+  const streams = streamsOf(rf.header);
+  const filter = streams && streams.stderrLines > 0 ? streamFilter(rf, opts.stream ?? 'stdout') : streamFilter(rf, opts.stream);
+  const lines = filter ? new LineFilter((n) => filter.map.selects(filter.choice, n)) : null;
+  const out = new OutChunks(io, lines ? createHash('sha256') : hash);
   try {
     // the reader's pieces are valid until the next: each is copied into the output buffers at once
-    for (const piece of originalPieces(rf, true)) await out.add(piece);
+    for (const piece of originalPieces(rf, true)) {
+      if (!lines) await out.add(piece);
+      else {
+        hash.update(piece); // the check is on the whole original; only the chosen lines are printed
+        for (const part of lines.pick(piece)) await out.add(part);
+      }
+    }
     await out.flush();
     await out.done();
   } catch (e) {
@@ -26,6 +38,24 @@ export async function runCat(ref: string, opts: { dir?: string }, io: IO): Promi
     throw damagedError(rf, new FormatError('does not match its sha256'));
   }
   return 0;
+}
+
+/** Splits a text into its lines (each record of a text or jsonl result is one) and keeps those chosen by number. */
+class LineFilter {
+  private n = 1;
+
+  constructor(private readonly chosen: (n: number) => boolean) {}
+
+  /** The parts of `piece` on chosen lines (views of it). */
+  *pick(piece: Uint8Array): Generator<Uint8Array> {
+    for (let at = 0; at < piece.length; ) {
+      const nl = piece.indexOf(0x0a, at);
+      const end = nl < 0 ? piece.length : nl + 1;
+      if (this.chosen(this.n)) yield piece.subarray(at, end);
+      if (nl >= 0) this.n++;
+      at = end;
+    }
+  }
 }
 
 /**
@@ -80,13 +110,24 @@ class OutChunks {
 }
 
 /** `lro cat`. */
-export const catCommand: CommandDef<{ id: string; dir?: string }> = {
+export const catCommand: CommandDef<{ id: string; dir?: string; stream?: string }> = {
   name: 'cat',
   description: 'print the original content of a stored result, exactly as it was offloaded',
   arguments: [ID_ARGUMENT],
-  options: [DIR_OPTION],
-  examples: ['lro cat 01JD2X3Y4Z5A6B7C8D9E0F1G2H > output.log', 'lro cat last | less'],
+  options: [
+    {
+      ...STREAM_OPTION,
+      description: 'for an lro run result: stdout (default), stderr, or both (the lines in the order they were printed)',
+    },
+    DIR_OPTION,
+  ],
+  examples: [
+    'lro cat 01JD2X3Y4Z5A6B7C8D9E0F1G2H > output.log',
+    'lro cat last | less',
+    'lro cat last --stream both                  an lro run result as a terminal showed it (2>&1)',
+  ],
   notes: `Text, JSONL and binary come back byte for byte (checked against the header's sha256); a JSON document comes
-back as equal JSON with whitespace removed, every number and string exactly as written.`,
+back as equal JSON with whitespace removed, every number and string exactly as written. A result of lro run that
+stored lines from stderr gives its stdout lines by default; --stream stderr gives the others, --stream both all.`,
   run: ({ id, ...o }, io) => runCat(id, o, io),
 };

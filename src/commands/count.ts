@@ -10,10 +10,12 @@ import { planCount, type CountOptions } from '../query/count.js';
 import { countExplain } from '../query/explain.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
+import { refuseBinary } from './binary-result.js';
 
 /** Counts and prints; returns the exit code. A --by pattern that could run away is watched. */
 export async function runCount(ref: string, o: CountOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
+  refuseBinary(rf, 'count');
   const plan = planCount(o, rf.header.content_type, rf.header.count);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {

@@ -12,6 +12,10 @@ import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 import { UsageError } from '../errors.js';
 import { runGrepAll, type GrepCommandOptions } from './grep-all.js';
+import { streamsOf } from '../format/streams.js';
+import { STREAM_OPTION, streamFilter } from './stream-option.js';
+import { printStrings } from '../render/grep-strings.js';
+import { refuseBinary } from './binary-result.js';
 
 const ALL_ONLY = ['filesWithMatches', 'session', 'since', 'source'] as const;
 const ALL_FLAG: Record<(typeof ALL_ONLY)[number], string> = { filesWithMatches: '-l', session: '--session', since: '--since', source: '--source' };
@@ -20,6 +24,8 @@ const ALL_USAGE = 'lro grep --all [options] PATTERN searches every stored result
 /** Checks which form was asked (one result, or --all) and runs it; returns the exit code. */
 export async function runGrepCommand(id: string, pattern: string | undefined, o: GrepCommandOptions, io: IO): Promise<number> {
   if (o.all) {
+    if (o.strings) throw new UsageError('--strings does not go with --all: search one binary result, lro grep ID PATTERN --strings');
+    if (o.stream !== undefined) throw new UsageError('--stream does not go with --all: search one result, lro grep ID PATTERN --stream stderr');
     if (pattern !== undefined) throw new UsageError(`--all takes a PATTERN and no result id (got '${id}' and '${pattern}'): ${ALL_USAGE}`);
     if (o.records !== undefined) throw new UsageError('--records does not go with --all (each result has its own records): use --from ID:N');
     return runGrepAll(id, o, io);
@@ -43,9 +49,22 @@ function printFrom(text: string): number {
  */
 export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: IO, printFrom?: number): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
-  const plan = planGrep(pattern, o, rf.header.count);
+  // with --strings, --records counts strings, not the result's records
+  const plan = planGrep(pattern, o, o.strings ? Infinity : rf.header.count);
+  const filter = streamFilter(rf, o.stream);
+  if (filter) plan.query.only = (n) => filter.map.selects(filter.choice, n);
+  const map = streamsOf(rf.header);
+  if (map) plan.streamOf = (n) => map.streamOf(n);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS; // checked even when unused
   const out = new OutputBatch(io.stdout);
+  if (o.strings) {
+    try {
+      return await damaged(rf, () => printStrings(rf, plan, io.env, (s) => out.add(s)));
+    } finally {
+      await out.flush();
+    }
+  }
+  refuseBinary(rf, 'grep');
   try {
     // a pattern that matches in linear time needs no watching
     const stall = plan.query.matcher.linearTime ? undefined : timeout;
@@ -88,7 +107,9 @@ export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?
       mcp: 'with id "*": where a next part starts',
     },
     { flags: '--raw', description: 'search text as stored, terminal escapes and \\r redraws included (default: as a terminal shows it)' },
-    { flags: '--json', description: 'one JSON object per printed record: {type, record, text, offset, record_length, matches}' },
+    { flags: '--json', description: 'one JSON object per printed record: {type, record, stream, text, offset, record_length, matches}' },
+    STREAM_OPTION,
+    { flags: '--strings', description: 'search the printable strings of a binary result, as strings(1) finds them: N:@OFFSET text (--records counts strings)', mcp: '' },
     MAX_TOKENS_OPTION,
     timeoutOption('a pattern', DEFAULT_STALL_SECONDS),
     DIR_OPTION,
@@ -98,6 +119,8 @@ export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?
     "lro grep last '\"status\":\"error\"' -c          JSON records are searched as compact JSON",
     "lro grep last -F 'Connection refused' -m 5",
     "lro grep last --raw '\\x1b\\[31m' -c          colour codes are searched only with --raw",
+    "lro grep last --strings 'GLIBC_[0-9.]+'         a binary result: the printable strings that match",
+    'lro grep last -i warn --stream stderr         an lro run result: its stderr lines only',
     'lro grep --all -F ECONNRESET --since 2h     every result of the last two hours, newest first',
     'lro grep --all -l -i timeout --session s1   the ids of that session\'s results that match',
     'lro grep --all -c "status=500"              records selected in each result',

@@ -10,10 +10,12 @@ import type { IO } from '../io.js';
 import { resolveResult } from '../store/resolve.js';
 import { formatCount, parseTimeout } from '../units.js';
 import { UsageError } from '../errors.js';
+import { refuseBinary } from './binary-result.js';
 
 
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
+  refuseBinary(rf, 'jq');
   const spec = jqSpec(rf.header.id, filter, o, io.env); // usage errors before starting anything
   const { count } = rf.header;
   if (o.records !== undefined && spec.range.from > count && count > 0) {

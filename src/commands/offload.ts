@@ -159,9 +159,16 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
 
 /**
  * Runs an offload of `input` and prints the outcome; returns the exit code (always 0 unless usage is wrong).
- * `extra` overrides library options (`lro run` passes its operation and the command's source).
+ * `extra` overrides library options (`lro run` passes its operation and the command's source); `split`, given by
+ * `lro run`, tells which bytes of an output handed back came from stderr, so that they go back there.
  */
-export async function runOffload(input: AsyncIterable<Uint8Array>, o: OffloadCliOptions, io: IO, extra: Partial<OffloadOptions> = {}): Promise<number> {
+export async function runOffload(
+  input: AsyncIterable<Uint8Array>,
+  o: OffloadCliOptions,
+  io: IO,
+  extra: Partial<OffloadOptions> = {},
+  split: (content: Buffer) => { stdout: Buffer; stderr: Buffer } = (content) => ({ stdout: content, stderr: EMPTY }),
+): Promise<number> {
   const progress = createProgress(io, 'lro: offloading');
   const options = { ...offloadOptions(o, io), onProgress: progress.update, ...extra };
   let result;
@@ -172,23 +179,31 @@ export async function runOffload(input: AsyncIterable<Uint8Array>, o: OffloadCli
   }
   if (!result.offloaded && !result.truncated) {
     if (result.warning) await io.stderr.write(`${result.warning}\n`);
+    const { stdout, stderr } = split(result.content);
     if (o.json) {
       const source = extra.source ? { source: await extra.source } : {};
       const warning = result.warning ? { warning: result.warning } : {};
-      await io.stdout.write(`${JSON.stringify({ offloaded: false, content: result.content.toString('utf8'), ...source, ...warning })}\n`);
-    } else await io.stdout.write(result.content);
+      const err = stderr.length ? { stderr: stderr.toString('utf8') } : {};
+      await io.stdout.write(`${JSON.stringify({ offloaded: false, content: stdout.toString('utf8'), ...err, ...source, ...warning })}\n`);
+    } else {
+      if (stderr.length) await io.stderr.write(stderr);
+      await io.stdout.write(stdout);
+    }
     return 0;
   }
   if (!result.offloaded) {
     await io.stderr.write(`${result.warning}\n`);
     if (io.env.LRO_DEBUG === '1' && result.error.stack) await io.stderr.write(`${result.error.stack}\n`);
+    const { stdout, stderr } = split(result.content);
     if (o.json) {
+      const err = stderr.length ? { stderr: stderr.toString('utf8') } : {};
       await io.stdout.write(
-        `${JSON.stringify({ offloaded: false, truncated: true, content: result.content.toString('utf8'), warning: result.warning })}\n`,
+        `${JSON.stringify({ offloaded: false, truncated: true, content: stdout.toString('utf8'), ...err, warning: result.warning })}\n`,
       );
     } else {
-      await io.stdout.write(result.content);
-      const sep = result.content.length && result.content[result.content.length - 1] !== 0x0a ? '\n' : '';
+      if (stderr.length) await io.stderr.write(stderr);
+      await io.stdout.write(stdout);
+      const sep = stdout.length && stdout[stdout.length - 1] !== 0x0a ? '\n' : '';
       await io.stdout.write(`${sep}[${result.warning}]\n`);
     }
     return 0;
@@ -197,6 +212,8 @@ export async function runOffload(input: AsyncIterable<Uint8Array>, o: OffloadCli
   else await io.stdout.write(renderDescriptorJson(result.descriptor, io.stdout.isTTY));
   return 0;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** `lro offload`. */
 export const offloadCommand: CommandDef<OffloadCliOptions> = {

@@ -14,6 +14,9 @@ import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.
 import { shellQuote } from '../describe/shell.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
+import { nthRecord, streamCount } from '../format/streams.js';
+import { STREAM_OPTION, streamFilter } from './stream-option.js';
+import { refuseBinary } from './binary-result.js';
 
 export interface ReadOptions {
   dir?: string;
@@ -25,6 +28,7 @@ export interface ReadOptions {
   columns?: string;
   raw?: boolean;
   maxTokens?: string;
+  stream?: string;
 }
 
 /** What to print: records from..to, or characters start..end of the original. */
@@ -52,12 +56,14 @@ function selection(o: ReadOptions, count: number): Selection {
 
 export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
+  refuseBinary(rf, 'read');
   const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env), rf.header.encoding);
-  const sel = selection(o, rf.header.count);
+  const filter = streamFilter(rf, o.stream);
+  const sel = filter ? streamSelection(selection(o, rf.header.count), o, filter, rf.header.count) : selection(o, rf.header.count);
   const out = new OutputBatch(io.stdout);
   try {
     if (sel.kind === 'chars') await readChars(rf, sel.start, sel.end, budget, out, o);
-    else if (sel.kind === 'records') await readRecordRange(rf, sel, budget, out, o);
+    else if (sel.kind === 'records') await readRecordRange(rf, sel, budget, out, o, filter);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
@@ -67,17 +73,41 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
   return 0;
 }
 
-/** The options to repeat in a continuation command. */
-function keptOptions(o: ReadOptions): string {
-  return [o.raw ? ' --raw' : '', o.maxTokens !== undefined ? ` --max-tokens ${o.maxTokens}` : '', o.dir ? ` --dir ${shellQuote(o.dir)}` : ''].join('');
+type StreamFilter = NonNullable<ReturnType<typeof streamFilter>>;
+
+/**
+ * A selection counted in the records of one stream: --head n and --tail n take that stream's first or last n
+ * records; a range of record numbers stays as it is (record numbers are those of the whole result).
+ */
+function streamSelection(sel: Selection, o: ReadOptions, f: StreamFilter, count: number): Selection {
+  if (sel.kind !== 'records' || sel.option === 'records') return sel;
+  const total = streamCount(f.map, f.choice, count);
+  if (sel.option === 'head') {
+    const n = parseCount(o.head!, '--head');
+    return { ...sel, range: { from: 1, to: nthRecord(f.map.runs, f.choice, Math.min(n, total), count) ?? count } };
+  }
+  const n = parseCount(o.tail!, '--tail');
+  return { ...sel, range: { from: nthRecord(f.map.runs, f.choice, Math.max(1, total - n + 1), count) ?? 1, to: count } };
 }
 
-async function readRecordRange(rf: ResultFile, sel: RecordSelection, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<void> {
+/** The options to repeat in a continuation command. */
+function keptOptions(o: ReadOptions): string {
+  return [o.raw ? ' --raw' : '', o.stream ? ` --stream ${o.stream}` : '', o.maxTokens !== undefined ? ` --max-tokens ${o.maxTokens}` : '', o.dir ? ` --dir ${shellQuote(o.dir)}` : ''].join('');
+}
+
+async function readRecordRange(
+  rf: ResultFile,
+  sel: RecordSelection,
+  budget: OutputBudget,
+  out: OutputBatch,
+  o: ReadOptions,
+  filter: StreamFilter | null,
+): Promise<void> {
   const { range } = sel;
   const h = rf.header;
   const id = h.id;
-  if (h.count === 0) {
-    await out.add(`[lro: result ${id} has no records]\n`);
+  if (h.count === 0 || (filter && streamCount(filter.map, filter.choice, h.count) === 0)) {
+    await out.add(`[lro: result ${id} has no records${filter ? ` from ${filter.choice}` : ''}]\n`);
     return;
   }
   if (range.from > h.count) {
@@ -90,6 +120,7 @@ async function readRecordRange(rf: ResultFile, sel: RecordSelection, budget: Out
   const at = sel.option === 'tail' ? lastRecordsStart(rf, h.count - range.from + 1) : undefined;
   let printed = 0;
   for (const r of readRecordSpans(rf, range.from, to, LONG_RECORD, at)) {
+    if (filter && !filter.map.selects(filter.choice, r.n)) continue;
     // a record is kept only as far as the budget could show it: past that many bytes no text fits
     const keep = budget.unlimited ? Infinity : budget.max * MAX_TOKEN_BYTES + 1;
     const v = recordWindow(rf, r, invalid, columns.start, columns.end, keep);
@@ -193,11 +224,13 @@ export const readCommand: CommandDef<ReadOptions & { id: string }> = {
     { flags: '--chars <A:B>', description: 'characters A to B of the original content (0-based, B excluded)', mcp: '"A:B" offsets in the original' },
     { flags: '--columns <A:B>', description: 'characters A to B of each record (for very long records)', mcp: '"A:B" of each record' },
     { flags: '--raw', description: 'no record numbers: the records as they are', mcp: 'no record numbers' },
+    STREAM_OPTION,
     MAX_TOKENS_OPTION,
     DIR_OPTION,
   ],
   examples: [
     'lro read 01JD2X3Y4Z5A6B7C8D9E0F1G2H --records 200:260',
+    'lro read last --stream stderr --tail 20       the last 20 lines the command printed on stderr',
     'lro read last --tail 50',
     'lro read last --records 5 --columns 0:2000     a window of a very long record',
     'lro read last --chars 0:4000 --raw             the first 4000 characters of the original',

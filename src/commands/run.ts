@@ -11,6 +11,10 @@ import { shellQuote } from '../describe/shell.js';
 import { LroError } from '../errors.js';
 import type { Source } from '../format/header.js';
 import type { IO } from '../io.js';
+import type { Readable } from 'node:stream';
+import { detectContent } from '../format/detect.js';
+import type { StreamFields, StreamName } from '../format/streams.js';
+import { StreamMerger } from '../engines/stream-merge.js';
 import { offloadOptionDefs, offloadOptions, runOffload, type OffloadCliOptions } from './offload.js';
 
 /** Exit statuses a shell uses when it cannot run a command. */
@@ -41,13 +45,13 @@ export function spawnError(file: string, e: NodeJS.ErrnoException): LroError {
   return new LroError(`cannot execute ${file}: ${e.code ?? e.message}`, EXIT_CANNOT_EXECUTE);
 }
 
-/** Runs argv, offloads its stdout, and returns the command's exit status. */
+/** Runs argv, offloads its stdout and stderr, and returns the command's exit status. */
 export async function runRun(argv: string[], o: OffloadCliOptions, io: IO): Promise<number> {
   const [file, ...args] = argv;
   if (!file) throw new LroError('no command to run: lro run [options] -- CMD [ARGS...]');
   offloadOptions(o, io); // bad options fail before anything runs
   const inherit = !!io.inheritStdio;
-  const child = spawn(file, args, { stdio: [inherit ? 'inherit' : 'pipe', 'pipe', inherit ? 'inherit' : 'pipe'], env: io.env });
+  const child = spawn(file, args, { stdio: [inherit ? 'inherit' : 'pipe', 'pipe', 'pipe'], env: io.env });
   // Listen for the end at once: a quick command can exit before the offload starts reading.
   const ended = new Promise<Ending>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   try {
@@ -61,22 +65,80 @@ export async function runRun(argv: string[], o: OffloadCliOptions, io: IO): Prom
   const forward = (sig: NodeJS.Signals) => void (sig === 'SIGINT' && io.stdinIsTTY ? undefined : child.kill(sig));
   const stopForwarding = io.onSignal?.(forward) ?? (() => undefined);
   void ended.then(stopForwarding);
-  if (!inherit) pipeThrough(child.stdin!, child.stderr!, io);
+  if (!inherit) feedStdin(child.stdin!, io);
+  const merged = mergeOutput(child.stdout!, child.stderr!, io);
 
   const command = argv.map(shellQuote).join(' ');
   const source: Promise<Source> = ended.then((e) => ({ command, exit_code: e.code, ...(e.signal ? { signal: e.signal } : {}) }));
   try {
-    await runOffload(child.stdout!, o, io, { operation: o.operation ?? basename(file), source });
+    await runOffload(merged.input, o, io, { operation: o.operation ?? basename(file), source, streams: merged.streams }, merged.split);
   } finally {
     // Normally read to the end already; after a failure this makes the command stop on a closed pipe rather than
     // block on a full one.
     child.stdout!.destroy();
+    child.stderr!.destroy();
   }
   return shellStatus(await ended);
 }
 
-/** Without inherited descriptors: feeds io.stdin to the child and copies its stderr to io.stderr as it comes. */
-function pipeThrough(stdin: NodeJS.WritableStream, stderr: NodeJS.ReadableStream, io: IO): void {
+/** The command's output as one input, and what the offload needs to tell its streams apart. */
+interface MergedOutput {
+  input: AsyncIterable<Buffer>;
+  /** Which records came from stderr, once both streams ended (null: stderr was not merged). */
+  streams: Promise<StreamFields | null>;
+  /** The output handed back unstored, split into what each stream printed. */
+  split: (content: Buffer) => Record<StreamName, Buffer>;
+}
+
+/**
+ * Merges stdout and stderr line by line (engines/stream-merge.ts). Only stdout that begins as binary is kept
+ * alone, byte for byte, its stderr passing through as it comes: lines of text cannot go between its bytes. So
+ * stderr waits for stdout's first bytes (or its end) before anything is merged.
+ */
+function mergeOutput(stdout: Readable, stderr: Readable, io: IO): MergedOutput {
+  const merger = new StreamMerger();
+  const waiting: Buffer[] = [];
+  let mode: 'undecided' | 'merge' | 'stdout-only' = 'undecided';
+  const passStderr = (b: Buffer) => void io.stderr.write(b).catch(() => undefined);
+  const decide = (first: Buffer | null) => {
+    mode = first && detectContent(first, false).contentType === 'binary' ? 'stdout-only' : 'merge';
+    for (const b of waiting.splice(0)) {
+      if (mode === 'merge') merger.push('stderr', b);
+      else passStderr(b);
+    }
+  };
+  const pauseIfFull = (more: boolean) => {
+    if (more) return;
+    stdout.pause();
+    stderr.pause();
+  };
+  merger.onDrain(() => {
+    stdout.resume();
+    stderr.resume();
+  });
+  stdout.on('data', (b: Buffer) => {
+    if (mode === 'undecided') decide(b);
+    pauseIfFull(merger.push('stdout', b));
+  });
+  stderr.on('data', (b: Buffer) => {
+    if (mode === 'undecided') waiting.push(b); // a child's chunks are never reused
+    else if (mode === 'stdout-only') passStderr(b);
+    else pauseIfFull(merger.push('stderr', b));
+  });
+  const stdoutDone = new Promise<void>((resolve) => stdout.once('close', resolve));
+  const stderrDone = new Promise<void>((resolve) => stderr.once('close', resolve));
+  void stdoutDone.then(() => {
+    if (mode === 'undecided') decide(null);
+    merger.end('stdout');
+  });
+  void Promise.all([stdoutDone, stderrDone]).then(() => merger.end('stderr'));
+  const streams = Promise.all([stdoutDone, stderrDone]).then(() => (mode === 'merge' ? merger.fields() : null));
+  const split = (content: Buffer) => (mode === 'merge' ? merger.splitLines(content) : { stdout: content, stderr: Buffer.alloc(0) });
+  return { input: merger, streams, split };
+}
+
+/** Without inherited descriptors: feeds io.stdin to the child. */
+function feedStdin(stdin: NodeJS.WritableStream, io: IO): void {
   stdin.on('error', () => undefined); // the command may exit without reading its input
   void (async () => {
     try {
@@ -87,7 +149,6 @@ function pipeThrough(stdin: NodeJS.WritableStream, stderr: NodeJS.ReadableStream
     }
     stdin.end();
   })();
-  stderr.on('data', (chunk: Buffer) => void io.stderr.write(chunk).catch(() => undefined));
 }
 
 /** The `lro run` command. */

@@ -11,6 +11,7 @@ import { printWhere } from '../render/where-output.js';
 import { planWhere, whereFilter, type WhereOptions, type WherePlan } from '../query/where.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
+import { refuseBinary } from './binary-result.js';
 
 /** The jq command that gives what the query gives (`lro where --explain`). */
 export function whereExplain(rf: ResultFile, plan: WherePlan): string {
@@ -24,6 +25,7 @@ export function whereExplain(rf: ResultFile, plan: WherePlan): string {
 /** Runs the query and prints it; returns the exit code. A pattern that could run away is watched. */
 export async function runWhere(ref: string, conditions: string[], o: WhereOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
+  refuseBinary(rf, 'where');
   const plan = planWhere(conditions, o, rf.header.count);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {

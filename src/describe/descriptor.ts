@@ -1,6 +1,7 @@
 // The descriptor printed instead of a large output (CONTRACT section 3): a superset of the reference
 // OffloadResponse. It has to be small (about 1,000 tokens by default: a descriptor near the size of the output
 // it replaces saves nothing), so it is built at decreasing levels of detail until it fits.
+import { streamsNote } from './streams-note.js';
 import type { Header } from '../format/header.js';
 import { formatBytes, formatCount } from '../units.js';
 import type { Tokenizer } from '../engines/tokenizer.js';
@@ -224,7 +225,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     fields,
     preview,
     jq_recipes: recipes,
-    guidance: sourceNote(header) + guidance(header, stats, recipes) + privacyNote(summary),
+    guidance: sourceNote(header) + streamsNote(header) + guidance(header, stats, recipes) + privacyNote(summary),
     expires_at: header.expires_at,
   };
 }

@@ -1,8 +1,10 @@
 // The header: line 1 of every result file, one JSON object describing the records that follow and how to
 // rebuild the original input from them. Written once, at the end of a write; read by every subcommand.
 import { isUtf8 } from 'node:buffer';
+import { FormatError } from './format-error.js';
 import { rawMember } from './json-scan.js';
 import { isUlid } from './naming.js';
+import { checkStreamFields } from './streams.js';
 import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
 
 export const HEADER_TYPE = 'lro_header';
@@ -74,6 +76,12 @@ export interface Header {
   /** Likely secrets seen in the input (offloaded without --redact), per rule id; never their values. */
   possible_secrets?: Record<string, number>;
   /**
+   * `lro run` stored stdout and stderr together, lines in the order they arrived: how many records came from stderr
+   * and their numbers as runs ("3-5,9"; "" for none). Absent: no stream information (see streams.ts).
+   */
+  stderr_lines?: number;
+  stderr_records?: string;
+  /**
    * The statistics the descriptor is made from, as JSON (see describe/stored.ts), kept by the offload so that
    * `lro info` need not read the records again; always the last member of line 1 (see parseHeaderFields).
    * Absent when they did not fit the header's slot, or for binary: readers then compute them.
@@ -81,18 +89,7 @@ export interface Header {
   stats?: string;
 }
 
-/** What to do about a result file that cannot be read back, unless the error says otherwise. */
-export const DAMAGED_HINT = 'the stored file is damaged; offload the output again';
-
-/** A file that is not a readable lro result, or a header lro cannot use; `hint` says what to do about it. */
-export class FormatError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string = DAMAGED_HINT,
-  ) {
-    super(message);
-  }
-}
+export { DAMAGED_HINT, FormatError } from './format-error.js';
 
 const ENVELOPE_MARK = '\u0000lro-envelope\u0000';
 
@@ -215,6 +212,7 @@ export function parseHeader(line: Buffer): Header {
     'a list of record numbers',
   );
   const h = obj as unknown as Header;
+  checkStreamFields(h);
   if (h.content_type === 'json') {
     if (h.split !== 'elements' && h.split !== 'path' && h.split !== 'none') fail('header of a JSON document does not say how it was split');
     if (h.split === 'none' && count !== 1) fail(`header of an unsplit JSON document has ${count} records, not 1`);

@@ -43,7 +43,12 @@ function matchOffsets(re: RegExp, text: string): [number, number][] {
 }
 
 /** The output lines of a match, context or gap (several for a long record); `re` finds the match offsets. */
-function render(ev: Extract<GrepEvent, { kind: 'match' | 'context' | 'gap' }>, json: boolean, re: RegExp | null): string[] {
+function render(
+  ev: Extract<GrepEvent, { kind: 'match' | 'context' | 'gap' }>,
+  json: boolean,
+  re: RegExp | null,
+  streamOf?: (n: number) => string,
+): string[] {
   if (ev.kind === 'gap') return json ? [] : ['--\n'];
   const { text } = ev;
   const sep = ev.kind === 'match' ? ':' : '-';
@@ -51,7 +56,7 @@ function render(ev: Extract<GrepEvent, { kind: 'match' | 'context' | 'gap' }>, j
   const matches = ev.kind === 'match' && re && (json || text.length > LONG_RECORD) ? matchOffsets(re, text) : [];
   if (json) {
     const obj = (t: string, offset: number, ms: [number, number][]) =>
-      `${JSON.stringify({ type: ev.kind, record: ev.n, text: t, offset, record_length: text.length, matches: ms.map(([start, end]) => ({ start, end })) })}\n`;
+      `${JSON.stringify({ type: ev.kind, record: ev.n, ...(streamOf ? { stream: streamOf(ev.n) } : {}), text: t, offset, record_length: text.length, matches: ms.map(([start, end]) => ({ start, end })) })}\n`;
     if (text.length <= LONG_RECORD) return [obj(text, 0, matches)];
     const ws = matches.length ? windows(text.length, matches).slice(0, MAX_WINDOWS) : [[0, Math.min(text.length, WINDOW * 2)] as [number, number]];
     return ws.map(([s, e]) => obj(text.slice(s, e), s, matches.filter(([ms]) => ms >= s && ms < e)));
@@ -80,6 +85,7 @@ export function grepFlags(p: GrepPlan, maxCount: number): string[] {
   }
   if (maxCount !== Infinity) flags.push(`-m ${maxCount}`);
   if (o.json) flags.push('--json');
+  if (o.stream) flags.push(`--stream ${o.stream}`);
   if (o.raw) flags.push('--raw');
   if (o.maxTokens !== undefined) flags.push(`--max-tokens ${o.maxTokens}`);
   if (o.dir) flags.push(`--dir ${shellQuote(o.dir)}`);
@@ -220,7 +226,7 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
   let gap = false;
   /** Prints a match or context event, all its lines or none; false when the budget is spent. */
   const print = async (ev: Extract<GrepEvent, { kind: 'match' | 'context' }>): Promise<boolean> => {
-    const lines = render(ev, json, re).map((l) => (t.mark ? t.mark(l) : l));
+    const lines = render(ev, json, re, plan.streamOf).map((l) => (t.mark ? t.mark(l) : l));
     const text = `${heading}${gap && !json ? '--\n' : ''}${lines.join('')}`;
     if (!t.budget.take(text)) return false; // the whole record goes to the next part
     heading = '';

@@ -23,12 +23,18 @@ export interface GrepOptions {
   timeout?: string;
   /** Search text as stored: terminal escapes and redraws included (a result with terminal noise is else rendered). */
   raw?: boolean;
+  /** Only the records of this stream of an `lro run` result (see commands/stream-option.ts). */
+  stream?: string;
+  /** Search the printable strings of a binary result (render/grep-strings.ts). */
+  strings?: boolean;
 }
 
 export interface GrepPlan {
   query: GrepQuery;
   pattern: string;
   options: GrepOptions;
+  /** The stream of each record, for --json, when the result knows it. */
+  streamOf?: (n: number) => string;
 }
 
 /** Parses the options into a search (throws UsageError on bad ones). */

@@ -18,6 +18,8 @@ export interface GrepQuery {
   word: boolean;
   /** Search text records as stored (grep --raw), not rendered as a terminal shows them. */
   asStored?: boolean;
+  /** Only these records may be selected (grep --stream); the others can still be context. */
+  only?: (n: number) => boolean;
 }
 
 /**

@@ -52,7 +52,7 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
   const plan = isNoisy(h) && !q.asStored ? null : planNeedles(h, q.matcher, q.word);
   const whole = q.range.from <= 1 && q.range.to >= h.count;
   const noContext = q.before === 0 && q.after === 0;
-  const fast = plan && whole && noContext && (q.countOnly ? !q.invert || q.maxCount === Infinity : !q.invert && form.plain);
+  const fast = plan && whole && noContext && !q.only && (q.countOnly ? !q.invert || q.maxCount === Infinity : !q.invert && form.plain);
   const scanner = form.scanner ?? new ByteScanner(CHUNK);
   if (fast) {
     const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches };
@@ -123,7 +123,7 @@ function* grepRecords(
       if (n < q.range.from) continue;
       if ((n & 1023) === 0) yield { kind: 'progress' };
       const text = textOf(n, line);
-      if (matches(text, n) !== q.invert) {
+      if ((!q.only || q.only(n)) && matches(text, n) !== q.invert) {
         selected++;
         if (!q.countOnly) {
           const firstShown = recent.length > 0 ? recent[0].n : n;

@@ -26,6 +26,7 @@ import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js'
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
 import { ResultWriter } from './format/writer.js';
+import { publishResult } from './store/remote.js';
 import { inStoreTerms, openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
 import { dedupeKey, findStored, takeClaim, writeRef, type Claim } from './store/dedupe.js';
 import { checkSession } from './store/session.js';
@@ -537,6 +538,7 @@ async function commitOrReuse(
       return { found: found.rf };
     }
     const path = await writer.commit(headerLine(header, seen, writer));
+    publishResult(path); // a remote store's: uploaded now, complete (store/remote.ts)
     if (key && claim) writeRef(ioDir, key, plan.id, basename(path));
     return { path };
   } finally {

@@ -10,7 +10,8 @@ import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
-import { checkStore, storePath } from '../store/dir.js';
+import { checkStore } from '../store/dir.js';
+import { listingPath } from '../store/remote.js';
 import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
@@ -55,7 +56,7 @@ export function foreignNote(foreign: ForeignEntry[]): string {
 }
 
 export async function runLs(opts: LsOptions, io: IO): Promise<number> {
-  const dir = storePath(opts.dir, io.env);
+  const dir = listingPath(opts.dir, io.env);
   const store = checkStore(dir);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   if (opts.sessions) return listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);

@@ -8,6 +8,8 @@ import { FormatError } from '../format/header.js';
 import { isUlid, parseResultFileName } from '../format/naming.js';
 import { openResultFile, type ResultFile } from '../format/reader.js';
 import { checkStore, storePath } from './dir.js';
+import { remoteOf, type RemoteStore } from './location.js';
+import { fetchResult, findRemote, newestRemote, type RemoteResult } from './remote.js';
 import { listStore } from './scan.js';
 import { checkSession } from './session.js';
 
@@ -22,11 +24,13 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
   const looksLikePath = ref.includes('/') || ref.endsWith('.jsonl');
   if (looksLikePath) return openPath(ref);
   const dir = storePath(opts.dir, opts.env);
+  const remote = remoteOf(dir)?.store;
   const store = checkStore(dir);
   const shown = ref.length > 60 ? `${ref.slice(0, 60)}…` : ref;
   if (ref === 'last') {
     // in a session ($LRO_SESSION), the newest result of that session: another agent's output is not "last" here
     const session = opts.env.LRO_SESSION ? checkSession(opts.env.LRO_SESSION, 'LRO_SESSION') : undefined;
+    if (remote) return openRemote(remote, newestRemote(remote, session), session);
     const newest = store ? listStore(dir, session).results[0] : undefined;
     if (!newest) {
       if (session !== undefined) throw new LroError(`no results of session ${JSON.stringify(session)} in ${dir}: offload something in it first, or unset LRO_SESSION`);
@@ -37,8 +41,19 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
   const id = ref.toUpperCase();
   if (!isUlid(id)) throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last' (see lro ls)`);
   const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
+  if (!entry && remote) return openRemote(remote, findRemote(remote, id), undefined, id);
   if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
   return openInStore(join(entry.dir, entry.name), id);
+}
+
+/** Opens a result of a remote store, fetched into its cache unless it is there (stored results never change). */
+function openRemote(remote: RemoteStore, found: RemoteResult | null, session: string | undefined, id?: string): ResultFile {
+  if (!found && id) throw new LroError(`no result ${id} in ${remote.url}: it may have expired or live in another store (see lro ls, --dir)`);
+  if (!found && session !== undefined) {
+    throw new LroError(`no results of session ${JSON.stringify(session)} in ${remote.url}: offload something in it first, or unset LRO_SESSION`);
+  }
+  if (!found) throw new LroError(`no results in ${remote.url}: offload something first (cmd | lro offload)`);
+  return openInStore(fetchResult(remote, found), found.id);
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

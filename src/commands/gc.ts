@@ -7,7 +7,7 @@ import { DIR_OPTION, type CommandDef } from './command.js';
 import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore } from '../store/dir.js';
-import { listingPath } from '../store/remote.js';
+import { listingPath, trimCacheFor } from '../store/remote.js';
 import { planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
 import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
@@ -272,6 +272,7 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   report.kept_bytes = plan.keptBytes;
   report.kept_temp_count = plan.keptTemps.length;
   const failures = removeVictims(plan.victims, report, dryRun, progress);
+  if (!dryRun) trimCacheFor(dir); // a remote store's cache of whole results, to LRO_S3_CACHE_MAX (store/remote.ts)
   await progress.clear();
   if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);
 

@@ -3,7 +3,7 @@
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
 import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseResultFileName, tempFileName } from '../format/naming.js';
+import { parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
@@ -197,4 +197,47 @@ export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEn
   if (!where) return dir;
   syncHeads(where.store);
   return where.store.heads;
+}
+
+/** A file of a folder of a remote store's cache: the store and the file's path relative to the store. */
+function inFolder(dir: string, name: string): { store: RemoteStore; rel: string } | null {
+  const where = remoteOf(dir);
+  if (!where || where.half !== 'files') return null;
+  return { store: where.store, rel: where.rel ? `${where.rel}/${name}` : name };
+}
+
+/**
+ * Dedupe across machines: the result the bucket's ref for `key` (in the folder `dir`) names, fetched into the
+ * cache, so the caller can write the ref beside it and findStored judges it as a local one; null when the bucket
+ * has none (or the store is local).
+ */
+export function pullRemoteRef(dir: string, key: string): { id: string; name: string } | null {
+  const ref = inFolder(dir, refFileName(key));
+  if (!ref) return null;
+  const { store } = ref;
+  const text = s3Call<string | null>({ op: 'getSmall', bucket: store.bucket, key: keyOf(store, ref.rel) }, store.env, READ_WAIT_MS);
+  const name = text?.trim() ?? '';
+  const parsed = parseResultFileName(name);
+  const result = parsed && inFolder(dir, name);
+  if (!parsed || !result) return null;
+  if (!s3Call<boolean>({ op: 'exists', bucket: store.bucket, key: keyOf(store, result.rel) }, store.env, READ_WAIT_MS)) return null;
+  fetchResult(store, result);
+  return { id: parsed.id, name };
+}
+
+/**
+ * Points the bucket's ref for `key` at the result just uploaded, unless another machine's ref is there: a
+ * conditional write (If-None-Match) where the server honours it; where not (s3rver), pullRemoteRef's look just
+ * before the upload is what keeps two identical outputs to one object, and two offloads racing may both store.
+ */
+export function publishRef(dir: string, key: string, name: string): void {
+  const ref = inFolder(dir, refFileName(key));
+  if (!ref) return;
+  const { store } = ref;
+  const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, ref.rel), body: `${name}\n`, ifNoneMatch: true } as const;
+  try {
+    s3Call<boolean>(put, store.env, READ_WAIT_MS);
+  } catch {
+    // a ref is only a shortcut: without it the same output is stored again
+  }
 }

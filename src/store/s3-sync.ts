@@ -8,11 +8,11 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { LroError } from '../errors.js';
 import type { S3Answer, S3Request } from './s3-worker.js';
 
-/** A request that fails gets this error: `code` says which kind (unreachable, credentials, bucket, …). */
+/** A request that fails gets this error: `kind` says which (unreachable, credentials, bucket, throttled, …). */
 export class S3Error extends LroError {
   constructor(
     message: string,
-    readonly code: string,
+    readonly kind: string,
   ) {
     super(message);
   }

@@ -195,8 +195,12 @@ export function causeOf(e: unknown, endpoint: string, bucket: string): { error: 
   const code = err.code ?? '';
   const status = err.$metadata?.httpStatusCode;
   const net = `${code} ${name} ${err.message ?? ''}`;
-  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|EAI_AGAIN/.test(net)) {
-    return { code: 'unreachable', error: `cannot reach the S3 endpoint ${endpoint} (${/ECONN\w+|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN/.exec(net)?.[0]})` };
+  if (/ECONNRESET|EPIPE|socket hang up/.test(net)) {
+    return { code: 'cut', error: `the S3 endpoint ${endpoint} cut the connection (${/ECONNRESET|EPIPE/.exec(net)?.[0] ?? 'socket hang up'}): try again` };
+  }
+  const unreachable = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN/.exec(net);
+  if (unreachable) {
+    return { code: 'unreachable', error: `cannot reach the S3 endpoint ${endpoint} (${unreachable[0]}): check AWS_ENDPOINT_URL and the network` };
   }
   if (/TimeoutError|ETIMEDOUT|timed? ?out/i.test(net)) return { code: 'timeout', error: `the S3 endpoint ${endpoint} did not answer in time` };
   if (/InvalidAccessKeyId|SignatureDoesNotMatch|InvalidToken|ExpiredToken|CredentialsProviderError/.test(name) || status === 401) {

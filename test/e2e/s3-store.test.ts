@@ -2,7 +2,7 @@
 // helpers/s3-server.ts). Every reader answers as it does on a local store, the objects really are in the bucket,
 // another machine (another cache) reads them, ls and gc list and tidy the bucket, and the faults a network store
 // has end in one line and a bounded time.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -134,5 +134,126 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     const gone = await lro(['read', id], { env: { ...env, XDG_CACHE_HOME: join(root, 'late-reader') } });
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`no result ${id} in s3://team/${prefix}`);
+  });
+});
+
+describe('dedupe across machines', () => {
+  it('the same output offloaded on two machines gives one object and one id', async () => {
+    const { prefix, env } = remote();
+    const first = await lro(['offload'], { input: text, env });
+    const again = await lro(['offload'], { input: text, env: { ...env, XDG_CACHE_HOME: join(root, 'dedupe-machine') } });
+    expect(again.code, again.stderr).toBe(0);
+    const id = idOf(first.out);
+    expect(idOf(again.out)).toBe(id);
+    const keys = await s3.keys(prefix);
+    expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => /\/\.lro-[0-9a-f]{64}\.ref$/.test(k))).toHaveLength(1);
+  });
+});
+
+describe('faults', () => {
+  /** One line on stderr, exit 2, in bounded time, and never a credential. */
+  async function failsClearly(args: string[], env: Record<string, string>, cause: RegExp): Promise<void> {
+    const t0 = Date.now();
+    const r = await lro(args, { env: { ...env, AWS_SECRET_ACCESS_KEY: 'SeCrEt-never-printed' } });
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toMatch(cause);
+    expect(r.stderr).not.toContain('SeCrEt');
+  }
+
+  let stored: { id: string; env: Record<string, string> };
+  beforeAll(async () => {
+    const { env } = remote();
+    stored = { id: await offload(text, env), env };
+  });
+  /** The env of a machine that has not read the result yet. */
+  const fresh = () => ({ ...stored.env, XDG_CACHE_HOME: join(root, `fresh-${++prefixes}`) });
+
+  it('the server down', async () => {
+    await failsClearly(['read', stored.id], { ...fresh(), AWS_ENDPOINT_URL: 'http://127.0.0.1:9' }, /cannot reach the S3 endpoint http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/);
+  });
+
+  it('wrong credentials', async () => {
+    await failsClearly(['grep', stored.id, 'x'], { ...fresh(), AWS_ACCESS_KEY_ID: 'NOT-A-KEY' }, /S3 refused the credentials \(InvalidAccessKeyId\)/);
+  });
+
+  it('a missing bucket', async () => {
+    await failsClearly(['read', 'last'], { ...fresh(), LRO_DIR: 's3://no-such-bucket/x' }, /the bucket no-such-bucket does not exist/);
+    await failsClearly(['ls'], { ...fresh(), LRO_DIR: 's3://no-such-bucket/x' }, /the bucket no-such-bucket does not exist/);
+  });
+
+  it('throttling: retried, then given up', async () => {
+    const before = s3.seen.length;
+    s3.fault = 'throttle';
+    try {
+      await failsClearly(['read', stored.id], fresh(), /S3 kept throttling the requests \(SlowDown\) after retries/);
+    } finally {
+      s3.fault = 'none';
+    }
+    expect(s3.seen.length - before).toBe(3); // maxAttempts
+  });
+
+  it('a download cut half-way leaves nothing in the cache', async () => {
+    const env = fresh();
+    s3.fault = 'cut-download';
+    try {
+      await failsClearly(['cat', stored.id], env, /the S3 endpoint http:\S+ cut the connection \(ECONNRESET\): try again/);
+    } finally {
+      s3.fault = 'none';
+    }
+    const files = join(env.XDG_CACHE_HOME, 'lro', 's3', 'team', env.LRO_DIR.split('/').pop()!, 'files');
+    expect(existsSync(files) ? readdirSync(files) : []).toEqual([]);
+    expect((await lro(['grep', '-c', stored.id, 'ERROR'], { env })).out).toBe('8\n'); // and the next read works
+  });
+
+  it('offload with the server down or an upload cut: the output, truncated, one line, exit 0, no object', async () => {
+    for (const fault of ['down', 'cut-upload'] as const) {
+      const { prefix, env } = remote();
+      if (fault === 'cut-upload') s3.fault = 'cut-upload';
+      const r = await lro(['offload'], { input: text, env: fault === 'down' ? { ...env, AWS_ENDPOINT_URL: 'http://127.0.0.1:9' } : env });
+      s3.fault = 'none';
+      expect(r.code).toBe(0);
+      expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(new RegExp(`^lro: output truncated to \\d+ of ~\\d+ tokens: could not store the full result in s3://team/${prefix} \\(`));
+      expect(r.out.startsWith(text.slice(0, 1000))).toBe(true);
+      expect(await s3.keys(prefix)).toEqual([]);
+    }
+  });
+});
+
+describe('the cache', () => {
+  it('is 0700, bounded by LRO_S3_CACHE_MAX when gc runs, and a trimmed result is fetched again', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env);
+    const cache = join(env.XDG_CACHE_HOME, 'lro', 's3', 'team', prefix);
+    expect(statSync(join(cache, 'files')).mode & 0o777).toBe(0o700);
+    const results = () => readdirSync(join(cache, 'files')).filter((n) => n.endsWith('.jsonl'));
+    expect(results()).toEqual([`lro-offload-${id}.jsonl`]);
+    const r = await lro(['gc'], { env: { ...env, LRO_S3_CACHE_MAX: '0' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(results()).toEqual([]);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/lro-offload-${id}.jsonl`);
+    expect((await lro(['grep', '-c', id, 'ERROR'], { env })).out).toBe('8\n');
+  });
+});
+
+describe('the SDK', () => {
+  const TRACE = join(__dirname, '../helpers/module-trace.mjs');
+  it('is in no bundle but the S3 worker, and a local store never loads it', async () => {
+    const dist = join(__dirname, '../../dist');
+    for (const f of readdirSync(dist).filter((n) => /\.(c?js)$/.test(n) && n !== 's3-worker.cjs')) {
+      expect(readFileSync(join(dist, f), 'utf8'), f).not.toContain('ListObjectsV2Command');
+    }
+    const env = { LRO_DIR: join(root, 'local-sdk'), LRO_MODULE_TRACE: join(root, 'trace.txt') };
+    for (const args of [['offload', '--force'], ['--version'], ['read', 'last', '--head', '1']]) {
+      const r = await lro(args, { input: text, env, nodeArgs: ['--import', TRACE] });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const loaded = readFileSync(env.LRO_MODULE_TRACE, 'utf8');
+    expect(loaded).toContain('/dist/cli.cjs');
+    expect(loaded).not.toMatch(/@aws-sdk|@smithy|s3-worker/);
   });
 });

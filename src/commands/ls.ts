@@ -11,7 +11,7 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
 import { checkStore } from '../store/dir.js';
-import { listingPath } from '../store/remote.js';
+import { listingPath, shownStore } from '../store/remote.js';
 import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
@@ -109,7 +109,8 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   if (listing.foreign.length > 0) notes.push(foreignNote(listing.foreign));
   if (shown === 0 && damagedCount === 0) {
     const filtered = op !== undefined || session !== undefined || opts.expired;
-    const what = !store ? `no results: the store ${dir} does not exist yet` : filtered ? `no results match in ${dir}` : `no results in ${dir}`;
+    const where = shownStore(dir); // an s3:// store by its URL, not its cache
+    const what = !store ? `no results: the store ${where} does not exist yet` : filtered ? `no results match in ${where}` : `no results in ${where}`;
     // on a terminal this is the answer; in a pipe stdout stays empty (or `[]`) and this goes to stderr
     if (tty) await io.stdout.write(`${what}\n`);
     else notes.push(`${what}\n`);

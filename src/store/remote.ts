@@ -14,6 +14,8 @@ import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 const READ_WAIT_MS = 12_000;
 /** A whole object's transfer: bounded by the SDK's idle timeout, not by its size. */
 const TRANSFER_WAIT_MS = 24 * 3600_000;
+/** Header files fetched per request to the worker (16 at a time there). */
+const HEADS_BATCH = 400;
 /** The cache of whole results is trimmed (oldest first) to this many bytes; LRO_S3_CACHE_MAX changes it. */
 const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 
@@ -113,7 +115,10 @@ export function syncHeads(store: RemoteStore): void {
     openResultDir(store.heads, r.session);
     missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs });
   }
-  if (missing.length > 0) s3Call({ op: 'heads', bucket: store.bucket, items: missing }, store.env, READ_WAIT_MS);
+  // in batches, each bounded in time as one request is: a first listing of a large bucket takes as long as it takes
+  for (let i = 0; i < missing.length; i += HEADS_BATCH) {
+    s3Call({ op: 'heads', bucket: store.bucket, items: missing.slice(i, i + HEADS_BATCH) }, store.env, READ_WAIT_MS);
+  }
   for (const rel of localResults(store.heads)) if (!wanted.has(rel)) rmSync(join(store.heads, ...rel.split('/')), { force: true });
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { mcpEnv, stdioClient } from '../helpers/mcp.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
 
 let s3: S3TestServer;
@@ -255,5 +256,21 @@ describe('the SDK', () => {
     const loaded = readFileSync(env.LRO_MODULE_TRACE, 'utf8');
     expect(loaded).toContain('/dist/cli.cjs');
     expect(loaded).not.toMatch(/@aws-sdk|@smithy|s3-worker/);
+  });
+});
+
+describe('the MCP server on an S3 store', () => {
+  it('offloads into the bucket and greps a result another machine wrote, as the CLI does', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, { ...env, XDG_CACHE_HOME: join(root, 'mcp-writer') });
+    const { client } = await stdioClient(['mcp'], mcpEnv(env.LRO_DIR, env));
+    try {
+      const grep = (await client.callTool({ name: 'lro_grep', arguments: { id, pattern: 'ERROR', count: true } })) as { content: { text: string }[] };
+      expect(grep.content[0].text).toBe((await lro(['grep', '-c', id, 'ERROR'], { env })).out);
+      const stored = (await client.callTool({ name: 'lro_offload', arguments: { content: jsonl, operation: 'mcp' } })) as { structuredContent: { id: string } };
+      expect(await s3.keys(prefix)).toContain(`${prefix}/lro-mcp-${stored.structuredContent.id}.jsonl`);
+    } finally {
+      await client.close();
+    }
   });
 });

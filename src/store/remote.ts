@@ -3,7 +3,7 @@
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
 import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
+import { parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
@@ -28,19 +28,32 @@ export interface RemoteResult extends S3Object {
 
 /** The lro results under the store's prefix (other objects are never touched), newest first. */
 export function listRemote(store: RemoteStore): RemoteResult[] {
+  return listLro(store).results;
+}
+
+/** Where an object is in the store's tree: at its root or in a session's folder (null: neither). */
+function placeOf(rel: string): { name: string; session: string | null } | null {
+  const parts = rel.split('/');
+  if (parts.length === 1) return { name: parts[0], session: null };
+  if (parts.length === 3 && parts[0] === SESSIONS_DIR) return { name: parts[2], session: sessionOfFolder(parts[1]) };
+  return null;
+}
+
+/** The results (newest first) and dedupe refs under the store's prefix, by their names. */
+function listLro(store: RemoteStore): { results: RemoteResult[]; refs: (S3Object & { rel: string; session: string | null })[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
   const objects = s3Call<S3Object[]>({ op: 'list', bucket: store.bucket, prefix: base }, store.env, READ_WAIT_MS);
-  const out: RemoteResult[] = [];
+  const results: RemoteResult[] = [];
+  const refs: (S3Object & { rel: string; session: string | null })[] = [];
   for (const o of objects) {
     const rel = o.key.slice(base.length);
-    const parts = rel.split('/');
-    const name = parts[parts.length - 1];
-    const parsed = parseResultFileName(name);
-    if (!parsed) continue;
-    if (parts.length === 1) out.push({ ...o, rel, id: parsed.id, session: null });
-    else if (parts.length === 3 && parts[0] === SESSIONS_DIR) out.push({ ...o, rel, id: parsed.id, session: sessionOfFolder(parts[1]) });
+    const place = placeOf(rel);
+    const parsed = place && parseResultFileName(place.name);
+    if (place && parsed) results.push({ ...o, rel, id: parsed.id, session: place.session });
+    else if (place && parseDedupeFileName(place.name)?.kind === 'ref') refs.push({ ...o, rel, session: place.session });
   }
-  return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  results.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return { results, refs };
 }
 
 /** The session a result's relative path puts it in (null: the store's root). */
@@ -93,7 +106,8 @@ export function publishResult(path: string): void {
 /** Removes the object a heads file stands for, and the cached copy; called by gc before it removes the file. */
 export function removeRemote(path: string): void {
   const where = remoteOf(path);
-  if (!where || where.half !== 'heads' || !parseResultFileName(where.rel.split('/').pop()!)) return;
+  const name = where?.rel.split('/').pop() ?? '';
+  if (!where || where.half !== 'heads' || !(parseResultFileName(name) || parseDedupeFileName(name)?.kind === 'ref')) return;
   s3Call({ op: 'delete', bucket: where.store.bucket, key: keyOf(where.store, where.rel) }, where.store.env, READ_WAIT_MS);
   rmSync(join(where.store.files, ...where.rel.split('/')), { force: true });
 }
@@ -103,7 +117,8 @@ export function removeRemote(path: string): void {
  * object's time) for each result, fetched by a small Range GET when new; those no longer in the bucket removed.
  */
 export function syncHeads(store: RemoteStore): void {
-  const remote = listRemote(store);
+  const { results, refs } = listLro(store);
+  const remote = [...results, ...refs]; // a ref's whole text is its "header line": gc removes it with its result
   openResultDir(store.heads, null);
   const wanted = new Set<string>();
   const missing: { key: string; path: string; size: number; mtimeMs: number }[] = [];
@@ -133,7 +148,7 @@ function localResults(root: string): string[] {
       return;
     }
     for (const n of names) {
-      if (parseResultFileName(n)) out.push(rel + n);
+      if (parseResultFileName(n) || parseDedupeFileName(n)?.kind === 'ref') out.push(rel + n);
       else if (depth < 2 && (depth === 1 || n === SESSIONS_DIR)) walk(join(dir, n), `${rel}${n}/`, depth + 1);
     }
   };
@@ -163,7 +178,7 @@ function cacheLimit(env: NodeJS.ProcessEnv): number {
  * just fetched) stays. Every result is in the bucket, so nothing is lost: it is fetched again when read.
  */
 export function trimCache(store: RemoteStore, limit: number, keep?: string): number {
-  const files = localResults(store.files).map((rel) => {
+  const files = localResults(store.files).filter((rel) => rel.endsWith('.jsonl')).map((rel) => {
     const path = join(store.files, ...rel.split('/'));
     const st = statOrNull(path);
     return { path, size: st?.size ?? 0, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };

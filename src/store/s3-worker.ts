@@ -61,7 +61,7 @@ async function list(bucket: string, prefix: string): Promise<S3Object[]> {
   const out: S3Object[] = [];
   let token: string | undefined;
   do {
-    const page = await s3().send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    const page = await s3().send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 }));
     for (const o of page.Contents ?? []) {
       if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0 });
     }
@@ -135,8 +135,9 @@ async function put(bucket: string, key: string, path: string): Promise<boolean> 
   const up = new storage.Upload({
     client: s3(),
     params: { Bucket: bucket, Key: key, Body: createReadStream(path) },
-    queueSize: 2,
-    partSize: 8 * 1024 * 1024,
+    // one 5 MB part in flight (S3's least): peak memory is what matters on an agent's machine, not the last 10% of speed
+    queueSize: 1,
+    partSize: 5 * 1024 * 1024,
     leavePartsOnError: false,
   });
   await up.done();

@@ -49,7 +49,7 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     const r = await lro(['offload', '--force'], { input: text, env, shellPrefix: `cd ${cwd};` });
     expect(r.code, r.stderr).toBe(0);
     const id = idOf(r.out);
-    expect(await s3.keys(prefix)).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect((await s3.keys(prefix)).filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
     expect(existsSync(join(cwd, 's3:'))).toBe(false);
   });
 
@@ -127,11 +127,11 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     client.destroy();
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
-    expect(await s3.keys(prefix)).toHaveLength(3);
+    expect(await s3.keys(prefix)).toHaveLength(4); // with the result's dedupe ref
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
-    expect(await s3.keys(prefix)).toEqual([`${prefix}/lro-offload-nope.jsonl`, `${prefix}/notes.txt`]);
+    expect(await s3.keys(prefix)).toEqual([`${prefix}/lro-offload-nope.jsonl`, `${prefix}/notes.txt`]); // and the ref gone
     const gone = await lro(['read', id], { env: { ...env, XDG_CACHE_HOME: join(root, 'late-reader') } });
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`no result ${id} in s3://team/${prefix}`);

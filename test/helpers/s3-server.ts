@@ -1,11 +1,13 @@
-// A real S3 API server for the tests: s3rver on loopback (a random port, a temporary directory), in this process,
-// behind a small proxy that can misbehave on demand (throttle every request, cut a download or an upload half-way)
+// A real S3 API server for the tests: s3rver on loopback (a random port, a temporary directory), as a child process
+// (node --openssl-legacy-provider: s3rver makes its listing's continuation tokens with DES, which OpenSSL 3 keeps
+// in its legacy provider; without it any listing of more than 1,000 keys fails with InternalError), behind a small proxy that can misbehave on demand (throttle every request, cut a download or an upload half-way)
 // so the faults lro must survive are real HTTP faults. `env()` is what a spawned lro needs to use it.
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { cleanup, tempDir } from './cli.js';
 
 export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang';
@@ -54,11 +56,26 @@ function startProxy(target: number, state: { fault: Fault; seen: string[] }): Pr
   return new Promise((ok) => proxy.listen(0, '127.0.0.1', () => ok(proxy)));
 }
 
+/** s3rver as a child on a free port: the port is read from its first line, `S3rver listening on 127.0.0.1:P`. */
+function startS3rver(directory: string, bucket: string): Promise<{ child: ChildProcess; port: number }> {
+  const bin = createRequire(__filename).resolve('s3rver/bin/s3rver.js');
+  const args = ['--openssl-legacy-provider', bin, '--directory', directory, '--address', '127.0.0.1', '--port', '0'];
+  const child = spawn(process.execPath, [...args, '--configure-bucket', bucket, '--silent'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((ok, fail) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on [\d.]+:(\d+)/.exec(out);
+      if (m) ok({ child, port: Number(m[1]) });
+    });
+    child.once('exit', (code) => fail(new Error(`s3rver exited (${code}) before listening: ${out}`)));
+  });
+}
+
 export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
   const root = tempDir('lro-s3-');
-  const s3rver = new S3rver({ address: '127.0.0.1', port: 0, directory: join(root, 'data'), silent: true, configureBuckets: [{ name: bucket, configs: [] }] });
-  const { port } = (await s3rver.run()) as AddressInfo;
+  const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
   const state = { fault: 'none' as Fault, seen: [] as string[] };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -90,7 +107,8 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
       client.destroy();
       await new Promise((ok) => proxy.close(ok));
       proxy.closeAllConnections();
-      await s3rver.close();
+      s3rver.kill();
+      await new Promise((ok) => s3rver.once('exit', ok));
       cleanup(root);
     },
   };

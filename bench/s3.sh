@@ -15,7 +15,8 @@ node --openssl-legacy-provider "$ROOT/node_modules/s3rver/bin/s3rver.js" --direc
 SERVER=$!
 trap 'kill $SERVER' EXIT
 sleep 2
-export AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
+export AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_REGION=us-east-1
+export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
 export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true XDG_CACHE_HOME="$WORK/s3-cache"
 node "$BENCH_DIR/make-data.mjs" text "$SIZE" "$WORK/s3.log" >/dev/null
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $(stat -c %s "$WORK/s3.log") bytes of text"
@@ -47,8 +48,9 @@ rm -f "$WORK/s3.down"
 s() { echo "$1" | cut -d' ' -f1; }
 echo "s3 offload / local offload:                 $(ratio "$(s "$S3_OFF")" "$(s "$LOCAL_OFF")")"
 echo "s3 offload / raw upload:                    $(ratio "$(s "$S3_OFF")" "$(s "$RAW_UP")")"
-echo "s3 offload / (local offload + raw upload):  $(ratio "$(s "$S3_OFF")" "$(awk -v a="$(s "$LOCAL_OFF")" -v b="$(s "$RAW_UP")" 'BEGIN{print a+b}')")"
+sum() { awk -v a="$(s "$1")" -v b="$(s "$2")" 'BEGIN { print a + b }'; }
+echo "s3 offload / (local offload + raw upload):  $(ratio "$(s "$S3_OFF")" "$(sum "$LOCAL_OFF" "$RAW_UP")")"
 echo "s3 grep fetched / local grep:               $(ratio "$(s "$S3_GREP")" "$(s "$LOCAL_GREP")")"
-echo "s3 grep fetched / (local grep + raw down):  $(ratio "$(s "$S3_GREP")" "$(awk -v a="$(s "$LOCAL_GREP")" -v b="$(s "$RAW_DOWN")" 'BEGIN{print a+b}')")"
+echo "s3 grep fetched / (local grep + raw down):  $(ratio "$(s "$S3_GREP")" "$(sum "$LOCAL_GREP" "$RAW_DOWN")")"
 echo "s3 grep cached / local grep:                $(ratio "$(s "$S3_GREP2")" "$(s "$LOCAL_GREP")")"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

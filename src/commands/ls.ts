@@ -110,7 +110,11 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   if (shown === 0 && damagedCount === 0) {
     const filtered = op !== undefined || session !== undefined || opts.expired;
     const where = shownStore(dir); // an s3:// store by its URL, not its cache
-    const what = !store ? `no results: the store ${where} does not exist yet` : filtered ? `no results match in ${where}` : `no results in ${where}`;
+    const what = !store
+      ? `no results: the store ${where} does not exist yet`
+      : filtered
+        ? `no results match in ${where}`
+        : `no results in ${where}`;
     // on a terminal this is the answer; in a pipe stdout stays empty (or `[]`) and this goes to stderr
     if (tty) await io.stdout.write(`${what}\n`);
     else notes.push(`${what}\n`);

@@ -36,12 +36,14 @@ export function parseS3Url(spec: string): { bucket: string; prefix: string } {
   const rest = spec.slice('s3://'.length);
   const [bucket, ...parts] = rest.split('/');
   if (!BUCKET_RE.test(bucket)) {
-    throw new UsageError(`invalid S3 store ${JSON.stringify(spec)}: the bucket name must be 3-63 characters of a-z, 0-9, '.' and '-' (s3://bucket/prefix)`);
+    const what = "the bucket name must be 3-63 characters of a-z, 0-9, '.' and '-' (s3://bucket/prefix)";
+    throw new UsageError(`invalid S3 store ${JSON.stringify(spec)}: ${what}`);
   }
   const segments = parts.filter((p) => p !== '');
   for (const s of segments) {
     if (!SEGMENT_RE.test(s) || s === '.' || s === '..') {
-      throw new UsageError(`invalid S3 store ${JSON.stringify(spec)}: each part of the prefix must be letters, digits and . _ = + - (not . or ..)`);
+      const what = 'each part of the prefix must be letters, digits and . _ = + - (not . or ..)';
+      throw new UsageError(`invalid S3 store ${JSON.stringify(spec)}: ${what}`);
     }
   }
   return { bucket, prefix: segments.join('/') };
@@ -53,7 +55,8 @@ export function remoteStore(spec: string, env: NodeJS.ProcessEnv): RemoteStore {
   const cacheHome = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
   // one folder per prefix ('/' written %2F, '%' for none: no prefix has a '%'), so no store's cache is in another's
   const root = join(cacheHome, 'lro', 's3', bucket, prefix ? prefix.replace(/\//g, '%2F') : '%');
-  const store: RemoteStore = { url: `s3://${bucket}/${prefix}`, bucket, prefix, root, files: join(root, 'files'), heads: join(root, 'heads'), env };
+  const url = `s3://${bucket}/${prefix}`;
+  const store: RemoteStore = { url, bucket, prefix, root, files: join(root, 'files'), heads: join(root, 'heads'), env };
   known.set(store.files, store);
   known.set(store.heads, store);
   return store;

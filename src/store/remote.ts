@@ -40,11 +40,13 @@ function placeOf(rel: string): { name: string; session: string | null } | null {
 }
 
 /** The results (newest first) and dedupe refs under the store's prefix, by their names. */
-function listLro(store: RemoteStore): { results: RemoteResult[]; refs: (S3Object & { rel: string; session: string | null })[] } {
+type RemoteRef = S3Object & { rel: string; session: string | null };
+
+function listLro(store: RemoteStore): { results: RemoteResult[]; refs: RemoteRef[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
   const objects = s3Call<S3Object[]>({ op: 'list', bucket: store.bucket, prefix: base }, store.env, READ_WAIT_MS);
   const results: RemoteResult[] = [];
-  const refs: (S3Object & { rel: string; session: string | null })[] = [];
+  const refs: RemoteRef[] = [];
   for (const o of objects) {
     const rel = o.key.slice(base.length);
     const place = placeOf(rel);
@@ -92,7 +94,8 @@ export function publishResult(path: string): void {
   const where = remoteOf(path);
   if (!where || where.half !== 'files') return;
   try {
-    s3Call({ op: 'put', bucket: where.store.bucket, key: keyOf(where.store, where.rel), path }, where.store.env, TRANSFER_WAIT_MS);
+    const { store, rel } = where;
+    s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, rel), path }, store.env, TRANSFER_WAIT_MS);
   } catch (e) {
     try {
       unlinkSync(path);
@@ -106,10 +109,10 @@ export function publishResult(path: string): void {
 /** Removes the object a heads file stands for, and the cached copy; called by gc before it removes the file. */
 export function removeRemote(path: string): void {
   const where = remoteOf(path);
-  const name = where?.rel.split('/').pop() ?? '';
-  if (!where || where.half !== 'heads' || !(parseResultFileName(name) || parseDedupeFileName(name)?.kind === 'ref')) return;
-  s3Call({ op: 'delete', bucket: where.store.bucket, key: keyOf(where.store, where.rel) }, where.store.env, READ_WAIT_MS);
-  rmSync(join(where.store.files, ...where.rel.split('/')), { force: true });
+  if (!where || where.half !== 'heads' || !isLroObject(where.rel.split('/').pop()!)) return;
+  const { store, rel } = where;
+  s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+  rmSync(join(store.files, ...rel.split('/')), { force: true });
 }
 
 /**
@@ -134,10 +137,17 @@ export function syncHeads(store: RemoteStore): void {
   for (let i = 0; i < missing.length; i += HEADS_BATCH) {
     s3Call({ op: 'heads', bucket: store.bucket, items: missing.slice(i, i + HEADS_BATCH) }, store.env, READ_WAIT_MS);
   }
-  for (const rel of localResults(store.heads)) if (!wanted.has(rel)) rmSync(join(store.heads, ...rel.split('/')), { force: true });
+  for (const rel of localResults(store.heads)) {
+    if (!wanted.has(rel)) rmSync(join(store.heads, ...rel.split('/')), { force: true });
+  }
 }
 
-/** The results under a cache half, as paths relative to it. */
+/** A result or a dedupe ref: the only objects lro lists, mirrors or deletes. */
+function isLroObject(name: string): boolean {
+  return parseResultFileName(name) !== null || parseDedupeFileName(name)?.kind === 'ref';
+}
+
+/** The results and refs under a cache half, as paths relative to it. */
 function localResults(root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string, rel: string, depth: number) => {
@@ -148,7 +158,7 @@ function localResults(root: string): string[] {
       return;
     }
     for (const n of names) {
-      if (parseResultFileName(n) || parseDedupeFileName(n)?.kind === 'ref') out.push(rel + n);
+      if (isLroObject(n)) out.push(rel + n);
       else if (depth < 2 && (depth === 1 || n === SESSIONS_DIR)) walk(join(dir, n), `${rel}${n}/`, depth + 1);
     }
   };
@@ -169,8 +179,9 @@ function isFile(path: string): boolean {
 }
 
 function cacheLimit(env: NodeJS.ProcessEnv): number {
-  const v = Number(env.LRO_S3_CACHE_MAX);
-  return Number.isFinite(v) && v >= 0 && env.LRO_S3_CACHE_MAX !== '' && env.LRO_S3_CACHE_MAX !== undefined ? v : CACHE_MAX_BYTES;
+  const set = env.LRO_S3_CACHE_MAX;
+  const v = Number(set);
+  return set !== undefined && set !== '' && Number.isFinite(v) && v >= 0 ? v : CACHE_MAX_BYTES;
 }
 
 /**
@@ -235,12 +246,14 @@ export function pullRemoteRef(dir: string, key: string): { id: string; name: str
   const ref = inFolder(dir, refFileName(key));
   if (!ref) return null;
   const { store } = ref;
-  const text = s3Call<string | null>({ op: 'getSmall', bucket: store.bucket, key: keyOf(store, ref.rel) }, store.env, READ_WAIT_MS);
+  const ask = { op: 'getSmall', bucket: store.bucket, key: keyOf(store, ref.rel) } as const;
+  const text = s3Call<string | null>(ask, store.env, READ_WAIT_MS);
   const name = text?.trim() ?? '';
   const parsed = parseResultFileName(name);
   const result = parsed && inFolder(dir, name);
   if (!parsed || !result) return null;
-  if (!s3Call<boolean>({ op: 'exists', bucket: store.bucket, key: keyOf(store, result.rel) }, store.env, READ_WAIT_MS)) return null;
+  const head = { op: 'exists', bucket: store.bucket, key: keyOf(store, result.rel) } as const;
+  if (!s3Call<boolean>(head, store.env, READ_WAIT_MS)) return null;
   fetchResult(store, result);
   return { id: parsed.id, name };
 }
@@ -254,7 +267,8 @@ export function publishRef(dir: string, key: string, name: string): void {
   const ref = inFolder(dir, refFileName(key));
   if (!ref) return;
   const { store } = ref;
-  const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, ref.rel), body: `${name}\n`, ifNoneMatch: true } as const;
+  const body = `${name}\n`;
+  const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, ref.rel), body, ifNoneMatch: true } as const;
   try {
     s3Call<boolean>(put, store.env, READ_WAIT_MS);
   } catch {

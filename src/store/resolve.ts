@@ -47,10 +47,19 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
 }
 
 /** Opens a result of a remote store, fetched into its cache unless it is there (stored results never change). */
-function openRemote(remote: RemoteStore, found: RemoteResult | null, session: string | undefined, id?: string): ResultFile {
-  if (!found && id) throw new LroError(`no result ${id} in ${remote.url}: it may have expired or live in another store (see lro ls, --dir)`);
+function openRemote(
+  remote: RemoteStore,
+  found: RemoteResult | null,
+  session: string | undefined,
+  id?: string,
+): ResultFile {
+  if (!found && id) {
+    const fix = 'it may have expired or live in another store (see lro ls, --dir)';
+    throw new LroError(`no result ${id} in ${remote.url}: ${fix}`);
+  }
   if (!found && session !== undefined) {
-    throw new LroError(`no results of session ${JSON.stringify(session)} in ${remote.url}: offload something in it first, or unset LRO_SESSION`);
+    const fix = 'offload something in it first, or unset LRO_SESSION';
+    throw new LroError(`no results of session ${JSON.stringify(session)} in ${remote.url}: ${fix}`);
   }
   if (!found) throw new LroError(`no results in ${remote.url}: offload something first (cmd | lro offload)`);
   return openInStore(fetchResult(remote, found), found.id);

@@ -22,7 +22,9 @@ let current: { worker: Worker; port: MessagePort; envKey: string } | null = null
 
 function workerScript(): string {
   const script = fileURLToPath(new URL('./s3-worker.cjs', import.meta.url));
-  if (!existsSync(script)) throw new LroError('the S3 store needs the built lro (dist/s3-worker.cjs is missing): run npm run build');
+  if (!existsSync(script)) {
+    throw new LroError('the S3 store needs the built lro (dist/s3-worker.cjs is missing): run npm run build');
+  }
   return script;
 }
 
@@ -33,7 +35,8 @@ function startWorker(env: NodeJS.ProcessEnv): { worker: Worker; port: MessagePor
   const { port1, port2 } = new MessageChannel();
   // on Node 20 the SDK prints a warning about newer Node versions to come on every first use: not lro's output
   const workerEnv = { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-  const worker = new Worker(workerScript(), { workerData: { port: port2 }, transferList: [port2], env: workerEnv, stderr: false });
+  const options = { workerData: { port: port2 }, transferList: [port2], env: workerEnv, stderr: false };
+  const worker = new Worker(workerScript(), options);
   worker.unref();
   port1.unref();
   current = { worker, port: port1, envKey };

@@ -2,7 +2,8 @@
 // the AWS SDK, and only when a store is `s3://…`: the SDK is required from node_modules on first use, never
 // bundled. The calling thread blocks on a shared flag until the answer is on its port (store/s3-sync.ts), so the
 // store's code stays synchronous as it is for a local directory.
-import { createReadStream, createWriteStream, mkdirSync, openSync, closeSync, renameSync, ftruncateSync, utimesSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, ftruncateSync, mkdirSync, openSync } from 'node:fs';
+import { renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { pipeline } from 'node:stream/promises';
@@ -61,7 +62,8 @@ async function list(bucket: string, prefix: string): Promise<S3Object[]> {
   const out: S3Object[] = [];
   let token: string | undefined;
   do {
-    const page = await s3().send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 }));
+    const ask = { Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 };
+    const page = await s3().send(new sdk.ListObjectsV2Command(ask));
     for (const o of page.Contents ?? []) {
       if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0 });
     }
@@ -76,8 +78,11 @@ async function bytesOf(body: unknown): Promise<Buffer> {
 }
 
 /** Writes the start of an object (up to its header line) into a sparse file as long as the object. */
-async function fetchHead(bucket: string, item: { key: string; path: string; size: number; mtimeMs: number }): Promise<void> {
-  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: item.key, Range: `bytes=0-${HEAD_BYTES - 1}` }));
+type HeadItem = NonNullable<S3Request['items']>[number];
+
+async function fetchHead(bucket: string, item: HeadItem): Promise<void> {
+  const range = `bytes=0-${HEAD_BYTES - 1}`;
+  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: item.key, Range: range }));
   const got = await bytesOf(r.Body);
   const nl = got.indexOf(0x0a);
   const head = nl >= 0 ? got.subarray(0, nl + 1) : got;
@@ -135,7 +140,7 @@ async function put(bucket: string, key: string, path: string): Promise<boolean> 
   const up = new storage.Upload({
     client: s3(),
     params: { Bucket: bucket, Key: key, Body: createReadStream(path) },
-    // one 5 MB part in flight (S3's least): peak memory is what matters on an agent's machine, not the last 10% of speed
+    // one 5 MB part in flight (S3's least): an agent's machine needs a low peak more than the last 10% of speed
     queueSize: 1,
     partSize: 5 * 1024 * 1024,
     leavePartsOnError: false,
@@ -146,7 +151,8 @@ async function put(bucket: string, key: string, path: string): Promise<boolean> 
 
 async function putSmall(bucket: string, key: string, body: string, ifNoneMatch: boolean): Promise<boolean> {
   try {
-    await s3().send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body, IfNoneMatch: ifNoneMatch ? '*' : undefined }));
+    const ask = { Bucket: bucket, Key: key, Body: body, IfNoneMatch: ifNoneMatch ? '*' : undefined };
+    await s3().send(new sdk.PutObjectCommand(ask));
     return true;
   } catch (e) {
     const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
@@ -189,6 +195,8 @@ async function serve(q: S3Request): Promise<unknown> {
   }
 }
 
+const CREDENTIALS = /InvalidAccessKeyId|SignatureDoesNotMatch|InvalidToken|ExpiredToken|CredentialsProviderError/;
+
 /** The cause of a failure in one line, never with a credential in it. */
 export function causeOf(e: unknown, endpoint: string, bucket: string): { error: string; code: string } {
   const err = e as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
@@ -197,19 +205,32 @@ export function causeOf(e: unknown, endpoint: string, bucket: string): { error: 
   const status = err.$metadata?.httpStatusCode;
   const net = `${code} ${name} ${err.message ?? ''}`;
   if (/ECONNRESET|EPIPE|socket hang up/.test(net)) {
-    return { code: 'cut', error: `the S3 endpoint ${endpoint} cut the connection (${/ECONNRESET|EPIPE/.exec(net)?.[0] ?? 'socket hang up'}): try again` };
+    const how = /ECONNRESET|EPIPE/.exec(net)?.[0] ?? 'socket hang up';
+    return { code: 'cut', error: `the S3 endpoint ${endpoint} cut the connection (${how}): try again` };
   }
   const unreachable = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN/.exec(net);
   if (unreachable) {
-    return { code: 'unreachable', error: `cannot reach the S3 endpoint ${endpoint} (${unreachable[0]}): check AWS_ENDPOINT_URL and the network` };
+    const fix = 'check AWS_ENDPOINT_URL and the network';
+    return { code: 'unreachable', error: `cannot reach the S3 endpoint ${endpoint} (${unreachable[0]}): ${fix}` };
   }
-  if (/TimeoutError|ETIMEDOUT|timed? ?out/i.test(net)) return { code: 'timeout', error: `the S3 endpoint ${endpoint} did not answer in time` };
-  if (/InvalidAccessKeyId|SignatureDoesNotMatch|InvalidToken|ExpiredToken|CredentialsProviderError/.test(name) || status === 401) {
-    return { code: 'credentials', error: `S3 refused the credentials (${name || status}): check AWS_ACCESS_KEY_ID / AWS_PROFILE` };
+  if (/TimeoutError|ETIMEDOUT|timed? ?out/i.test(net)) {
+    return { code: 'timeout', error: `the S3 endpoint ${endpoint} did not answer in time: try again` };
   }
-  if (name === 'AccessDenied' || status === 403) return { code: 'denied', error: 'S3 denied access (AccessDenied): check the credentials and the IAM permissions lro needs (README)' };
-  if (name === 'NoSuchBucket') return { code: 'bucket', error: `the bucket ${bucket} does not exist (NoSuchBucket): create it or fix LRO_DIR` };
-  if (name === 'SlowDown' || status === 503 || status === 429) return { code: 'throttled', error: `S3 kept throttling the requests (${name || status}) after retries: try again later` };
+  if (CREDENTIALS.test(name) || status === 401) {
+    const fix = 'check AWS_ACCESS_KEY_ID / AWS_PROFILE';
+    return { code: 'credentials', error: `S3 refused the credentials (${name || status}): ${fix}` };
+  }
+  if (name === 'AccessDenied' || status === 403) {
+    const fix = 'check the credentials and the IAM permissions lro needs (README)';
+    return { code: 'denied', error: `S3 denied access (AccessDenied): ${fix}` };
+  }
+  if (name === 'NoSuchBucket') {
+    return { code: 'bucket', error: `the bucket ${bucket} does not exist (NoSuchBucket): create it or fix LRO_DIR` };
+  }
+  if (name === 'SlowDown' || status === 503 || status === 429) {
+    const what = `S3 kept throttling the requests (${name || status}) after retries`;
+    return { code: 'throttled', error: `${what}: try again later` };
+  }
   const what = (err.message ?? String(e)).split('\n')[0].slice(0, 200);
   return { code: 'other', error: `S3 request failed (${name || code || status || 'error'}): ${what}` };
 }

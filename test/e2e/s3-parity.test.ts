@@ -19,9 +19,12 @@ afterAll(async () => {
 
 const idOf = (out: string) => (JSON.parse(out) as { id: string }).id;
 
-const text = Array.from({ length: 3000 }, (_, i) => `${i} INFO request ${i} served in ${i % 97} ms${i % 400 === 3 ? ' ERROR timeout' : ''}`).join('\n');
-const jsonl = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ id: i, status: i % 7 === 0 ? 'error' : 'ok', ms: (i * 37) % 1000 })).join('\n');
-const jsonArray = JSON.stringify(Array.from({ length: 1500 }, (_, i) => ({ n: i, name: `item ${i}`, tags: i % 5 === 0 ? ['x'] : [] })));
+const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n');
+const text = lines(3000, (i) => `${i} INFO request ${i} served in ${i % 97} ms${i % 400 === 3 ? ' ERROR' : ''}`);
+const jsonl = lines(1500, (i) => JSON.stringify({ id: i, status: i % 7 ? 'ok' : 'error', ms: (i * 37) % 1000 }));
+const jsonArray = JSON.stringify(
+  Array.from({ length: 1500 }, (_, i) => ({ n: i, name: `item ${i}`, tags: i % 5 ? [] : ['x'] })),
+);
 
 describe('an S3 store', () => {
   it('answers every reader as a local store does: text, a JSON array and JSONL', async () => {
@@ -29,13 +32,34 @@ describe('an S3 store', () => {
     const env = s3.env('parity');
     const other = { ...env, XDG_CACHE_HOME: join(root, 'other-machine') }; // reads what the first machine wrote
     const cases: [string, string[][]][] = [
-      [text, [['read', '--head', '5'], ['read', '--tail', '3'], ['grep', 'ERROR', '-C', '1'], ['grep', '-c', 'served'], ['count', '--by', 'template'], ['cat'], ['jq', '-r', 'select(test("ERROR"))'], ['info']]],
-      [jsonl, [['where', 'status=error', '-c'], ['count', '--by', 'status'], ['jq', '-c', 'select(.ms > 990)'], ['read', '--head', '3'], ['cat'], ['info']]],
-      [jsonArray, [['where', 'tags[]=x', '-c'], ['jq', '-c', 'select(.n == 7)'], ['read', '--range', '10:12'], ['cat'], ['info']]],
+      [
+        text,
+        [
+          ['read', '--head', '5'],
+          ['read', '--tail', '3'],
+          ['grep', 'ERROR', '-C', '1'],
+          ['grep', '-c', 'served'],
+          ['count', '--by', 'template'],
+          ['cat'],
+          ['jq', '-r', 'select(test("ERROR"))'],
+          ['info'],
+        ],
+      ],
+      [
+        jsonl,
+        [['where', 'status=error', '-c'], ['count', '--by', 'status'], ['jq', '-c', 'select(.ms > 990)']],
+      ],
+      [jsonl, [['read', '--head', '3'], ['cat'], ['info']]],
+      [jsonArray, [['where', 'tags[]=x', '-c'], ['jq', '-c', 'select(.n == 7)'], ['read', '--range', '10:12']]],
+      [jsonArray, [['cat'], ['info']]],
     ];
     // the same but for the id, the file's path and the times
     const same = (s: string, id: string) =>
-      s.split(id).join('ID').replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
+      s
+        .split(id)
+        .join('ID')
+        .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
+        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
     for (const [input, commands] of cases) {
       const first = await lro(['offload', '--force'], { input, env: local });
       const second = await lro(['offload', '--force'], { input, env });

@@ -1,7 +1,8 @@
 // A real S3 API server for the tests: s3rver on loopback (a random port, a temporary directory), as a child process
 // (node --openssl-legacy-provider: s3rver makes its listing's continuation tokens with DES, which OpenSSL 3 keeps
-// in its legacy provider; without it any listing of more than 1,000 keys fails with InternalError), behind a small proxy that can misbehave on demand (throttle every request, cut a download or an upload half-way)
-// so the faults lro must survive are real HTTP faults. `env()` is what a spawned lro needs to use it.
+// in its legacy provider; without it any listing of more than 1,000 keys fails with InternalError), behind a small
+// proxy that can misbehave on demand (throttle every request, cut a download or an upload half-way) so the faults
+// lro must survive are real HTTP faults. `env()` is what a spawned lro needs to use it.
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +26,9 @@ export interface S3TestServer {
   close(): Promise<void>;
 }
 
-const SLOW_DOWN = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
+const SLOW_DOWN =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
 
 function startProxy(target: number, state: { fault: Fault; seen: string[] }): Promise<Server> {
   const proxy = createServer((req, res) => {
@@ -35,7 +38,8 @@ function startProxy(target: number, state: { fault: Fault; seen: string[] }): Pr
       res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);
       return;
     }
-    const up = request({ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers }, (r) => {
+    const to = { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers };
+    const up = request(to, (r) => {
       res.writeHead(r.statusCode ?? 500, r.headers);
       if (state.fault === 'cut-download' && req.method === 'GET' && !req.url?.includes('list-type')) {
         r.once('data', (chunk: Buffer) => {
@@ -60,7 +64,9 @@ function startProxy(target: number, state: { fault: Fault; seen: string[] }): Pr
 function startS3rver(directory: string, bucket: string): Promise<{ child: ChildProcess; port: number }> {
   const bin = createRequire(__filename).resolve('s3rver/bin/s3rver.js');
   const args = ['--openssl-legacy-provider', bin, '--directory', directory, '--address', '127.0.0.1', '--port', '0'];
-  const child = spawn(process.execPath, [...args, '--configure-bucket', bucket, '--silent'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...args, '--configure-bucket', bucket, '--silent'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((ok, fail) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -79,7 +85,9 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   const state = { fault: 'none' as Fault, seen: [] as string[] };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  const client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const endpointOfServer = `http://127.0.0.1:${port}`;
+  const client = new S3Client({ endpoint: endpointOfServer, region: 'us-east-1', forcePathStyle: true, credentials });
   let caches = 0;
   return {
     endpoint,

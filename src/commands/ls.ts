@@ -91,7 +91,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     if (!page.wants(shown - 1)) continue; // before --offset, or after the cut (still counted)
     if (tty) rows.push(toRow(r));
     else if (opts.json) {
-      await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`, out);
+      await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, shownStore(r.path), r.size)}`, out);
     }
     else await page.add(shown - 1, tsvRow(toRow(r)), out);
   }

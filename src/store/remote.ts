@@ -212,10 +212,15 @@ export function trimCacheFor(path: string): void {
   if (where) trimCache(where.store, cacheLimit(where.store.env));
 }
 
-/** Used in errors: the directory whose cache a path is in (for a message), or the path. */
+/**
+ * A path as a user should see it: in a remote store's cache, the s3:// URL of the store or of the object (a header
+ * file of `heads/` holds zeros after its first line: its path must not be read as the result's).
+ */
 export function shownStore(path: string): string {
   const where = remoteOf(path);
-  return where ? where.store.url : path;
+  if (!where) return path;
+  const { store, rel } = where;
+  return rel ? `s3://${store.bucket}/${keyOf(store, rel)}` : store.url;
 }
 
 /**

@@ -65,6 +65,7 @@ describe('an S3 store', () => {
       const second = await lro(['offload', '--force'], { input, env });
       expect(second.stderr).toBe('');
       const [a, b] = [idOf(first.out), idOf(second.out)];
+      expect(await s3.keys('parity')).toContain(`parity/lro-offload-${b}.jsonl`); // the other machine reads it there
       expect(same(second.out, b)).toBe(same(first.out, a));
       expect(same(second.out, b)).toContain('PATH');
       await Promise.all(

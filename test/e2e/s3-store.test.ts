@@ -58,7 +58,7 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
 
   it('answers readers as a local store does (JSONL here; every reader on every kind: s3-parity)', async () => {
     const local = { LRO_DIR: join(root, 'local') };
-    const { env } = remote();
+    const { prefix, env } = remote();
     const other = { ...env, XDG_CACHE_HOME: join(root, 'other-machine') }; // reads what the first machine wrote
     const readers = [['where', 'status=error', '-c'], ['grep', '-c', 'error'], ['info']];
     const cases: [string, string[][]][] = [[jsonl, readers]];
@@ -74,6 +74,7 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
       const second = await lro(['offload', '--force'], { input, env });
       expect(second.stderr).toBe('');
       const [a, b] = [idOf(first.out), idOf(second.out)];
+      expect(await s3.keys(prefix)).toContain(`${prefix}/lro-offload-${b}.jsonl`); // the other machine reads it there
       expect(same(second.out, b)).toBe(same(first.out, a));
       expect(same(second.out, b)).toContain('PATH');
       await Promise.all(
@@ -104,16 +105,17 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
   });
 
   it('last is the newest result of the bucket, whichever machine wrote it', async () => {
-    const { env } = remote();
+    const { prefix, env } = remote();
     await offload(text, env);
     const newer = await offload(jsonl, { ...env, XDG_CACHE_HOME: join(root, 'machine-b') });
+    expect(await s3.keys(prefix)).toContain(`${prefix}/lro-offload-${newer}.jsonl`);
     const r = await lro(['info', 'last'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toContain(newer);
   });
 
   it('ls lists the bucket (written on any machine) as a local store lists its files', async () => {
-    const { env } = remote();
+    const { prefix, env } = remote();
     const a = await offload(text, env);
     const b = await offload(jsonl, { ...env, XDG_CACHE_HOME: join(root, 'machine-c') });
     const r = await lro(['ls'], { env });
@@ -122,8 +124,9 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     expect(rows.map((x) => x[0])).toEqual([b, a]);
     expect(rows[0][2]).toBe('1500'); // records, from the header
     const size = (await lro(['ls', '--json', '--max-tokens', '0'], { env })).out;
-    const listed = JSON.parse(size) as { id: string; file_size: number }[];
+    const listed = JSON.parse(size) as { id: string; file_size: number; file_path: string }[];
     expect(listed.map((x) => x.id)).toEqual([b, a]);
+    expect(listed[1].file_path).toBe(`s3://team/${prefix}/lro-offload-${a}.jsonl`); // not a header file's path
     expect(listed[1].file_size).toBeGreaterThan(text.length); // the object's size, not the header's
   });
 

@@ -53,7 +53,8 @@ function s3(): S3.S3Client {
     forcePathStyle: Boolean(endpoint) || env.LRO_S3_PATH_STYLE === '1',
     followRegionRedirects: true,
     maxAttempts: 3, // with the SDK's backoff: a throttled or failing request gives up within a few seconds
-    requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 },
+    // a socket silent for 5 s fails the attempt (without throwOnRequestTimeout the SDK only warns and waits on)
+    requestHandler: { connectionTimeout: 2000, requestTimeout: 5000, throwOnRequestTimeout: true },
   });
   return client;
 }
@@ -234,6 +235,10 @@ export function causeOf(e: unknown, endpoint: string, bucket: string): { error: 
   const what = (err.message ?? String(e)).split('\n')[0].slice(0, 200);
   return { code: 'other', error: `S3 request failed (${name || code || status || 'error'}): ${what}` };
 }
+
+// The SDK's own warnings are not lro's output: a failure reaches the user as one line, from the caller.
+console.warn = () => {};
+console.log = () => {};
 
 const port = (workerData as { port: MessagePort }).port;
 parentPort?.on('message', (m: { q: S3Request; flag: Int32Array }) => {

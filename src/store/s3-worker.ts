@@ -38,25 +38,41 @@ const HEAD_BYTES = 256 * 1024;
 const HEAD_CONCURRENCY = 16;
 
 let client: S3.S3Client | undefined;
+let uploader: S3.S3Client | undefined;
 let sdk: typeof S3;
 let storage: typeof Storage;
 
-function s3(): S3.S3Client {
-  if (client) return client;
-  const req = createRequire(__filename);
-  sdk = req('@aws-sdk/client-s3') as typeof S3;
-  storage = req('@aws-sdk/lib-storage') as typeof Storage;
+function makeClient(requestTimeout: number): S3.S3Client {
+  if (!sdk) {
+    const req = createRequire(__filename);
+    sdk = req('@aws-sdk/client-s3') as typeof S3;
+    storage = req('@aws-sdk/lib-storage') as typeof Storage;
+  }
   const env = process.env;
   const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL;
-  client = new sdk.S3Client({
+  return new sdk.S3Client({
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     forcePathStyle: Boolean(endpoint) || env.LRO_S3_PATH_STYLE === '1',
     followRegionRedirects: true,
     maxAttempts: 3, // with the SDK's backoff: a throttled or failing request gives up within a few seconds
-    // a socket silent for 5 s fails the attempt (without throwOnRequestTimeout the SDK only warns and waits on)
-    requestHandler: { connectionTimeout: 2000, requestTimeout: 5000, throwOnRequestTimeout: true },
+    // a socket silent this long fails the attempt (without throwOnRequestTimeout the SDK only warns and waits on)
+    requestHandler: { connectionTimeout: 2000, requestTimeout, throwOnRequestTimeout: true },
   });
+}
+
+/** The client of every request but an upload's: 5 s of silence is a fault (a reader answers within 15 s). */
+function s3(): S3.S3Client {
+  client ??= makeClient(5000);
   return client;
+}
+
+/**
+ * The client of uploads: a server may be silent for long while it joins the parts of a large object (s3rver took
+ * over 5 s for 1 GB), which is not a fault; an offload is not bound to answer within 15 s.
+ */
+function s3Upload(): S3.S3Client {
+  uploader ??= makeClient(120_000);
+  return uploader;
 }
 
 async function list(bucket: string, prefix: string): Promise<S3Object[]> {
@@ -139,7 +155,7 @@ async function getSmall(bucket: string, key: string): Promise<string | null> {
 async function put(bucket: string, key: string, path: string): Promise<boolean> {
   // lib-storage streams the file in parts (bounded memory); an upload that fails is aborted, so no part remains
   const up = new storage.Upload({
-    client: s3(),
+    client: s3Upload(),
     params: { Bucket: bucket, Key: key, Body: createReadStream(path) },
     // one 5 MB part in flight (S3's least): an agent's machine needs a low peak more than the last 10% of speed
     queueSize: 1,

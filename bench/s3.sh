@@ -32,13 +32,13 @@ settle
 RAW_UP=$(timed "node $BENCH_DIR/s3-upload.mjs up $WORK/s3.log bench raw/s3.log")
 row "raw SDK upload" "$RAW_UP"
 settle
-LOCAL_GREP=$(timed "LRO_DIR=$WORK/s3-local node $LRO grep -c last ERROR")
+LOCAL_GREP=$(timed "LRO_DIR=$WORK/s3-local node $LRO grep -c -i last error")
 row "local grep -c" "$LOCAL_GREP"
 rm -rf "$WORK/s3-cache"
 settle
-S3_GREP=$(timed "LRO_DIR=s3://bench/lro node $LRO grep -c last ERROR")
+S3_GREP=$(timed "LRO_DIR=s3://bench/lro node $LRO grep -c -i last error")
 row "s3 grep -c (fetched)" "$S3_GREP"
-S3_GREP2=$(timed "LRO_DIR=s3://bench/lro node $LRO grep -c last ERROR")
+S3_GREP2=$(timed "LRO_DIR=s3://bench/lro node $LRO grep -c -i last error")
 row "s3 grep -c (cached)" "$S3_GREP2"
 settle
 RAW_DOWN=$(timed "node $BENCH_DIR/s3-upload.mjs down $WORK/s3.down bench raw/s3.log")

@@ -188,6 +188,10 @@ describe('faults', () => {
   /** The env of a machine that has not read the result yet. */
   const fresh = () => ({ ...stored.env, XDG_CACHE_HOME: join(root, `fresh-${++prefixes}`) });
 
+  it('a malformed s3:// location', async () => {
+    await failsClearly(['ls'], { ...fresh(), LRO_DIR: 's3://Bad_Bucket/x' }, /invalid S3 store "s3:\/\/Bad_Bucket\/x": the bucket/);
+  });
+
   it('the server down', async () => {
     const down = { ...fresh(), AWS_ENDPOINT_URL: 'http://127.0.0.1:9' };
     await failsClearly(['read', stored.id], down, /cannot reach the S3 endpoint \S+:9 \(ECONNREFUSED\)/);

@@ -73,6 +73,7 @@ await build({
     worker: `${root}src/worker.ts`,
     mcp: `${root}src/mcp/serve.ts`,
     'mcp-worker': `${root}src/mcp/tool-worker.ts`, // lro's MCP tools off the server's thread (src/mcp/tool-pool.ts)
+    's3-worker': `${root}src/store/s3-worker.ts`, // an s3:// store's requests, the SDK loaded there (store/s3-sync.ts)
   },
   plugins: [...common.plugins, mcpApart, lazyChildProcess],
   outdir: `${root}dist`,

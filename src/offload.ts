@@ -27,6 +27,7 @@ import { serializeHeader, type ContentType, type Header, type LineEnding, type S
 import { resultFileName, sanitizeOperation, tempFileName } from './format/naming.js';
 import { ResultWriter } from './format/writer.js';
 import { streamFields, type StreamFields } from './format/streams.js';
+import { publishRef, publishResult, pullRemoteRef, shownStore } from './store/remote.js';
 import { inStoreTerms, openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
 import { dedupeKey, findStored, takeClaim, writeRef, type Claim } from './store/dedupe.js';
 import { checkSession } from './store/session.js';
@@ -291,7 +292,7 @@ async function store(
       options.warn?.(`the store ${pinned!.dir} cannot be written (${why}): answered with the same output stored there before`);
       return describeFound(found, null, options, tokenizer);
     }
-    return truncatedFallback(error, taken, threshold, tokenizer, pinned?.dir ?? '');
+    return truncatedFallback(error, taken, threshold, tokenizer, shownStore(pinned?.dir ?? ''));
   } finally {
     pinned?.close();
   }
@@ -535,13 +536,21 @@ async function commitOrReuse(
   try {
     const key = options.dedupe === false ? null : dedupeKey(header, plan.format);
     claim = key ? await takeClaim(ioDir, key) : null;
-    const found = key && claim ? findStored(dir, ioDir, key, plan.format, (options.now ?? (() => new Date()))().getTime()) : null;
+    const nowMs = (options.now ?? (() => new Date()))().getTime();
+    let found = key && claim ? findStored(dir, ioDir, key, plan.format, nowMs) : null;
+    const pulled = key && claim && !found ? pullRemoteRef(dir, key) : null; // another machine's, in a remote store
+    if (pulled) {
+      writeRef(ioDir, key!, pulled.id, pulled.name);
+      found = findStored(dir, ioDir, key!, plan.format, nowMs);
+    }
     if (found) {
       writer.abort();
       return { found: found.rf };
     }
     const path = await writer.commit(headerLine(header, seen, writer));
+    publishResult(path); // a remote store's: uploaded now, complete (store/remote.ts)
     if (key && claim) writeRef(ioDir, key, plan.id, basename(path));
+    if (key && claim) publishRef(dir, key, basename(path));
     return { path };
   } finally {
     claim?.release();

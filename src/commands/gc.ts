@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { DIR_OPTION, type CommandDef } from './command.js';
 import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
-import { checkStore, storePath } from '../store/dir.js';
+import { checkStore } from '../store/dir.js';
+import { listingPath, trimCacheFor } from '../store/remote.js';
 import { planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
 import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
@@ -104,7 +105,7 @@ export function gcSummary(report: GcReport): string {
 function gcSettings(opts: GcOptions, io: IO) {
   const maxAgeMs = opts.maxAge !== undefined ? parseDuration(opts.maxAge, '--max-age') * 1000 : undefined;
   const maxTotalSize = opts.maxTotalSize !== undefined ? parseSize(opts.maxTotalSize, '--max-total-size') : undefined;
-  const dir = storePath(opts.dir, io.env);
+  const dir = listingPath(opts.dir, io.env);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   return { maxAgeMs, maxTotalSize, dir, session, dryRun: !!opts.dryRun };
 }
@@ -271,6 +272,7 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   report.kept_bytes = plan.keptBytes;
   report.kept_temp_count = plan.keptTemps.length;
   const failures = removeVictims(plan.victims, report, dryRun, progress);
+  if (!dryRun) trimCacheFor(dir); // a remote store's cache of whole results, to LRO_S3_CACHE_MAX (store/remote.ts)
   await progress.clear();
   if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);
 

@@ -10,7 +10,8 @@ import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
-import { checkStore, storePath } from '../store/dir.js';
+import { checkStore } from '../store/dir.js';
+import { listingPath, shownStore } from '../store/remote.js';
 import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
@@ -55,7 +56,7 @@ export function foreignNote(foreign: ForeignEntry[]): string {
 }
 
 export async function runLs(opts: LsOptions, io: IO): Promise<number> {
-  const dir = storePath(opts.dir, io.env);
+  const dir = listingPath(opts.dir, io.env);
   const store = checkStore(dir);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   if (opts.sessions) return listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);
@@ -90,7 +91,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     if (!page.wants(shown - 1)) continue; // before --offset, or after the cut (still counted)
     if (tty) rows.push(toRow(r));
     else if (opts.json) {
-      await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, r.path, r.size)}`, out);
+      await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, shownStore(r.path), r.size)}`, out);
     }
     else await page.add(shown - 1, tsvRow(toRow(r)), out);
   }
@@ -108,7 +109,12 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   if (listing.foreign.length > 0) notes.push(foreignNote(listing.foreign));
   if (shown === 0 && damagedCount === 0) {
     const filtered = op !== undefined || session !== undefined || opts.expired;
-    const what = !store ? `no results: the store ${dir} does not exist yet` : filtered ? `no results match in ${dir}` : `no results in ${dir}`;
+    const where = shownStore(dir); // an s3:// store by its URL, not its cache
+    const what = !store
+      ? `no results: the store ${where} does not exist yet`
+      : filtered
+        ? `no results match in ${where}`
+        : `no results in ${where}`;
     // on a terminal this is the answer; in a pipe stdout stays empty (or `[]`) and this goes to stderr
     if (tty) await io.stdout.write(`${what}\n`);
     else notes.push(`${what}\n`);

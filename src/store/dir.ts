@@ -3,6 +3,7 @@
 import { chmodSync, closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { LroError } from '../errors.js';
+import { isRemoteSpec, remoteStore } from './location.js';
 import { SESSIONS_DIR, sessionDir } from './session.js';
 
 /** A checked store directory. `identity` lets a writer notice if the directory is swapped before its rename. */
@@ -15,8 +16,13 @@ function uid(): number {
   return typeof process.getuid === 'function' ? process.getuid() : 0;
 }
 
-/** Where the store is, by precedence: the --dir option, $LRO_DIR, then ${TMPDIR:-/tmp}/lro-<uid>. */
+/**
+ * Where the store is, by precedence: the --dir option, $LRO_DIR, then ${TMPDIR:-/tmp}/lro-<uid>. For an
+ * `s3://…` store, the directory of its cache that holds whole results (store/location.ts).
+ */
 export function storePath(dirOption: string | undefined, env: NodeJS.ProcessEnv): string {
+  const spec = dirOption || env.LRO_DIR;
+  if (isRemoteSpec(spec)) return remoteStore(spec, env).files; // s3://bucket/prefix: its local cache (location.ts)
   if (dirOption) return resolve(dirOption);
   if (env.LRO_DIR) return resolve(env.LRO_DIR);
   const tmp = env.TMPDIR || '/tmp';

@@ -6,6 +6,7 @@
 //      inode, size, mtime) that was judged; otherwise it is left alone.
 //   3. A file that is already gone (another gc got there first) is not an error: two gc runs both succeed.
 import { unlinkSync } from 'node:fs';
+import { removeRemote } from './remote.js';
 import { lstatFacts, type FileFacts } from './scan.js';
 
 /** Why a file is removed: the machine-readable reason in `gc --json`. */
@@ -116,6 +117,7 @@ export function removeUnchanged(judged: FileFacts): RemoveOutcome {
     return 'changed';
   }
   try {
+    removeRemote(judged.path); // in a remote store's listing: the object goes first (store/remote.ts)
     unlinkSync(judged.path);
     return 'removed';
   } catch (e) {

@@ -9,6 +9,8 @@ import { FormatError } from '../format/header.js';
 import { isUlid, parseResultFileName } from '../format/naming.js';
 import { openResultFile, type ResultFile } from '../format/reader.js';
 import { checkStore, storePath } from './dir.js';
+import { remoteOf, type RemoteStore } from './location.js';
+import { fetchResult, findRemote, newestRemote, type RemoteResult } from './remote.js';
 import { listStore } from './scan.js';
 import { checkSession } from './session.js';
 
@@ -23,15 +25,25 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
   const looksLikePath = ref.includes('/') || ref.endsWith('.jsonl');
   if (looksLikePath) return openPath(ref);
   const dir = storePath(opts.dir, opts.env);
+  const remote = remoteOf(dir)?.store;
   const store = checkStore(dir);
   const shown = ref.length > 60 ? `${ref.slice(0, 60)}…` : ref;
   const back = /^last(?:~(\d{1,9}))?$/.exec(ref);
-  if (back) return openNewest(dir, store !== null, back[1] === undefined ? 0 : Number(back[1]), opts.env);
+  if (back) {
+    const n = back[1] === undefined ? 0 : Number(back[1]);
+    if (remote) {
+      // in a session ($LRO_SESSION), of that session only, as in a local store
+      const session = opts.env.LRO_SESSION ? checkSession(opts.env.LRO_SESSION, 'LRO_SESSION') : undefined;
+      return openRemote(remote, newestRemote(remote, session, n), session, undefined, n);
+    }
+    return openNewest(dir, store !== null, n, opts.env);
+  }
   const id = ref.toUpperCase();
   if (!isUlid(id)) {
     throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro ls)`);
   }
   const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
+  if (!entry && remote) return openRemote(remote, findRemote(remote, id), undefined, id);
   if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
   return openInStore(join(entry.dir, entry.name), id);
 }
@@ -53,6 +65,29 @@ function openNewest(dir: string, store: boolean, back: number, env: NodeJS.Proce
   }
   if (session !== undefined) throw new LroError(`no results of ${where}: offload something in it first, or unset LRO_SESSION`);
   throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
+}
+
+/** Opens a result of a remote store, fetched into its cache unless it is there (stored results never change). */
+function openRemote(
+  remote: RemoteStore,
+  found: RemoteResult | null,
+  session: string | undefined,
+  id?: string,
+  back = 0,
+): ResultFile {
+  if (!found && id) {
+    const fix = 'it may have expired or live in another store (see lro ls, --dir)';
+    throw new LroError(`no result ${id} in ${remote.url}: ${fix}`);
+  }
+  if (!found && back > 0 && newestRemote(remote, session)) {
+    throw new LroError(`no result last~${back} in ${remote.url}: there are fewer results (see lro ls)`);
+  }
+  if (!found && session !== undefined) {
+    const fix = 'offload something in it first, or unset LRO_SESSION';
+    throw new LroError(`no results of session ${JSON.stringify(session)} in ${remote.url}: ${fix}`);
+  }
+  if (!found) throw new LroError(`no results in ${remote.url}: offload something first (cmd | lro offload)`);
+  return openInStore(fetchResult(remote, found), found.id);
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

@@ -1,0 +1,282 @@
+// A store on S3, seen through its local cache (store/location.ts): the upload of a result just committed in the
+// cache, a result fetched into the cache for a reader, the bucket's listing mirrored as header files for ls and
+// gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
+import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
+import { openResultDir, storePath } from './dir.js';
+import { keyOf, remoteOf, type RemoteStore } from './location.js';
+import { s3Call } from './s3-sync.js';
+import type { S3Object } from './s3-worker.js';
+import { SESSIONS_DIR, sessionOfFolder } from './session.js';
+
+/** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
+const READ_WAIT_MS = 12_000;
+/** A whole object's transfer: bounded by the SDK's idle timeout, not by its size. */
+const TRANSFER_WAIT_MS = 24 * 3600_000;
+/** Header files fetched per request to the worker (16 at a time there). */
+const HEADS_BATCH = 400;
+/** The cache of whole results is trimmed (oldest first) to this many bytes; LRO_S3_CACHE_MAX changes it. */
+const CACHE_MAX_BYTES = 2 * 1024 ** 3;
+
+/** An lro result among the bucket's objects: its path relative to the store, and its session folder. */
+export interface RemoteResult extends S3Object {
+  rel: string;
+  id: string;
+  session: string | null;
+}
+
+/** The lro results under the store's prefix (other objects are never touched), newest first. */
+export function listRemote(store: RemoteStore): RemoteResult[] {
+  return listLro(store).results;
+}
+
+/** Where an object is in the store's tree: at its root or in a session's folder (null: neither). */
+function placeOf(rel: string): { name: string; session: string | null } | null {
+  const parts = rel.split('/');
+  if (parts.length === 1) return { name: parts[0], session: null };
+  if (parts.length === 3 && parts[0] === SESSIONS_DIR) return { name: parts[2], session: sessionOfFolder(parts[1]) };
+  return null;
+}
+
+/** The results (newest first) and dedupe refs under the store's prefix, by their names. */
+type RemoteRef = S3Object & { rel: string; session: string | null };
+
+function listLro(store: RemoteStore): { results: RemoteResult[]; refs: RemoteRef[] } {
+  const base = store.prefix ? `${store.prefix}/` : '';
+  const objects = s3Call<S3Object[]>({ op: 'list', bucket: store.bucket, prefix: base }, store.env, READ_WAIT_MS);
+  const results: RemoteResult[] = [];
+  const refs: RemoteRef[] = [];
+  for (const o of objects) {
+    const rel = o.key.slice(base.length);
+    const place = placeOf(rel);
+    const parsed = place && parseResultFileName(place.name);
+    if (place && parsed) results.push({ ...o, rel, id: parsed.id, session: place.session });
+    else if (place && parseDedupeFileName(place.name)?.kind === 'ref') refs.push({ ...o, rel, session: place.session });
+  }
+  results.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return { results, refs };
+}
+
+/** The session a result's relative path puts it in (null: the store's root). */
+function sessionOf(rel: string): string | null {
+  const parts = rel.split('/');
+  return parts.length === 3 ? sessionOfFolder(parts[1]) : null;
+}
+
+/** Fetches a result into the cache (unless it is there) and returns its local path. */
+export function fetchResult(store: RemoteStore, r: { rel: string }): string {
+  const folder = openResultDir(store.files, sessionOf(r.rel)).dir;
+  const path = join(store.files, ...r.rel.split('/'));
+  if (isFile(path)) return path;
+  const name = r.rel.split('/').pop()!;
+  const tmp = join(folder, tempFileName(parseResultFileName(name)!.id, 'fetch'));
+  s3Call({ op: 'get', bucket: store.bucket, key: keyOf(store, r.rel), path, tmp }, store.env, TRANSFER_WAIT_MS);
+  trimCache(store, cacheLimit(store.env), path);
+  return path;
+}
+
+/** Finds the result with this id in the bucket; null when there is none. */
+export function findRemote(store: RemoteStore, id: string, session?: string | null): RemoteResult | null {
+  return listRemote(store).find((r) => r.id === id && (session === undefined || r.session === session)) ?? null;
+}
+
+/** The newest result in the bucket (of one session when given). */
+export function newestRemote(store: RemoteStore, session?: string, back = 0): RemoteResult | null {
+  return listRemote(store).filter((r) => session === undefined || r.session === session)[back] ?? null;
+}
+
+/**
+ * Uploads a result just committed in a remote store's cache; a local store is left alone. If the upload fails
+ * the cached file goes too (a result is in the cache only when it is in the bucket) and the error is thrown.
+ */
+export function publishResult(path: string): void {
+  const where = remoteOf(path);
+  if (!where || where.half !== 'files') return;
+  try {
+    const { store, rel } = where;
+    s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, rel), path }, store.env, TRANSFER_WAIT_MS);
+  } catch (e) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+    throw e;
+  }
+}
+
+/** Removes the object a heads file stands for, and the cached copy; called by gc before it removes the file. */
+export function removeRemote(path: string): void {
+  const where = remoteOf(path);
+  if (!where || where.half !== 'heads' || !isLroObject(where.rel.split('/').pop()!)) return;
+  const { store, rel } = where;
+  s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+  rmSync(join(store.files, ...rel.split('/')), { force: true });
+}
+
+/**
+ * Brings `heads/` in line with the bucket: a sparse file (header line, then zeros to the object's size, the
+ * object's time) for each result, fetched by a small Range GET when new; those no longer in the bucket removed.
+ */
+export function syncHeads(store: RemoteStore): void {
+  const { results, refs } = listLro(store);
+  const remote = [...results, ...refs]; // a ref's whole text is its "header line": gc removes it with its result
+  openResultDir(store.heads, null);
+  const wanted = new Set<string>();
+  const missing: { key: string; path: string; size: number; mtimeMs: number }[] = [];
+  for (const r of remote) {
+    wanted.add(r.rel);
+    const path = join(store.heads, ...r.rel.split('/'));
+    const st = statOrNull(path);
+    if (st && st.size === r.size) continue;
+    openResultDir(store.heads, r.session);
+    missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs });
+  }
+  // in batches, each bounded in time as one request is: a first listing of a large bucket takes as long as it takes
+  for (let i = 0; i < missing.length; i += HEADS_BATCH) {
+    s3Call({ op: 'heads', bucket: store.bucket, items: missing.slice(i, i + HEADS_BATCH) }, store.env, READ_WAIT_MS);
+  }
+  for (const rel of localResults(store.heads)) {
+    if (!wanted.has(rel)) rmSync(join(store.heads, ...rel.split('/')), { force: true });
+  }
+}
+
+/** A result or a dedupe ref: the only objects lro lists, mirrors or deletes. */
+function isLroObject(name: string): boolean {
+  return parseResultFileName(name) !== null || parseDedupeFileName(name)?.kind === 'ref';
+}
+
+/** The results and refs under a cache half, as paths relative to it. */
+function localResults(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (isLroObject(n)) out.push(rel + n);
+      else if (depth < 2 && (depth === 1 || n === SESSIONS_DIR)) walk(join(dir, n), `${rel}${n}/`, depth + 1);
+    }
+  };
+  walk(root, '', 0);
+  return out;
+}
+
+function statOrNull(path: string): import('node:fs').Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function isFile(path: string): boolean {
+  return statOrNull(path)?.isFile() ?? false;
+}
+
+function cacheLimit(env: NodeJS.ProcessEnv): number {
+  const set = env.LRO_S3_CACHE_MAX;
+  const v = Number(set);
+  return set !== undefined && set !== '' && Number.isFinite(v) && v >= 0 ? v : CACHE_MAX_BYTES;
+}
+
+/**
+ * Removes the least recently fetched results of the cache until the rest fit in `limit` bytes; `keep` (the one
+ * just fetched) stays. Every result is in the bucket, so nothing is lost: it is fetched again when read.
+ */
+export function trimCache(store: RemoteStore, limit: number, keep?: string): number {
+  const files = localResults(store.files).filter((rel) => rel.endsWith('.jsonl')).map((rel) => {
+    const path = join(store.files, ...rel.split('/'));
+    const st = statOrNull(path);
+    return { path, size: st?.size ?? 0, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };
+  });
+  let total = files.reduce((n, f) => n + f.size, 0);
+  let freed = 0;
+  for (const f of files.sort((a, b) => a.time - b.time)) {
+    if (total <= limit) break;
+    if (f.path === keep) continue;
+    rmSync(f.path, { force: true });
+    total -= f.size;
+    freed += f.size;
+  }
+  return freed;
+}
+
+/** The cache's own trim for `lro gc`: to LRO_S3_CACHE_MAX. */
+export function trimCacheFor(path: string): void {
+  const where = remoteOf(path);
+  if (where) trimCache(where.store, cacheLimit(where.store.env));
+}
+
+/**
+ * A path as a user should see it: in a remote store's cache, the s3:// URL of the store or of the object (a header
+ * file of `heads/` holds zeros after its first line: its path must not be read as the result's).
+ */
+export function shownStore(path: string): string {
+  const where = remoteOf(path);
+  if (!where) return path;
+  const { store, rel } = where;
+  return rel ? `s3://${store.bucket}/${keyOf(store, rel)}` : store.url;
+}
+
+/**
+ * The directory `ls` and `gc` list: the store's own, or for a remote store its `heads/` just brought in line
+ * with the bucket (so each listed file's header and size are the object's).
+ */
+export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv): string {
+  const dir = storePath(dirOption, env);
+  const where = remoteOf(dir);
+  if (!where) return dir;
+  syncHeads(where.store);
+  return where.store.heads;
+}
+
+/** A file of a folder of a remote store's cache: the store and the file's path relative to the store. */
+function inFolder(dir: string, name: string): { store: RemoteStore; rel: string } | null {
+  const where = remoteOf(dir);
+  if (!where || where.half !== 'files') return null;
+  return { store: where.store, rel: where.rel ? `${where.rel}/${name}` : name };
+}
+
+/**
+ * Dedupe across machines: the result the bucket's ref for `key` (in the folder `dir`) names, fetched into the
+ * cache, so the caller can write the ref beside it and findStored judges it as a local one; null when the bucket
+ * has none (or the store is local).
+ */
+export function pullRemoteRef(dir: string, key: string): { id: string; name: string } | null {
+  const ref = inFolder(dir, refFileName(key));
+  if (!ref) return null;
+  const { store } = ref;
+  const ask = { op: 'getSmall', bucket: store.bucket, key: keyOf(store, ref.rel) } as const;
+  const text = s3Call<string | null>(ask, store.env, READ_WAIT_MS);
+  const name = text?.trim() ?? '';
+  const parsed = parseResultFileName(name);
+  const result = parsed && inFolder(dir, name);
+  if (!parsed || !result) return null;
+  const head = { op: 'exists', bucket: store.bucket, key: keyOf(store, result.rel) } as const;
+  if (!s3Call<boolean>(head, store.env, READ_WAIT_MS)) return null;
+  fetchResult(store, result);
+  return { id: parsed.id, name };
+}
+
+/**
+ * Points the bucket's ref for `key` at the result just uploaded, unless another machine's ref is there: a
+ * conditional write (If-None-Match) where the server honours it; where not (s3rver), pullRemoteRef's look just
+ * before the upload is what keeps two identical outputs to one object, and two offloads racing may both store.
+ */
+export function publishRef(dir: string, key: string, name: string): void {
+  const ref = inFolder(dir, refFileName(key));
+  if (!ref) return;
+  const { store } = ref;
+  const body = `${name}\n`;
+  const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, ref.rel), body, ifNoneMatch: true } as const;
+  try {
+    s3Call<boolean>(put, store.env, READ_WAIT_MS);
+  } catch {
+    // a ref is only a shortcut: without it the same output is stored again
+  }
+}

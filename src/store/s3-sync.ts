@@ -1,0 +1,69 @@
+// Calls into the S3 worker (store/s3-worker.ts, built to dist/s3-worker.cjs) and waits for the answer: the store's
+// code (resolve, scan, gc) is synchronous, as a local directory lets it be, so a remote store's requests are made
+// on one worker thread, started on the first request, while this thread sleeps on a shared flag. A request that
+// does not answer in its time is given up with a one-line error (the worker is stopped).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { LroError } from '../errors.js';
+import type { S3Answer, S3Request } from './s3-worker.js';
+
+/** A request that fails gets this error: `kind` says which (unreachable, credentials, bucket, throttled, …). */
+export class S3Error extends LroError {
+  constructor(
+    message: string,
+    readonly kind: string,
+  ) {
+    super(message);
+  }
+}
+
+let current: { worker: Worker; port: MessagePort; envKey: string } | null = null;
+
+function workerScript(): string {
+  const script = fileURLToPath(new URL('./s3-worker.cjs', import.meta.url));
+  if (!existsSync(script)) {
+    throw new LroError('the S3 store needs the built lro (dist/s3-worker.cjs is missing): run npm run build');
+  }
+  return script;
+}
+
+function startWorker(env: NodeJS.ProcessEnv): { worker: Worker; port: MessagePort } {
+  const envKey = JSON.stringify(env);
+  if (current && current.envKey === envKey) return current;
+  stopWorker();
+  const { port1, port2 } = new MessageChannel();
+  // on Node 20 the SDK prints a warning about newer Node versions to come on every first use: not lro's output
+  const workerEnv = { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  const options = { workerData: { port: port2 }, transferList: [port2], env: workerEnv, stderr: false };
+  const worker = new Worker(workerScript(), options);
+  worker.unref();
+  port1.unref();
+  current = { worker, port: port1, envKey };
+  return current;
+}
+
+/** Stops the worker (a request that timed out may still be running in it). */
+export function stopWorker(): void {
+  if (!current) return;
+  void current.worker.terminate();
+  current.port.close();
+  current = null;
+}
+
+/** Runs one S3 request and returns its value; throws S3Error naming the cause. `timeoutMs` bounds the wait. */
+export function s3Call<T>(q: S3Request, env: NodeJS.ProcessEnv, timeoutMs: number): T {
+  const { worker, port } = startWorker(env);
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  worker.postMessage({ q, flag });
+  const waited = Atomics.wait(flag, 0, 0, timeoutMs);
+  const got = receiveMessageOnPort(port);
+  if (waited === 'timed-out' || !got) {
+    stopWorker();
+    const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || 'of AWS';
+    throw new S3Error(`the S3 endpoint ${endpoint} did not answer within ${Math.round(timeoutMs / 1000)} s`, 'timeout');
+  }
+  const answer = got.message as S3Answer;
+  if ('error' in answer) throw new S3Error(answer.error, answer.code);
+  return answer.value as T;
+}

@@ -1,0 +1,271 @@
+// The worker thread that speaks S3 for a remote store (built to dist/s3-worker.cjs). It is the only code that loads
+// the AWS SDK, and only when a store is `s3://…`: the SDK is required from node_modules on first use, never
+// bundled. The calling thread blocks on a shared flag until the answer is on its port (store/s3-sync.ts), so the
+// store's code stays synchronous as it is for a local directory.
+import { closeSync, createReadStream, createWriteStream, ftruncateSync, mkdirSync, openSync } from 'node:fs';
+import { renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import { pipeline } from 'node:stream/promises';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type * as S3 from '@aws-sdk/client-s3';
+import type * as Storage from '@aws-sdk/lib-storage';
+
+export interface S3Request {
+  op: 'list' | 'heads' | 'get' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete';
+  bucket: string;
+  key?: string;
+  prefix?: string;
+  /** get: where the object goes (through `tmp`, renamed); put: the file uploaded. */
+  path?: string;
+  tmp?: string;
+  body?: string;
+  ifNoneMatch?: boolean;
+  items?: { key: string; path: string; size: number; mtimeMs: number }[];
+}
+
+export interface S3Object {
+  key: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The answer: `value`, or `error` (one line naming the cause) with `code` for the caller to tell kinds apart. */
+export type S3Answer = { value: unknown } | { error: string; code: string };
+
+/** A header line is found within this many bytes of an object's start (lro writes it in a slot of a few KB). */
+const HEAD_BYTES = 256 * 1024;
+const HEAD_CONCURRENCY = 16;
+
+let client: S3.S3Client | undefined;
+let uploader: S3.S3Client | undefined;
+let sdk: typeof S3;
+let storage: typeof Storage;
+
+function makeClient(requestTimeout: number): S3.S3Client {
+  if (!sdk) {
+    const req = createRequire(__filename);
+    sdk = req('@aws-sdk/client-s3') as typeof S3;
+    storage = req('@aws-sdk/lib-storage') as typeof Storage;
+  }
+  const env = process.env;
+  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL;
+  return new sdk.S3Client({
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    forcePathStyle: Boolean(endpoint) || env.LRO_S3_PATH_STYLE === '1',
+    followRegionRedirects: true,
+    maxAttempts: 3, // with the SDK's backoff: a throttled or failing request gives up within a few seconds
+    // a socket silent this long fails the attempt (without throwOnRequestTimeout the SDK only warns and waits on)
+    requestHandler: { connectionTimeout: 2000, requestTimeout, throwOnRequestTimeout: true },
+  });
+}
+
+/** The client of every request but an upload's: 5 s of silence is a fault (a reader answers within 15 s). */
+function s3(): S3.S3Client {
+  client ??= makeClient(5000);
+  return client;
+}
+
+/**
+ * The client of uploads: a server may be silent for long while it joins the parts of a large object (s3rver took
+ * over 5 s for 1 GB), which is not a fault; an offload is not bound to answer within 15 s.
+ */
+function s3Upload(): S3.S3Client {
+  uploader ??= makeClient(120_000);
+  return uploader;
+}
+
+async function list(bucket: string, prefix: string): Promise<S3Object[]> {
+  const out: S3Object[] = [];
+  let token: string | undefined;
+  do {
+    const ask = { Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 };
+    const page = await s3().send(new sdk.ListObjectsV2Command(ask));
+    for (const o of page.Contents ?? []) {
+      if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0 });
+    }
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return out;
+}
+
+async function bytesOf(body: unknown): Promise<Buffer> {
+  const b = body as { transformToByteArray(): Promise<Uint8Array> };
+  return Buffer.from(await b.transformToByteArray());
+}
+
+/** Writes the start of an object (up to its header line) into a sparse file as long as the object. */
+type HeadItem = NonNullable<S3Request['items']>[number];
+
+async function fetchHead(bucket: string, item: HeadItem): Promise<void> {
+  const range = `bytes=0-${HEAD_BYTES - 1}`;
+  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: item.key, Range: range }));
+  const got = await bytesOf(r.Body);
+  const nl = got.indexOf(0x0a);
+  const head = nl >= 0 ? got.subarray(0, nl + 1) : got;
+  mkdirSync(dirname(item.path), { recursive: true, mode: 0o700 });
+  const tmp = `${item.path}.${process.pid}.part`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, head);
+    ftruncateSync(fd, item.size);
+  } finally {
+    closeSync(fd);
+  }
+  const t = new Date(item.mtimeMs);
+  utimesSync(tmp, t, t);
+  renameSync(tmp, item.path);
+}
+
+async function heads(bucket: string, items: NonNullable<S3Request['items']>): Promise<number> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fetchHead(bucket, items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(HEAD_CONCURRENCY, items.length) }, lane));
+  return items.length;
+}
+
+async function get(bucket: string, key: string, path: string, tmp: string): Promise<number> {
+  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
+  try {
+    await pipeline(r.Body as NodeJS.ReadableStream, createWriteStream(tmp, { mode: 0o600 }));
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // not there
+    }
+    throw e;
+  }
+  return r.ContentLength ?? 0;
+}
+
+async function getSmall(bucket: string, key: string): Promise<string | null> {
+  try {
+    const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
+    return (await bytesOf(r.Body)).toString('utf8');
+  } catch (e) {
+    if ((e as { name?: string }).name === 'NoSuchKey') return null;
+    throw e;
+  }
+}
+
+async function put(bucket: string, key: string, path: string): Promise<boolean> {
+  // lib-storage streams the file in parts (bounded memory); an upload that fails is aborted, so no part remains
+  const up = new storage.Upload({
+    client: s3Upload(),
+    params: { Bucket: bucket, Key: key, Body: createReadStream(path) },
+    // one 5 MB part in flight (S3's least): an agent's machine needs a low peak more than the last 10% of speed
+    queueSize: 1,
+    partSize: 5 * 1024 * 1024,
+    leavePartsOnError: false,
+  });
+  await up.done();
+  return true;
+}
+
+async function putSmall(bucket: string, key: string, body: string, ifNoneMatch: boolean): Promise<boolean> {
+  try {
+    const ask = { Bucket: bucket, Key: key, Body: body, IfNoneMatch: ifNoneMatch ? '*' : undefined };
+    await s3().send(new sdk.PutObjectCommand(ask));
+    return true;
+  } catch (e) {
+    const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (ifNoneMatch && status === 412) return false; // another writer's object is there: theirs wins
+    throw e;
+  }
+}
+
+async function exists(bucket: string, key: string): Promise<boolean> {
+  try {
+    await s3().send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch (e) {
+    const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404) return false;
+    throw e;
+  }
+}
+
+async function serve(q: S3Request): Promise<unknown> {
+  s3();
+  switch (q.op) {
+    case 'list':
+      return list(q.bucket, q.prefix ?? '');
+    case 'heads':
+      return heads(q.bucket, q.items ?? []);
+    case 'get':
+      return get(q.bucket, q.key!, q.path!, q.tmp!);
+    case 'getSmall':
+      return getSmall(q.bucket, q.key!);
+    case 'put':
+      return put(q.bucket, q.key!, q.path!);
+    case 'putSmall':
+      return putSmall(q.bucket, q.key!, q.body ?? '', q.ifNoneMatch === true);
+    case 'exists':
+      return exists(q.bucket, q.key!);
+    case 'delete':
+      await s3().send(new sdk.DeleteObjectCommand({ Bucket: q.bucket, Key: q.key! }));
+      return true;
+  }
+}
+
+const CREDENTIALS = /InvalidAccessKeyId|SignatureDoesNotMatch|InvalidToken|ExpiredToken|CredentialsProviderError/;
+
+/** The cause of a failure in one line, never with a credential in it. */
+export function causeOf(e: unknown, endpoint: string, bucket: string): { error: string; code: string } {
+  const err = e as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const name = err.name ?? '';
+  const code = err.code ?? '';
+  const status = err.$metadata?.httpStatusCode;
+  const net = `${code} ${name} ${err.message ?? ''}`;
+  if (/ECONNRESET|EPIPE|socket hang up/.test(net)) {
+    const how = /ECONNRESET|EPIPE/.exec(net)?.[0] ?? 'socket hang up';
+    return { code: 'cut', error: `the S3 endpoint ${endpoint} cut the connection (${how}): try again` };
+  }
+  const unreachable = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN/.exec(net);
+  if (unreachable) {
+    const fix = 'check AWS_ENDPOINT_URL and the network';
+    return { code: 'unreachable', error: `cannot reach the S3 endpoint ${endpoint} (${unreachable[0]}): ${fix}` };
+  }
+  if (/TimeoutError|ETIMEDOUT|timed? ?out/i.test(net)) {
+    return { code: 'timeout', error: `the S3 endpoint ${endpoint} did not answer in time: try again` };
+  }
+  if (CREDENTIALS.test(name) || status === 401) {
+    const fix = 'check AWS_ACCESS_KEY_ID / AWS_PROFILE';
+    return { code: 'credentials', error: `S3 refused the credentials (${name || status}): ${fix}` };
+  }
+  if (name === 'AccessDenied' || status === 403) {
+    const fix = 'check the credentials and the IAM permissions lro needs (README)';
+    return { code: 'denied', error: `S3 denied access (AccessDenied): ${fix}` };
+  }
+  if (name === 'NoSuchBucket') {
+    return { code: 'bucket', error: `the bucket ${bucket} does not exist (NoSuchBucket): create it or fix LRO_DIR` };
+  }
+  if (name === 'SlowDown' || status === 503 || status === 429) {
+    const what = `S3 kept throttling the requests (${name || status}) after retries`;
+    return { code: 'throttled', error: `${what}: try again later` };
+  }
+  const what = (err.message ?? String(e)).split('\n')[0].slice(0, 200);
+  return { code: 'other', error: `S3 request failed (${name || code || status || 'error'}): ${what}` };
+}
+
+// The SDK's own warnings are not lro's output: a failure reaches the user as one line, from the caller.
+console.warn = () => {};
+console.log = () => {};
+
+const port = (workerData as { port: MessagePort }).port;
+parentPort?.on('message', (m: { q: S3Request; flag: Int32Array }) => {
+  const endpoint = process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL || 'of AWS';
+  const done = (a: S3Answer) => {
+    port.postMessage(a);
+    Atomics.store(m.flag, 0, 1);
+    Atomics.notify(m.flag, 0);
+  };
+  serve(m.q).then(
+    (value) => done({ value }),
+    (e) => done(causeOf(e, endpoint, m.q.bucket)),
+  );
+});

@@ -1,0 +1,309 @@
+// End-to-end: a store on S3 (`LRO_DIR=s3://bucket/prefix`) against a real S3 API server on loopback (s3rver, see
+// helpers/s3-server.ts). Every reader answers as it does on a local store, the objects really are in the bucket,
+// another machine (another cache) reads them, ls and gc list and tidy the bucket, and the faults a network store
+// has end in one line and a bounded time.
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { mcpEnv, stdioClient } from '../helpers/mcp.js';
+import { startS3, type S3TestServer } from '../helpers/s3-server.js';
+
+let s3: S3TestServer;
+let root: string;
+let prefixes = 0;
+beforeAll(async () => {
+  s3 = await startS3();
+  root = tempDir('lro-s3-e2e-');
+});
+afterAll(async () => {
+  await s3?.close();
+  cleanup(root);
+});
+
+/** A fresh prefix of the bucket and the env of one "machine" (its own cache) using it. */
+function remote(): { prefix: string; env: Record<string, string> } {
+  const prefix = `p${++prefixes}`;
+  return { prefix, env: s3.env(prefix) };
+}
+
+const idOf = (out: string) => (JSON.parse(out) as { id: string }).id;
+
+const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n');
+const text = lines(3000, (i) => `${i} INFO request ${i} served in ${i % 97} ms${i % 400 === 3 ? ' ERROR' : ''}`);
+const jsonl = lines(1500, (i) => JSON.stringify({ id: i, status: i % 7 ? 'ok' : 'error', ms: (i * 37) % 1000 }));
+const jsonArray = JSON.stringify(
+  Array.from({ length: 1500 }, (_, i) => ({ n: i, name: `item ${i}`, tags: i % 5 ? [] : ['x'] })),
+);
+
+async function offload(input: string, env: Record<string, string>, extra: string[] = []): Promise<string> {
+  const r = await lro(['offload', '--force', ...extra], { input, env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toBe('');
+  return idOf(r.out);
+}
+
+describe('LRO_DIR=s3://bucket/prefix', () => {
+  it('stores the result as an object of the bucket, and no local folder named s3:', async () => {
+    const { prefix, env } = remote();
+    const cwd = join(root, 'cwd');
+    mkdirSync(cwd);
+    const r = await lro(['offload', '--force'], { input: text, env, shellPrefix: `cd ${cwd};` });
+    expect(r.code, r.stderr).toBe(0);
+    const id = idOf(r.out);
+    expect((await s3.keys(prefix)).filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(existsSync(join(cwd, 's3:'))).toBe(false);
+  });
+
+  it('answers readers as a local store does (JSONL here; every reader on every kind: s3-parity)', async () => {
+    const local = { LRO_DIR: join(root, 'local') };
+    const { prefix, env } = remote();
+    const other = { ...env, XDG_CACHE_HOME: join(root, 'other-machine') }; // reads what the first machine wrote
+    const readers = [['where', 'status=error', '-c'], ['grep', '-c', 'error'], ['info']];
+    const cases: [string, string[][]][] = [[jsonl, readers]];
+    // the same but for the id, the file's path and the times
+    const same = (s: string, id: string) =>
+      s
+        .split(id)
+        .join('ID')
+        .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
+        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
+    for (const [input, commands] of cases) {
+      const first = await lro(['offload', '--force'], { input, env: local });
+      const second = await lro(['offload', '--force'], { input, env });
+      expect(second.stderr).toBe('');
+      const [a, b] = [idOf(first.out), idOf(second.out)];
+      expect(await s3.keys(prefix)).toContain(`${prefix}/lro-offload-${b}.jsonl`); // the other machine reads it there
+      expect(same(second.out, b)).toBe(same(first.out, a));
+      expect(same(second.out, b)).toContain('PATH');
+      await Promise.all(
+        commands.map(async (args) => {
+          const want = await lro([args[0], a, ...args.slice(1)], { env: local });
+          const got = await lro([args[0], b, ...args.slice(1)], { env: other });
+          expect(got.code, `${args.join(' ')}: ${got.stderr}`).toBe(want.code);
+          expect(got.stderr, args.join(' ')).toBe(want.stderr);
+          expect(same(got.out, b), args.join(' ')).toBe(same(want.out, a));
+        }),
+      );
+    }
+  });
+
+  it('fetches a result once per machine and reads it from the cache after', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env);
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'reader-cache') };
+    const key = `/${prefix}/lro-offload-${id}.jsonl`;
+    const gets = () => s3.seen.filter((l) => l.startsWith('GET') && l.includes(key)).length;
+    const before = gets();
+    expect((await lro(['grep', id, '-c', 'ERROR'], { env: reader })).out).toBe('8\n');
+    expect((await lro(['read', id, '--head', '1'], { env: reader })).code).toBe(0);
+    expect(gets() - before).toBe(1);
+    const cached = join(root, 'reader-cache', 'lro', 's3', 'team', prefix, 'files');
+    expect(readdirSync(cached)).toEqual([`lro-offload-${id}.jsonl`]);
+    expect(readFileSync(join(cached, `lro-offload-${id}.jsonl`), 'utf8')).toContain('"type":"lro-header"'.slice(0, 7));
+  });
+
+  it('last is the newest result of the bucket, whichever machine wrote it', async () => {
+    const { prefix, env } = remote();
+    await offload(text, env);
+    const newer = await offload(jsonl, { ...env, XDG_CACHE_HOME: join(root, 'machine-b') });
+    expect(await s3.keys(prefix)).toContain(`${prefix}/lro-offload-${newer}.jsonl`);
+    const r = await lro(['info', 'last'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toContain(newer);
+    // last~1, the one before, as lro diff last~1 last asks; past the oldest, one line
+    const older = JSON.parse((await lro(['info', 'last~1'], { env })).out).id as string;
+    expect(older).not.toBe(newer);
+    const diff = await lro(['diff', 'last~1', 'last'], { env });
+    expect([diff.code, diff.out]).toEqual([1, expect.stringContaining(`A ${older}`)]);
+    const past = await lro(['info', 'last~2'], { env });
+    expect([past.code, past.stderr]).toEqual([2, expect.stringMatching(/^lro: no result last~2 in s3:\/\/.*: there are fewer results/)]);
+  });
+
+  it('ls lists the bucket (written on any machine) as a local store lists its files', async () => {
+    const { prefix, env } = remote();
+    const a = await offload(text, env);
+    const b = await offload(jsonl, { ...env, XDG_CACHE_HOME: join(root, 'machine-c') });
+    const r = await lro(['ls'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.out.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows.map((x) => x[0])).toEqual([b, a]);
+    expect(rows[0][2]).toBe('1500'); // records, from the header
+    const size = (await lro(['ls', '--json', '--max-tokens', '0'], { env })).out;
+    const listed = JSON.parse(size) as { id: string; file_size: number; file_path: string }[];
+    expect(listed.map((x) => x.id)).toEqual([b, a]);
+    expect(listed[1].file_path).toBe(`s3://team/${prefix}/lro-offload-${a}.jsonl`); // not a header file's path
+    expect(listed[1].file_size).toBeGreaterThan(text.length); // the object's size, not the header's
+  });
+
+  it('gc removes expired objects from the bucket and never an object that is not lro\'s', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env);
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    await client.send(new PutObjectCommand({ Bucket: 'team', Key: `${prefix}/notes.txt`, Body: 'keep me' }));
+    const lookalike = `${prefix}/lro-offload-nope.jsonl`; // named almost as lro names results
+    await client.send(new PutObjectCommand({ Bucket: 'team', Key: lookalike, Body: 'keep me too' }));
+    client.destroy();
+    const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
+    expect(dry.out).toMatch(/would remove 1 result/);
+    expect(await s3.keys(prefix)).toHaveLength(4); // with the result's dedupe ref
+    const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toMatch(/removed 1 result/);
+    expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref gone
+    const gone = await lro(['read', id], { env: { ...env, XDG_CACHE_HOME: join(root, 'late-reader') } });
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain(`no result ${id} in s3://team/${prefix}`);
+  });
+});
+
+describe('dedupe across machines', () => {
+  it('the same output offloaded on two machines gives one object and one id', async () => {
+    const { prefix, env } = remote();
+    const first = await lro(['offload'], { input: text, env });
+    const machineB = { ...env, XDG_CACHE_HOME: join(root, 'dedupe-machine') };
+    const again = await lro(['offload'], { input: text, env: machineB });
+    expect(again.code, again.stderr).toBe(0);
+    const id = idOf(first.out);
+    expect(idOf(again.out)).toBe(id);
+    const keys = await s3.keys(prefix);
+    expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => /\/\.lro-[0-9a-f]{64}\.ref$/.test(k))).toHaveLength(1);
+  });
+});
+
+describe('faults', () => {
+  /** One line on stderr, exit 2, in bounded time, and never a credential. */
+  async function failsClearly(args: string[], env: Record<string, string>, cause: RegExp): Promise<void> {
+    const t0 = Date.now();
+    const r = await lro(args, { env: { ...env, AWS_SECRET_ACCESS_KEY: 'SeCrEt-never-printed' } });
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toMatch(cause);
+    expect(r.stderr).not.toContain('SeCrEt');
+  }
+
+  let stored: { id: string; env: Record<string, string> };
+  beforeAll(async () => {
+    const { env } = remote();
+    stored = { id: await offload(text, env), env };
+  });
+  /** The env of a machine that has not read the result yet. */
+  const fresh = () => ({ ...stored.env, XDG_CACHE_HOME: join(root, `fresh-${++prefixes}`) });
+
+  it('a malformed s3:// location', async () => {
+    await failsClearly(['ls'], { ...fresh(), LRO_DIR: 's3://Bad_Bucket/x' }, /invalid S3 store "s3:\/\/Bad_Bucket\/x": the bucket/);
+  });
+
+  it('the server down', async () => {
+    const down = { ...fresh(), AWS_ENDPOINT_URL: 'http://127.0.0.1:9' };
+    await failsClearly(['read', stored.id], down, /cannot reach the S3 endpoint \S+:9 \(ECONNREFUSED\)/);
+  });
+
+  it('wrong credentials', async () => {
+    const wrong = { ...fresh(), AWS_ACCESS_KEY_ID: 'NOT-A-KEY' };
+    await failsClearly(['grep', stored.id, 'x'], wrong, /S3 refused the credentials \(InvalidAccessKeyId\)/);
+  });
+
+  it('a missing bucket', async () => {
+    const missing = { ...fresh(), LRO_DIR: 's3://no-such-bucket/x' };
+    await failsClearly(['read', 'last'], missing, /the bucket no-such-bucket does not exist/);
+    await failsClearly(['ls'], missing, /the bucket no-such-bucket does not exist/);
+  });
+
+  it('throttling: retried, then given up', async () => {
+    const before = s3.seen.length;
+    s3.fault = 'throttle';
+    try {
+      await failsClearly(['read', stored.id], fresh(), /S3 kept throttling the requests \(SlowDown\) after retries/);
+    } finally {
+      s3.fault = 'none';
+    }
+    expect(s3.seen.length - before).toBe(3); // maxAttempts
+  });
+
+  it('a download cut half-way leaves nothing in the cache', async () => {
+    const env = fresh();
+    s3.fault = 'cut-download';
+    try {
+      await failsClearly(['cat', stored.id], env, /the S3 endpoint http:\S+ cut the connection \(ECONNRESET\): try/);
+    } finally {
+      s3.fault = 'none';
+    }
+    const files = join(env.XDG_CACHE_HOME, 'lro', 's3', 'team', env.LRO_DIR.split('/').pop()!, 'files');
+    expect(existsSync(files) ? readdirSync(files) : []).toEqual([]);
+    expect((await lro(['grep', '-c', stored.id, 'ERROR'], { env })).out).toBe('8\n'); // and the next read works
+  });
+
+  it('offload with the server down or an upload cut: the output, truncated, one line, exit 0, no object', async () => {
+    for (const fault of ['down', 'cut-upload'] as const) {
+      const { prefix, env } = remote();
+      if (fault === 'cut-upload') s3.fault = 'cut-upload';
+      const used = fault === 'down' ? { ...env, AWS_ENDPOINT_URL: 'http://127.0.0.1:9' } : env;
+      const r = await lro(['offload'], { input: text, env: used });
+      s3.fault = 'none';
+      expect(r.code).toBe(0);
+      expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(/^lro: output truncated to \d+ of ~\d+ tokens: could not store the full result in /);
+      expect(r.stderr).toContain(` in s3://team/${prefix} (`);
+      expect(r.out.startsWith(text.slice(0, 1000))).toBe(true);
+      expect(await s3.keys(prefix)).toEqual([]);
+    }
+  });
+});
+
+describe('the cache', () => {
+  it('is 0700, bounded by LRO_S3_CACHE_MAX when gc runs, and a trimmed result is fetched again', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env);
+    const cache = join(env.XDG_CACHE_HOME, 'lro', 's3', 'team', prefix);
+    expect(statSync(join(cache, 'files')).mode & 0o777).toBe(0o700);
+    const results = () => readdirSync(join(cache, 'files')).filter((n) => n.endsWith('.jsonl'));
+    expect(results()).toEqual([`lro-offload-${id}.jsonl`]);
+    const r = await lro(['gc'], { env: { ...env, LRO_S3_CACHE_MAX: '0' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(results()).toEqual([]);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/lro-offload-${id}.jsonl`);
+    expect((await lro(['grep', '-c', id, 'ERROR'], { env })).out).toBe('8\n');
+  });
+});
+
+describe('the SDK', () => {
+  const TRACE = join(__dirname, '../helpers/module-trace.mjs');
+  it('is in no bundle but the S3 worker, and a local store never loads it', async () => {
+    const dist = join(__dirname, '../../dist');
+    for (const f of readdirSync(dist).filter((n) => /\.(c?js)$/.test(n) && n !== 's3-worker.cjs')) {
+      expect(readFileSync(join(dist, f), 'utf8'), f).not.toContain('ListObjectsV2Command');
+    }
+    const env = { LRO_DIR: join(root, 'local-sdk'), LRO_MODULE_TRACE: join(root, 'trace.txt') };
+    for (const args of [['offload', '--force'], ['--version'], ['read', 'last', '--head', '1']]) {
+      const r = await lro(args, { input: text, env, nodeArgs: ['--import', TRACE] });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const loaded = readFileSync(env.LRO_MODULE_TRACE, 'utf8');
+    expect(loaded).toContain('/dist/cli.cjs');
+    expect(loaded).not.toMatch(/@aws-sdk|@smithy|s3-worker/);
+  });
+});
+
+describe('the MCP server on an S3 store', () => {
+  it('offloads into the bucket and greps a result another machine wrote, as the CLI does', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, { ...env, XDG_CACHE_HOME: join(root, 'mcp-writer') });
+    const { client } = await stdioClient(['mcp'], mcpEnv(env.LRO_DIR, env));
+    try {
+      const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+      const grep = (await call('lro_grep', { id, pattern: 'ERROR', count: true })) as { content: { text: string }[] };
+      expect(grep.content[0].text).toBe((await lro(['grep', '-c', id, 'ERROR'], { env })).out);
+      const offloaded = await call('lro_offload', { content: jsonl, operation: 'mcp' });
+      const stored = offloaded as { structuredContent: { id: string } };
+      expect(await s3.keys(prefix)).toContain(`${prefix}/lro-mcp-${stored.structuredContent.id}.jsonl`);
+    } finally {
+      await client.close();
+    }
+  });
+});

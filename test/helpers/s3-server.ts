@@ -1,0 +1,123 @@
+// A real S3 API server for the tests: s3rver on loopback (a random port, a temporary directory), as a child process
+// (node --openssl-legacy-provider: s3rver makes its listing's continuation tokens with DES, which OpenSSL 3 keeps
+// in its legacy provider; without it any listing of more than 1,000 keys fails with InternalError), behind a small
+// proxy that can misbehave on demand (throttle every request, cut a download or an upload half-way) so the faults
+// lro must survive are real HTTP faults. `env()` is what a spawned lro needs to use it.
+import { createServer, request, type Server } from 'node:http';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { cleanup, tempDir } from './cli.js';
+
+export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang';
+
+export interface S3TestServer {
+  endpoint: string;
+  bucket: string;
+  /** What a spawned lro needs: the endpoint, dummy credentials, a region and its own cache, LRO_DIR on `prefix`. */
+  env(prefix: string, cache?: string): Record<string, string>;
+  /** The keys under a prefix, listed with the SDK. */
+  keys(prefix: string): Promise<string[]>;
+  fault: Fault;
+  /** Requests the proxy has seen (method and path), for the tests that count them. */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+const SLOW_DOWN =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
+
+function startProxy(target: number, state: { fault: Fault; seen: string[] }): Promise<Server> {
+  const proxy = createServer((req, res) => {
+    state.seen.push(`${req.method} ${req.url}`);
+    if (state.fault === 'hang') return; // never answers
+    if (state.fault === 'throttle') {
+      res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);
+      return;
+    }
+    const to = { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers };
+    const up = request(to, (r) => {
+      res.writeHead(r.statusCode ?? 500, r.headers);
+      if (state.fault === 'cut-download' && req.method === 'GET' && !req.url?.includes('list-type')) {
+        r.once('data', (chunk: Buffer) => {
+          res.write(chunk.subarray(0, Math.floor(chunk.length / 2)));
+          res.socket?.destroy();
+          r.destroy();
+        });
+      } else r.pipe(res);
+    });
+    up.on('error', () => res.socket?.destroy());
+    if (state.fault === 'cut-upload' && (req.method === 'PUT' || req.method === 'POST')) {
+      req.once('data', () => {
+        req.socket.destroy();
+        up.destroy();
+      });
+    } else req.pipe(up);
+  });
+  return new Promise((ok) => proxy.listen(0, '127.0.0.1', () => ok(proxy)));
+}
+
+/** s3rver as a child on a free port: the port is read from its first line, `S3rver listening on 127.0.0.1:P`. */
+function startS3rver(directory: string, bucket: string): Promise<{ child: ChildProcess; port: number }> {
+  const bin = createRequire(__filename).resolve('s3rver/bin/s3rver.js');
+  const args = ['--openssl-legacy-provider', bin, '--directory', directory, '--address', '127.0.0.1', '--port', '0'];
+  const child = spawn(process.execPath, [...args, '--configure-bucket', bucket, '--silent'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((ok, fail) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on [\d.]+:(\d+)/.exec(out);
+      if (m) ok({ child, port: Number(m[1]) });
+    });
+    child.once('exit', (code) => fail(new Error(`s3rver exited (${code}) before listening: ${out}`)));
+  });
+}
+
+export async function startS3(bucket = 'team'): Promise<S3TestServer> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
+  const root = tempDir('lro-s3-');
+  const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
+  const state = { fault: 'none' as Fault, seen: [] as string[] };
+  const proxy = await startProxy(port, state);
+  const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const endpointOfServer = `http://127.0.0.1:${port}`;
+  const client = new S3Client({ endpoint: endpointOfServer, region: 'us-east-1', forcePathStyle: true, credentials });
+  let caches = 0;
+  return {
+    endpoint,
+    bucket,
+    seen: state.seen,
+    get fault() {
+      return state.fault;
+    },
+    set fault(f: Fault) {
+      state.fault = f;
+    },
+    env: (prefix, cache) => ({
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      AWS_REGION: 'us-east-1',
+      XDG_CACHE_HOME: cache ?? join(root, `cache-${caches++}`),
+      LRO_DIR: `s3://${bucket}/${prefix}`,
+    }),
+    async keys(prefix) {
+      const r = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}/` }));
+      return (r.Contents ?? []).map((o) => o.Key!).sort();
+    },
+    async close() {
+      client.destroy();
+      await new Promise((ok) => proxy.close(ok));
+      proxy.closeAllConnections();
+      s3rver.kill();
+      await new Promise((ok) => s3rver.once('exit', ok));
+      cleanup(root);
+    },
+  };
+}

@@ -54,7 +54,7 @@ export interface ToolSpec {
   allId?: string;
 }
 
-// The descriptions are short because every client session pays for all of them (under 1,650 tokens with the
+// The descriptions are short because every client session pays for all of them (under 1,700 tokens with the
 // schemas: test/e2e/mcp-tool-list-budget.test.ts). What the tools share is said once, in lro_read's, which the
 // proxy lists too; an argument is described in its schema (the command table's `mcp` text) or named here.
 
@@ -68,7 +68,16 @@ export const TOOLS: ToolSpec[] = [
       '"A:B" is 1-based ("A:" to the end, ":B" from the start); output stops at max_tokens (default 2000, 0 or at ' +
       'most 50000) and its last line names the call for more; structuredContent {output, exit_code (1: no match), ' +
       'next {tool, arguments}}.',
-    options: { records: 'string', head: 'integer', tail: 'integer', chars: 'string', columns: 'string', raw: 'boolean', max_tokens: 'integer' },
+    options: {
+      records: 'string',
+      head: 'integer',
+      tail: 'integer',
+      chars: 'string',
+      columns: 'string',
+      raw: 'boolean',
+      stream: 'string',
+      max_tokens: 'integer',
+    },
     result: 'records',
   },
   {
@@ -90,6 +99,8 @@ export const TOOLS: ToolSpec[] = [
       after_context: 'integer',
       records: 'string',
       from: 'string',
+      stream: 'string',
+      strings: 'boolean',
       max_tokens: 'integer',
     },
     result: 'records',

@@ -154,6 +154,20 @@ describe('lro mcp: the tools', () => {
     expect(body(textOf(await call(next.tool, next.arguments)))).toBe(body(part.out));
   });
 
+  it("lro_read and lro_grep take stream (lro run's stderr apart), lro_grep strings (a binary result's)", async () => {
+    const run = await cli(['run', '--force', '--', 'sh', '-c', 'echo out1; echo err1 >&2; echo out2; echo err2 >&2']);
+    expect(run.code, run.stderr).toBe(0);
+    const id = JSON.parse(run.out).id as string;
+    expect(textOf(await call('lro_read', { id, stream: 'stderr' }))).toBe((await cli(['read', id, '--stream', 'stderr'])).out);
+    expect(textOf(await call('lro_read', { id, stream: 'stderr' }))).toMatch(/^\d: err1\n\d: err2\n/); // as the pipes delivered them
+    expect(textOf(await call('lro_grep', { id, pattern: '1', stream: 'stdout' }))).toBe('1:out1\n');
+    const bin = await lro(['offload', '--force'], { input: Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2]), Buffer.from('\0hidden needle here\0')]), env: { LRO_DIR: store } });
+    const binId = JSON.parse(bin.out).id as string;
+    const found = await call('lro_grep', { id: binId, pattern: 'needle', strings: true });
+    expect(textOf(found)).toBe((await cli(['grep', binId, 'needle', '--strings'])).out);
+    expect(textOf(found)).toContain('hidden needle here');
+  });
+
   it('lro_jq: filters, slurp, variables; the header', async () => {
     const r = await call('lro_jq', { id: eventsId, filter: 'select(.type == $t) | .id', arg: { t: 'IssuesEvent' }, raw_output: true });
     expect(textOf(r)).toBe('1652857694\n');

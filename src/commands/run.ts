@@ -104,7 +104,7 @@ function mergeOutput(stdout: Readable, stderr: Readable, io: IO): MergedOutput {
     mode = first && detectContent(first, false).contentType === 'binary' ? 'stdout-only' : 'merge';
     for (const b of waiting.splice(0)) {
       if (mode === 'merge') merger.push('stderr', b);
-      else passStderr(b);
+      else if (!io.stderr.isTTY) passStderr(b); // else shown as it came
     }
   };
   const pauseIfFull = (more: boolean) => {
@@ -120,7 +120,11 @@ function mergeOutput(stdout: Readable, stderr: Readable, io: IO): MergedOutput {
     if (mode === 'undecided') decide(b);
     pauseIfFull(merger.push('stdout', b));
   });
+  // A person at a terminal sees the diagnostics as they come (a long build's progress) as well as having them
+  // stored; a small output then gives back its stdout alone, its stderr already shown.
+  const live = io.stderr.isTTY;
   stderr.on('data', (b: Buffer) => {
+    if (live && mode !== 'stdout-only') passStderr(b);
     if (mode === 'undecided') waiting.push(b); // a child's chunks are never reused
     else if (mode === 'stdout-only') passStderr(b);
     else pauseIfFull(merger.push('stderr', b));
@@ -133,7 +137,11 @@ function mergeOutput(stdout: Readable, stderr: Readable, io: IO): MergedOutput {
   });
   void Promise.all([stdoutDone, stderrDone]).then(() => merger.end('stderr'));
   const streams = Promise.all([stdoutDone, stderrDone]).then(() => (mode === 'merge' ? merger.fields() : null));
-  const split = (content: Buffer) => (mode === 'merge' ? merger.splitLines(content) : { stdout: content, stderr: Buffer.alloc(0) });
+  const split = (content: Buffer) => {
+    if (mode !== 'merge') return { stdout: content, stderr: Buffer.alloc(0) };
+    const parts = merger.splitLines(content);
+    return live ? { stdout: parts.stdout, stderr: Buffer.alloc(0) } : parts;
+  };
   return { input: merger, streams, split };
 }
 
@@ -151,11 +159,10 @@ function feedStdin(stdin: NodeJS.WritableStream, io: IO): void {
   })();
 }
 
-/** The `lro run` command. */
 /** `lro run`. */
 export const runCommand: CommandDef<OffloadCliOptions & { command: string[] }> = {
   name: 'run',
-  description: "run a command (no shell) and offload its stdout like `lro offload`; its stderr passes through; lro exits with the command's status",
+  description: "run a command (no shell) and offload its stdout and stderr like `lro offload`; lro exits with the command's status",
   arguments: [{ name: 'command', variadic: true, description: 'the command and its arguments (put -- before it)', complete: 'command' }],
   passThrough: true,
   usage: '[offload options] -- <command> [args...]',
@@ -165,8 +172,10 @@ export const runCommand: CommandDef<OffloadCliOptions & { command: string[] }> =
     'lro run --descriptor text -- kubectl get pods -A -o json',
     'lro run --operation build --ttl 7d -- make -j8',
   ],
-  notes: `The command runs directly, without a shell (write lro run -- sh -c '...' for pipes and globs). Its stdout is
-offloaded exactly as \`cmd | lro offload\` would; its stderr goes to lro's stderr unchanged. The header and the
+  notes: `The command runs directly, without a shell (write lro run -- sh -c '...' for pipes and globs). Its stdout and
+stderr are offloaded together, line by line as they came (the header lists the stderr records: read them with
+--stream stderr); a small output comes back on the stream it came from. On a terminal, stderr is also shown as it
+comes. A stdout that begins as binary is stored alone and its stderr passes through. The header and the
 descriptor record source: {command, exit_code} (and signal when it was killed).
 Exit status: the command's own; 128+n if a signal n killed it; 127 if the command is not found, 126 if it cannot
 be executed; 2 for lro's own errors. SIGINT and SIGTERM are passed on to the command (Ctrl-C on a terminal

@@ -2,10 +2,12 @@
 // they arrived, the header says which records came from stderr, and the readers address either stream
 // (`--stream`), `lro cat` giving stdout alone by default; a small output comes back on the streams it came from;
 // results without stream information read as before.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 
 let root: string;
 let store: string;
@@ -89,6 +91,28 @@ describe('lro run: a large output keeps both streams', () => {
     const both = (await lro(['cat', id, '--stream', 'both'], { env: env() })).out.split('\n');
     expect(both.length).toBe(4003);
     expect(both[2000]).toBe('warning: disk almost full');
+  });
+});
+
+describe('lro run on a terminal', () => {
+  it('shows stderr as it comes as well as storing it; a small output does not show it twice', async () => {
+    const typescript = join(root, 'typescript');
+    const inTerminal = (args: string[]) => {
+      const cmd = [node, BIN, ...args].map((w) => `'${w.replace(/'/g, "'\\''")}'`).join(' ');
+      const r = spawnSync('script', ['-q', '-e', '-c', cmd, typescript], { env: { ...process.env, ...env() }, encoding: 'utf8' });
+      return { code: r.status, screen: readFileSync(typescript, 'utf8') };
+    };
+    const big = inTerminal(['run', '--json', ...js(interleaved)]);
+    expect(big.code).toBe(4);
+    expect(big.screen).toContain('warning: disk almost full');
+    expect(big.screen).toContain('error: 1 test failed');
+    const id = /"id":\s*"(\w+)"/.exec(big.screen)![1];
+    expect((await lro(['read', id, '--stream', 'stderr'], { env: env() })).out).toBe('2001: warning: disk almost full\n4002: error: 1 test failed\n');
+    const small = inTerminal(['run', ...js('console.log("small out"); console.error("small err")')]);
+    expect(small.code).toBe(0);
+    const lines = small.screen.split(/\r?\n/); // (script's first line names the command)
+    expect(lines.filter((l) => l === 'small err')).toHaveLength(1);
+    expect(lines.filter((l) => l === 'small out')).toHaveLength(1);
   });
 });
 

@@ -95,7 +95,7 @@ describe('lro mcp --http', () => {
     expect(err).toContain('(Authorization: Bearer <the token in --token-file>)');
     expect(err).not.toContain('a-token-from-a-file-of-32-characters');
     const c = await httpClient(url, 'a-token-from-a-file-of-32-characters');
-    expect((await c.listTools()).tools.length).toBe(8);
+    expect((await c.listTools()).tools.length).toBe(9);
     await c.close();
     const exited = new Promise((done) => child.once('exit', (code) => done(code)));
     child.kill('SIGTERM');

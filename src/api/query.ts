@@ -4,6 +4,7 @@ import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { printCount } from '../render/count-output.js';
 import { printWhere } from '../render/where-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
+import { tableOf } from '../query/table.js';
 import { planWhere, type WhereOptions } from '../query/where.js';
 import { formatRange } from '../ranges.js';
 import { damaged } from '../store/resolve.js';
@@ -82,7 +83,7 @@ export interface CountResultOptions extends StoreOptions {
 export async function countResult(ref: ResultRef, by: string[], opts: CountResultOptions = {}): Promise<CountOutput> {
   const rf = openResult(ref, opts);
   const o: CountOptions = { by, records: range(opts.from, opts.to), json: true, maxTokens: '0' };
-  const plan = planCount(o, rf.header.content_type, rf.header.count);
+  const plan = planCount(o, rf.header.content_type, rf.header.count, tableOf(rf) !== null);
   const t = plan.query.text;
   const linear = t?.kind !== 'regex' || t.matcher.linearTime;
   const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printCount(rf, plan, {}, w, () => undefined, stall)));

@@ -67,7 +67,8 @@ export async function whereResult(ref: ResultRef, conditions: string[], opts: Wh
       const sep = l.indexOf(': ');
       const text = l.slice(sep + 2);
       let value: unknown = text;
-      if (rf.header.content_type !== 'text') value = JSON.parse(text);
+      // JSON records, or --fields objects (of a table's rows: a text result)
+      if (rf.header.content_type !== 'text' || o.fields !== undefined) value = JSON.parse(text);
       return { n: Number(l.slice(0, sep)), text, value };
     });
 }

@@ -157,6 +157,23 @@ describe('a column table is queried by its columns', () => {
   });
 });
 
+describe('the library queries a table as the commands do', () => {
+  it('whereResult gives the --fields objects as values; countResult counts by a column', async () => {
+    const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { exports: { '.': { default: string } } };
+    const lib = (await import(resolve(__dirname, '../..', pkg.exports['.'].default))) as typeof import('../../src/index.js');
+    const dir = join(root, 'lib-store');
+    const r = await lib.offload(readFileSync(join(FIXTURES, 'ps-aux.txt')), { dir, force: true });
+    if (!r.offloaded) throw new Error('not offloaded');
+    const lines = fixture('ps-aux.txt');
+    const rows = byWords(lines, lines[0].trim().split(/\s+/));
+    const hits = await lib.whereResult(r.id, ['%MEM>0.5'], { dir, fields: ['PID', 'COMMAND'] });
+    const big = rows.filter((x) => Number(x.cells['%MEM']) > 0.5);
+    expect(hits.map((h) => h.value)).toEqual(big.map((x) => ({ PID: Number(x.cells.PID), COMMAND: x.cells.COMMAND })));
+    const c = await lib.countResult(r.id, ['USER'], { dir });
+    expect(new Map(c.groups.map((g) => [g.value, g.count]))).toEqual(tally(rows.map((x) => x.cells.USER)));
+  });
+});
+
 describe('plain text that is not a table reads as before', () => {
   const log = Array.from({ length: 40 }, (_, i) => `2026-11-26 10:00:${String(i).padStart(2, '0')} ${i % 4 ? 'INFO' : 'ERROR'} user=u${i % 3} done`).join('\n');
 

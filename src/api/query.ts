@@ -4,6 +4,7 @@ import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { printCount } from '../render/count-output.js';
 import { printWhere } from '../render/where-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
+import { tableOf } from '../query/table.js';
 import { planWhere, type WhereOptions } from '../query/where.js';
 import { formatRange } from '../ranges.js';
 import { damaged } from '../store/resolve.js';
@@ -66,7 +67,8 @@ export async function whereResult(ref: ResultRef, conditions: string[], opts: Wh
       const sep = l.indexOf(': ');
       const text = l.slice(sep + 2);
       let value: unknown = text;
-      if (rf.header.content_type !== 'text') value = JSON.parse(text);
+      // JSON records, or --fields objects (of a table's rows: a text result)
+      if (rf.header.content_type !== 'text' || o.fields !== undefined) value = JSON.parse(text);
       return { n: Number(l.slice(0, sep)), text, value };
     });
 }
@@ -82,7 +84,7 @@ export interface CountResultOptions extends StoreOptions {
 export async function countResult(ref: ResultRef, by: string[], opts: CountResultOptions = {}): Promise<CountOutput> {
   const rf = openResult(ref, opts);
   const o: CountOptions = { by, records: range(opts.from, opts.to), json: true, maxTokens: '0' };
-  const plan = planCount(o, rf.header.content_type, rf.header.count);
+  const plan = planCount(o, rf.header.content_type, rf.header.count, tableOf(rf) !== null);
   const t = plan.query.text;
   const linear = t?.kind !== 'regex' || t.matcher.linearTime;
   const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printCount(rf, plan, {}, w, () => undefined, stall)));

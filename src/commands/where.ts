@@ -10,6 +10,7 @@ import { OutputBatch } from '../render/batch.js';
 import { printWhere } from '../render/where-output.js';
 import { planWhere, whereFilter, type WhereOptions, type WherePlan } from '../query/where.js';
 import { damaged, resolveResult } from '../store/resolve.js';
+import { tableOf, tableRecordsOption } from '../query/table.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
 
@@ -17,8 +18,12 @@ import { refuseBinary } from './binary-result.js';
 export function whereExplain(rf: ResultFile, plan: WherePlan): string {
   const q = plan.query;
   const flags = q.countOnly ? '-s' : '-c';
-  const filter = q.countOnly ? `map(${whereFilter({ ...q, fields: null })}) | length` : whereFilter(q);
-  const records = plan.options.records !== undefined ? ` --records ${plan.options.records}` : '';
+  // a table's lines are made its row objects first (only its rows: --records from the line after the header)
+  const table = tableOf(rf);
+  const row = table ? `${table.jq} | ` : '';
+  const filter = q.countOnly ? `map(${row}${whereFilter({ ...q, fields: null })}) | length` : row + whereFilter(q);
+  let records = plan.options.records !== undefined ? ` --records ${plan.options.records}` : '';
+  if (table) records = tableRecordsOption(table, q.range);
   return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}${records}\n`;
 }
 
@@ -76,6 +81,8 @@ export const whereCommand: CommandDef<WhereOptions & { id: string; condition: st
 it parses as one (200, true, null, "200" for the string), else the text as typed. < <= > >= compare numbers
 with numbers and strings with strings; ~ is a JavaScript regular expression on strings; FIELD? means present
 and not null. Quote conditions that hold < > ! * ? [ ] ( ) | & ; or spaces: 'latency>500'.
+A text result that is a column table (ps aux, df, kubectl get) is queried by its columns: each row after
+the header is an object of them, numbers as numbers: lro where ID '%MEM>0.5' --fields PID,COMMAND.
 Exit status: 0 if a record matched, 1 if none, 2 on error (a field no record has is an error).`,
   run: ({ id, condition, ...o }, io) => runWhere(id, condition, o, io),
 };

@@ -74,8 +74,12 @@ export interface CountPlan {
   options: CountOptions;
 }
 
-/** Parses --by, the conditions and the options for a result of this content type (throws UsageError on bad ones). */
-export function planCount(o: CountOptions, contentType: string, count: number): CountPlan {
+/**
+ * Parses --by, the conditions and the options for a result of this content type (throws UsageError on bad ones).
+ * A text result that is a table (`table`: true) is counted by columns, as JSON records by fields; its lines still
+ * by level, template or a regular expression (one with a group: it has a parenthesis, a column name has none).
+ */
+export function planCount(o: CountOptions, contentType: string, count: number, table = false): CountPlan {
   const by = o.by ?? [];
   const range: Range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
   if (o.records !== undefined && range.from > count && count > 0) {
@@ -91,7 +95,8 @@ export function planCount(o: CountOptions, contentType: string, count: number): 
     return { by, args, options: o, query: { ...base, paths, text } };
   };
   if (by.length === 0) return plan([], null);
-  if (contentType === 'text' || contentType === 'binary') {
+  const byLine = (b: string) => b === 'level' || b === 'template' || b.includes('(');
+  if ((contentType === 'text' || contentType === 'binary') && !(table && !by.some(byLine))) {
     if (by.length !== 1) throw new UsageError(`a text result is counted by one of --by level, --by template or --by 'REGEX' (a regular expression with a capture group)`);
     const b = by[0];
     if (b === 'level' || b === 'template') return plan([], { kind: b });
@@ -189,7 +194,8 @@ export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecod
     } else for (const t of tuples(v, q.paths)) add(t, r.n);
   };
   // counted as the records pass, in watched slices when a --by pattern could run away (nothing is yielded)
-  const needles = planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
+  // a table's conditions name columns, not the line: every line is a candidate
+  const needles = decoder.table ? null : planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
   const counting = watchedMap(candidateRecords(rf, q.range, needles), step, stallSeconds, patternStalled(stallSeconds));
   while (!counting.next().done);
   if (miner) {

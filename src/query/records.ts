@@ -1,23 +1,32 @@
 // A stored record as the value conditions are tested on: the line of a text result (as grep searches it), the
 // parsed JSON of a json/jsonl record. Lines of a jsonl result that were not JSON are not records to query
-// (as lro jq skips them), and the command says so.
+// (as lro jq skips them), and the command says so. A text result that is a column table gives its rows as objects
+// of the named columns (table.ts); its header row and the lines that are not rows are passed over, and said so.
 import { FormatError, type Header } from '../format/header.js';
 import { displayBytes, invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { parseRecord, type JsonValue } from './json-value.js';
+import type { TableRecords } from './table.js';
 
 /** Turns stored records of one result into values. */
 export class RecordDecoder {
   private readonly invalid: Set<number> | undefined;
+  /** Table lines after the header that were not rows, as decoded: how many, and the first. */
+  private notRows = 0;
+  private firstNotRow = 0;
 
-  constructor(readonly header: Header) {
+  constructor(
+    readonly header: Header,
+    readonly table: TableRecords | null = null,
+  ) {
     this.invalid = invalidSet(header);
   }
 
-  /** The record's value, or undefined for a line that is not JSON (skipped). */
+  /** The record's value, or undefined for a line that is not JSON, or not a row of a table (skipped). */
   value(n: number, line: Buffer): JsonValue | undefined {
     const h = this.header;
     if (this.invalid?.has(n)) return undefined;
+    if (this.table) return this.row(n, line);
     try {
       // a line as grep searches it; a JSON record as stored (JSON.parse takes the whitespace of a jsonl line)
       if (h.content_type === 'text' || h.content_type === 'binary') return searchBytes(h, n, line, this.invalid).toString('utf8');
@@ -25,6 +34,14 @@ export class RecordDecoder {
     } catch {
       throw new FormatError(`record ${n} is not what a ${h.content_type} result holds`);
     }
+  }
+
+  private row(n: number, line: Buffer): JsonValue | undefined {
+    const t = this.table!;
+    if (n <= t.headerLine) return undefined;
+    const v = t.row(searchBytes(this.header, n, line, this.invalid).toString('utf8'));
+    if (v === undefined && this.notRows++ === 0) this.firstNotRow = n;
+    return v;
   }
 
   /** The record's text as lro read shows it: the line of a text result, the stored JSON of a JSON record. */
@@ -41,9 +58,23 @@ export class RecordDecoder {
    * lro jq says it; from the header's list, so records the prefilter never decoded count too.
    */
   skippedNote(range: Range): string {
+    if (this.table) return this.tableNote(range);
     const skipped = (this.header.invalid_records ?? []).filter((n) => n >= range.from && n <= range.to);
     const s = skipped.length;
     if (s === 0) return '';
     return `lro: skipped ${s} record${s > 1 ? 's' : ''} that ${s > 1 ? 'are' : 'is'} not JSON (lro read ${this.header.id} --records ${skipped[0]} shows ${s > 1 ? 'the first' : 'it'})\n`;
+  }
+
+  /** The one line that says the header row and the lines that were not rows were passed over. */
+  private tableNote(range: Range): string {
+    const h = this.table!.headerLine;
+    const header = range.from <= h && h <= range.to;
+    if (!header && this.notRows === 0) return '';
+    const parts = [header ? `the header row (line ${h})` : ''];
+    if (this.notRows > 0) {
+      const s = this.notRows > 1;
+      parts.push(`${this.notRows} line${s ? 's' : ''} that ${s ? 'are' : 'is'} not a row of the table (lro read ${this.header.id} --records ${this.firstNotRow} shows ${s ? 'the first' : 'it'})`);
+    }
+    return `lro: skipped ${parts.filter(Boolean).join(' and ')}\n`;
   }
 }

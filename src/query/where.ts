@@ -108,7 +108,8 @@ export interface WhereMatch {
 
 /** The records of the range that satisfy the query, in order (at most maxCount). */
 export function* whereMatches(rf: ResultFile, q: WhereQuery, decoder: RecordDecoder, stallSeconds?: number): Generator<WhereMatch> {
-  const needles = planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
+  // a table's conditions name columns, not the line: every line is a candidate
+  const needles = decoder.table ? null : planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
   let found = 0;
   if (q.maxCount === 0) return;
   const watched = stallSeconds !== undefined; // matches then wait for the end of a slice: their bytes are copied

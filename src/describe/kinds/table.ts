@@ -13,6 +13,8 @@ const MAX_COLUMNS = 16;
 export interface Split {
   names: string[];
   cut: (line: string) => string[] | null;
+  /** Where each column starts, when rows are cut by position (else at runs of spaces). */
+  starts?: number[];
 }
 
 export function detectTable(s: TextSample): KindFacts | null {
@@ -84,6 +86,7 @@ function byPosition(header: string): Split | null {
   if (names.length < 3 || words - names.length > 2 || !/ {2}/.test(header)) return null;
   return {
     names,
+    starts,
     cut: (line) => {
       for (let i = 1; i < starts.length; i++) {
         const p = starts[i];

@@ -1,0 +1,105 @@
+// A text result the descriptor called a column table (ps aux, df, kubectl get, docker ps) read as records: each
+// row after the header line is an object of the named columns, a cell that is a JSON number a number, so that
+// where's and count's conditions and --by work on it as on JSON records. The split (names, and how a row is cut)
+// is found again from the stored header line and the rows after it, as the descriptor found it: nothing more is
+// stored. The header row, blank lines and lines the split cannot cut are not records.
+import { keptStats } from '../describe/stored.js';
+import { chooseSplit, type Split } from '../describe/kinds/table.js';
+import type { ResultFile } from '../format/reader.js';
+import { formatRange, type Range } from '../ranges.js';
+import { isNumberLiteral } from './decimal.js';
+import { parseRecord, type JsonValue } from './json-value.js';
+import { RecordDecoder } from './records.js';
+import { candidateRecords } from './scan.js';
+
+/** Rows read after the header line to choose the split (as many as the descriptor's sample holds, about). */
+const SPLIT_SAMPLE = 500;
+const NUMBER_RE = '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$';
+
+/** How the rows of a table result become objects, and the same as a jq filter (for --explain). */
+export interface TableRecords {
+  /** The line of the header row (1-based); rows are the lines after it. */
+  headerLine: number;
+  names: string[];
+  /** A row as an object, or undefined for a line that is not one. */
+  row: (line: string) => JsonValue | undefined;
+  /** jq taking a line (a JSON string) to its object, or to nothing (empty) when it is not a row. */
+  jq: string;
+}
+
+const cache = new WeakMap<ResultFile, TableRecords | null>();
+
+/** The table a text result is (the descriptor kept kind table in its statistics), or null. */
+export function tableOf(rf: ResultFile): TableRecords | null {
+  if (cache.has(rf)) return cache.get(rf)!;
+  const t = findTable(rf);
+  cache.set(rf, t);
+  return t;
+}
+
+function findTable(rf: ResultFile): TableRecords | null {
+  if (rf.header.content_type !== 'text') return null;
+  const kind = (() => {
+    const s = keptStats(rf.header);
+    return s?.kind === 'text' ? s.text.kind : undefined;
+  })();
+  const headerLine = kind?.kind === 'table' ? kind.facts.header_line : undefined;
+  if (typeof headerLine !== 'number' || headerLine < 1 || headerLine > rf.header.count) return null;
+  const plain = new RecordDecoder(rf.header);
+  let header = '';
+  const rows: string[] = [];
+  for (const r of candidateRecords(rf, { from: headerLine, to: headerLine + SPLIT_SAMPLE }, null)) {
+    const text = plain.value(r.n, r.line) as string;
+    if (r.n === headerLine) header = text;
+    else if (text.trim() !== '') rows.push(text);
+  }
+  const split = chooseSplit(header, rows);
+  return split ? tableRecords(headerLine, split) : null;
+}
+
+function tableRecords(headerLine: number, split: Split): TableRecords {
+  const row = (line: string): JsonValue | undefined => {
+    if (line.trim() === '') return undefined;
+    const cells = split.cut(line);
+    if (!cells) return undefined;
+    const out: Record<string, JsonValue> = {};
+    split.names.forEach((name, i) => (out[name] = cellValue(cells[i])));
+    return out;
+  };
+  return { headerLine, names: split.names, row, jq: rowJq(split) };
+}
+
+/** A cell as a value: a JSON number literal is the number (exact, as JSON records are read), else the text. */
+export function cellValue(cell: string): JsonValue {
+  return isNumberLiteral(cell) ? parseRecord(cell) : cell;
+}
+
+/**
+ * The jq that cuts a line as the split does: at the header's column starts (left-aligned columns: a row whose
+ * character before a start is not a space is not a row), or at runs of whitespace, the last column taking the rest.
+ */
+function rowJq(split: Split): string {
+  const num = 'num';
+  const names = split.names;
+  const starts = split.starts;
+  let cut: string;
+  let cells: string[];
+  if (starts) {
+    const clear = starts.slice(1).map((p) => `(length <= ${p} or .[${p - 1}:${p}] == " ")`);
+    cut = `select(${clear.join(' and ')}) | . as $f`;
+    const trim = 'sub("^\\\\s+"; "") | sub("\\\\s+$"; "")';
+    cells = starts.map((p, i) => `($f[${p}:${starts[i + 1] ?? ''}] | ${trim} | ${num})`);
+  } else {
+    const last = names.length - 1;
+    cut = `[splits("\\\\s+")] | map(select(. != "")) | select(length >= ${names.length}) | . as $f`;
+    cells = names.map((_, i) => (i === last ? `($f[${i}:] | join(" ") | ${num})` : `($f[${i}] | ${num})`));
+  }
+  const fields = names.map((n, i) => `${JSON.stringify(n)}: ${cells[i]}`);
+  const def = `def num: if test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
+  return `${def} select(test("\\\\S")) | ${cut} | {${fields.join(', ')}}`;
+}
+
+/** The --records option of an --explain command on a table: the rows only (the lines after the header). */
+export function tableRecordsOption(t: TableRecords, range: Range): string {
+  return ` --records ${formatRange(Math.max(range.from, t.headerLine + 1), range.to)}`;
+}

@@ -6,7 +6,17 @@ import { FormatError, type Header } from '../format/header.js';
 import { displayBytes, invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { parseRecord, type JsonValue } from './json-value.js';
-import type { TableRecords } from './table.js';
+
+/** How the rows of a table result become objects, and the same as a jq filter (for --explain); see table.ts. */
+export interface TableRecords {
+  /** The line of the header row (1-based); rows are the lines after it. */
+  headerLine: number;
+  names: string[];
+  /** A row as an object, or undefined for a line that is not one. */
+  row: (line: string) => JsonValue | undefined;
+  /** jq taking a line (a JSON string) to its object, or to nothing (empty) when it is not a row. */
+  jq: string;
+}
 
 /** Turns stored records of one result into values. */
 export class RecordDecoder {

@@ -9,23 +9,15 @@ import type { ResultFile } from '../format/reader.js';
 import { formatRange, type Range } from '../ranges.js';
 import { isNumberLiteral } from './decimal.js';
 import { parseRecord, type JsonValue } from './json-value.js';
-import { RecordDecoder } from './records.js';
+import { RecordDecoder, type TableRecords } from './records.js';
+
+export type { TableRecords } from './records.js';
 import { candidateRecords } from './scan.js';
 
 /** Rows read after the header line to choose the split (as many as the descriptor's sample holds, about). */
 const SPLIT_SAMPLE = 500;
 const NUMBER_RE = '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$';
 
-/** How the rows of a table result become objects, and the same as a jq filter (for --explain). */
-export interface TableRecords {
-  /** The line of the header row (1-based); rows are the lines after it. */
-  headerLine: number;
-  names: string[];
-  /** A row as an object, or undefined for a line that is not one. */
-  row: (line: string) => JsonValue | undefined;
-  /** jq taking a line (a JSON string) to its object, or to nothing (empty) when it is not a row. */
-  jq: string;
-}
 
 const cache = new WeakMap<ResultFile, TableRecords | null>();
 

@@ -4,7 +4,7 @@ import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import { printCount } from '../render/count-output.js';
 import { printWhere } from '../render/where-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
-import { tableOf } from '../query/table.js';
+import { recordView } from '../query/view.js';
 import { planWhere, type WhereOptions } from '../query/where.js';
 import { formatRange } from '../ranges.js';
 import { damaged } from '../store/resolve.js';
@@ -57,7 +57,7 @@ export async function whereResult(ref: ResultRef, conditions: string[], opts: Wh
     records: range(opts.from, opts.to),
     maxTokens: '0',
   };
-  const plan = planWhere(conditions, o, rf.header.count);
+  const plan = planWhere(conditions, o, recordView(rf).count);
   const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
   const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printWhere(rf, plan, {}, w, () => undefined, stall)));
   return out
@@ -84,7 +84,8 @@ export interface CountResultOptions extends StoreOptions {
 export async function countResult(ref: ResultRef, by: string[], opts: CountResultOptions = {}): Promise<CountOutput> {
   const rf = openResult(ref, opts);
   const o: CountOptions = { by, records: range(opts.from, opts.to), json: true, maxTokens: '0' };
-  const plan = planCount(o, rf.header.content_type, rf.header.count, tableOf(rf) !== null);
+  const view = recordView(rf);
+  const plan = planCount(o, rf.header.content_type, view.count, view.table !== null);
   const t = plan.query.text;
   const linear = t?.kind !== 'regex' || t.matcher.linearTime;
   const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printCount(rf, plan, {}, w, () => undefined, stall)));

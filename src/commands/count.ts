@@ -8,7 +8,7 @@ import { OutputBatch } from '../render/batch.js';
 import { printCount } from '../render/count-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
 import { countExplain } from '../query/explain.js';
-import { tableOf } from '../query/table.js';
+import { recordView } from '../query/view.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
@@ -17,11 +17,11 @@ import { refuseBinary } from './binary-result.js';
 export async function runCount(ref: string, o: CountOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   refuseBinary(rf, 'count');
-  const table = tableOf(rf);
-  const plan = planCount(o, rf.header.content_type, rf.header.count, table !== null);
+  const view = recordView(rf);
+  const plan = planCount(o, rf.header.content_type, view.count, view.table !== null);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
-    await io.stdout.write(countExplain(rf.header.id, plan, table));
+    await io.stdout.write(countExplain(rf.header.id, plan, view));
     return 0;
   }
   const out = new OutputBatch(io.stdout);
@@ -90,6 +90,7 @@ export const countCommand: CommandDef<CountOptions & { id: string; condition: st
 A record without the field counts as null. Conditions are lro where's (see lro where --help); on a text
 result they test the line ('.~REGEX'). --distinct prints 'N distinct values of FIELD in M records', then the
 values one a line, most frequent first. A text result that is a column table (ps aux, df, kubectl get) is
-counted by its columns (--by COMMAND; a regex has a group), its header row left out. Exit status: 0, or 2 on error (a field no record has is one).`,
+counted by its columns (--by COMMAND; a regex has a group), its header row left out; a JSON map by its entries,
+{key, value} each (--by value.license). Exit status: 0, or 2 on error (a field no record has is one).`,
   run: ({ id, condition, ...o }, io) => runCount(id, { ...o, condition }, io),
 };

@@ -64,7 +64,10 @@ export const jqCommand: CommandDef<JqOptions & { id: string; filter: string }> =
     "lro jq last --header '.count'",
   ],
   notes: `Records go to jq in batches, so an ordinary filter runs in flat memory; -s, -n and filters using input/inputs
-get all records at once (up to about 150 MB). Exit status as jq: 3 compile error, 5 runtime error; 2 for lro's
-own errors (a missing result, a filter stopped after --timeout, input too large for the engine).`,
+get all records at once (up to about 150 MB). On a column table (ps aux, df, kubectl get), row makes a line the
+object of the named columns, numbers as numbers, and gives nothing for the header row and lines that are not
+rows: lro jq ID -c 'row | select(."%MEM" > 0.5) | {PID, COMMAND}'.
+Exit status as jq: 3 compile error, 5 runtime error; 2 for lro's own errors (a missing result, a filter stopped
+after --timeout, input too large for the engine).`,
   run: ({ id, filter, ...o }, io) => runJq(id, filter, o, io),
 };

@@ -10,7 +10,9 @@ import { OutputBatch } from '../render/batch.js';
 import { printWhere } from '../render/where-output.js';
 import { planWhere, whereFilter, type WhereOptions, type WherePlan } from '../query/where.js';
 import { damaged, resolveResult } from '../store/resolve.js';
-import { tableOf, tableRecordsOption } from '../query/table.js';
+import { tableRecordsOption } from '../query/table.js';
+import { recordView } from '../query/view.js';
+import { mapEntriesJq } from '../query/explain.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
 
@@ -19,11 +21,17 @@ export function whereExplain(rf: ResultFile, plan: WherePlan): string {
   const q = plan.query;
   const flags = q.countOnly ? '-s' : '-c';
   // a table's lines are made its row objects first (only its rows: --records from the line after the header)
-  const table = tableOf(rf);
-  const row = table ? `${table.jq} | ` : '';
-  const filter = q.countOnly ? `map(${row}${whereFilter({ ...q, fields: null })}) | length` : row + whereFilter(q);
+  const { table, map } = recordView(rf);
   let records = plan.options.records !== undefined ? ` --records ${plan.options.records}` : '';
   if (table) records = tableRecordsOption(table, q.range);
+  // a map's entries are taken from its one document (the range is of entries, so in the filter)
+  if (map) {
+    const entries = mapEntriesJq(map, q.range);
+    const filter = q.countOnly ? `[.[] | ${entries} | ${whereFilter({ ...q, fields: null })}] | length` : `${entries} | ${whereFilter(q)}`;
+    return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}\n`;
+  }
+  const row = table ? 'row | ' : ''; // lro jq's own row on a table (query/table.ts)
+  const filter = q.countOnly ? `map(${row}${whereFilter({ ...q, fields: null })}) | length` : row + whereFilter(q);
   return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}${records}\n`;
 }
 
@@ -31,7 +39,7 @@ export function whereExplain(rf: ResultFile, plan: WherePlan): string {
 export async function runWhere(ref: string, conditions: string[], o: WhereOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   refuseBinary(rf, 'where');
-  const plan = planWhere(conditions, o, rf.header.count);
+  const plan = planWhere(conditions, o, recordView(rf).count);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
     await io.stdout.write(whereExplain(rf, plan));
@@ -82,7 +90,9 @@ it parses as one (200, true, null, "200" for the string), else the text as typed
 with numbers and strings with strings; ~ is a JavaScript regular expression on strings; FIELD? means present
 and not null. Quote conditions that hold < > ! * ? [ ] ( ) | & ; or spaces: 'latency>500'.
 A text result that is a column table (ps aux, df, kubectl get) is queried by its columns: each row after
-the header is an object of them, numbers as numbers: lro where ID '%MEM>0.5' --fields PID,COMMAND.
+the header is an object of them, numbers as numbers: lro where ID '%MEM>0.5' --fields PID,COMMAND. A JSON
+document that is a map (a lock file's packages) is queried by its entries, {key, value} each as jq's to_entries
+gives them, numbered from 1 (--records counts entries): lro where ID value.dev=true --fields key,value.version.
 Exit status: 0 if a record matched, 1 if none, 2 on error (a field no record has is an error).`,
   run: ({ id, condition, ...o }, io) => runWhere(id, condition, o, io),
 };

@@ -20,6 +20,9 @@ const MAX_VALUE_CHARS = 80;
 const MAX_TRACKED_FIELDS = 400;
 
 /** One record shown in a preview: its number and a shortened copy of its value (see shorten). */
+/** A record larger than this is not parsed for the statistics (its schema and kind come from the others). */
+export const ANALYZED_RECORD_BYTES = 4 << 20;
+
 export interface PreviewRecord {
   record: number;
   value: unknown;
@@ -129,7 +132,7 @@ export class RecordAnalyzer {
         this.sampledAtStride = 0;
       }
     }
-    if (length > 4 << 20) return; // a huge single record: schema from others
+    if (length > ANALYZED_RECORD_BYTES) return; // a huge single record: schema from others
     let value: unknown;
     try {
       value = JSON.parse(buf.toString('utf8', start, end));

@@ -5,7 +5,9 @@ import { isNoisy, type Header } from '../format/header.js';
 import { TerminalRenderer } from '../format/terminal.js';
 import { checkRecordCount, originalContent, readRecords, type ResultFile } from '../format/reader.js';
 import type { Stats } from './descriptor.js';
-import { RecordAnalyzer } from './record-stats.js';
+import { ANALYZED_RECORD_BYTES, RecordAnalyzer } from './record-stats.js';
+import { RecordKindWatch } from './kinds/json-kinds.js';
+import type { KindFacts } from './kinds/types.js';
 import { SchemaNode } from './schema.js';
 import { TextAnalyzer } from './text-stats.js';
 import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
@@ -69,4 +71,27 @@ export function statsOfStored(rf: ResultFile): Stats {
   const invalid = new Set(h.invalid_records ?? []);
   for (const r of readRecords(rf)) if (!invalid.has(r.n)) records.observe(r.line, r.n);
   return { kind: 'records', records: records.end() };
+}
+
+/**
+ * The kind of a JSON result that is one document (a map, a tree, a test run) as its descriptor says: kept in the
+ * header's statistics, or found again by the same watcher from the document (statistics larger than the header's
+ * slot are not kept). Undefined for any other result, and for a document too large to be analysed.
+ */
+export function documentKind(rf: ResultFile): KindFacts | undefined {
+  const h = rf.header;
+  if (h.content_type !== 'json' || h.count !== 1) return undefined;
+  const kept = keptStats(h);
+  if (kept) return kept.kind === 'records' ? kept.records.kind : undefined;
+  for (const r of readRecords(rf)) {
+    if (r.line.length > ANALYZED_RECORD_BYTES) return undefined;
+    const watch = new RecordKindWatch();
+    try {
+      watch.observe(JSON.parse(r.line.toString('utf8')), 1, r.line.length, 1);
+    } catch {
+      return undefined; // not JSON: the record is in the header's invalid list, and no kind was seen
+    }
+    return watch.end(1, false);
+  }
+  return undefined;
 }

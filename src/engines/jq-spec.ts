@@ -9,6 +9,7 @@ import { maxTokensFrom } from '../render/budget.js';
 import { damagedError } from '../store/resolve.js';
 import { parseCount } from '../units.js';
 import { loadJq, runJqOn, type JqSpec } from './jq.js';
+import { callsRow, rowDefinition, tableOf } from '../query/table.js';
 
 export interface JqOptions {
   dir?: string;
@@ -97,6 +98,8 @@ export async function runJqHere(
   stallSeconds: number,
 ): Promise<number> {
   const spec = jqSpec(rf.header.id, filter, o, env);
+  const table = callsRow(filter) ? tableOf(rf) : null;
+  if (table) spec.prelude = rowDefinition(table);
   const jq = await loadJq();
   try {
     return await runJqOn(rf, spec, { out, err, stallSeconds }, jq);

@@ -34,6 +34,11 @@ export interface JqSpec {
   /** Output lines to skip (to continue a cut output that cannot resume by record). */
   skipLines: number;
   maxTokens: number;
+  /**
+   * jq definitions the filter may call, on a line before it (lro's own `row` on a table); jq's messages then
+   * count the filter's lines from 1 again.
+   */
+  prelude?: string;
   /** How to write the command again, for continuation lines. */
   command: (extra: { records?: string; skipLines?: number }) => string;
 }
@@ -327,7 +332,8 @@ class JqRun {
     this.engine ??= await loadJq();
     const raw = this.engine.raw as JqRaw;
     // `--` last: a filter that starts with "-" (-.a, or -h after lro's own --) is the filter, not one of jq's options
-    const run = () => raw(input, spec.filter, [...flags, ...extra, '--'], watch);
+    const program = spec.prelude ? `${spec.prelude}\n${spec.filter}` : spec.filter;
+    const run = () => raw(input, program, [...flags, ...extra, '--'], watch);
     try {
       return { result: quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, this.stalled))) };
     } catch (e) {
@@ -400,6 +406,7 @@ class JqRun {
     }
     const text = r.stderr
       .replace(/\(at \/stdin:\d+\)/g, '')
+      .replace(/(at <top-level>, line )(\d+)/g, (_, at: string, l: string) => `${at}${Number(l) - (this.spec.prelude ? 1 : 0)}`)
       .replace(/\n+$/, '')
       .split('\n')
       .map(boundedMessage) // jq quotes the filter, however long

@@ -448,14 +448,29 @@ export function decodeKeys(keys: string[]): string[] {
  */
 export function rawMember(obj: Buffer, key: string): Buffer | null {
   const wanted = Buffer.from(JSON.stringify(key));
+  for (const m of objectMembers(obj)) if (m.key.equals(wanted)) return Buffer.from(m.value);
+  return null;
+}
+
+/** One member of an object: its key as the raw JSON string (quotes included) and its value's text, trimmed. */
+export interface RawMember {
+  key: Buffer;
+  value: Buffer;
+}
+
+/**
+ * The members of a JSON object's text (valid JSON; whitespace anywhere), in the order written, as raw bytes:
+ * nothing is parsed, so numbers keep every digit and keys keep their order (which JSON.parse changes for keys
+ * like "10"). Views into `obj`.
+ */
+export function* objectMembers(obj: Buffer): Generator<RawMember> {
   let depth = 0;
   let inStr = false;
   let esc = false;
   let expectKey = false;
   let keyStart = -1;
-  let match = false;
+  let key: Buffer | null = null;
   let valueStart = -1;
-  const value = (end: number) => Buffer.from(trimWs(obj.subarray(valueStart, end)));
   for (let i = 0; i < obj.length; i++) {
     const c = obj[i];
     if (inStr) {
@@ -464,13 +479,13 @@ export function rawMember(obj: Buffer, key: string): Buffer | null {
       else if (c === 0x22) {
         inStr = false;
         if (keyStart >= 0) {
-          match = obj.subarray(keyStart, i + 1).equals(wanted);
+          key = obj.subarray(keyStart, i + 1);
           keyStart = -1;
         }
       }
       continue;
     }
-    if (depth === 1 && match && valueStart < 0 && c !== 0x3a && !isWs(c)) valueStart = i;
+    if (depth === 1 && key && valueStart < 0 && c !== 0x3a && !isWs(c)) valueStart = i;
     if (c === 0x22) {
       inStr = true;
       if (depth === 1 && expectKey) {
@@ -479,16 +494,15 @@ export function rawMember(obj: Buffer, key: string): Buffer | null {
       }
     } else if (c === 0x7b || c === 0x5b) {
       depth++;
-      if (depth === 1) expectKey = true;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-      if (depth === 0 && match) return value(i);
-    } else if (depth === 1 && c === 0x2c) {
-      if (match) return value(i);
+      if (depth === 1) expectKey = c === 0x7b;
+    } else if ((c === 0x7d || c === 0x5d || (c === 0x2c && depth === 1)) && (c === 0x2c || --depth === 0)) {
+      if (key && valueStart >= 0) yield { key, value: trimWs(obj.subarray(valueStart, i)) as Buffer };
+      key = null;
+      valueStart = -1;
+      if (c !== 0x2c) return;
       expectKey = true;
     }
   }
-  return null;
 }
 
 function trimWs(b: Uint8Array): Uint8Array {

@@ -14,7 +14,7 @@ import { LEVEL_RE } from '../describe/text-stats.js';
 import { compareValues, groupKey, type JsonValue } from './json-value.js';
 import { follow, parsePath, type FieldPath } from './path.js';
 import type { RecordDecoder } from './records.js';
-import { candidateRecords, type StoredRecord } from './scan.js';
+import type { StoredRecord } from './scan.js';
 import { parseConditions, patternStalled } from './where.js';
 import { matchesAll, type Condition } from './condition.js';
 import { planNeedles } from './prefilter.js';
@@ -194,9 +194,8 @@ export function countRecords(rf: ResultFile, q: CountQuery, decoder: RecordDecod
     } else for (const t of tuples(v, q.paths)) add(t, r.n);
   };
   // counted as the records pass, in watched slices when a --by pattern could run away (nothing is yielded)
-  // a table's conditions name columns, not the line: every line is a candidate
-  const needles = decoder.table ? null : planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
-  const counting = watchedMap(candidateRecords(rf, q.range, needles), step, stallSeconds, patternStalled(stallSeconds));
+  const needles = planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
+  const counting = watchedMap(decoder.records(rf, q.range, needles), step, stallSeconds, patternStalled(stallSeconds));
   while (!counting.next().done);
   if (miner) {
     const res = miner.result();

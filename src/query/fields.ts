@@ -5,7 +5,6 @@ import type { ResultFile } from '../format/reader.js';
 import { LroError } from '../errors.js';
 import { JsonNumber, type JsonValue } from './json-value.js';
 import { follow, jqKeyStep, pathLabel, type FieldPath } from './path.js';
-import { candidateRecords } from './scan.js';
 import type { RecordDecoder } from './records.js';
 
 const MAX_FIELDS = 300;
@@ -73,7 +72,7 @@ export function requireFields(rf: ResultFile, paths: FieldPath[], range: Range, 
         `test the line itself ('.~REGEX', '.=TEXT'), or use lro grep; lro count --by level, --by template or --by 'REGEX' group lines`,
     );
   }
-  for (const r of candidateRecords(rf, range, null)) {
+  for (const r of decoder.records(rf, range, null)) {
     const v = decoder.value(r.n, r.line);
     if (v === undefined) continue;
     for (let i = pending.length - 1; i >= 0; i--) if (present(v, pending[i])) pending.splice(i, 1);
@@ -82,7 +81,7 @@ export function requireFields(rf: ResultFile, paths: FieldPath[], range: Range, 
   if (pending.length === 0) return;
   const names = new Set<string>();
   let seen = 0;
-  for (const r of candidateRecords(rf, range, null)) {
+  for (const r of decoder.records(rf, range, null)) {
     const v = decoder.value(r.n, r.line);
     if (v !== undefined) collectFields(v, names);
     if (++seen >= LIST_RECORDS || names.size >= MAX_FIELDS) break;

@@ -2,10 +2,14 @@
 // parsed JSON of a json/jsonl record. Lines of a jsonl result that were not JSON are not records to query
 // (as lro jq skips them), and the command says so. A text result that is a column table gives its rows as objects
 // of the named columns (table.ts); its header row and the lines that are not rows are passed over, and said so.
+// A JSON document that is a map gives its entries, {key, value} each, as jq's to_entries does (map.ts).
 import { FormatError, type Header } from '../format/header.js';
+import type { ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet, searchBytes } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { parseRecord, type JsonValue } from './json-value.js';
+import type { Needles } from './prefilter.js';
+import { candidateRecords, type StoredRecord } from './scan.js';
 
 /** How the rows of a table result become objects, and the same as a jq filter (for --explain); see table.ts. */
 export interface TableRecords {
@@ -18,6 +22,15 @@ export interface TableRecords {
   jq: string;
 }
 
+/** How a map's entries become the records (see map.ts). */
+export interface MapRecords {
+  /** The map's path in jq syntax (`.packages`; `.` for the document itself). */
+  at: string;
+  entries: number;
+  /** The entries of the range, numbered from 1 in the order written: `{"key":K,"value":V}` as stored text. */
+  records: (rf: ResultFile, range: Range) => Generator<StoredRecord>;
+}
+
 /** Turns stored records of one result into values. */
 export class RecordDecoder {
   private readonly invalid: Set<number> | undefined;
@@ -28,13 +41,29 @@ export class RecordDecoder {
   constructor(
     readonly header: Header,
     readonly table: TableRecords | null = null,
+    readonly map: MapRecords | null = null,
   ) {
     this.invalid = invalidSet(header);
+  }
+
+  /** How many records a query sees: the result's, or its map's entries. */
+  get count(): number {
+    return this.map ? this.map.entries : this.header.count;
+  }
+
+  /**
+   * The records of the range a query looks at, in order: those holding one of the needles (a prefilter on the
+   * stored bytes), every line of a table (its conditions name columns, not the line), or the entries of a map.
+   */
+  records(rf: ResultFile, range: Range, needles: Needles): Generator<StoredRecord> {
+    if (this.map) return this.map.records(rf, range);
+    return candidateRecords(rf, range, this.table ? null : needles);
   }
 
   /** The record's value, or undefined for a line that is not JSON, or not a row of a table (skipped). */
   value(n: number, line: Buffer): JsonValue | undefined {
     const h = this.header;
+    if (this.map) return parseRecord(line.toString('utf8'));
     if (this.invalid?.has(n)) return undefined;
     if (this.table) return this.row(n, line);
     try {
@@ -56,6 +85,7 @@ export class RecordDecoder {
 
   /** The record's text as lro read shows it: the line of a text result, the stored JSON of a JSON record. */
   text(n: number, line: Buffer): string {
+    if (this.map) return line.toString('utf8');
     try {
       return displayBytes(this.header, n, line, this.invalid).toString('utf8');
     } catch {
@@ -68,6 +98,7 @@ export class RecordDecoder {
    * lro jq says it; from the header's list, so records the prefilter never decoded count too.
    */
   skippedNote(range: Range): string {
+    if (this.map) return `lro: the records here are the ${this.map.entries} entries of ${this.map.at}, each {key, value} as jq's to_entries gives them\n`;
     if (this.table) return this.tableNote(range);
     const skipped = (this.header.invalid_records ?? []).filter((n) => n >= range.from && n <= range.to);
     const s = skipped.length;

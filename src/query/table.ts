@@ -8,7 +8,7 @@ import { chooseSplit, type Split } from '../describe/kinds/table.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange, type Range } from '../ranges.js';
 import { isNumberLiteral } from './decimal.js';
-import { parseRecord, type JsonValue } from './json-value.js';
+import { parseRecord, toJson, type JsonValue } from './json-value.js';
 import { RecordDecoder, type TableRecords } from './records.js';
 
 export type { TableRecords } from './records.js';
@@ -46,10 +46,10 @@ function findTable(rf: ResultFile): TableRecords | null {
     else if (text.trim() !== '') rows.push(text);
   }
   const split = chooseSplit(header, rows);
-  return split ? tableRecords(headerLine, split) : null;
+  return split ? tableRecords(headerLine, split, header) : null;
 }
 
-function tableRecords(headerLine: number, split: Split): TableRecords {
+function tableRecords(headerLine: number, split: Split, header: string): TableRecords {
   const row = (line: string): JsonValue | undefined => {
     if (line.trim() === '') return undefined;
     const cells = split.cut(line);
@@ -58,7 +58,20 @@ function tableRecords(headerLine: number, split: Split): TableRecords {
     split.names.forEach((name, i) => (out[name] = cellValue(cells[i])));
     return out;
   };
-  return { headerLine, names: split.names, row, jq: rowJq(split) };
+  return { headerLine, names: split.names, row, jq: rowJq(split, row(header)) };
+}
+
+/**
+ * `row` for lro jq on a table (`lro jq ID 'row | select(."%MEM" > 5) | .COMMAND'`): the line as the object of
+ * the named columns, nothing for the header row and the lines that are not rows.
+ */
+export function rowDefinition(t: TableRecords): string {
+  return `def row: ${t.jq};`;
+}
+
+/** Whether a jq filter calls `row` (not a field .row or a variable $row). */
+export function callsRow(filter: string): boolean {
+  return /(^|[^A-Za-z0-9_$.])row([^A-Za-z0-9_]|$)/.test(filter);
 }
 
 /** A cell as a value: a JSON number literal is the number (exact, as JSON records are read), else the text. */
@@ -69,8 +82,9 @@ export function cellValue(cell: string): JsonValue {
 /**
  * The jq that cuts a line as the split does: at the header's column starts (left-aligned columns: a row whose
  * character before a start is not a space is not a row), or at runs of whitespace, the last column taking the rest.
+ * The header row itself (the object whose cells are as the header's) gives nothing.
  */
-function rowJq(split: Split): string {
+function rowJq(split: Split, headerRow: JsonValue | undefined): string {
   const num = 'num';
   const names = split.names;
   const starts = split.starts;
@@ -88,7 +102,8 @@ function rowJq(split: Split): string {
   }
   const fields = names.map((n, i) => `${JSON.stringify(n)}: ${cells[i]}`);
   const def = `def num: if test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
-  return `${def} select(test("\\\\S")) | ${cut} | {${fields.join(', ')}}`;
+  const notHeader = headerRow === undefined ? '' : ` | select(. != ${toJson(headerRow)})`;
+  return `${def} select(test("\\\\S")) | ${cut} | {${fields.join(', ')}}${notHeader}`;
 }
 
 /** The --records option of an --explain command on a table: the rows only (the lines after the header). */

@@ -11,7 +11,7 @@ import type { JsonValue } from './json-value.js';
 import { isMulti, parsePath, pathLabel, pathToJq, type FieldPath } from './path.js';
 import { planNeedles } from './prefilter.js';
 import type { RecordDecoder } from './records.js';
-import { candidateRecords, type StoredRecord } from './scan.js';
+import type { StoredRecord } from './scan.js';
 
 /** The options of `lro where`, as on the command line (also sent to a worker). */
 export interface WhereOptions {
@@ -108,8 +108,7 @@ export interface WhereMatch {
 
 /** The records of the range that satisfy the query, in order (at most maxCount). */
 export function* whereMatches(rf: ResultFile, q: WhereQuery, decoder: RecordDecoder, stallSeconds?: number): Generator<WhereMatch> {
-  // a table's conditions name columns, not the line: every line is a candidate
-  const needles = decoder.table ? null : planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
+  const needles = planNeedles(q.conditions, rf.header.content_type as ContentType, q.any);
   let found = 0;
   if (q.maxCount === 0) return;
   const watched = stallSeconds !== undefined; // matches then wait for the end of a slice: their bytes are copied
@@ -118,7 +117,7 @@ export function* whereMatches(rf: ResultFile, q: WhereQuery, decoder: RecordDeco
     if (v === undefined || !matches(q, v)) return undefined;
     return { n: r.n, line: watched ? Buffer.from(r.line) : r.line, value: v };
   };
-  for (const m of watchedMap(candidateRecords(rf, q.range, needles), step, stallSeconds, patternStalled(stallSeconds))) {
+  for (const m of watchedMap(decoder.records(rf, q.range, needles), step, stallSeconds, patternStalled(stallSeconds))) {
     yield m;
     if (++found >= q.maxCount) return;
   }

@@ -7,8 +7,7 @@ import { countFromHeader, countRecords, type CountPlan, type CountResult } from 
 import { valueText as shownValue } from '../query/literal.js';
 import { toJson, type JsonValue } from '../query/json-value.js';
 import { pathLabel } from '../query/path.js';
-import { RecordDecoder } from '../query/records.js';
-import { tableOf } from '../query/table.js';
+import { recordView } from '../query/view.js';
 import { requireFields } from '../query/fields.js';
 import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
@@ -53,11 +52,11 @@ export async function printCount(
   stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
-  const decoder = new RecordDecoder(rf.header, tableOf(rf));
+  const decoder = recordView(rf);
   requireFields(rf, q.paths, q.range, decoder, '--by names it');
   requireFields(rf, q.conditions.map((c) => c.path), q.range, decoder, 'a condition names it');
   const res: CountResult =
-    q.total && q.conditions.length === 0 && !decoder.table
+    q.total && q.conditions.length === 0 && !decoder.table && !decoder.map
       ? { groups: [], records: countFromHeader(rf, q.range), other: 0, otherFirst: 0 }
       : countRecords(rf, q, decoder, stallSeconds);
   await (q.distinct ? printDistinct(rf, plan, res, env, write) : printGroups(rf, plan, res, env, write));

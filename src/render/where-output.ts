@@ -5,8 +5,8 @@ import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { toJson, type JsonValue } from '../query/json-value.js';
 import { follow, isMulti } from '../query/path.js';
-import { RecordDecoder } from '../query/records.js';
-import { tableOf } from '../query/table.js';
+import type { RecordDecoder } from '../query/records.js';
+import { recordView } from '../query/view.js';
 import { requireFields } from '../query/fields.js';
 import { fieldKey, whereMatches, type WherePlan, type WhereQuery } from '../query/where.js';
 import { formatRange } from '../ranges.js';
@@ -54,7 +54,7 @@ export async function printWhere(
 ): Promise<number> {
   const q = plan.query;
   const id = rf.header.id;
-  const decoder = new RecordDecoder(rf.header, tableOf(rf));
+  const decoder = recordView(rf);
   requireFields(rf, [...q.conditions.map((c) => c.path), ...(q.fields ?? [])], q.range, decoder, 'a condition or --fields names it');
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
   let matched = 0;

@@ -115,6 +115,25 @@ describe('a column table is queried by its columns', () => {
     expect(got).toEqual(want);
   });
 
+  it("lro jq's row makes each line its row object, the header row giving nothing", async () => {
+    const r = await run(['jq', ps, '-c', 'row | select(."%MEM" > 0.5) | {PID, COMMAND}']);
+    expect(r.code, r.stderr).toBe(0);
+    const want = psRows.filter((x) => Number(x.cells['%MEM']) > 0.5).map((x) => JSON.stringify({ PID: Number(x.cells.PID), COMMAND: x.cells.COMMAND }));
+    expect(want.length).toBeGreaterThan(0);
+    expect(r.out.trim().split('\n')).toEqual(want);
+    // every line through row: one object per row, none for the header line
+    const all = await run(['jq', ps, '-s', 'map(row) | length']);
+    expect(all.out).toBe(`${psRows.length}\n`);
+    // a compile error counts the filter's own lines, not lro's definition before it
+    const bad = await run(['jq', ps, 'row | .a | %']);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('line 1, column');
+    expect(bad.stderr).not.toContain('def row');
+    // .row and $row are not the function
+    const field = await run(['jq', ps, '-n', '{row: 1} | .row']);
+    expect(field.out).toBe('1\n');
+  });
+
   it('a field that is not a column is an error listing the columns', async () => {
     const r = await run(['where', ps, 'MEM>0.5']);
     expect(r.code).toBe(2);

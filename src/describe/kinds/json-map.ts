@@ -144,6 +144,19 @@ function treeOf(c: Candidate): { children: string; nodes: number; depth: number 
 
 type Tree = { children: string } | null;
 
+/** The least frequent of a counted field's values, as a JSON literal (top_values keys are strings). */
+function rarestValue(f: ValueField): string {
+  const [v] = Object.entries(f.top!).at(-1)!;
+  return /^(true|false|null|-?\d+(\.\d+)?)$/.test(v) ? v : JSON.stringify(v);
+}
+
+/** lro where selecting the entries with the counted field's rarest value, showing the key and the shown fields. */
+function whereEntries(counted: ValueField, show: ValueField[]): string {
+  const lit = rarestValue(counted);
+  const fields = ['key', ...show.map((f) => `value${f.field}`)].join(',');
+  return `lro where ID ${shellQuote(`value${counted.field}=${lit}`)} --fields ${shellQuote(fields)}`;
+}
+
 function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFacts, 'recipes' | 'next'> {
   const at = jq(c.path);
   const show = fields.filter((f) => !f.field.includes('"') && f.field !== jq([tree?.children ?? ''])).slice(0, 2);
@@ -163,8 +176,7 @@ function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFa
     });
   }
   if (counted) {
-    const [v] = Object.entries(counted.top!).at(-1)!;
-    const lit = /^(true|false|null|-?\d+(\.\d+)?)$/.test(v) ? v : JSON.stringify(v);
+    const lit = rarestValue(counted);
     recipes.push({
       description: `Keys of the entries whose ${counted.field} is ${lit}`,
       flags: ['-c'],
@@ -172,6 +184,8 @@ function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFa
     });
   }
   recipes.push({ description: `The keys of ${at}`, flags: ['-c'], filter: `${at} | keys` });
-  const next = recipes.slice(0, 2).map((r) => `lro jq ID ${r.flags.join(' ')} ${shellQuote(r.filter)}`);
-  return { recipes, next };
+  const jqs = recipes.map((r) => `lro jq ID ${r.flags.join(' ')} ${shellQuote(r.filter)}`);
+  // lro where and lro count take the entries as records, {key, value} each (query/map.ts): no jq to write
+  const where = counted && !counted.field.includes('"') ? whereEntries(counted, show) : null;
+  return { recipes, next: where ? [where, jqs[0]] : jqs.slice(0, 2) };
 }

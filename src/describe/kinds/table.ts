@@ -37,7 +37,8 @@ export function detectTable(s: TextSample): KindFacts | null {
   const counted = columns.find((c) => c.top);
   const next: string[] = [];
   if (big?.max_line) next.push(`lro read ID --records ${big.max_line}`);
-  if (counted) next.push(`lro grep ID ${shellQuote(Object.keys(counted.top!).at(-1)!)} -w -c`);
+  // where and count take the rows as records of the named columns (query/table.ts)
+  if (counted) next.push(`lro count ID --by ${shellQuote(counted.name)}`);
   next.push('lro read ID --head 20');
   return {
     kind: 'table',

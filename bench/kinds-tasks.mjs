@@ -36,6 +36,13 @@ const nextCall = (d, i) => {
   const cmds = [...d.guidance.matchAll(/`lro ([^`]*)`/g)].map((m) => m[1]);
   return cmds[i].match(/'(?:[^']|'\\'')*'|\S+/g).map((w) => (w.startsWith("'") ? w.slice(1, -1).replace(/'\\''/g, "'") : w));
 };
+/** The lock file with copies of its packages until MIN bytes. */
+function bigLock() {
+  const lock = JSON.parse(fixture('package-lock.json'));
+  const base = Object.entries(lock.packages);
+  for (let i = 0; JSON.stringify(lock).length < MIN; i++) for (const [k, v] of base) if (k) lock.packages[`${k}-copy${i}`] = v;
+  return `${JSON.stringify(lock, null, 2)}\n`;
+}
 const maxBy = (items, key) => items.reduce((best, x) => (key(x) > key(best) ? x : best));
 
 export const KIND_TASKS = [
@@ -70,6 +77,14 @@ export const KIND_TASKS = [
     calls: (d) => [['read', 'ID', '--records', String(facts(d).columns.find((c) => c.name === '%MEM').max_line)]],
     answer: (outs) => recordText(outs[1]).trim().split(/\s+/).slice(10).join(' '),
     truth: (t) => maxBy(rows(t).slice(1), (l) => Number(l.trim().split(/\s+/)[3])).trim().split(/\s+/).slice(10).join(' '),
+  },
+  {
+    name: 'ps aux: how many root processes use more than 0.5% CPU',
+    kind: 'table',
+    input: () => grow(fixture('ps-aux.txt'), 1),
+    calls: () => [['where', 'ID', '%CPU>0.5', 'USER=root', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).slice(1).filter((l) => l.split(/\s+/)[0] === 'root' && Number(l.split(/\s+/)[2]) > 0.5).length,
   },
   {
     name: 'df -h: the fullest filesystem',
@@ -275,15 +290,18 @@ export const KIND_TASKS = [
   {
     name: 'package-lock.json: how many dev packages',
     kind: 'json-map',
-    input: () => {
-      const lock = JSON.parse(fixture('package-lock.json'));
-      const base = Object.entries(lock.packages);
-      for (let i = 0; JSON.stringify(lock).length < MIN; i++) for (const [k, v] of base) if (k) lock.packages[`${k}-copy${i}`] = v;
-      return `${JSON.stringify(lock, null, 2)}\n`;
-    },
+    input: () => bigLock(),
     calls: () => [],
     answer: (_, d) => facts(d).top_values['.dev'].true,
     truth: (t) => Object.values(JSON.parse(t).packages).filter((p) => p.dev === true).length,
+  },
+  {
+    name: 'package-lock.json: how many packages are MIT licensed',
+    kind: 'json-map',
+    input: () => bigLock(),
+    calls: () => [['count', 'ID', 'value.license=MIT']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => Object.values(JSON.parse(t).packages).filter((p) => p.license === 'MIT').length,
   },
   {
     name: 'npm ls --json: how many packages in the tree',

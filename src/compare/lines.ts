@@ -4,6 +4,7 @@
 // up to MAX_EDITS edits. Past that, or past MAX_MIDDLE lines between the first and the last difference, the
 // unified diff is left out with a note saying so: the other sections say what changed.
 import type { DiffItem, Section } from './model.js';
+import { commonEnds } from '../render/diff.js';
 
 const CONTEXT = 3;
 /** Edits (lines removed plus lines added) the diff finds at most: its memory is about MAX_EDITS² / 2 ints. */
@@ -67,14 +68,7 @@ function backtrack(trace: Int32Array[], x: Float64Array, y: Float64Array, dEnd: 
 
 /** The unified diff of two lists of line hashes, as ops with 1-based line numbers; or why it was left out. */
 export function unifiedOps(x: Float64Array, y: Float64Array): { ops: Op[] } | { note: string } {
-  let start = 0;
-  while (start < x.length && start < y.length && x[start] === y[start]) start++;
-  let endX = x.length;
-  let endY = y.length;
-  while (endX > start && endY > start && x[endX - 1] === y[endY - 1]) {
-    endX--;
-    endY--;
-  }
+  const { start, endX, endY } = commonEnds(x, y);
   if (endX - start > MAX_MIDDLE || endY - start > MAX_MIDDLE) {
     return { note: `more than ${MAX_MIDDLE} lines lie between the first and the last difference` };
   }

@@ -7,14 +7,7 @@ export function unifiedDiff(before: string, after: string, a: string, b: string)
   if (before === after) return '';
   const x = splitLines(before);
   const y = splitLines(after);
-  let start = 0;
-  while (start < x.length && start < y.length && x[start] === y[start]) start++;
-  let endX = x.length;
-  let endY = y.length;
-  while (endX > start && endY > start && x[endX - 1] === y[endY - 1]) {
-    endX--;
-    endY--;
-  }
+  const { start, endX, endY } = commonEnds(x, y);
   const from = Math.max(0, start - 3);
   const toX = Math.min(x.length, endX + 3);
   const toY = Math.min(y.length, endY + 3);
@@ -24,6 +17,22 @@ export function unifiedDiff(before: string, after: string, a: string, b: string)
   for (let i = start; i < endY; i++) out.push(`+${y[i]}`);
   for (let i = endX; i < toX; i++) out.push(` ${x[i]}`);
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * What two sequences share at the start and at the end: x[0, start) equals y[0, start), x[endX, ) equals
+ * y[endY, ), and what differs lies between (the shared end never overlaps the shared start).
+ */
+export function commonEnds<T>(x: ArrayLike<T>, y: ArrayLike<T>): { start: number; endX: number; endY: number } {
+  let start = 0;
+  while (start < x.length && start < y.length && x[start] === y[start]) start++;
+  let endX = x.length;
+  let endY = y.length;
+  while (endX > start && endY > start && x[endX - 1] === y[endY - 1]) {
+    endX--;
+    endY--;
+  }
+  return { start, endX, endY };
 }
 
 /** Lines without their terminators; a last line without one is marked as diff marks it. */

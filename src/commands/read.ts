@@ -121,6 +121,11 @@ async function readRecordRange(
   let printed = 0;
   for (const r of readRecordSpans(rf, range.from, to, LONG_RECORD, at)) {
     if (filter && !filter.map.selects(filter.choice, r.n)) continue;
+    if (!r.line && budget.unlimited && o.columns === undefined) {
+      await streamRecord(rf, r, invalid, out, o);
+      printed++;
+      continue;
+    }
     // a record is kept only as far as the budget could show it: past that many bytes no text fits
     const keep = budget.unlimited ? Infinity : budget.max * MAX_TOKEN_BYTES + 1;
     const v = recordWindow(rf, r, invalid, columns.start, columns.end, keep);
@@ -143,6 +148,18 @@ async function readRecordRange(
     );
     return;
   }
+}
+
+/**
+ * A long record printed whole (no budget, no window) as it is decoded, a piece at a time: memory stays that of a
+ * piece however long the record (a 300 MB line held as one string took 1.3 GB).
+ */
+async function streamRecord(rf: ResultFile, r: RecordSpan, invalid: Set<number> | undefined, out: OutputBatch, o: ReadOptions): Promise<void> {
+  if (!o.raw) await out.add(`${r.n}: `);
+  for (const piece of displayPieces(rf.header, r.n, recordBytes(rf, r.offset, true), invalid, Infinity)) {
+    if (typeof piece === 'string') await out.add(piece);
+  }
+  await out.add('\n');
 }
 
 /** Characters start..end of a record's text: held records sliced, long ones decoded from the file in pieces. */

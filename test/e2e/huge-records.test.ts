@@ -52,6 +52,20 @@ describe('one very long record', () => {
     expect(r.rssMb).toBeLessThan(150);
   }, 60_000);
 
+  it('read --max-tokens 0 prints a long record whole, decoded a piece at a time, the characters exact', async () => {
+    // escapes (tab, quote, backslash) and characters of 2 and 4 bytes, so pieces end inside escapes and characters
+    const unit = 'é\t"x\\y 😀 ';
+    const text = unit.repeat(Math.ceil((40 * MB) / Buffer.byteLength(unit)));
+    const long = await store(Buffer.from(`short\n${text}\nend\n`), 'text');
+    const r = await traced(['read', long, '--max-tokens', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out === `1: short\n2: ${text}\n3: end\n`).toBe(true);
+    // before: the record held as one string and copied, about 4 times its size
+    expect(r.rssMb).toBeLessThan(150);
+    const raw = await lro(['read', long, '--records', '2', '--raw', '--max-tokens', '0'], { env });
+    expect(raw.out === `${text}\n`).toBe(true);
+  }, 120_000);
+
   it('cat streams it back exactly', async () => {
     const r = await lro(['cat', id], { env });
     expect(r.code, r.stderr).toBe(0);

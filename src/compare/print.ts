@@ -97,6 +97,8 @@ function itemText(it: DiffItem): string {
     case 'record':
       if (it.change === 'added') return `  + ${cut(it.key)}  B:${it.record_b}\n`;
       if (it.change === 'removed') return `  - ${cut(it.key)}  A:${it.record_a}\n`;
+      // no field changed: the same values written differently (1 and 1.0, keys in another order)
+      if (it.changes.length === 0) return `  ~ ${cut(it.key)}  A:${it.record_a} B:${it.record_b}  (the same values, written differently)\n`;
       return `  ~ ${cut(it.key)}  A:${it.record_a} B:${it.record_b}\n${it.changes
         .map((f) => `      ${cut(f.field, 120)}: ${f.old ?? '(absent)'} → ${f.new ?? '(absent)'}\n`)
         .join('')}${it.more_changes ? `      … ${it.more_changes} more fields changed\n` : ''}`;

@@ -10,6 +10,7 @@ import { HASH, hashBytes, hashString, IntList, SeenTable } from './hash.js';
 import type { DiffItem, FieldChange, Section } from './model.js';
 import { BOUNDS, keyBounds, keySteps } from './json-member.js';
 import { eachRecord } from './read.js';
+import { decimalKey } from '../query/decimal.js';
 
 /** Id-like fields tried in this order when no --key is given. */
 const KEY_CANDIDATES = ['id', '_id', 'uid', 'uuid', 'key', 'name', 'ID', 'Id', 'Name', 'Key', 'metadata.name', 'metadata.uid', 'slug', 'sha', 'number', 'path', 'url'];
@@ -107,16 +108,18 @@ export class RecordCompare {
 
   /**
    * Hashes the record's key into HASH (false: it has none): from its bytes when the key is a path of keys, else
-   * (an index in the path) from its parsed value.
+   * (an index in the path) from its parsed value. A number is hashed as its value (1, 1.0 and 10e-1 are one key,
+   * as jq has them); a string with its quotes, so it never meets a number.
    */
   private keyHash(bytes: Buffer, steps: Uint8Array[] | null): boolean {
     if (steps) {
       if (!keyBounds(bytes, steps)) return false;
-      hashBytes(bytes, BOUNDS[0], BOUNDS[1]);
+      if (bytes[BOUNDS[0]] === 0x22) hashBytes(bytes, BOUNDS[0], BOUNDS[1]);
+      else hashString(decimalKey(bytes.toString('latin1', BOUNDS[0], BOUNDS[1])));
     } else {
       const k = keyValue(parseRecord(bytes.toString('utf8')), this.key!);
       if (k === undefined) return false;
-      hashString(k instanceof JsonNumber ? k.raw : JSON.stringify(k));
+      hashString(typeof k === 'string' ? JSON.stringify(k) : decimalKey(k instanceof JsonNumber ? k.raw : String(k)));
     }
     // apart from the hashes of whole records, which match records that have no key
     HASH[0] ^= 0x6b43a9b5;
@@ -185,26 +188,31 @@ export function parseKey(text: string): FieldPath {
 
 const shorten = (s: string) => (s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE)}…` : s);
 
-/** The fields (leaf paths) whose values differ between two records, in the order of B's fields then A's. */
+/**
+ * The fields (leaf paths) whose values differ between two records, in the order of B's fields then A's. Values
+ * compare as jq compares them (1 and 1.0 are equal) and are shown as written.
+ */
 export function fieldChanges(a: JsonValue, b: JsonValue): FieldChange[] {
-  const fa = new Map<string, string>();
-  const fb = new Map<string, string>();
+  const fa = new Map<string, JsonValue>();
+  const fb = new Map<string, JsonValue>();
   flatten(a, '', fa);
   flatten(b, '', fb);
   const out: FieldChange[] = [];
+  const shown = (v: JsonValue) => shorten(toJson(v));
   for (const [field, v] of fb) {
-    const old = fa.get(field);
-    if (old !== v) out.push({ field, ...(old !== undefined ? { old: shorten(old) } : {}), new: shorten(v) });
+    const had = fa.has(field);
+    const old = fa.get(field)!;
+    if (!had || groupKey(old) !== groupKey(v)) out.push({ field, ...(had ? { old: shown(old) } : {}), new: shown(v) });
   }
-  for (const [field, v] of fa) if (!fb.has(field)) out.push({ field, old: shorten(v) });
+  for (const [field, v] of fa) if (!fb.has(field)) out.push({ field, old: shown(v) });
   return out;
 }
 
 /** The leaves of a value by path (`status.phase`, `items[0].name`); a large object or array is one leaf. */
-function flatten(v: JsonValue, path: string, out: Map<string, string>): void {
+function flatten(v: JsonValue, path: string, out: Map<string, JsonValue>): void {
   const members = isObject(v) ? Object.keys(v).length : Array.isArray(v) ? v.length : 0;
   if (members === 0 || members > MAX_MEMBERS) {
-    out.set(path || '.', toJson(v));
+    out.set(path || '.', v);
     return;
   }
   if (Array.isArray(v)) v.forEach((x, i) => flatten(x, `${path}[${i}]`, out));

@@ -144,6 +144,25 @@ describe('lro diff: two versions of a JSON listing', () => {
     expect(text.out.split('\n')[2]).toMatch(/; the key is not unique \(29 records of A, 29 of B repeat one\): pick another with --key$/);
   });
 
+  it('a number key is matched by its value: 7 and 7.0 are one key, as jq compares them, not one removed and one added', async () => {
+    const recs = (ids: string[], v: number) => `${ids.map((id, i) => `{"id":${id},"v":${i === 2 ? v : 0}}`).join('\n')}\n`;
+    const x = await store(recs(['1', '7', '12', '300000000000000000001'], 1), 'numbers A');
+    const y = await store(recs(['1.0', '7e0', '1.2e1', '3.00000000000000000001e20'], 2), 'numbers B');
+    for (const key of [[], ['--key', 'id']]) {
+      const r = await lro(['diff', x, y, '--json', ...key], { env });
+      expect(r.code, r.stderr).toBe(1);
+      const summary = JSON.parse(r.out.split('\n')[0]);
+      expect(summary.key).toBe('.id');
+      const items = r.out.trim().split('\n').slice(1).map((l) => JSON.parse(l));
+      // matched by value: none added or removed; only record 3 has a field that changed
+      expect(items.map((i) => [i.change, i.record_a, i.record_b])).toEqual([1, 2, 3, 4].map((n) => ['changed', n, n]));
+      expect(items.map((i) => i.changes.map((c: { field: string }) => c.field))).toEqual([[], [], ['v'], []]);
+    }
+    const text = await lro(['diff', x, y], { env });
+    expect(text.out).toContain('  ~ 1  A:1 B:1  (the same values, written differently)\n');
+    expect(text.out).toContain('  ~ 12  A:3 B:3\n      v: 1 → 2\n');
+  });
+
   it('a bad --key is a one-line error, exit 2', async () => {
     const r = await lro(['diff', a, b, '--key', '.[['], { env });
     expect(r.code).toBe(2);

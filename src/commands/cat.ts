@@ -5,8 +5,8 @@ import { FormatError } from '../format/header.js';
 import { originalPieces } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
-import { streamsOf } from '../format/streams.js';
-import { STREAM_OPTION, streamFilter } from './stream-option.js';
+import { streamFilter, streamsOf } from '../format/streams.js';
+import { STREAM_OPTION } from './stream-option.js';
 
 const OUT_CHUNK = 1 << 20;
 
@@ -15,7 +15,7 @@ export async function runCat(ref: string, opts: { dir?: string; stream?: string 
   const hash = createHash('sha256');
   // a result of lro run gives its stdout unless asked otherwise; one without streams is all one stream
   const streams = streamsOf(rf.header);
-  const filter = streams && streams.stderrLines > 0 ? streamFilter(rf, opts.stream ?? 'stdout') : streamFilter(rf, opts.stream);
+  const filter = streams && streams.stderrLines > 0 ? streamFilter(rf.header, opts.stream ?? 'stdout') : streamFilter(rf.header, opts.stream);
   const lines = filter ? new LineFilter((n) => filter.map.selects(filter.choice, n)) : null;
   const out = new OutChunks(io, lines ? createHash('sha256') : hash);
   try {

@@ -2,6 +2,7 @@
 // most frequent first; for text results, lines by log level, by template, or by what a regex captures. Within
 // the output budget; --json for scripts; --explain prints the equivalent jq command.
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
+import { STREAM_OPTION } from './stream-option.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
@@ -12,15 +13,18 @@ import { recordView } from '../query/view.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
+import { UsageError } from '../errors.js';
+import { EXPLAIN_STREAM } from './where.js';
 
 /** Counts and prints; returns the exit code. A --by pattern that could run away is watched. */
 export async function runCount(ref: string, o: CountOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   refuseBinary(rf, 'count');
-  const view = recordView(rf);
+  const view = recordView(rf, o.stream);
   const plan = planCount(o, rf.header.content_type, view.count, view.table !== null);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
+    if (o.stream !== undefined) throw new UsageError(EXPLAIN_STREAM);
     await io.stdout.write(countExplain(rf.header.id, plan, view));
     return 0;
   }
@@ -70,6 +74,7 @@ export const countCommand: CommandDef<CountOptions & { id: string; condition: st
     { flags: '--groups <A:B>', description: 'print only groups A to B of the list (to continue a cut output)', mcp: '"A:B" of the groups' },
     { flags: '--json', description: 'one JSON object per group: {count, first, value}' },
     { flags: '--explain', description: 'print the equivalent lro jq command instead of counting', mcp: 'as a jq filter', manual: 'There is none for --by template.' },
+    STREAM_OPTION,
     MAX_TOKENS_OPTION,
     timeoutOption('a --by pattern', DEFAULT_STALL_SECONDS),
     DIR_OPTION,

@@ -12,8 +12,8 @@ import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 import { UsageError } from '../errors.js';
 import { runGrepAll, type GrepCommandOptions } from './grep-all.js';
-import { streamsOf } from '../format/streams.js';
-import { STREAM_OPTION, streamFilter } from './stream-option.js';
+import { streamFilter, streamsOf } from '../format/streams.js';
+import { STREAM_OPTION } from './stream-option.js';
 import { printStrings } from '../render/grep-strings.js';
 import { refuseBinary } from './binary-result.js';
 
@@ -51,7 +51,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   // with --strings, --records counts strings, not the result's records
   const plan = planGrep(pattern, o, o.strings ? Infinity : rf.header.count);
-  const filter = streamFilter(rf, o.stream);
+  const filter = streamFilter(rf.header, o.stream);
   if (filter) plan.query.only = (n) => filter.map.selects(filter.choice, n);
   const map = streamsOf(rf.header);
   if (map) plan.streamOf = (n) => map.streamOf(n);

@@ -14,8 +14,8 @@ import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.
 import { shellQuote } from '../describe/shell.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
-import { nthRecord, streamCount } from '../format/streams.js';
-import { STREAM_OPTION, streamFilter } from './stream-option.js';
+import { nthRecord, streamCount, streamFilter, type StreamFilter } from '../format/streams.js';
+import { STREAM_OPTION } from './stream-option.js';
 import { refuseBinary } from './binary-result.js';
 
 export interface ReadOptions {
@@ -58,7 +58,7 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   refuseBinary(rf, 'read');
   const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env), rf.header.encoding);
-  const filter = streamFilter(rf, o.stream);
+  const filter = streamFilter(rf.header, o.stream);
   const sel = filter ? streamSelection(selection(o, rf.header.count), o, filter, rf.header.count) : selection(o, rf.header.count);
   const out = new OutputBatch(io.stdout);
   try {
@@ -72,8 +72,6 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
   }
   return 0;
 }
-
-type StreamFilter = NonNullable<ReturnType<typeof streamFilter>>;
 
 /**
  * A selection counted in the records of one stream: --head n and --tail n take that stream's first or last n

@@ -2,6 +2,7 @@
 // within the output budget; --explain prints the equivalent jq command instead. Exit 0 if a record matched,
 // 1 if none did, 2 on error (a condition naming a field no record has is one).
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
+import { STREAM_OPTION } from './stream-option.js';
 import { shellQuote } from '../describe/shell.js';
 import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
 import type { ResultFile } from '../format/reader.js';
@@ -15,6 +16,10 @@ import { recordView } from '../query/view.js';
 import { mapEntriesJq } from '../query/explain.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
+import { UsageError } from '../errors.js';
+
+/** lro jq reads every record: a question asked of one stream has no jq equivalent. */
+export const EXPLAIN_STREAM = '--explain does not go with --stream: lro jq reads the records of both streams; drop one of them';
 
 /** The jq command that gives what the query gives (`lro where --explain`). */
 export function whereExplain(rf: ResultFile, plan: WherePlan): string {
@@ -39,9 +44,10 @@ export function whereExplain(rf: ResultFile, plan: WherePlan): string {
 export async function runWhere(ref: string, conditions: string[], o: WhereOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   refuseBinary(rf, 'where');
-  const plan = planWhere(conditions, o, recordView(rf).count);
+  const plan = planWhere(conditions, o, recordView(rf, o.stream).count);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
+    if (o.stream !== undefined) throw new UsageError(EXPLAIN_STREAM);
     await io.stdout.write(whereExplain(rf, plan));
     return 0;
   }
@@ -72,6 +78,7 @@ export const whereCommand: CommandDef<WhereOptions & { id: string; condition: st
     { flags: '-i, --ignore-case', description: 'FIELD~REGEX ignores case', mcp: 'for ~' },
     { flags: '--records <A:B>', description: 'look only at records A to B (1-based, inclusive)', mcp: '' },
     { flags: '--explain', description: 'print the equivalent lro jq command instead of running the query', mcp: 'as a jq filter' },
+    STREAM_OPTION,
     MAX_TOKENS_OPTION,
     timeoutOption('a pattern', DEFAULT_STALL_SECONDS),
     DIR_OPTION,

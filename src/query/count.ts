@@ -41,6 +41,8 @@ export interface CountOptions {
   json?: boolean;
   explain?: boolean;
   maxTokens?: string;
+  /** --stream: only the records of one stream of an lro run result. */
+  stream?: string;
   timeout?: string;
 }
 

@@ -6,6 +6,7 @@
 import { FormatError, type Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet, searchBytes } from '../format/record-text.js';
+import type { StreamFilter } from '../format/streams.js';
 import type { Range } from '../ranges.js';
 import { parseRecord, type JsonValue } from './json-value.js';
 import type { Needles } from './prefilter.js';
@@ -31,6 +32,11 @@ export interface MapRecords {
   records: (rf: ResultFile, range: Range) => Generator<StoredRecord>;
 }
 
+/** The records of one stream (record numbers stay those of the whole result). */
+function* ofStream(records: Generator<StoredRecord>, f: StreamFilter): Generator<StoredRecord> {
+  for (const r of records) if (f.map.selects(f.choice, r.n)) yield r;
+}
+
 /** Turns stored records of one result into values. */
 export class RecordDecoder {
   private readonly invalid: Set<number> | undefined;
@@ -42,6 +48,8 @@ export class RecordDecoder {
     readonly header: Header,
     readonly table: TableRecords | null = null,
     readonly map: MapRecords | null = null,
+    /** --stream: only the records of one stream of an lro run result. */
+    readonly streams: StreamFilter | null = null,
   ) {
     this.invalid = invalidSet(header);
   }
@@ -57,7 +65,8 @@ export class RecordDecoder {
    */
   records(rf: ResultFile, range: Range, needles: Needles): Generator<StoredRecord> {
     if (this.map) return this.map.records(rf, range);
-    return candidateRecords(rf, range, this.table ? null : needles);
+    const all = candidateRecords(rf, range, this.table ? null : needles);
+    return this.streams ? ofStream(all, this.streams) : all;
   }
 
   /** The record's value, or undefined for a line that is not JSON, or not a row of a table (skipped). */

@@ -24,6 +24,8 @@ export interface WhereOptions {
   ignoreCase?: boolean;
   explain?: boolean;
   maxTokens?: string;
+  /** --stream: only the records of one stream of an lro run result. */
+  stream?: string;
   timeout?: string;
 }
 

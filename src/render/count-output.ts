@@ -35,6 +35,7 @@ export function countNextCommand(id: string, plan: CountPlan, from: number): str
   if (o.distinct) words.push('--distinct');
   if (o.records !== undefined) words.push('--records', o.records);
   if (o.json) words.push('--json');
+  if (o.stream !== undefined) words.push('--stream', o.stream);
   if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
   if (o.dir) words.push('--dir', shellQuote(o.dir));
   words.push('--groups', formatRange(from, plan.query.groups.to));
@@ -52,11 +53,11 @@ export async function printCount(
   stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
-  const decoder = recordView(rf);
+  const decoder = recordView(rf, plan.options.stream);
   requireFields(rf, q.paths, q.range, decoder, '--by names it');
   requireFields(rf, q.conditions.map((c) => c.path), q.range, decoder, 'a condition names it');
   const res: CountResult =
-    q.total && q.conditions.length === 0 && !decoder.table && !decoder.map
+    q.total && q.conditions.length === 0 && !decoder.table && !decoder.map && !decoder.streams
       ? { groups: [], records: countFromHeader(rf, q.range), other: 0, otherFirst: 0 }
       : countRecords(rf, q, decoder, stallSeconds);
   await (q.distinct ? printDistinct(rf, plan, res, env, write) : printGroups(rf, plan, res, env, write));

@@ -34,6 +34,7 @@ export function whereNextCommand(id: string, p: WherePlan, from: number, matched
   if (o.ignoreCase) words.push('-i');
   if (o.fields !== undefined) words.push('--fields', shellQuote(o.fields));
   if (q.maxCount !== Infinity) words.push('-m', String(q.maxCount - matched));
+  if (o.stream !== undefined) words.push('--stream', o.stream);
   if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
   if (o.dir) words.push('--dir', shellQuote(o.dir));
   words.push('--records', formatRange(from, q.range.to));
@@ -54,7 +55,7 @@ export async function printWhere(
 ): Promise<number> {
   const q = plan.query;
   const id = rf.header.id;
-  const decoder = recordView(rf);
+  const decoder = recordView(rf, plan.options.stream);
   requireFields(rf, [...q.conditions.map((c) => c.path), ...(q.fields ?? [])], q.range, decoder, 'a condition or --fields names it');
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
   let matched = 0;

@@ -74,6 +74,29 @@ describe('lro run: a large output keeps both streams', () => {
     expect(ctx.out).toBe('2000-out 2000 ok\n2001:warning: disk almost full\n2002-out 2001 ok\n');
   });
 
+  it('where and count take --stream: the records of one stream, numbered as in the whole result', async () => {
+    const w = await lro(['where', id, '.~^(warning|error|out 1 ok)', '--stream', 'stderr'], { env: env() });
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.out).toBe('2001: warning: disk almost full\n4002: error: 1 test failed\n');
+    const c = await lro(['count', id, '--stream', 'stdout'], { env: env() });
+    expect(c.out).toBe('4000\n');
+    const byLevel = await lro(['count', id, '--by', '^(\\w+)', '--stream', 'stderr', '--json'], { env: env() });
+    expect(byLevel.out.trim().split('\n').map((l) => JSON.parse(l)).map((g) => [g.value, g.count, g.first])).toEqual([
+      ['error', 1, 4002],
+      ['warning', 1, 2001],
+    ]);
+    // a cut output's next command keeps --stream
+    const cut = await lro(['where', id, '.~ok', '--stream', 'stdout', '--max-tokens', '40'], { env: env() });
+    expect(cut.out).toMatch(/next: lro where \w+ '\.~ok' --stream stdout --max-tokens 40 --records \d+:\]\n$/);
+    const explain = await lro(['count', id, '--stream', 'stderr', '--explain'], { env: env() });
+    expect(explain.code).toBe(2);
+    expect(explain.stderr).toMatch(/^lro: --explain does not go with --stream[^\n]*\n$/);
+    const pipe = JSON.parse((await lro(['offload', '--force'], { env: env(), input: 'a\nb\n' })).out);
+    const none = await lro(['count', pipe.id, '--stream', 'stderr'], { env: env() });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/does not record which stream its lines came from/);
+  });
+
   it('tells the stream of each record in grep --json', async () => {
     const r = await lro(['grep', id, '^(out 2000 ok|warning)', '--json'], { env: env() });
     const objs = r.out.trim().split('\n').map((l) => JSON.parse(l));

@@ -1,9 +1,14 @@
 // A store on S3, seen through its local cache (store/location.ts): the upload of a result just committed in the
 // cache, a result fetched into the cache for a reader, the bucket's listing mirrored as header files for ls and
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
-import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { LroError } from '../errors.js';
+import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
+import { checkRecordCount, openResultFile, originalPieces } from '../format/reader.js';
+import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
@@ -16,6 +21,8 @@ const READ_WAIT_MS = 12_000;
 const TRANSFER_WAIT_MS = 24 * 3600_000;
 /** Header files fetched per request to the worker (16 at a time there). */
 const HEADS_BATCH = 400;
+/** The start of an object fetched for a reader that needs only its header and first records (one Range GET). */
+const START_BYTES = 256 * 1024;
 /** The cache of whole results is trimmed (oldest first) to this many bytes; LRO_S3_CACHE_MAX changes it. */
 const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 
@@ -64,16 +71,101 @@ function sessionOf(rel: string): string | null {
   return parts.length === 3 ? sessionOfFolder(parts[1]) : null;
 }
 
-/** Fetches a result into the cache (unless it is there) and returns its local path. */
+/**
+ * Fetches a result into the cache (unless it is there) and returns its local path. The object is checked against
+ * its header before it enters the cache (checkFetched): one that is not what its header says is never cached.
+ */
 export function fetchResult(store: RemoteStore, r: { rel: string }): string {
   const folder = openResultDir(store.files, sessionOf(r.rel)).dir;
   const path = join(store.files, ...r.rel.split('/'));
   if (isFile(path)) return path;
-  const name = r.rel.split('/').pop()!;
-  const tmp = join(folder, tempFileName(parseResultFileName(name)!.id, 'fetch'));
-  s3Call({ op: 'get', bucket: store.bucket, key: keyOf(store, r.rel), path, tmp }, store.env, TRANSFER_WAIT_MS);
+  const id = parseResultFileName(r.rel.split('/').pop()!)!.id;
+  const tmp = join(folder, tempFileName(id, 'fetch'));
+  try {
+    s3Call({ op: 'get', bucket: store.bucket, key: keyOf(store, r.rel), path: tmp }, store.env, TRANSFER_WAIT_MS);
+    checkFetched(store, r.rel, tmp, id);
+    renameSync(tmp, path);
+  } finally {
+    rmSync(tmp, { force: true }); // a fetch cut, timed out or refused leaves nothing
+  }
+  rmSync(join(store.parts, ...r.rel.split('/')), { force: true }); // its start alone is no longer needed
   trimCache(store, cacheLimit(store.env), path);
   return path;
+}
+
+/**
+ * A fetched object must be the result its header describes: the original it rebuilds has the header's sha256
+ * (a JSON document is rebuilt equal as JSON, not byte for byte: its records are counted instead). Otherwise
+ * one LroError naming the cause; the caller caches nothing.
+ */
+function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string): void {
+  try {
+    const rf = openResultFile(tmp);
+    if (rf.header.id !== id) throw new FormatError(`has id ${rf.header.id} in its header, not ${id}`);
+    if (rf.header.content_type === 'json') checkRecordCount(rf);
+    else {
+      const hash = createHash('sha256');
+      for (const piece of originalPieces(rf, true)) hash.update(piece);
+      if (hash.digest('hex') !== rf.header.sha256) throw new FormatError("does not match its header's sha256");
+    }
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    const where = `s3://${store.bucket}/${keyOf(store, rel)}`;
+    const fix = 'the object was changed or damaged on the server; nothing was cached (offload the output again)';
+    throw new LroError(`result ${id} fetched from ${where} ${e.message}: ${fix}`);
+  }
+}
+
+/** What fetchStart found: the whole result (cached), or a file of its start only (`partial`). */
+export interface StartOfResult {
+  path: string;
+  partial: boolean;
+}
+
+/**
+ * For a reader that needs only a result's header and its first records (`need(header)` of them; null: all): the
+ * whole file when it is cached, else the object's start (one Range GET, kept in `parts/`, never in `files/`).
+ * A start that is the whole object is checked and cached as a fetch is; null when the start does not hold what is
+ * needed, or the reader would reach the result's end (its end is checked there): the caller fetches the whole.
+ */
+export function fetchStart(store: RemoteStore, r: RemoteResult, need: (h: Header) => number | null): StartOfResult | null {
+  const path = join(store.files, ...r.rel.split('/'));
+  if (isFile(path)) return { path, partial: false };
+  const part = join(store.parts, ...r.rel.split('/'));
+  if (isFile(part) && startHolds(readFileSync(part), need)) return { path: part, partial: true };
+  const ask = { op: 'getStart', bucket: store.bucket, key: r.key, bytes: START_BYTES } as const;
+  const start = Buffer.from(s3Call<Uint8Array>(ask, store.env, READ_WAIT_MS));
+  if (start.length >= r.size) {
+    const tmp = join(openResultDir(store.files, r.session).dir, tempFileName(r.id, 'fetch'));
+    try {
+      writeFileSync(tmp, start, { mode: 0o600 });
+      checkFetched(store, r.rel, tmp, r.id);
+      renameSync(tmp, path);
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+    return { path, partial: false };
+  }
+  if (!startHolds(start, need)) return null;
+  mkdirSync(dirname(part), { recursive: true, mode: 0o700 });
+  const tmp = `${part}.${process.pid}.part`;
+  writeFileSync(tmp, start, { mode: 0o600 });
+  renameSync(tmp, part);
+  return { path: part, partial: true };
+}
+
+/** Whether an object's start holds its header line and the records the reader needs, short of the last. */
+function startHolds(start: Buffer, need: (h: Header) => number | null): boolean {
+  const nl = start.indexOf(0x0a);
+  if (nl < 0) return false;
+  let header: Header;
+  try {
+    header = parseHeader(start.subarray(0, nl));
+  } catch {
+    return false; // the whole object's check says what is wrong with it
+  }
+  const n = need(header);
+  return n !== null && n < header.count && countNewlines(start.subarray(nl + 1)) >= n;
 }
 
 /** Finds the result with this id in the bucket; null when there is none. */
@@ -113,6 +205,7 @@ export function removeRemote(path: string): void {
   const { store, rel } = where;
   s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
   rmSync(join(store.files, ...rel.split('/')), { force: true });
+  rmSync(join(store.parts, ...rel.split('/')), { force: true });
 }
 
 /**
@@ -189,8 +282,8 @@ function cacheLimit(env: NodeJS.ProcessEnv): number {
  * just fetched) stays. Every result is in the bucket, so nothing is lost: it is fetched again when read.
  */
 export function trimCache(store: RemoteStore, limit: number, keep?: string): number {
-  const files = localResults(store.files).filter((rel) => rel.endsWith('.jsonl')).map((rel) => {
-    const path = join(store.files, ...rel.split('/'));
+  const within = (half: string) => localResults(half).filter((rel) => rel.endsWith('.jsonl')).map((rel) => join(half, ...rel.split('/')));
+  const files = [...within(store.files), ...within(store.parts)].map((path) => {
     const st = statOrNull(path);
     return { path, size: st?.size ?? 0, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };
   });

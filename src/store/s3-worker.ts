@@ -12,13 +12,14 @@ import type * as S3 from '@aws-sdk/client-s3';
 import type * as Storage from '@aws-sdk/lib-storage';
 
 export interface S3Request {
-  op: 'list' | 'heads' | 'get' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete';
+  op: 'list' | 'heads' | 'get' | 'getStart' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete';
   bucket: string;
   key?: string;
   prefix?: string;
-  /** get: where the object goes (through `tmp`, renamed); put: the file uploaded. */
+  /** get: the file the object is written to (the caller checks it, then renames it); put: the file uploaded. */
   path?: string;
-  tmp?: string;
+  /** getStart: how many bytes of the object's start. */
+  bytes?: number;
   body?: string;
   ifNoneMatch?: boolean;
   items?: { key: string; path: string; size: number; mtimeMs: number }[];
@@ -126,11 +127,10 @@ async function heads(bucket: string, items: NonNullable<S3Request['items']>): Pr
   return items.length;
 }
 
-async function get(bucket: string, key: string, path: string, tmp: string): Promise<number> {
+async function get(bucket: string, key: string, tmp: string): Promise<number> {
   const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
   try {
     await pipeline(r.Body as NodeJS.ReadableStream, createWriteStream(tmp, { mode: 0o600 }));
-    renameSync(tmp, path);
   } catch (e) {
     try {
       unlinkSync(tmp);
@@ -140,6 +140,12 @@ async function get(bucket: string, key: string, path: string, tmp: string): Prom
     throw e;
   }
   return r.ContentLength ?? 0;
+}
+
+/** The first `bytes` bytes of an object (all of it when it is shorter): one Range GET. */
+async function getStart(bucket: string, key: string, bytes: number): Promise<Uint8Array> {
+  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+  return bytesOf(r.Body);
 }
 
 async function getSmall(bucket: string, key: string): Promise<string | null> {
@@ -197,7 +203,9 @@ async function serve(q: S3Request): Promise<unknown> {
     case 'heads':
       return heads(q.bucket, q.items ?? []);
     case 'get':
-      return get(q.bucket, q.key!, q.path!, q.tmp!);
+      return get(q.bucket, q.key!, q.path!);
+    case 'getStart':
+      return getStart(q.bucket, q.key!, q.bytes!);
     case 'getSmall':
       return getSmall(q.bucket, q.key!);
     case 'put':

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { mcpEnv, stdioClient } from '../helpers/mcp.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
@@ -159,6 +159,43 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
   });
 });
 
+describe('readers that need only a result\'s start', () => {
+  // the same but for the id, the file's path and the times
+  const same = (s: string, id: string) =>
+    s
+      .split(id)
+      .join('ID')
+      .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
+      .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
+  // 1.5 MB: the start fetched is 256 KB whatever the size
+  const big = lines(15_000, (i) => `${i} INFO request ${i} served in ${i % 97} ms ${'x'.repeat(60)}`);
+
+  it('info and read --head of a big result fetch a range of its start, and the cache never holds it as whole', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(big, env);
+    const local = { LRO_DIR: join(root, 'local-big') };
+    const lid = await offload(big, local);
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'start-reader') };
+    const key = `/${prefix}/lro-offload-${id}.jsonl`;
+    const gets = () => s3.seen.filter((l) => l.startsWith('GET') && l.includes(key)).length;
+    for (const args of [['info'], ['read', '--head', '5'], ['read', '--records', '10:12'], ['info', '--header']]) {
+      const [g, served] = [gets(), s3.served];
+      const got = await lro([args[0], id, ...args.slice(1)], { env: reader });
+      expect(got.code, got.stderr).toBe(0);
+      const want = await lro([args[0], lid, ...args.slice(1)], { env: local });
+      expect(same(got.out, id), args.join(' ')).toBe(same(want.out, lid));
+      expect(gets() - g, args.join(' ')).toBeLessThanOrEqual(1);
+      expect(s3.served - served, args.join(' ')).toBeLessThan(big.length / 4);
+    }
+    const files = join(root, 'start-reader', 'lro', 's3', 'team', prefix, 'files');
+    expect(existsSync(files) ? readdirSync(files).filter((n) => n.endsWith('.jsonl')) : []).toEqual([]);
+    const served = s3.served;
+    expect((await lro(['grep', '-c', id, 'request 599'], { env: reader })).out).toBe('11\n'); // the whole, fetched
+    expect(s3.served - served).toBeGreaterThan(big.length);
+    expect(readdirSync(files).filter((n) => n.endsWith('.jsonl'))).toEqual([`lro-offload-${id}.jsonl`]);
+  });
+});
+
 describe('dedupe across machines', () => {
   it('the same output offloaded on two machines gives one object and one id', async () => {
     const { prefix, env } = remote();
@@ -253,6 +290,33 @@ describe('faults', () => {
       expect(r.out.startsWith(text.slice(0, 1000))).toBe(true);
       expect(await s3.keys(prefix)).toEqual([]);
     }
+  });
+});
+
+describe('a fetched object', () => {
+  it('that is not what its header says is refused in one line, exit 2, and never cached', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env);
+    const key = `${prefix}/lro-offload-${id}.jsonl`;
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const got = await client.send(new GetObjectCommand({ Bucket: 'team', Key: key }));
+    const stored = await got.Body!.transformToString();
+    const nl = stored.indexOf('\n') + 1; // one record changed, the header as it was
+    const body = stored.slice(0, nl) + stored.slice(nl).replace('request 5 served', 'request 5 SERVED');
+    await client.send(new PutObjectCommand({ Bucket: 'team', Key: key, Body: body }));
+    client.destroy();
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'altered-reader') };
+    for (const args of [['grep', '-c', id, 'ERROR'], ['read', id, '--head', '1']]) {
+      const r = await lro(args, { env: reader });
+      expect(r.code, `${args[0]}: ${r.out} ${r.stderr}`).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+      const cause = `lro: result ${id} fetched from s3://team/${key} does not match its header's sha256: the object`;
+      expect(r.stderr).toContain(cause);
+    }
+    const files = join(root, 'altered-reader', 'lro', 's3', 'team', prefix, 'files');
+    expect(existsSync(files) ? readdirSync(files) : []).toEqual([]);
   });
 });
 

@@ -23,6 +23,8 @@ export interface S3TestServer {
   fault: Fault;
   /** Requests the proxy has seen (method and path), for the tests that count them. */
   seen: string[];
+  /** Bytes of the bodies the proxy has answered with, for the tests that measure what a command fetched. */
+  readonly served: number;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,13 @@ const SLOW_DOWN =
   '<?xml version="1.0" encoding="UTF-8"?>' +
   '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
 
-function startProxy(target: number, state: { fault: Fault; seen: string[] }): Promise<Server> {
+interface ProxyState {
+  fault: Fault;
+  seen: string[];
+  served: number;
+}
+
+function startProxy(target: number, state: ProxyState): Promise<Server> {
   const proxy = createServer((req, res) => {
     state.seen.push(`${req.method} ${req.url}`);
     if (state.fault === 'hang') return; // never answers
@@ -47,7 +55,10 @@ function startProxy(target: number, state: { fault: Fault; seen: string[] }): Pr
           res.socket?.destroy();
           r.destroy();
         });
-      } else r.pipe(res);
+      } else {
+        r.on('data', (chunk: Buffer) => (state.served += chunk.length));
+        r.pipe(res);
+      }
     });
     up.on('error', () => res.socket?.destroy());
     if (state.fault === 'cut-upload' && (req.method === 'PUT' || req.method === 'POST')) {
@@ -82,7 +93,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
   const root = tempDir('lro-s3-');
   const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
-  const state = { fault: 'none' as Fault, seen: [] as string[] };
+  const state: ProxyState = { fault: 'none', seen: [], served: 0 };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -93,6 +104,9 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
     endpoint,
     bucket,
     seen: state.seen,
+    get served() {
+      return state.served;
+    },
     get fault() {
       return state.fault;
     },

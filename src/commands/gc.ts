@@ -7,7 +7,7 @@ import { DIR_OPTION, type CommandDef } from './command.js';
 import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore } from '../store/dir.js';
-import { listingPath, trimCacheFor } from '../store/remote.js';
+import { listingPath, removeRemoteMany, trimCacheFor } from '../store/remote.js';
 import { planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
 import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
@@ -193,6 +193,7 @@ function oldTempsKept(kept: GcCandidate[], now: number): Skipped[] {
 function removeVictims(victims: GcVictim[], report: GcReport, dryRun: boolean, progress: Progress): string[] {
   const failures: string[] = [];
   let done = 0;
+  if (!dryRun) removeRemoteMany(victims); // a remote store's objects: 1,000 a request (store/remote.ts)
   for (const v of victims) {
     progress.tick('removed', ++done, victims.length);
     if (!dryRun) {

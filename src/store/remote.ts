@@ -12,7 +12,7 @@ import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
-import type { S3Object } from './s3-worker.js';
+import type { DeleteManyAnswer, S3Object } from './s3-worker.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
 /** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
@@ -198,12 +198,60 @@ export function publishResult(path: string): void {
   }
 }
 
+/** Keys one DeleteObjects request deletes (S3's most). */
+const DELETE_BATCH = 1000;
+/** What removeRemoteMany did for a heads file's object: deleted (null), or the error a single delete would throw. */
+const deletedAhead = new Map<string, Error | null>();
+
+/**
+ * gc's victims deleted from the bucket ahead of gc's own removal, 1,000 keys a request (DeleteObjects), so that
+ * removeRemote then only tidies the cache; a server that refuses DeleteObjects leaves them to removeRemote's single
+ * deletes. Only heads files of lro objects are deleted (as removeRemote would), each still the file gc judged.
+ */
+export function removeRemoteMany(judged: { path: string; size: number; mtimeMs: number }[]): void {
+  const byStore = new Map<RemoteStore, { key: string; path: string }[]>();
+  for (const j of judged) {
+    const where = remoteOf(j.path);
+    if (!where || where.half !== 'heads' || !isLroObject(where.rel.split('/').pop()!)) continue;
+    const st = statOrNull(j.path);
+    if (!st?.isFile() || st.size !== j.size || st.mtimeMs !== j.mtimeMs) continue; // gc leaves it alone
+    const list = byStore.get(where.store) ?? byStore.set(where.store, []).get(where.store)!;
+    list.push({ key: keyOf(where.store, where.rel), path: j.path });
+  }
+  for (const [store, items] of byStore) {
+    for (let i = 0; i < items.length; i += DELETE_BATCH) {
+      if (!deleteBatch(store, items.slice(i, i + DELETE_BATCH))) return; // refused: one at a time, as before
+    }
+  }
+}
+
+/** One DeleteObjects request, its outcome per heads file in deletedAhead; false when the server refused it. */
+function deleteBatch(store: RemoteStore, items: { key: string; path: string }[]): boolean {
+  let answer: DeleteManyAnswer;
+  try {
+    const ask = { op: 'deleteMany', bucket: store.bucket, keys: items.map((x) => x.key) } as const;
+    answer = s3Call<DeleteManyAnswer>(ask, store.env, READ_WAIT_MS);
+  } catch (e) {
+    for (const x of items) deletedAhead.set(x.path, e as Error); // the server down or denying: each says so
+    return true;
+  }
+  if ('refused' in answer) return false;
+  const failed = new Map(answer.failed.map((f) => [f.key, f.error]));
+  for (const x of items) {
+    const error = failed.get(x.key);
+    deletedAhead.set(x.path, error === undefined ? null : new LroError(`S3 could not delete ${x.key} (${error})`));
+  }
+  return true;
+}
+
 /** Removes the object a heads file stands for, and the cached copy; called by gc before it removes the file. */
 export function removeRemote(path: string): void {
   const where = remoteOf(path);
   if (!where || where.half !== 'heads' || !isLroObject(where.rel.split('/').pop()!)) return;
   const { store, rel } = where;
-  s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+  const ahead = deletedAhead.get(path);
+  if (ahead) throw ahead;
+  if (ahead === undefined) s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
   rmSync(join(store.files, ...rel.split('/')), { force: true });
   rmSync(join(store.parts, ...rel.split('/')), { force: true });
 }

@@ -12,7 +12,7 @@ import type * as S3 from '@aws-sdk/client-s3';
 import type * as Storage from '@aws-sdk/lib-storage';
 
 export interface S3Request {
-  op: 'list' | 'heads' | 'get' | 'getStart' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete';
+  op: 'list' | 'heads' | 'get' | 'getStart' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
   bucket: string;
   key?: string;
   prefix?: string;
@@ -23,7 +23,12 @@ export interface S3Request {
   body?: string;
   ifNoneMatch?: boolean;
   items?: { key: string; path: string; size: number; mtimeMs: number }[];
+  /** deleteMany: the keys (at most 1,000: one DeleteObjects request). */
+  keys?: string[];
 }
+
+/** What deleteMany did: the keys it could not delete and why, or `refused` (the server has no DeleteObjects). */
+export type DeleteManyAnswer = { failed: { key: string; error: string }[] } | { refused: string };
 
 export interface S3Object {
   key: string;
@@ -195,6 +200,26 @@ async function exists(bucket: string, key: string): Promise<boolean> {
   }
 }
 
+/**
+ * Deletes up to 1,000 keys in one DeleteObjects request. A server that does not implement it (or refuses the
+ * request as such) answers `refused`: the caller deletes one key at a time then.
+ */
+async function deleteMany(bucket: string, keys: string[]): Promise<DeleteManyAnswer> {
+  const ask = { Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } };
+  try {
+    const r = await s3().send(new sdk.DeleteObjectsCommand(ask));
+    const failed = (r.Errors ?? []).map((e) => ({ key: e.Key ?? '', error: `${e.Code ?? 'error'}: ${e.Message ?? ''}` }));
+    return { failed };
+  } catch (e) {
+    const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
+    const status = err.$metadata?.httpStatusCode;
+    if (status === 501 || status === 405 || /NotImplemented|MethodNotAllowed|MalformedXML/.test(err.name ?? '')) {
+      return { refused: err.name ?? String(status) };
+    }
+    throw e;
+  }
+}
+
 async function serve(q: S3Request): Promise<unknown> {
   s3();
   switch (q.op) {
@@ -217,6 +242,8 @@ async function serve(q: S3Request): Promise<unknown> {
     case 'delete':
       await s3().send(new sdk.DeleteObjectCommand({ Bucket: q.bucket, Key: q.key! }));
       return true;
+    case 'deleteMany':
+      return deleteMany(q.bucket, q.keys ?? []);
   }
 }
 

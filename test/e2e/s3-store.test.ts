@@ -149,10 +149,14 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
     expect(await s3.keys(prefix)).toHaveLength(4); // with the result's dedupe ref
+    const seen = s3.seen.length;
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
     expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref gone
+    // the result and its ref in one DeleteObjects request, not one DELETE each
+    const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
+    expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
     const gone = await lro(['read', id], { env: { ...env, XDG_CACHE_HOME: join(root, 'late-reader') } });
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`no result ${id} in s3://team/${prefix}`);
@@ -193,6 +197,25 @@ describe('readers that need only a result\'s start', () => {
     expect((await lro(['grep', '-c', id, 'request 599'], { env: reader })).out).toBe('11\n'); // the whole, fetched
     expect(s3.served - served).toBeGreaterThan(big.length);
     expect(readdirSync(files).filter((n) => n.endsWith('.jsonl'))).toEqual([`lro-offload-${id}.jsonl`]);
+  });
+});
+
+describe('gc on a server without DeleteObjects', () => {
+  it('deletes one object at a time instead, and still only lro\'s', async () => {
+    const { prefix, env } = remote();
+    await offload(text, env);
+    await offload(jsonl, env);
+    s3.fault = 'no-batch-delete';
+    const seen = s3.seen.length;
+    try {
+      const r = await lro(['gc', '--max-age', '0s'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.out).toMatch(/^removed 2 results/);
+    } finally {
+      s3.fault = 'none';
+    }
+    expect(await s3.keys(prefix)).toEqual([]);
+    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(4); // 2 results, 2 refs
   });
 });
 

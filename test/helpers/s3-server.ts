@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cleanup, tempDir } from './cli.js';
 
-export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang';
+export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang' | 'no-batch-delete';
 
 export interface S3TestServer {
   endpoint: string;
@@ -28,6 +28,10 @@ export interface S3TestServer {
   close(): Promise<void>;
 }
 
+const NOT_IMPLEMENTED =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>NotImplemented</Code><Message>DeleteObjects is not implemented here.</Message></Error>';
+
 const SLOW_DOWN =
   '<?xml version="1.0" encoding="UTF-8"?>' +
   '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
@@ -42,6 +46,10 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
   const proxy = createServer((req, res) => {
     state.seen.push(`${req.method} ${req.url}`);
     if (state.fault === 'hang') return; // never answers
+    if (state.fault === 'no-batch-delete' && req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')) {
+      res.writeHead(501, { 'content-type': 'application/xml' }).end(NOT_IMPLEMENTED); // as some S3 servers do
+      return;
+    }
     if (state.fault === 'throttle') {
       res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);
       return;

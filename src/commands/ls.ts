@@ -11,7 +11,7 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
 import { checkStore } from '../store/dir.js';
-import { listingPath, shownStore } from '../store/remote.js';
+import { fetchPendingHead, isPendingHead, listingPath, shownStore, withPendingHeads } from '../store/remote.js';
 import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
@@ -56,13 +56,13 @@ export function foreignNote(foreign: ForeignEntry[]): string {
 }
 
 export async function runLs(opts: LsOptions, io: IO): Promise<number> {
-  const dir = listingPath(opts.dir, io.env);
+  const dir = listingPath(opts.dir, io.env, !opts.sessions); // a remote store's headers: fetched as rows need them
   const store = checkStore(dir);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   if (opts.sessions) return listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);
   const now = io.now().getTime();
   const tty = io.stdout.isTTY && !opts.json;
-  const listing = store ? listStore(dir) : EMPTY_LISTING;
+  const listing = withPendingHeads(store ? listStore(dir) : EMPTY_LISTING);
   const op = opts.operation !== undefined ? sanitizeOperation(opts.operation) : undefined;
   const out = new OutputBatch(io.stdout, { reuse: true });
   const page = new LsPage(opts, io, tty);
@@ -74,6 +74,14 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   for (const entry of listing.results) {
     if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
     if (!nameMayPass(entry, { session })) continue; // another session's folder
+    if (isPendingHead(entry)) {
+      // a remote result whose header is not here: past the page it is counted by its name, else fetched
+      if (!page.wants(shown) && session === undefined && !opts.expired) {
+        shown++;
+        continue;
+      }
+      fetchPendingHead(entry);
+    }
     const r = readResult(entry);
     if (!r) continue; // removed since the listing
     if (r.kind === 'damaged') {

@@ -3,7 +3,7 @@
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
@@ -13,6 +13,7 @@ import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
 import type { DeleteManyAnswer, S3Object } from './s3-worker.js';
+import type { ResultName, StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
 /** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
@@ -168,6 +169,26 @@ function startHolds(start: Buffer, need: (h: Header) => number | null): boolean 
   return n !== null && n < header.count && countNewlines(start.subarray(nl + 1)) >= n;
 }
 
+/**
+ * The bucket's results as a listing of the cache's `files/` (newest first), for the questions across the store
+ * (grep --all, completion): their files are there only once fetched (fetchListed).
+ */
+export function remoteListing(store: RemoteStore): ResultName[] {
+  return listRemote(store).map((r) => {
+    const parts = r.rel.split('/');
+    const name = parts.pop()!;
+    return { dir: join(store.files, ...parts), name, session: r.session, ...parseResultFileName(name)! };
+  });
+}
+
+/** Fetches a result of remoteListing into the cache unless it is there; true when it was fetched now. */
+export function fetchListed(store: RemoteStore, entry: { dir: string; name: string }): boolean {
+  const path = join(entry.dir, entry.name);
+  if (isFile(path)) return false;
+  fetchResult(store, { rel: relative(store.files, path).split(sep).join('/') });
+  return true;
+}
+
 /** Finds the result with this id in the bucket; null when there is none. */
 export function findRemote(store: RemoteStore, id: string, session?: string | null): RemoteResult | null {
   return listRemote(store).find((r) => r.id === id && (session === undefined || r.session === session)) ?? null;
@@ -200,6 +221,8 @@ export function publishResult(path: string): void {
 
 /** Keys one DeleteObjects request deletes (S3's most). */
 const DELETE_BATCH = 1000;
+/** A DeleteObjects request's wait: gc is no reader bound to answer in 15 s, and 1,000 deletes take a while. */
+const DELETE_WAIT_MS = 300_000;
 /** What removeRemoteMany did for a heads file's object: deleted (null), or the error a single delete would throw. */
 const deletedAhead = new Map<string, Error | null>();
 
@@ -230,7 +253,7 @@ function deleteBatch(store: RemoteStore, items: { key: string; path: string }[])
   let answer: DeleteManyAnswer;
   try {
     const ask = { op: 'deleteMany', bucket: store.bucket, keys: items.map((x) => x.key) } as const;
-    answer = s3Call<DeleteManyAnswer>(ask, store.env, READ_WAIT_MS);
+    answer = s3Call<DeleteManyAnswer>(ask, store.env, DELETE_WAIT_MS);
   } catch (e) {
     for (const x of items) deletedAhead.set(x.path, e as Error); // the server down or denying: each says so
     return true;
@@ -256,16 +279,23 @@ export function removeRemote(path: string): void {
   rmSync(join(store.parts, ...rel.split('/')), { force: true });
 }
 
+/** A header file to fetch: the object's key, where its file goes, the object's size and time. */
+type HeadItem = { key: string; path: string; size: number; mtimeMs: number };
+
+/** Header files `ls` has not fetched yet (lazy syncHeads), newest first, by path; fetched when a row needs one. */
+const pending = new Map<string, HeadItem & { store: RemoteStore }>();
+
 /**
  * Brings `heads/` in line with the bucket: a sparse file (header line, then zeros to the object's size, the
  * object's time) for each result, fetched by a small Range GET when new; those no longer in the bucket removed.
+ * `lazy` (ls) fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
  */
-export function syncHeads(store: RemoteStore): void {
+export function syncHeads(store: RemoteStore, lazy = false): void {
   const { results, refs } = listLro(store);
-  const remote = [...results, ...refs]; // a ref's whole text is its "header line": gc removes it with its result
+  const remote = lazy ? results : [...results, ...refs]; // a ref's whole text is its "header line": gc removes it
   openResultDir(store.heads, null);
   const wanted = new Set<string>();
-  const missing: { key: string; path: string; size: number; mtimeMs: number }[] = [];
+  const missing: HeadItem[] = [];
   for (const r of remote) {
     wanted.add(r.rel);
     const path = join(store.heads, ...r.rel.split('/'));
@@ -274,13 +304,61 @@ export function syncHeads(store: RemoteStore): void {
     openResultDir(store.heads, r.session);
     missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs });
   }
+  if (lazy) for (const m of missing) pending.set(m.path, { ...m, store });
   // in batches, each bounded in time as one request is: a first listing of a large bucket takes as long as it takes
-  for (let i = 0; i < missing.length; i += HEADS_BATCH) {
+  for (let i = 0; i < missing.length && !lazy; i += HEADS_BATCH) {
     s3Call({ op: 'heads', bucket: store.bucket, items: missing.slice(i, i + HEADS_BATCH) }, store.env, READ_WAIT_MS);
   }
   for (const rel of localResults(store.heads)) {
-    if (!wanted.has(rel)) rmSync(join(store.heads, ...rel.split('/')), { force: true });
+    if (!wanted.has(rel) && !(lazy && isRefName(rel))) rmSync(join(store.heads, ...rel.split('/')), { force: true });
   }
+}
+
+function isRefName(rel: string): boolean {
+  return parseDedupeFileName(rel.split('/').pop()!)?.kind === 'ref';
+}
+
+/** The results of a listing with the header files not fetched yet (lazy syncHeads) among them, newest first. */
+export function withPendingHeads(listing: StoreListing): StoreListing {
+  if (pending.size === 0) return listing;
+  const added: ResultName[] = [];
+  for (const item of pending.values()) {
+    const where = remoteOf(item.path)!;
+    const parts = where.rel.split('/');
+    const name = parts.pop()!;
+    const session = parts.length === 2 ? sessionOfFolder(parts[1]) : null;
+    added.push({ dir: dirname(item.path), name, session, ...parseResultFileName(name)! });
+  }
+  const results = [...listing.results, ...added].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return { ...listing, results };
+}
+
+/** Whether a listed result's header file is not fetched yet (ls: a row past its page is counted by its name). */
+export function isPendingHead(entry: { dir: string; name: string }): boolean {
+  return pending.has(join(entry.dir, entry.name));
+}
+
+/**
+ * Header files fetched together when a row needs one: this one and the next not fetched yet (newest first), 16 at
+ * first (one request each, in parallel) and twice as many each time after, up to HEADS_BATCH.
+ */
+let pendingWindow = 16;
+
+/** Fetches the header file of a listed result (with the next ones not fetched yet), 16 requests at a time. */
+export function fetchPendingHead(entry: { dir: string; name: string }): void {
+  const first = pending.get(join(entry.dir, entry.name));
+  if (!first) return;
+  const batch: HeadItem[] = [];
+  for (const [path, item] of pending) {
+    if (batch.length === 0 && path !== first.path) continue; // pending is in listing order: newest first
+    if (item.store !== first.store) continue;
+    batch.push({ key: item.key, path: item.path, size: item.size, mtimeMs: item.mtimeMs });
+    if (batch.length === pendingWindow) break;
+  }
+  const { store } = first;
+  s3Call({ op: 'heads', bucket: store.bucket, items: batch }, store.env, READ_WAIT_MS);
+  for (const b of batch) pending.delete(b.path);
+  pendingWindow = Math.min(pendingWindow * 2, HEADS_BATCH);
 }
 
 /** A result or a dedupe ref: the only objects lro lists, mirrors or deletes. */
@@ -366,13 +444,14 @@ export function shownStore(path: string): string {
 
 /**
  * The directory `ls` and `gc` list: the store's own, or for a remote store its `heads/` just brought in line
- * with the bucket (so each listed file's header and size are the object's).
+ * with the bucket (so each listed file's header and size are the object's); `lazy` (ls) leaves the new headers to
+ * fetch as rows need them (withPendingHeads, fetchPendingHead).
  */
-export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv): string {
+export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv, lazy = false): string {
   const dir = storePath(dirOption, env);
   const where = remoteOf(dir);
   if (!where) return dir;
-  syncHeads(where.store);
+  syncHeads(where.store, lazy);
   return where.store.heads;
 }
 

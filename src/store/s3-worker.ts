@@ -207,7 +207,8 @@ async function exists(bucket: string, key: string): Promise<boolean> {
 async function deleteMany(bucket: string, keys: string[]): Promise<DeleteManyAnswer> {
   const ask = { Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } };
   try {
-    const r = await s3().send(new sdk.DeleteObjectsCommand(ask));
+    // the upload's client: a server may take more than 5 s to delete 1,000 objects (s3rver did), not a fault
+    const r = await s3Upload().send(new sdk.DeleteObjectsCommand(ask));
     const failed = (r.Errors ?? []).map((e) => ({ key: e.Key ?? '', error: `${e.Code ?? 'error'}: ${e.Message ?? ''}` }));
     return { failed };
   } catch (e) {

@@ -200,6 +200,63 @@ describe('readers that need only a result\'s start', () => {
   });
 });
 
+/** n copies of one real result put straight into the bucket, each with an id of its own (in name and header). */
+async function fill(prefix: string, n: number): Promise<string[]> {
+  const local = join(root, `fill-${prefix}`);
+  const r = await lro(['offload', '--force'], { input: 'one line\n'.repeat(2000), env: { LRO_DIR: local } });
+  const id = idOf(r.out);
+  const body = readFileSync(join(local, `lro-offload-${id}.jsonl`), 'utf8');
+  const ids = Array.from({ length: n }, (_, i) => id.slice(0, 22) + String(i).padStart(4, '0'));
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+  for (const x of ids) {
+    const put = { Bucket: 'team', Key: `${prefix}/lro-offload-${x}.jsonl`, Body: body.split(id).join(x) };
+    await client.send(new PutObjectCommand(put));
+  }
+  client.destroy();
+  return ids.reverse(); // newest first
+}
+
+describe('ls of a remote store', () => {
+  it('cold, fetches the headers of the rows it prints, not of every result, and lists as when warm', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 100);
+    const headerGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+    const seen = s3.seen.length;
+    const cold = await lro(['ls', '--max-tokens', '300'], { env });
+    expect(cold.code, cold.stderr).toBe(0);
+    expect(cold.out).toMatch(/listed results 1-\d+ of 100, newest first/);
+    const rows = cold.out.split('\n').filter((l) => /^[0-9A-Z]{26}\t/.test(l));
+    expect(rows.map((l) => l.split('\t')[0])).toEqual(ids.slice(0, rows.length));
+    expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, rows.length + 1));
+    const all = await lro(['ls', '--max-tokens', '0'], { env });
+    expect(all.out.trim().split('\n')).toHaveLength(100);
+    expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing
+  });
+});
+
+describe('questions across a remote store', () => {
+  it('grep --all and id completion see results not in the cache yet; --since narrows before fetching', async () => {
+    const { prefix, env } = remote();
+    const a = await offload(text, env);
+    const b = await offload(jsonl, env);
+    const reader = () => ({ ...env, XDG_CACHE_HOME: join(root, `across-${++prefixes}`) });
+    const objectGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+    let seen = s3.seen.length;
+    const none = await lro(['grep', '--all', '-c', 'error', '--since', '2099-01-01T00:00:00Z'], { env: reader() });
+    expect([none.code, none.out, none.stderr]).toEqual([1, '', 'lro: no stored results to search (see lro ls)\n']);
+    expect(objectGets(seen)).toEqual([]);
+    seen = s3.seen.length;
+    const r = await lro(['grep', '--all', '-c', '-i', 'error'], { env: reader() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toBe(`${b}:215\n${a}:8\n`);
+    expect(r.stderr).toBe(`lro: fetched 2 results from s3://team/${prefix} into this machine's cache to search them\n`);
+    expect(objectGets(seen)).toHaveLength(2);
+    const ids = await lro(['__complete-ids'], { env: reader() });
+    expect(ids.out).toBe(`last\tthe newest result\n${b}\toffload\n${a}\toffload\n`);
+  });
+});
+
 describe('gc on a server without DeleteObjects', () => {
   it('deletes one object at a time instead, and still only lro\'s', async () => {
     const { prefix, env } = remote();

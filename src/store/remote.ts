@@ -3,7 +3,7 @@
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
@@ -484,19 +484,42 @@ export function pullRemoteRef(dir: string, key: string): { id: string; name: str
 }
 
 /**
- * Points the bucket's ref for `key` at the result just uploaded, unless another machine's ref is there: a
+ * Points the bucket's ref for `key` at the result just uploaded (`path`), unless another machine's ref is there: a
  * conditional write (If-None-Match) where the server honours it; where not (s3rver), pullRemoteRef's look just
  * before the upload is what keeps two identical outputs to one object, and two offloads racing may both store.
+ * A 412 (another machine stored the same output first) makes that machine's result the answer: it is fetched,
+ * `adopt` judges it (as a local dedupe does) and, when it takes it, this result's object and file go. Returns what
+ * `adopt` returned, or null when this result stays.
  */
-export function publishRef(dir: string, key: string, name: string): void {
+export function publishRef<T>(
+  dir: string,
+  key: string,
+  path: string,
+  adopt: (won: { id: string; name: string }) => T | null,
+): T | null {
   const ref = inFolder(dir, refFileName(key));
-  if (!ref) return;
+  const own = inFolder(dir, basename(path));
+  if (!ref || !own) return null;
   const { store } = ref;
-  const body = `${name}\n`;
+  const body = `${basename(path)}\n`;
   const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, ref.rel), body, ifNoneMatch: true } as const;
   try {
-    s3Call<boolean>(put, store.env, READ_WAIT_MS);
+    if (s3Call<boolean>(put, store.env, READ_WAIT_MS)) return null;
+    const won = pullRemoteRef(dir, key);
+    const kept = won && won.name !== basename(path) ? adopt(won) : null;
+    if (kept) dropOwn(store, own.rel, path);
+    return kept;
   } catch {
-    // a ref is only a shortcut: without it the same output is stored again
+    return null; // a ref is only a shortcut: without it the same output is stored again
+  }
+}
+
+/** Removes a result this machine just uploaded and another's replaced; left in place if the delete fails. */
+function dropOwn(store: RemoteStore, rel: string, path: string): void {
+  try {
+    s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+    rmSync(path, { force: true });
+  } catch {
+    // an object no ref names: gc removes it when it expires
   }
 }

@@ -157,6 +157,8 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     // the result and its ref in one DeleteObjects request, not one DELETE each
     const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
     expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
+    const json = await lro(['gc', '--json'], { env });
+    expect(JSON.parse(json.out).dir).toBe(`s3://team/${prefix}`); // the store, not this machine's cache of it
     const gone = await lro(['read', id], { env: { ...env, XDG_CACHE_HOME: join(root, 'late-reader') } });
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`no result ${id} in s3://team/${prefix}`);
@@ -288,6 +290,25 @@ describe('dedupe across machines', () => {
     const keys = await s3.keys(prefix);
     expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
     expect(keys.filter((k) => /\/\.lro-[0-9a-f]{64}\.ref$/.test(k))).toHaveLength(1);
+  });
+
+  it('a machine that stored first wins: a 412 on the ref switches the other to its result, no error', async () => {
+    const { prefix, env } = remote();
+    const first = await lro(['offload'], { input: text, env });
+    const id = idOf(first.out);
+    s3.fault = 'hide-ref-once'; // the second machine looks before the first's ref is there, then writes after it
+    let again;
+    try {
+      again = await lro(['offload'], { input: text, env: { ...env, XDG_CACHE_HOME: join(root, 'late-machine') } });
+    } finally {
+      s3.fault = 'none';
+    }
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(idOf(again.out)).toBe(id);
+    const keys = await s3.keys(prefix);
+    expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    const cached = join(root, 'late-machine', 'lro', 's3', 'team', prefix, 'files');
+    expect(readdirSync(cached).filter((n) => n.endsWith('.jsonl'))).toEqual([`lro-offload-${id}.jsonl`]);
   });
 });
 

@@ -2,7 +2,8 @@
 // (node --openssl-legacy-provider: s3rver makes its listing's continuation tokens with DES, which OpenSSL 3 keeps
 // in its legacy provider; without it any listing of more than 1,000 keys fails with InternalError), behind a small
 // proxy that can misbehave on demand (throttle every request, cut a download or an upload half-way) so the faults
-// lro must survive are real HTTP faults. `env()` is what a spawned lro needs to use it.
+// lro must survive are real HTTP faults. The proxy honours `If-None-Match: *` on a PUT as S3 does (412 when the key
+// exists), which s3rver ignores. `env()` is what a spawned lro needs to use it.
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cleanup, tempDir } from './cli.js';
 
-export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang' | 'no-batch-delete';
+export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang' | 'no-batch-delete' | 'hide-ref-once';
 
 export interface S3TestServer {
   endpoint: string;
@@ -32,6 +33,26 @@ const NOT_IMPLEMENTED =
   '<?xml version="1.0" encoding="UTF-8"?>' +
   '<Error><Code>NotImplemented</Code><Message>DeleteObjects is not implemented here.</Message></Error>';
 
+const PRECONDITION_FAILED =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>';
+
+const NO_SUCH_KEY =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>';
+
+/** Whether the key of a request exists on the server (a HEAD to it). */
+function exists(target: number, path: string): Promise<boolean> {
+  return new Promise((ok) => {
+    const head = request({ host: '127.0.0.1', port: target, method: 'HEAD', path }, (r) => {
+      r.resume();
+      ok(r.statusCode === 200);
+    });
+    head.on('error', () => ok(false));
+    head.end();
+  });
+}
+
 const SLOW_DOWN =
   '<?xml version="1.0" encoding="UTF-8"?>' +
   '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
@@ -43,9 +64,19 @@ interface ProxyState {
 }
 
 function startProxy(target: number, state: ProxyState): Promise<Server> {
-  const proxy = createServer((req, res) => {
+  const proxy = createServer(async (req, res) => {
     state.seen.push(`${req.method} ${req.url}`);
     if (state.fault === 'hang') return; // never answers
+    if (state.fault === 'hide-ref-once' && req.method === 'GET' && /\.ref(\?|$)/.test(req.url ?? '')) {
+      state.fault = 'none'; // as if the other machine's ref landed just after this look
+      res.writeHead(404, { 'content-type': 'application/xml' }).end(NO_SUCH_KEY);
+      return;
+    }
+    if (req.method === 'PUT' && req.headers['if-none-match'] === '*' && (await exists(target, req.url ?? ''))) {
+      req.resume();
+      res.writeHead(412, { 'content-type': 'application/xml' }).end(PRECONDITION_FAILED);
+      return;
+    }
     if (state.fault === 'no-batch-delete' && req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')) {
       res.writeHead(501, { 'content-type': 'application/xml' }).end(NOT_IMPLEMENTED); // as some S3 servers do
       return;

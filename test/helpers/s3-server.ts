@@ -105,6 +105,7 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
         req.socket.destroy();
         up.destroy();
       });
+      req.once('end', () => up.end()); // a request with no body (CreateMultipartUpload) passes
     } else req.pipe(up);
   });
   return new Promise((ok) => proxy.listen(0, '127.0.0.1', () => ok(proxy)));

@@ -259,7 +259,8 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   };
   const store = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
   if (!store) {
-    await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${report.dir}\n`);
+    const none = `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${report.dir}\n`;
+    await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : none);
     return 0;
   }
 
@@ -279,7 +280,8 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
 
   await printReport(report, opts, io);
   if (failures.length > 0) {
-    throw new LroError(`could not remove ${plural(failures.length, 'file')} (${failures[0]}): check the permissions of ${report.dir}`);
+    const what = `could not remove ${plural(failures.length, 'file')} (${failures[0]})`;
+    throw new LroError(`${what}: check the permissions of ${report.dir}`);
   }
   return 0;
 }

@@ -2,7 +2,8 @@
 // cache, a result fetched into the cache for a reader, the bucket's listing mirrored as header files for ls and
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
@@ -12,7 +13,7 @@ import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
-import type { DeleteManyAnswer, S3Object } from './s3-worker.js';
+import type { DeleteManyAnswer, ListPage, S3Object } from './s3-worker.js';
 import type { ResultName, StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
@@ -52,7 +53,15 @@ type RemoteRef = S3Object & { rel: string; session: string | null };
 
 function listLro(store: RemoteStore): { results: RemoteResult[]; refs: RemoteRef[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
-  const objects = s3Call<S3Object[]>({ op: 'list', bucket: store.bucket, prefix: base }, store.env, READ_WAIT_MS);
+  const objects: S3Object[] = [];
+  // a page at a time, each bounded as one request is: a listing that goes on is no fault, however long the bucket
+  let token: string | undefined;
+  do {
+    const ask = { op: 'list', bucket: store.bucket, prefix: base, token } as const;
+    const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
+    for (const o of page.objects) objects.push(o);
+    token = page.next;
+  } while (token);
   const results: RemoteResult[] = [];
   const refs: RemoteRef[] = [];
   for (const o of objects) {
@@ -129,7 +138,11 @@ export interface StartOfResult {
  * A start that is the whole object is checked and cached as a fetch is; null when the start does not hold what is
  * needed, or the reader would reach the result's end (its end is checked there): the caller fetches the whole.
  */
-export function fetchStart(store: RemoteStore, r: RemoteResult, need: (h: Header) => number | null): StartOfResult | null {
+export function fetchStart(
+  store: RemoteStore,
+  r: RemoteResult,
+  need: (h: Header) => number | null,
+): StartOfResult | null {
   const path = join(store.files, ...r.rel.split('/'));
   if (isFile(path)) return { path, partial: false };
   const part = join(store.parts, ...r.rel.split('/'));
@@ -274,7 +287,8 @@ export function removeRemote(path: string): void {
   const { store, rel } = where;
   const ahead = deletedAhead.get(path);
   if (ahead) throw ahead;
-  if (ahead === undefined) s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+  const one = { op: 'delete', bucket: store.bucket, key: keyOf(store, rel) } as const;
+  if (ahead === undefined) s3Call(one, store.env, READ_WAIT_MS); // not deleted by removeRemoteMany
   rmSync(join(store.files, ...rel.split('/')), { force: true });
   rmSync(join(store.parts, ...rel.split('/')), { force: true });
 }
@@ -336,6 +350,11 @@ export function withPendingHeads(listing: StoreListing): StoreListing {
 /** Whether a listed result's header file is not fetched yet (ls: a row past its page is counted by its name). */
 export function isPendingHead(entry: { dir: string; name: string }): boolean {
   return pending.has(join(entry.dir, entry.name));
+}
+
+/** Whether a directory ls lists is a remote store's `heads/` (listingPath). */
+export function isRemoteListing(dir: string): boolean {
+  return remoteOf(dir)?.half === 'heads';
 }
 
 /**
@@ -408,7 +427,10 @@ function cacheLimit(env: NodeJS.ProcessEnv): number {
  * just fetched) stays. Every result is in the bucket, so nothing is lost: it is fetched again when read.
  */
 export function trimCache(store: RemoteStore, limit: number, keep?: string): number {
-  const within = (half: string) => localResults(half).filter((rel) => rel.endsWith('.jsonl')).map((rel) => join(half, ...rel.split('/')));
+  const within = (half: string) =>
+    localResults(half)
+      .filter((rel) => rel.endsWith('.jsonl'))
+      .map((rel) => join(half, ...rel.split('/')));
   const files = [...within(store.files), ...within(store.parts)].map((path) => {
     const st = statOrNull(path);
     return { path, size: st?.size ?? 0, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };

@@ -22,6 +22,8 @@ export interface S3Request {
   body?: string;
   ifNoneMatch?: boolean;
   items?: { key: string; path: string; size: number; mtimeMs: number }[];
+  /** list: the continuation token of the page asked for (none: the first). */
+  token?: string;
   /** deleteMany: the keys (at most 1,000: one DeleteObjects request). */
   keys?: string[];
 }
@@ -78,18 +80,20 @@ function s3Upload(): S3.S3Client {
   return uploader;
 }
 
-async function list(bucket: string, prefix: string): Promise<S3Object[]> {
-  const out: S3Object[] = [];
-  let token: string | undefined;
-  do {
-    const ask = { Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 };
-    const page = await s3().send(new sdk.ListObjectsV2Command(ask));
-    for (const o of page.Contents ?? []) {
-      if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0 });
-    }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return out;
+/** One page of a listing (1,000 keys) and the token of the next (none: the last page). */
+export interface ListPage {
+  objects: S3Object[];
+  next?: string;
+}
+
+async function list(bucket: string, prefix: string, token: string | undefined): Promise<ListPage> {
+  const ask = { Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 };
+  const page = await s3().send(new sdk.ListObjectsV2Command(ask));
+  const objects: S3Object[] = [];
+  for (const o of page.Contents ?? []) {
+    if (o.Key) objects.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0 });
+  }
+  return { objects, next: page.IsTruncated ? page.NextContinuationToken : undefined };
 }
 
 async function bytesOf(body: unknown): Promise<Buffer> {
@@ -246,7 +250,7 @@ async function deleteMany(bucket: string, keys: string[]): Promise<DeleteManyAns
   try {
     // the upload's client: a server may take more than 5 s to delete 1,000 objects (s3rver did), not a fault
     const r = await s3Upload().send(new sdk.DeleteObjectsCommand(ask));
-    const failed = (r.Errors ?? []).map((e) => ({ key: e.Key ?? '', error: `${e.Code ?? 'error'}: ${e.Message ?? ''}` }));
+    const failed = (r.Errors ?? []).map((e) => ({ key: e.Key ?? '', error: `${e.Code}: ${e.Message ?? ''}` }));
     return { failed };
   } catch (e) {
     const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -262,7 +266,7 @@ async function serve(q: S3Request): Promise<unknown> {
   s3();
   switch (q.op) {
     case 'list':
-      return list(q.bucket, q.prefix ?? '');
+      return list(q.bucket, q.prefix ?? '', q.token);
     case 'heads':
       return heads(q.bucket, q.items ?? []);
     case 'get':

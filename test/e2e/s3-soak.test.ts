@@ -101,7 +101,9 @@ describe('an S3 store of more than one listing page', () => {
  * Peak RSS (KB) and exit code of `lro offload --force < input`, by /usr/bin/time; spawned, not spawnSync, as the
  * test server's proxy runs in this process.
  */
-function offloadRss(input: string, env: Record<string, string>): Promise<{ kb: number; code: number; out: string; err: string }> {
+type Measured = { kb: number; code: number; out: string; err: string };
+
+function offloadRss(input: string, env: Record<string, string>): Promise<Measured> {
   const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, BIN, 'offload', '--force'], {
     stdio: [openSync(input, 'r'), 'pipe', 'pipe'],
     env: { ...process.env, ...env },

@@ -176,7 +176,7 @@ describe('readers that need only a result\'s start', () => {
   // 1.5 MB: the start fetched is 256 KB whatever the size
   const big = lines(15_000, (i) => `${i} INFO request ${i} served in ${i % 97} ms ${'x'.repeat(60)}`);
 
-  it('info and read --head of a big result fetch a range of its start, and the cache never holds it as whole', async () => {
+  it('info and read --head of a big result fetch its start, and the cache never holds it as whole', async () => {
     const { prefix, env } = remote();
     const id = await offload(big, env);
     const local = { LRO_DIR: join(root, 'local-big') };

@@ -35,7 +35,7 @@ const NOT_IMPLEMENTED =
 
 const PRECONDITION_FAILED =
   '<?xml version="1.0" encoding="UTF-8"?>' +
-  '<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>';
+  '<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions did not hold</Message></Error>';
 
 const NO_SUCH_KEY =
   '<?xml version="1.0" encoding="UTF-8"?>' +

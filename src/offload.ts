@@ -550,8 +550,15 @@ async function commitOrReuse(
     const path = await writer.commit(headerLine(header, seen, writer));
     publishResult(path); // a remote store's: uploaded now, complete (store/remote.ts)
     if (key && claim) writeRef(ioDir, key, plan.id, basename(path));
-    if (key && claim) publishRef(dir, key, basename(path));
-    return { path };
+    // another machine's result for the same output, when it stored first (a 412: store/remote.ts), is the answer
+    const won =
+      key && claim
+        ? publishRef(dir, key, path, (w) => {
+            writeRef(ioDir, key, w.id, w.name);
+            return findStored(dir, ioDir, key, plan.format, nowMs);
+          })
+        : null;
+    return won ? { found: won.rf } : { path };
   } finally {
     claim?.release();
   }

@@ -2,6 +2,8 @@
 // reads only directory entries and never prints an error into a command line.
 import type { IO } from '../io.js';
 import { checkStore, storePath } from '../store/dir.js';
+import { remoteOf } from '../store/location.js';
+import { remoteListing } from '../store/remote.js';
 import { listStore } from '../store/scan.js';
 import { DIR_OPTION, type CommandDef } from './command.js';
 
@@ -10,9 +12,9 @@ export function printIds(io: IO, dir: string | undefined): Promise<void> {
   const path = storePath(dir, io.env);
   let lines = 'last\tthe newest result\n';
   try {
-    if (checkStore(path)) {
-      for (const r of listStore(path).results.slice(0, 500)) lines += `${r.id}\t${r.operation}\n`; // newest first
-    }
+    const remote = remoteOf(path)?.store; // a remote store: the bucket's ids, by its listing (nothing fetched)
+    const results = remote ? remoteListing(remote) : checkStore(path) ? listStore(path).results : [];
+    for (const r of results.slice(0, 500)) lines += `${r.id}\t${r.operation}\n`; // newest first
   } catch {
     return Promise.resolve(); // completion never prints errors into a command line
   }

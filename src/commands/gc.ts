@@ -7,7 +7,7 @@ import { DIR_OPTION, type CommandDef } from './command.js';
 import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore } from '../store/dir.js';
-import { listingPath, trimCacheFor } from '../store/remote.js';
+import { listingPath, removeRemoteMany, shownStore, trimCacheFor } from '../store/remote.js';
 import { planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
 import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
@@ -193,6 +193,7 @@ function oldTempsKept(kept: GcCandidate[], now: number): Skipped[] {
 function removeVictims(victims: GcVictim[], report: GcReport, dryRun: boolean, progress: Progress): string[] {
   const failures: string[] = [];
   let done = 0;
+  if (!dryRun) removeRemoteMany(victims); // a remote store's objects: 1,000 a request (store/remote.ts)
   for (const v of victims) {
     progress.tick('removed', ++done, victims.length);
     if (!dryRun) {
@@ -247,7 +248,7 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   const { maxAgeMs, maxTotalSize, dir, session, dryRun } = gcSettings(opts, io);
   const report: GcReport = {
     dry_run: dryRun,
-    dir,
+    dir: shownStore(dir), // a remote store by its s3:// URL, not its cache
     removed_count: 0,
     freed_bytes: 0,
     kept_count: 0,
@@ -258,7 +259,8 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   };
   const store = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
   if (!store) {
-    await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${dir}\n`);
+    const none = `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${report.dir}\n`;
+    await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : none);
     return 0;
   }
 
@@ -278,7 +280,8 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
 
   await printReport(report, opts, io);
   if (failures.length > 0) {
-    throw new LroError(`could not remove ${plural(failures.length, 'file')} (${failures[0]}): check the permissions of ${dir}`);
+    const what = `could not remove ${plural(failures.length, 'file')} (${failures[0]})`;
+    throw new LroError(`${what}: check the permissions of ${report.dir}`);
   }
   return 0;
 }

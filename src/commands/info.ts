@@ -6,10 +6,12 @@ import { inToolCall, maxTokensFrom } from '../render/budget.js';
 import { textPage } from '../render/text-page.js';
 import { describeResult } from '../api/results.js';
 import { renderDescriptorJson } from '../describe/descriptor.js';
-import { serializeHeader } from '../format/header.js';
+import { serializeHeader, type Header } from '../format/header.js';
 import type { IO } from '../io.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { resolveResult } from '../store/resolve.js';
+import { keptStats } from '../describe/stored.js';
+import { shownStore } from '../store/remote.js';
 import { parseCount } from '../units.js';
 
 export interface InfoOptions {
@@ -24,14 +26,17 @@ export interface InfoOptions {
 
 /** Prints the descriptor (or the header) of a stored result; the library's describeResult does the work. */
 export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<number> {
-  const rf = resolveResult(ref, { dir: opts.dir, env: io.env });
+  // the header alone answers, when it keeps the statistics: a remote result is then not fetched whole
+  const need = (h: Header) => (opts.header || keptStats(h) ? 0 : null);
+  const rf = resolveResult(ref, { dir: opts.dir, env: io.env, need });
   if (opts.header) {
     // one line, the envelope's numbers as written; without the descriptor's statistics (the descriptor shows them)
     const { stats: _stats, ...header } = rf.header;
     await io.stdout.write(page(rf.header.id, `${serializeHeader(header)}\n`, '--header', opts, io));
     return 0;
   }
-  const d = describeResult(rf, {
+  // a remote result's start alone is not the result's file: the object's s3:// URL is shown instead
+  const d = describeResult(rf.partial ? { ...rf, path: shownStore(rf.path) } : rf, {
     full: !!opts.full,
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
   });

@@ -11,7 +11,8 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
 import { checkStore } from '../store/dir.js';
-import { listingPath, shownStore } from '../store/remote.js';
+import { fetchPendingHead, isPendingHead, isRemoteListing, listingPath, shownStore } from '../store/remote.js';
+import { withPendingHeads } from '../store/remote.js';
 import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
@@ -56,13 +57,14 @@ export function foreignNote(foreign: ForeignEntry[]): string {
 }
 
 export async function runLs(opts: LsOptions, io: IO): Promise<number> {
-  const dir = listingPath(opts.dir, io.env);
+  const dir = listingPath(opts.dir, io.env, !opts.sessions); // a remote store's headers: fetched as rows need them
   const store = checkStore(dir);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   if (opts.sessions) return listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);
   const now = io.now().getTime();
   const tty = io.stdout.isTTY && !opts.json;
-  const listing = store ? listStore(dir) : EMPTY_LISTING;
+  const listing = withPendingHeads(store ? listStore(dir) : EMPTY_LISTING);
+  const remote = isRemoteListing(dir);
   const op = opts.operation !== undefined ? sanitizeOperation(opts.operation) : undefined;
   const out = new OutputBatch(io.stdout, { reuse: true });
   const page = new LsPage(opts, io, tty);
@@ -74,6 +76,12 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   for (const entry of listing.results) {
     if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
     if (!nameMayPass(entry, { session })) continue; // another session's folder
+    // a remote store's result past the page is counted by its name (its header may not be here); else fetched
+    if (remote && !page.wants(shown) && session === undefined && !opts.expired) {
+      shown++;
+      continue;
+    }
+    if (isPendingHead(entry)) fetchPendingHead(entry);
     const r = readResult(entry);
     if (!r) continue; // removed since the listing
     if (r.kind === 'damaged') {

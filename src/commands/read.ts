@@ -54,8 +54,19 @@ function selection(o: ReadOptions, count: number): Selection {
   return { kind: 'records', range: { from: 1, to: Infinity }, option: 'records' };
 }
 
+/** The records read reads past its header, when they are the first ones (--head, an early --records): else null. */
+function recordsNeeded(o: ReadOptions): number | null {
+  if (o.stream !== undefined || o.chars !== undefined || o.tail !== undefined) return null;
+  if (o.head !== undefined) return parseCount(o.head, '--head');
+  const text = o.records ?? o.lines;
+  if (text === undefined) return null;
+  const to = parseRange(text, o.records !== undefined ? '--records' : '--lines').to;
+  return Number.isFinite(to) ? to : null;
+}
+
 export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<number> {
-  const rf = resolveResult(ref, { dir: o.dir, env: io.env });
+  const needed = recordsNeeded(o);
+  const rf = resolveResult(ref, { dir: o.dir, env: io.env, need: () => needed });
   refuseBinary(rf, 'read');
   const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env), rf.header.encoding);
   const filter = streamFilter(rf.header, o.stream);

@@ -22,6 +22,8 @@ export interface ResultFile {
   recordsOffset: number;
   /** Modification time of the file (ms since the epoch). */
   mtimeMs: number;
+  /** The file holds only the header and the records a reader asked for (a remote result's start): read no further. */
+  partial?: boolean;
 }
 
 /** Opens a regular file without following symlinks; throws FormatError for anything else. */

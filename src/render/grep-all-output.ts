@@ -32,6 +32,8 @@ export interface StoreGrep {
   /** A warning line to stderr (a result skipped). */
   warn: (line: string) => Promise<void> | void;
   stallSeconds?: number;
+  /** A remote store's result is fetched into its cache before it is opened (store/remote.ts). */
+  fetch?: (entry: ResultName) => void;
 }
 
 /** Where the search of the store stands. */
@@ -96,6 +98,7 @@ function cutLine(s: StoreGrep, id: string, record: number, tally: Tally): string
 /** Opens a listed result; null when it vanished since the listing or is skipped (damaged: warned). */
 async function openListed(entry: ResultName, s: StoreGrep): Promise<ResultFile | null> {
   try {
+    s.fetch?.(entry);
     return openInStore(`${entry.dir}/${entry.name}`, entry.id);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // removed by gc meanwhile

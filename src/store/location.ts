@@ -3,7 +3,9 @@
 // (the prefix's `/` written `%2F`):
 // `files/` holds whole results (written there by offload before the upload, fetched there by a reader), laid out
 // as a local store is, so every reader runs unchanged on it; `heads/` holds, for `ls` and `gc`, one sparse file
-// per object of the bucket: its header line, then zeros up to the object's size. Nothing here loads the SDK.
+// per object of the bucket: its header line, then zeros up to the object's size; `parts/` holds, for the readers
+// that need only a result's start (`info`, `read --head`), the object's first bytes fetched by a Range GET, then
+// zeros to its size: never a whole result, so never read as one. Nothing here loads the SDK.
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -18,6 +20,7 @@ export interface RemoteStore {
   root: string;
   files: string;
   heads: string;
+  parts: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -56,17 +59,20 @@ export function remoteStore(spec: string, env: NodeJS.ProcessEnv): RemoteStore {
   // one folder per prefix ('/' written %2F, '%' for none: no prefix has a '%'), so no store's cache is in another's
   const root = join(cacheHome, 'lro', 's3', bucket, prefix ? prefix.replace(/\//g, '%2F') : '%');
   const url = `s3://${bucket}/${prefix}`;
-  const store: RemoteStore = { url, bucket, prefix, root, files: join(root, 'files'), heads: join(root, 'heads'), env };
-  known.set(store.files, store);
-  known.set(store.heads, store);
+  const [files, heads, parts] = [join(root, 'files'), join(root, 'heads'), join(root, 'parts')];
+  const store: RemoteStore = { url, bucket, prefix, root, files, heads, parts, env };
+  for (const half of [files, heads, parts]) known.set(half, store);
   return store;
 }
 
-/** The remote store whose cache holds a local path (its `files/` or `heads/` half), or null. */
-export function remoteOf(path: string): { store: RemoteStore; half: 'files' | 'heads'; rel: string } | null {
+export type CacheHalf = 'files' | 'heads' | 'parts';
+
+/** The remote store whose cache holds a local path (its `files/`, `heads/` or `parts/`), or null. */
+export function remoteOf(path: string): { store: RemoteStore; half: CacheHalf; rel: string } | null {
   for (const [dir, store] of known) {
     if (path !== dir && !path.startsWith(dir + sep)) continue;
-    return { store, half: dir === store.files ? 'files' : 'heads', rel: relative(dir, path).split(sep).join('/') };
+    const half = dir === store.files ? 'files' : dir === store.heads ? 'heads' : 'parts';
+    return { store, half, rel: relative(dir, path).split(sep).join('/') };
   }
   return null;
 }

@@ -1,13 +1,20 @@
 // A store on S3, seen through its local cache (store/location.ts): the upload of a result just committed in the
 // cache, a result fetched into the cache for a reader, the bucket's listing mirrored as header files for ls and
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
-import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { LroError } from '../errors.js';
+import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
+import { checkRecordCount, openResultFile, originalPieces } from '../format/reader.js';
+import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
-import type { S3Object } from './s3-worker.js';
+import type { DeleteManyAnswer, ListPage, S3Object } from './s3-worker.js';
+import type { ResultName, StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
 /** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
@@ -16,6 +23,8 @@ const READ_WAIT_MS = 12_000;
 const TRANSFER_WAIT_MS = 24 * 3600_000;
 /** Header files fetched per request to the worker (16 at a time there). */
 const HEADS_BATCH = 400;
+/** The start of an object fetched for a reader that needs only its header and first records (one Range GET). */
+const START_BYTES = 256 * 1024;
 /** The cache of whole results is trimmed (oldest first) to this many bytes; LRO_S3_CACHE_MAX changes it. */
 const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 
@@ -44,7 +53,15 @@ type RemoteRef = S3Object & { rel: string; session: string | null };
 
 function listLro(store: RemoteStore): { results: RemoteResult[]; refs: RemoteRef[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
-  const objects = s3Call<S3Object[]>({ op: 'list', bucket: store.bucket, prefix: base }, store.env, READ_WAIT_MS);
+  const objects: S3Object[] = [];
+  // a page at a time, each bounded as one request is: a listing that goes on is no fault, however long the bucket
+  let token: string | undefined;
+  do {
+    const ask = { op: 'list', bucket: store.bucket, prefix: base, token } as const;
+    const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
+    for (const o of page.objects) objects.push(o);
+    token = page.next;
+  } while (token);
   const results: RemoteResult[] = [];
   const refs: RemoteRef[] = [];
   for (const o of objects) {
@@ -64,16 +81,125 @@ function sessionOf(rel: string): string | null {
   return parts.length === 3 ? sessionOfFolder(parts[1]) : null;
 }
 
-/** Fetches a result into the cache (unless it is there) and returns its local path. */
+/**
+ * Fetches a result into the cache (unless it is there) and returns its local path. The object is checked against
+ * its header before it enters the cache (checkFetched): one that is not what its header says is never cached.
+ */
 export function fetchResult(store: RemoteStore, r: { rel: string }): string {
   const folder = openResultDir(store.files, sessionOf(r.rel)).dir;
   const path = join(store.files, ...r.rel.split('/'));
   if (isFile(path)) return path;
-  const name = r.rel.split('/').pop()!;
-  const tmp = join(folder, tempFileName(parseResultFileName(name)!.id, 'fetch'));
-  s3Call({ op: 'get', bucket: store.bucket, key: keyOf(store, r.rel), path, tmp }, store.env, TRANSFER_WAIT_MS);
+  const id = parseResultFileName(r.rel.split('/').pop()!)!.id;
+  const tmp = join(folder, tempFileName(id, 'fetch'));
+  try {
+    s3Call({ op: 'get', bucket: store.bucket, key: keyOf(store, r.rel), path: tmp }, store.env, TRANSFER_WAIT_MS);
+    checkFetched(store, r.rel, tmp, id);
+    renameSync(tmp, path);
+  } finally {
+    rmSync(tmp, { force: true }); // a fetch cut, timed out or refused leaves nothing
+  }
+  rmSync(join(store.parts, ...r.rel.split('/')), { force: true }); // its start alone is no longer needed
   trimCache(store, cacheLimit(store.env), path);
   return path;
+}
+
+/**
+ * A fetched object must be the result its header describes: the original it rebuilds has the header's sha256
+ * (a JSON document is rebuilt equal as JSON, not byte for byte: its records are counted instead). Otherwise
+ * one LroError naming the cause; the caller caches nothing.
+ */
+function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string): void {
+  try {
+    const rf = openResultFile(tmp);
+    if (rf.header.id !== id) throw new FormatError(`has id ${rf.header.id} in its header, not ${id}`);
+    if (rf.header.content_type === 'json') checkRecordCount(rf);
+    else {
+      const hash = createHash('sha256');
+      for (const piece of originalPieces(rf, true)) hash.update(piece);
+      if (hash.digest('hex') !== rf.header.sha256) throw new FormatError("does not match its header's sha256");
+    }
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    const where = `s3://${store.bucket}/${keyOf(store, rel)}`;
+    const fix = 'the object was changed or damaged on the server; nothing was cached (offload the output again)';
+    throw new LroError(`result ${id} fetched from ${where} ${e.message}: ${fix}`);
+  }
+}
+
+/** What fetchStart found: the whole result (cached), or a file of its start only (`partial`). */
+export interface StartOfResult {
+  path: string;
+  partial: boolean;
+}
+
+/**
+ * For a reader that needs only a result's header and its first records (`need(header)` of them; null: all): the
+ * whole file when it is cached, else the object's start (one Range GET, kept in `parts/`, never in `files/`).
+ * A start that is the whole object is checked and cached as a fetch is; null when the start does not hold what is
+ * needed, or the reader would reach the result's end (its end is checked there): the caller fetches the whole.
+ */
+export function fetchStart(
+  store: RemoteStore,
+  r: RemoteResult,
+  need: (h: Header) => number | null,
+): StartOfResult | null {
+  const path = join(store.files, ...r.rel.split('/'));
+  if (isFile(path)) return { path, partial: false };
+  const part = join(store.parts, ...r.rel.split('/'));
+  if (isFile(part) && startHolds(readFileSync(part), need)) return { path: part, partial: true };
+  const ask = { op: 'getStart', bucket: store.bucket, key: r.key, bytes: START_BYTES } as const;
+  const start = Buffer.from(s3Call<Uint8Array>(ask, store.env, READ_WAIT_MS));
+  if (start.length >= r.size) {
+    const tmp = join(openResultDir(store.files, r.session).dir, tempFileName(r.id, 'fetch'));
+    try {
+      writeFileSync(tmp, start, { mode: 0o600 });
+      checkFetched(store, r.rel, tmp, r.id);
+      renameSync(tmp, path);
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+    return { path, partial: false };
+  }
+  if (!startHolds(start, need)) return null;
+  mkdirSync(dirname(part), { recursive: true, mode: 0o700 });
+  const tmp = `${part}.${process.pid}.part`;
+  writeFileSync(tmp, start, { mode: 0o600 });
+  renameSync(tmp, part);
+  return { path: part, partial: true };
+}
+
+/** Whether an object's start holds its header line and the records the reader needs, short of the last. */
+function startHolds(start: Buffer, need: (h: Header) => number | null): boolean {
+  const nl = start.indexOf(0x0a);
+  if (nl < 0) return false;
+  let header: Header;
+  try {
+    header = parseHeader(start.subarray(0, nl));
+  } catch {
+    return false; // the whole object's check says what is wrong with it
+  }
+  const n = need(header);
+  return n !== null && n < header.count && countNewlines(start.subarray(nl + 1)) >= n;
+}
+
+/**
+ * The bucket's results as a listing of the cache's `files/` (newest first), for the questions across the store
+ * (grep --all, completion): their files are there only once fetched (fetchListed).
+ */
+export function remoteListing(store: RemoteStore): ResultName[] {
+  return listRemote(store).map((r) => {
+    const parts = r.rel.split('/');
+    const name = parts.pop()!;
+    return { dir: join(store.files, ...parts), name, session: r.session, ...parseResultFileName(name)! };
+  });
+}
+
+/** Fetches a result of remoteListing into the cache unless it is there; true when it was fetched now. */
+export function fetchListed(store: RemoteStore, entry: { dir: string; name: string }): boolean {
+  const path = join(entry.dir, entry.name);
+  if (isFile(path)) return false;
+  fetchResult(store, { rel: relative(store.files, path).split(sep).join('/') });
+  return true;
 }
 
 /** Finds the result with this id in the bucket; null when there is none. */
@@ -106,25 +232,84 @@ export function publishResult(path: string): void {
   }
 }
 
+/** Keys one DeleteObjects request deletes (S3's most). */
+const DELETE_BATCH = 1000;
+/** A DeleteObjects request's wait: gc is no reader bound to answer in 15 s, and 1,000 deletes take a while. */
+const DELETE_WAIT_MS = 300_000;
+/** What removeRemoteMany did for a heads file's object: deleted (null), or the error a single delete would throw. */
+const deletedAhead = new Map<string, Error | null>();
+
+/**
+ * gc's victims deleted from the bucket ahead of gc's own removal, 1,000 keys a request (DeleteObjects), so that
+ * removeRemote then only tidies the cache; a server that refuses DeleteObjects leaves them to removeRemote's single
+ * deletes. Only heads files of lro objects are deleted (as removeRemote would), each still the file gc judged.
+ */
+export function removeRemoteMany(judged: { path: string; size: number; mtimeMs: number }[]): void {
+  const byStore = new Map<RemoteStore, { key: string; path: string }[]>();
+  for (const j of judged) {
+    const where = remoteOf(j.path);
+    if (!where || where.half !== 'heads' || !isLroObject(where.rel.split('/').pop()!)) continue;
+    const st = statOrNull(j.path);
+    if (!st?.isFile() || st.size !== j.size || st.mtimeMs !== j.mtimeMs) continue; // gc leaves it alone
+    const list = byStore.get(where.store) ?? byStore.set(where.store, []).get(where.store)!;
+    list.push({ key: keyOf(where.store, where.rel), path: j.path });
+  }
+  for (const [store, items] of byStore) {
+    for (let i = 0; i < items.length; i += DELETE_BATCH) {
+      if (!deleteBatch(store, items.slice(i, i + DELETE_BATCH))) return; // refused: one at a time, as before
+    }
+  }
+}
+
+/** One DeleteObjects request, its outcome per heads file in deletedAhead; false when the server refused it. */
+function deleteBatch(store: RemoteStore, items: { key: string; path: string }[]): boolean {
+  let answer: DeleteManyAnswer;
+  try {
+    const ask = { op: 'deleteMany', bucket: store.bucket, keys: items.map((x) => x.key) } as const;
+    answer = s3Call<DeleteManyAnswer>(ask, store.env, DELETE_WAIT_MS);
+  } catch (e) {
+    for (const x of items) deletedAhead.set(x.path, e as Error); // the server down or denying: each says so
+    return true;
+  }
+  if ('refused' in answer) return false;
+  const failed = new Map(answer.failed.map((f) => [f.key, f.error]));
+  for (const x of items) {
+    const error = failed.get(x.key);
+    deletedAhead.set(x.path, error === undefined ? null : new LroError(`S3 could not delete ${x.key} (${error})`));
+  }
+  return true;
+}
+
 /** Removes the object a heads file stands for, and the cached copy; called by gc before it removes the file. */
 export function removeRemote(path: string): void {
   const where = remoteOf(path);
   if (!where || where.half !== 'heads' || !isLroObject(where.rel.split('/').pop()!)) return;
   const { store, rel } = where;
-  s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+  const ahead = deletedAhead.get(path);
+  if (ahead) throw ahead;
+  const one = { op: 'delete', bucket: store.bucket, key: keyOf(store, rel) } as const;
+  if (ahead === undefined) s3Call(one, store.env, READ_WAIT_MS); // not deleted by removeRemoteMany
   rmSync(join(store.files, ...rel.split('/')), { force: true });
+  rmSync(join(store.parts, ...rel.split('/')), { force: true });
 }
+
+/** A header file to fetch: the object's key, where its file goes, the object's size and time. */
+type HeadItem = { key: string; path: string; size: number; mtimeMs: number };
+
+/** Header files `ls` has not fetched yet (lazy syncHeads), newest first, by path; fetched when a row needs one. */
+const pending = new Map<string, HeadItem & { store: RemoteStore }>();
 
 /**
  * Brings `heads/` in line with the bucket: a sparse file (header line, then zeros to the object's size, the
  * object's time) for each result, fetched by a small Range GET when new; those no longer in the bucket removed.
+ * `lazy` (ls) fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
  */
-export function syncHeads(store: RemoteStore): void {
+export function syncHeads(store: RemoteStore, lazy = false): void {
   const { results, refs } = listLro(store);
-  const remote = [...results, ...refs]; // a ref's whole text is its "header line": gc removes it with its result
+  const remote = lazy ? results : [...results, ...refs]; // a ref's whole text is its "header line": gc removes it
   openResultDir(store.heads, null);
   const wanted = new Set<string>();
-  const missing: { key: string; path: string; size: number; mtimeMs: number }[] = [];
+  const missing: HeadItem[] = [];
   for (const r of remote) {
     wanted.add(r.rel);
     const path = join(store.heads, ...r.rel.split('/'));
@@ -133,13 +318,66 @@ export function syncHeads(store: RemoteStore): void {
     openResultDir(store.heads, r.session);
     missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs });
   }
+  if (lazy) for (const m of missing) pending.set(m.path, { ...m, store });
   // in batches, each bounded in time as one request is: a first listing of a large bucket takes as long as it takes
-  for (let i = 0; i < missing.length; i += HEADS_BATCH) {
+  for (let i = 0; i < missing.length && !lazy; i += HEADS_BATCH) {
     s3Call({ op: 'heads', bucket: store.bucket, items: missing.slice(i, i + HEADS_BATCH) }, store.env, READ_WAIT_MS);
   }
   for (const rel of localResults(store.heads)) {
-    if (!wanted.has(rel)) rmSync(join(store.heads, ...rel.split('/')), { force: true });
+    if (!wanted.has(rel) && !(lazy && isRefName(rel))) rmSync(join(store.heads, ...rel.split('/')), { force: true });
   }
+}
+
+function isRefName(rel: string): boolean {
+  return parseDedupeFileName(rel.split('/').pop()!)?.kind === 'ref';
+}
+
+/** The results of a listing with the header files not fetched yet (lazy syncHeads) among them, newest first. */
+export function withPendingHeads(listing: StoreListing): StoreListing {
+  if (pending.size === 0) return listing;
+  const added: ResultName[] = [];
+  for (const item of pending.values()) {
+    const where = remoteOf(item.path)!;
+    const parts = where.rel.split('/');
+    const name = parts.pop()!;
+    const session = parts.length === 2 ? sessionOfFolder(parts[1]) : null;
+    added.push({ dir: dirname(item.path), name, session, ...parseResultFileName(name)! });
+  }
+  const results = [...listing.results, ...added].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return { ...listing, results };
+}
+
+/** Whether a listed result's header file is not fetched yet (ls: a row past its page is counted by its name). */
+export function isPendingHead(entry: { dir: string; name: string }): boolean {
+  return pending.has(join(entry.dir, entry.name));
+}
+
+/** Whether a directory ls lists is a remote store's `heads/` (listingPath). */
+export function isRemoteListing(dir: string): boolean {
+  return remoteOf(dir)?.half === 'heads';
+}
+
+/**
+ * Header files fetched together when a row needs one: this one and the next not fetched yet (newest first), 16 at
+ * first (one request each, in parallel) and twice as many each time after, up to HEADS_BATCH.
+ */
+let pendingWindow = 16;
+
+/** Fetches the header file of a listed result (with the next ones not fetched yet), 16 requests at a time. */
+export function fetchPendingHead(entry: { dir: string; name: string }): void {
+  const first = pending.get(join(entry.dir, entry.name));
+  if (!first) return;
+  const batch: HeadItem[] = [];
+  for (const [path, item] of pending) {
+    if (batch.length === 0 && path !== first.path) continue; // pending is in listing order: newest first
+    if (item.store !== first.store) continue;
+    batch.push({ key: item.key, path: item.path, size: item.size, mtimeMs: item.mtimeMs });
+    if (batch.length === pendingWindow) break;
+  }
+  const { store } = first;
+  s3Call({ op: 'heads', bucket: store.bucket, items: batch }, store.env, READ_WAIT_MS);
+  for (const b of batch) pending.delete(b.path);
+  pendingWindow = Math.min(pendingWindow * 2, HEADS_BATCH);
 }
 
 /** A result or a dedupe ref: the only objects lro lists, mirrors or deletes. */
@@ -189,8 +427,11 @@ function cacheLimit(env: NodeJS.ProcessEnv): number {
  * just fetched) stays. Every result is in the bucket, so nothing is lost: it is fetched again when read.
  */
 export function trimCache(store: RemoteStore, limit: number, keep?: string): number {
-  const files = localResults(store.files).filter((rel) => rel.endsWith('.jsonl')).map((rel) => {
-    const path = join(store.files, ...rel.split('/'));
+  const within = (half: string) =>
+    localResults(half)
+      .filter((rel) => rel.endsWith('.jsonl'))
+      .map((rel) => join(half, ...rel.split('/')));
+  const files = [...within(store.files), ...within(store.parts)].map((path) => {
     const st = statOrNull(path);
     return { path, size: st?.size ?? 0, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };
   });
@@ -225,13 +466,14 @@ export function shownStore(path: string): string {
 
 /**
  * The directory `ls` and `gc` list: the store's own, or for a remote store its `heads/` just brought in line
- * with the bucket (so each listed file's header and size are the object's).
+ * with the bucket (so each listed file's header and size are the object's); `lazy` (ls) leaves the new headers to
+ * fetch as rows need them (withPendingHeads, fetchPendingHead).
  */
-export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv): string {
+export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv, lazy = false): string {
   const dir = storePath(dirOption, env);
   const where = remoteOf(dir);
   if (!where) return dir;
-  syncHeads(where.store);
+  syncHeads(where.store, lazy);
   return where.store.heads;
 }
 
@@ -264,19 +506,42 @@ export function pullRemoteRef(dir: string, key: string): { id: string; name: str
 }
 
 /**
- * Points the bucket's ref for `key` at the result just uploaded, unless another machine's ref is there: a
+ * Points the bucket's ref for `key` at the result just uploaded (`path`), unless another machine's ref is there: a
  * conditional write (If-None-Match) where the server honours it; where not (s3rver), pullRemoteRef's look just
  * before the upload is what keeps two identical outputs to one object, and two offloads racing may both store.
+ * A 412 (another machine stored the same output first) makes that machine's result the answer: it is fetched,
+ * `adopt` judges it (as a local dedupe does) and, when it takes it, this result's object and file go. Returns what
+ * `adopt` returned, or null when this result stays.
  */
-export function publishRef(dir: string, key: string, name: string): void {
+export function publishRef<T>(
+  dir: string,
+  key: string,
+  path: string,
+  adopt: (won: { id: string; name: string }) => T | null,
+): T | null {
   const ref = inFolder(dir, refFileName(key));
-  if (!ref) return;
+  const own = inFolder(dir, basename(path));
+  if (!ref || !own) return null;
   const { store } = ref;
-  const body = `${name}\n`;
+  const body = `${basename(path)}\n`;
   const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, ref.rel), body, ifNoneMatch: true } as const;
   try {
-    s3Call<boolean>(put, store.env, READ_WAIT_MS);
+    if (s3Call<boolean>(put, store.env, READ_WAIT_MS)) return null;
+    const won = pullRemoteRef(dir, key);
+    const kept = won && won.name !== basename(path) ? adopt(won) : null;
+    if (kept) dropOwn(store, own.rel, path);
+    return kept;
   } catch {
-    // a ref is only a shortcut: without it the same output is stored again
+    return null; // a ref is only a shortcut: without it the same output is stored again
+  }
+}
+
+/** Removes a result this machine just uploaded and another's replaced; left in place if the delete fails. */
+function dropOwn(store: RemoteStore, rel: string, path: string): void {
+  try {
+    s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+    rmSync(path, { force: true });
+  } catch {
+    // an object no ref names: gc removes it when it expires
   }
 }

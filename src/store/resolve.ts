@@ -5,18 +5,23 @@
 // compares a re-run with the run before.
 import { basename, join } from 'node:path';
 import { LroError } from '../errors.js';
-import { FormatError } from '../format/header.js';
+import { FormatError, type Header } from '../format/header.js';
 import { isUlid, parseResultFileName } from '../format/naming.js';
 import { openResultFile, type ResultFile } from '../format/reader.js';
 import { checkStore, storePath } from './dir.js';
 import { remoteOf, type RemoteStore } from './location.js';
-import { fetchResult, findRemote, newestRemote, type RemoteResult } from './remote.js';
+import { fetchResult, fetchStart, findRemote, newestRemote, type RemoteResult } from './remote.js';
 import { listStore } from './scan.js';
 import { checkSession } from './session.js';
 
 export interface ResolveOptions {
   dir?: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * A reader that reads only the header and records 1..need(header) (null: it reads more) says so: a remote
+   * result not in the cache is then opened from its object's start alone (`partial`, store/remote.ts).
+   */
+  need?: (h: Header) => number | null;
 }
 
 /** Opens the result a reference names; throws LroError with what to do when it cannot. */
@@ -34,7 +39,7 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
     if (remote) {
       // in a session ($LRO_SESSION), of that session only, as in a local store
       const session = opts.env.LRO_SESSION ? checkSession(opts.env.LRO_SESSION, 'LRO_SESSION') : undefined;
-      return openRemote(remote, newestRemote(remote, session, n), session, undefined, n);
+      return openRemote(remote, newestRemote(remote, session, n), { session, back: n, need: opts.need });
     }
     return openNewest(dir, store !== null, n, opts.env);
   }
@@ -43,7 +48,7 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
     throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro ls)`);
   }
   const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
-  if (!entry && remote) return openRemote(remote, findRemote(remote, id), undefined, id);
+  if (!entry && remote) return openRemote(remote, findRemote(remote, id), { id, need: opts.need });
   if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
   return openInStore(join(entry.dir, entry.name), id);
 }
@@ -67,14 +72,17 @@ function openNewest(dir: string, store: boolean, back: number, env: NodeJS.Proce
   throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
 }
 
+/** What openRemote was asked for: an id, or `last~back` (of a session). */
+interface RemoteAsk {
+  session?: string;
+  id?: string;
+  back?: number;
+  need?: ResolveOptions['need'];
+}
+
 /** Opens a result of a remote store, fetched into its cache unless it is there (stored results never change). */
-function openRemote(
-  remote: RemoteStore,
-  found: RemoteResult | null,
-  session: string | undefined,
-  id?: string,
-  back = 0,
-): ResultFile {
+function openRemote(remote: RemoteStore, found: RemoteResult | null, ask: RemoteAsk): ResultFile {
+  const { session, id, back = 0 } = ask;
   if (!found && id) {
     const fix = 'it may have expired or live in another store (see lro ls, --dir)';
     throw new LroError(`no result ${id} in ${remote.url}: ${fix}`);
@@ -87,7 +95,9 @@ function openRemote(
     throw new LroError(`no results of session ${JSON.stringify(session)} in ${remote.url}: ${fix}`);
   }
   if (!found) throw new LroError(`no results in ${remote.url}: offload something first (cmd | lro offload)`);
-  return openInStore(fetchResult(remote, found), found.id);
+  const start = ask.need && fetchStart(remote, found, ask.need);
+  if (start?.partial) return { ...openInStore(start.path, found.id), size: found.size, partial: true };
+  return openInStore(start ? start.path : fetchResult(remote, found), found.id);
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

@@ -2,27 +2,34 @@
 // the AWS SDK, and only when a store is `s3://…`: the SDK is required from node_modules on first use, never
 // bundled. The calling thread blocks on a shared flag until the answer is on its port (store/s3-sync.ts), so the
 // store's code stays synchronous as it is for a local directory.
-import { closeSync, createReadStream, createWriteStream, ftruncateSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, createWriteStream, fstatSync, ftruncateSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type * as S3 from '@aws-sdk/client-s3';
-import type * as Storage from '@aws-sdk/lib-storage';
 
 export interface S3Request {
-  op: 'list' | 'heads' | 'get' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete';
+  op: 'list' | 'heads' | 'get' | 'getStart' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
   bucket: string;
   key?: string;
   prefix?: string;
-  /** get: where the object goes (through `tmp`, renamed); put: the file uploaded. */
+  /** get: the file the object is written to (the caller checks it, then renames it); put: the file uploaded. */
   path?: string;
-  tmp?: string;
+  /** getStart: how many bytes of the object's start. */
+  bytes?: number;
   body?: string;
   ifNoneMatch?: boolean;
   items?: { key: string; path: string; size: number; mtimeMs: number }[];
+  /** list: the continuation token of the page asked for (none: the first). */
+  token?: string;
+  /** deleteMany: the keys (at most 1,000: one DeleteObjects request). */
+  keys?: string[];
 }
+
+/** What deleteMany did: the keys it could not delete and why, or `refused` (the server has no DeleteObjects). */
+export type DeleteManyAnswer = { failed: { key: string; error: string }[] } | { refused: string };
 
 export interface S3Object {
   key: string;
@@ -40,13 +47,11 @@ const HEAD_CONCURRENCY = 16;
 let client: S3.S3Client | undefined;
 let uploader: S3.S3Client | undefined;
 let sdk: typeof S3;
-let storage: typeof Storage;
 
 function makeClient(requestTimeout: number): S3.S3Client {
   if (!sdk) {
     const req = createRequire(__filename);
     sdk = req('@aws-sdk/client-s3') as typeof S3;
-    storage = req('@aws-sdk/lib-storage') as typeof Storage;
   }
   const env = process.env;
   const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL;
@@ -75,18 +80,20 @@ function s3Upload(): S3.S3Client {
   return uploader;
 }
 
-async function list(bucket: string, prefix: string): Promise<S3Object[]> {
-  const out: S3Object[] = [];
-  let token: string | undefined;
-  do {
-    const ask = { Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 };
-    const page = await s3().send(new sdk.ListObjectsV2Command(ask));
-    for (const o of page.Contents ?? []) {
-      if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0 });
-    }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return out;
+/** One page of a listing (1,000 keys) and the token of the next (none: the last page). */
+export interface ListPage {
+  objects: S3Object[];
+  next?: string;
+}
+
+async function list(bucket: string, prefix: string, token: string | undefined): Promise<ListPage> {
+  const ask = { Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 };
+  const page = await s3().send(new sdk.ListObjectsV2Command(ask));
+  const objects: S3Object[] = [];
+  for (const o of page.Contents ?? []) {
+    if (o.Key) objects.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0 });
+  }
+  return { objects, next: page.IsTruncated ? page.NextContinuationToken : undefined };
 }
 
 async function bytesOf(body: unknown): Promise<Buffer> {
@@ -126,11 +133,10 @@ async function heads(bucket: string, items: NonNullable<S3Request['items']>): Pr
   return items.length;
 }
 
-async function get(bucket: string, key: string, path: string, tmp: string): Promise<number> {
+async function get(bucket: string, key: string, tmp: string): Promise<number> {
   const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
   try {
     await pipeline(r.Body as NodeJS.ReadableStream, createWriteStream(tmp, { mode: 0o600 }));
-    renameSync(tmp, path);
   } catch (e) {
     try {
       unlinkSync(tmp);
@@ -140,6 +146,12 @@ async function get(bucket: string, key: string, path: string, tmp: string): Prom
     throw e;
   }
   return r.ContentLength ?? 0;
+}
+
+/** The first `bytes` bytes of an object (all of it when it is shorter): one Range GET. */
+async function getStart(bucket: string, key: string, bytes: number): Promise<Uint8Array> {
+  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+  return bytesOf(r.Body);
 }
 
 async function getSmall(bucket: string, key: string): Promise<string | null> {
@@ -152,18 +164,58 @@ async function getSmall(bucket: string, key: string): Promise<string | null> {
   }
 }
 
+/** S3's least part: one part in flight, so an agent's machine pays a low peak rather than the last 10% of speed. */
+const PART_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Uploads a file: one PutObject when it is one part, else a multipart upload of 5 MB parts read one at a time into
+ * one buffer (lib-storage's Upload, even with one part in flight, peaked 50 MB above the offload on 1 GB). An
+ * upload that fails is aborted, so no part remains and no object appears: it appears only when complete.
+ */
 async function put(bucket: string, key: string, path: string): Promise<boolean> {
-  // lib-storage streams the file in parts (bounded memory); an upload that fails is aborted, so no part remains
-  const up = new storage.Upload({
-    client: s3Upload(),
-    params: { Bucket: bucket, Key: key, Body: createReadStream(path) },
-    // one 5 MB part in flight (S3's least): an agent's machine needs a low peak more than the last 10% of speed
-    queueSize: 1,
-    partSize: 5 * 1024 * 1024,
-    leavePartsOnError: false,
-  });
-  await up.done();
-  return true;
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const part = Buffer.allocUnsafe(Math.min(PART_BYTES, Math.max(size, 1)));
+    if (size <= PART_BYTES) {
+      const body = part.subarray(0, readFully(fd, part, 0));
+      await s3Upload().send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+      return true;
+    }
+    await multipart(bucket, key, fd, size, part);
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function multipart(bucket: string, key: string, fd: number, size: number, part: Buffer): Promise<void> {
+  const where = { Bucket: bucket, Key: key };
+  const { UploadId } = await s3Upload().send(new sdk.CreateMultipartUploadCommand(where));
+  try {
+    const parts: { ETag?: string; PartNumber: number }[] = [];
+    for (let at = 0, n = 1; at < size; n++) {
+      const got = readFully(fd, part, at);
+      const ask = { ...where, UploadId, PartNumber: n, Body: part.subarray(0, got) };
+      const r = await s3Upload().send(new sdk.UploadPartCommand(ask));
+      parts.push({ ETag: r.ETag, PartNumber: n });
+      at += got;
+    }
+    const done = { ...where, UploadId, MultipartUpload: { Parts: parts } };
+    await s3Upload().send(new sdk.CompleteMultipartUploadCommand(done));
+  } catch (e) {
+    await s3Upload()
+      .send(new sdk.AbortMultipartUploadCommand({ ...where, UploadId }))
+      .catch(() => {}); // the server down: its parts expire by the bucket's lifecycle, the object never appears
+    throw e;
+  }
+}
+
+/** Reads from `at` until the buffer is full or the file ends; the bytes read. */
+function readFully(fd: number, buf: Buffer, at: number): number {
+  let got = 0;
+  for (let n = 1; n > 0 && got < buf.length; got += n) n = readSync(fd, buf, got, buf.length - got, at + got);
+  return got;
 }
 
 async function putSmall(bucket: string, key: string, body: string, ifNoneMatch: boolean): Promise<boolean> {
@@ -189,15 +241,38 @@ async function exists(bucket: string, key: string): Promise<boolean> {
   }
 }
 
+/**
+ * Deletes up to 1,000 keys in one DeleteObjects request. A server that does not implement it (or refuses the
+ * request as such) answers `refused`: the caller deletes one key at a time then.
+ */
+async function deleteMany(bucket: string, keys: string[]): Promise<DeleteManyAnswer> {
+  const ask = { Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } };
+  try {
+    // the upload's client: a server may take more than 5 s to delete 1,000 objects (s3rver did), not a fault
+    const r = await s3Upload().send(new sdk.DeleteObjectsCommand(ask));
+    const failed = (r.Errors ?? []).map((e) => ({ key: e.Key ?? '', error: `${e.Code}: ${e.Message ?? ''}` }));
+    return { failed };
+  } catch (e) {
+    const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
+    const status = err.$metadata?.httpStatusCode;
+    if (status === 501 || status === 405 || /NotImplemented|MethodNotAllowed|MalformedXML/.test(err.name ?? '')) {
+      return { refused: err.name ?? String(status) };
+    }
+    throw e;
+  }
+}
+
 async function serve(q: S3Request): Promise<unknown> {
   s3();
   switch (q.op) {
     case 'list':
-      return list(q.bucket, q.prefix ?? '');
+      return list(q.bucket, q.prefix ?? '', q.token);
     case 'heads':
       return heads(q.bucket, q.items ?? []);
     case 'get':
-      return get(q.bucket, q.key!, q.path!, q.tmp!);
+      return get(q.bucket, q.key!, q.path!);
+    case 'getStart':
+      return getStart(q.bucket, q.key!, q.bytes!);
     case 'getSmall':
       return getSmall(q.bucket, q.key!);
     case 'put':
@@ -209,6 +284,8 @@ async function serve(q: S3Request): Promise<unknown> {
     case 'delete':
       await s3().send(new sdk.DeleteObjectCommand({ Bucket: q.bucket, Key: q.key! }));
       return true;
+    case 'deleteMany':
+      return deleteMany(q.bucket, q.keys ?? []);
   }
 }
 

@@ -3,10 +3,11 @@
 // bounded time.
 // @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { join } from 'node:path';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
 
 const COUNT = Number(process.env.LRO_S3_SOAK_RESULTS ?? 2500);
@@ -46,11 +47,31 @@ async function fill(prefix: string): Promise<string[]> {
   return ids;
 }
 
+/** How long the server itself takes to list a prefix whole (pages of 1,000), beside lro's own ls. */
+async function rawListMs(prefix: string): Promise<number> {
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+  const t0 = Date.now();
+  let token: string | undefined;
+  do {
+    const ask = { Bucket: 'team', Prefix: `${prefix}/`, ContinuationToken: token };
+    const page = await client.send(new ListObjectsV2Command(ask));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  client.destroy();
+  return Date.now() - t0;
+}
+
 describe('an S3 store of more than one listing page', () => {
   it('lists, reads and tidies every result', async () => {
     const ids = await fill('many');
     const env = s3.env('many');
+    console.log(`s3rver's own listing of ${COUNT} keys: ${await rawListMs('many')} ms`);
     let t0 = Date.now();
+    const page = await lro(['ls'], { env }); // what an agent runs: one page, so only its rows' headers fetched
+    console.log(`lro ls of ${COUNT} results, cold, one page: ${Date.now() - t0} ms`);
+    expect(page.out).toMatch(new RegExp(`listed results 1-\\d+ of ${COUNT.toLocaleString('en-US')}`));
+    t0 = Date.now();
     const first = await lro(['ls', '--max-tokens', '0'], { env });
     console.log(`lro ls of ${COUNT} results: ${Date.now() - t0} ms, header files fetched`);
     expect(first.code, first.stderr).toBe(0);
@@ -59,13 +80,83 @@ describe('an S3 store of more than one listing page', () => {
     const again = await lro(['ls', '--max-tokens', '0'], { env });
     console.log(`lro ls of ${COUNT} results: ${Date.now() - t0} ms, header files cached`);
     expect(again.out).toBe(first.out);
+    t0 = Date.now();
+    expect((await lro(['ls'], { env })).out).toBe(page.out);
+    console.log(`lro ls of ${COUNT} results, warm, one page: ${Date.now() - t0} ms`);
     expect((await lro(['grep', '-c', ids[0], 'one'], { env })).out).toBe('2000\n');
     t0 = Date.now();
-    const gc = await lro(['gc', '--max-age', '0s'], { env, timeout: 600_000 }); // one DELETE per result
-    console.log(`lro gc of ${COUNT} results: ${Date.now() - t0} ms`);
+    const seen = s3.seen.length;
+    const gc = await lro(['gc', '--max-age', '0s'], { env, timeout: 600_000 }); // 1,000 keys per DeleteObjects
+    const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
+    console.log(`lro gc of ${COUNT} results: ${Date.now() - t0} ms, ${deletes.length} delete requests`);
+    // 1,000 keys a request (a request the SDK retried is seen twice), never one DELETE per result
+    expect(deletes.length, deletes.join('\n')).toBeLessThanOrEqual(Math.ceil(COUNT / 1000) + 2);
     expect(gc.code, gc.stderr).toBe(0);
     expect(gc.out).toMatch(new RegExp(`^removed ${COUNT.toLocaleString('en-US')} results`));
     expect(await s3.keys('many')).toEqual([]);
+  });
+});
+
+/**
+ * Peak RSS (KB) and exit code of `lro offload --force < input`, by /usr/bin/time; spawned, not spawnSync, as the
+ * test server's proxy runs in this process.
+ */
+type Measured = { kb: number; code: number; out: string; err: string };
+
+function offloadRss(input: string, env: Record<string, string>): Promise<Measured> {
+  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, BIN, 'offload', '--force'], {
+    stdio: [openSync(input, 'r'), 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let [out, err] = ['', ''];
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((ok) =>
+    child.once('close', (code) => {
+      const lines = err.trim().split('\n');
+      ok({ kb: Number(lines.pop()), code: code ?? -1, out, err: lines.join('\n') });
+    }),
+  );
+}
+
+describe('a big offload to S3', () => {
+  const BIG = Number(process.env.LRO_S3_SOAK_BIG_BYTES ?? 200e6);
+  it('is uploaded in parts, one at a time, within a few MB of the local offload\'s peak memory', async () => {
+    const input = join(root, 'big.log');
+    const fd = openSync(input, 'w');
+    const line = Buffer.from('INFO request served in 12 ms by worker 7 of the pool, bytes 1234567 status 200 ok\n');
+    const block = Buffer.concat(Array.from({ length: Math.ceil((1 << 20) / line.length) }, () => line));
+    for (let n = 0; n < BIG; n += block.length) writeSync(fd, block);
+    closeSync(fd);
+    const local = await offloadRss(input, { LRO_DIR: join(root, 'big-local') });
+    const env = s3.env('big');
+    const remote = await offloadRss(input, env);
+    console.log(`offload of ${BIG} bytes: local ${local.kb} KB, s3 ${remote.kb} KB peak RSS`);
+    expect([local.code, remote.code, local.err, remote.err]).toEqual([0, 0, '', '']);
+    expect(remote.kb - local.kb).toBeLessThan(30 * 1024);
+    const id = (JSON.parse(remote.out) as { id: string }).id;
+    expect(await s3.keys('big')).toContain(`big/lro-offload-${id}.jsonl`);
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'big-reader') }; // fetched whole and checked (sha256)
+    expect((await lro(['grep', '-c', id, 'worker 7'], { env: reader, timeout: 600_000 })).code).toBe(0);
+  });
+});
+
+describe('a multipart upload cut half-way', () => {
+  it('gives the output, truncated, one line, exit 0, and no object', async () => {
+    const input = join(root, 'cut.log');
+    const line = 'WARN cache miss for key user:1234567 in region eu-west-1, fetched from origin in 87 ms\n';
+    writeFileSync(input, line.repeat(Math.ceil(12e6 / line.length))); // three 5 MB parts
+    s3.fault = 'cut-upload';
+    let r;
+    try {
+      r = await offloadRss(input, s3.env('cut'));
+    } finally {
+      s3.fault = 'none';
+    }
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^lro: output truncated to \d+ of ~\d+ tokens: could not store the full result in s3:/);
+    expect(r.err.split('\n')).toHaveLength(1);
+    expect(await s3.keys('cut')).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { mcpEnv, stdioClient } from '../helpers/mcp.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
@@ -149,13 +149,132 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
     expect(await s3.keys(prefix)).toHaveLength(4); // with the result's dedupe ref
+    const seen = s3.seen.length;
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
     expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref gone
+    // the result and its ref in one DeleteObjects request, not one DELETE each
+    const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
+    expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
+    const json = await lro(['gc', '--json'], { env });
+    expect(JSON.parse(json.out).dir).toBe(`s3://team/${prefix}`); // the store, not this machine's cache of it
     const gone = await lro(['read', id], { env: { ...env, XDG_CACHE_HOME: join(root, 'late-reader') } });
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`no result ${id} in s3://team/${prefix}`);
+  });
+});
+
+describe('readers that need only a result\'s start', () => {
+  // the same but for the id, the file's path and the times
+  const same = (s: string, id: string) =>
+    s
+      .split(id)
+      .join('ID')
+      .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
+      .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
+  // 1.5 MB: the start fetched is 256 KB whatever the size
+  const big = lines(15_000, (i) => `${i} INFO request ${i} served in ${i % 97} ms ${'x'.repeat(60)}`);
+
+  it('info and read --head of a big result fetch its start, and the cache never holds it as whole', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(big, env);
+    const local = { LRO_DIR: join(root, 'local-big') };
+    const lid = await offload(big, local);
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'start-reader') };
+    const key = `/${prefix}/lro-offload-${id}.jsonl`;
+    const gets = () => s3.seen.filter((l) => l.startsWith('GET') && l.includes(key)).length;
+    for (const args of [['info'], ['read', '--head', '5'], ['read', '--records', '10:12'], ['info', '--header']]) {
+      const [g, served] = [gets(), s3.served];
+      const got = await lro([args[0], id, ...args.slice(1)], { env: reader });
+      expect(got.code, got.stderr).toBe(0);
+      const want = await lro([args[0], lid, ...args.slice(1)], { env: local });
+      expect(same(got.out, id), args.join(' ')).toBe(same(want.out, lid));
+      expect(gets() - g, args.join(' ')).toBeLessThanOrEqual(1);
+      expect(s3.served - served, args.join(' ')).toBeLessThan(big.length / 4);
+    }
+    const files = join(root, 'start-reader', 'lro', 's3', 'team', prefix, 'files');
+    expect(existsSync(files) ? readdirSync(files).filter((n) => n.endsWith('.jsonl')) : []).toEqual([]);
+    const served = s3.served;
+    expect((await lro(['grep', '-c', id, 'request 599'], { env: reader })).out).toBe('11\n'); // the whole, fetched
+    expect(s3.served - served).toBeGreaterThan(big.length);
+    expect(readdirSync(files).filter((n) => n.endsWith('.jsonl'))).toEqual([`lro-offload-${id}.jsonl`]);
+  });
+});
+
+/** n copies of one real result put straight into the bucket, each with an id of its own (in name and header). */
+async function fill(prefix: string, n: number): Promise<string[]> {
+  const local = join(root, `fill-${prefix}`);
+  const r = await lro(['offload', '--force'], { input: 'one line\n'.repeat(2000), env: { LRO_DIR: local } });
+  const id = idOf(r.out);
+  const body = readFileSync(join(local, `lro-offload-${id}.jsonl`), 'utf8');
+  const ids = Array.from({ length: n }, (_, i) => id.slice(0, 22) + String(i).padStart(4, '0'));
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+  for (const x of ids) {
+    const put = { Bucket: 'team', Key: `${prefix}/lro-offload-${x}.jsonl`, Body: body.split(id).join(x) };
+    await client.send(new PutObjectCommand(put));
+  }
+  client.destroy();
+  return ids.reverse(); // newest first
+}
+
+describe('ls of a remote store', () => {
+  it('cold, fetches the headers of the rows it prints, not of every result, and lists as when warm', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 100);
+    const headerGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+    const seen = s3.seen.length;
+    const cold = await lro(['ls', '--max-tokens', '300'], { env });
+    expect(cold.code, cold.stderr).toBe(0);
+    expect(cold.out).toMatch(/listed results 1-\d+ of 100, newest first/);
+    const rows = cold.out.split('\n').filter((l) => /^[0-9A-Z]{26}\t/.test(l));
+    expect(rows.map((l) => l.split('\t')[0])).toEqual(ids.slice(0, rows.length));
+    expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, rows.length + 1));
+    const all = await lro(['ls', '--max-tokens', '0'], { env });
+    expect(all.out.trim().split('\n')).toHaveLength(100);
+    expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing
+  });
+});
+
+describe('questions across a remote store', () => {
+  it('grep --all and id completion see results not in the cache yet; --since narrows before fetching', async () => {
+    const { prefix, env } = remote();
+    const a = await offload(text, env);
+    const b = await offload(jsonl, env);
+    const reader = () => ({ ...env, XDG_CACHE_HOME: join(root, `across-${++prefixes}`) });
+    const objectGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+    let seen = s3.seen.length;
+    const none = await lro(['grep', '--all', '-c', 'error', '--since', '2099-01-01T00:00:00Z'], { env: reader() });
+    expect([none.code, none.out, none.stderr]).toEqual([1, '', 'lro: no stored results to search (see lro ls)\n']);
+    expect(objectGets(seen)).toEqual([]);
+    seen = s3.seen.length;
+    const r = await lro(['grep', '--all', '-c', '-i', 'error'], { env: reader() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toBe(`${b}:215\n${a}:8\n`);
+    expect(r.stderr).toBe(`lro: fetched 2 results from s3://team/${prefix} into this machine's cache to search them\n`);
+    expect(objectGets(seen)).toHaveLength(2);
+    const ids = await lro(['__complete-ids'], { env: reader() });
+    expect(ids.out).toBe(`last\tthe newest result\n${b}\toffload\n${a}\toffload\n`);
+  });
+});
+
+describe('gc on a server without DeleteObjects', () => {
+  it('deletes one object at a time instead, and still only lro\'s', async () => {
+    const { prefix, env } = remote();
+    await offload(text, env);
+    await offload(jsonl, env);
+    s3.fault = 'no-batch-delete';
+    const seen = s3.seen.length;
+    try {
+      const r = await lro(['gc', '--max-age', '0s'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.out).toMatch(/^removed 2 results/);
+    } finally {
+      s3.fault = 'none';
+    }
+    expect(await s3.keys(prefix)).toEqual([]);
+    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(4); // 2 results, 2 refs
   });
 });
 
@@ -171,6 +290,25 @@ describe('dedupe across machines', () => {
     const keys = await s3.keys(prefix);
     expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
     expect(keys.filter((k) => /\/\.lro-[0-9a-f]{64}\.ref$/.test(k))).toHaveLength(1);
+  });
+
+  it('a machine that stored first wins: a 412 on the ref switches the other to its result, no error', async () => {
+    const { prefix, env } = remote();
+    const first = await lro(['offload'], { input: text, env });
+    const id = idOf(first.out);
+    s3.fault = 'hide-ref-once'; // the second machine looks before the first's ref is there, then writes after it
+    let again;
+    try {
+      again = await lro(['offload'], { input: text, env: { ...env, XDG_CACHE_HOME: join(root, 'late-machine') } });
+    } finally {
+      s3.fault = 'none';
+    }
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(idOf(again.out)).toBe(id);
+    const keys = await s3.keys(prefix);
+    expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    const cached = join(root, 'late-machine', 'lro', 's3', 'team', prefix, 'files');
+    expect(readdirSync(cached).filter((n) => n.endsWith('.jsonl'))).toEqual([`lro-offload-${id}.jsonl`]);
   });
 });
 
@@ -253,6 +391,33 @@ describe('faults', () => {
       expect(r.out.startsWith(text.slice(0, 1000))).toBe(true);
       expect(await s3.keys(prefix)).toEqual([]);
     }
+  });
+});
+
+describe('a fetched object', () => {
+  it('that is not what its header says is refused in one line, exit 2, and never cached', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env);
+    const key = `${prefix}/lro-offload-${id}.jsonl`;
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const got = await client.send(new GetObjectCommand({ Bucket: 'team', Key: key }));
+    const stored = await got.Body!.transformToString();
+    const nl = stored.indexOf('\n') + 1; // one record changed, the header as it was
+    const body = stored.slice(0, nl) + stored.slice(nl).replace('request 5 served', 'request 5 SERVED');
+    await client.send(new PutObjectCommand({ Bucket: 'team', Key: key, Body: body }));
+    client.destroy();
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'altered-reader') };
+    for (const args of [['grep', '-c', id, 'ERROR'], ['read', id, '--head', '1']]) {
+      const r = await lro(args, { env: reader });
+      expect(r.code, `${args[0]}: ${r.out} ${r.stderr}`).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+      const cause = `lro: result ${id} fetched from s3://team/${key} does not match its header's sha256: the object`;
+      expect(r.stderr).toContain(cause);
+    }
+    const files = join(root, 'altered-reader', 'lro', 's3', 'team', prefix, 'files');
+    expect(existsSync(files) ? readdirSync(files) : []).toEqual([]);
   });
 });
 

@@ -2,7 +2,8 @@
 // (node --openssl-legacy-provider: s3rver makes its listing's continuation tokens with DES, which OpenSSL 3 keeps
 // in its legacy provider; without it any listing of more than 1,000 keys fails with InternalError), behind a small
 // proxy that can misbehave on demand (throttle every request, cut a download or an upload half-way) so the faults
-// lro must survive are real HTTP faults. `env()` is what a spawned lro needs to use it.
+// lro must survive are real HTTP faults. The proxy honours `If-None-Match: *` on a PUT as S3 does (412 when the key
+// exists), which s3rver ignores. `env()` is what a spawned lro needs to use it.
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cleanup, tempDir } from './cli.js';
 
-export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang';
+export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang' | 'no-batch-delete' | 'hide-ref-once';
 
 export interface S3TestServer {
   endpoint: string;
@@ -23,17 +24,63 @@ export interface S3TestServer {
   fault: Fault;
   /** Requests the proxy has seen (method and path), for the tests that count them. */
   seen: string[];
+  /** Bytes of the bodies the proxy has answered with, for the tests that measure what a command fetched. */
+  readonly served: number;
   close(): Promise<void>;
+}
+
+const NOT_IMPLEMENTED =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>NotImplemented</Code><Message>DeleteObjects is not implemented here.</Message></Error>';
+
+const PRECONDITION_FAILED =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions did not hold</Message></Error>';
+
+const NO_SUCH_KEY =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>';
+
+/** Whether the key of a request exists on the server (a HEAD to it). */
+function exists(target: number, path: string): Promise<boolean> {
+  return new Promise((ok) => {
+    const head = request({ host: '127.0.0.1', port: target, method: 'HEAD', path }, (r) => {
+      r.resume();
+      ok(r.statusCode === 200);
+    });
+    head.on('error', () => ok(false));
+    head.end();
+  });
 }
 
 const SLOW_DOWN =
   '<?xml version="1.0" encoding="UTF-8"?>' +
   '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
 
-function startProxy(target: number, state: { fault: Fault; seen: string[] }): Promise<Server> {
-  const proxy = createServer((req, res) => {
+interface ProxyState {
+  fault: Fault;
+  seen: string[];
+  served: number;
+}
+
+function startProxy(target: number, state: ProxyState): Promise<Server> {
+  const proxy = createServer(async (req, res) => {
     state.seen.push(`${req.method} ${req.url}`);
     if (state.fault === 'hang') return; // never answers
+    if (state.fault === 'hide-ref-once' && req.method === 'GET' && /\.ref(\?|$)/.test(req.url ?? '')) {
+      state.fault = 'none'; // as if the other machine's ref landed just after this look
+      res.writeHead(404, { 'content-type': 'application/xml' }).end(NO_SUCH_KEY);
+      return;
+    }
+    if (req.method === 'PUT' && req.headers['if-none-match'] === '*' && (await exists(target, req.url ?? ''))) {
+      req.resume();
+      res.writeHead(412, { 'content-type': 'application/xml' }).end(PRECONDITION_FAILED);
+      return;
+    }
+    if (state.fault === 'no-batch-delete' && req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')) {
+      res.writeHead(501, { 'content-type': 'application/xml' }).end(NOT_IMPLEMENTED); // as some S3 servers do
+      return;
+    }
     if (state.fault === 'throttle') {
       res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);
       return;
@@ -47,7 +94,10 @@ function startProxy(target: number, state: { fault: Fault; seen: string[] }): Pr
           res.socket?.destroy();
           r.destroy();
         });
-      } else r.pipe(res);
+      } else {
+        r.on('data', (chunk: Buffer) => (state.served += chunk.length));
+        r.pipe(res);
+      }
     });
     up.on('error', () => res.socket?.destroy());
     if (state.fault === 'cut-upload' && (req.method === 'PUT' || req.method === 'POST')) {
@@ -55,6 +105,7 @@ function startProxy(target: number, state: { fault: Fault; seen: string[] }): Pr
         req.socket.destroy();
         up.destroy();
       });
+      req.once('end', () => up.end()); // a request with no body (CreateMultipartUpload) passes
     } else req.pipe(up);
   });
   return new Promise((ok) => proxy.listen(0, '127.0.0.1', () => ok(proxy)));
@@ -82,7 +133,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
   const root = tempDir('lro-s3-');
   const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
-  const state = { fault: 'none' as Fault, seen: [] as string[] };
+  const state: ProxyState = { fault: 'none', seen: [], served: 0 };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -93,6 +144,9 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
     endpoint,
     bucket,
     seen: state.seen,
+    get served() {
+      return state.served;
+    },
     get fault() {
       return state.fault;
     },

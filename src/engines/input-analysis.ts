@@ -133,14 +133,20 @@ const READ = 1;
 const LENGTHS = 2;
 
 /**
- * The analysis in a worker thread (dist/worker.cjs), fed through a ring in shared memory. The hash is computed on
- * the thread that would otherwise wait: for text, this one (the worker describes the text while the main thread
- * only escapes lines; bench/offload.sh, 1 GB: 2.74 -> 2.47 s); for JSONL, the worker (the main thread validates
- * every line; hashing here made 1 GB take 3.0 -> 3.5 s).
+ * The analysis in a worker thread (dist/worker.cjs), fed through a ring in shared memory. The hash and the tokens
+ * are computed on the thread that would otherwise wait: for text, this one (the worker describes the text while
+ * the main thread only escapes lines; bench/offload.sh, 1 GB: 2.74 -> 2.47 s; the worker was still the critical
+ * path of a 200 MB text offload, and its token count, a third of it, moved here too); for JSONL, the worker (the
+ * main thread validates every line; hashing here made 1 GB take 3.0 -> 3.5 s).
  */
 export class WorkerAnalysis implements InputAnalysis {
   /** The hash, when it is computed on this thread (see above). */
   private readonly hash: Hash | null;
+  /**
+   * The tokens, when they are counted on this thread: of the text as a terminal shows it, fed the same pieces
+   * as the worker's ring (the estimate samples each piece), so the count is the one the worker would make.
+   */
+  private readonly tokens: { meter: TokenMeter; renderer: TerminalRenderer } | null;
   private written = 0;
   private readonly ring: Uint8Array;
   private readonly control: Int32Array;
@@ -152,8 +158,13 @@ export class WorkerAnalysis implements InputAnalysis {
     ring: SharedArrayBuffer,
     control: SharedArrayBuffer,
     hashHere: boolean,
+    tokensHere: Encoding | null,
   ) {
     this.hash = hashHere ? createHash('sha256') : null;
+    if (tokensHere) {
+      const meter = new TokenMeter(getTokenizer(tokensHere));
+      this.tokens = { meter, renderer: new TerminalRenderer((piece) => meter.push(piece)) };
+    } else this.tokens = null;
     this.ring = new Uint8Array(ring);
     this.control = new Int32Array(control);
     worker.on('message', (m: { facts?: InputFacts }) => {
@@ -174,9 +185,9 @@ export class WorkerAnalysis implements InputAnalysis {
     // The worker makes short-lived strings at a high rate (a region's text, token pieces); left to itself V8 lets
     // its young generation grow to about 30 MB of RSS. 4 MB keeps a 1 GB offload near 100 MB, at no measured cost.
     const resourceLimits = { maxYoungGenerationSizeMb: 4 };
-    const hashHere = stats === 'text';
-    const workerData = { task: 'analysis', encoding, stats, secrets, hash: !hashHere, ring, control };
-    return new WorkerAnalysis(new Worker(script, { resourceLimits, workerData }), ring, control, hashHere);
+    const here = stats === 'text';
+    const workerData = { task: 'analysis', encoding, stats, secrets, hash: !here, tokens: !here, ring, control };
+    return new WorkerAnalysis(new Worker(script, { resourceLimits, workerData }), ring, control, here, here ? encoding : null);
   }
 
   async push(chunk: Buffer): Promise<void> {
@@ -186,6 +197,7 @@ export class WorkerAnalysis implements InputAnalysis {
       const slot = await this.freeSlot();
       this.ring.set(piece, slot * SLOT);
       this.publish(slot, piece.length);
+      this.tokens?.renderer.push(piece); // once the worker has the piece: the two run at once
     }
   }
 
@@ -216,7 +228,10 @@ export class WorkerAnalysis implements InputAnalysis {
       this.worker.once('error', reject);
     });
     this.publish(await this.freeSlot(), -1);
-    return facts;
+    if (!this.tokens) return facts;
+    this.tokens.renderer.end();
+    const tokens = this.tokens.meter.end(); // while the worker finishes
+    return { ...(await facts), tokens };
   }
 
   cancel(): void {

@@ -69,24 +69,38 @@ const cmds = [];
 for (let i = 0; i < a.length; i += 3) cmds.push({ name: a[i], target: a[i + 1], cmd: a[i + 2], wall: [], cpu: [] });
 const once = (c) => {
   const t = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', 'bash', '-c', c.cmd], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const stdio = ['ignore', 'ignore', 'pipe'];
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', 'bash', '-c', c.cmd], { stdio, encoding: 'utf8' });
   const wall = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}: ${r.stderr.slice(0, 300)}`);
   const [u, s] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   return { wall, cpu: (u + s) * 1000 };
 };
 for (const c of cmds) once(c); // warm-up
-for (let r = 0; r < Number(rounds); r++) for (const c of cmds) { const { wall, cpu } = once(c); c.wall.push(wall); c.cpu.push(cpu); }
-const median = (v) => { const s = [...v].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+for (let r = 0; r < Number(rounds); r++) {
+  for (const c of cmds) {
+    const { wall, cpu } = once(c);
+    c.wall.push(wall);
+    c.cpu.push(cpu);
+  }
+}
+const median = (v) => {
+  const s = [...v].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const node = cmds[0];
 const nodeWall = median(node.wall), nodeCpu = median(node.cpu);
-console.log(`${'command'.padEnd(36)} ${'wall'.padStart(8)} ${'x node'.padStart(7)} ${'CPU'.padStart(8)} ${'x node'.padStart(7)}  target`);
+const head = ['wall', 'x node', 'CPU', 'x node'].map((h, i) => h.padStart(i % 2 ? 7 : 8)).join(' ');
+console.log(`${'command'.padEnd(36)} ${head}  target`);
 for (const c of cmds) {
   const w = median(c.wall), u = median(c.cpu), xw = w / nodeWall, xu = u / nodeCpu;
   const ok = c.target === '1.2x' ? xw <= 1.2 : c.target === '150ms' ? w <= 150 : null;
-  const verdict = ok === null ? '' : `${c.target === '1.2x' ? '<= 1.2x (wall)' : '<= 150 ms'}: ${ok ? 'ok' : 'MISSED'}`;
+  const limit = c.target === '1.2x' ? '<= 1.2x (wall)' : '<= 150 ms';
+  const verdict = ok === null ? '' : `${limit}: ${ok ? 'ok' : 'MISSED'}`;
   const f = (v) => `${v.toFixed(0).padStart(5)} ms`;
-  console.log(`${c.name.padEnd(36)} ${f(w)} ${xw.toFixed(2).padStart(6)}x ${f(u)} ${xu.toFixed(2).padStart(6)}x  ${verdict}`);
+  const x = (v) => `${v.toFixed(2).padStart(6)}x`;
+  console.log(`${c.name.padEnd(36)} ${f(w)} ${x(xw)} ${f(u)} ${x(xu)}  ${verdict}`);
 }
 JS
 rm -rf "$LRO_DIR"

@@ -43,20 +43,26 @@ function comparable(out: string, store: string): unknown {
   return JSON.parse(plain);
 }
 
+/** Offloads `input` from a file as stdin (read in the same chunks every time: a pipe's depend on timing). */
+function offloadFile(input: string, store: string, nodeArgs: string[] = []) {
+  const fd = openSync(input, 'r');
+  const r = spawnSync(process.execPath, [...nodeArgs, BIN, 'offload', '--no-dedupe'], {
+    stdio: [fd, 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', LRO_DIR: store },
+    encoding: 'utf8',
+  });
+  closeSync(fd);
+  return r;
+}
+
 describe('the descriptor of a large text input', () => {
+  const input = join(root, 'big.log');
+  writeFileSync(input, bigText());
+
   it('is the one the analysis gave before it was split between the threads', () => {
-    const input = join(root, 'big.log');
-    writeFileSync(input, bigText());
     const store = join(root, 'store');
-    // a file as stdin: read in the same chunks every time (a pipe's chunks depend on timing, and the token
-    // estimate samples each chunk)
-    const fd = openSync(input, 'r');
-    const r = spawnSync(process.execPath, [BIN, 'offload', '--no-dedupe'], {
-      stdio: [fd, 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', LRO_DIR: store },
-      encoding: 'utf8',
-    });
-    closeSync(fd);
+    // the token estimate samples each chunk: the same chunks, the same estimate
+    const r = offloadFile(input, store);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     // the stored result's header too: the hash, and the statistics lro info and lro count read again
@@ -69,5 +75,29 @@ describe('the descriptor of a large text input', () => {
       writeFileSync(GOLDEN, `${JSON.stringify(got, null, 2)}\n`);
     }
     expect(got).toEqual(JSON.parse(readFileSync(GOLDEN, 'utf8')));
+  });
+
+  it('is analysed by a worker that leaves the tokens to the main thread', () => {
+    // the worker was the critical path of a text offload, and the token count a third of its work: it now runs on
+    // the main thread, and the worker never loads the tokenizer's rank table (a preloaded module, run in every
+    // thread, reports which thread opens it)
+    const reporter = join(root, 'report-ranks.cjs');
+    writeFileSync(
+      reporter,
+      `const fs = require('node:fs');
+       const { isMainThread } = require('node:worker_threads');
+       const open = fs.openSync;
+       fs.openSync = function (path, ...rest) {
+         if (String(path).includes('ranks')) fs.writeSync(2, (isMainThread ? 'main' : 'worker') + ' opens ranks\\n');
+         return open.call(this, path, ...rest);
+       };`,
+    );
+    const r = offloadFile(input, join(root, 'store-ranks'), ['-r', reporter]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('main opens ranks');
+    expect(r.stderr).not.toContain('worker opens ranks');
+    type Golden = { descriptor: { summary: { estimated_tokens: number } } };
+    const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Golden;
+    expect(JSON.parse(r.stdout).summary.estimated_tokens).toBe(golden.descriptor.summary.estimated_tokens);
   });
 });

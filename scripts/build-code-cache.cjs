@@ -80,9 +80,8 @@ async function* chunks(file) {
 /** Runs lro's main() with argv in the store; returns what it printed. */
 async function lro(cli, store, [argv, input, expected]) {
   const env = { ...process.env, LRO_DIR: store };
-  for (const k of ['LRO_SESSION', 'LRO_REDACT', 'LRO_THRESHOLD_TOKENS', 'LRO_MAX_OUTPUT_TOKENS', 'LRO_PREFIX', 'LRO_TTL']) {
-    delete env[k];
-  }
+  const settings = ['LRO_SESSION', 'LRO_REDACT', 'LRO_THRESHOLD_TOKENS', 'LRO_MAX_OUTPUT_TOKENS', 'LRO_PREFIX', 'LRO_TTL'];
+  for (const k of settings) delete env[k];
   let out = '';
   const stdout = { ...sink, write: async (s) => void (out += s) };
   const io = { stdin: chunks(input), stdinIsTTY: false, stdout, stderr: sink, env, now: () => new Date() };

@@ -183,7 +183,8 @@ export class WorkerAnalysis implements InputAnalysis {
     const resourceLimits = { maxYoungGenerationSizeMb: 4 };
     const here = stats === 'text'; // the tokens are counted here
     const workerData = { task: 'analysis', encoding, stats, secrets, tokens: !here, ring, control };
-    return new WorkerAnalysis(new Worker(script, { resourceLimits, workerData }), ring, control, here ? encoding : null);
+    const worker = new Worker(script, { resourceLimits, workerData });
+    return new WorkerAnalysis(worker, ring, control, here ? encoding : null);
   }
 
   async push(chunk: Buffer): Promise<void> {

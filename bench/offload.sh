@@ -5,8 +5,9 @@
 #   2. a 100 KB result: lro's own time = lro's wall time minus the bare node pipe's, round-robin (target: at
 #      most 50 ms)
 #   3. offloading 1 GB of text and 1 GB of JSONL, beside `cat FILE > OUT` (and `cat FILE > OUT; sync`, since lro
-#      fsyncs its result), with lro's peak RSS (targets: text at least 450 MB/s, JSONL at least 300 MB/s, RSS at
-#      most 120 MB); then `lro offload --redact` (every byte scanned for secrets and rewritten) beside it
+#      fsyncs its result) and `sha256sum FILE` (the floor: lro hashes every byte; target for text: at most 1.5x),
+#      with lro's peak RSS (targets: text at least 450 MB/s, JSONL at least 300 MB/s, RSS at most 120 MB); then
+#      `lro offload --redact` (every byte scanned for secrets and rewritten) beside it
 # With LRO_BASELINE=/path/to/other/bin/lro.js, step 3 also runs that build (e.g. a checkout before a change),
 # alternating with this one, and prints the ratio: a before/after comparison on the same loaded machine.
 # The machine's load average is printed at the start and the end: quote it with a figure.
@@ -49,12 +50,15 @@ if [[ " $SECTIONS " == *" big "* ]]; then
     [ -f "$input" ] || node "$BENCH_DIR/make-data.mjs" "$kind" "$SIZE" "$input" >/dev/null
     bytes=$(stat -c %s "$input")
     echo "== offload $kind: $bytes bytes, $RUNS runs each, alternating"
+    : > "$WORK/sha.t"
     : > "$WORK/cat.t"; : > "$WORK/catsync.t"; : > "$WORK/lro.t"; : > "$WORK/lro.rss"; : > "$WORK/base.t"; : > "$WORK/redact.t"
     for i in $(seq "$RUNS"); do
       rm -f "$WORK/out"; settle
       read -r s _ < <(timed "cat '$input' > '$WORK/out'"); echo "$s" >> "$WORK/cat.t"
       rm -f "$WORK/out"; settle
       read -r s _ < <(timed "cat '$input' > '$WORK/out'; sync"); echo "$s" >> "$WORK/catsync.t"
+      rm -f "$WORK/out"; settle
+      read -r s _ < <(timed "sha256sum '$input'"); echo "$s" >> "$WORK/sha.t"
       rm -f "$WORK/out"; rm -rf "$LRO_DIR"; settle
       read -r s rss < <(timed "'$LRO' offload < '$input'"); echo "$s" >> "$WORK/lro.t"; echo "$rss" >> "$WORK/lro.rss"
       rm -rf "$LRO_DIR"; settle
@@ -70,6 +74,10 @@ if [[ " $SECTIONS " == *" big "* ]]; then
     rss=$(( $(sort -g "$WORK/lro.rss" | tail -1) / 1024 ))
     target=$([ "$kind" = text ] && echo 450 || echo 300)
     echo "cat ${cat_s}s, cat+sync ${catsync_s}s, lro ${lro_s}s: $mbs MB/s (target >= $target: $(verdict "$mbs" ge "$target")); lro/cat throughput $(ratio "$cat_s" "$lro_s"), lro/(cat+sync) $(ratio "$catsync_s" "$lro_s")"
+    sha_s=$(median < "$WORK/sha.t"); sha_x=$(ratio "$lro_s" "$sha_s")
+    target_sha=""
+    if [ "$kind" = text ]; then target_sha=" (target <= 1.5: $(verdict "$sha_x" le 1.5))"; fi
+    echo "sha256sum ${sha_s}s, lro/sha256sum $sha_x$target_sha"
     echo "lro peak RSS $rss MB (target <= 120: $(verdict "$rss" le 120))"
     redact_s=$(median < "$WORK/redact.t")
     echo "lro offload --redact ${redact_s}s ($(awk -v b="$bytes" -v s="$redact_s" 'BEGIN{printf "%.0f", b/s/1e6}') MB/s), time ratio --redact/plain $(ratio "$redact_s" "$lro_s")"

@@ -1,52 +1,70 @@
 // Makes dist/code-cache/ (see bin/code-cache.js): loads the bundles through the cache loader, runs the commands
-// agents run most, in this one process, on fixtures of the repository and in a store of its own, then keeps
-// what V8 compiled. Run by scripts/build.mjs in a process of its own, so that its V8 flags are lro's.
-// A command that fails here fails the build: a cache trained on an error path would miss the real ones.
+// agents run most on fixtures of the repository in a store of its own, then keeps what V8 compiled. Each command
+// is run in a process of its own, so that its cache holds what that command compiles and no other's (the
+// results it reads are offloaded first, by this process, which keeps no cache); last, one process runs them all
+// for the cache of every other command. Run by scripts/build.mjs in a process of its own, so that its V8 flags are
+// lro's. A command that fails here fails the build: a cache trained on an error path would miss the real ones.
 'use strict';
+const { execFileSync } = require('node:child_process');
 const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const v8 = require('node:v8');
 const codeCache = require('../bin/code-cache.js');
 
-// V8 takes a cache only under the flags it was made with, which are lro's flags when it loads its bundles. Later
-// lro sets some (src/secrets/rules.ts, commands/jq.ts), and setting one back does not undo its implications, so
-// while training no flag is set: the rules that would use the linear regexp engine backtrack, and jq's WebAssembly
-// is compiled as for a large result; the JavaScript V8 compiles is the same.
-v8.setFlagsFromString = () => {};
-codeCache.install();
-const cli = require('../dist/cli.cjs');
-
 const root = join(__dirname, '..');
 const fixture = (p) => join(root, 'fixtures', p);
-const LOG = fixture('corpus/loghub/OpenSSH_2k.log');
-const JSONL = fixture('corpus/shell-output/go-test-json.out');
-const JSON_DOC = fixture('corpus/json-docs/github_events.json');
+/** The results the readers read, by the name the runs give them: offloaded before any command is trained. */
+const INPUTS = {
+  LOG: fixture('corpus/loghub/OpenSSH_2k.log'),
+  JSONL: fixture('corpus/shell-output/go-test-json.out'),
+  DOC: fixture('corpus/json-docs/github_events.json'),
+};
 
-/** [argv, stdin file or null, the exit code it must give] */
-const RUNS = [
-  [['--version'], null, 0],
+/**
+ * Per command with a cache of its own: [argv, stdin file or null, the exit code it must give]. An argument
+ * naming an input (LOG, JSONL, DOC) is that input's result.
+ */
+const RUNS = {
+  version: [[['--version'], null, 0]],
+  offload: [
+    [['offload'], null, 0], // a small input passes through
+    [['offload', '--force'], INPUTS.LOG, 0],
+    [['offload', '--force'], INPUTS.JSONL, 0],
+    [['offload', '--force'], INPUTS.DOC, 0],
+  ],
+  read: [
+    [['read', 'LOG', '--records', '1:20'], null, 0],
+    [['read', 'LOG', '--tail', '5'], null, 0],
+    [['read', 'LOG', '--head', '50'], null, 0],
+    [['read', 'DOC', '--records', '1:3'], null, 0],
+  ],
+  grep: [
+    [['grep', 'LOG', 'Failed password for root', '-m', '5'], null, 0],
+    [['grep', 'LOG', '-i', 'invalid user', '-c'], null, 0],
+    [['grep', 'LOG', 'port [0-9]+ ssh2', '-C', '1', '-m', '3'], null, 0],
+    [['grep', 'LOG', 'error|fatal|refused', '-i'], null, 0],
+    [['grep', 'JSONL', 'FAIL'], null, 0],
+  ],
+  count: [
+    [['count', 'LOG', '--by', 'template'], null, 0],
+    [['count', 'JSONL', '--by', 'Action'], null, 0],
+  ],
+  info: [
+    [['info', 'LOG'], null, 0],
+    [['info', 'JSONL'], null, 0],
+  ],
+  cat: [[['cat', 'LOG'], null, 0]],
+  jq: [
+    [['jq', 'LOG', '-r', 'select(test("error"; "i"))'], null, 0],
+    [['jq', 'JSONL', '-c', 'select(.Action == "fail") | {Test, Elapsed}'], null, 0],
+    [['jq', 'DOC', '-r', '.type'], null, 0],
+  ],
+  where: [[['where', 'JSONL', 'Action=fail', 'Elapsed>0'], null, 0]],
+};
+/** The cache of every other command: all of the above, and these. */
+const OTHERS = [
   [['--help'], null, 0],
-  [['offload'], null, 0], // a small input passes through
-  [['offload', '--force'], LOG, 0],
-  [['read', 'last', '--records', '1:20'], null, 0],
-  [['read', 'last', '--tail', '5'], null, 0],
-  [['grep', 'last', 'Failed password for root', '-m', '5'], null, 0],
-  [['grep', 'last', '-i', 'invalid user', '-c'], null, 0],
-  [['grep', 'last', 'port [0-9]+ ssh2', '-C', '1', '-m', '3'], null, 0],
-  [['grep', 'last', 'error|fatal|refused', '-i'], null, 0],
-  [['count', 'last', '--by', 'template'], null, 0],
-  [['info', 'last'], null, 0],
-  [['cat', 'last'], null, 0],
-  [['jq', 'last', '-r', 'select(test("error"; "i"))'], null, 0],
-  [['offload', '--force'], JSONL, 0],
-  [['jq', 'last', '-c', 'select(.Action == "fail") | {Test, Elapsed}'], null, 0],
-  [['where', 'last', 'Action=fail', 'Elapsed>0'], null, 0],
-  [['count', 'last', '--by', 'Action'], null, 0],
-  [['grep', 'last', 'FAIL'], null, 0],
-  [['offload', '--force'], JSON_DOC, 0],
-  [['jq', 'last', '-r', '.type'], null, 0],
-  [['read', 'last', '--records', '1:3'], null, 0],
   [['ls'], null, 0],
   [['ls', '--json'], null, 0],
   [['gc', '--dry-run'], null, 0],
@@ -59,35 +77,75 @@ async function* chunks(file) {
   else yield readFileSync(file);
 }
 
-async function train() {
-  const store = mkdtempSync(join(tmpdir(), 'lro-code-cache-'));
+/** Runs lro's main() with argv in the store; returns what it printed. */
+async function lro(cli, store, [argv, input, expected]) {
   const env = { ...process.env, LRO_DIR: store };
-  for (const k of ['LRO_SESSION', 'LRO_REDACT', 'LRO_THRESHOLD_TOKENS', 'LRO_MAX_OUTPUT_TOKENS', 'LRO_PREFIX', 'LRO_TTL']) delete env[k];
+  const settings = ['LRO_SESSION', 'LRO_REDACT', 'LRO_THRESHOLD_TOKENS', 'LRO_MAX_OUTPUT_TOKENS', 'LRO_PREFIX', 'LRO_TTL'];
+  for (const k of settings) delete env[k];
+  let out = '';
+  const stdout = { ...sink, write: async (s) => void (out += s) };
+  const io = { stdin: chunks(input), stdinIsTTY: false, stdout, stderr: sink, env, now: () => new Date() };
+  const code = await cli.main(argv, io);
+  if (code !== expected) throw new Error(`lro ${argv.join(' ')} exited ${code}, not ${expected}`);
+  return out;
+}
+
+/** In a process of its own: runs `command`'s runs (all of them for `all`) and writes the caches it made. */
+async function train(command, store, ids) {
+  codeCache.install(command === 'all' ? '' : command);
+  // V8 takes a cache only under the flags it was made with, which are lro's flags when it loads its bundles. Later
+  // lro sets some (src/secrets/rules.ts, commands/jq.ts), and setting one back does not undo its implications, so
+  // while training no flag is set: the rules that would use the linear regexp engine backtrack, and jq's
+  // WebAssembly is compiled as for a large result; the JavaScript V8 compiles is the same.
+  v8.setFlagsFromString = () => {};
+  const cli = require('../dist/cli.cjs');
+  const runs = command === 'all' ? [...Object.values(RUNS).flat(), ...OTHERS] : RUNS[command];
+  for (const [argv, input, expected] of runs) {
+    await lro(cli, store, [argv.map((a) => ids[a] ?? a), input, expected]);
+  }
+  for (const name of codeCache.BUNDLES) {
+    const l = codeCache.loaded.get(name);
+    // jq's glue has one cache, made where jq runs; the CLI's is the command's own
+    if (!l || (name !== 'cli.cjs' && command !== 'jq')) continue;
+    const file = codeCache.cacheFile(name, name === 'cli.cjs' && command !== 'all' ? command : undefined);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, l.script.createCachedData());
+  }
+}
+
+/** Offloads the inputs into a new store, with no cache loader; then trains each command in a process of its own. */
+async function trainAll() {
+  const store = mkdtempSync(join(tmpdir(), 'lro-code-cache-'));
   try {
-    for (const [argv, input, expected] of RUNS) {
-      const io = { stdin: chunks(input), stdinIsTTY: false, stdout: sink, stderr: sink, env, now: () => new Date() };
-      const code = await cli.main(argv, io);
-      if (code !== expected) throw new Error(`lro ${argv.join(' ')} exited ${code}, not ${expected}`);
+    const cli = require('../dist/cli.cjs');
+    const ids = {};
+    for (const [name, file] of Object.entries(INPUTS)) {
+      ids[name] = JSON.parse(await lro(cli, store, [['offload', '--force'], file, 0])).id;
+    }
+    // `all` last: until it exists, a command trained finds no cache to start from
+    for (const command of [...Object.keys(RUNS), 'all']) {
+      execFileSync(process.execPath, [__filename, command, store, JSON.stringify(ids)], { stdio: 'inherit' });
     }
   } finally {
     rmSync(store, { recursive: true, force: true });
   }
-  for (const name of codeCache.BUNDLES) {
-    const l = codeCache.loaded.get(name);
-    if (!l) throw new Error(`${name} was not loaded`);
-    const file = codeCache.cacheFile(name);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, l.script.createCachedData());
-  }
-  // A cache V8 would refuse is a slower start and nothing else, so nothing would show it: check it here.
-  const check = `const c = require(${JSON.stringify(require.resolve('../bin/code-cache.js'))}); c.install();
-    for (const b of c.BUNDLES) require(require('node:path').join(${JSON.stringify(join(root, 'dist'))}, b));
-    const refused = c.BUNDLES.filter((b) => c.loaded.get(b).accepted !== true);
-    if (refused.length) { console.error('V8 refused the code cache of ' + refused.join(', ')); process.exit(1); }`;
-  require('node:child_process').execFileSync(process.execPath, ['-e', check], { stdio: 'inherit' });
+  checkTaken();
 }
 
-train().catch((e) => {
-  console.error(`build: code cache: ${e.message}`);
+/** A cache V8 would refuse is a slower start and nothing else, so nothing would show it: checks each here. */
+function checkTaken() {
+  for (const command of [...Object.keys(RUNS), 'all']) {
+    const check = `const c = require(${JSON.stringify(require.resolve('../bin/code-cache.js'))});
+      c.install(${JSON.stringify(command === 'all' ? '' : command)});
+      for (const b of c.BUNDLES) require(require('node:path').join(${JSON.stringify(join(root, 'dist'))}, b));
+      const refused = c.BUNDLES.filter((b) => c.loaded.get(b).accepted !== true);
+      if (refused.length) { console.error('V8 refused the code cache of ' + refused.join(', ')); process.exit(1); }`;
+    execFileSync(process.execPath, ['-e', check], { stdio: 'inherit' });
+  }
+}
+
+const [command, store, ids] = process.argv.slice(2);
+(command ? train(command, store, JSON.parse(ids)) : trainAll()).catch((e) => {
+  console.error(`build: code cache${command ? ` of ${command}` : ''}: ${e.message}`);
   process.exit(1);
 });

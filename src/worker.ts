@@ -1,4 +1,4 @@
-// Worker thread entry (built to dist/worker.cjs): the analysis of a large input (tokens, statistics, the hash),
+// Worker thread entry (built to dist/worker.cjs): the analysis of a large input (the hash, statistics, tokens),
 // beside the encoding on the main thread, fed through a ring in shared memory (see engines/input-analysis.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalAnalysis, readRing, type StatsKind } from './engines/input-analysis.js';
@@ -8,13 +8,13 @@ const data = workerData as {
   encoding: 'o200k_base' | 'cl100k_base';
   stats: StatsKind;
   secrets: boolean;
-  /** Whether to hash the input here (see WorkerAnalysis). */
-  hash: boolean;
+  /** Whether to count its tokens here (see WorkerAnalysis); when not, the facts say 0. */
+  tokens: boolean;
   ring: SharedArrayBuffer;
   control: SharedArrayBuffer;
 };
 
-const analysis = new LocalAnalysis(data.encoding, data.stats, null, data.secrets, data.hash);
+const analysis = new LocalAnalysis(data.encoding, data.stats, data.tokens ? null : 0, data.secrets);
 // each chunk is read where it lies in the ring, whose slot is reused once this returns
 readRing(data.ring, data.control, (chunk) => analysis.push(chunk));
 parentPort!.postMessage({ facts: analysis.endSync() });

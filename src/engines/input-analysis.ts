@@ -1,8 +1,8 @@
 // Facts about the raw input that do not depend on how it is encoded: its sha256, its token estimate and, for
 // text, the descriptor's line statistics and how much of it is terminal noise (tokens and statistics are of the
 // text as a terminal shows it; see format/terminal.ts). For a large input they are computed in a worker thread,
-// in parallel with the encoding on the main thread (two cores: one encodes, writes and hashes, one counts and
-// describes).
+// in parallel with the encoding on the main thread (two cores: one encodes and writes, and counts the tokens of
+// text; one hashes and describes).
 import { createHash, type Hash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { JsonlRecordFeeder, RecordAnalyzer, type RecordStats } from '../describe/record-stats.js';
@@ -49,8 +49,7 @@ export interface InputAnalysis {
 
 /** The analysis on the calling thread. */
 export class LocalAnalysis implements InputAnalysis {
-  /** null: the hash is the caller's (WorkerAnalysis hashes on the main thread). */
-  private readonly hash: Hash | null;
+  private readonly hash: Hash;
   private readonly meter: TokenMeter | null;
   private readonly text: TextAnalyzer | null;
   private readonly records: JsonlRecordFeeder | null;
@@ -61,16 +60,16 @@ export class LocalAnalysis implements InputAnalysis {
 
   /**
    * `tokens`: the count when the caller already has it (then the text is not counted again); the caller must
-   * know the text holds no terminal noise (see mayHoldNoise), since tokens of text are counted rendered.
+   * know the text holds no terminal noise (see mayHoldNoise), since tokens of text are counted rendered. In the
+   * worker, 0 when the main thread counts them (see WorkerAnalysis).
    */
   constructor(
     encoding: Encoding,
     stats: StatsKind,
     private readonly tokens: number | null = null,
     secrets = false,
-    hash = true,
   ) {
-    this.hash = hash ? createHash('sha256') : null;
+    this.hash = createHash('sha256');
     this.meter = tokens === null ? new TokenMeter(getTokenizer(encoding)) : null;
     this.text = stats === 'text' ? new TextAnalyzer(PREVIEW_MASK) : null;
     this.records = stats === 'jsonl' ? new JsonlRecordFeeder(new RecordAnalyzer(maskSecrets)) : null;
@@ -86,7 +85,7 @@ export class LocalAnalysis implements InputAnalysis {
 
   push(chunk: Buffer): void {
     this.secrets?.push(chunk);
-    this.hash?.update(chunk);
+    this.hash.update(chunk);
     if (this.renderer) this.renderer.push(chunk);
     else this.meter?.push(chunk);
     this.records?.push(chunk);
@@ -102,7 +101,7 @@ export class LocalAnalysis implements InputAnalysis {
     return {
       noiseBytes: this.renderer?.noiseBytes ?? 0,
       possibleSecrets: this.secrets?.counts ?? {},
-      sha256: this.hash?.digest('hex') ?? '',
+      sha256: this.hash.digest('hex'),
       tokens: this.meter ? this.meter.end() : this.tokens!,
       text: this.text?.end() ?? null,
       records: this.records?.end() ?? null,
@@ -133,14 +132,19 @@ const READ = 1;
 const LENGTHS = 2;
 
 /**
- * The analysis in a worker thread (dist/worker.cjs), fed through a ring in shared memory. The hash is computed on
- * the thread that would otherwise wait: for text, this one (the worker describes the text while the main thread
- * only escapes lines; bench/offload.sh, 1 GB: 2.74 -> 2.47 s); for JSONL, the worker (the main thread validates
- * every line; hashing here made 1 GB take 3.0 -> 3.5 s).
+ * The analysis in a worker thread (dist/worker.cjs), fed through a ring in shared memory; each thread takes what
+ * keeps the two busy alike. For text, the main thread only escapes lines and counts the tokens, and the worker
+ * hashes and describes the text: the worker was the critical path of a 200 MB text offload, and its token count
+ * was a third of it; with the count here, the hash (on this thread since a 1 GB offload went 2.74 -> 2.47 s with
+ * it) went back to the worker, CPU time per thread 620/790 -> 750/690 ms (worker/main). For JSONL, the worker
+ * hashes and counts (the main thread validates every line; hashing here made 1 GB take 3.0 -> 3.5 s).
  */
 export class WorkerAnalysis implements InputAnalysis {
-  /** The hash, when it is computed on this thread (see above). */
-  private readonly hash: Hash | null;
+  /**
+   * The tokens, when they are counted on this thread: of the text as a terminal shows it, fed the same pieces
+   * as the worker's ring (the estimate samples each piece), so the count is the one the worker would make.
+   */
+  private readonly tokens: { meter: TokenMeter; renderer: TerminalRenderer } | null;
   private written = 0;
   private readonly ring: Uint8Array;
   private readonly control: Int32Array;
@@ -151,9 +155,12 @@ export class WorkerAnalysis implements InputAnalysis {
     private readonly worker: Worker,
     ring: SharedArrayBuffer,
     control: SharedArrayBuffer,
-    hashHere: boolean,
+    tokensHere: Encoding | null,
   ) {
-    this.hash = hashHere ? createHash('sha256') : null;
+    if (tokensHere) {
+      const meter = new TokenMeter(getTokenizer(tokensHere));
+      this.tokens = { meter, renderer: new TerminalRenderer((piece) => meter.push(piece)) };
+    } else this.tokens = null;
     this.ring = new Uint8Array(ring);
     this.control = new Int32Array(control);
     worker.on('message', (m: { facts?: InputFacts }) => {
@@ -174,18 +181,19 @@ export class WorkerAnalysis implements InputAnalysis {
     // The worker makes short-lived strings at a high rate (a region's text, token pieces); left to itself V8 lets
     // its young generation grow to about 30 MB of RSS. 4 MB keeps a 1 GB offload near 100 MB, at no measured cost.
     const resourceLimits = { maxYoungGenerationSizeMb: 4 };
-    const hashHere = stats === 'text';
-    const workerData = { task: 'analysis', encoding, stats, secrets, hash: !hashHere, ring, control };
-    return new WorkerAnalysis(new Worker(script, { resourceLimits, workerData }), ring, control, hashHere);
+    const here = stats === 'text'; // the tokens are counted here
+    const workerData = { task: 'analysis', encoding, stats, secrets, tokens: !here, ring, control };
+    const worker = new Worker(script, { resourceLimits, workerData });
+    return new WorkerAnalysis(worker, ring, control, here ? encoding : null);
   }
 
   async push(chunk: Buffer): Promise<void> {
-    this.hash?.update(chunk);
     for (let at = 0; at < chunk.length; at += SLOT) {
       const piece = chunk.subarray(at, Math.min(chunk.length, at + SLOT));
       const slot = await this.freeSlot();
       this.ring.set(piece, slot * SLOT);
       this.publish(slot, piece.length);
+      this.tokens?.renderer.push(piece); // once the worker has the piece: the two run at once
     }
   }
 
@@ -211,12 +219,15 @@ export class WorkerAnalysis implements InputAnalysis {
     const facts = new Promise<InputFacts>((resolve, reject) => {
       this.result = (f) => {
         void this.worker.terminate();
-        resolve(this.hash ? { ...f, sha256: this.hash.digest('hex') } : f);
+        resolve(f);
       };
       this.worker.once('error', reject);
     });
     this.publish(await this.freeSlot(), -1);
-    return facts;
+    if (!this.tokens) return facts;
+    this.tokens.renderer.end();
+    const tokens = this.tokens.meter.end(); // while the worker finishes
+    return { ...(await facts), tokens };
   }
 
   cancel(): void {

@@ -1,7 +1,7 @@
 // V8's code cache of the bundles (bin/code-cache.js): lro as run takes it, and a cache that no longer fits its
 // bundle is refused by V8 and changes nothing lro does.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, tempDir } from '../helpers/cli.js';
@@ -41,6 +41,31 @@ describe('code cache', () => {
     expect(big.code).toBe(0);
     expect(JSON.parse(big.out).summary.count).toBe(30_000);
     expect(big.cache).toEqual({ 'cli.cjs': true });
+  });
+
+  it('is the command\'s own for the commands agents run most, and the one of all commands for the others', () => {
+    // V8 reads a whole cache before lro's first line runs: one made from every command cost --version 3x its own
+    const reporter = join(root, 'report-files.cjs');
+    writeFileSync(
+      reporter,
+      `const c = require(${JSON.stringify(join(BIN, '..', 'code-cache.js'))});
+       process.on('exit', () => process.stderr.write('FILES ' + JSON.stringify(Object.fromEntries([...c.loaded].map(
+         ([k, v]) => [k, v.file && require('node:path').basename(v.file)]))) + '\\n'));`,
+    );
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', LRO_DIR: join(root, 'files') };
+    const files = (args: string[], input = '') => {
+      const r = spawnSync(process.execPath, ['-r', reporter, BIN, ...args], { env, input, encoding: 'utf8' });
+      return JSON.parse(/FILES (.*)/.exec(r.stderr)![1]) as Record<string, string>;
+    };
+    expect(files(['--version'])).toEqual({ 'cli.cjs': 'cli.cjs.version.bin' });
+    expect(files([], 'hi\n')).toEqual({ 'cli.cjs': 'cli.cjs.offload.bin' });
+    expect(files(['offload', '--force'], 'a\nb\n')).toEqual({ 'cli.cjs': 'cli.cjs.offload.bin' });
+    expect(files(['read', 'last'])).toEqual({ 'cli.cjs': 'cli.cjs.read.bin' });
+    expect(files(['jq', 'last', '.'])).toEqual({ 'cli.cjs': 'cli.cjs.jq.bin', 'jq/jq.cjs': 'jq-jq.cjs.bin' });
+    expect(files(['ls'])).toEqual({ 'cli.cjs': 'cli.cjs.bin' });
+    const size = (f: string) => statSync(join(ROOT, 'dist/code-cache', f)).size;
+    expect(size('cli.cjs.version.bin')).toBeLessThan(size('cli.cjs.bin') / 2);
+    expect(size('cli.cjs.read.bin')).toBeLessThan(size('cli.cjs.bin'));
   });
 
   it('is refused when its bundle changed, and lro works the same', () => {

@@ -6,6 +6,7 @@
 import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
+import { chunkRegex, type LineFinder, RegexFinder } from './chunk-regex.js';
 import { grepLines } from './grep-lines.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
@@ -58,25 +59,39 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
     const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches };
     yield* grepLines(rf, search, fd, scanner);
   } else {
-    if (plan && !q.invert) scanner.setNeedles(plan.needles);
-    const selected = yield* grepRecords(rf, q, fd, scanner, !!plan && !q.invert, textOf, matches);
+    let finder: LineFinder | null = null;
+    if (plan && !q.invert) {
+      scanner.setNeedles(plan.needles);
+      finder = { reset: () => {}, find: (_view, start, end) => scanner.find(start, end) };
+    } else if (!plan && !q.invert) finder = regexFinder(h, q);
+    const selected = yield* grepRecords(rf, q, fd, scanner, finder, textOf, matches);
     if (q.countOnly) yield { kind: 'counted', matches: selected };
   }
+}
+
+/**
+ * Without a literal to look for: a regex over many stored records at once (chunk-regex.ts) finds the candidates,
+ * when the records are text searched as stored; else null (every record is tested).
+ */
+function regexFinder(h: Header, q: GrepQuery): LineFinder | null {
+  if (h.content_type !== 'text' || (isNoisy(h) && !q.asStored)) return null;
+  const cr = chunkRegex(q.matcher, true);
+  return cr ? new RegexFinder(cr) : null;
 }
 
 /** A record passed without printing, kept for the context before a match (a copy: the chunk is reused). */
 type Passed = { n: number; line: Buffer };
 
 /**
- * The general way: record by record, jumping to candidates when the scanner has needles set (`jump`). Returns
- * the number of records selected.
+ * The general way: record by record, jumping to the candidates a finder finds (needles, a regex over many records)
+ * when there is one. Returns the number of records selected.
  */
 function* grepRecords(
   rf: ResultFile,
   q: GrepQuery,
   fd: number,
   scanner: ByteScanner,
-  jump: boolean,
+  finder: LineFinder | null,
   textOf: (n: number, line: Buffer) => string,
   matches: (text: string, n: number) => boolean,
 ): Generator<GrepEvent, number> {
@@ -95,15 +110,23 @@ function* grepRecords(
   const recent: Passed[] = []; // the last `before` records passed without printing
 
   let n = 0; // number of the last record fully passed
+  let windows = 0; // the finder's windows when progress was last reported
+  // a regex over many records that the watchdog stops is diagnosed on the first of them (slow-pattern.ts)
+  if (finder) finder.onWindow = (at) => tried(n + 1, scanner.view.subarray(at, scanner.view.indexOf(0x0a, at)), textOf);
   for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, () => new FormatError('is truncated: its last record has no end of line'))) {
     const data = scanner.view;
     const end = chunk.end;
+    finder?.reset();
     const fileOffset = (p: number) => chunk.at + (p - chunk.start);
     let lineStart = chunk.start;
     while (lineStart < end) {
       // Jump to the next candidate line when nothing needs the lines in between.
-      if (jump && afterLeft === 0 && n + 1 >= q.range.from) {
-        const hit = scanner.find(lineStart, end);
+      if (finder && afterLeft === 0 && n + 1 >= q.range.from) {
+        const hit = finder.find(data, lineStart, end);
+        if (finder.windows !== undefined && finder.windows !== windows) {
+          windows = finder.windows;
+          yield { kind: 'progress' };
+        }
         const target = hit < 0 ? end : data.lastIndexOf(0x0a, hit - 1) + 1;
         if (target > lineStart) {
           n += passLines(scanner, data, lineStart, target, n, q, recent);
@@ -116,13 +139,14 @@ function* grepRecords(
           if (lineStart >= end) break;
         }
       }
+      const ls = lineStart;
       const nl = data.indexOf(0x0a, lineStart);
-      const line = data.subarray(lineStart, nl);
       lineStart = nl + 1;
       n++;
       if (n < q.range.from) continue;
       if ((n & 1023) === 0) yield { kind: 'progress' };
-      const text = textOf(n, line);
+      // a finder may have the text already, as the stored bytes it searched (then nothing is decoded)
+      const text = finder?.plainText?.(data, ls, nl) ?? textOf(n, data.subarray(ls, nl));
       if ((!q.only || q.only(n)) && matches(text, n) !== q.invert) {
         selected++;
         if (!q.countOnly) {
@@ -140,7 +164,7 @@ function* grepRecords(
         lastPrinted = n;
         afterLeft--;
         if (selected >= q.maxCount && afterLeft === 0) return selected;
-      } else if (q.before > 0 && !q.countOnly) remember(recent, q.before, n, line);
+      } else if (q.before > 0 && !q.countOnly) remember(recent, q.before, n, data.subarray(ls, nl));
       if (n >= last) {
         if (toEnd) checkEnd(rf, fileOffset(lineStart));
         return selected;
@@ -150,6 +174,16 @@ function* grepRecords(
   }
   if (n < h.count && last === h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
   return selected;
+}
+
+/** Notes record n (stored as `line`) as the one the pattern runs on, for a diagnosis (none if it is damaged). */
+function tried(n: number, line: Buffer, textOf: (n: number, line: Buffer) => string): void {
+  try {
+    lastTried.text = textOf(n, line);
+    lastTried.n = n;
+  } catch {
+    lastTried.n = 0;
+  }
 }
 
 /**

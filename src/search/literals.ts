@@ -36,7 +36,7 @@ class Unprovable extends Error {}
  * lro command would otherwise pay for compiling it at start-up (about 14 ms of `lro --version` measured).
  */
 let parser: typeof Parser | undefined;
-function regexpParser(): typeof Parser {
+export function regexpParser(): typeof Parser {
   parser ??= (createRequire(import.meta.url)('@eslint-community/regexpp') as { RegExpParser: typeof Parser }).RegExpParser;
   return parser;
 }

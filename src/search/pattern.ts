@@ -25,6 +25,10 @@ export interface Matcher {
    * text then matches exactly when it contains one of them (case aside with -i), so no regex needs to run.
    */
   readonly exact: string[] | null;
+  /** The regex source before -w wraps it (escaped with -F), and whether it parses with the u flag. */
+  readonly source: string;
+  readonly unicode: boolean;
+  readonly word: boolean;
 }
 
 const META = /[\\^$.*+?()[\]{}|]/;
@@ -38,18 +42,17 @@ export function escapeRegex(s: string): string {
 export function compilePattern(pattern: string, o: PatternOptions): Matcher {
   const literalOnly = o.fixed || !META.test(pattern);
 
-  let source = o.fixed ? escapeRegex(pattern) : pattern;
-  if (o.word) source = `(?<![\\p{L}\\p{N}_])(?:${source})(?![\\p{L}\\p{N}_])`;
+  const bare = o.fixed ? escapeRegex(pattern) : pattern;
   const flags = `g${o.ignoreCase ? 'i' : ''}`;
   let regex: RegExp;
   let unicode = true;
   try {
-    regex = new RegExp(source, `${flags}u`);
+    regex = new RegExp(o.word ? wordWrap(bare, true) : bare, `${flags}u`);
   } catch (unicodeError) {
     unicode = false;
     try {
       // not valid with the u flag (e.g. an identity escape like \- or \:); JavaScript's legacy syntax accepts it
-      regex = new RegExp(o.word ? source.replace(/\\p\{L\}\\p\{N\}/g, 'A-Za-z0-9') : source, flags);
+      regex = new RegExp(o.word ? wordWrap(bare, false) : bare, flags);
     } catch {
       const why = (unicodeError as Error).message.replace(/^Invalid regular expression: /, '');
       throw new UsageError(`invalid regular expression '${pattern}': ${why} (use -F for a fixed string)`);
@@ -64,7 +67,16 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
     ignoreCase: o.ignoreCase,
     linearTime: literalOnly || linearTime(pattern),
     exact: o.fixed ? (pattern ? [pattern] : null) : literalAlternatives(pattern),
+    source: bare,
+    unicode,
+    word: o.word,
   };
+}
+
+/** A regex source made to match whole words only (-w): no letter, digit or _ on either side (ASCII without u). */
+export function wordWrap(source: string, unicode: boolean): string {
+  const w = unicode ? '\\p{L}\\p{N}_' : 'A-Za-z0-9_';
+  return `(?<![${w}])(?:${source})(?![${w}])`;
 }
 
 /** The branches of a pattern made only of literal text and top-level `|` (`ERROR|FATAL`), else null. */

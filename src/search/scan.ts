@@ -70,6 +70,9 @@ const BY_FREQUENCY = Buffer.from(' etaoinsr01ldc2hum.:-3p54g6879/_fb,="ywvkTSAEI
 const RARITY = new Uint8Array(256).fill(255);
 BY_FREQUENCY.forEach((b, i) => (RARITY[b] = Math.min(RARITY[b], i)));
 
+/** How rare a byte is in logs and JSON: higher is rarer (255 for bytes not in the table). */
+export const byteRarity = (c: number): number => RARITY[c & 0xff];
+
 const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 
 /** The two positions of a needle to check first: its rarest byte and the rarest other byte value. */

@@ -33,6 +33,14 @@ const extra = [
   'uuid 123e4567-e89b-12d3-a456-426614174000 done',
   'ip 183.62.140.253 and 10.0.0.1',
   'date 2026-11 and ROOT root_ root',
+  // for the patterns without a literal, searched over many stored records at once (search/chunk-regex.ts):
+  // matches next to the stored quotes and escapes, non-ASCII records, anchors at the records' edges
+  '"2026-11" quoted, "183.62.140.9" too, "ABCDE7"',
+  'caf\u00e9 2026-11 ABCDE1 10.1.2.3 non-ASCII',
+  '2026-11',
+  'ssh2',
+  'Jun 9',
+  'tab\t123e4567-e89b-12d3-a456-426614174000\tin tabs',
 ];
 
 let root: string;

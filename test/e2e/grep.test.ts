@@ -189,7 +189,8 @@ describe('lro grep', () => {
     expect(slow.stderr).toContain(`use -F for a fixed string, a narrower pattern`);
     expect(slow.stderr).toContain(`lro read ${d.id} --records 1 --columns 1:2000`);
     expect(slow.stderr).not.toMatch(/catastrophic/);
-    const stuck = await lro(['grep', d.id, '(a+)+b', '--timeout', '1'], { env, timeout: 30_000 });
+    // ((a+)+b is ruled out without running: no record holds a b, search/chunk-regex.ts finds)
+    const stuck = await lro(['grep', d.id, '(a+)+\\s', '--timeout', '1'], { env, timeout: 30_000 });
     expect(stuck.code).toBe(2);
     expect(stuck.stderr).toMatch(/^lro: the pattern made no progress for 1 s on record 1 \(262 kB\), stuck at offset 0 \(catastrophic backtracking\?\)/);
   });

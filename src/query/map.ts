@@ -11,20 +11,13 @@ import type { ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { parsePath, pathLabel } from './path.js';
-import type { MapRecords } from './records.js';
+import { perResult, type MapRecords } from './records.js';
 import { candidateRecords, type StoredRecord } from './scan.js';
 
 export type { MapRecords } from './records.js';
 
-const cache = new WeakMap<ResultFile, MapRecords | null>();
-
 /** The map a JSON result is (one document whose statistics name a map of entries), or null. */
-export function mapOf(rf: ResultFile): MapRecords | null {
-  if (cache.has(rf)) return cache.get(rf)!;
-  const m = findMap(rf);
-  cache.set(rf, m);
-  return m;
-}
+export const mapOf = perResult(findMap);
 
 function findMap(rf: ResultFile): MapRecords | null {
   if (invalidSet(rf.header)?.has(1)) return null;

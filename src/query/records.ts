@@ -32,6 +32,15 @@ export interface MapRecords {
   records: (rf: ResultFile, range: Range) => Generator<StoredRecord>;
 }
 
+/** f once per opened result (a command asks several times; a stored result never changes while it is open). */
+export function perResult<T>(f: (rf: ResultFile) => T): (rf: ResultFile) => T {
+  const seen = new WeakMap<ResultFile, T>();
+  return (rf) => {
+    if (!seen.has(rf)) seen.set(rf, f(rf));
+    return seen.get(rf)!;
+  };
+}
+
 /** The records of one stream (record numbers stay those of the whole result). */
 function* ofStream(records: Generator<StoredRecord>, f: StreamFilter): Generator<StoredRecord> {
   for (const r of records) if (f.map.selects(f.choice, r.n)) yield r;

@@ -9,7 +9,7 @@ import type { ResultFile } from '../format/reader.js';
 import { formatRange, type Range } from '../ranges.js';
 import { isNumberLiteral } from './decimal.js';
 import { parseRecord, toJson, type JsonValue } from './json-value.js';
-import { RecordDecoder, type TableRecords } from './records.js';
+import { perResult, RecordDecoder, type TableRecords } from './records.js';
 
 export type { TableRecords } from './records.js';
 import { candidateRecords } from './scan.js';
@@ -18,16 +18,8 @@ import { candidateRecords } from './scan.js';
 const SPLIT_SAMPLE = 500;
 const NUMBER_RE = '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$';
 
-
-const cache = new WeakMap<ResultFile, TableRecords | null>();
-
 /** The table a text result is (the descriptor kept kind table in its statistics), or null. */
-export function tableOf(rf: ResultFile): TableRecords | null {
-  if (cache.has(rf)) return cache.get(rf)!;
-  const t = findTable(rf);
-  cache.set(rf, t);
-  return t;
-}
+export const tableOf = perResult(findTable);
 
 function findTable(rf: ResultFile): TableRecords | null {
   if (rf.header.content_type !== 'text') return null;

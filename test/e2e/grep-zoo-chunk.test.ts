@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { offloaded } from '../helpers/pages.js';
+import { rgOn, shape } from '../helpers/rg.js';
 
 const tricky = [
   'date 2026-11-26 at 10:00',
@@ -51,18 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup(root));
 
-const rg = (args: string[]) =>
-  spawnSync('rg', ['-n', '--no-heading', '--color=never', ...args, file], { encoding: 'utf8', maxBuffer: 1 << 28 });
-/** Long records (windows in lro's output, whole in rg's) by their number only. */
-const shape = (out: string) =>
-  out
-    .split('\n')
-    .map((l) => {
-      const m = /^(\d+)([:-])/.exec(l);
-      return m && (l.length > 1000 + m[0].length || /^\d+[:-]\[\d+-\d+\/\d+\] /.test(l)) ? `${m[0]}<long>` : l;
-    })
-    .filter((l, i, all) => i === 0 || !l.endsWith('<long>') || l !== all[i - 1])
-    .join('\n');
+const rg = (args: string[]) => rgOn(file, args);
 
 const PATTERNS = ['\\d{4}-\\d{2}', '^\\d', '\\d$', '^$', '[A-Z]{5,}\\d', '[^a-z ]\\d', '\\d"', 's+ \\d', '\\bk\\d'];
 PATTERNS.push('\\d+\\.\\d+\\.\\d+\\.\\d+');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { offloaded } from '../helpers/pages.js';
+import { rgOn, shape } from '../helpers/rg.js';
 
 const ZOO = readFileSync(new URL('../../bench/grep-zoo.tsv', import.meta.url), 'utf8')
   .split('\n')
@@ -63,21 +64,7 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup(root));
 
-/**
- * Output with each record longer than 1000 characters as its number only: lro shows those as windows around the
- * matches (`N:[start-end/length] text`, documented), rg whole; every other byte is compared.
- */
-const shape = (out: string) =>
-  out
-    .split('\n')
-    .map((l) => {
-      const m = /^(\d+)([:-])/.exec(l);
-      return m && (l.length > 1000 + m[0].length || /^\d+[:-]\[\d+-\d+\/\d+\] /.test(l)) ? `${m[0]}<long>` : l;
-    })
-    .filter((l, i, all) => i === 0 || !l.endsWith('<long>') || l !== all[i - 1])
-    .join('\n');
-
-const rg = (args: string[]) => spawnSync('rg', ['-n', '--no-heading', '--color=never', ...args, file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const rg = (args: string[]) => rgOn(file, args);
 
 describe('every zoo pattern: lro grep prints what rg -n prints', () => {
   for (const [flags, pattern] of ZOO) {

@@ -4,20 +4,15 @@
 // printed, gives the same answer; a cut output's next: command is followed to the end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
+import { cleanup, lro, storeOnPath } from '../helpers/cli.js';
 
 const FIXTURES = resolve(__dirname, '../../fixtures/outputs');
 let root: string;
 let env: Record<string, string>;
-beforeAll(() => {
-  root = tempDir();
-  mkdirSync(join(root, 'bin'));
-  symlinkSync(BIN, join(root, 'bin', 'lro'));
-  // whole answers are compared, so no output budget (the cut test sets its own)
-  env = { LRO_DIR: join(root, 'store'), PATH: `${join(root, 'bin')}:${process.env.PATH}`, LRO_MAX_OUTPUT_TOKENS: '0' };
-});
+// whole answers are compared, so no output budget (the cut test sets its own)
+beforeAll(() => ({ root, env } = storeOnPath({ LRO_MAX_OUTPUT_TOKENS: '0' })));
 afterAll(() => cleanup(root));
 
 type Lock = { packages: Record<string, { version?: string; license?: string; dev?: boolean }> };

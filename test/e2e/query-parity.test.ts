@@ -4,19 +4,14 @@
 // parsed (jq 1.6 and 1.8 print some numbers differently).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
+import { cleanup, lro, storeOnPath } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
 
 let root: string;
 let env: Record<string, string>;
-beforeAll(() => {
-  root = tempDir();
-  mkdirSync(join(root, 'bin'));
-  symlinkSync(BIN, join(root, 'bin', 'lro'));
-  env = { LRO_DIR: join(root, 'store'), PATH: `${join(root, 'bin')}:${process.env.PATH}`, LRO_MAX_OUTPUT_TOKENS: '0' };
-});
+beforeAll(() => ({ root, env } = storeOnPath({ LRO_MAX_OUTPUT_TOKENS: '0' })));
 afterAll(() => cleanup(root));
 
 function sh(cmd: string): { code: number; out: string; err: string } {

@@ -3,19 +3,14 @@
 // itself, and --explain's jq command, run as printed, gives the same answer. A plain log reads as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
+import { cleanup, lro, storeOnPath } from '../helpers/cli.js';
 
 const FIXTURES = resolve(__dirname, '../../fixtures/outputs');
 let root: string;
 let env: Record<string, string>;
-beforeAll(() => {
-  root = tempDir();
-  mkdirSync(join(root, 'bin'));
-  symlinkSync(BIN, join(root, 'bin', 'lro'));
-  env = { LRO_DIR: join(root, 'store'), PATH: `${join(root, 'bin')}:${process.env.PATH}` };
-});
+beforeAll(() => ({ root, env } = storeOnPath()));
 afterAll(() => cleanup(root));
 
 type Row = { n: number; cells: Record<string, string> };

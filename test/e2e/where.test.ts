@@ -1,19 +1,14 @@
 // End-to-end: `lro where` over stored results, through the built binary (and through bash for quoting).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
+import { cleanup, lro, storeOnPath } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
 
 let root: string;
 let env: Record<string, string>;
-beforeAll(() => {
-  root = tempDir();
-  mkdirSync(join(root, 'bin'));
-  symlinkSync(BIN, join(root, 'bin', 'lro'));
-  env = { LRO_DIR: join(root, 'store'), PATH: `${join(root, 'bin')}:${process.env.PATH}` };
-});
+beforeAll(() => ({ root, env } = storeOnPath()));
 afterAll(() => cleanup(root));
 
 async function store(input: string | Buffer, extra: string[] = []): Promise<string> {

@@ -1,6 +1,6 @@
 // Runs the built `lro` binary as a user would: a child process with its own store, stdin, env and exit code.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -59,6 +59,17 @@ export function lro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
 /** A fresh temporary directory; the store inside it (`<tmp>/store`) does not exist yet. */
 export function tempDir(prefix = 'lro-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * A temporary folder with a store and a bin/ whose `lro` is the built one, and the env that uses both: for tests
+ * that run an lro command as lro printed it (`--explain`, a descriptor's next command) through a shell.
+ */
+export function storeOnPath(extra: Record<string, string> = {}): { root: string; env: Record<string, string> } {
+  const root = tempDir();
+  mkdirSync(join(root, 'bin'));
+  symlinkSync(BIN, join(root, 'bin', 'lro'));
+  return { root, env: { LRO_DIR: join(root, 'store'), PATH: `${join(root, 'bin')}:${process.env.PATH}`, ...extra } };
 }
 
 /** Names in a directory (empty when it does not exist). */

@@ -5,7 +5,8 @@ import { FormatError } from '../format/header.js';
 import { originalPieces } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
-import { streamFilter, streamsOf } from '../format/streams.js';
+import { streamsOf } from '../format/streams.js';
+import { streamFilter } from '../query/view.js';
 import { STREAM_OPTION } from './stream-option.js';
 
 const OUT_CHUNK = 1 << 20;

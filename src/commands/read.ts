@@ -14,7 +14,8 @@ import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.
 import { shellQuote } from '../describe/shell.js';
 import { damagedError, resolveResult } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
-import { nthRecord, streamCount, streamFilter, type StreamFilter } from '../format/streams.js';
+import { nthRecord, streamCount, type StreamFilter } from '../format/streams.js';
+import { streamFilter } from '../query/view.js';
 import { STREAM_OPTION } from './stream-option.js';
 import { refuseBinary } from './binary-result.js';
 

@@ -1,5 +1,5 @@
 // `--stream stdout|stderr|both` of the readers: the records of one stream of a `lro run` result, which stores
-// both (format/streams.ts: streamFilter).
+// both (format/streams.ts; the filter: query/view.ts streamFilter).
 import type { OptionDef } from './command.js';
 import { STREAM_CHOICES } from '../format/streams.js';
 

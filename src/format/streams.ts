@@ -3,7 +3,6 @@
 // stderr, and `stderr_records`, their numbers as compact runs ("3-5,9,12-40"; "" when there were none). Every other
 // record came from stdout. A result without these fields (offloaded from a pipe, or stored before lro kept both
 // streams) has no stream information: its records are read as they always were.
-import { LroError } from '../errors.js';
 import { FormatError } from './format-error.js';
 
 /** The header fields the stream information is read from and checked against (header.ts's Header has them). */
@@ -152,15 +151,3 @@ export interface StreamFilter {
   choice: StreamName;
 }
 
-/**
- * The stream filter of `--stream CHOICE` on a result (null for none or both); a result without stream
- * information cannot answer it, and says so rather than pretend every record came from stdout.
- */
-export function streamFilter(h: StreamHeader & { id: string }, choice: string | undefined): StreamFilter | null {
-  if (choice === undefined || choice === 'both') return null;
-  const map = streamsOf(h);
-  if (!map) {
-    throw new LroError(`result ${h.id} does not record which stream its lines came from (only lro run keeps stderr apart): drop --stream`);
-  }
-  return { map, choice: choice as StreamName };
-}

@@ -19,5 +19,18 @@ if (file) {
     if (/^lro-.*\.jsonl$/.test(basename(path))) total += got;
     return got;
   };
-  process.on('exit', () => fs.writeFileSync(file, `${total} ${process.resourceUsage().maxRSS}`));
+  process.on('exit', () => fs.writeFileSync(file, `${total} ${peakKb()}`));
+}
+
+// The process's own peak: VmHWM, the high-water mark of the memory this program mapped since exec. Not
+// resourceUsage().maxRSS, which Linux carries across exec from the forked parent: a test runner holding 170 MB
+// made every lro it started report 170 MB.
+function peakKb() {
+  try {
+    const hwm = /^VmHWM:\s*(\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (hwm) return Number(hwm[1]);
+  } catch {
+    // no /proc: not Linux
+  }
+  return process.resourceUsage().maxRSS;
 }

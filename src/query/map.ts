@@ -6,7 +6,7 @@
 // whole, so keys keep their order and numbers every digit.
 import { documentKind } from '../describe/stored.js';
 import { FormatError } from '../format/header.js';
-import { objectMembers, rawMember } from '../format/json-scan.js';
+import { objectMembers } from '../format/json-scan.js';
 import type { ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
@@ -38,15 +38,37 @@ function* entryRecords(rf: ResultFile, keys: string[], range: Range): Generator<
   for (const r of candidateRecords(rf, { from: 1, to: Infinity }, null)) doc = Buffer.from(displayBytes(rf.header, r.n, r.line));
   if (!doc) return;
   let obj: Buffer | null = doc;
-  for (const k of keys) obj = obj && rawMember(obj, k);
+  for (const k of keys) obj = obj && memberValue(obj, k);
   if (!obj || obj[0] !== 0x7b) throw new FormatError(`has no map at ${keys.join('.')} as its header's statistics say`);
   let n = 0;
   const open = Buffer.from('{"key":');
   const mid = Buffer.from(',"value":');
   const close = Buffer.from('}');
-  for (const m of objectMembers(obj)) {
+  for (const m of uniqueMembers(obj)) {
     if (++n < range.from) continue;
     if (n > range.to) return;
     yield { n, line: Buffer.concat([open, m.key, mid, m.value, close]) };
   }
+}
+
+/** The value of the member `key` of an object's text as jq reads it (the last written, the key decoded), or null. */
+function memberValue(obj: Buffer, key: string): Buffer | null {
+  let value: Buffer | null = null;
+  for (const m of objectMembers(obj)) if (JSON.parse(m.key.toString('utf8')) === key) value = m.value;
+  return value;
+}
+
+/**
+ * The members of an object as jq holds them: a key written twice is one entry, at its first place with its last
+ * value (`{"a":1,"b":2,"a":3} | to_entries` is a=3, b=2), so entries count and number as the descriptor's do.
+ */
+function uniqueMembers(obj: Buffer): Iterable<{ key: Buffer; value: Buffer }> {
+  const byKey = new Map<string, { key: Buffer; value: Buffer }>();
+  for (const m of objectMembers(obj)) {
+    const name = JSON.parse(m.key.toString('utf8')) as string; // "a" and "\u0061" are one key
+    const first = byKey.get(name);
+    if (first) first.value = m.value;
+    else byKey.set(name, { key: m.key, value: m.value });
+  }
+  return byKey.values();
 }

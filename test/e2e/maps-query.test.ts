@@ -142,6 +142,23 @@ describe('entries keep the document order and every digit', () => {
     expect(big.out).toBe('4: {"key":"24"}\n');
   });
 
+  it('a key written twice is one entry, at its first place with its last value, as jq reads it', async () => {
+    // "k20" again at the end, and "k24" spelt with an escape: jq's to_entries (and JSON.parse, for keys that are
+    // not numbers) keep one entry each, where it was first written, with the value written last
+    const keys = Array.from({ length: 12 }, (_, i) => `k${30 - i * 2}`);
+    const body = keys.map((k, i) => `"${k}":{"i":${i},"state":"${i % 3 ? 'ok' : 'stale'}"}`).join(',');
+    const text = `{"cache":{${body},"k20":{"i":99,"state":"stale"},"k\\u0032\\u0034":{"i":98,"state":"ok"}}}\n`;
+    const s = await store(text);
+    expect(s.descriptor.summary.kind).toBe('json-map');
+    const want = Object.entries((JSON.parse(text) as { cache: Record<string, { state: string }> }).cache);
+    expect(want.length).toBe(12);
+    expect((await run(['count', s.id])).out).toBe('12\n');
+    const r = await run(['where', s.id, 'value.state=stale', '--fields', 'key,value.i']);
+    expect(r.code, r.stderr).toBe(0);
+    const stale = want.map(([k, v], i) => ({ n: i + 1, k, v })).filter((e) => e.v.state === 'stale');
+    expect(lines(r.out)).toEqual(stale.map((e) => `${e.n}: ${JSON.stringify({ key: e.k, "value.i": (e.v as { i: number }).i })}`));
+  });
+
   it("npm ls --json's dependencies (a tree) are its top-level entries", async () => {
     const text = readFileSync(join(FIXTURES, 'npm-ls.json'), 'utf8');
     const deps = Object.entries((JSON.parse(text) as { dependencies: Record<string, { version: string }> }).dependencies);

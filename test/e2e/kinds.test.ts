@@ -201,9 +201,11 @@ describe('kinds of text', () => {
     }
   });
 
-  it('every jq recipe a kind prints runs as printed and prints something', async () => {
-    const files = ['orders.csv', 'du-a.tsv', 'ls-laR-share-doc.txt', 'ps-aux.txt', 'df-h.txt', 'find-usr-include.txt'];
-    for (const name of [...files, 'git-diff.patch', 'git-log-stat.txt', 'package-lock.json', 'npm-ls.json']) {
+  // one test a fixture: each runs several lro jq, a few seconds on a loaded machine
+  const recipeFixtures = ['orders.csv', 'du-a.tsv', 'ls-laR-share-doc.txt', 'ps-aux.txt', 'df-h.txt', 'find-usr-include.txt'];
+  it.each([...recipeFixtures, 'git-diff.patch', 'git-log-stat.txt', 'package-lock.json', 'npm-ls.json'])(
+    'every jq recipe the kind of %s prints runs as printed and prints something',
+    async (name) => {
       const d = await offload(fixture(name));
       expect(d.jq_recipes.length, name).toBeGreaterThan(0);
       for (const r of d.jq_recipes as { command: string }[]) {
@@ -212,8 +214,8 @@ describe('kinds of text', () => {
         expect(out.code, `${name}: ${r.command}\n${out.stderr}`).toBe(0);
         expect(out.out.trim().length, r.command).toBeGreaterThan(2);
       }
-    }
-  });
+    },
+  );
 
   it('the prose descriptor says the kind and its facts', async () => {
     const r = await lro(['offload', '--force', '--descriptor', 'text'], { input: fixture('ps-aux.txt'), env });

@@ -89,6 +89,27 @@ describe('lro diff: two runs of a test suite', () => {
       { type: 'test', change: 'newly_passing', name: 'tests/test_auth.py::test_logout', record_a: 4, record_b: 2 },
     ]);
   });
+
+  it('cargo test text and a pytest parameter with spaces: tests named as the descriptor names them', async () => {
+    const cargo = (fail: string) =>
+      ['parse::empty', 'parse::nested', 'eval::sum'].map((t) => `test ${t} ... ${t === fail ? 'FAILED' : 'ok'}\n`).join('');
+    const a = await store(cargo(''), 'cargo test');
+    const b = await store(cargo('parse::nested'), 'cargo test');
+    const r = await lro(['diff', a, b, '--json'], { env });
+    expect(r.code).toBe(1);
+    const items = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(items.filter((i) => i.type === 'test')).toEqual([
+      { type: 'test', change: 'newly_failing', name: 'parse::nested', record_a: 2, record_b: 2 },
+    ]);
+    const info = await lro(['info', b], { env });
+    expect(JSON.parse(info.out).summary.kind_facts).toMatchObject({ runner: 'cargo test', failed: 1, failing: ['parse::nested'] });
+
+    const pytest = (fail: boolean) =>
+      ['a', 'b c', 'd'].map((p, i) => `tests/test_p.py::test_x[${p}] ${fail && i === 1 ? 'FAILED' : 'PASSED'}  [ ${i}%]\n`).join('');
+    const p = await lro(['diff', await store(pytest(false), 'pytest -v'), await store(pytest(true), 'pytest -v'), '--json'], { env });
+    const tests = p.out.trim().split('\n').map((l) => JSON.parse(l)).filter((i) => i.type === 'test');
+    expect(tests.map((t) => [t.change, t.name])).toEqual([['newly_failing', 'tests/test_p.py::test_x[b c]']]);
+  });
 });
 
 /** A kubectl get pods -o json listing: `changes` edits pods by index; `drop` leaves one out, `add` one more. */

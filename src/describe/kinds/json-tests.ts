@@ -1,9 +1,9 @@
 // Test runs written as JSON: go test -json (one event a record) and jest --json (one test file a record, the run's
 // totals in the envelope). Passed, failed and skipped tests counted, the failing ones named, up front.
+import { goOutcome } from './test-lines.js';
 import type { KindFacts } from './types.js';
 
 const MAX_NAMES = 20;
-const GO_STATUS: Record<string, 'passed' | 'failed' | 'skipped'> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
 
 export class TestRunWatch {
   private runner: 'go test -json' | 'jest' | null | undefined;
@@ -33,7 +33,7 @@ export class TestRunWatch {
   private goEvent(r: Record<string, unknown>, weight: number): void {
     if (typeof r.Action !== 'string') return this.stop();
     if (typeof r.Test !== 'string') return;
-    const status = GO_STATUS[r.Action];
+    const status = goOutcome(r.Action);
     if (!status) return;
     this.counts[status] += weight;
     if (status === 'failed') this.fail(`${String(r.Package)} ${r.Test}`);

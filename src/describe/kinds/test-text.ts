@@ -3,54 +3,10 @@
 // the errors, and only those.
 import type { KindFacts, TextSample } from './types.js';
 import { shellQuote } from '../shell.js';
+import { CARGO_TEST, GO_TEST, OUTCOME, PYTEST, type ResultLine } from './test-lines.js';
 
-interface Runner {
-  name: string;
-  /** A line's test outcome: [status, test name] or null. */
-  line: (l: string) => [string, string] | null;
-  fail: string;
-}
-
-const RUNNERS: Runner[] = [
-  {
-    name: 'pytest',
-    line: (l) => {
-      const m = /^(\S+::\S+(?: \S+)*?) (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/.exec(l);
-      return m ? [m[2], m[1]] : null;
-    },
-    fail: ' FAILED',
-  },
-  {
-    name: 'go test',
-    line: (l) => {
-      const m = /^\s*--- (PASS|FAIL|SKIP): (\S+)/.exec(l);
-      return m ? [m[1], m[2]] : null;
-    },
-    fail: '--- FAIL: ',
-  },
-  {
-    name: 'cargo test',
-    line: (l) => {
-      const m = /^test (\S+) \.\.\. (ok|FAILED|ignored)$/.exec(l);
-      return m ? [m[2], m[1]] : null;
-    },
-    fail: ' ... FAILED',
-  },
-];
-
-const STATUS: Record<string, string> = {
-  PASSED: 'passed',
-  PASS: 'passed',
-  ok: 'passed',
-  XPASS: 'passed',
-  FAILED: 'failed',
-  FAIL: 'failed',
-  ERROR: 'failed',
-  SKIPPED: 'skipped',
-  SKIP: 'skipped',
-  ignored: 'skipped',
-  XFAIL: 'skipped',
-};
+/** The runners whose -v lines make a test run's text (a summary line repeats a test, so it is not one of them). */
+const RUNNERS: ResultLine[] = [PYTEST, GO_TEST, CARGO_TEST];
 
 export function detectTestText(s: TextSample): KindFacts | null {
   for (const r of RUNNERS) {
@@ -58,11 +14,11 @@ export function detectTestText(s: TextSample): KindFacts | null {
     const failing: { line: number; text: string }[] = [];
     const seen = new Set<string>();
     s.lines.forEach((l, i) => {
-      const m = l.length < 600 ? r.line(l) : null;
+      const m = l.length < 600 ? r.read(l) : null;
       if (!m) return;
-      const status = STATUS[m[0]];
-      // pytest repeats a failure in its short summary ("FAILED path::test - …"); a name counts once
-      const key = `${status} ${m[1]}`;
+      const status = OUTCOME[m.word];
+      // a name counts once (a rerun plugin, or a log printed twice, tells a test again)
+      const key = `${status} ${m.name}`;
       if (seen.has(key)) return;
       seen.add(key);
       counts[status]++;
@@ -70,11 +26,11 @@ export function detectTestText(s: TextSample): KindFacts | null {
     });
     const tests = counts.passed + counts.failed + counts.skipped;
     if (tests < 3) continue;
-    const names = failing.map((f) => r.line(f.text.startsWith('---') ? f.text : s.lines[f.line - 1])![1]);
+    const names = failing.map((f) => r.read(f.text.startsWith('---') ? f.text : s.lines[f.line - 1])!.name);
     return {
       kind: 'test-run',
       facts: {
-        runner: r.name,
+        runner: r.runner,
         tests,
         ...counts,
         ...(s.complete ? {} : { from_first_lines: s.lines.length }),

@@ -131,21 +131,35 @@ describe('lro grep', () => {
     expect(seen).toEqual(expected);
   });
 
-  it("a cut inside a match's after-context: the next part starts with the rest of it (--from), and -m still holds", async () => {
+  /** 120 lines, every tenth a MATCH: stored once for the tests of cuts inside a match's context. */
+  let contextCut: { id: string; file: string } | undefined;
+  async function contextCutResult(): Promise<{ id: string; file: string }> {
+    if (contextCut) return contextCut;
     const text = `${Array.from({ length: 120 }, (_, i) => `line ${i + 1} ${(i + 1) % 10 === 0 ? 'MATCH here' : 'plain filler words'}`).join('\n')}\n`;
     const file = join(root, 'context-cut.log');
     writeFileSync(file, text);
-    const id = await offloaded(file, env);
-    for (const flags of [['-A', '3'], ['-A', '3', '-m', '7'], ['-B', '2', '-A', '12']]) {
+    contextCut = { id: await offloaded(file, env), file };
+    return contextCut;
+  }
+
+  // one test a set of flags: each follows a dozen next: commands, a few seconds each set on a loaded machine
+  it.each([[['-A', '3']], [['-A', '3', '-m', '7']], [['-B', '2', '-A', '12']]])(
+    "a cut inside a match's context (%j): the parts followed by next: give rg's lines, each once, in order",
+    async (flags) => {
+      const { id, file } = await contextCutResult();
       const whole = (await lro(['grep', id, 'MATCH', ...flags, '--max-tokens', '0'], { env })).out;
       const { lines, pages } = await followNext(['grep', id, 'MATCH', ...flags, '--max-tokens', '60'], env, [0, 1]);
-      expect(pages, flags.join(' ')).toBeGreaterThan(2);
+      expect(pages).toBeGreaterThan(2);
       // every line once, in order (a part never starts with the -- between groups)
       const records = (out: string[]) => out.filter((l) => l !== '--');
-      expect(records(lines), flags.join(' ')).toEqual(records(whole.trimEnd().split('\n')));
+      expect(records(lines)).toEqual(records(whole.trimEnd().split('\n')));
       const rg = execFileSync('rg', ['-n', 'MATCH', ...flags, file], { encoding: 'utf8' });
-      expect(whole, flags.join(' ')).toBe(rg);
-    }
+      expect(whole).toBe(rg);
+    },
+  );
+
+  it("a cut inside a match's after-context: the next part starts with the rest of it (--from)", async () => {
+    const { id } = await contextCutResult();
     // the next command a cut inside the after-context of record 20 gives
     const first = (await lro(['grep', id, 'MATCH', '-A', '3', '--max-tokens', '60'], { env })).out;
     const [, start, from] = /next: lro grep \w+ MATCH -A 3 --max-tokens 60 --records (\d+): --from (\d+)\]\n$/.exec(first)!;

@@ -47,6 +47,8 @@ interface Walk {
   edits: Edit[];
   anchors: boolean;
   words: boolean;
+  /** Some character the pattern consumes may be a quote. */
+  quotes: boolean;
   quoted: boolean;
   flags: string;
 }
@@ -57,6 +59,16 @@ export interface ChunkRegex {
   find: RegExp;
   /** Text records (the text is inside quotes); else json records. */
   quoted: boolean;
+  /**
+   * The whole pattern rewritten, when a match of it strictly inside a plain record's quotes proves the record's
+   * text matches (see RegexFinder.settles): text records, no ^ or $ (they consume the quotes); else null.
+   */
+  whole: RegExp | null;
+  /**
+   * No part of the pattern matches a quote and there is no ^ or $: any match inside a plain record lies inside
+   * its quotes, so it settles the record without finding where the match starts (no match object is made).
+   */
+  quoteFree: boolean;
 }
 
 /**
@@ -72,7 +84,7 @@ export function chunkRegex(m: Matcher, quoted: boolean): ChunkRegex | null {
   } catch {
     return null;
   }
-  const w: Walk = { edits: [], anchors: false, words: false, quoted, flags };
+  const w: Walk = { edits: [], anchors: false, words: false, quotes: false, quoted, flags };
   try {
     for (const a of tree.alternatives) visit(a, w);
   } catch (e) {
@@ -87,7 +99,9 @@ export function chunkRegex(m: Matcher, quoted: boolean): ChunkRegex | null {
   const end = m.source.length;
   const source = at ? `${edited(at.start, at.end)}(?<=${edited(0, at.end)})${edited(at.end, end)}` : edited(0, end);
   const find = windowRegex(m, source, flags);
-  return find ? { find, quoted } : null;
+  if (!find) return null;
+  const whole = quoted && !w.anchors ? (at ? windowRegex(m, edited(0, end), flags) : find) : null;
+  return { find, quoted, whole, quoteFree: whole !== null && !w.quotes };
 }
 
 /** The rewritten source as a global multiline regex; null if it does not compile or matches "" or a newline. */
@@ -138,8 +152,13 @@ function applyEdits(source: string, edits: Edit[], from: number, to: number): st
 
 /** Whether a one-character construct (its source) matches a newline. */
 function matchesNewline(raw: string, flags: string): boolean {
+  return matchesChar(raw, flags, '\n');
+}
+
+/** Whether a one-character construct (its source) matches `c` (true when that cannot be told). */
+function matchesChar(raw: string, flags: string, c: string): boolean {
   try {
-    return new RegExp(raw, flags).test('\n');
+    return new RegExp(raw, flags).test(c);
   } catch {
     return true;
   }
@@ -175,15 +194,18 @@ function visitAtom(node: Element, w: Walk): void {
       return;
     case 'Character':
       if (node.value === 0x0a) throw new Unfit();
+      if (node.value === 0x22) w.quotes = true;
       return;
     case 'CharacterSet':
       if (matchesNewline(node.raw, w.flags)) throw new Unfit();
+      if (matchesChar(node.raw, w.flags, '"')) w.quotes = true;
       return;
     case 'CharacterClass': {
       if (node.unicodeSets) throw new Unfit();
       // a negated class would match the newline between records: it no longer does (no text holds one)
       const raw = node.negate ? `${node.raw.slice(0, -1)}\\n]` : node.raw;
       if (matchesNewline(raw, w.flags)) throw new Unfit();
+      if (matchesChar(raw, w.flags, '"')) w.quotes = true;
       if (node.negate) w.edits.push({ at: node.end - 1, end: node.end - 1, text: '\\n' });
       return;
     }
@@ -206,6 +228,11 @@ export interface LineFinder {
   /** Called with the start of each window before a regex runs over it (the search names its first record). */
   onWindow?: (start: number) => void;
   /**
+   * Whether the record stored at [ls, le) of view, where the last find() stopped, is proved to match without
+   * testing its text (a count then needs no text at all).
+   */
+  settles?(view: Buffer, ls: number, le: number): boolean;
+  /**
    * The text of the record stored at [ls, le) of view (le at its newline) when its stored bytes are that text
    * (in quotes for a text record), from what the last find() searched, with no copy; else undefined.
    */
@@ -225,6 +252,9 @@ export class RegexFinder implements LineFinder {
   private we = 0;
   private loaded = false;
   private hit = -1;
+  /** The end of the match at `hit` (relative to the window, as hit is). */
+  private hitEnd = -1;
+  private lastEnd = -1;
   private odd = -1;
   private readonly special: RegExp;
   windows = 0;
@@ -242,11 +272,38 @@ export class RegexFinder implements LineFinder {
     if (start >= end) return -1;
     if (!this.loaded || start < this.ws || start >= this.we) this.load(view, start, end);
     const rel = start - this.ws;
-    if (this.hit < rel) this.hit = this.next(this.cr.find, rel);
+    if (this.hit < rel) {
+      this.hit = this.next(this.cr.find, rel);
+      this.hitEnd = this.lastEnd;
+    }
     if (this.odd < rel) this.odd = this.nextSpecial(rel);
     const h = Math.min(this.hit, this.odd);
     if (h < this.text.length) return this.ws + h;
     return this.we < end ? this.we : -1;
+  }
+
+  /**
+   * Counts the records of the window from `start` (whole records up to `end`) that match: those a match settles,
+   * and the other candidates that `test` (given a record's stored bytes [ls, le)) says match. Returns the count;
+   * the next window starts at `windowEnd`.
+   */
+  countWindow(view: Buffer, start: number, end: number, test: (ls: number, le: number) => boolean): number {
+    this.load(view, start, end);
+    let count = 0;
+    for (let at = start; at < this.we; ) {
+      const hit = this.find(view, at, this.we);
+      if (hit < 0) break;
+      const ls = this.ws + this.text.lastIndexOf('\n', hit - this.ws - 1) + 1;
+      const le = this.ws + this.text.indexOf('\n', hit - this.ws);
+      if (this.settles(view, ls, le) || test(ls, le)) count++;
+      at = le + 1;
+    }
+    return count;
+  }
+
+  /** Where the window loaded last ends. */
+  get windowEnd(): number {
+    return this.we;
   }
 
   /** The window from `start`: up to WINDOW bytes of whole records (a longer record whole). */
@@ -291,7 +348,42 @@ export class RegexFinder implements LineFinder {
 
   private next(re: RegExp, from: number): number {
     re.lastIndex = from;
+    if (re === this.cr.find && this.cr.quoteFree) {
+      // the match's last character: inside the same record as its first, which is all find() needs
+      if (!re.test(this.text)) return Infinity;
+      this.lastEnd = re.lastIndex;
+      return re.lastIndex - 1;
+    }
     const m = re.exec(this.text);
-    return m ? m.index : Infinity;
+    if (!m) return Infinity;
+    this.lastEnd = re.lastIndex;
+    return m.index;
+  }
+
+  /**
+   * A plain record (no backslash, no byte beyond ASCII) where the whole rewritten pattern matches strictly inside
+   * its quotes matches: the match consumed only its text, and \b or -w's one-character lookarounds see a quote
+   * at the text's edges, no word character, as they see nothing past a line. A match that takes a quote (as
+   * [^a]x may) proves nothing: the pattern decides that record.
+   */
+  settles(view: Buffer, ls: number, le: number): boolean {
+    const whole = this.cr.whole;
+    if (!whole || !this.loaded || ls < this.ws || le >= this.we) return false;
+    const rs = ls - this.ws;
+    const re = le - this.ws;
+    if (this.odd < re || this.hit < rs || this.hit >= re) return false;
+    if (re - rs < 2 || view[ls] !== 0x22 || view[le - 1] !== 0x22) return false;
+    if (this.cr.quoteFree) return true;
+    let start = this.hit;
+    let end = this.hitEnd;
+    if (whole !== this.cr.find) {
+      // the match was found at its rarest character: find where the whole pattern matches in this record
+      whole.lastIndex = rs;
+      const m = whole.exec(this.text);
+      if (!m) return false;
+      start = m.index;
+      end = whole.lastIndex;
+    }
+    return start > rs && end < re;
   }
 }

@@ -55,7 +55,7 @@ function writeLine(view: Buffer, at: number, n: number, ts: number, te: number):
  * Where the chunk's data from `start` to `end` stops being records the header counts: `end`, or the end of the
  * `have`-th line when the chunk holds more (at least 2 bytes a record before counting exactly).
  */
-function endOfRecords(scanner: ByteScanner, start: number, end: number, have: number): number {
+export function endOfRecords(scanner: ByteScanner, start: number, end: number, have: number): number {
   if (have >= (end - start) / 2 || scanner.count(start, end) <= have) return end;
   return afterLines(scanner.view, start, have);
 }

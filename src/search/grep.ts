@@ -7,7 +7,7 @@ import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import { chunkRegex, type LineFinder, RegexFinder } from './chunk-regex.js';
-import { grepLines } from './grep-lines.js';
+import { endOfRecords, grepLines } from './grep-lines.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
 import { ByteScanner, scanChunks } from './scan.js';
@@ -64,6 +64,10 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
       scanner.setNeedles(plan.needles);
       finder = { reset: () => {}, find: (_view, start, end) => scanner.find(start, end) };
     } else if (!plan && !q.invert) finder = regexFinder(h, q);
+    if (finder instanceof RegexFinder && q.countOnly && whole && !q.only && q.maxCount === Infinity) {
+      yield { kind: 'counted', matches: yield* countByWindows(rf, fd, scanner, finder, textOf, matches) };
+      return;
+    }
     const selected = yield* grepRecords(rf, q, fd, scanner, finder, textOf, matches);
     if (q.countOnly) yield { kind: 'counted', matches: selected };
   }
@@ -77,6 +81,50 @@ function regexFinder(h: Header, q: GrepQuery): LineFinder | null {
   if (h.content_type !== 'text' || (isNoisy(h) && !q.asStored)) return null;
   const cr = chunkRegex(q.matcher, true);
   return cr ? new RegexFinder(cr) : null;
+}
+
+/**
+ * Counts the matching records of a whole result window by window (-c without a literal): a match inside a plain
+ * record's quotes settles it (chunk-regex.ts), other candidates are tested, and nothing else is looked at.
+ */
+function* countByWindows(
+  rf: ResultFile,
+  fd: number,
+  scanner: ByteScanner,
+  finder: RegexFinder,
+  textOf: (n: number, line: Buffer) => string,
+  matches: (text: string, n: number) => boolean,
+): Generator<GrepEvent, number> {
+  const h = rf.header;
+  let n = 0; // records before the chunk
+  let selected = 0;
+  const unterminated = () => new FormatError('is truncated: its last record has no end of line');
+  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminated)) {
+    const data = scanner.view;
+    const end = endOfRecords(scanner, chunk.start, chunk.end, h.count - n);
+    // the number of a record of this chunk, from a position that only goes forward (only tested ones need it)
+    let counted = chunk.start;
+    let before = n;
+    const numberAt = (ls: number) => {
+      before += scanner.count(counted, ls);
+      counted = ls;
+      return before + 1;
+    };
+    finder.reset();
+    finder.onWindow = (at) => tried(numberAt(at), data.subarray(at, data.indexOf(0x0a, at)), textOf);
+    const test = (ls: number, le: number) => {
+      const text = finder.plainText(data, ls, le) ?? textOf(numberAt(ls), data.subarray(ls, le));
+      return matches(text, numberAt(ls));
+    };
+    for (let at = chunk.start; at < end; at = finder.windowEnd) {
+      selected += finder.countWindow(data, at, end, test);
+      yield { kind: 'progress' };
+    }
+    n += scanner.count(chunk.start, end);
+    if (end < chunk.end) throw new FormatError(`has more records than its header says (${h.count})`);
+  }
+  if (n < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
+  return selected;
 }
 
 /** A record passed without printing, kept for the context before a match (a copy: the chunk is reused). */
@@ -145,9 +193,12 @@ function* grepRecords(
       n++;
       if (n < q.range.from) continue;
       if ((n & 1023) === 0) yield { kind: 'progress' };
-      // a finder may have the text already, as the stored bytes it searched (then nothing is decoded)
-      const text = finder?.plainText?.(data, ls, nl) ?? textOf(n, data.subarray(ls, nl));
-      if ((!q.only || q.only(n)) && matches(text, n) !== q.invert) {
+      // a finder may prove the record matches (a count then needs no text), or have the text already, as the
+      // stored bytes it searched (then nothing is decoded)
+      const settled = finder?.settles?.(data, ls, nl) === true;
+      const text =
+        settled && q.countOnly ? '' : (finder?.plainText?.(data, ls, nl) ?? textOf(n, data.subarray(ls, nl)));
+      if ((!q.only || q.only(n)) && (settled || matches(text, n) !== q.invert)) {
         selected++;
         if (!q.countOnly) {
           const firstShown = recent.length > 0 ? recent[0].n : n;

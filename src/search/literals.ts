@@ -42,19 +42,50 @@ export function regexpParser(): typeof Parser {
 }
 
 export function extractLiterals(pattern: string, unicode: boolean, max: number): string[] {
+  return analyzeLiterals(pattern, unicode, max).literals;
+}
+
+export interface PatternLiterals {
+  literals: string[];
+  exact: string[] | null;
+}
+
+/**
+ * The literals a pattern requires (as extractLiterals), and `exact`: the strings it matches when it is nothing but
+ * a set of at most `max` literal strings, without an assertion (`(Failed|Accepted) password`, `uid=10(01|00)`),
+ * else null. A text then matches exactly when it holds one of them, so a hit settles a record without the regex.
+ */
+export function analyzeLiterals(pattern: string, unicode: boolean, max: number): PatternLiterals {
   let tree: Node;
   try {
     tree = new (regexpParser())({ ecmaVersion: 2025 }).parsePattern(pattern, 0, pattern.length, { unicode });
   } catch {
-    return [];
+    return { literals: [], exact: null };
   }
   try {
     const info = disjunction((tree as { alternatives: Alternative[] }).alternatives, max);
     const best = pick([info.exact, info.required], max);
-    return best ? [...best] : [];
+    // (^, $ and \b count as empty strings in the walk: with one, the strings are required, not the whole match)
+    const exact = usable(info.exact, max) && !hasAssertion(tree) ? [...info.exact] : null;
+    return { literals: best ? [...best] : [], exact };
   } catch (e) {
-    if (e instanceof Unprovable) return [];
+    if (e instanceof Unprovable) return { literals: [], exact: null };
     throw e;
+  }
+}
+
+function hasAssertion(n: Node): boolean {
+  switch (n.type) {
+    case 'Assertion':
+      return true;
+    case 'Pattern':
+    case 'Group':
+    case 'CapturingGroup':
+      return n.alternatives.some((a) => a.elements.some(hasAssertion));
+    case 'Quantifier':
+      return hasAssertion(n.element);
+    default:
+      return false;
   }
 }
 

@@ -2,7 +2,7 @@
 // must contain (search/literals.ts), so large files are scanned with a fast substring search and only candidate
 // records are decoded and tested (ripgrep's "required literal" idea).
 import { UsageError } from '../errors.js';
-import { extractLiterals } from './literals.js';
+import { analyzeLiterals } from './literals.js';
 import { MAX_NEEDLES } from './scan.js';
 
 export interface PatternOptions {
@@ -60,13 +60,14 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
   }
   // with -i the kernel may need two more needles for the non-ASCII letters that fold to ASCII (needles.ts)
   // (a pattern without a metacharacter is its own literal: no need to parse it)
-  const literals = o.fixed ? [pattern] : literalOnly ? [pattern].filter((l) => l.length >= 2) : extractLiterals(pattern, unicode, MAX_NEEDLES - (o.ignoreCase ? 2 : 0));
+  const found = o.fixed || literalOnly ? null : analyzeLiterals(pattern, unicode, MAX_NEEDLES - (o.ignoreCase ? 2 : 0));
+  const literals = o.fixed ? [pattern] : found ? found.literals : [pattern].filter((l) => l.length >= 2);
   return {
     regex,
     literals: literals.filter((l) => l.length > 0),
     ignoreCase: o.ignoreCase,
     linearTime: literalOnly || linearTime(pattern),
-    exact: o.fixed ? (pattern ? [pattern] : null) : literalAlternatives(pattern),
+    exact: o.fixed ? (pattern ? [pattern] : null) : (literalAlternatives(pattern) ?? found?.exact ?? null),
     source: bare,
     unicode,
     word: o.word,

@@ -5,7 +5,7 @@
 // and enough records to cross windows and read chunks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { offloaded } from '../helpers/pages.js';
@@ -71,4 +71,25 @@ describe('patterns without a literal: lro grep prints what rg -n prints', () => 
       }
     });
   }
+});
+
+describe('a count without a literal on a damaged result', () => {
+  it('says what a count with a literal says: a record missing, a record too many', async () => {
+    const store = join(root, 'damaged');
+    cpSync(env.LRO_DIR, store, { recursive: true });
+    const file = join(store, readdirSync(store).find((f) => f.includes(id) && f.endsWith('.jsonl'))!);
+    const records = readFileSync(file, 'utf8');
+    const denv = { LRO_DIR: store };
+    const count = (pattern: string) => lro(['grep', '-c', id, '--', pattern], { env: denv });
+    const lastMissing = records.slice(0, records.lastIndexOf('\n', records.length - 2) + 1);
+    for (const damaged of [lastMissing, `${records}"2026-11 one more"\n`]) {
+      writeFileSync(file, damaged);
+      const [byWindows, byLiteral] = [await count('\\d{4}-\\d{2}'), await count('2026-11')];
+      expect(byWindows.code).toBe(byLiteral.code);
+      expect(byWindows.code).not.toBe(0);
+      expect(byWindows.stderr).toMatch(/records|truncated/);
+      expect(byWindows.stderr.split('\n')).toHaveLength(2);
+      expect(byWindows.stderr).toBe(byLiteral.stderr);
+    }
+  });
 });

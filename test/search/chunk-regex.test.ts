@@ -113,6 +113,49 @@ describe('chunkRegex', () => {
     }
   });
 
+  it('settles a plain record only when the pattern matches its text, and settles most plain matches', () => {
+    const lines = [...LINES, 'x1', '"x"', '1x', 'a "7" b', '7', 'abc', 'sshd', 'no sshd_x', '2026-11 and 2026-1'];
+    const view = stored(lines);
+    const patterns: [string, { ignoreCase?: boolean; word?: boolean }][] = [
+      ['[0-9]', {}],
+      ['\\d{4}-\\d{2}', {}],
+      ['[^a-z ]\\d', {}],
+      ['[^a]x', {}],
+      ['\\d"?', {}],
+      ['\\bsshd\\b', {}],
+      ['sshd', { word: true }],
+      ['[A-Z]{5,}\\d', { ignoreCase: true }],
+      ['^\\d', {}],
+      ['\\d$', {}],
+    ];
+    let settledPlain = 0;
+    for (const [p, o] of patterns) {
+      const m = matcher(p, o);
+      const f = new RegexFinder(chunkRegex(m, true)!);
+      f.reset();
+      let ls = 0;
+      lines.forEach((l) => {
+        const le = view.indexOf(0x0a, ls);
+        const hit = f.find(view, ls, le + 1);
+        if (hit >= ls && hit < le && f.settles(view, ls, le)) {
+          m.regex.lastIndex = 0;
+          expect(m.regex.test(l), `${p} settles ${JSON.stringify(l)}`).toBe(true);
+          expect(/[\\\t"\u0080-\uffff]/.test(l), `${p} settles ${JSON.stringify(l)}, which has escapes`).toBe(false);
+          if (p === '[0-9]') settledPlain++;
+        }
+        ls = le + 1;
+      });
+      // anchors consume the stored quotes: nothing is settled
+      if (p.startsWith('^') || p.endsWith('$')) expect(chunkRegex(m, true)!.whole).toBeNull();
+    }
+    // a pattern that cannot take a quote settles any match in a plain record (no match object needed)
+    const quoteFree = (p: string) => chunkRegex(matcher(p), true)!.quoteFree;
+    expect(['[0-9]', '\\d{4}-\\d{2}', '\\bsshd\\b'].map(quoteFree)).toEqual([true, true, true]);
+    expect(['[^a]x', '\\d"?', '.x', '^\\d'].map(quoteFree)).toEqual([false, false, false, false]);
+    // every plain record holding a digit
+    expect(settledPlain).toBe(lines.filter((l) => /\d/.test(l) && !/[\\\t"\u0080-\uffff]/.test(l)).length);
+  });
+
   it('finds candidates across windows, and in a record longer than a window', () => {
     const filler = Array.from({ length: 3000 }, (_, i) => `filler line ${'x'.repeat(i % 90)} without it`);
     const lines = [...filler, `long ${'y'.repeat(WINDOW * 2)} 2026-11`, ...filler, 'last 2026-11'];

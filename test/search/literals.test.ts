@@ -1,7 +1,7 @@
 // Unit: the literals lro grep extracts from a regex (search/literals.ts), each a set such that every match of the
 // pattern contains one of its strings; and the patterns from which nothing may be extracted.
 import { describe, expect, it } from 'vitest';
-import { extractLiterals } from '../../src/search/literals.js';
+import { analyzeLiterals, extractLiterals } from '../../src/search/literals.js';
 
 const ex = (p: string, max = 8) => extractLiterals(p, true, max).sort();
 
@@ -58,5 +58,29 @@ describe('extractLiterals', () => {
   it('parses as the u flag does, or the legacy syntax', () => {
     expect(extractLiterals('a\\-b', false, 8)).toEqual(['a-b']);
     expect(extractLiterals('a\\-b', true, 8)).toEqual([]);
+  });
+});
+
+describe('analyzeLiterals: the whole match as a set of strings', () => {
+  const exact = (p: string, max = 8) => analyzeLiterals(p, true, max).exact?.sort() ?? null;
+  it.each([
+    ['(Failed|Accepted) password', ['Accepted password', 'Failed password']],
+    ['uid=10(01|00)', ['uid=1000', 'uid=1001']],
+    ['Receiv(ed|ing) block', ['Received block', 'Receiving block']],
+    ['colou?r', ['color', 'colour']],
+    ['key="v(13|42)"', ['key="v13"', 'key="v42"']],
+  ])('%s matches exactly one of %j', (p, want) => {
+    expect(exact(p)).toEqual(want);
+  });
+
+  it.each([
+    ['^Jun (1|2)', 'an anchor: the strings are required, not the match'],
+    ['\\bsshd\\b', 'a word boundary'],
+    ['ssh(2|3)$', 'an anchor at the end'],
+    ['a[0-9]', 'more strings than needles'],
+    ['ERROR.*ipc', 'a part that is no string'],
+    ['a(?=b)', 'a lookahead'],
+  ])('%s is no exact set (%s)', (p) => {
+    expect(exact(p)).toBeNull();
   });
 });

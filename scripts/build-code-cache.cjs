@@ -1,9 +1,10 @@
 // Makes dist/code-cache/ (see bin/code-cache.js): loads the bundles through the cache loader, runs the commands
 // agents run most on fixtures of the repository in a store of its own, then keeps what V8 compiled. Each command
-// is run in a process of its own, so that its cache holds what that command compiles and no other's (the
-// results it reads are offloaded first, by this process, which keeps no cache); last, one process runs them all
-// for the cache of every other command. Run by scripts/build.mjs in a process of its own, so that its V8 flags are
-// lro's. A command that fails here fails the build: a cache trained on an error path would miss the real ones.
+// is run in its own bundle in a process of its own, so that its cache holds what that command compiles and no
+// other's (the results it reads are offloaded first, by this process, which keeps no cache); last, one process
+// runs them all in dist/cli.cjs, for its cache, which every other command takes. Run by scripts/build.mjs in a
+// process of its own, so that its V8 flags are lro's. A command that fails here fails the build: a cache trained
+// on an error path would miss the real ones.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
@@ -26,7 +27,6 @@ const INPUTS = {
  * naming an input (LOG, JSONL, DOC) is that input's result.
  */
 const RUNS = {
-  version: [[['--version'], null, 0]],
   offload: [
     [['offload'], null, 0], // a small input passes through
     [['offload', '--force'], INPUTS.LOG, 0],
@@ -90,26 +90,28 @@ async function lro(cli, store, [argv, input, expected]) {
   return out;
 }
 
-/** In a process of its own: runs `command`'s runs (all of them for `all`) and writes the caches it made. */
+/**
+ * In a process of its own: runs `command`'s runs in its own bundle (for `all`, every run in dist/cli.cjs) and
+ * writes the caches it made.
+ */
 async function train(command, store, ids) {
-  codeCache.install(command === 'all' ? '' : command);
+  codeCache.install();
   // V8 takes a cache only under the flags it was made with, which are lro's flags when it loads its bundles. Later
   // lro sets some (src/secrets/rules.ts, commands/jq.ts), and setting one back does not undo its implications, so
   // while training no flag is set: the rules that would use the linear regexp engine backtrack, and jq's
   // WebAssembly is compiled as for a large result; the JavaScript V8 compiles is the same.
   v8.setFlagsFromString = () => {};
-  const cli = require('../dist/cli.cjs');
+  const bundle = command === 'all' ? 'cli.cjs' : codeCache.bundleOf(command);
+  const cli = require(join(root, 'dist', bundle));
   const runs = command === 'all' ? [...Object.values(RUNS).flat(), ...OTHERS] : RUNS[command];
   for (const [argv, input, expected] of runs) {
     await lro(cli, store, [argv.map((a) => ids[a] ?? a), input, expected]);
   }
-  for (const name of codeCache.BUNDLES) {
+  for (const name of [bundle, 'jq/jq.cjs']) {
     const l = codeCache.loaded.get(name);
-    // jq's glue has one cache, made where jq runs; the CLI's is the command's own
-    if (!l || (name !== 'cli.cjs' && command !== 'jq')) continue;
-    const file = codeCache.cacheFile(name, name === 'cli.cjs' && command !== 'all' ? command : undefined);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, l.script.createCachedData());
+    if (!l || (name === 'jq/jq.cjs' && command !== 'jq')) continue; // jq's glue: one cache, made where jq runs
+    mkdirSync(dirname(codeCache.cacheFile(name)), { recursive: true });
+    writeFileSync(codeCache.cacheFile(name), l.script.createCachedData());
   }
 }
 
@@ -122,7 +124,8 @@ async function trainAll() {
     for (const [name, file] of Object.entries(INPUTS)) {
       ids[name] = JSON.parse(await lro(cli, store, [['offload', '--force'], file, 0])).id;
     }
-    // `all` last: until it exists, a command trained finds no cache to start from
+    const untrained = codeCache.OWN_BUNDLES.filter((c) => !RUNS[c]);
+    if (untrained.length) throw new Error(`no runs to train the bundle of ${untrained.join(', ')}`);
     for (const command of [...Object.keys(RUNS), 'all']) {
       execFileSync(process.execPath, [__filename, command, store, JSON.stringify(ids)], { stdio: 'inherit' });
     }
@@ -134,14 +137,12 @@ async function trainAll() {
 
 /** A cache V8 would refuse is a slower start and nothing else, so nothing would show it: checks each here. */
 function checkTaken() {
-  for (const command of [...Object.keys(RUNS), 'all']) {
-    const check = `const c = require(${JSON.stringify(require.resolve('../bin/code-cache.js'))});
-      c.install(${JSON.stringify(command === 'all' ? '' : command)});
-      for (const b of c.BUNDLES) require(require('node:path').join(${JSON.stringify(join(root, 'dist'))}, b));
-      const refused = c.BUNDLES.filter((b) => c.loaded.get(b).accepted !== true);
-      if (refused.length) { console.error('V8 refused the code cache of ' + refused.join(', ')); process.exit(1); }`;
-    execFileSync(process.execPath, ['-e', check], { stdio: 'inherit' });
-  }
+  const check = `const c = require(${JSON.stringify(require.resolve('../bin/code-cache.js'))});
+    c.install();
+    for (const b of c.BUNDLES) require(require('node:path').join(${JSON.stringify(join(root, 'dist'))}, b));
+    const refused = c.BUNDLES.filter((b) => c.loaded.get(b).accepted !== true);
+    if (refused.length) { console.error('V8 refused the code cache of ' + refused.join(', ')); process.exit(1); }`;
+  execFileSync(process.execPath, ['-e', check], { stdio: 'inherit' });
 }
 
 const [command, store, ids] = process.argv.slice(2);

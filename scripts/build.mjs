@@ -13,6 +13,9 @@ import { buildRanks } from './build-ranks.mjs';
 import { buildJq } from './build-jq.mjs';
 import { buildSecrets } from './build-secrets.mjs';
 import { watPlugin } from './wat.mjs';
+import codeCache from '../bin/code-cache.js';
+
+const { OWN_BUNDLES } = codeCache;
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
@@ -66,16 +69,8 @@ const lazyChildProcess = {
     });
   },
 };
-await build({
+const cliOptions = {
   ...common,
-  entryPoints: {
-    cli: `${root}src/cli.ts`,
-    worker: `${root}src/worker.ts`,
-    mcp: `${root}src/mcp/serve.ts`,
-    'mcp-worker': `${root}src/mcp/tool-worker.ts`, // lro's MCP tools off the server's thread (src/mcp/tool-pool.ts)
-    's3-worker': `${root}src/store/s3-worker.ts`, // an s3:// store's requests, the SDK loaded there (store/s3-sync.ts)
-  },
-  plugins: [...common.plugins, mcpApart, lazyChildProcess],
   outdir: `${root}dist`,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
@@ -84,7 +79,46 @@ await build({
   supported: { 'dynamic-import': false },
   define: { ...common.define, 'import.meta.url': '__lroModuleUrl' },
   banner: { js: "var __lroModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+await build({
+  ...cliOptions,
+  entryPoints: {
+    cli: `${root}src/cli.ts`,
+    worker: `${root}src/worker.ts`,
+    mcp: `${root}src/mcp/serve.ts`,
+    'mcp-worker': `${root}src/mcp/tool-worker.ts`, // lro's MCP tools off the server's thread (src/mcp/tool-pool.ts)
+    's3-worker': `${root}src/store/s3-worker.ts`, // an s3:// store's requests, the SDK loaded there (store/s3-sync.ts)
+  },
+  plugins: [...common.plugins, mcpApart, lazyChildProcess],
 });
+
+// The commands agents run most, each also as a CLI bundle of its own, dist/cli-<command>.cjs, holding that
+// command and what it uses (220 to 330 KB of the whole CLI's 580): bin/lro.js loads the command's bundle, so a
+// process no longer reads and loads every command's code to run one (the table's other commands and mcp throw in
+// it; bin/lro.js sends every other first word, and no word, to dist/cli.cjs). Their code caches are the
+// commands' own (bin/code-cache.js).
+const ownBundle = (only) => ({
+  name: 'one-command',
+  setup(b) {
+    const stub = (what) =>
+      `(() => { throw new Error('lro: ${what} is not in the bundle of ${only} (scripts/build.mjs)'); })()`;
+    const rewrite = (file, pattern, keep) =>
+      b.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!pattern.test(source)) throw new Error(`build: ${args.path} no longer loads commands as import('./x.js')`);
+        return { contents: source.replace(pattern, (m, name) => (keep(name) ? m : stub(name))), loader: 'ts' };
+      });
+    rewrite(/[\\/]src[\\/]commands[\\/]table\.ts$/, /await import\('\.\/([\w-]+)\.js'\)/g, (name) => name === only);
+    rewrite(/[\\/]src[\\/]faces[\\/]program\.ts$/, /await import\('\.\/(mcp-command)\.js'\)/g, () => false);
+  },
+});
+for (const command of OWN_BUNDLES) {
+  await build({
+    ...cliOptions,
+    entryPoints: { [`cli-${command}`]: `${root}src/cli.ts` },
+    plugins: [...common.plugins, mcpApart, lazyChildProcess, ownBundle(command)],
+  });
+}
 
 await buildJq(`${root}dist/jq`);
 buildSecrets(`${root}dist/secrets`);

@@ -32,18 +32,18 @@ describe('code cache', () => {
   it('is taken for the CLI and for jq', () => {
     const off = run(BIN, 'taken', ['offload', '--force'], '{"a":1}\n{"a":2}\n');
     expect(off.code).toBe(0);
-    expect(off.cache).toEqual({ 'cli.cjs': true });
+    expect(off.cache).toEqual({ 'cli-offload.cjs': true });
     const jq = run(BIN, 'taken', ['jq', 'last', '.a']);
     expect(jq.out).toBe('1\n2\n');
-    expect(jq.cache).toEqual({ 'cli.cjs': true, 'jq/jq.cjs': true });
+    expect(jq.cache).toEqual({ 'cli-jq.cjs': true, 'jq/jq.cjs': true });
     // a large input: the analysis worker, loaded by a require() that the bundle had as import()
     const big = run(BIN, 'taken', ['offload'], `${LOG.toString('latin1').trimEnd()}\n`.repeat(15));
     expect(big.code).toBe(0);
     expect(JSON.parse(big.out).summary.count).toBe(30_000);
-    expect(big.cache).toEqual({ 'cli.cjs': true });
+    expect(big.cache).toEqual({ 'cli-offload.cjs': true });
   });
 
-  it('is the command\'s own for the commands agents run most, and the one of all commands for the others', () => {
+  it('is the command\'s own, in its own bundle, for the commands agents run most; the others take that of all', () => {
     // V8 reads a whole cache before lro's first line runs: one made from every command cost --version 3x its own
     const reporter = join(root, 'report-files.cjs');
     writeFileSync(
@@ -57,15 +57,26 @@ describe('code cache', () => {
       const r = spawnSync(process.execPath, ['-r', reporter, BIN, ...args], { env, input, encoding: 'utf8' });
       return JSON.parse(/FILES (.*)/.exec(r.stderr)![1]) as Record<string, string>;
     };
-    expect(files(['--version'])).toEqual({ 'cli.cjs': 'cli.cjs.version.bin' });
-    expect(files([], 'hi\n')).toEqual({ 'cli.cjs': 'cli.cjs.offload.bin' });
-    expect(files(['offload', '--force'], 'a\nb\n')).toEqual({ 'cli.cjs': 'cli.cjs.offload.bin' });
-    expect(files(['read', 'last'])).toEqual({ 'cli.cjs': 'cli.cjs.read.bin' });
-    expect(files(['jq', 'last', '.'])).toEqual({ 'cli.cjs': 'cli.cjs.jq.bin', 'jq/jq.cjs': 'jq-jq.cjs.bin' });
+    expect(files([], 'hi\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
+    expect(files(['--force'], 'hi\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
+    expect(files(['offload', '--force'], 'a\nb\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
+    expect(files(['read', 'last'])).toEqual({ 'cli-read.cjs': 'cli-read.cjs.bin' });
+    expect(files(['jq', 'last', '.'])).toEqual({ 'cli-jq.cjs': 'cli-jq.cjs.bin', 'jq/jq.cjs': 'jq-jq.cjs.bin' });
     expect(files(['ls'])).toEqual({ 'cli.cjs': 'cli.cjs.bin' });
-    const size = (f: string) => statSync(join(ROOT, 'dist/code-cache', f)).size;
-    expect(size('cli.cjs.version.bin')).toBeLessThan(size('cli.cjs.bin') / 2);
-    expect(size('cli.cjs.read.bin')).toBeLessThan(size('cli.cjs.bin'));
+    expect(files(['--help'])).toEqual({ 'cli.cjs': 'cli.cjs.bin' });
+    expect(files(['-V', 'x'])).toEqual({ 'cli.cjs': 'cli.cjs.bin' });
+    const size = (f: string) => statSync(join(ROOT, 'dist', f)).size;
+    for (const command of ['offload', 'read', 'grep', 'jq', 'where', 'count', 'cat', 'info']) {
+      expect(size(`cli-${command}.cjs`), command).toBeLessThan(size('cli.cjs') * 0.6);
+      expect(size(`code-cache/cli-${command}.cjs.bin`), command).toBeLessThan(size('code-cache/cli.cjs.bin') * 0.6);
+    }
+  });
+
+  it('is not read for lro --version, which loads no bundle', () => {
+    const r = run(BIN, 'version', ['--version']);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
+    expect(r.cache).toEqual({});
   });
 
   it('is refused when its bundle changed, and lro works the same', () => {
@@ -73,7 +84,9 @@ describe('code cache', () => {
     const copy = join(root, 'copy');
     cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
     cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
-    appendFileSync(join(copy, 'dist/cli.cjs'), '\n// changed\n');
+    for (const b of ['cli.cjs', 'cli-offload.cjs', 'cli-jq.cjs']) {
+      appendFileSync(join(copy, 'dist', b), '\n// changed\n');
+    }
     appendFileSync(join(copy, 'dist/jq/jq.cjs'), '\n// changed\n');
     const bin = join(copy, 'bin/lro.js');
 
@@ -81,8 +94,8 @@ describe('code cache', () => {
     const refused = run(bin, 'refused', args, LOG.toString('latin1'));
     const taken = run(BIN, 'main', args, LOG.toString('latin1'));
     expect(refused.code).toBe(0);
-    expect(refused.cache).toEqual({ 'cli.cjs': false });
-    expect(taken.cache).toEqual({ 'cli.cjs': true });
+    expect(refused.cache).toEqual({ 'cli-offload.cjs': false });
+    expect(taken.cache).toEqual({ 'cli-offload.cjs': true });
     const id = (out: string) => /stored as (\w+)/.exec(out)![1];
     const plain = (out: string, store: string) =>
       out.replaceAll(id(out), 'ID').replaceAll(join(root, store), 'STORE').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
@@ -90,7 +103,7 @@ describe('code cache', () => {
 
     const filter = ['jq', 'last', '-r', 'select(test("Failed password for root")) | .[0:15]'];
     const jqRefused = run(bin, 'refused', filter);
-    expect(jqRefused.cache).toEqual({ 'cli.cjs': false, 'jq/jq.cjs': false });
+    expect(jqRefused.cache).toEqual({ 'cli-jq.cjs': false, 'jq/jq.cjs': false });
     expect(jqRefused.code).toBe(0);
     expect(jqRefused.out.split('\n').length).toBeGreaterThan(10);
     const jqTaken = run(BIN, 'main', filter);

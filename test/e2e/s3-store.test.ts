@@ -450,7 +450,7 @@ describe('the SDK', () => {
       expect(r.code, r.stderr).toBe(0);
     }
     const loaded = readFileSync(env.LRO_MODULE_TRACE, 'utf8');
-    expect(loaded).toContain('/dist/cli.cjs');
+    expect(loaded).toContain('/dist/cli-offload.cjs'); // the bundle of offload (bin/code-cache.js)
     expect(loaded).not.toMatch(/@aws-sdk|@smithy|s3-worker/);
   });
 });

@@ -1,6 +1,6 @@
 // Turns js-tiktoken's rank lists into a binary hash table that lro's tokenizer maps in with one file read.
 // js-tiktoken builds a Map of 200k joined strings at start-up (~600 ms); this table needs no construction.
-// Layout (little endian), read by src/engines/tokenizer.ts (RankTable) and src/engines/bpe.wat:
+// Layout (little endian), read by src/tokens/tokenizer.ts (RankTable) and src/tokens/bpe.wat:
 //   "LROBPE2\n" | u32 n | u32 tableBits | u32 blobLen | u32 patLen | pat_str (padded to 4)
 //   | u32 offsets[n+1] | u32 table[1 << tableBits] (rank + 1, 0 = empty) | blob
 // Token r (its rank) is blob[offsets[r], offsets[r+1]); n is the highest rank + 1, and a rank no token has would be

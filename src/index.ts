@@ -19,4 +19,4 @@ export type { Header, ContentType, Source } from './format/header.js';
 export { openResultFile, readRecords, originalContent, type ResultFile, type RecordLine } from './format/reader.js';
 export { resolveResult } from './store/resolve.js';
 export { storePath } from './store/dir.js';
-export type { Encoding } from './engines/tokenizer.js';
+export type { Encoding } from './tokens/tokenizer.js';

@@ -1,6 +1,6 @@
 // lro where and lro count for programs (an MCP server, an agent loop): the same planning, engines and guards
 // as the commands, with no output budget, and the printed lines parsed back into values.
-import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
+import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { printCount } from '../render/count-output.js';
 import { printWhere } from '../render/where-output.js';
 import { planCount, type CountOptions } from '../query/count.js';

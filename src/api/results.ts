@@ -2,7 +2,7 @@
 // values, describe it again. The CLI's read/info print what these return; programs get the values themselves.
 import { describe, type Descriptor } from '../describe/descriptor.js';
 import { statsOfResult } from '../describe/stored.js';
-import { getTokenizer } from '../engines/tokenizer.js';
+import { getTokenizer } from '../tokens/tokenizer.js';
 import { LroError } from '../errors.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';

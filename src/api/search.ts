@@ -6,7 +6,7 @@ import { OutputBudget } from '../render/budget.js';
 import { printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
-import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
+import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { EXIT, LroError } from '../errors.js';
 import { formatRange } from '../ranges.js';
 import { checkStore, storePath } from '../store/dir.js';

@@ -3,7 +3,7 @@
 // the output budget; --json for scripts; --explain prints the equivalent jq command.
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { STREAM_OPTION } from './stream-option.js';
-import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
+import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { printCount } from '../render/count-output.js';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Check } from './doctor-overview.js';
+import type { Check } from '../harness/check.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
 import { valueAt } from '../harness/json-edit.js';
 import {

@@ -2,18 +2,7 @@
 // installed there and whether it works, one line each; `lro doctor HARNESS` gives every check of one of them.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-
-/** One finding of `lro doctor`. */
-export interface Check {
-  name: string;
-  ok: boolean;
-  /** A finding that does not make lro unhealthy (the harness not on this PATH, an untested version). */
-  warning?: boolean;
-  detail: string;
-  fix?: string;
-  /** lro is not installed in this harness (so `lro doctor` with no harness named does not count it as broken). */
-  absent?: boolean;
-}
+import type { Check } from '../harness/check.js';
 
 /** What `lro doctor` knows of one harness. */
 export interface HarnessDoctor {

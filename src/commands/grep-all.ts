@@ -1,7 +1,7 @@
 // `lro grep --all PATTERN`: the same search over every stored result, newest first, narrowed by --session,
 // --since, --source, and continued by --from ID[:N] (what a cut output's next: line writes). The printing is
 // render/grep-all-output.ts; here the options become a filter of the store's listing.
-import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
+import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { shellQuote } from '../describe/shell.js';
 import { UsageError } from '../errors.js';
 import { isUlid } from '../format/naming.js';

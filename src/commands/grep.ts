@@ -3,7 +3,7 @@
 // the output budget. Exit 0 if anything matched, 1 if nothing did, 2 on error. With --all (no id) every stored
 // result is searched: commands/grep-all.ts.
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
-import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
+import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { LONG_RECORD, printGrep } from '../render/grep-output.js';

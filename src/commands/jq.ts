@@ -3,7 +3,7 @@
 // watched and stopped if it makes no progress (an endless loop), and the engine's limits become a clear message.
 import { setFlagsFromString } from 'node:v8';
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
-import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
+import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
 import { jqModule } from '../engines/jq.js';
 import type { IO } from '../io.js';

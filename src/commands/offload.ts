@@ -3,7 +3,7 @@ import { longFlag, type CommandDef, type OptionDef } from './command.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { createProgress } from '../render/progress.js';
 import { LroError, UsageError } from '../errors.js';
-import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
+import { ENCODINGS, type Encoding } from '../tokens/tokenizer.js';
 import type { IO } from '../io.js';
 import { DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS, offload, type InputFormat, type OffloadOptions } from '../offload.js';
 import { parseCount, parseDuration } from '../units.js';

@@ -6,7 +6,7 @@ import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './c
 import { FormatError } from '../format/header.js';
 import { lastRecordsStart, LONG_RECORD, originalContent, readRecordSpans, recordBytes, type RecordSpan, type ResultFile } from '../format/reader.js';
 import { checkedDisplayBytes, displayPieces, invalidSet, textWindow, type TextWindow } from '../format/record-text.js';
-import { MAX_TOKEN_BYTES } from '../engines/tokenizer.js';
+import { MAX_TOKEN_BYTES } from '../tokens/tokenizer.js';
 import type { IO } from '../io.js';
 import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';

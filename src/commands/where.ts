@@ -4,7 +4,7 @@
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { STREAM_OPTION } from './stream-option.js';
 import { shellQuote } from '../describe/shell.js';
-import { DEFAULT_STALL_SECONDS } from '../engines/watchdog.js';
+import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';

@@ -4,7 +4,7 @@
 import { streamsNote } from './streams-note.js';
 import type { Header } from '../format/header.js';
 import { formatBytes, formatCount } from '../units.js';
-import type { Tokenizer } from '../engines/tokenizer.js';
+import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { FieldValues, RecordStats } from './record-stats.js';
 import { interestingValue, recordRecipes, renderRecipes, textRecipes, type JqRecipe } from './recipes.js';
 import { fieldPaths, toJsonSchema } from './schema.js';

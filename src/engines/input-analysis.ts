@@ -10,8 +10,8 @@ import { TextAnalyzer, type TextStats } from '../describe/text-stats.js';
 import { TerminalRenderer } from '../format/terminal.js';
 import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
 import { SecretScanner } from '../secrets/stream.js';
-import { getTokenizer, type Encoding } from './tokenizer.js';
-import { TokenMeter } from './token-meter.js';
+import { getTokenizer, type Encoding } from '../tokens/tokenizer.js';
+import { TokenMeter } from '../tokens/token-meter.js';
 import { workerScript } from './worker-script.js';
 
 export interface InputFacts {

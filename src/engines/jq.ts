@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
 import { boundedMessage, EXIT, LroError, UsageError } from '../errors.js';
-import { runWatched } from './watchdog.js';
+import { runWatched } from '../watchdog.js';
 import { FormatError, serializeHeader, type Header } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { invalidSet } from '../format/record-text.js';

@@ -5,7 +5,7 @@ import { FormatError } from './format-error.js';
 import { rawMember } from './json-scan.js';
 import { isUlid } from './naming.js';
 import { checkStreamFields } from './streams.js';
-import { ENCODINGS, type Encoding } from '../engines/tokenizer.js';
+import { ENCODINGS, type Encoding } from '../tokens/tokenizer.js';
 
 export const HEADER_TYPE = 'lro_header';
 export const SCHEMA_VERSION = 'lro/1';

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { Check } from '../commands/doctor-overview.js';
+import type { Check } from './check.js';
 import { readSettings, realFile } from './settings-file.js';
 import { EditRefused } from './installer.js';
 import { REMOTE_NOTE } from './mcp-config-init.js';

@@ -3,7 +3,7 @@
 // regular expression captures. Most frequent first; ties in jq's order of values (as group_by sorts them), so
 // the answer equals `jq -s 'group_by(F) | … | sort_by(-.count)'`. At most MAX_GROUPS groups are kept; values
 // first seen after that are counted together, and the output says so.
-import { watchedMap } from '../engines/watchdog.js';
+import { watchedMap } from '../watchdog.js';
 import { UsageError } from '../errors.js';
 import type { Header } from '../format/header.js';
 import { checkRecordCount, type ResultFile } from '../format/reader.js';

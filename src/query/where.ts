@@ -1,6 +1,6 @@
 // What `lro where` was asked, as a query (parsed and checked before anything runs), and the search itself:
 // candidate records from the prefilter, decoded and tested against every condition (or any, with --any).
-import { watchedMap } from '../engines/watchdog.js';
+import { watchedMap } from '../watchdog.js';
 import { UsageError } from '../errors.js';
 import type { ContentType } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';

@@ -3,7 +3,7 @@
 // fit; the command then ends with one line saying what was left out and the exact command for the next part.
 // A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from '../engines/tokenizer.js';
+import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from '../tokens/tokenizer.js';
 import { parseCount } from '../units.js';
 
 export const DEFAULT_MAX_TOKENS = 2000;

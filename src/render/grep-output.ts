@@ -2,7 +2,7 @@
 // records; JSON objects with --json), within the output budget, ending with the exact next command when cut.
 import { closeSync, constants as fsc, openSync } from 'node:fs';
 import { shellQuote } from '../describe/shell.js';
-import { runWatched, Stalled } from '../engines/watchdog.js';
+import { runWatched, Stalled } from '../watchdog.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
@@ -105,7 +105,7 @@ function nextCommand(id: string, p: GrepPlan, run: Required<GrepRun>): string {
   return `lro grep ${id} ${shellQuote(p.pattern)} ${flags.join(' ')}`;
 }
 
-/** A slice of the search's events: up to this many, or this much time (see engines/watchdog.ts; each watched
+/** A slice of the search's events: up to this many, or this much time (see watchdog.ts; each watched
  * slice costs about 0.1 ms, more on a busy machine, so slices are long but well within any allowance). */
 const SLICE_EVENTS = 1024;
 /** ...and at most about this much printed output held (memory stays flat whatever the output). */

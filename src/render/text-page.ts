@@ -1,7 +1,7 @@
 // One page of a long text that has no records to cut at (`lro info --full`'s descriptor): as much of it from a
 // character offset as the output budget holds, cut after a line or a comma where one is near, then a line with the
 // exact command for the rest. The pages, without their last lines, put back together are the text.
-import type { Encoding } from '../engines/tokenizer.js';
+import type { Encoding } from '../tokens/tokenizer.js';
 import { formatCount } from '../units.js';
 import { continuationLine, OutputBudget } from './budget.js';
 

@@ -3,7 +3,7 @@
 // reads the rest of a huge record, as `a+b` on 20 MB of a's: time growing with the square of its length). A
 // backtracking engine tries the pattern at each starting position in turn, so progress is measured by offset:
 // attempts at a few positions are timed one by one (a sticky copy of the regex), each stopped if it runs away.
-import { runWatched, Stalled } from '../engines/watchdog.js';
+import { runWatched, Stalled } from '../watchdog.js';
 import { formatBytes, formatCount, formatDuration } from '../units.js';
 
 /** The record the pattern was last tried on (a reference to its text, no copy), for the diagnosis. */

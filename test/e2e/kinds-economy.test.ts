@@ -4,7 +4,7 @@
 // the output's tokens, and the answer is the one computed from the input. bench/economy.sh prints the same table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { getTokenizer } from '../../src/engines/tokenizer.js';
+import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { KIND_TASKS } from '../../bench/kinds-tasks.mjs';

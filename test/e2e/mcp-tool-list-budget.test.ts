@@ -4,7 +4,7 @@
 // when the list cost 3,757 tokens (o200k_base) is listed here with its type, and is still listed and accepted.
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTokenizer, type Encoding } from '../../src/engines/tokenizer.js';
+import { getTokenizer, type Encoding } from '../../src/tokens/tokenizer.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { INITIALIZE, NODE } from '../helpers/mcp.js';
 

@@ -4,7 +4,7 @@ import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, symlinkSync, w
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { cleanup, lro, ls, tempDir } from '../helpers/cli.js';
-import { getTokenizer } from '../../src/engines/tokenizer.js';
+import { getTokenizer } from '../../src/tokens/tokenizer.js';
 
 let root: string;
 let store: string;

@@ -3,7 +3,7 @@
 // the user typed. Following the next: commands to the end gives exactly what --max-tokens 0 prints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { getTokenizer } from '../../src/engines/tokenizer.js';
+import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 
 let root: string;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { decodeJsonStringRecord, encodeSurrogateEscape, jsonStringOfBytes } from '../../src/format/escape.js';
 import { jsonStringPieces } from '../../src/format/record-text.js';
-import { MAX_TOKEN_BYTES } from '../../src/engines/tokenizer.js';
+import { MAX_TOKEN_BYTES } from '../../src/tokens/tokenizer.js';
 
 const byParse = (record: Buffer) => encodeSurrogateEscape(JSON.parse(record.toString('utf8')) as string);
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { offload } from '../../src/offload.js';
 import { encodeTime } from 'ulid';
-import { getTokenizer } from '../../src/engines/tokenizer.js';
+import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { openResultFile, originalContent, readRecords } from '../../src/format/reader.js';
 import type { Header } from '../../src/format/header.js';
 import { cleanup, ls, tempDir } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 // One page of a long text (lro info --full) and bounded error messages: pages put back together are the text, each
 // within its budget; a message quoting a huge input keeps its start, what went wrong and what to do.
 import { describe, expect, it } from 'vitest';
-import { getTokenizer } from '../../src/engines/tokenizer.js';
+import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { boundedMessage } from '../../src/errors.js';
 import { textPage } from '../../src/render/text-page.js';
 

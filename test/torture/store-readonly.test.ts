@@ -9,7 +9,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, s
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTempFileName, parseTempFileName } from '../../src/format/naming.js';
-import { getTokenizer } from '../../src/engines/tokenizer.js';
+import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 import { pool, report, sha256, sleep, snapshot } from './lib.js';
 

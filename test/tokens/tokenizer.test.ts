@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { getTokenizer } from '../../src/engines/tokenizer.js';
+import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { corpusFiles } from '../helpers/corpus.js';
 
 const reference = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) } as const;

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { BPE_WASM } from '../../src/engines/bpe-wasm.js';
-import { getTokenizer, WINDOW } from '../../src/engines/tokenizer.js';
+import { BPE_WASM } from '../../src/tokens/bpe-wasm.js';
+import { getTokenizer, WINDOW } from '../../src/tokens/tokenizer.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 
 const reference = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) } as const;
@@ -26,7 +26,7 @@ const randomText = (items: number, otherShare: number) => {
 
 describe('the token counting kernel', () => {
   it('embeds bpe.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
-    const wasm = await assembledWat('engines/bpe.wat');
+    const wasm = await assembledWat('tokens/bpe.wat');
     expect(BPE_WASM).toBe(wasm);
     expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });

@@ -4,7 +4,7 @@
 // (letters, digits, spaces and symbols of other scripts) next to them.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { cl100kPieceEnd, o200kPieceEnd } from '../../src/engines/pretokenize.js';
+import { cl100kPieceEnd, o200kPieceEnd } from '../../src/tokens/pretokenize.js';
 import { ranksFilePattern } from '../helpers/ranks.js';
 
 const patterns = { o200k_base: o200kPieceEnd, cl100k_base: cl100kPieceEnd } as const;

@@ -3,7 +3,7 @@
 
 import KERNEL from './bpe.wat';
 
-/** bpe.wat, assembled by the build (test/engines/bpe-wasm.test.ts checks these bytes against the source). */
+/** bpe.wat, assembled by the build (test/tokens/bpe-wasm.test.ts checks these bytes against the source). */
 export const BPE_WASM: string = KERNEL;
 
 // The few WebAssembly names used here (TypeScript's ES libraries do not declare them).

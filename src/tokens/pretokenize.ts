@@ -3,7 +3,7 @@
 // it. The regex costs about 20 ms to compile (its Unicode classes) and 20 ms per MB to run; logs and JSON are
 // mostly ASCII. As soon as the answer could depend on a character outside ASCII (a letter? a space?) other than
 // some well-known punctuation, the answer is -1 and the regex decides that piece.
-// test/engines/pretokenize.test.ts checks both agree.
+// test/tokens/pretokenize.test.ts checks both agree.
 //
 // o200k_base: [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(CONTRACTION)?
 //   | [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(CONTRACTION)?

@@ -3,8 +3,8 @@
 ;; runs at native speed from the first piece instead of after the JIT warms up. It stops where JavaScript must
 ;; decide: a piece that depends on a byte outside ASCII (the pre-tokenizer's regex decides), a piece of 48 bytes or
 ;; more (tokenizer.ts merges it with a heap), and, when the bytes are not the end of the text, a piece that reaches
-;; their end (the next window decides). src/engines/bpe-wasm.ts embeds the assembled bytes
-;; (test/engines/bpe-wasm.test.ts assembles this file with wabt and checks they match).
+;; their end (the next window decides). src/tokens/bpe-wasm.ts embeds the assembled bytes
+;; (test/tokens/bpe-wasm.test.ts assembles this file with wabt and checks they match).
 ;;
 ;; Memory: 0 to 127 unused; 128 the ASCII kinds (pretokenize.ts KIND); 1024 the merge's part starts, 1280 the
 ;; ranks of adjacent pairs (i32, at most 48 each); the rank table from `init`'s addresses (tokenizer.ts

@@ -5,7 +5,7 @@
 // give each slice the whole allowance: a slice that takes that long is work that made no progress.
 // (Before, such work ran in a worker thread watched from the main thread: 30-60 ms to start on every call.)
 import { Script } from 'node:vm';
-import { LroError } from '../errors.js';
+import { LroError } from './errors.js';
 
 /** How long guarded work may go without progress, unless --timeout says otherwise. */
 export const DEFAULT_STALL_SECONDS = 10;

@@ -13,7 +13,7 @@ import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
-import type { DeleteManyAnswer, ListPage, S3Object } from './s3-worker.js';
+import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
 import type { ResultName, StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
@@ -28,6 +28,13 @@ const START_BYTES = 256 * 1024;
 /** The cache of whole results is trimmed (oldest first) to this many bytes; LRO_S3_CACHE_MAX changes it. */
 const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 
+/**
+ * The folder of the per-id pointers: `<prefix>/ids/<ULID>` holds the path (relative to the store) of the result
+ * with that id, so a machine resolves an id by one GET instead of listing the bucket (a key holds the operation,
+ * which the id does not give). Written after the result is complete; a store written before has none.
+ */
+const POINTERS_DIR = 'ids';
+
 /** An lro result among the bucket's objects: its path relative to the store, and its session folder. */
 export interface RemoteResult extends S3Object {
   rel: string;
@@ -37,7 +44,7 @@ export interface RemoteResult extends S3Object {
 
 /** The lro results under the store's prefix (other objects are never touched), newest first. */
 export function listRemote(store: RemoteStore): RemoteResult[] {
-  return listLro(store).results;
+  return listLro(store, false).results;
 }
 
 /** Where an object is in the store's tree: at its root or in a session's folder (null: neither). */
@@ -51,17 +58,24 @@ function placeOf(rel: string): { name: string; session: string | null } | null {
 /** The results (newest first) and dedupe refs under the store's prefix, by their names. */
 type RemoteRef = S3Object & { rel: string; session: string | null };
 
-function listLro(store: RemoteStore): { results: RemoteResult[]; refs: RemoteRef[] } {
+/**
+ * The objects under the parts of the store lro lists: the results at its root (`lro-…`) and in sessions' folders,
+ * and with `withRefs` (gc) the dedupe refs at the root (`.lro-…`); never the pointers (`ids/`), nor anything else.
+ */
+function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]; refs: RemoteRef[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
+  const prefixes = [`${base}lro-`, `${base}${SESSIONS_DIR}/`, ...(withRefs ? [`${base}.lro-`] : [])];
   const objects: S3Object[] = [];
   // a page at a time, each bounded as one request is: a listing that goes on is no fault, however long the bucket
-  let token: string | undefined;
-  do {
-    const ask = { op: 'list', bucket: store.bucket, prefix: base, token } as const;
-    const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
-    for (const o of page.objects) objects.push(o);
-    token = page.next;
-  } while (token);
+  for (const prefix of prefixes) {
+    let token: string | undefined;
+    do {
+      const ask = { op: 'list', bucket: store.bucket, prefix, token } as const;
+      const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
+      for (const o of page.objects) objects.push(o);
+      token = page.next;
+    } while (token);
+  }
   const results: RemoteResult[] = [];
   const refs: RemoteRef[] = [];
   for (const o of objects) {
@@ -98,7 +112,7 @@ export function fetchResult(store: RemoteStore, r: { rel: string }): string {
   } finally {
     rmSync(tmp, { force: true }); // a fetch cut, timed out or refused leaves nothing
   }
-  rmSync(join(store.parts, ...r.rel.split('/')), { force: true }); // its start alone is no longer needed
+  dropPart(store, r.rel); // its start alone is no longer needed
   trimCache(store, cacheLimit(store.env), path);
   return path;
 }
@@ -126,10 +140,11 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
   }
 }
 
-/** What fetchStart found: the whole result (cached), or a file of its start only (`partial`). */
+/** What fetchStart found: the whole result (cached), or a file of its start only (`partial`), and its size. */
 export interface StartOfResult {
   path: string;
   partial: boolean;
+  size: number;
 }
 
 /**
@@ -144,12 +159,14 @@ export function fetchStart(
   need: (h: Header) => number | null,
 ): StartOfResult | null {
   const path = join(store.files, ...r.rel.split('/'));
-  if (isFile(path)) return { path, partial: false };
+  if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
   const part = join(store.parts, ...r.rel.split('/'));
-  if (isFile(part) && startHolds(readFileSync(part), need)) return { path: part, partial: true };
+  const kept = partOf(part);
+  if (kept && startHolds(kept.bytes, need)) return { path: part, partial: true, size: kept.size };
   const ask = { op: 'getStart', bucket: store.bucket, key: r.key, bytes: START_BYTES } as const;
-  const start = Buffer.from(s3Call<Uint8Array>(ask, store.env, READ_WAIT_MS));
-  if (start.length >= r.size) {
+  const got = s3Call<ObjectPart>(ask, store.env, READ_WAIT_MS);
+  const start = Buffer.from(got.bytes);
+  if (start.length >= got.size) {
     const tmp = join(openResultDir(store.files, r.session).dir, tempFileName(r.id, 'fetch'));
     try {
       writeFileSync(tmp, start, { mode: 0o600 });
@@ -158,14 +175,26 @@ export function fetchStart(
     } finally {
       rmSync(tmp, { force: true });
     }
-    return { path, partial: false };
+    return { path, partial: false, size: got.size };
   }
   if (!startHolds(start, need)) return null;
   mkdirSync(dirname(part), { recursive: true, mode: 0o700 });
   const tmp = `${part}.${process.pid}.part`;
   writeFileSync(tmp, start, { mode: 0o600 });
+  writeFileSync(`${tmp}.size`, `${got.size}\n`, { mode: 0o600 });
+  renameSync(`${tmp}.size`, `${part}.size`); // the object's size: a result found by its pointer has no listing's
   renameSync(tmp, part);
-  return { path: part, partial: true };
+  return { path: part, partial: true, size: got.size };
+}
+
+/** A start kept in `parts/` and the size of its object; null when there is none (or no size beside it). */
+function partOf(part: string): { bytes: Buffer; size: number } | null {
+  try {
+    const size = Number(readFileSync(`${part}.size`, 'utf8'));
+    return Number.isSafeInteger(size) ? { bytes: readFileSync(part), size } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether an object's start holds its header line and the records the reader needs, short of the last. */
@@ -202,9 +231,36 @@ export function fetchListed(store: RemoteStore, entry: { dir: string; name: stri
   return true;
 }
 
-/** Finds the result with this id in the bucket; null when there is none. */
-export function findRemote(store: RemoteStore, id: string, session?: string | null): RemoteResult | null {
-  return listRemote(store).find((r) => r.id === id && (session === undefined || r.session === session)) ?? null;
+/**
+ * Finds the result with this id in the bucket: by its pointer (one GET), else (a store written before pointers,
+ * or a pointer that names no result of this id) by listing the bucket; null when there is none. A result found by
+ * its pointer has no size or time (NaN, 0): its object may even be gone (S3Error 'missing' when fetched).
+ */
+export function findRemote(store: RemoteStore, id: string): RemoteResult | null {
+  const ask = { op: 'getSmall', bucket: store.bucket, key: pointerKey(store, id) } as const;
+  const rel = s3Call<string | null>(ask, store.env, READ_WAIT_MS)?.trim() ?? '';
+  const place = placeOf(rel);
+  if (place && parseResultFileName(place.name)?.id === id) {
+    return { key: keyOf(store, rel), size: NaN, mtimeMs: 0, rel, id, session: place.session };
+  }
+  return listRemote(store).find((r) => r.id === id) ?? null;
+}
+
+/** The key of the pointer to the result with this id. */
+function pointerKey(store: RemoteStore, id: string): string {
+  return keyOf(store, `${POINTERS_DIR}/${id}`);
+}
+
+/** Writes the pointer of a result just uploaded; one not written only makes a reader list the bucket. */
+function writePointer(store: RemoteStore, rel: string): void {
+  const id = parseResultFileName(rel.split('/').pop()!)?.id;
+  if (!id) return;
+  try {
+    const put = { op: 'putSmall', bucket: store.bucket, key: pointerKey(store, id), body: `${rel}\n` } as const;
+    s3Call(put, store.env, READ_WAIT_MS);
+  } catch {
+    // the result is stored: without its pointer it is found by a listing
+  }
 }
 
 /** The newest result in the bucket (of one session when given). */
@@ -219,8 +275,8 @@ export function newestRemote(store: RemoteStore, session?: string, back = 0): Re
 export function publishResult(path: string): void {
   const where = remoteOf(path);
   if (!where || where.half !== 'files') return;
+  const { store, rel } = where;
   try {
-    const { store, rel } = where;
     s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, rel), path }, store.env, TRANSFER_WAIT_MS);
   } catch (e) {
     try {
@@ -230,6 +286,7 @@ export function publishResult(path: string): void {
     }
     throw e;
   }
+  writePointer(store, rel); // after the result is complete: a pointer never names a result not there
 }
 
 /** Keys one DeleteObjects request deletes (S3's most). */
@@ -253,6 +310,8 @@ export function removeRemoteMany(judged: { path: string; size: number; mtimeMs: 
     if (!st?.isFile() || st.size !== j.size || st.mtimeMs !== j.mtimeMs) continue; // gc leaves it alone
     const list = byStore.get(where.store) ?? byStore.set(where.store, []).get(where.store)!;
     list.push({ key: keyOf(where.store, where.rel), path: j.path });
+    const id = parseResultFileName(where.rel.split('/').pop()!)?.id;
+    if (id) list.push({ key: pointerKey(where.store, id), path: '' }); // a result's pointer goes with it
   }
   for (const [store, items] of byStore) {
     for (let i = 0; i < items.length; i += DELETE_BATCH) {
@@ -268,12 +327,12 @@ function deleteBatch(store: RemoteStore, items: { key: string; path: string }[])
     const ask = { op: 'deleteMany', bucket: store.bucket, keys: items.map((x) => x.key) } as const;
     answer = s3Call<DeleteManyAnswer>(ask, store.env, DELETE_WAIT_MS);
   } catch (e) {
-    for (const x of items) deletedAhead.set(x.path, e as Error); // the server down or denying: each says so
+    for (const x of items) if (x.path) deletedAhead.set(x.path, e as Error); // the server down or denying: each says
     return true;
   }
   if ('refused' in answer) return false;
   const failed = new Map(answer.failed.map((f) => [f.key, f.error]));
-  for (const x of items) {
+  for (const x of items.filter((i) => i.path !== '')) {
     const error = failed.get(x.key);
     deletedAhead.set(x.path, error === undefined ? null : new LroError(`S3 could not delete ${x.key} (${error})`));
   }
@@ -287,10 +346,28 @@ export function removeRemote(path: string): void {
   const { store, rel } = where;
   const ahead = deletedAhead.get(path);
   if (ahead) throw ahead;
-  const one = { op: 'delete', bucket: store.bucket, key: keyOf(store, rel) } as const;
-  if (ahead === undefined) s3Call(one, store.env, READ_WAIT_MS); // not deleted by removeRemoteMany
+  if (ahead === undefined) deleteResult(store, rel); // not deleted by removeRemoteMany
   rmSync(join(store.files, ...rel.split('/')), { force: true });
-  rmSync(join(store.parts, ...rel.split('/')), { force: true });
+  dropPart(store, rel);
+}
+
+/** Removes the start of a result kept in `parts/`, and its size. */
+function dropPart(store: RemoteStore, rel: string): void {
+  const part = join(store.parts, ...rel.split('/'));
+  rmSync(part, { force: true });
+  rmSync(`${part}.size`, { force: true });
+}
+
+/** Deletes one object (one DELETE) and, for a result, its pointer after it (a pointer left only costs a listing). */
+function deleteResult(store: RemoteStore, rel: string): void {
+  s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+  const id = parseResultFileName(rel.split('/').pop()!)?.id;
+  if (!id) return;
+  try {
+    s3Call({ op: 'delete', bucket: store.bucket, key: pointerKey(store, id) }, store.env, READ_WAIT_MS);
+  } catch {
+    // a pointer whose result is gone reads as no result
+  }
 }
 
 /** A header file to fetch: the object's key, where its file goes, the object's size and time. */
@@ -441,6 +518,7 @@ export function trimCache(store: RemoteStore, limit: number, keep?: string): num
     if (total <= limit) break;
     if (f.path === keep) continue;
     rmSync(f.path, { force: true });
+    rmSync(`${f.path}.size`, { force: true }); // beside a start kept in parts/
     total -= f.size;
     freed += f.size;
   }
@@ -539,7 +617,7 @@ export function publishRef<T>(
 /** Removes a result this machine just uploaded and another's replaced; left in place if the delete fails. */
 function dropOwn(store: RemoteStore, rel: string, path: string): void {
   try {
-    s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+    deleteResult(store, rel);
     rmSync(path, { force: true });
   } catch {
     // an object no ref names: gc removes it when it expires

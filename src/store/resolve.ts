@@ -12,6 +12,7 @@ import { checkStore, storePath } from './dir.js';
 import { remoteOf, type RemoteStore } from './location.js';
 import { fetchResult, fetchStart, findRemote, newestRemote, type RemoteResult } from './remote.js';
 import { listStore } from './scan.js';
+import { S3Error } from './s3-sync.js';
 import { checkSession } from './session.js';
 
 export interface ResolveOptions {
@@ -95,9 +96,15 @@ function openRemote(remote: RemoteStore, found: RemoteResult | null, ask: Remote
     throw new LroError(`no results of session ${JSON.stringify(session)} in ${remote.url}: ${fix}`);
   }
   if (!found) throw new LroError(`no results in ${remote.url}: offload something first (cmd | lro offload)`);
-  const start = ask.need && fetchStart(remote, found, ask.need);
-  if (start?.partial) return { ...openInStore(start.path, found.id), size: found.size, partial: true };
-  return openInStore(start ? start.path : fetchResult(remote, found), found.id);
+  try {
+    const start = ask.need && fetchStart(remote, found, ask.need);
+    if (start?.partial) return { ...openInStore(start.path, found.id), size: start.size, partial: true };
+    return openInStore(start ? start.path : fetchResult(remote, found), found.id);
+  } catch (e) {
+    // found by its pointer, gone since (gc on another machine): as if there were no pointer
+    if (!(e instanceof S3Error && e.kind === 'missing')) throw e;
+    return openRemote(remote, null, ask);
+  }
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

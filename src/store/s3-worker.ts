@@ -148,10 +148,17 @@ async function get(bucket: string, key: string, tmp: string): Promise<number> {
   return r.ContentLength ?? 0;
 }
 
+/** Bytes of an object and the object's whole size (from Content-Range, or the body's length when not ranged). */
+export interface ObjectPart {
+  bytes: Uint8Array;
+  size: number;
+}
+
 /** The first `bytes` bytes of an object (all of it when it is shorter): one Range GET. */
-async function getStart(bucket: string, key: string, bytes: number): Promise<Uint8Array> {
+async function getStart(bucket: string, key: string, bytes: number): Promise<ObjectPart> {
   const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
-  return bytesOf(r.Body);
+  const body = await bytesOf(r.Body);
+  return { bytes: body, size: Number(/\/(\d+)$/.exec(r.ContentRange ?? '')?.[1] ?? body.length) };
 }
 
 async function getSmall(bucket: string, key: string): Promise<string | null> {
@@ -292,7 +299,7 @@ async function serve(q: S3Request): Promise<unknown> {
 const CREDENTIALS = /InvalidAccessKeyId|SignatureDoesNotMatch|InvalidToken|ExpiredToken|CredentialsProviderError/;
 
 /** The cause of a failure in one line, never with a credential in it. */
-export function causeOf(e: unknown, endpoint: string, bucket: string): { error: string; code: string } {
+export function causeOf(e: unknown, endpoint: string, bucket: string, key = ''): { error: string; code: string } {
   const err = e as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const name = err.name ?? '';
   const code = err.code ?? '';
@@ -318,6 +325,7 @@ export function causeOf(e: unknown, endpoint: string, bucket: string): { error: 
     const fix = 'check the credentials and the IAM permissions lro needs (README)';
     return { code: 'denied', error: `S3 denied access (AccessDenied): ${fix}` };
   }
+  if (name === 'NoSuchKey') return { code: 'missing', error: `no object ${key} in the bucket ${bucket} (NoSuchKey)` };
   if (name === 'NoSuchBucket') {
     return { code: 'bucket', error: `the bucket ${bucket} does not exist (NoSuchBucket): create it or fix LRO_DIR` };
   }
@@ -343,6 +351,6 @@ parentPort?.on('message', (m: { q: S3Request; flag: Int32Array }) => {
   };
   serve(m.q).then(
     (value) => done({ value }),
-    (e) => done(causeOf(e, endpoint, m.q.bucket)),
+    (e) => done(causeOf(e, endpoint, m.q.bucket, m.q.key)),
   );
 });

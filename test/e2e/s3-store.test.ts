@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { mcpEnv, stdioClient } from '../helpers/mcp.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
@@ -148,13 +148,13 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     client.destroy();
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
-    expect(await s3.keys(prefix)).toHaveLength(4); // with the result's dedupe ref
+    expect(await s3.keys(prefix)).toHaveLength(5); // with the result's dedupe ref and its pointer (ids/)
     const seen = s3.seen.length;
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
-    expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref gone
-    // the result and its ref in one DeleteObjects request, not one DELETE each
+    expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref and pointer gone
+    // the result, its pointer and its ref in one DeleteObjects request, not one DELETE each
     const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
     expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
     const json = await lro(['gc', '--json'], { env });
@@ -237,6 +237,51 @@ describe('ls of a remote store', () => {
   });
 });
 
+describe('resolving an id on a machine that has not read it', () => {
+  const lists = (from: number) => s3.seen.slice(from).filter((l) => /^GET .*[?&]list-type=2/.test(l));
+
+  it('reads the id\'s pointer object, never a listing of the bucket', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env, ['--session', 'ptr']);
+    const want = await lro(['read', id], { env });
+    for (const args of [['read'], ['info'], ['grep', '-c', 'ERROR'], ['jq', '-c', '.']]) {
+      const seen = s3.seen.length;
+      const reader = { ...env, XDG_CACHE_HOME: join(root, `pointer-reader-${++prefixes}`) };
+      const got = await lro([args[0], id, ...args.slice(1)], { env: reader });
+      expect(got.code, `${args.join(' ')}: ${got.stderr}`).toBe(0);
+      expect(lists(seen), args.join(' ')).toEqual([]);
+      if (args[0] === 'read') expect(got.out).toBe(want.out);
+    }
+    expect(await s3.keys(prefix)).toContain(`${prefix}/ids/${id}`);
+  });
+
+  it('a store written before pointers (none in the bucket) resolves by its listing, saying nothing more', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 3);
+    const seen = s3.seen.length;
+    const r = await lro(['info', ids[1]], { env });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.out).id).toBe(ids[1]);
+    expect(lists(seen).length).toBeGreaterThan(0);
+    const missing = await lro(['read', `${ids[1].slice(0, 22)}ZZZZ`], { env });
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/^lro: no result \S+ in s3:\/\/team\//)]);
+  });
+
+  it('a pointer whose result is gone is no result, in one line', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env);
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    await client.send(new DeleteObjectCommand({ Bucket: 'team', Key: `${prefix}/lro-offload-${id}.jsonl` }));
+    client.destroy();
+    for (const args of [['read', id], ['grep', id, 'x']]) {
+      const r = await lro(args, { env: { ...env, XDG_CACHE_HOME: join(root, `gone-${++prefixes}`) } });
+      expect([r.code, r.out, r.stderr]).toEqual([2, '', expect.stringMatching(new RegExp(`^lro: no result ${id} in s3:`))]);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
 describe('questions across a remote store', () => {
   it('grep --all and id completion see results not in the cache yet; --since narrows before fetching', async () => {
     const { prefix, env } = remote();
@@ -274,7 +319,7 @@ describe('gc on a server without DeleteObjects', () => {
       s3.fault = 'none';
     }
     expect(await s3.keys(prefix)).toEqual([]);
-    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(4); // 2 results, 2 refs
+    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(6); // 2 results, pointers, refs
   });
 });
 

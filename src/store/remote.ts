@@ -3,7 +3,7 @@
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
@@ -13,7 +13,7 @@ import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
-import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
+import type { DeleteManyAnswer, ListPage, ObjectEnds, ObjectPart, S3Object } from './s3-worker.js';
 import type { ResultName, StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
@@ -140,12 +140,22 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
   }
 }
 
-/** What fetchStart found: the whole result (cached), or a file of its start only (`partial`), and its size. */
+/**
+ * What fetchStart or fetchTail found: the whole result (cached), or a file of its start or its end only
+ * (`partial`, holding records `held.from` to `held.to` whole), and the object's size.
+ */
 export interface StartOfResult {
   path: string;
   partial: boolean;
   size: number;
+  held?: { from: number; to: number };
 }
+
+/**
+ * What a reader of a result's start needs of it, from its header: records 1..n (a number), or as many as the start
+ * holds ('start': the reader stops inside them or asks for the whole), or more (null).
+ */
+export type StartNeed = (h: Header) => number | 'start' | null;
 
 /**
  * For a reader that needs only a result's header and its first records (`need(header)` of them; null: all): the
@@ -156,13 +166,14 @@ export interface StartOfResult {
 export function fetchStart(
   store: RemoteStore,
   r: RemoteResult,
-  need: (h: Header) => number | null,
+  need: StartNeed,
 ): StartOfResult | null {
   const path = join(store.files, ...r.rel.split('/'));
   if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
   const part = join(store.parts, ...r.rel.split('/'));
   const kept = partOf(part);
-  if (kept && startHolds(kept.bytes, need)) return { path: part, partial: true, size: kept.size };
+  const keptHeld = kept && startHolds(kept.bytes, need);
+  if (keptHeld) return { path: part, partial: true, size: kept!.size, held: { from: 1, to: keptHeld } };
   const ask = { op: 'getStart', bucket: store.bucket, key: r.key, bytes: START_BYTES } as const;
   const got = s3Call<ObjectPart>(ask, store.env, READ_WAIT_MS);
   const start = Buffer.from(got.bytes);
@@ -177,14 +188,15 @@ export function fetchStart(
     }
     return { path, partial: false, size: got.size };
   }
-  if (!startHolds(start, need)) return null;
+  const held = startHolds(start, need);
+  if (!held) return null;
   mkdirSync(dirname(part), { recursive: true, mode: 0o700 });
   const tmp = `${part}.${process.pid}.part`;
-  writeFileSync(tmp, start, { mode: 0o600 });
+  writeFileSync(tmp, start.subarray(0, start.lastIndexOf(0x0a) + 1), { mode: 0o600 }); // whole records only
   writeFileSync(`${tmp}.size`, `${got.size}\n`, { mode: 0o600 });
   renameSync(`${tmp}.size`, `${part}.size`); // the object's size: a result found by its pointer has no listing's
   renameSync(tmp, part);
-  return { path: part, partial: true, size: got.size };
+  return { path: part, partial: true, size: got.size, held: { from: 1, to: held } };
 }
 
 /** A start kept in `parts/` and the size of its object; null when there is none (or no size beside it). */
@@ -198,17 +210,62 @@ function partOf(part: string): { bytes: Buffer; size: number } | null {
 }
 
 /** Whether an object's start holds its header line and the records the reader needs, short of the last. */
-function startHolds(start: Buffer, need: (h: Header) => number | null): boolean {
+/**
+ * How many records an object's start holds whole when they are what the reader needs, short of the last; else 0.
+ */
+function startHolds(start: Buffer, need: StartNeed): number {
+  const header = headerOf(start);
+  const n = header && need(header);
+  if (!header || n === null || n === undefined) return 0;
+  const held = Math.min(countNewlines(start.subarray(start.indexOf(0x0a) + 1)), header.count - 1);
+  return held >= (n === 'start' ? 1 : n) && (n === 'start' || n < header.count) ? held : 0;
+}
+
+/** The header of an object's start; null when the start holds none (the whole object's check says why). */
+function headerOf(start: Buffer): Header | null {
   const nl = start.indexOf(0x0a);
-  if (nl < 0) return false;
-  let header: Header;
+  if (nl < 0) return null;
   try {
-    header = parseHeader(start.subarray(0, nl));
+    return parseHeader(start.subarray(0, nl));
   } catch {
-    return false; // the whole object's check says what is wrong with it
+    return null;
   }
-  const n = need(header);
-  return n !== null && n < header.count && countNewlines(start.subarray(nl + 1)) >= n;
+}
+
+/** The end of an object fetched for `read --tail`: enough for the last records a default budget shows. */
+const TAIL_BYTES = 256 * 1024;
+/** The start fetched beside it, for the header line alone (lro writes it in a slot of a few KB). */
+const HEADER_BYTES = 64 * 1024;
+
+/**
+ * For `read --tail n` of a result not in the cache: its header and its last TAIL_BYTES (two ranged GETs at once)
+ * in a sparse file of the object's size, `parts/<name>.tail` (the header line, zeros, the end where it is in the
+ * object), so the readers that seek from a file's end run unchanged on it; it holds the last records whole
+ * (`held`). Null when the end does not hold n records, or the object is small: the caller fetches the whole.
+ */
+export function fetchTail(store: RemoteStore, r: RemoteResult, n: number): StartOfResult | null {
+  const path = join(store.files, ...r.rel.split('/'));
+  if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
+  const ask = { op: 'getEnds', bucket: store.bucket, key: r.key, bytes: HEADER_BYTES, tail: TAIL_BYTES } as const;
+  const got = s3Call<ObjectEnds>(ask, store.env, READ_WAIT_MS);
+  const [start, end] = [Buffer.from(got.start), Buffer.from(got.end)];
+  const header = headerOf(start);
+  if (!header || start.length + end.length >= got.size || end[end.length - 1] !== 0x0a) return null;
+  const held = countNewlines(end.subarray(0, end.length - 1)); // the first record in it is cut by the range
+  if (held < n || held >= header.count) return null;
+  const file = `${join(store.parts, ...r.rel.split('/'))}.tail`;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.part`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, start, 0, start.indexOf(0x0a) + 1, 0);
+    ftruncateSync(fd, got.size);
+    writeSync(fd, end, 0, end.length, got.size - end.length);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  return { path: file, partial: true, size: got.size, held: { from: header.count - held + 1, to: header.count } };
 }
 
 /**
@@ -356,6 +413,7 @@ function dropPart(store: RemoteStore, rel: string): void {
   const part = join(store.parts, ...rel.split('/'));
   rmSync(part, { force: true });
   rmSync(`${part}.size`, { force: true });
+  rmSync(`${part}.tail`, { force: true });
 }
 
 /** Deletes one object (one DELETE) and, for a result, its pointer after it (a pointer left only costs a listing). */
@@ -462,8 +520,8 @@ function isLroObject(name: string): boolean {
   return parseResultFileName(name) !== null || parseDedupeFileName(name)?.kind === 'ref';
 }
 
-/** The results and refs under a cache half, as paths relative to it. */
-function localResults(root: string): string[] {
+/** The results and refs under a cache half (or the files `accept` names), as paths relative to it. */
+function localResults(root: string, accept = isLroObject): string[] {
   const out: string[] = [];
   const walk = (dir: string, rel: string, depth: number) => {
     let names: string[];
@@ -473,7 +531,7 @@ function localResults(root: string): string[] {
       return;
     }
     for (const n of names) {
-      if (isLroObject(n)) out.push(rel + n);
+      if (accept(n)) out.push(rel + n);
       else if (depth < 2 && (depth === 1 || n === SESSIONS_DIR)) walk(join(dir, n), `${rel}${n}/`, depth + 1);
     }
   };
@@ -508,9 +566,12 @@ export function trimCache(store: RemoteStore, limit: number, keep?: string): num
     localResults(half)
       .filter((rel) => rel.endsWith('.jsonl'))
       .map((rel) => join(half, ...rel.split('/')));
-  const files = [...within(store.files), ...within(store.parts)].map((path) => {
+  const isTail = (n: string) => n.endsWith('.tail') && isLroObject(n.slice(0, -'.tail'.length));
+  const tails = localResults(store.parts, isTail).map((rel) => join(store.parts, ...rel.split('/')));
+  const files = [...within(store.files), ...within(store.parts), ...tails].map((path) => {
     const st = statOrNull(path);
-    return { path, size: st?.size ?? 0, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };
+    const size = !st ? 0 : path.endsWith('.tail') ? st.blocks * 512 : st.size; // sparse: the blocks it uses
+    return { path, size, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };
   });
   let total = files.reduce((n, f) => n + f.size, 0);
   let freed = 0;

@@ -3,10 +3,11 @@
 // another machine (another cache) reads them, ls and gc list and tidy the bucket, and the faults a network store
 // has end in one line and a bounded time.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 import { mcpEnv, stdioClient } from '../helpers/mcp.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
 
@@ -306,6 +307,38 @@ describe('resolving an id on a machine that has not read it', () => {
       expect([r.code, r.out, r.stderr]).toEqual([2, '', expect.stringMatching(new RegExp(`^lro: no result ${id} in s3:`))]);
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+describe('ls of a remote store on a terminal', () => {
+  /** lro ls with its stdout a terminal (script(1) gives it one), the lines it printed (async: the proxy is here). */
+  async function lsOnTerminal(env: Record<string, string>, args: string): Promise<string[]> {
+    const typescript = join(root, `typescript-${++prefixes}`);
+    const command = `${process.execPath} ${BIN} ls ${args}`;
+    const child = spawn('script', ['-q', '-e', '-c', command, typescript], {
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise((ok) => child.once('close', ok));
+    expect(code, out).toBe(0);
+    return out.split(/\r?\n/);
+  }
+
+  it('cold, fetches the headers of the rows its table shows, not of every result, and shows as when warm', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 100);
+    const headerGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+    const seen = s3.seen.length;
+    const cold = await lsOnTerminal(env, '--max-tokens 400');
+    const rows = cold.filter((l) => /^[0-9A-Z]{26} /.test(l)).map((l) => l.slice(0, 26));
+    expect(rows.length).toBeGreaterThan(2);
+    expect(rows).toEqual(ids.slice(0, rows.length));
+    expect(cold.join('\n')).toMatch(/listed results 1-\d+ of 100, newest first/);
+    expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, 2 * rows.length + 1));
+    const warm = await lsOnTerminal(env, '--max-tokens 400');
+    expect(warm.filter((l) => /^[0-9A-Z]{26} /.test(l)).map((l) => l.slice(0, 26))).toEqual(rows);
   });
 });
 

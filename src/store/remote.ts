@@ -432,7 +432,7 @@ function deleteResult(store: RemoteStore, rel: string): void {
 type HeadItem = { key: string; path: string; size: number; mtimeMs: number };
 
 /** Header files `ls` has not fetched yet (lazy syncHeads), newest first, by path; fetched when a row needs one. */
-const pending = new Map<string, HeadItem & { store: RemoteStore }>();
+const pending = new Map<string, HeadItem & { store: RemoteStore; entry: ResultName }>();
 
 /**
  * Brings `heads/` in line with the bucket: a sparse file (header line, then zeros to the object's size, the
@@ -440,26 +440,46 @@ const pending = new Map<string, HeadItem & { store: RemoteStore }>();
  * `lazy` (ls) fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
  */
 export function syncHeads(store: RemoteStore, lazy = false): void {
-  const { results, refs } = listLro(store);
+  const { results, refs } = listLro(store, !lazy); // ls lists results only
   const remote = lazy ? results : [...results, ...refs]; // a ref's whole text is its "header line": gc removes it
   openResultDir(store.heads, null);
   const wanted = new Set<string>();
-  const missing: HeadItem[] = [];
+  const missing: (HeadItem & { result: RemoteResult | RemoteRef })[] = [];
+  // per object as little as can be: a folder's names read once, a file looked at only when it is there, a
+  // session's folder opened once (10,000 results: 10,000 lstats and folder checks were a second of a cold ls)
+  const folders = new Map<string, Set<string>>();
   for (const r of remote) {
     wanted.add(r.rel);
     const path = join(store.heads, ...r.rel.split('/'));
-    const st = statOrNull(path);
+    const folder = dirname(path);
+    let names = folders.get(folder);
+    if (!names) folders.set(folder, (names = namesIn(folder, () => openResultDir(store.heads, r.session))));
+    const st = names.has(basename(path)) ? statOrNull(path) : null;
     if (st && st.size === r.size) continue;
-    openResultDir(store.heads, r.session);
-    missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs });
+    missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs, result: r });
   }
-  if (lazy) for (const m of missing) pending.set(m.path, { ...m, store });
+  for (const m of lazy ? missing : []) {
+    const name = basename(m.path);
+    const entry = { dir: dirname(m.path), name, session: m.result.session, ...parseResultFileName(name)! };
+    pending.set(m.path, { key: m.key, path: m.path, size: m.size, mtimeMs: m.mtimeMs, store, entry });
+  }
   // in batches, each bounded in time as one request is: a first listing of a large bucket takes as long as it takes
   for (let i = 0; i < missing.length && !lazy; i += HEADS_BATCH) {
-    s3Call({ op: 'heads', bucket: store.bucket, items: missing.slice(i, i + HEADS_BATCH) }, store.env, READ_WAIT_MS);
+    const items = missing.slice(i, i + HEADS_BATCH).map(({ key, path, size, mtimeMs }) => ({ key, path, size, mtimeMs }));
+    s3Call({ op: 'heads', bucket: store.bucket, items }, store.env, READ_WAIT_MS);
   }
   for (const rel of localResults(store.heads)) {
     if (!wanted.has(rel) && !(lazy && isRefName(rel))) rmSync(join(store.heads, ...rel.split('/')), { force: true });
+  }
+}
+
+/** The names in a folder of `heads/`, opened (created, checked) first by `open`; none when it cannot be read. */
+function namesIn(folder: string, open: () => void): Set<string> {
+  open();
+  try {
+    return new Set(readdirSync(folder));
+  } catch {
+    return new Set();
   }
 }
 
@@ -470,14 +490,7 @@ function isRefName(rel: string): boolean {
 /** The results of a listing with the header files not fetched yet (lazy syncHeads) among them, newest first. */
 export function withPendingHeads(listing: StoreListing): StoreListing {
   if (pending.size === 0) return listing;
-  const added: ResultName[] = [];
-  for (const item of pending.values()) {
-    const where = remoteOf(item.path)!;
-    const parts = where.rel.split('/');
-    const name = parts.pop()!;
-    const session = parts.length === 2 ? sessionOfFolder(parts[1]) : null;
-    added.push({ dir: dirname(item.path), name, session, ...parseResultFileName(name)! });
-  }
+  const added = [...pending.values()].map((item) => item.entry);
   const results = [...listing.results, ...added].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return { ...listing, results };
 }

@@ -259,6 +259,12 @@ describe('ls of a remote store', () => {
     const rows = cold.out.split('\n').filter((l) => /^[0-9A-Z]{26}\t/.test(l));
     expect(rows.map((l) => l.split('\t')[0])).toEqual(ids.slice(0, rows.length));
     expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, rows.length + 1));
+    // the results' listing only: neither the dedupe refs (gc's) nor the pointers (ids/)
+    const listed = s3.seen.slice(seen).filter((l) => /[?&]list-type=2/.test(l));
+    expect(listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)![1]))).toEqual([
+      `${prefix}/lro-`,
+      `${prefix}/sessions/`,
+    ]);
     const all = await lro(['ls', '--max-tokens', '0'], { env });
     expect(all.out.trim().split('\n')).toHaveLength(100);
     expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing

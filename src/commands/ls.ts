@@ -88,6 +88,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
       damagedCount++;
       const row: LsRow = { kind: 'damaged', id: r.id, operation: entry.operation, reason: r.reason };
       if (tty && page.wants(shown)) rows.push(row);
+      if (tty && remote) page.fills(rows, now, io.stdout.color);
       else if (!tty && notes.length < MAX_NOTES) notes.push(`lro: damaged result file ${r.name}: ${r.reason}\n`);
       continue;
     }
@@ -98,6 +99,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     shown++;
     if (!page.wants(shown - 1)) continue; // before --offset, or after the cut (still counted)
     if (tty) rows.push(toRow(r));
+    if (tty && remote) page.fills(rows, now, io.stdout.color);
     else if (opts.json) {
       await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, shownStore(r.path), r.size)}`, out);
     }
@@ -155,9 +157,26 @@ class LsPage {
     if (!tty) this.budget.take(`${JSON.stringify(longest)}\n`);
   }
 
+  /** On a terminal, the rows gathered already fill more than the table holds (see fills). */
+  private full = false;
+
   /** Whether the result at this index of the listing is one to print (or, on a terminal, to try to). */
   wants(index: number): boolean {
-    return index >= this.offset && this.cutAt === null;
+    return index >= this.offset && this.cutAt === null && !this.full;
+  }
+
+  /**
+   * Notes whether the terminal's rows gathered so far fill more than the table holds, so that a remote store's
+   * results after them are counted by their names instead of each fetching its header: table() prints the longest
+   * run of rows that fits, the same whatever follows it.
+   */
+  fills(rows: LsRow[], now: number, color: boolean): void {
+    const paint = new Chalk({ level: color ? 1 : 0 });
+    this.full = !this.budget.unlimited && this.budget.cost(renderTable(rows, now, paint)) > this.room();
+  }
+
+  private room(): number {
+    return Math.max(1, this.budget.max - 60);
   }
 
   /** Prints a row if it fits; else the listing is cut there. */
@@ -173,10 +192,18 @@ class LsPage {
     const paint = new Chalk({ level: color ? 1 : 0 });
     let n = rows.length;
     let text = renderTable(rows, now, paint);
-    const room = Math.max(1, this.budget.max - 60);
+    const room = this.room();
     while (!this.budget.unlimited && n > 1 && this.budget.cost(text) > room) {
       n = Math.max(1, Math.floor((n * room) / this.budget.cost(text)) - 1);
       text = renderTable(rows.slice(0, n), now, paint);
+    }
+    // the guess above is on the short side: as many more as still fit (so the rows shown never depend on the
+    // rows after the last that fits)
+    while (n < rows.length) {
+      const more = renderTable(rows.slice(0, n + 1), now, paint);
+      if (this.budget.cost(more) > room) break;
+      text = more;
+      n++;
     }
     if (n < rows.length) this.cutAt = this.offset + n;
     this.printed = n;

@@ -1,5 +1,6 @@
 // `lro read ID`: numbered records (`N: text`, like cat -n), a range of them, or a range of characters of the
 // original, within the output budget; a cut output ends with the exact command for the next part.
+import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { LroError, UsageError } from '../errors.js';
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
@@ -55,34 +56,56 @@ function selection(o: ReadOptions, count: number): Selection {
   return { kind: 'records', range: { from: 1, to: Infinity }, option: 'records' };
 }
 
-/** The records read reads past its header, when they are the first ones (--head, an early --records): else null. */
-function recordsNeeded(o: ReadOptions): number | null {
-  if (o.stream !== undefined || o.chars !== undefined || o.tail !== undefined) return null;
+/**
+ * The records read reads past its header, when they are the first ones (--head, an early --records), or 'start'
+ * when the read may well end inside a result's start (the default view, --chars A:B): else null.
+ */
+function recordsNeeded(o: ReadOptions): number | 'start' | null {
+  if (o.stream !== undefined || o.tail !== undefined) return null;
+  if (o.chars !== undefined) return Number.isFinite(parseCharRange(o.chars, '--chars').end) ? 'start' : null;
   if (o.head !== undefined) return parseCount(o.head, '--head');
   const text = o.records ?? o.lines;
-  if (text === undefined) return null;
+  if (text === undefined) return 'start';
   const to = parseRange(text, o.records !== undefined ? '--records' : '--lines').to;
   return Number.isFinite(to) ? to : null;
 }
 
 export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<number> {
   const needed = recordsNeeded(o);
-  const rf = resolveResult(ref, { dir: o.dir, env: io.env, need: () => needed });
+  const tail = o.tail !== undefined && o.stream === undefined ? parseCount(o.tail, '--tail') : 0;
+  const rf = resolveResult(ref, { dir: o.dir, env: io.env, need: () => needed, tail: tail || undefined });
+  if (!rf.held || needed !== 'start') {
+    await readResult(rf, o, io, io.stdout);
+    return 0;
+  }
+  // a remote result's start (not in the cache): what the read shows is printed when it ends inside the start,
+  // else the whole result is fetched and read
+  const shown: (string | Uint8Array)[] = [];
+  const { isTTY, color, columns } = io.stdout;
+  const into = { write: async (d: string | Uint8Array) => void shown.push(d), isTTY, color, columns };
+  const fits = await readResult(rf, o, io, into).catch((e) => (e instanceof LroError ? false : Promise.reject(e)));
+  if (fits) for (const d of shown) await io.stdout.write(d);
+  else await readResult(resolveResult(ref, { dir: o.dir, env: io.env }), o, io, io.stdout);
+  return 0;
+}
+
+/** Reads what the options select to `stdout`; false when a partial file (rf.held) does not hold all it needs. */
+async function readResult(rf: ResultFile, o: ReadOptions, io: IO, stdout: IO['stdout']): Promise<boolean> {
   refuseBinary(rf, 'read');
   const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env), rf.header.encoding);
   const filter = streamFilter(rf.header, o.stream);
   const sel = filter ? streamSelection(selection(o, rf.header.count), o, filter, rf.header.count) : selection(o, rf.header.count);
-  const out = new OutputBatch(io.stdout);
+  const out = new OutputBatch(stdout);
   try {
-    if (sel.kind === 'chars') await readChars(rf, sel.start, sel.end, budget, out, o);
-    else if (sel.kind === 'records') await readRecordRange(rf, sel, budget, out, o, filter);
+    if (sel.kind === 'chars') return await readChars(rf, sel.start, sel.end, budget, out, o);
+    if (sel.kind === 'records') return await readRecordRange(rf, sel, budget, out, o, filter);
+    return true;
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;
   } finally {
     await out.flush();
   }
-  return 0;
 }
 
 /**
@@ -112,24 +135,26 @@ async function readRecordRange(
   out: OutputBatch,
   o: ReadOptions,
   filter: StreamFilter | null,
-): Promise<void> {
+): Promise<boolean> {
   const { range } = sel;
   const h = rf.header;
   const id = h.id;
   if (h.count === 0 || (filter && streamCount(filter.map, filter.choice, h.count) === 0)) {
     await out.add(`[lro: result ${id} has no records${filter ? ` from ${filter.choice}` : ''}]\n`);
-    return;
+    return true;
   }
   if (range.from > h.count) {
     throw new LroError(`records from ${range.from} are past the end: result ${id} has ${formatCount(h.count)} records (try --tail 20)`);
   }
   const to = Math.min(range.to, h.count);
+  const upto = rf.held ? Math.min(to, rf.held.to) : to; // a partial file: its records held whole, no further
+  if (range.from > upto) return false;
   const invalid = invalidSet(h);
   const columns = o.columns !== undefined ? parseCharRange(o.columns, '--columns') : { start: 0, end: Infinity };
   // --tail starts from the end of the file: the records before the last ones are never read
   const at = sel.option === 'tail' ? lastRecordsStart(rf, h.count - range.from + 1) : undefined;
   let printed = 0;
-  for (const r of readRecordSpans(rf, range.from, to, LONG_RECORD, at)) {
+  for (const r of readRecordSpans(rf, range.from, upto, LONG_RECORD, at)) {
     if (filter && !filter.map.selects(filter.choice, r.n)) continue;
     if (!r.line && budget.unlimited && o.columns === undefined) {
       await streamRecord(rf, r, invalid, out, o);
@@ -148,7 +173,7 @@ async function readRecordRange(
     }
     if (printed === 0) {
       await showWindow(id, r.n, v, budget, out, o, columns.end);
-      return;
+      return true;
     }
     await out.add(
       continuationLine(
@@ -156,8 +181,9 @@ async function readRecordRange(
         `lro read ${id} --records ${formatRange(r.n, range.to >= h.count ? Infinity : range.to)}${columnsOption(o)}${keptOptions(o)}`,
       ),
     );
-    return;
+    return true;
   }
+  return upto === to;
 }
 
 /**
@@ -196,8 +222,11 @@ function columnsOption(o: ReadOptions): string {
   return o.columns !== undefined ? ` --columns ${o.columns}` : '';
 }
 
-/** Characters start..end (0-based, end excluded) of the original content. */
-async function readChars(rf: ResultFile, start: number, end: number, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<void> {
+/**
+ * Characters start..end (0-based, end excluded) of the original content; false, printing nothing, when rf is a
+ * partial file (a remote result's start) whose records end before character `end`.
+ */
+async function readChars(rf: ResultFile, start: number, end: number, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<boolean> {
   const decoder = new StringDecoder('utf8');
   let pos = 0; // characters of the original seen so far
   let shown = '';
@@ -210,13 +239,14 @@ async function readChars(rf: ResultFile, start: number, end: number, budget: Out
     return pos >= end;
   };
   let done = false;
-  for (const piece of originalContent(rf)) {
+  for (const piece of originalContent(rf.held ? heldStart(rf, rf.held.to) : rf)) {
     if (emit(decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.length)))) {
       done = true;
       break;
     }
     if (shown.length > 1 << 20 && !budget.unlimited) break; // enough to fill any budget
   }
+  if (!done && rf.held) return false;
   if (!done) emit(decoder.end());
   const total = done ? null : pos;
   if (start > 0 && total !== null && start >= total) {
@@ -236,6 +266,12 @@ async function readChars(rf: ResultFile, start: number, end: number, budget: Out
       );
     }
   }
+  return true;
+}
+
+/** A result's start as a whole result of the records it holds (its file holds them and nothing after). */
+function heldStart(rf: ResultFile, count: number): ResultFile {
+  return { ...rf, size: statSync(rf.path).size, header: { ...rf.header, count } };
 }
 
 /** `lro read`. */

@@ -24,6 +24,8 @@ export interface ResultFile {
   mtimeMs: number;
   /** The file holds only the header and the records a reader asked for (a remote result's start): read no further. */
   partial?: boolean;
+  /** A partial file's records held whole (a remote result's start, or its end for read --tail). */
+  held?: { from: number; to: number };
 }
 
 /** Opens a regular file without following symlinks; throws FormatError for anything else. */

@@ -3,7 +3,7 @@
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
@@ -13,7 +13,7 @@ import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
-import type { DeleteManyAnswer, ListPage, S3Object } from './s3-worker.js';
+import type { DeleteManyAnswer, ListPage, ObjectEnds, ObjectPart, S3Object } from './s3-worker.js';
 import type { ResultName, StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
@@ -28,6 +28,13 @@ const START_BYTES = 256 * 1024;
 /** The cache of whole results is trimmed (oldest first) to this many bytes; LRO_S3_CACHE_MAX changes it. */
 const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 
+/**
+ * The folder of the per-id pointers: `<prefix>/ids/<ULID>` holds the path (relative to the store) of the result
+ * with that id, so a machine resolves an id by one GET instead of listing the bucket (a key holds the operation,
+ * which the id does not give). Written after the result is complete; a store written before has none.
+ */
+const POINTERS_DIR = 'ids';
+
 /** An lro result among the bucket's objects: its path relative to the store, and its session folder. */
 export interface RemoteResult extends S3Object {
   rel: string;
@@ -37,7 +44,7 @@ export interface RemoteResult extends S3Object {
 
 /** The lro results under the store's prefix (other objects are never touched), newest first. */
 export function listRemote(store: RemoteStore): RemoteResult[] {
-  return listLro(store).results;
+  return listLro(store, false).results;
 }
 
 /** Where an object is in the store's tree: at its root or in a session's folder (null: neither). */
@@ -51,17 +58,24 @@ function placeOf(rel: string): { name: string; session: string | null } | null {
 /** The results (newest first) and dedupe refs under the store's prefix, by their names. */
 type RemoteRef = S3Object & { rel: string; session: string | null };
 
-function listLro(store: RemoteStore): { results: RemoteResult[]; refs: RemoteRef[] } {
+/**
+ * The objects under the parts of the store lro lists: the results at its root (`lro-…`) and in sessions' folders,
+ * and with `withRefs` (gc) the dedupe refs at the root (`.lro-…`); never the pointers (`ids/`), nor anything else.
+ */
+function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]; refs: RemoteRef[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
+  const prefixes = [`${base}lro-`, `${base}${SESSIONS_DIR}/`, ...(withRefs ? [`${base}.lro-`] : [])];
   const objects: S3Object[] = [];
   // a page at a time, each bounded as one request is: a listing that goes on is no fault, however long the bucket
-  let token: string | undefined;
-  do {
-    const ask = { op: 'list', bucket: store.bucket, prefix: base, token } as const;
-    const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
-    for (const o of page.objects) objects.push(o);
-    token = page.next;
-  } while (token);
+  for (const prefix of prefixes) {
+    let token: string | undefined;
+    do {
+      const ask = { op: 'list', bucket: store.bucket, prefix, token } as const;
+      const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
+      for (const o of page.objects) objects.push(o);
+      token = page.next;
+    } while (token);
+  }
   const results: RemoteResult[] = [];
   const refs: RemoteRef[] = [];
   for (const o of objects) {
@@ -98,7 +112,7 @@ export function fetchResult(store: RemoteStore, r: { rel: string }): string {
   } finally {
     rmSync(tmp, { force: true }); // a fetch cut, timed out or refused leaves nothing
   }
-  rmSync(join(store.parts, ...r.rel.split('/')), { force: true }); // its start alone is no longer needed
+  dropPart(store, r.rel); // its start alone is no longer needed
   trimCache(store, cacheLimit(store.env), path);
   return path;
 }
@@ -126,11 +140,22 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
   }
 }
 
-/** What fetchStart found: the whole result (cached), or a file of its start only (`partial`). */
+/**
+ * What fetchStart or fetchTail found: the whole result (cached), or a file of its start or its end only
+ * (`partial`, holding records `held.from` to `held.to` whole), and the object's size.
+ */
 export interface StartOfResult {
   path: string;
   partial: boolean;
+  size: number;
+  held?: { from: number; to: number };
 }
+
+/**
+ * What a reader of a result's start needs of it, from its header: records 1..n (a number), or as many as the start
+ * holds ('start': the reader stops inside them or asks for the whole), or more (null).
+ */
+export type StartNeed = (h: Header) => number | 'start' | null;
 
 /**
  * For a reader that needs only a result's header and its first records (`need(header)` of them; null: all): the
@@ -141,15 +166,18 @@ export interface StartOfResult {
 export function fetchStart(
   store: RemoteStore,
   r: RemoteResult,
-  need: (h: Header) => number | null,
+  need: StartNeed,
 ): StartOfResult | null {
   const path = join(store.files, ...r.rel.split('/'));
-  if (isFile(path)) return { path, partial: false };
+  if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
   const part = join(store.parts, ...r.rel.split('/'));
-  if (isFile(part) && startHolds(readFileSync(part), need)) return { path: part, partial: true };
+  const kept = partOf(part);
+  const keptHeld = kept && startHolds(kept.bytes, need);
+  if (keptHeld) return { path: part, partial: true, size: kept!.size, held: { from: 1, to: keptHeld } };
   const ask = { op: 'getStart', bucket: store.bucket, key: r.key, bytes: START_BYTES } as const;
-  const start = Buffer.from(s3Call<Uint8Array>(ask, store.env, READ_WAIT_MS));
-  if (start.length >= r.size) {
+  const got = s3Call<ObjectPart>(ask, store.env, READ_WAIT_MS);
+  const start = Buffer.from(got.bytes);
+  if (start.length >= got.size) {
     const tmp = join(openResultDir(store.files, r.session).dir, tempFileName(r.id, 'fetch'));
     try {
       writeFileSync(tmp, start, { mode: 0o600 });
@@ -158,28 +186,86 @@ export function fetchStart(
     } finally {
       rmSync(tmp, { force: true });
     }
-    return { path, partial: false };
+    return { path, partial: false, size: got.size };
   }
-  if (!startHolds(start, need)) return null;
+  const held = startHolds(start, need);
+  if (!held) return null;
   mkdirSync(dirname(part), { recursive: true, mode: 0o700 });
   const tmp = `${part}.${process.pid}.part`;
-  writeFileSync(tmp, start, { mode: 0o600 });
+  writeFileSync(tmp, start.subarray(0, start.lastIndexOf(0x0a) + 1), { mode: 0o600 }); // whole records only
+  writeFileSync(`${tmp}.size`, `${got.size}\n`, { mode: 0o600 });
+  renameSync(`${tmp}.size`, `${part}.size`); // the object's size: a result found by its pointer has no listing's
   renameSync(tmp, part);
-  return { path: part, partial: true };
+  return { path: part, partial: true, size: got.size, held: { from: 1, to: held } };
+}
+
+/** A start kept in `parts/` and the size of its object; null when there is none (or no size beside it). */
+function partOf(part: string): { bytes: Buffer; size: number } | null {
+  try {
+    const size = Number(readFileSync(`${part}.size`, 'utf8'));
+    return Number.isSafeInteger(size) ? { bytes: readFileSync(part), size } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether an object's start holds its header line and the records the reader needs, short of the last. */
-function startHolds(start: Buffer, need: (h: Header) => number | null): boolean {
+/**
+ * How many records an object's start holds whole when they are what the reader needs, short of the last; else 0.
+ */
+function startHolds(start: Buffer, need: StartNeed): number {
+  const header = headerOf(start);
+  const n = header && need(header);
+  if (!header || n === null || n === undefined) return 0;
+  const held = Math.min(countNewlines(start.subarray(start.indexOf(0x0a) + 1)), header.count - 1);
+  return held >= (n === 'start' ? 1 : n) && (n === 'start' || n < header.count) ? held : 0;
+}
+
+/** The header of an object's start; null when the start holds none (the whole object's check says why). */
+function headerOf(start: Buffer): Header | null {
   const nl = start.indexOf(0x0a);
-  if (nl < 0) return false;
-  let header: Header;
+  if (nl < 0) return null;
   try {
-    header = parseHeader(start.subarray(0, nl));
+    return parseHeader(start.subarray(0, nl));
   } catch {
-    return false; // the whole object's check says what is wrong with it
+    return null;
   }
-  const n = need(header);
-  return n !== null && n < header.count && countNewlines(start.subarray(nl + 1)) >= n;
+}
+
+/** The end of an object fetched for `read --tail`: enough for the last records a default budget shows. */
+const TAIL_BYTES = 256 * 1024;
+/** The start fetched beside it, for the header line alone (lro writes it in a slot of a few KB). */
+const HEADER_BYTES = 64 * 1024;
+
+/**
+ * For `read --tail n` of a result not in the cache: its header and its last TAIL_BYTES (two ranged GETs at once)
+ * in a sparse file of the object's size, `parts/<name>.tail` (the header line, zeros, the end where it is in the
+ * object), so the readers that seek from a file's end run unchanged on it; it holds the last records whole
+ * (`held`). Null when the end does not hold n records, or the object is small: the caller fetches the whole.
+ */
+export function fetchTail(store: RemoteStore, r: RemoteResult, n: number): StartOfResult | null {
+  const path = join(store.files, ...r.rel.split('/'));
+  if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
+  const ask = { op: 'getEnds', bucket: store.bucket, key: r.key, bytes: HEADER_BYTES, tail: TAIL_BYTES } as const;
+  const got = s3Call<ObjectEnds>(ask, store.env, READ_WAIT_MS);
+  const [start, end] = [Buffer.from(got.start), Buffer.from(got.end)];
+  const header = headerOf(start);
+  if (!header || start.length + end.length >= got.size || end[end.length - 1] !== 0x0a) return null;
+  const held = countNewlines(end.subarray(0, end.length - 1)); // the first record in it is cut by the range
+  if (held < n || held >= header.count) return null;
+  const file = `${join(store.parts, ...r.rel.split('/'))}.tail`;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.part`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, start, 0, start.indexOf(0x0a) + 1, 0);
+    ftruncateSync(fd, got.size);
+    writeSync(fd, end, 0, end.length, got.size - end.length);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  return { path: file, partial: true, size: got.size, held: { from: header.count - held + 1, to: header.count } };
 }
 
 /**
@@ -202,9 +288,36 @@ export function fetchListed(store: RemoteStore, entry: { dir: string; name: stri
   return true;
 }
 
-/** Finds the result with this id in the bucket; null when there is none. */
-export function findRemote(store: RemoteStore, id: string, session?: string | null): RemoteResult | null {
-  return listRemote(store).find((r) => r.id === id && (session === undefined || r.session === session)) ?? null;
+/**
+ * Finds the result with this id in the bucket: by its pointer (one GET), else (a store written before pointers,
+ * or a pointer that names no result of this id) by listing the bucket; null when there is none. A result found by
+ * its pointer has no size or time (NaN, 0): its object may even be gone (S3Error 'missing' when fetched).
+ */
+export function findRemote(store: RemoteStore, id: string): RemoteResult | null {
+  const ask = { op: 'getSmall', bucket: store.bucket, key: pointerKey(store, id) } as const;
+  const rel = s3Call<string | null>(ask, store.env, READ_WAIT_MS)?.trim() ?? '';
+  const place = placeOf(rel);
+  if (place && parseResultFileName(place.name)?.id === id) {
+    return { key: keyOf(store, rel), size: NaN, mtimeMs: 0, rel, id, session: place.session };
+  }
+  return listRemote(store).find((r) => r.id === id) ?? null;
+}
+
+/** The key of the pointer to the result with this id. */
+function pointerKey(store: RemoteStore, id: string): string {
+  return keyOf(store, `${POINTERS_DIR}/${id}`);
+}
+
+/** Writes the pointer of a result just uploaded; one not written only makes a reader list the bucket. */
+function writePointer(store: RemoteStore, rel: string): void {
+  const id = parseResultFileName(rel.split('/').pop()!)?.id;
+  if (!id) return;
+  try {
+    const put = { op: 'putSmall', bucket: store.bucket, key: pointerKey(store, id), body: `${rel}\n` } as const;
+    s3Call(put, store.env, READ_WAIT_MS);
+  } catch {
+    // the result is stored: without its pointer it is found by a listing
+  }
 }
 
 /** The newest result in the bucket (of one session when given). */
@@ -219,8 +332,8 @@ export function newestRemote(store: RemoteStore, session?: string, back = 0): Re
 export function publishResult(path: string): void {
   const where = remoteOf(path);
   if (!where || where.half !== 'files') return;
+  const { store, rel } = where;
   try {
-    const { store, rel } = where;
     s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, rel), path }, store.env, TRANSFER_WAIT_MS);
   } catch (e) {
     try {
@@ -230,6 +343,7 @@ export function publishResult(path: string): void {
     }
     throw e;
   }
+  writePointer(store, rel); // after the result is complete: a pointer never names a result not there
 }
 
 /** Keys one DeleteObjects request deletes (S3's most). */
@@ -253,6 +367,8 @@ export function removeRemoteMany(judged: { path: string; size: number; mtimeMs: 
     if (!st?.isFile() || st.size !== j.size || st.mtimeMs !== j.mtimeMs) continue; // gc leaves it alone
     const list = byStore.get(where.store) ?? byStore.set(where.store, []).get(where.store)!;
     list.push({ key: keyOf(where.store, where.rel), path: j.path });
+    const id = parseResultFileName(where.rel.split('/').pop()!)?.id;
+    if (id) list.push({ key: pointerKey(where.store, id), path: '' }); // a result's pointer goes with it
   }
   for (const [store, items] of byStore) {
     for (let i = 0; i < items.length; i += DELETE_BATCH) {
@@ -268,12 +384,12 @@ function deleteBatch(store: RemoteStore, items: { key: string; path: string }[])
     const ask = { op: 'deleteMany', bucket: store.bucket, keys: items.map((x) => x.key) } as const;
     answer = s3Call<DeleteManyAnswer>(ask, store.env, DELETE_WAIT_MS);
   } catch (e) {
-    for (const x of items) deletedAhead.set(x.path, e as Error); // the server down or denying: each says so
+    for (const x of items) if (x.path) deletedAhead.set(x.path, e as Error); // the server down or denying: each says
     return true;
   }
   if ('refused' in answer) return false;
   const failed = new Map(answer.failed.map((f) => [f.key, f.error]));
-  for (const x of items) {
+  for (const x of items.filter((i) => i.path !== '')) {
     const error = failed.get(x.key);
     deletedAhead.set(x.path, error === undefined ? null : new LroError(`S3 could not delete ${x.key} (${error})`));
   }
@@ -287,17 +403,36 @@ export function removeRemote(path: string): void {
   const { store, rel } = where;
   const ahead = deletedAhead.get(path);
   if (ahead) throw ahead;
-  const one = { op: 'delete', bucket: store.bucket, key: keyOf(store, rel) } as const;
-  if (ahead === undefined) s3Call(one, store.env, READ_WAIT_MS); // not deleted by removeRemoteMany
+  if (ahead === undefined) deleteResult(store, rel); // not deleted by removeRemoteMany
   rmSync(join(store.files, ...rel.split('/')), { force: true });
-  rmSync(join(store.parts, ...rel.split('/')), { force: true });
+  dropPart(store, rel);
+}
+
+/** Removes the start of a result kept in `parts/`, and its size. */
+function dropPart(store: RemoteStore, rel: string): void {
+  const part = join(store.parts, ...rel.split('/'));
+  rmSync(part, { force: true });
+  rmSync(`${part}.size`, { force: true });
+  rmSync(`${part}.tail`, { force: true });
+}
+
+/** Deletes one object (one DELETE) and, for a result, its pointer after it (a pointer left only costs a listing). */
+function deleteResult(store: RemoteStore, rel: string): void {
+  s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+  const id = parseResultFileName(rel.split('/').pop()!)?.id;
+  if (!id) return;
+  try {
+    s3Call({ op: 'delete', bucket: store.bucket, key: pointerKey(store, id) }, store.env, READ_WAIT_MS);
+  } catch {
+    // a pointer whose result is gone reads as no result
+  }
 }
 
 /** A header file to fetch: the object's key, where its file goes, the object's size and time. */
 type HeadItem = { key: string; path: string; size: number; mtimeMs: number };
 
 /** Header files `ls` has not fetched yet (lazy syncHeads), newest first, by path; fetched when a row needs one. */
-const pending = new Map<string, HeadItem & { store: RemoteStore }>();
+const pending = new Map<string, HeadItem & { store: RemoteStore; entry: ResultName }>();
 
 /**
  * Brings `heads/` in line with the bucket: a sparse file (header line, then zeros to the object's size, the
@@ -305,26 +440,46 @@ const pending = new Map<string, HeadItem & { store: RemoteStore }>();
  * `lazy` (ls) fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
  */
 export function syncHeads(store: RemoteStore, lazy = false): void {
-  const { results, refs } = listLro(store);
+  const { results, refs } = listLro(store, !lazy); // ls lists results only
   const remote = lazy ? results : [...results, ...refs]; // a ref's whole text is its "header line": gc removes it
   openResultDir(store.heads, null);
   const wanted = new Set<string>();
-  const missing: HeadItem[] = [];
+  const missing: (HeadItem & { result: RemoteResult | RemoteRef })[] = [];
+  // per object as little as can be: a folder's names read once, a file looked at only when it is there, a
+  // session's folder opened once (10,000 results: 10,000 lstats and folder checks were a second of a cold ls)
+  const folders = new Map<string, Set<string>>();
   for (const r of remote) {
     wanted.add(r.rel);
     const path = join(store.heads, ...r.rel.split('/'));
-    const st = statOrNull(path);
+    const folder = dirname(path);
+    let names = folders.get(folder);
+    if (!names) folders.set(folder, (names = namesIn(folder, () => openResultDir(store.heads, r.session))));
+    const st = names.has(basename(path)) ? statOrNull(path) : null;
     if (st && st.size === r.size) continue;
-    openResultDir(store.heads, r.session);
-    missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs });
+    missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs, result: r });
   }
-  if (lazy) for (const m of missing) pending.set(m.path, { ...m, store });
+  for (const m of lazy ? missing : []) {
+    const name = basename(m.path);
+    const entry = { dir: dirname(m.path), name, session: m.result.session, ...parseResultFileName(name)! };
+    pending.set(m.path, { key: m.key, path: m.path, size: m.size, mtimeMs: m.mtimeMs, store, entry });
+  }
   // in batches, each bounded in time as one request is: a first listing of a large bucket takes as long as it takes
   for (let i = 0; i < missing.length && !lazy; i += HEADS_BATCH) {
-    s3Call({ op: 'heads', bucket: store.bucket, items: missing.slice(i, i + HEADS_BATCH) }, store.env, READ_WAIT_MS);
+    const items = missing.slice(i, i + HEADS_BATCH).map(({ key, path, size, mtimeMs }) => ({ key, path, size, mtimeMs }));
+    s3Call({ op: 'heads', bucket: store.bucket, items }, store.env, READ_WAIT_MS);
   }
   for (const rel of localResults(store.heads)) {
     if (!wanted.has(rel) && !(lazy && isRefName(rel))) rmSync(join(store.heads, ...rel.split('/')), { force: true });
+  }
+}
+
+/** The names in a folder of `heads/`, opened (created, checked) first by `open`; none when it cannot be read. */
+function namesIn(folder: string, open: () => void): Set<string> {
+  open();
+  try {
+    return new Set(readdirSync(folder));
+  } catch {
+    return new Set();
   }
 }
 
@@ -335,14 +490,7 @@ function isRefName(rel: string): boolean {
 /** The results of a listing with the header files not fetched yet (lazy syncHeads) among them, newest first. */
 export function withPendingHeads(listing: StoreListing): StoreListing {
   if (pending.size === 0) return listing;
-  const added: ResultName[] = [];
-  for (const item of pending.values()) {
-    const where = remoteOf(item.path)!;
-    const parts = where.rel.split('/');
-    const name = parts.pop()!;
-    const session = parts.length === 2 ? sessionOfFolder(parts[1]) : null;
-    added.push({ dir: dirname(item.path), name, session, ...parseResultFileName(name)! });
-  }
+  const added = [...pending.values()].map((item) => item.entry);
   const results = [...listing.results, ...added].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return { ...listing, results };
 }
@@ -385,8 +533,8 @@ function isLroObject(name: string): boolean {
   return parseResultFileName(name) !== null || parseDedupeFileName(name)?.kind === 'ref';
 }
 
-/** The results and refs under a cache half, as paths relative to it. */
-function localResults(root: string): string[] {
+/** The results and refs under a cache half (or the files `accept` names), as paths relative to it. */
+function localResults(root: string, accept = isLroObject): string[] {
   const out: string[] = [];
   const walk = (dir: string, rel: string, depth: number) => {
     let names: string[];
@@ -396,7 +544,7 @@ function localResults(root: string): string[] {
       return;
     }
     for (const n of names) {
-      if (isLroObject(n)) out.push(rel + n);
+      if (accept(n)) out.push(rel + n);
       else if (depth < 2 && (depth === 1 || n === SESSIONS_DIR)) walk(join(dir, n), `${rel}${n}/`, depth + 1);
     }
   };
@@ -431,9 +579,12 @@ export function trimCache(store: RemoteStore, limit: number, keep?: string): num
     localResults(half)
       .filter((rel) => rel.endsWith('.jsonl'))
       .map((rel) => join(half, ...rel.split('/')));
-  const files = [...within(store.files), ...within(store.parts)].map((path) => {
+  const isTail = (n: string) => n.endsWith('.tail') && isLroObject(n.slice(0, -'.tail'.length));
+  const tails = localResults(store.parts, isTail).map((rel) => join(store.parts, ...rel.split('/')));
+  const files = [...within(store.files), ...within(store.parts), ...tails].map((path) => {
     const st = statOrNull(path);
-    return { path, size: st?.size ?? 0, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };
+    const size = !st ? 0 : path.endsWith('.tail') ? st.blocks * 512 : st.size; // sparse: the blocks it uses
+    return { path, size, time: st ? Math.max(st.atimeMs, st.mtimeMs) : 0 };
   });
   let total = files.reduce((n, f) => n + f.size, 0);
   let freed = 0;
@@ -441,6 +592,7 @@ export function trimCache(store: RemoteStore, limit: number, keep?: string): num
     if (total <= limit) break;
     if (f.path === keep) continue;
     rmSync(f.path, { force: true });
+    rmSync(`${f.path}.size`, { force: true }); // beside a start kept in parts/
     total -= f.size;
     freed += f.size;
   }
@@ -539,7 +691,7 @@ export function publishRef<T>(
 /** Removes a result this machine just uploaded and another's replaced; left in place if the delete fails. */
 function dropOwn(store: RemoteStore, rel: string, path: string): void {
   try {
-    s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
+    deleteResult(store, rel);
     rmSync(path, { force: true });
   } catch {
     // an object no ref names: gc removes it when it expires

@@ -5,13 +5,15 @@
 // compares a re-run with the run before.
 import { basename, join } from 'node:path';
 import { LroError } from '../errors.js';
-import { FormatError, type Header } from '../format/header.js';
+import { FormatError } from '../format/header.js';
 import { isUlid, parseResultFileName } from '../format/naming.js';
 import { openResultFile, type ResultFile } from '../format/reader.js';
 import { checkStore, storePath } from './dir.js';
 import { remoteOf, type RemoteStore } from './location.js';
-import { fetchResult, fetchStart, findRemote, newestRemote, type RemoteResult } from './remote.js';
+import { fetchResult, fetchStart, fetchTail, findRemote, newestRemote } from './remote.js';
+import type { RemoteResult, StartNeed } from './remote.js';
 import { listStore } from './scan.js';
+import { S3Error } from './s3-sync.js';
 import { checkSession } from './session.js';
 
 export interface ResolveOptions {
@@ -21,7 +23,9 @@ export interface ResolveOptions {
    * A reader that reads only the header and records 1..need(header) (null: it reads more) says so: a remote
    * result not in the cache is then opened from its object's start alone (`partial`, store/remote.ts).
    */
-  need?: (h: Header) => number | null;
+  need?: StartNeed;
+  /** A reader of the last `tail` records only (read --tail): a remote result not in the cache is opened from its end. */
+  tail?: number;
 }
 
 /** Opens the result a reference names; throws LroError with what to do when it cannot. */
@@ -39,7 +43,8 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
     if (remote) {
       // in a session ($LRO_SESSION), of that session only, as in a local store
       const session = opts.env.LRO_SESSION ? checkSession(opts.env.LRO_SESSION, 'LRO_SESSION') : undefined;
-      return openRemote(remote, newestRemote(remote, session, n), { session, back: n, need: opts.need });
+      const found = newestRemote(remote, session, n);
+      return openRemote(remote, found, { session, back: n, need: opts.need, tail: opts.tail });
     }
     return openNewest(dir, store !== null, n, opts.env);
   }
@@ -48,7 +53,7 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
     throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro ls)`);
   }
   const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
-  if (!entry && remote) return openRemote(remote, findRemote(remote, id), { id, need: opts.need });
+  if (!entry && remote) return openRemote(remote, findRemote(remote, id), { id, need: opts.need, tail: opts.tail });
   if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
   return openInStore(join(entry.dir, entry.name), id);
 }
@@ -78,6 +83,7 @@ interface RemoteAsk {
   id?: string;
   back?: number;
   need?: ResolveOptions['need'];
+  tail?: number;
 }
 
 /** Opens a result of a remote store, fetched into its cache unless it is there (stored results never change). */
@@ -95,9 +101,17 @@ function openRemote(remote: RemoteStore, found: RemoteResult | null, ask: Remote
     throw new LroError(`no results of session ${JSON.stringify(session)} in ${remote.url}: ${fix}`);
   }
   if (!found) throw new LroError(`no results in ${remote.url}: offload something first (cmd | lro offload)`);
-  const start = ask.need && fetchStart(remote, found, ask.need);
-  if (start?.partial) return { ...openInStore(start.path, found.id), size: found.size, partial: true };
-  return openInStore(start ? start.path : fetchResult(remote, found), found.id);
+  try {
+    const start = ask.tail ? fetchTail(remote, found, ask.tail) : ask.need && fetchStart(remote, found, ask.need);
+    if (start?.partial) {
+      return { ...openInStore(start.path, found.id), size: start.size, partial: true, held: start.held };
+    }
+    return openInStore(start ? start.path : fetchResult(remote, found), found.id);
+  } catch (e) {
+    // found by its pointer, gone since (gc on another machine): as if there were no pointer
+    if (!(e instanceof S3Error && e.kind === 'missing')) throw e;
+    return openRemote(remote, null, ask);
+  }
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

@@ -11,14 +11,16 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type * as S3 from '@aws-sdk/client-s3';
 
 export interface S3Request {
-  op: 'list' | 'heads' | 'get' | 'getStart' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
+  op: 'list' | 'heads' | 'get' | 'getStart' | 'getEnds' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
   bucket: string;
   key?: string;
   prefix?: string;
   /** get: the file the object is written to (the caller checks it, then renames it); put: the file uploaded. */
   path?: string;
-  /** getStart: how many bytes of the object's start. */
+  /** getStart, getEnds: how many bytes of the object's start. */
   bytes?: number;
+  /** getEnds: how many bytes of the object's end. */
+  tail?: number;
   body?: string;
   ifNoneMatch?: boolean;
   items?: { key: string; path: string; size: number; mtimeMs: number }[];
@@ -148,10 +150,37 @@ async function get(bucket: string, key: string, tmp: string): Promise<number> {
   return r.ContentLength ?? 0;
 }
 
+/** Bytes of an object and the object's whole size (from Content-Range, or the body's length when not ranged). */
+export interface ObjectPart {
+  bytes: Uint8Array;
+  size: number;
+}
+
 /** The first `bytes` bytes of an object (all of it when it is shorter): one Range GET. */
-async function getStart(bucket: string, key: string, bytes: number): Promise<Uint8Array> {
+async function getStart(bucket: string, key: string, bytes: number): Promise<ObjectPart> {
   const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
-  return bytesOf(r.Body);
+  const body = await bytesOf(r.Body);
+  return { bytes: body, size: Number(/\/(\d+)$/.exec(r.ContentRange ?? '')?.[1] ?? body.length) };
+}
+
+/** What getEnds answers: the object's first and last bytes, and its size. */
+export interface ObjectEnds {
+  start: Uint8Array;
+  end: Uint8Array;
+  size: number;
+}
+
+/**
+ * The first `bytes` and the last `tail` bytes of an object: two Range GETs, the second after the first says the
+ * size (a suffix range, bytes=-N, is S3's but not every server's: s3rver answers it with the object's start).
+ */
+async function getEnds(bucket: string, key: string, bytes: number, tail: number): Promise<ObjectEnds> {
+  const first = await getStart(bucket, key, bytes);
+  const from = Math.max(first.bytes.length, first.size - tail);
+  if (from >= first.size) return { start: first.bytes, end: new Uint8Array(0), size: first.size };
+  const ask = { Bucket: bucket, Key: key, Range: `bytes=${from}-${first.size - 1}` };
+  const end = await bytesOf((await s3().send(new sdk.GetObjectCommand(ask))).Body);
+  return { start: first.bytes, end, size: first.size };
 }
 
 async function getSmall(bucket: string, key: string): Promise<string | null> {
@@ -273,6 +302,8 @@ async function serve(q: S3Request): Promise<unknown> {
       return get(q.bucket, q.key!, q.path!);
     case 'getStart':
       return getStart(q.bucket, q.key!, q.bytes!);
+    case 'getEnds':
+      return getEnds(q.bucket, q.key!, q.bytes!, q.tail!);
     case 'getSmall':
       return getSmall(q.bucket, q.key!);
     case 'put':
@@ -292,7 +323,7 @@ async function serve(q: S3Request): Promise<unknown> {
 const CREDENTIALS = /InvalidAccessKeyId|SignatureDoesNotMatch|InvalidToken|ExpiredToken|CredentialsProviderError/;
 
 /** The cause of a failure in one line, never with a credential in it. */
-export function causeOf(e: unknown, endpoint: string, bucket: string): { error: string; code: string } {
+export function causeOf(e: unknown, endpoint: string, bucket: string, key = ''): { error: string; code: string } {
   const err = e as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const name = err.name ?? '';
   const code = err.code ?? '';
@@ -318,6 +349,7 @@ export function causeOf(e: unknown, endpoint: string, bucket: string): { error: 
     const fix = 'check the credentials and the IAM permissions lro needs (README)';
     return { code: 'denied', error: `S3 denied access (AccessDenied): ${fix}` };
   }
+  if (name === 'NoSuchKey') return { code: 'missing', error: `no object ${key} in the bucket ${bucket} (NoSuchKey)` };
   if (name === 'NoSuchBucket') {
     return { code: 'bucket', error: `the bucket ${bucket} does not exist (NoSuchBucket): create it or fix LRO_DIR` };
   }
@@ -343,6 +375,6 @@ parentPort?.on('message', (m: { q: S3Request; flag: Int32Array }) => {
   };
   serve(m.q).then(
     (value) => done({ value }),
-    (e) => done(causeOf(e, endpoint, m.q.bucket)),
+    (e) => done(causeOf(e, endpoint, m.q.bucket, m.q.key)),
   );
 });

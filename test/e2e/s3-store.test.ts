@@ -3,10 +3,11 @@
 // another machine (another cache) reads them, ls and gc list and tidy the bucket, and the faults a network store
 // has end in one line and a bounded time.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 import { mcpEnv, stdioClient } from '../helpers/mcp.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
 
@@ -148,13 +149,13 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     client.destroy();
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
-    expect(await s3.keys(prefix)).toHaveLength(4); // with the result's dedupe ref
+    expect(await s3.keys(prefix)).toHaveLength(5); // with the result's dedupe ref and its pointer (ids/)
     const seen = s3.seen.length;
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
-    expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref gone
-    // the result and its ref in one DeleteObjects request, not one DELETE each
+    expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref and pointer gone
+    // the result, its pointer and its ref in one DeleteObjects request, not one DELETE each
     const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
     expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
     const json = await lro(['gc', '--json'], { env });
@@ -176,25 +177,52 @@ describe('readers that need only a result\'s start', () => {
   // 1.5 MB: the start fetched is 256 KB whatever the size
   const big = lines(15_000, (i) => `${i} INFO request ${i} served in ${i % 97} ms ${'x'.repeat(60)}`);
 
-  it('info and read --head of a big result fetch its start, and the cache never holds it as whole', async () => {
+  let stored: { prefix: string; env: Record<string, string>; id: string; lid: string };
+  let local: { LRO_DIR: string };
+  beforeAll(async () => {
     const { prefix, env } = remote();
-    const id = await offload(big, env);
-    const local = { LRO_DIR: join(root, 'local-big') };
-    const lid = await offload(big, local);
+    local = { LRO_DIR: join(root, 'local-big') };
+    stored = { prefix, env, id: await offload(big, env), lid: await offload(big, local) };
+  });
+
+  it('info and read (--head, --tail, the budget\'s view) of a big result fetch its start or its end', async () => {
+    const { prefix, env, id, lid } = stored;
     const reader = { ...env, XDG_CACHE_HOME: join(root, 'start-reader') };
     const key = `/${prefix}/lro-offload-${id}.jsonl`;
     const gets = () => s3.seen.filter((l) => l.startsWith('GET') && l.includes(key)).length;
-    for (const args of [['info'], ['read', '--head', '5'], ['read', '--records', '10:12'], ['info', '--header']]) {
+    const starts = [['info'], ['read', '--head', '5'], ['read', '--records', '10:12'], ['info', '--header']];
+    const views = [['read'], ['read', '--columns', '0:20'], ['read', '--chars', '0:3000', '--raw']];
+    const ends = [['read', '--tail', '5'], ['read', '--tail', '60', '--max-tokens', '400']];
+    for (const args of [...starts, ...views, ...ends]) {
       const [g, served] = [gets(), s3.served];
       const got = await lro([args[0], id, ...args.slice(1)], { env: reader });
       expect(got.code, got.stderr).toBe(0);
       const want = await lro([args[0], lid, ...args.slice(1)], { env: local });
       expect(same(got.out, id), args.join(' ')).toBe(same(want.out, lid));
-      expect(gets() - g, args.join(' ')).toBeLessThanOrEqual(1);
+      expect(gets() - g, args.join(' ')).toBeLessThanOrEqual(ends.includes(args) ? 2 : 1); // --tail: header, end
       expect(s3.served - served, args.join(' ')).toBeLessThan(big.length / 4);
     }
     const files = join(root, 'start-reader', 'lro', 's3', 'team', prefix, 'files');
     expect(existsSync(files) ? readdirSync(files).filter((n) => n.endsWith('.jsonl')) : []).toEqual([]);
+  }, 120_000); // 18 runs of lro
+
+  it('read of more than a big result\'s start or end holds fetches the whole, and reads as locally', async () => {
+    const { env, id, lid } = stored;
+    for (const args of [['read', '--max-tokens', '0'], ['read', '--tail', '5000'], ['read', '--chars', '0:400000']]) {
+      const served = s3.served;
+      const fresh = { ...env, XDG_CACHE_HOME: join(root, `whole-${++prefixes}`) };
+      const got = await lro([args[0], id, ...args.slice(1)], { env: fresh });
+      expect(got.code, got.stderr).toBe(0);
+      const want = await lro([args[0], lid, ...args.slice(1)], { env: local });
+      expect(same(got.out, id), args.join(' ')).toBe(same(want.out, lid));
+      expect(s3.served - served, args.join(' ')).toBeGreaterThan(big.length);
+    }
+  });
+
+  it('grep of a result whose start is kept fetches the whole into the cache', async () => {
+    const { prefix, env, id } = stored;
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'start-reader') };
+    const files = join(root, 'start-reader', 'lro', 's3', 'team', prefix, 'files');
     const served = s3.served;
     expect((await lro(['grep', '-c', id, 'request 599'], { env: reader })).out).toBe('11\n'); // the whole, fetched
     expect(s3.served - served).toBeGreaterThan(big.length);
@@ -231,9 +259,92 @@ describe('ls of a remote store', () => {
     const rows = cold.out.split('\n').filter((l) => /^[0-9A-Z]{26}\t/.test(l));
     expect(rows.map((l) => l.split('\t')[0])).toEqual(ids.slice(0, rows.length));
     expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, rows.length + 1));
+    // the results' listing only: neither the dedupe refs (gc's) nor the pointers (ids/)
+    const listed = s3.seen.slice(seen).filter((l) => /[?&]list-type=2/.test(l));
+    expect(listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)![1]))).toEqual([
+      `${prefix}/lro-`,
+      `${prefix}/sessions/`,
+    ]);
     const all = await lro(['ls', '--max-tokens', '0'], { env });
     expect(all.out.trim().split('\n')).toHaveLength(100);
     expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing
+  });
+});
+
+describe('resolving an id on a machine that has not read it', () => {
+  const lists = (from: number) => s3.seen.slice(from).filter((l) => /^GET .*[?&]list-type=2/.test(l));
+
+  it('reads the id\'s pointer object, never a listing of the bucket', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env, ['--session', 'ptr']);
+    const want = await lro(['read', id], { env });
+    for (const args of [['read'], ['info'], ['grep', '-c', 'ERROR'], ['jq', '-c', '.']]) {
+      const seen = s3.seen.length;
+      const reader = { ...env, XDG_CACHE_HOME: join(root, `pointer-reader-${++prefixes}`) };
+      const got = await lro([args[0], id, ...args.slice(1)], { env: reader });
+      expect(got.code, `${args.join(' ')}: ${got.stderr}`).toBe(0);
+      expect(lists(seen), args.join(' ')).toEqual([]);
+      if (args[0] === 'read') expect(got.out).toBe(want.out);
+    }
+    expect(await s3.keys(prefix)).toContain(`${prefix}/ids/${id}`);
+  });
+
+  it('a store written before pointers (none in the bucket) resolves by its listing, saying nothing more', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 3);
+    const seen = s3.seen.length;
+    const r = await lro(['info', ids[1]], { env });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.out).id).toBe(ids[1]);
+    expect(lists(seen).length).toBeGreaterThan(0);
+    const missing = await lro(['read', `${ids[1].slice(0, 22)}ZZZZ`], { env });
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/^lro: no result \S+ in s3:\/\/team\//)]);
+  });
+
+  it('a pointer whose result is gone is no result, in one line', async () => {
+    const { prefix, env } = remote();
+    const id = await offload(text, env);
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    await client.send(new DeleteObjectCommand({ Bucket: 'team', Key: `${prefix}/lro-offload-${id}.jsonl` }));
+    client.destroy();
+    for (const args of [['read', id], ['grep', id, 'x']]) {
+      const r = await lro(args, { env: { ...env, XDG_CACHE_HOME: join(root, `gone-${++prefixes}`) } });
+      expect([r.code, r.out, r.stderr]).toEqual([2, '', expect.stringMatching(new RegExp(`^lro: no result ${id} in s3:`))]);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
+describe('ls of a remote store on a terminal', () => {
+  /** lro ls with its stdout a terminal (script(1) gives it one), the lines it printed (async: the proxy is here). */
+  async function lsOnTerminal(env: Record<string, string>, args: string): Promise<string[]> {
+    const typescript = join(root, `typescript-${++prefixes}`);
+    const command = `${process.execPath} ${BIN} ls ${args}`;
+    const child = spawn('script', ['-q', '-e', '-c', command, typescript], {
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise((ok) => child.once('close', ok));
+    expect(code, out).toBe(0);
+    return out.split(/\r?\n/);
+  }
+
+  it('cold, fetches the headers of the rows its table shows, not of every result, and shows as when warm', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 100);
+    const headerGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+    const seen = s3.seen.length;
+    const cold = await lsOnTerminal(env, '--max-tokens 400');
+    const rows = cold.filter((l) => /^[0-9A-Z]{26} /.test(l)).map((l) => l.slice(0, 26));
+    expect(rows.length).toBeGreaterThan(2);
+    expect(rows).toEqual(ids.slice(0, rows.length));
+    expect(cold.join('\n')).toMatch(/listed results 1-\d+ of 100, newest first/);
+    expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, 2 * rows.length + 1));
+    const warm = await lsOnTerminal(env, '--max-tokens 400');
+    expect(warm.filter((l) => /^[0-9A-Z]{26} /.test(l)).map((l) => l.slice(0, 26))).toEqual(rows);
   });
 });
 
@@ -274,7 +385,7 @@ describe('gc on a server without DeleteObjects', () => {
       s3.fault = 'none';
     }
     expect(await s3.keys(prefix)).toEqual([]);
-    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(4); // 2 results, 2 refs
+    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(6); // 2 results, pointers, refs
   });
 });
 

@@ -1,12 +1,11 @@
 // Scanning the store, shared by `lro ls`, `lro gc`, the readers and completion: one walk of the store tree (the
-// root and `sessions/<S>/`, with fast-glob, symlinks never followed) that sorts entries by what they are to lro,
+// root and `sessions/<S>/`, read with readdir, symlinks never followed) that sorts entries by what they are to lro,
 // then line 1 of each result (never its records). Nothing here follows a symlink: entries are classified by
 // their own type, a session folder is used only if it passes the store's checks (a real directory of this user
 // that others cannot write), headers are read with O_NOFOLLOW, and every fact carries the inode it was read from
 // so gc can check, just before unlinking, that the name still points at the file it judged.
-import { closeSync, lstatSync, openSync, readSync, constants as fsc } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readSync, constants as fsc, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import fg from 'fast-glob';
 import { FormatError, HEADER_TYPE, parseHeaderFields, type Header } from '../format/header.js';
 import { isTempFileName, parseDedupeFileName, parseResultFileName } from '../format/naming.js';
 import { readHeaderLine } from '../format/reader.js';
@@ -104,9 +103,16 @@ function folderProblem(path: string): string | null {
   }
 }
 
-/** The entries of one folder (fast-glob, one level, symlinks reported as such and never followed). */
-function entriesOf(dir: string): fg.Entry[] {
-  return fg.sync('*', { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, unique: false, suppressErrors: true });
+/**
+ * The entries of one folder, one level, symlinks reported as such and never followed. readdir, not a glob module:
+ * every reader lists the store to find an id, and loading fast-glob was a sixth of a small `lro grep`'s time.
+ */
+function entriesOf(dir: string): { name: string; dirent: Dirent }[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).map((dirent) => ({ name: dirent.name, dirent }));
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -113,8 +113,11 @@ export class OutputBudget {
   private takeTokens(text: string): boolean {
     if (this.unlimited) return true;
     if (this.uncounted) {
-      const bytes = text.length * 3 <= this.max - this.uncountedBytes ? text.length * 3 : Buffer.byteLength(text);
-      if (this.uncountedBytes + bytes <= this.max) {
+      // its exact bytes, when it may fit at all (a string has no more characters than UTF-8 bytes): a guess of 3
+      // bytes a character loaded the tokenizer for an ASCII output of 700 bytes
+      const rest = this.max - this.uncountedBytes;
+      const bytes = text.length <= rest ? Buffer.byteLength(text) : Infinity;
+      if (bytes <= rest) {
         this.uncounted.push(text);
         this.uncountedBytes += bytes;
         return true;

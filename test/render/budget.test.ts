@@ -31,3 +31,20 @@ describe('withContinuations', () => {
     expect(Array.from({ length: 20 }, () => free.take(line)).every(Boolean)).toBe(true);
   });
 });
+
+describe('OutputBudget', () => {
+  const tokenizerLoaded = (b: OutputBudget) => (b as unknown as { tokenizer: unknown }).tokenizer !== null;
+
+  it('counts no token while the lines taken fit in the budget by their bytes', () => {
+    // 20 ASCII lines of 95 bytes, 1,900 bytes: under 2,000 tokens whatever they are, so the tokenizer (its 4 MB
+    // rank table read from disk) is not loaded
+    const b = new OutputBudget(2000);
+    const line = `${'word '.repeat(18)}1234\n`;
+    for (let i = 0; i < 20; i++) expect(b.take(line)).toBe(true);
+    expect(tokenizerLoaded(b)).toBe(false);
+    // past the bytes, what was taken is counted, and the count is the tokenizer's
+    expect(b.take('é'.repeat(200))).toBe(true);
+    expect(tokenizerLoaded(b)).toBe(true);
+    expect(b.used).toBe(b.cost(line) * 20 + b.cost('é'.repeat(200)));
+  });
+});

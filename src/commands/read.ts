@@ -239,16 +239,20 @@ async function readChars(rf: ResultFile, start: number, end: number, budget: Out
     return pos >= end;
   };
   let done = false;
+  let enough = false; // stopped with enough to fill any budget: the characters after were not counted
   for (const piece of originalContent(rf.held ? heldStart(rf, rf.held.to) : rf)) {
     if (emit(decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.length)))) {
       done = true;
       break;
     }
-    if (shown.length > 1 << 20 && !budget.unlimited) break; // enough to fill any budget
+    if (shown.length > 1 << 20 && !budget.unlimited) {
+      enough = true;
+      break;
+    }
   }
-  if (!done && rf.held) return false;
-  if (!done) emit(decoder.end());
-  const total = done ? null : pos;
+  if (!done && !enough && rf.held) return false;
+  if (!done && !enough) emit(decoder.end());
+  const total = done || enough ? null : pos; // the original's length, when it was read to its end
   if (start > 0 && total !== null && start >= total) {
     throw new LroError(`characters from ${start} are past the end: the original of ${rf.header.id} has ${formatCount(total)} characters`);
   }

@@ -77,6 +77,25 @@ describe('lro read', () => {
     expect(cut.out).toMatch(/\[lro: showed characters 0-\d+.*; next: lro read \S+ --chars \d+: --max-tokens 100\]\n$/);
   });
 
+  it('--chars on a result longer than it reads says no total it has not counted', async () => {
+    // 12 MB of text: read stops decoding once it holds a megabyte past A (more than any budget shows), so the
+    // characters it saw are not the original's (it said "of 8,224,100" of 12,000,000); the cut says the range shown
+    // and the next command
+    const line = `${'x'.repeat(99)}\n`;
+    const input = line.repeat(120_000);
+    const r = await lro(['offload', '--force', '--format', 'text'], { input, env });
+    const id = JSON.parse(r.out).id as string;
+    const cut = await lro(['read', id, '--chars', '500000:'], { env });
+    expect(cut.code, cut.stderr).toBe(0);
+    const note = cut.out.trimEnd().split('\n').at(-1)!;
+    const total = /showed characters 500000-\d+ of ([\d,]+)/.exec(note);
+    if (total) expect(Number(total[1].replace(/,/g, ''))).toBe(input.length);
+    expect(note).toMatch(/^\[lro: showed characters 500000-(\d+).*; next: lro read \S+ --chars \1:\]$/);
+    // and a start past a megabyte before the end is no error
+    const late = await lro(['read', id, '--chars', `${input.length - 100}:`], { env });
+    expect([late.code, late.out]).toEqual([0, line.repeat(1)]);
+  });
+
   it('refuses bad ranges with exit 2 and one line', async () => {
     const id = await offloaded(corpusFile('loghub/HDFS_2k.log'), env);
     for (const args of [['--records', '10:5'], ['--records', '-3:5'], ['--records', '0:5'], ['--records', 'abc'], ['--records', '3000:3100'], ['--head', '5', '--tail', '5'], ['--chars', '9:2'], ['--max-tokens', 'lots']]) {

@@ -1,6 +1,6 @@
 // Reading the two results for a diff: every record streamed once per pass (bounded memory: one chunk of the
 // file and one record), and, for the items a page prints, the texts of just those records in one more pass.
-import { FormatError } from '../format/header.js';
+import { moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import { readRecords, recordChunks, type ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
 import { parseRecord, type JsonValue } from '../query/json-value.js';
@@ -26,12 +26,12 @@ export function eachRecord(rf: ResultFile, f: (n: number, bytes: Buffer, json: b
     for (const chunk of recordChunks(rf, true)) {
       let start = 0;
       for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
-        if (++n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+        if (++n > h.count) throw moreRecordsThanHeader(h.count);
         f(n, displayBytes(h, n, chunk.subarray(start, nl), invalid), json && !invalid?.has(n));
         start = nl + 1;
       }
     }
-    if (n < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
+    if (n < h.count) throw fewerRecordsThanHeader(h.count, n);
   });
 }
 

@@ -13,3 +13,17 @@ export class FormatError extends Error {
     super(message);
   }
 }
+
+// The three ways a file's records disagree with its header, said alike by every reader that finds one.
+
+/** The file ends inside a record. */
+export const unterminatedRecord = (): FormatError =>
+  new FormatError('is truncated: its last record has no end of line');
+
+/** More records follow than the header's count. */
+export const moreRecordsThanHeader = (count: number): FormatError =>
+  new FormatError(`has more records than its header says (${count})`);
+
+/** The file ends after `found` records, before the header's count. */
+export const fewerRecordsThanHeader = (count: number, found: number): FormatError =>
+  new FormatError(`is truncated: header says ${count} records, file has ${found}`);

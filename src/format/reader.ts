@@ -1,5 +1,6 @@
 // Reading a result back: the header alone (cheap, for `ls`), the records as a stream (bounded memory), and the
 // original content rebuilt from them (`lro cat`). All reads are synchronous and never follow symlinks.
+import { unterminatedRecord, moreRecordsThanHeader, fewerRecordsThanHeader } from './format-error.js';
 import { closeSync, fstatSync, openSync, readSync, constants as fsc, type Stats } from 'node:fs';
 import { decodeJsonlRecord } from './content-jsonl.js';
 import { decodeTextLines } from './content-text.js';
@@ -126,7 +127,7 @@ export function* recordChunks(rf: ResultFile, reuse = false): Generator<Buffer> 
       }
       const got = readSync(fd, buf, carry, buf.length - carry, pos);
       if (got === 0) {
-        if (carry > 0) throw new FormatError('is truncated: its last record has no end of line');
+        if (carry > 0) throw unterminatedRecord();
         return;
       }
       pos += got;
@@ -178,7 +179,7 @@ export function* readRecords(rf: ResultFile, from = 1, to = Infinity): Generator
     let start = 0;
     for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
       if (n >= from) {
-        if (n > count) throw new FormatError(`has more records than its header says (${count})`);
+        if (n > count) throw moreRecordsThanHeader(count);
         yield { n, line: data.subarray(start, nl) };
         if (n >= last) {
           if (toEnd) checkEnd(rf, base + nl + 1);
@@ -190,7 +191,7 @@ export function* readRecords(rf: ResultFile, from = 1, to = Infinity): Generator
     }
     base += data.length;
   }
-  throw new FormatError(`is truncated: header says ${count} records, file has ${n - 1}`);
+  throw fewerRecordsThanHeader(count, n - 1);
 }
 
 /**
@@ -202,14 +203,14 @@ export function checkRecordCount(rf: ResultFile): void {
   let n = 0;
   for (const data of recordChunks(rf, true)) {
     n += countNewlines(data);
-    if (n > count) throw new FormatError(`has more records than its header says (${count})`);
+    if (n > count) throw moreRecordsThanHeader(count);
   }
-  if (n < count) throw new FormatError(`is truncated: header says ${count} records, file has ${n}`);
+  if (n < count) throw fewerRecordsThanHeader(count, n);
 }
 
 /** Throws FormatError unless the file ends at `offset`, just after what its header says is the last record. */
 export function checkEnd(rf: ResultFile, offset: number): void {
-  if (rf.size > offset) throw new FormatError(`has more records than its header says (${rf.header.count})`);
+  if (rf.size > offset) throw moreRecordsThanHeader(rf.header.count);
 }
 
 /** Records at least this long (stored bytes) are never held whole by the readers that can do without. */
@@ -239,7 +240,7 @@ export function* recordRuns(rf: ResultFile, long = LONG_RECORD, at = { n: 1, off
     for (;;) {
       const got = readSync(fd, buf, filled, buf.length - filled, pos + filled);
       if (got === 0) {
-        if (filled > 0) throw new FormatError('is truncated: its last record has no end of line');
+        if (filled > 0) throw unterminatedRecord();
         return;
       }
       filled += got;
@@ -272,7 +273,7 @@ function lineEnd(fd: number, start: number, filled: number): number {
   const scratch = Buffer.allocUnsafe(READ_CHUNK);
   for (let pos = start + filled; ; ) {
     const got = readSync(fd, scratch, 0, scratch.length, pos);
-    if (got === 0) throw new FormatError('is truncated: its last record has no end of line');
+    if (got === 0) throw unterminatedRecord();
     const nl = scratch.subarray(0, got).indexOf(0x0a);
     if (nl >= 0) return pos + nl;
     pos += got;
@@ -290,7 +291,7 @@ export function* recordBytes(rf: ResultFile, offset: number, reuse = false): Gen
     for (let pos = offset; ; ) {
       if (!reuse && pos > offset) buf = Buffer.allocUnsafe(READ_CHUNK);
       const got = readSync(fd, buf, 0, buf.length, pos);
-      if (got === 0) throw new FormatError('is truncated: its last record has no end of line');
+      if (got === 0) throw unterminatedRecord();
       const nl = buf.subarray(0, got).indexOf(0x0a);
       yield buf.subarray(0, nl >= 0 ? nl : got);
       if (nl >= 0) return;
@@ -321,7 +322,7 @@ export function* readRecordSpans(rf: ResultFile, from: number, to: number, long 
   for (const run of recordRuns(rf, long, at)) {
     if (run.kind === 'long') {
       if (n >= from) {
-        if (n > count) throw new FormatError(`has more records than its header says (${count})`);
+        if (n > count) throw moreRecordsThanHeader(count);
         yield { n, offset: run.offset, line: null };
         if (n >= last) {
           if (toEnd) checkEnd(rf, run.offset + run.size() + 1);
@@ -335,7 +336,7 @@ export function* readRecordSpans(rf: ResultFile, from: number, to: number, long 
     let start = 0;
     for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
       if (n >= from) {
-        if (n > count) throw new FormatError(`has more records than its header says (${count})`);
+        if (n > count) throw moreRecordsThanHeader(count);
         yield { n, offset: run.offset + start, line: data.subarray(start, nl) };
         if (n >= last) {
           if (toEnd) checkEnd(rf, run.offset + nl + 1);
@@ -346,7 +347,7 @@ export function* readRecordSpans(rf: ResultFile, from: number, to: number, long 
       start = nl + 1;
     }
   }
-  throw new FormatError(`is truncated: header says ${count} records, file has ${n - 1}`);
+  throw fewerRecordsThanHeader(count, n - 1);
 }
 
 /**
@@ -360,7 +361,7 @@ export function lastRecordsStart(rf: ResultFile, k: number): { n: number; offset
     const buf = Buffer.allocUnsafe(1 << 20);
     const last = Buffer.alloc(1);
     if (rf.size > rf.recordsOffset && (readSync(fd, last, 0, 1, rf.size - 1) !== 1 || last[0] !== 0x0a)) {
-      throw new FormatError('is truncated: its last record has no end of line');
+      throw unterminatedRecord();
     }
     let seen = 0; // newlines before the end of the file's last line
     for (let end = rf.size - 1; end > rf.recordsOffset; ) {
@@ -410,14 +411,14 @@ function* originalLines(rf: ResultFile, reuse: boolean): Generator<Uint8Array> {
   let n = 0;
   for (const run of recordRuns(rf)) {
     if (run.kind === 'long') {
-      if (++n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+      if (++n > h.count) throw moreRecordsThanHeader(h.count);
       const stored = recordBytes(rf, run.offset, reuse);
       yield* h.content_type === 'jsonl' && !invalid.has(n) ? stored : checkedString(n, h.content_type, jsonStringPieces(stored));
       yield n === h.count ? eol.subarray(0, lastEol) : eol;
       continue;
     }
     const lines = countNewlines(run.data);
-    if (n + lines > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+    if (n + lines > h.count) throw moreRecordsThanHeader(h.count);
     const cut = n + lines === h.count ? eol.length - lastEol : 0; // bytes to drop at the end of this run
     if (h.content_type === 'text') {
       const bytes = decodeTextLines(run.data, n + 1, eol, out ?? undefined).bytes;
@@ -425,7 +426,7 @@ function* originalLines(rf: ResultFile, reuse: boolean): Generator<Uint8Array> {
     } else yield* jsonlLines(reuse ? run.data : Buffer.from(run.data), n + 1, lines, eol, invalid, cut);
     n += lines;
   }
-  if (n < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
+  if (n < h.count) throw fewerRecordsThanHeader(h.count, n);
 }
 
 /** The original of whole jsonl record lines numbered from `first`, less `cut` bytes at the end. */

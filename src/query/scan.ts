@@ -1,7 +1,7 @@
 // The records of a result that could match, in order, read in large chunks: with needles, the lines in between
 // candidates are counted (a newline count) and never decoded. Checks the file against its header as it goes,
 // like every reader.
-import { FormatError } from '../format/header.js';
+import { moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import { checkEnd, recordChunks, type ResultFile } from '../format/reader.js';
 import type { Range } from '../ranges.js';
 import { countNewlines } from '../search/scan.js';
@@ -40,7 +40,7 @@ export function* candidateRecords(rf: ResultFile, range: Range, needles: Needles
           n += countNewlines(data, pos, target);
           pos = target;
           if (n >= last) {
-            if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+            if (n > h.count) throw moreRecordsThanHeader(h.count);
             if (toEnd) checkEnd(rf, base + pos);
             return;
           }
@@ -53,11 +53,11 @@ export function* candidateRecords(rf: ResultFile, range: Range, needles: Needles
       n++;
       if (n >= range.from) yield { n, line };
       if (n >= last) {
-        if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+        if (n > h.count) throw moreRecordsThanHeader(h.count);
         if (toEnd) checkEnd(rf, base + pos);
         return;
       }
     }
   }
-  if (n < h.count && last === h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
+  if (n < h.count && last === h.count) throw fewerRecordsThanHeader(h.count, n);
 }

@@ -2,7 +2,8 @@
 // (-c, also with -v): the scan kernel goes from needle hit to needle hit, keeps the record numbers, and prints the
 // records that a hit settles by itself (see needles.ts) straight into its output area as bytes; JavaScript only
 // decodes and tests the records it cannot settle (escapes, hits of a part of the pattern, long records).
-import { FormatError, type Header } from '../format/header.js';
+import { unterminatedRecord, moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
+import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import type { NeedlePlan } from './needles.js';
@@ -86,7 +87,7 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
   let st = scanner.state;
   let reported = 0; // selections already passed on in events
 
-  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, () => new FormatError('is truncated: its last record has no end of line'))) {
+  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminatedRecord)) {
     st = scanner.state;
     const view = scanner.view;
     // never past the last record the header counts
@@ -145,8 +146,8 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
       }
     }
     yield { kind: 'progress' };
-    if (extra) throw new FormatError(`has more records than its header says (${h.count})`);
+    if (extra) throw moreRecordsThanHeader(h.count);
   }
-  if (st[S.line] < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${st[S.line]}`);
+  if (st[S.line] < h.count) throw fewerRecordsThanHeader(h.count, st[S.line]);
   if (!print) yield { kind: 'counted', matches: q.invert ? h.count - st[S.selected] : st[S.selected] };
 }

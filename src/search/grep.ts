@@ -3,6 +3,7 @@
 // those (all records when nothing can be ruled out, or with -v). Printing plain lines without a budget and
 // counting go through grep-lines.ts, where the kernel also settles and prints most records by itself. Yields
 // the lines to print, with context, in order.
+import { unterminatedRecord, moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
@@ -98,8 +99,7 @@ function* countByWindows(
   const h = rf.header;
   let n = 0; // records before the chunk
   let selected = 0;
-  const unterminated = () => new FormatError('is truncated: its last record has no end of line');
-  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminated)) {
+  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminatedRecord)) {
     const data = scanner.view;
     const end = endOfRecords(scanner, chunk.start, chunk.end, h.count - n);
     // the number of a record of this chunk, from a position that only goes forward (only tested ones need it)
@@ -121,9 +121,9 @@ function* countByWindows(
       yield { kind: 'progress' };
     }
     n += scanner.count(chunk.start, end);
-    if (end < chunk.end) throw new FormatError(`has more records than its header says (${h.count})`);
+    if (end < chunk.end) throw moreRecordsThanHeader(h.count);
   }
-  if (n < h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
+  if (n < h.count) throw fewerRecordsThanHeader(h.count, n);
   return selected;
 }
 
@@ -161,7 +161,7 @@ function* grepRecords(
   let windows = 0; // the finder's windows when progress was last reported
   // a regex over many records that the watchdog stops is diagnosed on the first of them (slow-pattern.ts)
   if (finder) finder.onWindow = (at) => tried(n + 1, scanner.view.subarray(at, scanner.view.indexOf(0x0a, at)), textOf);
-  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, () => new FormatError('is truncated: its last record has no end of line'))) {
+  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminatedRecord)) {
     const data = scanner.view;
     const end = chunk.end;
     finder?.reset();
@@ -180,7 +180,7 @@ function* grepRecords(
           n += passLines(scanner, data, lineStart, target, n, q, recent);
           lineStart = target;
           if (n >= last) {
-            if (n > h.count) throw new FormatError(`has more records than its header says (${h.count})`);
+            if (n > h.count) throw moreRecordsThanHeader(h.count);
             if (toEnd) checkEnd(rf, fileOffset(lineStart));
             return selected;
           }
@@ -194,8 +194,9 @@ function* grepRecords(
       if (n < q.range.from) continue;
       if ((n & 1023) === 0) yield { kind: 'progress' };
       // a finder may prove the record matches (a count then needs no text), or have the text already, as the
-      // stored bytes it searched (then nothing is decoded)
-      const settled = finder?.settles?.(data, ls, nl) === true;
+      // stored bytes it searched (then nothing is decoded); a match proved is no answer to -v, which selects the
+      // records that do not match (no finder is made for it today: this says so where it is relied on)
+      const settled = !q.invert && finder?.settles?.(data, ls, nl) === true;
       const text =
         settled && q.countOnly ? '' : (finder?.plainText?.(data, ls, nl) ?? textOf(n, data.subarray(ls, nl)));
       if ((!q.only || q.only(n)) && (settled || matches(text, n) !== q.invert)) {
@@ -223,7 +224,7 @@ function* grepRecords(
     }
     yield { kind: 'progress' };
   }
-  if (n < h.count && last === h.count) throw new FormatError(`is truncated: header says ${h.count} records, file has ${n}`);
+  if (n < h.count && last === h.count) throw fewerRecordsThanHeader(h.count, n);
   return selected;
 }
 

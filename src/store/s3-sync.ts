@@ -3,8 +3,9 @@
 // on one worker thread, started on the first request, while this thread sleeps on a shared flag. A request that
 // does not answer in its time is given up with a one-line error (the worker is stopped).
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { LroError } from '../errors.js';
 import type { S3Answer, S3Request } from './s3-worker.js';
 
@@ -20,6 +21,13 @@ export class S3Error extends LroError {
 
 let current: { worker: Worker; port: MessagePort; envKey: string } | null = null;
 
+/**
+ * node:worker_threads, loaded on a remote store's first request: every command that reads a store imports this
+ * module, and loading it at start-up cost a local `lro read` about 120 page faults (some 3 ms here) for nothing.
+ */
+const threads = (): typeof import('node:worker_threads') =>
+  createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+
 function workerScript(): string {
   const script = fileURLToPath(new URL('./s3-worker.cjs', import.meta.url));
   if (!existsSync(script)) {
@@ -32,6 +40,7 @@ function startWorker(env: NodeJS.ProcessEnv): { worker: Worker; port: MessagePor
   const envKey = JSON.stringify(env);
   if (current && current.envKey === envKey) return current;
   stopWorker();
+  const { MessageChannel, Worker } = threads();
   const { port1, port2 } = new MessageChannel();
   // on Node 20 the SDK prints a warning about newer Node versions to come on every first use: not lro's output
   const workerEnv = { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
@@ -57,7 +66,7 @@ export function s3Call<T>(q: S3Request, env: NodeJS.ProcessEnv, timeoutMs: numbe
   const flag = new Int32Array(new SharedArrayBuffer(4));
   worker.postMessage({ q, flag });
   const waited = Atomics.wait(flag, 0, 0, timeoutMs);
-  const got = receiveMessageOnPort(port);
+  const got = threads().receiveMessageOnPort(port);
   if (waited === 'timed-out' || !got) {
     stopWorker();
     const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || 'of AWS';

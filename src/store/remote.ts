@@ -61,21 +61,13 @@ type RemoteRef = S3Object & { rel: string; session: string | null };
 /**
  * The objects under the parts of the store lro lists: the results at its root (`lro-…`) and in sessions' folders,
  * and with `withRefs` (gc) the dedupe refs at the root (`.lro-…`); never the pointers (`ids/`), nor anything else.
+ * The results and the sessions' folders are one listing, from `lro-` to the end of `sessions/` (they are next to
+ * each other in the keys' order): a second listing of `sessions/` cost s3rver a walk of the whole store again.
  */
 function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]; refs: RemoteRef[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
-  const prefixes = [`${base}lro-`, `${base}${SESSIONS_DIR}/`, ...(withRefs ? [`${base}.lro-`] : [])];
-  const objects: S3Object[] = [];
-  // a page at a time, each bounded as one request is: a listing that goes on is no fault, however long the bucket
-  for (const prefix of prefixes) {
-    let token: string | undefined;
-    do {
-      const ask = { op: 'list', bucket: store.bucket, prefix, token } as const;
-      const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
-      for (const o of page.objects) objects.push(o);
-      token = page.next;
-    } while (token);
-  }
+  const span = { prefix: base, startAfter: `${base}lro-`, until: `${base}${SESSIONS_DIR}0` }; // '0' follows '/'
+  const objects = [...listKeys(store, span), ...(withRefs ? listKeys(store, { prefix: `${base}.lro-` }) : [])];
   const results: RemoteResult[] = [];
   const refs: RemoteRef[] = [];
   for (const o of objects) {
@@ -87,6 +79,22 @@ function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]
   }
   results.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return { results, refs };
+}
+
+/**
+ * The objects of one listing, a page at a time, each bounded as one request is: a listing that goes on is no fault,
+ * however long the bucket. Pages stop at the first that reaches `until`.
+ */
+function listKeys(store: RemoteStore, range: { prefix: string; startAfter?: string; until?: string }): S3Object[] {
+  const objects: S3Object[] = [];
+  let token: string | undefined;
+  do {
+    const ask = { op: 'list', bucket: store.bucket, ...range, token } as const;
+    const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
+    for (const o of page.objects) objects.push(o);
+    token = page.next;
+  } while (token);
+  return objects;
 }
 
 /** The session a result's relative path puts it in (null: the store's root). */

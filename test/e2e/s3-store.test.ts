@@ -259,15 +259,42 @@ describe('ls of a remote store', () => {
     const rows = cold.out.split('\n').filter((l) => /^[0-9A-Z]{26}\t/.test(l));
     expect(rows.map((l) => l.split('\t')[0])).toEqual(ids.slice(0, rows.length));
     expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, rows.length + 1));
-    // the results' listing only: neither the dedupe refs (gc's) nor the pointers (ids/)
+    // the results' listing only (from lro- on): neither the dedupe refs (gc's) nor the pointers (ids/)
     const listed = s3.seen.slice(seen).filter((l) => /[?&]list-type=2/.test(l));
-    expect(listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)![1]))).toEqual([
-      `${prefix}/lro-`,
-      `${prefix}/sessions/`,
-    ]);
+    expect(listed.map((l) => decodeURIComponent(/[?&]start-after=([^&]*)/.exec(l)![1]))).toEqual([`${prefix}/lro-`]);
     const all = await lro(['ls', '--max-tokens', '0'], { env });
     expect(all.out.trim().split('\n')).toHaveLength(100);
     expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing
+  });
+});
+
+describe('the listing of a remote store', () => {
+  it('is one listing of the results and the sessions\' folders, page after page, that stops past sessions/', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 5);
+    const inSession = await offload(text, env, ['--session', 'paged']);
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const others = ['notes.txt', ...Array.from({ length: 6 }, (_, i) => `zz-other-${i}`)]; // not lro's
+    for (const k of others) await client.send(new PutObjectCommand({ Bucket: 'team', Key: `${prefix}/${k}`, Body: 'x' }));
+    client.destroy();
+    const span = (await s3.keys(prefix)).filter((k) => k >= `${prefix}/lro-` && k < `${prefix}/sessions0`).length;
+    const seen = s3.seen.length;
+    s3.pageSize = 2; // as 1,000 keys a page are on any server: the listing follows its continuation tokens
+    let r;
+    try {
+      r = await lro(['ls', '--json', '--max-tokens', '0'], { env });
+    } finally {
+      s3.pageSize = 0;
+    }
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([...ids, inSession].sort());
+    const listed = s3.seen.slice(seen).filter((l) => /^GET .*[?&]list-type=2/.test(l) || /continuation-token/.test(l));
+    const prefixes = listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)?.[1] ?? ''));
+    expect(prefixes.filter((p) => p.includes('sessions')), 'no listing of sessions/ of its own').toEqual([]);
+    // the pages of lro- to the end of sessions/, and one past it (with the keys after it) at most: never the rest
+    expect(listed.length, listed.join('\n')).toBeGreaterThanOrEqual(Math.ceil(span / 2));
+    expect(listed.length, listed.join('\n')).toBeLessThanOrEqual(Math.ceil(span / 2) + 1);
   });
 });
 

@@ -26,6 +26,11 @@ export interface S3TestServer {
   seen: string[];
   /** Bytes of the bodies the proxy has answered with, for the tests that measure what a command fetched. */
   readonly served: number;
+  /**
+   * Keys per page of a listing (the proxy rewrites max-keys; s3rver checks no v4 signature): a few results then
+   * take several pages, as 1,000 do on any server. 0: as asked.
+   */
+  pageSize: number;
   close(): Promise<void>;
 }
 
@@ -61,6 +66,13 @@ interface ProxyState {
   fault: Fault;
   seen: string[];
   served: number;
+  pageSize: number;
+}
+
+/** A listing's request with its page size set to `size` (none: left as it is). */
+function withPageSize(url: string, size: number): string {
+  if (!size || !/[?&]list-type=2/.test(url)) return url;
+  return /[?&]max-keys=/.test(url) ? url.replace(/([?&]max-keys=)\d+/, `$1${size}`) : `${url}&max-keys=${size}`;
 }
 
 function startProxy(target: number, state: ProxyState): Promise<Server> {
@@ -85,7 +97,8 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
       res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);
       return;
     }
-    const to = { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers };
+    const path = withPageSize(req.url ?? '', state.pageSize);
+    const to = { host: '127.0.0.1', port: target, method: req.method, path, headers: req.headers };
     const up = request(to, (r) => {
       res.writeHead(r.statusCode ?? 500, r.headers);
       if (state.fault === 'cut-download' && req.method === 'GET' && !req.url?.includes('list-type')) {
@@ -133,7 +146,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
   const root = tempDir('lro-s3-');
   const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
-  const state: ProxyState = { fault: 'none', seen: [], served: 0 };
+  const state: ProxyState = { fault: 'none', seen: [], served: 0, pageSize: 0 };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -152,6 +165,12 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
     },
     set fault(f: Fault) {
       state.fault = f;
+    },
+    get pageSize() {
+      return state.pageSize;
+    },
+    set pageSize(n: number) {
+      state.pageSize = n;
     },
     env: (prefix, cache) => ({
       AWS_ENDPOINT_URL: endpoint,

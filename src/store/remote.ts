@@ -7,7 +7,7 @@ import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'no
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
-import { parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
+import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { checkRecordCount, openResultFile, originalPieces } from '../format/reader.js';
 import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
@@ -95,6 +95,17 @@ function listKeys(store: RemoteStore, range: { prefix: string; startAfter?: stri
     token = page.next;
   } while (token);
   return objects;
+}
+
+/** The ids of the pointers in the store (`ids/<ULID>`: any other key there is not lro's, and never deleted). */
+function listPointers(store: RemoteStore): Set<string> {
+  const folder = keyOf(store, `${POINTERS_DIR}/`);
+  const ids = new Set<string>();
+  for (const o of listKeys(store, { prefix: folder })) {
+    const id = o.key.slice(folder.length);
+    if (isUlid(id)) ids.add(id);
+  }
+  return ids;
 }
 
 /** The session a result's relative path puts it in (null: the store's root). */
@@ -362,27 +373,70 @@ const DELETE_WAIT_MS = 300_000;
 const deletedAhead = new Map<string, Error | null>();
 
 /**
+ * The pointers gc's listing found (listed before the results), per store (by its `heads/`), and the orphans among
+ * them: a pointer is written after its result, so one listed before the results whose result is not in the
+ * listing after is left by a delete that failed or by an older lro, and names no result. `removed`: the orphans
+ * deleted so far.
+ */
+const pointerScans = new Map<string, { store: RemoteStore; ids: Set<string>; orphans: string[]; removed: number }>();
+
+/** Whether a result's pointer is known to exist (true when gc's listing did not look: delete it to be sure). */
+function hasPointer(store: RemoteStore, id: string): boolean {
+  return pointerScans.get(store.heads)?.ids.has(id) ?? true;
+}
+
+/**
  * gc's victims deleted from the bucket ahead of gc's own removal, 1,000 keys a request (DeleteObjects), so that
  * removeRemote then only tidies the cache; a server that refuses DeleteObjects leaves them to removeRemote's single
- * deletes. Only heads files of lro objects are deleted (as removeRemote would), each still the file gc judged.
+ * deletes. Only heads files of lro objects are deleted (as removeRemote would), each still the file gc judged;
+ * with each result its pointer when there is one, and the orphan pointers of the stores gc listed.
  */
 export function removeRemoteMany(judged: { path: string; size: number; mtimeMs: number }[]): void {
   const byStore = new Map<RemoteStore, { key: string; path: string }[]>();
+  const listOf = (store: RemoteStore) => byStore.get(store) ?? byStore.set(store, []).get(store)!;
   for (const j of judged) {
     const where = remoteOf(j.path);
     if (!where || where.half !== 'heads' || !isLroObject(where.rel.split('/').pop()!)) continue;
     const st = statOrNull(j.path);
     if (!st?.isFile() || st.size !== j.size || st.mtimeMs !== j.mtimeMs) continue; // gc leaves it alone
-    const list = byStore.get(where.store) ?? byStore.set(where.store, []).get(where.store)!;
+    const list = listOf(where.store);
     list.push({ key: keyOf(where.store, where.rel), path: j.path });
     const id = parseResultFileName(where.rel.split('/').pop()!)?.id;
-    if (id) list.push({ key: pointerKey(where.store, id), path: '' }); // a result's pointer goes with it
+    if (id && hasPointer(where.store, id)) list.push({ key: pointerKey(where.store, id), path: '' }); // goes with it
+  }
+  for (const { store, orphans } of pointerScans.values()) {
+    for (const id of orphans) listOf(store).push({ key: pointerKey(store, id), path: '' });
   }
   for (const [store, items] of byStore) {
     for (let i = 0; i < items.length; i += DELETE_BATCH) {
-      if (!deleteBatch(store, items.slice(i, i + DELETE_BATCH))) return; // refused: one at a time, as before
+      if (deleteBatch(store, items.slice(i, i + DELETE_BATCH))) continue;
+      deleteOrphansOneByOne(store); // refused: the results one at a time by removeRemote, the orphans here
+      break;
     }
   }
+}
+
+/** A server without DeleteObjects: each orphan pointer by one DELETE; one that fails stays for the next gc. */
+function deleteOrphansOneByOne(store: RemoteStore): void {
+  const scan = pointerScans.get(store.heads);
+  for (const id of scan?.orphans ?? []) {
+    try {
+      s3Call({ op: 'delete', bucket: store.bucket, key: pointerKey(store, id) }, store.env, READ_WAIT_MS);
+      scan!.removed++;
+    } catch {
+      // the next gc finds it again
+    }
+  }
+}
+
+/**
+ * The orphan pointers gc removed from the store of `dir` (the heads folder it listed), or with `dryRun` would
+ * remove; 0 for a local store.
+ */
+export function pointersRemoved(dir: string, dryRun: boolean): number {
+  const where = remoteOf(dir);
+  const scan = where && pointerScans.get(where.store.heads);
+  return !scan ? 0 : dryRun ? scan.orphans.length : scan.removed;
 }
 
 /** One DeleteObjects request, its outcome per heads file in deletedAhead; false when the server refused it. */
@@ -397,6 +451,9 @@ function deleteBatch(store: RemoteStore, items: { key: string; path: string }[])
   }
   if ('refused' in answer) return false;
   const failed = new Map(answer.failed.map((f) => [f.key, f.error]));
+  const scan = pointerScans.get(store.heads);
+  const orphans = new Set((scan?.orphans ?? []).map((id) => pointerKey(store, id)));
+  for (const x of items) if (orphans.has(x.key) && !failed.has(x.key)) scan!.removed++;
   for (const x of items.filter((i) => i.path !== '')) {
     const error = failed.get(x.key);
     deletedAhead.set(x.path, error === undefined ? null : new LroError(`S3 could not delete ${x.key} (${error})`));
@@ -411,7 +468,7 @@ export function removeRemote(path: string): void {
   const { store, rel } = where;
   const ahead = deletedAhead.get(path);
   if (ahead) throw ahead;
-  if (ahead === undefined) deleteResult(store, rel); // not deleted by removeRemoteMany
+  if (ahead === undefined) deleteResult(store, rel, (id) => hasPointer(store, id)); // not deleted by removeRemoteMany
   rmSync(join(store.files, ...rel.split('/')), { force: true });
   dropPart(store, rel);
 }
@@ -424,11 +481,14 @@ function dropPart(store: RemoteStore, rel: string): void {
   rmSync(`${part}.tail`, { force: true });
 }
 
-/** Deletes one object (one DELETE) and, for a result, its pointer after it (a pointer left only costs a listing). */
-function deleteResult(store: RemoteStore, rel: string): void {
+/**
+ * Deletes one object (one DELETE) and, for a result, its pointer after it when `pointed` says it has one (a pointer
+ * left is an orphan the next gc removes).
+ */
+function deleteResult(store: RemoteStore, rel: string, pointed: (id: string) => boolean = () => true): void {
   s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
   const id = parseResultFileName(rel.split('/').pop()!)?.id;
-  if (!id) return;
+  if (!id || !pointed(id)) return;
   try {
     s3Call({ op: 'delete', bucket: store.bucket, key: pointerKey(store, id) }, store.env, READ_WAIT_MS);
   } catch {
@@ -448,7 +508,13 @@ const pending = new Map<string, HeadItem & { store: RemoteStore; entry: ResultNa
  * `lazy` (ls) fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
  */
 export function syncHeads(store: RemoteStore, lazy = false): void {
+  const pointers = lazy ? null : listPointers(store); // gc: before the results (see pointerScans)
   const { results, refs } = listLro(store, !lazy); // ls lists results only
+  if (pointers) {
+    const live = new Set(results.map((r) => r.id));
+    const orphans = [...pointers].filter((id) => !live.has(id));
+    pointerScans.set(store.heads, { store, ids: pointers, orphans, removed: 0 });
+  }
   const remote = lazy ? results : [...results, ...refs]; // a ref's whole text is its "header line": gc removes it
   openResultDir(store.heads, null);
   const wanted = new Set<string>();

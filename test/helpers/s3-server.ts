@@ -24,6 +24,8 @@ export interface S3TestServer {
   fault: Fault;
   /** Requests the proxy has seen (method and path), for the tests that count them. */
   seen: string[];
+  /** The keys of the DeleteObjects requests the proxy has seen, in order (a single DELETE is in `seen`). */
+  batchDeleted: string[];
   /** Bytes of the bodies the proxy has answered with, for the tests that measure what a command fetched. */
   readonly served: number;
   /**
@@ -65,8 +67,18 @@ const SLOW_DOWN =
 interface ProxyState {
   fault: Fault;
   seen: string[];
+  batchDeleted: string[];
   served: number;
   pageSize: number;
+}
+
+/** Adds the keys of a DeleteObjects request's body to `keys` as it passes. */
+function recordDeletes(req: NodeJS.ReadableStream, keys: string[]): void {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
+  req.on('end', () => {
+    for (const m of body.matchAll(/<Key>([^<]*)<\/Key>/g)) keys.push(m[1]);
+  });
 }
 
 /** A listing's request with its page size set to `size` (none: left as it is). */
@@ -97,6 +109,7 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
       res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);
       return;
     }
+    if (req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')) recordDeletes(req, state.batchDeleted);
     const path = withPageSize(req.url ?? '', state.pageSize);
     const to = { host: '127.0.0.1', port: target, method: req.method, path, headers: req.headers };
     const up = request(to, (r) => {
@@ -146,7 +159,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
   const root = tempDir('lro-s3-');
   const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
-  const state: ProxyState = { fault: 'none', seen: [], served: 0, pageSize: 0 };
+  const state: ProxyState = { fault: 'none', seen: [], batchDeleted: [], served: 0, pageSize: 0 };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -157,6 +170,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
     endpoint,
     bucket,
     seen: state.seen,
+    batchDeleted: state.batchDeleted,
     get served() {
       return state.served;
     },

@@ -2,7 +2,7 @@
 // cache, a result fetched into the cache for a reader, the bucket's listing mirrored as header files for ls and
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { LroError } from '../errors.js';
@@ -308,9 +308,11 @@ export function fetchListed(store: RemoteStore, entry: { dir: string; name: stri
 }
 
 /**
- * Finds the result with this id in the bucket: by its pointer (one GET), else (a store written before pointers,
- * or a pointer that names no result of this id) by listing the bucket; null when there is none. A result found by
- * its pointer has no size or time (NaN, 0): its object may even be gone (S3Error 'missing' when fetched).
+ * Finds the result with this id in the bucket: by its pointer (one GET); else, for an id at least as new as the
+ * store's pointer mark (every result from then on has a pointer: pointersSince), none, with no listing; else (a
+ * store written before pointers, an older id, or a pointer that names no result of this id) by listing the bucket;
+ * null when there is none. A result found by its pointer has no size or time (NaN, 0): its object may even be gone
+ * (S3Error 'missing' when fetched).
  */
 export function findRemote(store: RemoteStore, id: string): RemoteResult | null {
   const ask = { op: 'getSmall', bucket: store.bucket, key: pointerKey(store, id) } as const;
@@ -319,6 +321,8 @@ export function findRemote(store: RemoteStore, id: string): RemoteResult | null 
   if (place && parseResultFileName(place.name)?.id === id) {
     return { key: keyOf(store, rel), size: NaN, mtimeMs: 0, rel, id, session: place.session };
   }
+  const since = pointersSince(store);
+  if (since !== null && ulidTime(id) >= since) return null;
   return listRemote(store).find((r) => r.id === id) ?? null;
 }
 
@@ -327,16 +331,88 @@ function pointerKey(store: RemoteStore, id: string): string {
   return keyOf(store, `${POINTERS_DIR}/${id}`);
 }
 
-/** Writes the pointer of a result just uploaded; one not written only makes a reader list the bucket. */
+/**
+ * The store's pointer mark, `<prefix>/ids/.since`: the time (ms, as a ULID's) from which every result in the store
+ * has a pointer, written once by the first lro that writes pointers and marks (If-None-Match: a mark is never
+ * moved where the server honours it). Results with older ids may have none (a store written before pointers).
+ */
+const MARK = `${POINTERS_DIR}/.since`;
+
+/** The mark as this machine saw it: kept beside the cache (it never changes), so it is fetched once. */
+function markFile(store: RemoteStore): string {
+  return join(store.root, 'ids.since');
+}
+
+function parseMark(text: string | null | undefined): number | null {
+  const ms = Number((text ?? '').trim().split(/\s+/)[0]);
+  return text && Number.isSafeInteger(ms) && ms >= 0 ? ms : null;
+}
+
+/** The store's pointer mark (ms), from the cache or one GET; null when the store has none (or it cannot say). */
+function pointersSince(store: RemoteStore): number | null {
+  const kept = parseMark(readOrNull(markFile(store)));
+  if (kept !== null) return kept;
+  const text = s3Call<string | null>({ op: 'getSmall', bucket: store.bucket, key: keyOf(store, MARK) }, store.env, READ_WAIT_MS);
+  const ms = parseMark(text);
+  if (ms !== null) keepMark(store, ms);
+  return ms;
+}
+
+function keepMark(store: RemoteStore, ms: number): void {
+  try {
+    mkdirSync(store.root, { recursive: true, mode: 0o700 });
+    const tmp = `${markFile(store)}.${process.pid}.part`;
+    writeFileSync(tmp, `${ms}\n`, { mode: 0o600 });
+    renameSync(tmp, markFile(store));
+  } catch {
+    // not kept: fetched again next time
+  }
+}
+
+/**
+ * Marks the store, once (If-None-Match), as having a pointer for every result from now on: this lro writes one for
+ * each, or deletes the result (publishResult). A machine that has seen the mark asks nothing; a failure only leaves
+ * readers listing the bucket for an unknown id, as before.
+ */
+function markPointers(store: RemoteStore): void {
+  if (existsSync(markFile(store))) return;
+  try {
+    const now = Date.now();
+    const body = `${now} ${new Date(now).toISOString()}\n`;
+    const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, MARK), body, ifNoneMatch: true } as const;
+    if (s3Call<boolean>(put, store.env, READ_WAIT_MS)) keepMark(store, now);
+    else pointersSince(store); // another machine marked it first: its mark is the store's
+  } catch {
+    // the next offload tries again
+  }
+}
+
+/** The time of a ULID (its first 10 characters, Crockford base32), in ms. */
+function ulidTime(id: string): number {
+  let ms = 0;
+  for (const c of id.slice(0, 10)) ms = ms * 32 + CROCKFORD.indexOf(c);
+  return ms;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the pointer of a result just uploaded (the SDK retries it). One that cannot be written is thrown: the
+ * caller deletes the result, as the store's mark promises every new result a pointer.
+ */
 function writePointer(store: RemoteStore, rel: string): void {
   const id = parseResultFileName(rel.split('/').pop()!)?.id;
   if (!id) return;
-  try {
-    const put = { op: 'putSmall', bucket: store.bucket, key: pointerKey(store, id), body: `${rel}\n` } as const;
-    s3Call(put, store.env, READ_WAIT_MS);
-  } catch {
-    // the result is stored: without its pointer it is found by a listing
-  }
+  const put = { op: 'putSmall', bucket: store.bucket, key: pointerKey(store, id), body: `${rel}\n` } as const;
+  s3Call(put, store.env, READ_WAIT_MS);
 }
 
 /** The newest result in the bucket (of one session when given). */
@@ -355,14 +431,31 @@ export function publishResult(path: string): void {
   try {
     s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, rel), path }, store.env, TRANSFER_WAIT_MS);
   } catch (e) {
+    dropCached(path);
+    throw e;
+  }
+  try {
+    writePointer(store, rel); // after the result is complete: a pointer never names a result not there
+  } catch (e) {
+    // a result without its pointer would be no result by its id: it goes, and the caller gives the output as on
+    // any failed write (a result whose delete fails too has no pointer: found by ls, removed by gc when it expires)
+    dropCached(path);
     try {
-      unlinkSync(path);
+      s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
     } catch {
-      // already gone
+      // the server is down: see above
     }
     throw e;
   }
-  writePointer(store, rel); // after the result is complete: a pointer never names a result not there
+  markPointers(store);
+}
+
+function dropCached(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
 }
 
 /** Keys one DeleteObjects request deletes (S3's most). */

@@ -149,12 +149,13 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     client.destroy();
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
-    expect(await s3.keys(prefix)).toHaveLength(5); // with the result's dedupe ref and its pointer (ids/)
+    expect(await s3.keys(prefix)).toHaveLength(6); // with the result's dedupe ref, its pointer and the mark (ids/)
     const seen = s3.seen.length;
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
-    expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref and pointer gone
+    // the ref and the pointer gone; the store's pointer mark stays
+    expect(await s3.keys(prefix)).toEqual([`${prefix}/ids/.since`, lookalike, `${prefix}/notes.txt`]);
     // the result, its pointer and its ref in one DeleteObjects request, not one DELETE each
     const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
     expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
@@ -411,7 +412,7 @@ describe('gc on a server without DeleteObjects', () => {
     } finally {
       s3.fault = 'none';
     }
-    expect(await s3.keys(prefix)).toEqual([]);
+    expect(await s3.keys(prefix)).toEqual([`${prefix}/ids/.since`]); // the store's pointer mark stays
     expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(6); // 2 results, pointers, refs
   });
 });
@@ -468,6 +469,63 @@ describe('gc and the id pointers', () => {
     expect(JSON.parse(again.out).pointers_removed).toBeUndefined(); // nothing left to remove
     const read = await lro(['read', live], { env: { ...env, XDG_CACHE_HOME: join(root, 'pointer-gc-reader') } });
     expect(read.code, read.stderr).toBe(0);
+  });
+});
+
+/** A ULID of the time `ms` (its random part zeros). */
+function ulidAt(ms: number): string {
+  const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  return Array.from({ length: 10 }, (_, k) => crockford[Math.floor(ms / 32 ** (9 - k)) % 32]).join('') + '0'.repeat(16);
+}
+
+describe('the store\'s pointer mark', () => {
+  const lists = (from: number) => s3.seen.slice(from).filter((l) => /^GET .*[?&]list-type=2/.test(l));
+
+  it('an unknown id newer than the mark is no result, with no listing; an older one is looked for by listing', async () => {
+    const { prefix, env } = remote();
+    await offload(text, env);
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'mark-reader') };
+    const newer = ulidAt(Date.now() + 60_000);
+    for (const args of [['read', newer], ['grep', newer, 'x'], ['info', newer.toLowerCase()]]) {
+      const seen = s3.seen.length;
+      const r = await lro(args, { env: reader });
+      expect([r.code, r.out, r.stderr]).toEqual([2, '', expect.stringMatching(new RegExp(`^lro: no result ${newer} in s3:`))]);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(lists(seen), args.join(' ')).toEqual([]);
+    }
+    expect(s3.seen.filter((l) => l.includes(`/${prefix}/ids/.since`) && l.startsWith('GET'))).toHaveLength(1); // kept
+    const older = ulidAt(Date.now() - 86_400_000); // before the mark: maybe of an lro without pointers
+    const seen = s3.seen.length;
+    const r = await lro(['read', older], { env: reader });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(new RegExp(`^lro: no result ${older} in s3:`))]);
+    expect(lists(seen).length).toBeGreaterThan(0);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/ids/.since`);
+  });
+
+  it('an argument that is not an id asks the server nothing', async () => {
+    const { env } = remote();
+    for (const args of [['read', 'nope'], ['info', '01234'], ['grep', `${'8'.repeat(26)}`, 'x'], ['jq', 'lro-x', '.']]) {
+      const seen = s3.seen.length;
+      const r = await lro(args, { env });
+      expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringMatching(/^lro: invalid result id/)]);
+      expect(s3.seen.slice(seen), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('a pointer that cannot be written: offload gives the output as on a failed write, and leaves no result', async () => {
+    const { prefix, env } = remote();
+    s3.fault = 'fail-pointer-put';
+    let r;
+    try {
+      r = await lro(['offload', '--force'], { input: text, env });
+    } finally {
+      s3.fault = 'none';
+    }
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^lro: output truncated to \d+ of ~\d+ tokens: could not store the full result in s3:/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(text.startsWith(r.out.slice(0, 100))).toBe(true);
+    expect((await s3.keys(prefix)).filter((k) => k.includes('/lro-'))).toEqual([]);
   });
 });
 

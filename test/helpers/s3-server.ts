@@ -12,7 +12,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cleanup, tempDir } from './cli.js';
 
-export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang' | 'no-batch-delete' | 'hide-ref-once';
+export type Fault =
+  | 'none'
+  | 'throttle'
+  | 'cut-download'
+  | 'cut-upload'
+  | 'hang'
+  | 'no-batch-delete'
+  | 'hide-ref-once'
+  | 'fail-pointer-put';
 
 export interface S3TestServer {
   endpoint: string;
@@ -60,6 +68,10 @@ function exists(target: number, path: string): Promise<boolean> {
   });
 }
 
+const INTERNAL_ERROR =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>';
+
 const SLOW_DOWN =
   '<?xml version="1.0" encoding="UTF-8"?>' +
   '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
@@ -99,6 +111,11 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
     if (req.method === 'PUT' && req.headers['if-none-match'] === '*' && (await exists(target, req.url ?? ''))) {
       req.resume();
       res.writeHead(412, { 'content-type': 'application/xml' }).end(PRECONDITION_FAILED);
+      return;
+    }
+    if (state.fault === 'fail-pointer-put' && req.method === 'PUT' && /\/ids\/[0-9A-Z]{26}(\?|$)/.test(req.url ?? '')) {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/xml' }).end(INTERNAL_ERROR); // every attempt: the SDK gives up
       return;
     }
     if (state.fault === 'no-batch-delete' && req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')) {

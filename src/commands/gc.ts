@@ -7,7 +7,7 @@ import { DIR_OPTION, type CommandDef } from './command.js';
 import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore } from '../store/dir.js';
-import { listingPath, removeRemoteMany, shownStore, trimCacheFor } from '../store/remote.js';
+import { listingPath, pointersRemoved, removeRemoteMany, shownStore, trimCacheFor } from '../store/remote.js';
 import { planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
 import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
@@ -46,6 +46,8 @@ export interface GcReport {
   skipped: Skipped[];
   /** Dedupe refs removed because their result is gone (see store/dedupe.ts); not in `files`. */
   refs_removed?: number;
+  /** An S3 store's id pointers (`ids/`) removed because their result is gone; not in `files`. */
+  pointers_removed?: number;
   /** --session: whether the session's folder was removed (it is kept while anything live is in it). */
   session_removed?: boolean;
 }
@@ -274,6 +276,8 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   report.kept_bytes = plan.keptBytes;
   report.kept_temp_count = plan.keptTemps.length;
   const failures = removeVictims(plan.victims, report, dryRun, progress);
+  const pointers = pointersRemoved(dir, dryRun); // an S3 store's pointers whose result is gone (store/remote.ts)
+  if (pointers > 0) report.pointers_removed = pointers;
   if (!dryRun) trimCacheFor(dir); // a remote store's cache of whole results, to LRO_S3_CACHE_MAX (store/remote.ts)
   await progress.clear();
   if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);

@@ -1,13 +1,13 @@
 // A store on S3, seen through its local cache (store/location.ts): the upload of a result just committed in the
 // cache, a result fetched into the cache for a reader, the bucket's listing mirrored as header files for ls and
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { LroError } from '../errors.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
-import { parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
+import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { checkRecordCount, openResultFile, originalPieces } from '../format/reader.js';
 import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
@@ -61,21 +61,13 @@ type RemoteRef = S3Object & { rel: string; session: string | null };
 /**
  * The objects under the parts of the store lro lists: the results at its root (`lro-…`) and in sessions' folders,
  * and with `withRefs` (gc) the dedupe refs at the root (`.lro-…`); never the pointers (`ids/`), nor anything else.
+ * The results and the sessions' folders are one listing, from `lro-` to the end of `sessions/` (they are next to
+ * each other in the keys' order): a second listing of `sessions/` cost s3rver a walk of the whole store again.
  */
 function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]; refs: RemoteRef[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
-  const prefixes = [`${base}lro-`, `${base}${SESSIONS_DIR}/`, ...(withRefs ? [`${base}.lro-`] : [])];
-  const objects: S3Object[] = [];
-  // a page at a time, each bounded as one request is: a listing that goes on is no fault, however long the bucket
-  for (const prefix of prefixes) {
-    let token: string | undefined;
-    do {
-      const ask = { op: 'list', bucket: store.bucket, prefix, token } as const;
-      const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
-      for (const o of page.objects) objects.push(o);
-      token = page.next;
-    } while (token);
-  }
+  const span = { prefix: base, startAfter: `${base}lro-`, until: `${base}${SESSIONS_DIR}0` }; // '0' follows '/'
+  const objects = [...listKeys(store, span), ...(withRefs ? listKeys(store, { prefix: `${base}.lro-` }) : [])];
   const results: RemoteResult[] = [];
   const refs: RemoteRef[] = [];
   for (const o of objects) {
@@ -87,6 +79,33 @@ function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]
   }
   results.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return { results, refs };
+}
+
+/**
+ * The objects of one listing, a page at a time, each bounded as one request is: a listing that goes on is no fault,
+ * however long the bucket. Pages stop at the first that reaches `until`.
+ */
+function listKeys(store: RemoteStore, range: { prefix: string; startAfter?: string; until?: string }): S3Object[] {
+  const objects: S3Object[] = [];
+  let token: string | undefined;
+  do {
+    const ask = { op: 'list', bucket: store.bucket, ...range, token } as const;
+    const page = s3Call<ListPage>(ask, store.env, READ_WAIT_MS);
+    for (const o of page.objects) objects.push(o);
+    token = page.next;
+  } while (token);
+  return objects;
+}
+
+/** The ids of the pointers in the store (`ids/<ULID>`: any other key there is not lro's, and never deleted). */
+function listPointers(store: RemoteStore): Set<string> {
+  const folder = keyOf(store, `${POINTERS_DIR}/`);
+  const ids = new Set<string>();
+  for (const o of listKeys(store, { prefix: folder })) {
+    const id = o.key.slice(folder.length);
+    if (isUlid(id)) ids.add(id);
+  }
+  return ids;
 }
 
 /** The session a result's relative path puts it in (null: the store's root). */
@@ -291,9 +310,11 @@ export function fetchListed(store: RemoteStore, entry: { dir: string; name: stri
 }
 
 /**
- * Finds the result with this id in the bucket: by its pointer (one GET), else (a store written before pointers,
- * or a pointer that names no result of this id) by listing the bucket; null when there is none. A result found by
- * its pointer has no size or time (NaN, 0): its object may even be gone (S3Error 'missing' when fetched).
+ * Finds the result with this id in the bucket: by its pointer (one GET); else, for an id at least as new as the
+ * store's pointer mark (every result from then on has a pointer: pointersSince), none, with no listing; else (a
+ * store written before pointers, an older id, or a pointer that names no result of this id) by listing the bucket;
+ * null when there is none. A result found by its pointer has no size or time (NaN, 0): its object may even be gone
+ * (S3Error 'missing' when fetched).
  */
 export function findRemote(store: RemoteStore, id: string): RemoteResult | null {
   const ask = { op: 'getSmall', bucket: store.bucket, key: pointerKey(store, id) } as const;
@@ -302,6 +323,8 @@ export function findRemote(store: RemoteStore, id: string): RemoteResult | null 
   if (place && parseResultFileName(place.name)?.id === id) {
     return { key: keyOf(store, rel), size: NaN, mtimeMs: 0, rel, id, session: place.session };
   }
+  const since = pointersSince(store);
+  if (since !== null && ulidTime(id) >= since) return null;
   return listRemote(store).find((r) => r.id === id) ?? null;
 }
 
@@ -310,16 +333,88 @@ function pointerKey(store: RemoteStore, id: string): string {
   return keyOf(store, `${POINTERS_DIR}/${id}`);
 }
 
-/** Writes the pointer of a result just uploaded; one not written only makes a reader list the bucket. */
+/**
+ * The store's pointer mark, `<prefix>/ids/.since`: the time (ms, as a ULID's) from which every result in the store
+ * has a pointer, written once by the first lro that writes pointers and marks (If-None-Match: a mark is never
+ * moved where the server honours it). Results with older ids may have none (a store written before pointers).
+ */
+const MARK = `${POINTERS_DIR}/.since`;
+
+/** The mark as this machine saw it: kept beside the cache (it never changes), so it is fetched once. */
+function markFile(store: RemoteStore): string {
+  return join(store.root, 'ids.since');
+}
+
+function parseMark(text: string | null | undefined): number | null {
+  const ms = Number((text ?? '').trim().split(/\s+/)[0]);
+  return text && Number.isSafeInteger(ms) && ms >= 0 ? ms : null;
+}
+
+/** The store's pointer mark (ms), from the cache or one GET; null when the store has none (or it cannot say). */
+function pointersSince(store: RemoteStore): number | null {
+  const kept = parseMark(readOrNull(markFile(store)));
+  if (kept !== null) return kept;
+  const text = s3Call<string | null>({ op: 'getSmall', bucket: store.bucket, key: keyOf(store, MARK) }, store.env, READ_WAIT_MS);
+  const ms = parseMark(text);
+  if (ms !== null) keepMark(store, ms);
+  return ms;
+}
+
+function keepMark(store: RemoteStore, ms: number): void {
+  try {
+    mkdirSync(store.root, { recursive: true, mode: 0o700 });
+    const tmp = `${markFile(store)}.${process.pid}.part`;
+    writeFileSync(tmp, `${ms}\n`, { mode: 0o600 });
+    renameSync(tmp, markFile(store));
+  } catch {
+    // not kept: fetched again next time
+  }
+}
+
+/**
+ * Marks the store, once (If-None-Match), as having a pointer for every result from now on: this lro writes one for
+ * each, or deletes the result (publishResult). A machine that has seen the mark asks nothing; a failure only leaves
+ * readers listing the bucket for an unknown id, as before.
+ */
+function markPointers(store: RemoteStore): void {
+  if (existsSync(markFile(store))) return;
+  try {
+    const now = Date.now();
+    const body = `${now} ${new Date(now).toISOString()}\n`;
+    const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, MARK), body, ifNoneMatch: true } as const;
+    if (s3Call<boolean>(put, store.env, READ_WAIT_MS)) keepMark(store, now);
+    else pointersSince(store); // another machine marked it first: its mark is the store's
+  } catch {
+    // the next offload tries again
+  }
+}
+
+/** The time of a ULID (its first 10 characters, Crockford base32), in ms. */
+function ulidTime(id: string): number {
+  let ms = 0;
+  for (const c of id.slice(0, 10)) ms = ms * 32 + CROCKFORD.indexOf(c);
+  return ms;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the pointer of a result just uploaded (the SDK retries it). One that cannot be written is thrown: the
+ * caller deletes the result, as the store's mark promises every new result a pointer.
+ */
 function writePointer(store: RemoteStore, rel: string): void {
   const id = parseResultFileName(rel.split('/').pop()!)?.id;
   if (!id) return;
-  try {
-    const put = { op: 'putSmall', bucket: store.bucket, key: pointerKey(store, id), body: `${rel}\n` } as const;
-    s3Call(put, store.env, READ_WAIT_MS);
-  } catch {
-    // the result is stored: without its pointer it is found by a listing
-  }
+  const put = { op: 'putSmall', bucket: store.bucket, key: pointerKey(store, id), body: `${rel}\n` } as const;
+  s3Call(put, store.env, READ_WAIT_MS);
 }
 
 /** The newest result in the bucket (of one session when given). */
@@ -338,14 +433,31 @@ export function publishResult(path: string): void {
   try {
     s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, rel), path }, store.env, TRANSFER_WAIT_MS);
   } catch (e) {
+    dropCached(path);
+    throw e;
+  }
+  try {
+    writePointer(store, rel); // after the result is complete: a pointer never names a result not there
+  } catch (e) {
+    // a result without its pointer would be no result by its id: it goes, and the caller gives the output as on
+    // any failed write (a result whose delete fails too has no pointer: found by ls, removed by gc when it expires)
+    dropCached(path);
     try {
-      unlinkSync(path);
+      s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
     } catch {
-      // already gone
+      // the server is down: see above
     }
     throw e;
   }
-  writePointer(store, rel); // after the result is complete: a pointer never names a result not there
+  markPointers(store);
+}
+
+function dropCached(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
 }
 
 /** Keys one DeleteObjects request deletes (S3's most). */
@@ -356,27 +468,70 @@ const DELETE_WAIT_MS = 300_000;
 const deletedAhead = new Map<string, Error | null>();
 
 /**
+ * The pointers gc's listing found (listed before the results), per store (by its `heads/`), and the orphans among
+ * them: a pointer is written after its result, so one listed before the results whose result is not in the
+ * listing after is left by a delete that failed or by an older lro, and names no result. `removed`: the orphans
+ * deleted so far.
+ */
+const pointerScans = new Map<string, { store: RemoteStore; ids: Set<string>; orphans: string[]; removed: number }>();
+
+/** Whether a result's pointer is known to exist (true when gc's listing did not look: delete it to be sure). */
+function hasPointer(store: RemoteStore, id: string): boolean {
+  return pointerScans.get(store.heads)?.ids.has(id) ?? true;
+}
+
+/**
  * gc's victims deleted from the bucket ahead of gc's own removal, 1,000 keys a request (DeleteObjects), so that
  * removeRemote then only tidies the cache; a server that refuses DeleteObjects leaves them to removeRemote's single
- * deletes. Only heads files of lro objects are deleted (as removeRemote would), each still the file gc judged.
+ * deletes. Only heads files of lro objects are deleted (as removeRemote would), each still the file gc judged;
+ * with each result its pointer when there is one, and the orphan pointers of the stores gc listed.
  */
 export function removeRemoteMany(judged: { path: string; size: number; mtimeMs: number }[]): void {
   const byStore = new Map<RemoteStore, { key: string; path: string }[]>();
+  const listOf = (store: RemoteStore) => byStore.get(store) ?? byStore.set(store, []).get(store)!;
   for (const j of judged) {
     const where = remoteOf(j.path);
     if (!where || where.half !== 'heads' || !isLroObject(where.rel.split('/').pop()!)) continue;
     const st = statOrNull(j.path);
     if (!st?.isFile() || st.size !== j.size || st.mtimeMs !== j.mtimeMs) continue; // gc leaves it alone
-    const list = byStore.get(where.store) ?? byStore.set(where.store, []).get(where.store)!;
+    const list = listOf(where.store);
     list.push({ key: keyOf(where.store, where.rel), path: j.path });
     const id = parseResultFileName(where.rel.split('/').pop()!)?.id;
-    if (id) list.push({ key: pointerKey(where.store, id), path: '' }); // a result's pointer goes with it
+    if (id && hasPointer(where.store, id)) list.push({ key: pointerKey(where.store, id), path: '' }); // goes with it
+  }
+  for (const { store, orphans } of pointerScans.values()) {
+    for (const id of orphans) listOf(store).push({ key: pointerKey(store, id), path: '' });
   }
   for (const [store, items] of byStore) {
     for (let i = 0; i < items.length; i += DELETE_BATCH) {
-      if (!deleteBatch(store, items.slice(i, i + DELETE_BATCH))) return; // refused: one at a time, as before
+      if (deleteBatch(store, items.slice(i, i + DELETE_BATCH))) continue;
+      deleteOrphansOneByOne(store); // refused: the results one at a time by removeRemote, the orphans here
+      break;
     }
   }
+}
+
+/** A server without DeleteObjects: each orphan pointer by one DELETE; one that fails stays for the next gc. */
+function deleteOrphansOneByOne(store: RemoteStore): void {
+  const scan = pointerScans.get(store.heads);
+  for (const id of scan?.orphans ?? []) {
+    try {
+      s3Call({ op: 'delete', bucket: store.bucket, key: pointerKey(store, id) }, store.env, READ_WAIT_MS);
+      scan!.removed++;
+    } catch {
+      // the next gc finds it again
+    }
+  }
+}
+
+/**
+ * The orphan pointers gc removed from the store of `dir` (the heads folder it listed), or with `dryRun` would
+ * remove; 0 for a local store.
+ */
+export function pointersRemoved(dir: string, dryRun: boolean): number {
+  const where = remoteOf(dir);
+  const scan = where && pointerScans.get(where.store.heads);
+  return !scan ? 0 : dryRun ? scan.orphans.length : scan.removed;
 }
 
 /** One DeleteObjects request, its outcome per heads file in deletedAhead; false when the server refused it. */
@@ -391,6 +546,9 @@ function deleteBatch(store: RemoteStore, items: { key: string; path: string }[])
   }
   if ('refused' in answer) return false;
   const failed = new Map(answer.failed.map((f) => [f.key, f.error]));
+  const scan = pointerScans.get(store.heads);
+  const orphans = new Set((scan?.orphans ?? []).map((id) => pointerKey(store, id)));
+  for (const x of items) if (orphans.has(x.key) && !failed.has(x.key)) scan!.removed++;
   for (const x of items.filter((i) => i.path !== '')) {
     const error = failed.get(x.key);
     deletedAhead.set(x.path, error === undefined ? null : new LroError(`S3 could not delete ${x.key} (${error})`));
@@ -405,7 +563,7 @@ export function removeRemote(path: string): void {
   const { store, rel } = where;
   const ahead = deletedAhead.get(path);
   if (ahead) throw ahead;
-  if (ahead === undefined) deleteResult(store, rel); // not deleted by removeRemoteMany
+  if (ahead === undefined) deleteResult(store, rel, (id) => hasPointer(store, id)); // not deleted by removeRemoteMany
   rmSync(join(store.files, ...rel.split('/')), { force: true });
   dropPart(store, rel);
 }
@@ -418,11 +576,14 @@ function dropPart(store: RemoteStore, rel: string): void {
   rmSync(`${part}.tail`, { force: true });
 }
 
-/** Deletes one object (one DELETE) and, for a result, its pointer after it (a pointer left only costs a listing). */
-function deleteResult(store: RemoteStore, rel: string): void {
+/**
+ * Deletes one object (one DELETE) and, for a result, its pointer after it when `pointed` says it has one (a pointer
+ * left is an orphan the next gc removes).
+ */
+function deleteResult(store: RemoteStore, rel: string, pointed: (id: string) => boolean = () => true): void {
   s3Call({ op: 'delete', bucket: store.bucket, key: keyOf(store, rel) }, store.env, READ_WAIT_MS);
   const id = parseResultFileName(rel.split('/').pop()!)?.id;
-  if (!id) return;
+  if (!id || !pointed(id)) return;
   try {
     s3Call({ op: 'delete', bucket: store.bucket, key: pointerKey(store, id) }, store.env, READ_WAIT_MS);
   } catch {
@@ -442,7 +603,13 @@ const pending = new Map<string, HeadItem & { store: RemoteStore; entry: ResultNa
  * `lazy` (ls) fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
  */
 export function syncHeads(store: RemoteStore, lazy = false): void {
+  const pointers = lazy ? null : listPointers(store); // gc: before the results (see pointerScans)
   const { results, refs } = listLro(store, !lazy); // ls lists results only
+  if (pointers) {
+    const live = new Set(results.map((r) => r.id));
+    const orphans = [...pointers].filter((id) => !live.has(id));
+    pointerScans.set(store.heads, { store, ids: pointers, orphans, removed: 0 });
+  }
   const remote = lazy ? results : [...results, ...refs]; // a ref's whole text is its "header line": gc removes it
   openResultDir(store.heads, null);
   const wanted = new Set<string>();

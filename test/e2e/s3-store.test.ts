@@ -149,12 +149,13 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     client.destroy();
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
-    expect(await s3.keys(prefix)).toHaveLength(5); // with the result's dedupe ref and its pointer (ids/)
+    expect(await s3.keys(prefix)).toHaveLength(6); // with the result's dedupe ref, its pointer and the mark (ids/)
     const seen = s3.seen.length;
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
-    expect(await s3.keys(prefix)).toEqual([lookalike, `${prefix}/notes.txt`]); // and the ref and pointer gone
+    // the ref and the pointer gone; the store's pointer mark stays
+    expect(await s3.keys(prefix)).toEqual([`${prefix}/ids/.since`, lookalike, `${prefix}/notes.txt`]);
     // the result, its pointer and its ref in one DeleteObjects request, not one DELETE each
     const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
     expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
@@ -259,15 +260,42 @@ describe('ls of a remote store', () => {
     const rows = cold.out.split('\n').filter((l) => /^[0-9A-Z]{26}\t/.test(l));
     expect(rows.map((l) => l.split('\t')[0])).toEqual(ids.slice(0, rows.length));
     expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, rows.length + 1));
-    // the results' listing only: neither the dedupe refs (gc's) nor the pointers (ids/)
+    // the results' listing only (from lro- on): neither the dedupe refs (gc's) nor the pointers (ids/)
     const listed = s3.seen.slice(seen).filter((l) => /[?&]list-type=2/.test(l));
-    expect(listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)![1]))).toEqual([
-      `${prefix}/lro-`,
-      `${prefix}/sessions/`,
-    ]);
+    expect(listed.map((l) => decodeURIComponent(/[?&]start-after=([^&]*)/.exec(l)![1]))).toEqual([`${prefix}/lro-`]);
     const all = await lro(['ls', '--max-tokens', '0'], { env });
     expect(all.out.trim().split('\n')).toHaveLength(100);
     expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing
+  });
+});
+
+describe('the listing of a remote store', () => {
+  it('is one listing of the results and the sessions\' folders, page after page, that stops past sessions/', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 5);
+    const inSession = await offload(text, env, ['--session', 'paged']);
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const others = ['notes.txt', ...Array.from({ length: 6 }, (_, i) => `zz-other-${i}`)]; // not lro's
+    for (const k of others) await client.send(new PutObjectCommand({ Bucket: 'team', Key: `${prefix}/${k}`, Body: 'x' }));
+    client.destroy();
+    const span = (await s3.keys(prefix)).filter((k) => k >= `${prefix}/lro-` && k < `${prefix}/sessions0`).length;
+    const seen = s3.seen.length;
+    s3.pageSize = 2; // as 1,000 keys a page are on any server: the listing follows its continuation tokens
+    let r;
+    try {
+      r = await lro(['ls', '--json', '--max-tokens', '0'], { env });
+    } finally {
+      s3.pageSize = 0;
+    }
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([...ids, inSession].sort());
+    const listed = s3.seen.slice(seen).filter((l) => /^GET .*[?&]list-type=2/.test(l) || /continuation-token/.test(l));
+    const prefixes = listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)?.[1] ?? ''));
+    expect(prefixes.filter((p) => p.includes('sessions')), 'no listing of sessions/ of its own').toEqual([]);
+    // the pages of lro- to the end of sessions/, and one past it (with the keys after it) at most: never the rest
+    expect(listed.length, listed.join('\n')).toBeGreaterThanOrEqual(Math.ceil(span / 2));
+    expect(listed.length, listed.join('\n')).toBeLessThanOrEqual(Math.ceil(span / 2) + 1);
   });
 });
 
@@ -384,8 +412,120 @@ describe('gc on a server without DeleteObjects', () => {
     } finally {
       s3.fault = 'none';
     }
-    expect(await s3.keys(prefix)).toEqual([]);
+    expect(await s3.keys(prefix)).toEqual([`${prefix}/ids/.since`]); // the store's pointer mark stays
     expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(6); // 2 results, pointers, refs
+  });
+});
+
+describe('gc and the id pointers', () => {
+  const singleDeletes = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith('DELETE'));
+
+  it('on a store written before pointers deletes no pointer, in batches or one at a time', async () => {
+    for (const fault of ['none', 'no-batch-delete'] as const) {
+      const { prefix, env } = remote();
+      await fill(prefix, 3);
+      const [seen, batched] = [s3.seen.length, s3.batchDeleted.length];
+      s3.fault = fault;
+      let r;
+      try {
+        r = await lro(['gc', '--max-age', '0s'], { env });
+      } finally {
+        s3.fault = 'none';
+      }
+      expect([r.code, r.stderr], fault).toEqual([0, '']);
+      expect(r.out).toMatch(/^removed 3 results/);
+      expect(await s3.keys(prefix)).toEqual([]);
+      // by key: s3rver fails a DeleteObjects that empties a folder now and then (two deletes rmdir it), and the SDK
+      // sends it again
+      const deleted = new Set([...s3.batchDeleted.slice(batched), ...singleDeletes(seen).map((l) => l.split(' ')[1])]);
+      expect(deleted.size, `${fault}: ${[...deleted].join('\n')}`).toBe(3);
+      expect([...deleted].filter((k) => k.includes('/ids/')), fault).toEqual([]);
+    }
+  });
+
+  it('removes a pointer whose result is gone, says so in --json, and keeps a live result\'s and other keys', async () => {
+    const { prefix, env } = remote();
+    const gone = await offload(text, env);
+    const live = await offload(jsonl, env);
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    // as an older lro (or a pointer's failed delete) left it: the result deleted, its pointer not
+    await client.send(new DeleteObjectCommand({ Bucket: 'team', Key: `${prefix}/lro-offload-${gone}.jsonl` }));
+    for (const k of ['ids/README', `ids/${gone.toLowerCase()}`]) {
+      await client.send(new PutObjectCommand({ Bucket: 'team', Key: `${prefix}/${k}`, Body: 'not lro\'s' }));
+    }
+    client.destroy();
+    const dry = await lro(['gc', '--dry-run', '--json'], { env });
+    expect(JSON.parse(dry.out).pointers_removed).toBe(1);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/ids/${gone}`);
+    const r = await lro(['gc', '--json'], { env: { ...env, XDG_CACHE_HOME: join(root, 'pointer-gc') } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ removed_count: 0, kept_count: 1, pointers_removed: 1 });
+    const keys = await s3.keys(prefix);
+    expect(keys).not.toContain(`${prefix}/ids/${gone}`);
+    expect(keys).toEqual(expect.arrayContaining([`${prefix}/ids/${live}`, `${prefix}/ids/README`]));
+    expect(keys).toContain(`${prefix}/ids/${gone.toLowerCase()}`);
+    const again = await lro(['gc', '--json'], { env });
+    expect(JSON.parse(again.out).pointers_removed).toBeUndefined(); // nothing left to remove
+    const read = await lro(['read', live], { env: { ...env, XDG_CACHE_HOME: join(root, 'pointer-gc-reader') } });
+    expect(read.code, read.stderr).toBe(0);
+  });
+});
+
+/** A ULID of the time `ms` (its random part zeros). */
+function ulidAt(ms: number): string {
+  const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  return Array.from({ length: 10 }, (_, k) => crockford[Math.floor(ms / 32 ** (9 - k)) % 32]).join('') + '0'.repeat(16);
+}
+
+describe('the store\'s pointer mark', () => {
+  const lists = (from: number) => s3.seen.slice(from).filter((l) => /^GET .*[?&]list-type=2/.test(l));
+
+  it('an unknown id newer than the mark is no result, with no listing; an older one is looked for by listing', async () => {
+    const { prefix, env } = remote();
+    await offload(text, env);
+    const reader = { ...env, XDG_CACHE_HOME: join(root, 'mark-reader') };
+    const newer = ulidAt(Date.now() + 60_000);
+    for (const args of [['read', newer], ['grep', newer, 'x'], ['info', newer.toLowerCase()]]) {
+      const seen = s3.seen.length;
+      const r = await lro(args, { env: reader });
+      expect([r.code, r.out, r.stderr]).toEqual([2, '', expect.stringMatching(new RegExp(`^lro: no result ${newer} in s3:`))]);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(lists(seen), args.join(' ')).toEqual([]);
+    }
+    expect(s3.seen.filter((l) => l.includes(`/${prefix}/ids/.since`) && l.startsWith('GET'))).toHaveLength(1); // kept
+    const older = ulidAt(Date.now() - 86_400_000); // before the mark: maybe of an lro without pointers
+    const seen = s3.seen.length;
+    const r = await lro(['read', older], { env: reader });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(new RegExp(`^lro: no result ${older} in s3:`))]);
+    expect(lists(seen).length).toBeGreaterThan(0);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/ids/.since`);
+  });
+
+  it('an argument that is not an id asks the server nothing', async () => {
+    const { env } = remote();
+    for (const args of [['read', 'nope'], ['info', '01234'], ['grep', `${'8'.repeat(26)}`, 'x'], ['jq', 'lro-x', '.']]) {
+      const seen = s3.seen.length;
+      const r = await lro(args, { env });
+      expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringMatching(/^lro: invalid result id/)]);
+      expect(s3.seen.slice(seen), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('a pointer that cannot be written: offload gives the output as on a failed write, and leaves no result', async () => {
+    const { prefix, env } = remote();
+    s3.fault = 'fail-pointer-put';
+    let r;
+    try {
+      r = await lro(['offload', '--force'], { input: text, env });
+    } finally {
+      s3.fault = 'none';
+    }
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^lro: output truncated to \d+ of ~\d+ tokens: could not store the full result in s3:/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(text.startsWith(r.out.slice(0, 100))).toBe(true);
+    expect((await s3.keys(prefix)).filter((k) => k.includes('/lro-'))).toEqual([]);
   });
 });
 

@@ -12,7 +12,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cleanup, tempDir } from './cli.js';
 
-export type Fault = 'none' | 'throttle' | 'cut-download' | 'cut-upload' | 'hang' | 'no-batch-delete' | 'hide-ref-once';
+export type Fault =
+  | 'none'
+  | 'throttle'
+  | 'cut-download'
+  | 'cut-upload'
+  | 'hang'
+  | 'no-batch-delete'
+  | 'hide-ref-once'
+  | 'fail-pointer-put';
 
 export interface S3TestServer {
   endpoint: string;
@@ -24,8 +32,15 @@ export interface S3TestServer {
   fault: Fault;
   /** Requests the proxy has seen (method and path), for the tests that count them. */
   seen: string[];
+  /** The keys of the DeleteObjects requests the proxy has seen, in order (a single DELETE is in `seen`). */
+  batchDeleted: string[];
   /** Bytes of the bodies the proxy has answered with, for the tests that measure what a command fetched. */
   readonly served: number;
+  /**
+   * Keys per page of a listing (the proxy rewrites max-keys; s3rver checks no v4 signature): a few results then
+   * take several pages, as 1,000 do on any server. 0: as asked.
+   */
+  pageSize: number;
   close(): Promise<void>;
 }
 
@@ -53,6 +68,10 @@ function exists(target: number, path: string): Promise<boolean> {
   });
 }
 
+const INTERNAL_ERROR =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>';
+
 const SLOW_DOWN =
   '<?xml version="1.0" encoding="UTF-8"?>' +
   '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
@@ -60,7 +79,24 @@ const SLOW_DOWN =
 interface ProxyState {
   fault: Fault;
   seen: string[];
+  batchDeleted: string[];
   served: number;
+  pageSize: number;
+}
+
+/** Adds the keys of a DeleteObjects request's body to `keys` as it passes. */
+function recordDeletes(req: NodeJS.ReadableStream, keys: string[]): void {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
+  req.on('end', () => {
+    for (const m of body.matchAll(/<Key>([^<]*)<\/Key>/g)) keys.push(m[1]);
+  });
+}
+
+/** A listing's request with its page size set to `size` (none: left as it is). */
+function withPageSize(url: string, size: number): string {
+  if (!size || !/[?&]list-type=2/.test(url)) return url;
+  return /[?&]max-keys=/.test(url) ? url.replace(/([?&]max-keys=)\d+/, `$1${size}`) : `${url}&max-keys=${size}`;
 }
 
 function startProxy(target: number, state: ProxyState): Promise<Server> {
@@ -77,6 +113,11 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
       res.writeHead(412, { 'content-type': 'application/xml' }).end(PRECONDITION_FAILED);
       return;
     }
+    if (state.fault === 'fail-pointer-put' && req.method === 'PUT' && /\/ids\/[0-9A-Z]{26}(\?|$)/.test(req.url ?? '')) {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/xml' }).end(INTERNAL_ERROR); // every attempt: the SDK gives up
+      return;
+    }
     if (state.fault === 'no-batch-delete' && req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')) {
       res.writeHead(501, { 'content-type': 'application/xml' }).end(NOT_IMPLEMENTED); // as some S3 servers do
       return;
@@ -85,7 +126,9 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
       res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);
       return;
     }
-    const to = { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers };
+    if (req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')) recordDeletes(req, state.batchDeleted);
+    const path = withPageSize(req.url ?? '', state.pageSize);
+    const to = { host: '127.0.0.1', port: target, method: req.method, path, headers: req.headers };
     const up = request(to, (r) => {
       res.writeHead(r.statusCode ?? 500, r.headers);
       if (state.fault === 'cut-download' && req.method === 'GET' && !req.url?.includes('list-type')) {
@@ -133,7 +176,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
   const root = tempDir('lro-s3-');
   const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
-  const state: ProxyState = { fault: 'none', seen: [], served: 0 };
+  const state: ProxyState = { fault: 'none', seen: [], batchDeleted: [], served: 0, pageSize: 0 };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -144,6 +187,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
     endpoint,
     bucket,
     seen: state.seen,
+    batchDeleted: state.batchDeleted,
     get served() {
       return state.served;
     },
@@ -152,6 +196,12 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
     },
     set fault(f: Fault) {
       state.fault = f;
+    },
+    get pageSize() {
+      return state.pageSize;
+    },
+    set pageSize(n: number) {
+      state.pageSize = n;
     },
     env: (prefix, cache) => ({
       AWS_ENDPOINT_URL: endpoint,

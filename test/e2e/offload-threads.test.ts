@@ -1,0 +1,59 @@
+// End-to-end: which thread hashes a large input (issue 25), traced by test/helpers/thread-trace.cjs: a large text
+// or JSONL is hashed on the main thread while the worker describes it, and the stored result is the same as ever.
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+
+const TRACE = join(__dirname, '../helpers/thread-trace.cjs');
+
+let root: string;
+let n = 0;
+beforeAll(() => {
+  root = tempDir();
+});
+afterAll(() => cleanup(root));
+
+interface TraceLine {
+  main: boolean;
+  builtins?: string[];
+  hashed?: number;
+}
+
+/** Runs `lro offload ARGS` traced: its result and the trace's lines. */
+async function traced(input: Buffer | string, args: string[] = []) {
+  const trace = join(root, `trace-${n++}`);
+  const env = { LRO_DIR: join(root, 'store'), LRO_THREAD_TRACE: trace };
+  const r = await lro(['offload', ...args], { input, env, nodeArgs: ['--require', TRACE] });
+  expect(r.code, r.stderr).toBe(0);
+  const lines = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TraceLine);
+  return { r, lines };
+}
+
+describe('lro offload: a large text or JSONL is hashed on the main thread, beside the worker that describes it', () => {
+  const lines = (n: number, line: (i: number) => string): string =>
+    `${Array.from({ length: n }, (_, i) => line(i)).join('\n')}\n`;
+  const time = (i: number) => `10:00:${String(i % 60).padStart(2, '0')}`;
+  const text = lines(40_000, (i) => `2026-11-26 ${time(i)} INFO job ${i} done in ${i % 997} ms`);
+  const jsonl = lines(40_000, (i) => JSON.stringify({ i, name: `n${i % 113}`, ok: i % 7 !== 0 }));
+
+  for (const [kind, input] of [
+    ['text', text],
+    ['jsonl', jsonl],
+  ] as const) {
+    it(`${kind}: every byte hashed once, by the main thread, and the header's sha256 is the input's`, async () => {
+      expect(input.length).toBeGreaterThan(1 << 20); // past what is analysed without the worker
+      const { r, lines } = await traced(input, ['--no-dedupe']);
+      const d = JSON.parse(r.out) as { file_path: string; summary: { content_type: string } };
+      expect(d.summary.content_type).toBe(kind);
+      const hashes = lines.filter((l) => l.hashed !== undefined && l.hashed >= input.length);
+      expect(hashes).toEqual([{ main: true, hashed: input.length }]);
+      expect(lines.filter((l) => !l.main)).toEqual([]); // the worker hashed nothing
+      const file = readFileSync(d.file_path, 'utf8');
+      const header = JSON.parse(file.slice(0, file.indexOf('\n'))) as { sha256: string; bytes: number };
+      expect(header.sha256).toBe(createHash('sha256').update(input).digest('hex'));
+      expect(header.bytes).toBe(input.length);
+    });
+  }
+});

@@ -1,7 +1,7 @@
 // The IO a command runs with: streams, environment, terminal facts and clock, decided once and passed in, so
 // commands never touch `process` and tests can run them with fakes.
-import { read } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, read, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Readable, Writable } from 'node:stream';
 
 /** A closed stdout (EPIPE): the reader went away, so lro stops quietly. */
@@ -118,14 +118,86 @@ export async function* readStdin(): AsyncGenerator<Buffer> {
   }
 }
 
-/** The IO of this process. */
+/**
+ * Whether fd is a terminal. node:tty (with the net and stream modules it loads, a tenth of lro's start-up) is
+ * loaded only for a character device, which a terminal is: most often lro's descriptors are pipes and files.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  const tty = createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
+  return tty.isatty(fd);
+}
+
+/**
+ * An Output on fd 1 or 2 that is not a terminal: written with writeSync, as Node writes a pipe or a file given
+ * as stdout on Linux (synchronously), without making the stream, which loads the net and stream modules. A
+ * descriptor that is non-blocking (EAGAIN: a pipe another process made so) is handed to the stream, which waits
+ * for it; every later write goes there too, after what was written directly, so the order holds.
+ */
+function fdOutput(fd: 1 | 2, stream: () => Writable, env: NodeJS.ProcessEnv): Output {
+  let viaStream: Output | null = null;
+  let broken: Error | null = null;
+  const direct = (data: Uint8Array | string): Promise<void> => {
+    if (viaStream) return viaStream.write(data);
+    if (broken) return Promise.reject(broken);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let off = 0;
+    try {
+      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        viaStream = nodeOutput(stream(), env);
+        return viaStream.write(bytes.subarray(off));
+      }
+      broken = code === 'EPIPE' ? new BrokenPipe('output closed') : (e as Error);
+      return Promise.reject(broken);
+    }
+    return Promise.resolve();
+  };
+  return {
+    isTTY: false,
+    color: colorAllowed(false, env),
+    columns: 0,
+    write: direct,
+    writeSettled: (data) => (viaStream?.writeSettled ? viaStream.writeSettled(data) : direct(data)),
+  };
+}
+
+/** The Output of fd 1 or 2: its stream when it is a terminal, else written directly (fdOutput). */
+function processOutput(fd: 1 | 2, env: NodeJS.ProcessEnv): Output {
+  const stream = () => (fd === 1 ? process.stdout : process.stderr);
+  return isTerminal(fd) ? nodeOutput(stream(), env) : fdOutput(fd, stream, env);
+}
+
+/**
+ * The IO of this process. Its parts are made when first used: a command that never reads a terminal fact or
+ * writes to stderr does not pay for them.
+ */
 export function processIO(): IO {
   const env = process.env;
+  const once = <T>(make: () => T): (() => T) => {
+    let made: { value: T } | null = null;
+    return () => (made ??= { value: make() }).value;
+  };
+  const stdinIsTTY = once(() => isTerminal(0));
+  const stdout = once(() => processOutput(1, env));
+  const stderr = once(() => processOutput(2, env));
   return {
     stdin: readStdin(),
-    stdinIsTTY: isatty(0),
-    stdout: nodeOutput(process.stdout, env),
-    stderr: nodeOutput(process.stderr, env),
+    get stdinIsTTY() {
+      return stdinIsTTY();
+    },
+    get stdout() {
+      return stdout();
+    },
+    get stderr() {
+      return stderr();
+    },
     env,
     now: () => new Date(),
     inheritStdio: true,

@@ -1,5 +1,7 @@
-// End-to-end: which thread hashes a large input (issue 25), traced by test/helpers/thread-trace.cjs: a large text
-// or JSONL is hashed on the main thread while the worker describes it, and the stored result is the same as ever.
+// End-to-end: what `lro offload` loads before it knows the input is large, and which thread hashes a large one
+// (issue 25), traced by test/helpers/thread-trace.cjs. A passthrough loads none of what storing needs (the hash,
+// the analysis worker, the store, the terminal streams); a large text or JSONL is hashed on the main thread while
+// the worker describes it, and the stored result is the same as ever.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -7,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 
 const TRACE = join(__dirname, '../helpers/thread-trace.cjs');
+/** Node modules that only storing (or a terminal) needs: the hash, the worker, the store's, the tty streams. */
+const STORING = ['crypto', 'worker_threads', 'os', 'net', 'tty', 'timers/promises'];
 
 let root: string;
 let n = 0;
@@ -28,8 +32,31 @@ async function traced(input: Buffer | string, args: string[] = []) {
   const r = await lro(['offload', ...args], { input, env, nodeArgs: ['--require', TRACE] });
   expect(r.code, r.stderr).toBe(0);
   const lines = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TraceLine);
-  return { r, lines };
+  const builtins = lines.find((l) => l.builtins)?.builtins ?? [];
+  return { r, lines, storing: builtins.filter((b) => STORING.includes(b)) };
 }
+
+describe('lro offload: a small input passes through before anything of storing is loaded', () => {
+  it('loads neither the hash, the worker, the store nor the terminal streams; prints the input unchanged', async () => {
+    const { r, storing } = await traced('hi\n');
+    expect(r.stdout.toString('utf8')).toBe('hi\n');
+    expect(r.stderr).toBe('');
+    expect(storing).toEqual([]);
+  });
+
+  it('counts tokens above the byte threshold without loading them either (a 9 KB input of few tokens)', async () => {
+    const input = `${'aaaa '.repeat(1800)}\n`; // over 6400 bytes, far under 6400 tokens
+    const { r, storing } = await traced(input);
+    expect(r.stdout.toString('utf8')).toBe(input);
+    expect(storing).toEqual([]);
+  });
+
+  it('loads them to store (the control: the trace sees them when they are used)', async () => {
+    const { r, storing } = await traced('hi\n', ['--force']);
+    expect(JSON.parse(r.out).summary.bytes).toBe(3);
+    expect(storing).toContain('crypto');
+  });
+});
 
 describe('lro offload: a large text or JSONL is hashed on the main thread, beside the worker that describes it', () => {
   const lines = (n: number, line: (i: number) => string): string =>

@@ -49,7 +49,7 @@ export interface InputAnalysis {
 
 /** The analysis on the calling thread. */
 export class LocalAnalysis implements InputAnalysis {
-  /** Null when the caller hashes the input itself (the worker's for text: see WorkerAnalysis). */
+  /** Null when the caller hashes the input itself (the worker's, for JSONL: see WorkerAnalysis). */
   private readonly hash: Hash | null;
   private readonly meter: TokenMeter | null;
   private readonly text: TextAnalyzer | null;
@@ -136,11 +136,12 @@ const LENGTHS = 2;
 
 /**
  * The analysis in a worker thread (dist/worker.cjs), fed through a ring in shared memory; each thread takes what
- * keeps the two busy alike. For text and JSONL, the main thread escapes or validates the lines, hashes the input
- * and counts its tokens, and the worker describes it (line or record statistics, likely secrets): the statistics
- * are the longer part, and with the hash (and, for JSONL, the count) in the worker the main thread waited for it
- * about half of a 200 MB offload. For other content (JSON, whose records this thread parses and describes;
- * binary), the worker hashes and counts.
+ * keeps the two busy alike (CPU time per thread of a 200 MB offload, main/worker, on a busy machine):
+ *   - text: the main thread escapes the lines and counts the tokens, the worker hashes and describes (850/900 ms;
+ *     with the hash here too, 1,050/800);
+ *   - JSONL: the main thread validates the lines and hashes, the worker counts and describes (with both in the
+ *     worker, 900/1,500 ms; with both here, 1,300/850);
+ *   - other content (JSON, whose records this thread parses and describes; binary): the worker hashes and counts.
  */
 export class WorkerAnalysis implements InputAnalysis {
   /**
@@ -160,14 +161,14 @@ export class WorkerAnalysis implements InputAnalysis {
     private readonly worker: Worker,
     ring: SharedArrayBuffer,
     control: SharedArrayBuffer,
-    /** Whether this thread hashes and counts, and the text is rendered for counting. */
-    here: { encoding: Encoding; rendered: boolean } | null,
+    /** What this thread does: count the tokens (of text, rendered), hash the input. */
+    here: { tokens: Encoding | null; rendered: boolean; hash: boolean },
   ) {
-    if (here) {
-      const meter = new TokenMeter(getTokenizer(here.encoding));
+    if (here.tokens) {
+      const meter = new TokenMeter(getTokenizer(here.tokens));
       this.tokens = { meter, renderer: here.rendered ? new TerminalRenderer((piece) => meter.push(piece)) : null };
     } else this.tokens = null;
-    this.hash = here ? createHash('sha256') : null;
+    this.hash = here.hash ? createHash('sha256') : null;
     this.ring = new Uint8Array(ring);
     this.control = new Int32Array(control);
     worker.on('message', (m: { facts?: InputFacts }) => {
@@ -188,10 +189,11 @@ export class WorkerAnalysis implements InputAnalysis {
     // The worker makes short-lived strings at a high rate (a region's text, token pieces); left to itself V8 lets
     // its young generation grow to about 30 MB of RSS. 4 MB keeps a 1 GB offload near 100 MB, at no measured cost.
     const resourceLimits = { maxYoungGenerationSizeMb: 4 };
-    const here = stats !== null; // the tokens are counted and the input hashed here
-    const workerData = { task: 'analysis', encoding, stats, secrets, tokens: !here, hash: !here, ring, control };
+    const here = { tokens: stats === 'text' ? encoding : null, rendered: stats === 'text', hash: stats === 'jsonl' };
+    const theirs = { tokens: !here.tokens, hash: !here.hash };
+    const workerData = { task: 'analysis', encoding, stats, secrets, ...theirs, ring, control };
     const worker = new Worker(script, { resourceLimits, workerData });
-    return new WorkerAnalysis(worker, ring, control, here ? { encoding, rendered: stats === 'text' } : null);
+    return new WorkerAnalysis(worker, ring, control, here);
   }
 
   async push(chunk: Buffer): Promise<void> {
@@ -236,11 +238,12 @@ export class WorkerAnalysis implements InputAnalysis {
       this.worker.once('error', reject);
     });
     this.publish(await this.freeSlot(), -1);
-    if (!this.tokens) return facts;
-    this.tokens.renderer?.end();
-    const tokens = this.tokens.meter.end(); // while the worker finishes
-    const sha256 = this.hash!.digest('hex');
-    return { ...(await facts), tokens, sha256 };
+    // while the worker finishes
+    this.tokens?.renderer?.end();
+    const tokens = this.tokens?.meter.end();
+    const sha256 = this.hash?.digest('hex');
+    const f = await facts;
+    return { ...f, tokens: tokens ?? f.tokens, sha256: sha256 ?? f.sha256 };
   }
 
   cancel(): void {

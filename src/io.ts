@@ -1,7 +1,7 @@
 // The IO a command runs with: streams, environment, terminal facts and clock, decided once and passed in, so
 // commands never touch `process` and tests can run them with fakes.
-import { read } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, read, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Readable, Writable } from 'node:stream';
 
 /** A closed stdout (EPIPE): the reader went away, so lro stops quietly. */
@@ -85,16 +85,23 @@ export function nodeOutput(stream: Writable & { isTTY?: boolean; columns?: numbe
 
 /**
  * Reads fd 0 in large chunks (up to 1 MB per read from files and pipes), falling back to process.stdin if fd 0
- * cannot be read directly (non-blocking). Every chunk is a view of one buffer, valid until the next chunk is
- * asked for: a consumer that keeps one copies it. (A fresh buffer per read left tens of MB of spent chunks
- * waiting for a garbage collection while offloading a large input.)
+ * cannot be read directly (non-blocking). Every chunk is a view of one of two buffers, valid until the next chunk
+ * is asked for: a consumer that keeps one copies it. (A fresh buffer per read left tens of MB of spent chunks
+ * waiting for a garbage collection while offloading a large input.) The next read is under way while a chunk is
+ * used, into the other buffer: the copy from the pipe or the page cache (a fifth of a second for 200 MB) no
+ * longer waits for the consumer, nor the consumer for it.
  */
 export async function* readStdin(): AsyncGenerator<Buffer> {
-  const buf = Buffer.allocUnsafe(1 << 20);
-  for (;;) {
+  const buffers = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
+  const readInto = (buf: Buffer) =>
+    new Promise<number>((resolve, reject) =>
+      read(0, buf, 0, buf.length, null, (err, bytes) => (err ? reject(err) : resolve(bytes))),
+    );
+  let next = readInto(buffers[0]);
+  for (let i = 0; ; i ^= 1) {
     let n: number;
     try {
-      n = await new Promise<number>((resolve, reject) => read(0, buf, 0, buf.length, null, (err, bytes) => (err ? reject(err) : resolve(bytes))));
+      n = await next;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EINVAL' || code === 'ESPIPE') {
@@ -105,18 +112,92 @@ export async function* readStdin(): AsyncGenerator<Buffer> {
       throw e;
     }
     if (n === 0) return;
-    yield buf.subarray(0, n);
+    next = readInto(buffers[i ^ 1]);
+    next.catch(() => undefined); // (seen when awaited; a generator left early never awaits it)
+    yield buffers[i].subarray(0, n);
   }
 }
 
-/** The IO of this process. */
+/**
+ * Whether fd is a terminal. node:tty (with the net and stream modules it loads, a tenth of lro's start-up) is
+ * loaded only for a character device, which a terminal is: most often lro's descriptors are pipes and files.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  const tty = createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
+  return tty.isatty(fd);
+}
+
+/**
+ * An Output on fd 1 or 2 that is not a terminal: written with writeSync, as Node writes a pipe or a file given
+ * as stdout on Linux (synchronously), without making the stream, which loads the net and stream modules. A
+ * descriptor that is non-blocking (EAGAIN: a pipe another process made so) is handed to the stream, which waits
+ * for it; every later write goes there too, after what was written directly, so the order holds.
+ */
+function fdOutput(fd: 1 | 2, stream: () => Writable, env: NodeJS.ProcessEnv): Output {
+  let viaStream: Output | null = null;
+  let broken: Error | null = null;
+  const direct = (data: Uint8Array | string): Promise<void> => {
+    if (viaStream) return viaStream.write(data);
+    if (broken) return Promise.reject(broken);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let off = 0;
+    try {
+      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        viaStream = nodeOutput(stream(), env);
+        return viaStream.write(bytes.subarray(off));
+      }
+      broken = code === 'EPIPE' ? new BrokenPipe('output closed') : (e as Error);
+      return Promise.reject(broken);
+    }
+    return Promise.resolve();
+  };
+  return {
+    isTTY: false,
+    color: colorAllowed(false, env),
+    columns: 0,
+    write: direct,
+    writeSettled: (data) => (viaStream?.writeSettled ? viaStream.writeSettled(data) : direct(data)),
+  };
+}
+
+/** The Output of fd 1 or 2: its stream when it is a terminal, else written directly (fdOutput). */
+function processOutput(fd: 1 | 2, env: NodeJS.ProcessEnv): Output {
+  const stream = () => (fd === 1 ? process.stdout : process.stderr);
+  return isTerminal(fd) ? nodeOutput(stream(), env) : fdOutput(fd, stream, env);
+}
+
+/**
+ * The IO of this process. Its parts are made when first used: a command that never reads a terminal fact or
+ * writes to stderr does not pay for them.
+ */
 export function processIO(): IO {
   const env = process.env;
+  const once = <T>(make: () => T): (() => T) => {
+    let made: { value: T } | null = null;
+    return () => (made ??= { value: make() }).value;
+  };
+  const stdinIsTTY = once(() => isTerminal(0));
+  const stdout = once(() => processOutput(1, env));
+  const stderr = once(() => processOutput(2, env));
   return {
     stdin: readStdin(),
-    stdinIsTTY: isatty(0),
-    stdout: nodeOutput(process.stdout, env),
-    stderr: nodeOutput(process.stderr, env),
+    get stdinIsTTY() {
+      return stdinIsTTY();
+    },
+    get stdout() {
+      return stdout();
+    },
+    get stderr() {
+      return stderr();
+    },
     env,
     now: () => new Date(),
     inheritStdio: true,

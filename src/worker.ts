@@ -10,11 +10,13 @@ const data = workerData as {
   secrets: boolean;
   /** Whether to count its tokens here (see WorkerAnalysis); when not, the facts say 0. */
   tokens: boolean;
+  /** Whether to hash the input here (see WorkerAnalysis); when not, the facts say ''. */
+  hash: boolean;
   ring: SharedArrayBuffer;
   control: SharedArrayBuffer;
 };
 
-const analysis = new LocalAnalysis(data.encoding, data.stats, data.tokens ? null : 0, data.secrets);
+const analysis = new LocalAnalysis(data.encoding, data.stats, data.tokens ? null : 0, data.secrets, data.hash);
 // each chunk is read where it lies in the ring, whose slot is reused once this returns
 readRing(data.ring, data.control, (chunk) => analysis.push(chunk));
 parentPort!.postMessage({ facts: analysis.endSync() });

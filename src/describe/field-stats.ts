@@ -7,6 +7,14 @@ const SAMPLE = 4096;
 const MAX_DISTINCT = 10_000;
 /** ISO 8601 times, and the `Sun Aug 31 00:29:15 +0000 2014` form of some APIs (ordered by Date.parse). */
 const TIME = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$|^[A-Z][a-z]{2},? +(\d\d? [A-Z][a-z]{2}|[A-Z][a-z]{2} +\d\d?) \d{4}|^[A-Z][a-z]{2} [A-Z][a-z]{2} +\d\d? \d\d:\d\d:\d\d [+-]\d{4} \d{4}$/;
+/**
+ * Whether TIME can match v, by its first character (every form starts with a digit or an upper-case letter): most
+ * strings a record holds are no time, and this spares them the regex.
+ */
+function mayBeTime(v: string): boolean {
+  const c = v.charCodeAt(0);
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a);
+}
 const ID_NAME = /(^|[._"])(id|uuid|guid|key|sha|hash|[a-z]+_id)"?$|[a-z]Id"?$/i;
 
 /** Figures for one field. */
@@ -33,8 +41,15 @@ class Profile {
   lastTime: string | null = null;
   private firstMs = Infinity;
   private lastMs = -Infinity;
-  readonly distinct = new Set<string>();
+  /** The distinct values seen, strings and numbers apart (a value is its own key: no key string made per value). */
+  private readonly strings = new Set<string>();
+  private readonly numberValues = new Set<number>();
   moreDistinct = false;
+
+  /** How many distinct values were seen (up to MAX_DISTINCT). */
+  get distinct(): number {
+    return this.strings.size + this.numberValues.size;
+  }
 
   add(v: unknown): void {
     this.present++;
@@ -49,7 +64,7 @@ class Profile {
           this.stride *= 2;
         }
       }
-    } else if (typeof v === 'string' && v.length <= 40 && TIME.test(v)) {
+    } else if (typeof v === 'string' && v.length <= 40 && mayBeTime(v) && TIME.test(v)) {
       const ms = Date.parse(v);
       if (Number.isNaN(ms)) return;
       this.times++;
@@ -57,8 +72,9 @@ class Profile {
       if (ms > this.lastMs) [this.lastMs, this.lastTime] = [ms, v];
     }
     if ((typeof v === 'string' || typeof v === 'number') && !this.moreDistinct) {
-      this.distinct.add(typeof v === 'string' ? `s${v}` : `n${v}`);
-      if (this.distinct.size >= MAX_DISTINCT) this.moreDistinct = true;
+      if (typeof v === 'string') this.strings.add(v);
+      else this.numberValues.add(v);
+      if (this.distinct >= MAX_DISTINCT) this.moreDistinct = true;
     }
   }
 }
@@ -85,9 +101,9 @@ export class FieldProfiles {
     for (const [path, p] of this.profiles) {
       if (records === 0 || p.present < records / 2) continue;
       const f: FieldFigures = { path, present: p.present };
-      const idLike = ID_NAME.test(path) || (p.distinct.size >= 0.9 * p.present && p.numbers < p.present && p.times === 0);
-      if (idLike && p.distinct.size > 20) f.distinct = { count: p.distinct.size, more: p.moreDistinct };
-      else if (p.numbers >= 0.9 * p.present && p.distinct.size > 20) {
+      const idLike = ID_NAME.test(path) || (p.distinct >= 0.9 * p.present && p.numbers < p.present && p.times === 0);
+      if (idLike && p.distinct > 20) f.distinct = { count: p.distinct, more: p.moreDistinct };
+      else if (p.numbers >= 0.9 * p.present && p.distinct > 20) {
         const s = [...p.sample].sort((a, b) => a - b);
         f.numbers = { min: p.min, max: p.max, median: s[Math.floor((s.length - 1) / 2)] };
       } else if (p.times >= 0.9 * p.present && p.firstTime !== null) f.times = { first: p.firstTime, last: p.lastTime! };

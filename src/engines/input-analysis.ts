@@ -1,8 +1,8 @@
 // Facts about the raw input that do not depend on how it is encoded: its sha256, its token estimate and, for
 // text, the descriptor's line statistics and how much of it is terminal noise (tokens and statistics are of the
 // text as a terminal shows it; see format/terminal.ts). For a large input they are computed in a worker thread,
-// in parallel with the encoding on the main thread (two cores: one encodes and writes, and counts the tokens of
-// text; one hashes and describes).
+// in parallel with the encoding on the main thread (two cores: one encodes, writes, hashes and counts; one
+// describes; see WorkerAnalysis).
 import { createHash, type Hash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { JsonlRecordFeeder, RecordAnalyzer, type RecordStats } from '../describe/record-stats.js';
@@ -49,7 +49,8 @@ export interface InputAnalysis {
 
 /** The analysis on the calling thread. */
 export class LocalAnalysis implements InputAnalysis {
-  private readonly hash: Hash;
+  /** Null when the caller hashes the input itself (the worker's, for JSONL: see WorkerAnalysis). */
+  private readonly hash: Hash | null;
   private readonly meter: TokenMeter | null;
   private readonly text: TextAnalyzer | null;
   private readonly records: JsonlRecordFeeder | null;
@@ -61,15 +62,17 @@ export class LocalAnalysis implements InputAnalysis {
   /**
    * `tokens`: the count when the caller already has it (then the text is not counted again); the caller must
    * know the text holds no terminal noise (see mayHoldNoise), since tokens of text are counted rendered. In the
-   * worker, 0 when the main thread counts them (see WorkerAnalysis).
+   * worker, 0 when the main thread counts them (see WorkerAnalysis). `hash`: false when the caller hashes the
+   * input (the facts then say '' for the sha256).
    */
   constructor(
     encoding: Encoding,
     stats: StatsKind,
     private readonly tokens: number | null = null,
     secrets = false,
+    hash = true,
   ) {
-    this.hash = createHash('sha256');
+    this.hash = hash ? createHash('sha256') : null;
     this.meter = tokens === null ? new TokenMeter(getTokenizer(encoding)) : null;
     this.text = stats === 'text' ? new TextAnalyzer(PREVIEW_MASK) : null;
     this.records = stats === 'jsonl' ? new JsonlRecordFeeder(new RecordAnalyzer(maskSecrets)) : null;
@@ -85,7 +88,7 @@ export class LocalAnalysis implements InputAnalysis {
 
   push(chunk: Buffer): void {
     this.secrets?.push(chunk);
-    this.hash.update(chunk);
+    this.hash?.update(chunk);
     if (this.renderer) this.renderer.push(chunk);
     else this.meter?.push(chunk);
     this.records?.push(chunk);
@@ -101,7 +104,7 @@ export class LocalAnalysis implements InputAnalysis {
     return {
       noiseBytes: this.renderer?.noiseBytes ?? 0,
       possibleSecrets: this.secrets?.counts ?? {},
-      sha256: this.hash.digest('hex'),
+      sha256: this.hash?.digest('hex') ?? '',
       tokens: this.meter ? this.meter.end() : this.tokens!,
       text: this.text?.end() ?? null,
       records: this.records?.end() ?? null,
@@ -120,7 +123,7 @@ export class LocalAnalysis implements InputAnalysis {
  * message each.
  */
 const SLOT = 1 << 20;
-const SLOTS = 4;
+const SLOTS = 8;
 // Atomics.waitAsync is in Node 20 (V8), not yet in TypeScript's ES2023 library.
 declare global {
   interface Atomics {
@@ -133,18 +136,21 @@ const LENGTHS = 2;
 
 /**
  * The analysis in a worker thread (dist/worker.cjs), fed through a ring in shared memory; each thread takes what
- * keeps the two busy alike. For text, the main thread only escapes lines and counts the tokens, and the worker
- * hashes and describes the text: the worker was the critical path of a 200 MB text offload, and its token count
- * was a third of it; with the count here, the hash (on this thread since a 1 GB offload went 2.74 -> 2.47 s with
- * it) went back to the worker, CPU time per thread 620/790 -> 750/690 ms (worker/main). For JSONL, the worker
- * hashes and counts (the main thread validates every line; hashing here made 1 GB take 3.0 -> 3.5 s).
+ * keeps the two busy alike (CPU time per thread of a 200 MB offload, main/worker, on a busy machine):
+ *   - text: the main thread escapes the lines and counts the tokens, the worker hashes and describes (850/900 ms;
+ *     with the hash here too, 1,050/800);
+ *   - JSONL: the main thread validates the lines and hashes, the worker counts and describes (with both in the
+ *     worker, 900/1,500 ms; with both here, 1,300/850);
+ *   - other content (JSON, whose records this thread parses and describes; binary): the worker hashes and counts.
  */
 export class WorkerAnalysis implements InputAnalysis {
   /**
-   * The tokens, when they are counted on this thread: of the text as a terminal shows it, fed the same pieces
-   * as the worker's ring (the estimate samples each piece), so the count is the one the worker would make.
+   * The tokens, when they are counted on this thread: fed the same pieces as the worker's ring (the estimate
+   * samples each piece), so the count is the one the worker would make; of text as a terminal shows it.
    */
-  private readonly tokens: { meter: TokenMeter; renderer: TerminalRenderer } | null;
+  private readonly tokens: { meter: TokenMeter; renderer: TerminalRenderer | null } | null;
+  /** The hash, when it is taken on this thread (with the tokens). */
+  private readonly hash: Hash | null;
   private written = 0;
   private readonly ring: Uint8Array;
   private readonly control: Int32Array;
@@ -155,12 +161,14 @@ export class WorkerAnalysis implements InputAnalysis {
     private readonly worker: Worker,
     ring: SharedArrayBuffer,
     control: SharedArrayBuffer,
-    tokensHere: Encoding | null,
+    /** What this thread does: count the tokens (of text, rendered), hash the input. */
+    here: { tokens: Encoding | null; rendered: boolean; hash: boolean },
   ) {
-    if (tokensHere) {
-      const meter = new TokenMeter(getTokenizer(tokensHere));
-      this.tokens = { meter, renderer: new TerminalRenderer((piece) => meter.push(piece)) };
+    if (here.tokens) {
+      const meter = new TokenMeter(getTokenizer(here.tokens));
+      this.tokens = { meter, renderer: here.rendered ? new TerminalRenderer((piece) => meter.push(piece)) : null };
     } else this.tokens = null;
+    this.hash = here.hash ? createHash('sha256') : null;
     this.ring = new Uint8Array(ring);
     this.control = new Int32Array(control);
     worker.on('message', (m: { facts?: InputFacts }) => {
@@ -181,10 +189,11 @@ export class WorkerAnalysis implements InputAnalysis {
     // The worker makes short-lived strings at a high rate (a region's text, token pieces); left to itself V8 lets
     // its young generation grow to about 30 MB of RSS. 4 MB keeps a 1 GB offload near 100 MB, at no measured cost.
     const resourceLimits = { maxYoungGenerationSizeMb: 4 };
-    const here = stats === 'text'; // the tokens are counted here
-    const workerData = { task: 'analysis', encoding, stats, secrets, tokens: !here, ring, control };
+    const here = { tokens: stats === 'text' ? encoding : null, rendered: stats === 'text', hash: stats === 'jsonl' };
+    const theirs = { tokens: !here.tokens, hash: !here.hash };
+    const workerData = { task: 'analysis', encoding, stats, secrets, ...theirs, ring, control };
     const worker = new Worker(script, { resourceLimits, workerData });
-    return new WorkerAnalysis(worker, ring, control, here ? encoding : null);
+    return new WorkerAnalysis(worker, ring, control, here);
   }
 
   async push(chunk: Buffer): Promise<void> {
@@ -193,7 +202,10 @@ export class WorkerAnalysis implements InputAnalysis {
       const slot = await this.freeSlot();
       this.ring.set(piece, slot * SLOT);
       this.publish(slot, piece.length);
-      this.tokens?.renderer.push(piece); // once the worker has the piece: the two run at once
+      // once the worker has the piece: the two run at once
+      this.hash?.update(piece);
+      if (this.tokens?.renderer) this.tokens.renderer.push(piece);
+      else this.tokens?.meter.push(piece);
     }
   }
 
@@ -212,7 +224,9 @@ export class WorkerAnalysis implements InputAnalysis {
   private publish(slot: number, length: number): void {
     Atomics.store(this.control, LENGTHS + slot, length);
     Atomics.store(this.control, WRITTEN, ++this.written);
-    Atomics.notify(this.control, WRITTEN);
+    // the worker waits only once it has read every slot written before this one; a wait that starts after the
+    // store above returns at once (Atomics.wait checks the value)
+    if (Atomics.load(this.control, READ) >= this.written - 1) Atomics.notify(this.control, WRITTEN);
   }
 
   async end(): Promise<InputFacts> {
@@ -224,10 +238,12 @@ export class WorkerAnalysis implements InputAnalysis {
       this.worker.once('error', reject);
     });
     this.publish(await this.freeSlot(), -1);
-    if (!this.tokens) return facts;
-    this.tokens.renderer.end();
-    const tokens = this.tokens.meter.end(); // while the worker finishes
-    return { ...(await facts), tokens };
+    // while the worker finishes
+    this.tokens?.renderer?.end();
+    const tokens = this.tokens?.meter.end();
+    const sha256 = this.hash?.digest('hex');
+    const f = await facts;
+    return { ...f, tokens: tokens ?? f.tokens, sha256: sha256 ?? f.sha256 };
   }
 
   cancel(): void {
@@ -245,6 +261,7 @@ export function readRing(ring: SharedArrayBuffer, control: SharedArrayBuffer, ta
     if (length < 0) return;
     take(Buffer.from(ring, slot * SLOT, length));
     Atomics.store(c, READ, ++read);
-    Atomics.notify(c, READ);
+    // the main thread waits only while every slot is full (see WorkerAnalysis.freeSlot)
+    if (Atomics.load(c, WRITTEN) - (read - 1) >= SLOTS) Atomics.notify(c, READ);
   }
 }

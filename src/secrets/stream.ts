@@ -48,6 +48,10 @@ interface Engine {
   auto: KeywordAutomaton;
   /** Per output set of the automaton: whether it holds `-----begin`. */
   pem: boolean[];
+  /** Rules without any trigger. */
+  always: number[];
+  /** Length of each anchor literal. */
+  literalLength: Int32Array;
 }
 
 let shared: Engine | null = null;
@@ -60,7 +64,9 @@ export function engine(): Engine {
     const auto = new KeywordAutomaton(readFileSync(rulesFile('keywords.bin')));
     auto.gateOutputsBelow(rules.rules.length + 1); // the rules' keywords and `-----begin`; not the literals
     const pemIndex = rules.rules.length;
-    shared = { rules, auto, pem: auto.sets.map((set) => set.includes(pemIndex)) };
+    const always = rules.rules.filter((r) => !r.triggers?.length).map((r) => r.index);
+    const literalLength = Int32Array.from(rules.table.anchorLiterals, (l) => l.length);
+    shared = { rules, auto, pem: auto.sets.map((set) => set.includes(pemIndex)), always, literalLength };
   }
   return shared;
 }
@@ -133,11 +139,12 @@ export class SecretScanner {
   private heldPending: Finding[] = [];
   private done = false;
 
+  // (what depends on the rules only is the engine's, made once: a preview masks each of its lines with a scanner
+  // of its own, thousands for a descriptor, and making these per scanner was most of that)
   constructor(private readonly options: ScannerOptions = {}) {
-    ({ rules: this.rules, auto: this.auto, pem: this.pem } = engine());
-    this.always = this.rules.rules.filter((r) => !r.triggers?.length).map((r) => r.index);
+    const { rules, auto, pem, always, literalLength } = engine();
+    [this.rules, this.auto, this.pem, this.always, this.literalLength] = [rules, auto, pem, always, literalLength];
     this.stamp = new Int32Array(this.rules.rules.length + 1);
-    this.literalLength = Int32Array.from(this.rules.table.anchorLiterals, (l) => l.length);
     if (options.only) {
       this.excluded = new Set(this.rules.rules.filter((r) => !options.only!.includes(r.id)).map((r) => r.index));
       this.always = this.always.filter((r) => !this.excluded!.has(r));

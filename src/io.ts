@@ -83,19 +83,29 @@ export function nodeOutput(stream: Writable & { isTTY?: boolean; columns?: numbe
   };
 }
 
+/** node:fs's read, as readStdin calls it. */
+export type ReadFd = (
+  fd: number,
+  buf: Buffer,
+  offset: number,
+  length: number,
+  position: null,
+  done: (err: NodeJS.ErrnoException | null, bytes: number) => void,
+) => void;
+
 /**
  * Reads fd 0 in large chunks (up to 1 MB per read from files and pipes), falling back to process.stdin if fd 0
  * cannot be read directly (non-blocking). Every chunk is a view of one of two buffers, valid until the next chunk
  * is asked for: a consumer that keeps one copies it. (A fresh buffer per read left tens of MB of spent chunks
  * waiting for a garbage collection while offloading a large input.) The next read is under way while a chunk is
  * used, into the other buffer: the copy from the pipe or the page cache (a fifth of a second for 200 MB) no
- * longer waits for the consumer, nor the consumer for it.
+ * longer waits for the consumer, nor the consumer for it. `readFd` is node:fs's read, or a test's stand-in.
  */
-export async function* readStdin(): AsyncGenerator<Buffer> {
+export async function* readStdin(readFd: ReadFd = read): AsyncGenerator<Buffer> {
   const buffers = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
   const readInto = (buf: Buffer) =>
     new Promise<number>((resolve, reject) =>
-      read(0, buf, 0, buf.length, null, (err, bytes) => (err ? reject(err) : resolve(bytes))),
+      readFd(0, buf, 0, buf.length, null, (err, bytes) => (err ? reject(err) : resolve(bytes))),
     );
   let next = readInto(buffers[0]);
   for (let i = 0; ; i ^= 1) {

@@ -18,7 +18,8 @@ export function fnv1a(bytes, start, end) {
   return h >>> 0;
 }
 
-export async function buildRanks(encoding, outFile) {
+/** The tokens of a vocabulary, as [bytes, rank]. */
+async function vocabulary(encoding) {
   const ranks = (await import(`js-tiktoken/ranks/${encoding}`)).default;
   const tokens = [];
   for (const line of ranks.bpe_ranks.split('\n')) {
@@ -27,6 +28,11 @@ export async function buildRanks(encoding, outFile) {
     const offset = Number.parseInt(offsetStr, 10);
     encoded.forEach((b64, i) => tokens.push([Buffer.from(b64, 'base64'), offset + i]));
   }
+  return { ranks, tokens };
+}
+
+export async function buildRanks(encoding, outFile) {
+  const { ranks, tokens } = await vocabulary(encoding);
   tokens.sort((a, b) => a[1] - b[1]);
   const n = tokens[tokens.length - 1][1] + 1;
   let tableBits = 1;
@@ -60,5 +66,42 @@ export async function buildRanks(encoding, outFile) {
     table[slot] = rank + 1;
   }
   offView[n] = pos;
+  writeFileSync(outFile, out);
+}
+
+// The short tokens of a vocabulary, for src/tokens/token-bound.ts: every token of 2 to SHORT_MAX ASCII bytes, as a
+// key (its bytes, 7 bits each, and its length above them) in an open-addressing table read with one small file read.
+// Layout (little endian): "LROSHT1\n" | u32 tableBits | u32 table[1 << tableBits] (a key, 0 = empty)
+export const SHORT_MAGIC = 'LROSHT1\n';
+export const SHORT_MAX = 4;
+
+/** The key of bytes[start, end) (2 to SHORT_MAX ASCII bytes); token-bound.ts computes the same. */
+export function shortKey(bytes, start, end) {
+  let k = end - start;
+  for (let i = start; i < end; i++) k = (k << 7) | bytes[i];
+  return k >>> 0;
+}
+
+/** The slot a key hashes to, in a table of 1 << bits slots (token-bound.ts: the same). */
+export const shortSlot = (key, bits) => Math.imul(key, 0x9e3779b1) >>> (32 - bits);
+
+export async function buildShortTokens(encoding, outFile) {
+  const { tokens } = await vocabulary(encoding);
+  const keys = tokens
+    .map(([b]) => b)
+    .filter((b) => b.length >= 2 && b.length <= SHORT_MAX && b.every((c) => c < 0x80))
+    .map((b) => shortKey(b, 0, b.length));
+  let bits = 1;
+  while (1 << bits < keys.length * 1.6) bits++; // at most 5/8 full
+  const out = Buffer.alloc(12 + 4 * (1 << bits));
+  out.write(SHORT_MAGIC, 0, 'latin1');
+  out.writeUInt32LE(bits, 8);
+  const table = new Uint32Array(out.buffer, out.byteOffset + 12, 1 << bits);
+  const mask = (1 << bits) - 1;
+  for (const key of keys) {
+    let slot = shortSlot(key, bits);
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = key;
+  }
   writeFileSync(outFile, out);
 }

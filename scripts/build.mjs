@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { buildRanks } from './build-ranks.mjs';
+import { buildRanks, buildShortTokens } from './build-ranks.mjs';
 import { buildJq } from './build-jq.mjs';
 import { buildSecrets } from './build-secrets.mjs';
 import { watPlugin } from './wat.mjs';
@@ -125,6 +125,7 @@ buildSecrets(`${root}dist/secrets`);
 
 for (const encoding of ['o200k_base', 'cl100k_base']) {
   await buildRanks(encoding, `${root}dist/ranks/${encoding}.bin`);
+  await buildShortTokens(encoding, `${root}dist/ranks/${encoding}.short.bin`);
 }
 
 // The man page is made from the command table and man/lro.1.in: `npm run man` writes man/lro.1; a build checks it.

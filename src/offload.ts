@@ -1,6 +1,7 @@
 // `offload`: input in, passthrough or a stored result with its descriptor out (CONTRACT section 3).
 //   1. Read until the input is known to be above the threshold (bytes decide without a tokenizer while the input
-//      is at most `threshold` bytes, since every token covers at least one byte; then tokens are counted exactly).
+//      is at most `threshold` bytes, since every token covers at least one byte; then an upper bound of its tokens
+//      that needs no rank table; then tokens are counted exactly).
 //   2. At or below: hand the input back unchanged. Above (or --force): detect the content type, stream the input
 //      through its encoder into an atomic writer, hashing and counting tokens on the way, then write the header.
 //   3. If the store cannot be written (or a setting is unusable): hand back the input truncated to the threshold,
@@ -9,6 +10,7 @@
 //   (offload-store.ts: the store, the encoders, the hash, the analysis worker and what they load) is loaded once
 //   the input is known to be stored, so a small input passes through without loading any of it.
 import { checkSession } from './store/session.js';
+import { tokenBound } from './tokens/token-bound.js';
 import { getTokenizer } from './tokens/tokenizer.js';
 import { TokenMeter } from './tokens/token-meter.js';
 import {
@@ -23,6 +25,9 @@ import {
 export { DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS } from './offload-input.js';
 export type { InputFormat, OffloadInput, OffloadOptions, OffloadResult } from './offload-input.js';
 
+/** How far, in thresholds of bytes, an input is read to try an upper bound of its tokens before counting them. */
+const BOUND_BYTES = 3;
+
 /** Offloads an input: passthrough at or below the threshold, else a stored result and its descriptor. */
 export async function offload(input: OffloadInput, options: OffloadOptions = {}): Promise<OffloadResult> {
   if (options.session != null) checkSession(options.session, 'session');
@@ -36,9 +41,18 @@ export async function offload(input: OffloadInput, options: OffloadOptions = {})
     ...(options.settingError ? { warning: settingWarning(options.settingError) } : {}),
   });
 
-  // 1. Bytes decide while they can: every token covers at least one byte.
+  // 1. Bytes decide while they can: every token covers at least one byte. Then an upper bound of the tokens, found
+  //    without the rank table (tokens/token-bound.ts; about a third of a log's bytes), for an input that ends
+  //    within BOUND_BYTES thresholds of bytes.
   while (!src.eof && src.headBytes <= threshold) await src.readAhead();
   if (src.eof && src.headBytes <= threshold && !options.force) return passthrough();
+  if (!options.force) {
+    while (!src.eof && src.headBytes <= threshold * BOUND_BYTES) await src.readAhead();
+    const encoding = options.encoding ?? 'o200k_base';
+    if (src.eof && src.headBytes <= threshold * BOUND_BYTES && tokenBound(Buffer.concat(src.head).toString('utf8'), encoding, threshold) <= threshold) {
+      return passthrough();
+    }
+  }
 
   // 2. Tokens decide (exactly) above that.
   const tokenizer = getTokenizer(options.encoding ?? 'o200k_base');

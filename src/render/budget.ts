@@ -3,6 +3,7 @@
 // fit; the command then ends with one line saying what was left out and the exact command for the next part.
 // A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { tokenBound } from '../tokens/token-bound.js';
 import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from '../tokens/tokenizer.js';
 import { parseCount } from '../units.js';
 
@@ -50,11 +51,15 @@ export class OutputBudget {
   private counted = 0;
   private tokenizer: Tokenizer | null = null;
   /**
-   * Lines taken but not counted yet: while their UTF-8 bytes fit the budget, so do their tokens (a token is at
-   * least one byte), and loading the tokenizer (about 20 ms) waits until an output is too big to tell that way.
+   * Lines taken but not counted yet, while an upper bound of their tokens fits the budget: their UTF-8 bytes (a
+   * token is at least one byte), then, once bytes no longer tell, tokenBound's (tokens/token-bound.ts). Loading the
+   * tokenizer's table (about 25 ms) waits until an output is too big to tell that way (about 2,000 bytes of a log
+   * by bytes, about 6,000 by tokenBound, for the default budget).
    */
   private uncounted: string[] | null = [];
-  private uncountedBytes = 0;
+  private uncountedBound = 0;
+  /** Whether uncountedBound is tokenBound's, not bytes. */
+  private bounded = false;
   /** The run's limit in bytes (withContinuations), and the bytes taken against it. */
   private readonly maxBytes = runs.getStore()?.maxBytes ?? Infinity;
   private bytes = 0;
@@ -85,8 +90,8 @@ export class OutputBudget {
   fits(text: string): boolean {
     if (this.maxBytes !== Infinity && this.bytes + Buffer.byteLength(text) > this.maxBytes) return false;
     if (this.unlimited) return true;
+    if (this.uncounted && this.fitsUncounted(text, false)) return true;
     const bytes = Buffer.byteLength(text); // never fewer than its tokens
-    if (this.uncounted && this.uncountedBytes + bytes <= this.max) return true;
     const left = this.left;
     if (bytes <= left) return true;
     if (this.tooLong(text)) return false;
@@ -113,15 +118,7 @@ export class OutputBudget {
   private takeTokens(text: string): boolean {
     if (this.unlimited) return true;
     if (this.uncounted) {
-      // its exact bytes, when it may fit at all (a string has no more characters than UTF-8 bytes): a guess of 3
-      // bytes a character loaded the tokenizer for an ASCII output of 700 bytes
-      const rest = this.max - this.uncountedBytes;
-      const bytes = text.length <= rest ? Buffer.byteLength(text) : Infinity;
-      if (bytes <= rest) {
-        this.uncounted.push(text);
-        this.uncountedBytes += bytes;
-        return true;
-      }
+      if (this.fitsUncounted(text, true)) return true;
       this.countTaken();
     }
     if (this.tooLong(text)) return false;
@@ -144,12 +141,38 @@ export class OutputBudget {
     return this.unlimited ? Infinity : this.max - this.used;
   }
 
-  /** Counts the lines taken on their bytes alone; from then on every line is counted. */
+  /**
+   * Whether text fits beside the lines taken uncounted, by an upper bound of its tokens (and takes it, uncounted,
+   * when `take`): its exact bytes while they fit (a string has no more characters than UTF-8 bytes: a guess of 3
+   * bytes a character loaded the tokenizer for an ASCII output of 700 bytes), else tokenBound.
+   */
+  private fitsUncounted(text: string, take: boolean): boolean {
+    let rest = this.max - this.uncountedBound;
+    let bound = text.length <= rest ? Buffer.byteLength(text) : Infinity;
+    if (bound > rest) {
+      if (!this.bounded) {
+        // bytes no longer tell: the lines taken are bounded anew, once
+        this.bounded = true;
+        this.uncountedBound = 0;
+        for (const t of this.uncounted!) this.uncountedBound += tokenBound(t, this.encoding);
+        rest = this.max - this.uncountedBound;
+      }
+      bound = tokenBound(text, this.encoding, rest);
+    }
+    if (bound > rest) return false;
+    if (take) {
+      this.uncounted!.push(text);
+      this.uncountedBound += bound;
+    }
+    return true;
+  }
+
+  /** Counts the lines taken uncounted; from then on every line is counted. */
   private countTaken(): void {
     if (!this.uncounted) return;
     for (const t of this.uncounted) this.counted += this.cost(t);
     this.uncounted = null;
-    this.uncountedBytes = 0;
+    this.uncountedBound = 0;
   }
 
   /**

@@ -14,6 +14,8 @@ declare const WebAssembly: {
 interface Exports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   init(cl100k: number, offsets: number, table: number, mask: number, blob: number): void;
+  initShort(cl100k: number, short: number, bits: number): void;
+  bound(p: number, end: number): number;
   count(p: number, end: number, final: number): number;
   stopAt: { value: number };
   stopEnd: { value: number };
@@ -51,6 +53,19 @@ export class BpeKernel {
   /** Points the kernel at the rank table's parts (views of this.table) and picks the pre-tokenizer. */
   init(cl100k: boolean, offsets: Uint32Array, table: Uint32Array, blob: Uint8Array): void {
     this.x.init(cl100k ? 1 : 0, offsets.byteOffset, table.byteOffset, table.length - 1, blob.byteOffset);
+  }
+
+  /**
+   * Points the kernel at the short tokens (token-bound.ts: `keys`, a view of this.table, 2^bits of them) instead
+   * of a rank table, for bound().
+   */
+  initShort(cl100k: boolean, keys: Uint32Array, bits: number): void {
+    this.x.initShort(cl100k ? 1 : 0, keys.byteOffset, bits);
+  }
+
+  /** token-bound.ts's bound of the tokens of the loaded bytes [0, to), the whole text; -1 if it has a byte outside ASCII. */
+  bound(to: number): number {
+    return this.x.bound(this.text, this.text + to);
   }
 
   /** Puts text[start, end) where count() reads it, as UTF-8; returns its length in bytes. */

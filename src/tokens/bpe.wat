@@ -6,9 +6,13 @@
 ;; their end (the next window decides). src/tokens/bpe-wasm.ts embeds the assembled bytes
 ;; (test/tokens/bpe-wasm.test.ts assembles this file with wabt and checks they match).
 ;;
+;; `bound` is token-bound.ts's upper bound of the tokens, on the same pieces: an instance given the short tokens
+;; (`initShort`) instead of a rank table.
+;;
 ;; Memory: 0 to 127 unused; 128 the ASCII kinds (pretokenize.ts KIND); 1024 the merge's part starts, 1280 the
-;; ranks of adjacent pairs (i32, at most 48 each); the rank table from `init`'s addresses (tokenizer.ts
-;; RankTable's layout) and the text wherever the caller puts them.
+;; ranks of adjacent pairs (i32, at most 48 each); 1536 and 2048 the bound's splits (i16, see $pieceBound); the
+;; rank table from `init`'s addresses (tokenizer.ts RankTable's layout), or the short tokens from `initShort`'s,
+;; and the text wherever the caller puts them (bpe-wasm.ts: from 4096).
 (module
   (memory (export "memory") 1)
   (data (i32.const 128) "\00\00\00\00\00\00\00\00\00\08\18\08\08\18\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\00\00\00\00\00\00\00\20\04\04\04\04\04\04\04\04\04\04\00\00\00\00\00\00\00\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01\00\00\00\00\00\00\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02\00\00\00\00\00")
@@ -19,6 +23,9 @@
   (global $table (mut i32) (i32.const 0))
   (global $mask (mut i32) (i32.const 0))
   (global $blob (mut i32) (i32.const 0))
+  ;; the short tokens (token-bound.ts): their open-addressing table of keys, and its size in bits
+  (global $short (mut i32) (i32.const 0))
+  (global $shortBits (mut i32) (i32.const 0))
   ;; the bytes of the current call: where they end, and whether the text ends there too
   (global $end (mut i32) (i32.const 0))
   (global $final (mut i32) (i32.const 0))
@@ -34,6 +41,26 @@
     (global.set $table (local.get $table))
     (global.set $mask (local.get $mask))
     (global.set $blob (local.get $blob)))
+
+  (func (export "initShort") (param $cl100k i32) (param $short i32) (param $bits i32)
+    (global.set $cl100k (local.get $cl100k))
+    (global.set $short (local.get $short))
+    (global.set $shortBits (local.get $bits)))
+
+  ;; bound(p, end): token-bound.ts's bound of the tokens of memory[p, end), the whole text; -1 if a piece depends
+  ;; on a byte outside ASCII
+  (func (export "bound") (param $p i32) (param $end i32) (result i32)
+    (local $e i32) (local $total i32)
+    (global.set $end (local.get $end))
+    (global.set $final (i32.const 1))
+    (loop $next
+      (if (i32.ge_u (local.get $p) (local.get $end)) (then (return (local.get $total))))
+      (local.set $e (if (result i32) (global.get $cl100k) (then (call $cl100kPieceEnd (local.get $p))) (else (call $o200kPieceEnd (local.get $p)))))
+      (if (i32.lt_s (local.get $e) (i32.const 0)) (then (return (i32.const -1))))
+      (local.set $total (i32.add (local.get $total) (call $pieceBound (local.get $p) (local.get $e))))
+      (local.set $p (local.get $e))
+      (br $next))
+    (unreachable))
 
   ;; count(p, end, final): the tokens of the pieces of memory[p, end) up to where it stops (stopAt, why)
   (func (export "count") (param $p i32) (param $end i32) (param $final i32) (result i32)
@@ -313,4 +340,105 @@
             (i32.store offset=1276 (i32.shl (local.get $best) (i32.const 2))
               (call $rank (i32.load offset=1020 (i32.shl (local.get $best) (i32.const 2))) (i32.load offset=1028 (i32.shl (local.get $best) (i32.const 2)))))))
         (br $round)))
-    (local.get $parts)))
+    (local.get $parts))
+
+  ;; whether the bytes [s, e) (2 to 4 ASCII bytes) are a short token: token-bound.ts ShortTokens.has
+  (func $has (param $s i32) (param $e i32) (result i32)
+    (local $key i32) (local $p i32) (local $slot i32) (local $k i32)
+    (local.set $key (i32.sub (local.get $e) (local.get $s)))
+    (local.set $p (local.get $s))
+    (loop $byte
+      (local.set $key (i32.or (i32.shl (local.get $key) (i32.const 7)) (i32.load8_u (local.get $p))))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (br_if $byte (i32.lt_u (local.get $p) (local.get $e))))
+    (local.set $slot (i32.shr_u (i32.mul (local.get $key) (i32.const 0x9e3779b1)) (i32.sub (i32.const 32) (global.get $shortBits))))
+    (loop $probe
+      (local.set $k (i32.load (i32.add (global.get $short) (i32.shl (local.get $slot) (i32.const 2)))))
+      (if (i32.eq (local.get $k) (local.get $key)) (then (return (i32.const 1))))
+      (if (i32.eqz (local.get $k)) (then (return (i32.const 0))))
+      (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1))
+        (i32.sub (i32.shl (i32.const 1) (global.get $shortBits)) (i32.const 1))))
+      (br $probe))
+    (unreachable))
+
+  ;; the most parts of a piece's first i bytes that end in a part of 5 to 9 bytes (-1: none); best[j] at 1536 + 2j
+  (func $longBefore (param $i i32) (result i32)
+    (local $l i32) (local $b i32) (local $v i32)
+    (local.set $v (i32.const -1))
+    (local.set $l (i32.const 5))
+    (block $done
+      (loop $next
+        (br_if $done (i32.or (i32.gt_u (local.get $l) (i32.const 9)) (i32.gt_u (local.get $l) (local.get $i))))
+        (local.set $b (i32.load16_s offset=1536 (i32.shl (i32.sub (local.get $i) (local.get $l)) (i32.const 1))))
+        (if (i32.and (i32.ne (local.get $b) (i32.const -1)) (i32.gt_s (i32.add (local.get $b) (i32.const 1)) (local.get $v)))
+          (then (local.set $v (i32.add (local.get $b) (i32.const 1)))))
+        (local.set $l (i32.add (local.get $l) (i32.const 1)))
+        (br $next)))
+    (local.get $v))
+
+  ;; token-bound.ts's bound of the piece [s, e): the most parts of a split in which a part of at most 4 bytes is a
+  ;; short token and two neighbours of at most 4 bytes together do not join into one (parts of 5 to 9 bytes are not
+  ;; checked; longer ones are never needed). A piece of more than 240 bytes is bounded by its length. For the
+  ;; first i bytes: best[i] (i16 at 1536 + 2i), the most parts; last[i][l] (i16 at 2048 + 8i + 2(l - 1)), the most
+  ;; with a last part of l <= 4 bytes; -1 for none.
+  (func $pieceBound (param $s i32) (param $e i32) (result i32)
+    (local $n i32) (local $i i32) (local $l i32) (local $a i32) (local $v i32) (local $top i32) (local $before i32)
+    (local $pl i32) (local $p i32) (local $t2 i32) (local $t3 i32) (local $t4 i32) (local $k i32) (local $tk i32)
+    (local.set $n (i32.sub (local.get $e) (local.get $s)))
+    (if (i32.le_u (local.get $n) (i32.const 1)) (then (return (local.get $n))))
+    ;; a piece that is a token is one (tiktoken's rule)
+    (if (i32.le_u (local.get $n) (i32.const 4))
+      (then (if (call $has (local.get $s) (local.get $e)) (then (return (i32.const 1))))))
+    (if (i32.gt_u (local.get $n) (i32.const 240)) (then (return (local.get $n))))
+    (i32.store16 offset=1536 (i32.const 0) (i32.const 0))
+    (local.set $i (i32.const 1))
+    (loop $position
+      ;; whether the 2, 3, 4 bytes before i are a token
+      (local.set $t2 (i32.const 0))
+      (local.set $t3 (i32.const 0))
+      (local.set $t4 (i32.const 0))
+      (if (i32.ge_u (local.get $i) (i32.const 2))
+        (then (local.set $t2 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 2))) (i32.add (local.get $s) (local.get $i))))))
+      (if (i32.ge_u (local.get $i) (i32.const 3))
+        (then (local.set $t3 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 3))) (i32.add (local.get $s) (local.get $i))))))
+      (if (i32.ge_u (local.get $i) (i32.const 4))
+        (then (local.set $t4 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 4))) (i32.add (local.get $s) (local.get $i))))))
+      (local.set $top (call $longBefore (local.get $i)))
+      (local.set $l (i32.const 1))
+      (loop $last
+        (local.set $a (i32.sub (local.get $i) (local.get $l)))
+        (local.set $v (i32.const -1))
+        ;; the l bytes before i are a token (a single byte always is)
+        (local.set $tk (select (i32.const 1)
+          (select (local.get $t2) (select (local.get $t3) (local.get $t4) (i32.eq (local.get $l) (i32.const 3))) (i32.eq (local.get $l) (i32.const 2)))
+          (i32.eq (local.get $l) (i32.const 1))))
+        (if (i32.and (i32.ge_s (local.get $a) (i32.const 0)) (local.get $tk))
+          (then
+            (if (i32.eqz (local.get $a))
+              (then (local.set $v (i32.const 1)))
+              (else
+                ;; after a part of pl bytes: any, unless the two are at most 4 bytes and join into a token
+                (local.set $before (call $longBefore (local.get $a)))
+                (local.set $pl (i32.const 1))
+                (block $parts
+                  (loop $part
+                    (br_if $parts (i32.or (i32.gt_u (local.get $pl) (i32.const 4)) (i32.gt_u (local.get $pl) (local.get $a))))
+                    (local.set $p (i32.load16_s offset=2048 (i32.add (i32.shl (local.get $a) (i32.const 3)) (i32.shl (i32.sub (local.get $pl) (i32.const 1)) (i32.const 1)))))
+                    (local.set $k (i32.add (local.get $pl) (local.get $l)))
+                    (if (i32.gt_s (local.get $p) (local.get $before))
+                      (then
+                        (if (i32.eqz (i32.and (i32.le_u (local.get $k) (i32.const 4))
+                                (select (local.get $t2) (select (local.get $t3) (local.get $t4) (i32.eq (local.get $k) (i32.const 3))) (i32.eq (local.get $k) (i32.const 2)))))
+                          (then (local.set $before (local.get $p))))))
+                    (local.set $pl (i32.add (local.get $pl) (i32.const 1)))
+                    (br $part)))
+                (if (i32.ne (local.get $before) (i32.const -1)) (then (local.set $v (i32.add (local.get $before) (i32.const 1)))))))))
+        (i32.store16 offset=2048 (i32.add (i32.shl (local.get $i) (i32.const 3)) (i32.shl (i32.sub (local.get $l) (i32.const 1)) (i32.const 1))) (local.get $v))
+        (if (i32.gt_s (local.get $v) (local.get $top)) (then (local.set $top (local.get $v))))
+        (local.set $l (i32.add (local.get $l) (i32.const 1)))
+        (br_if $last (i32.le_u (local.get $l) (i32.const 4))))
+      (i32.store16 offset=1536 (i32.shl (local.get $i) (i32.const 1)) (local.get $top))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $position (i32.le_u (local.get $i) (local.get $n))))
+    (i32.load16_s offset=1536 (i32.shl (local.get $n) (i32.const 1))))
+)

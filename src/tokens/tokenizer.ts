@@ -33,13 +33,14 @@ export const MAX_TOKEN_BYTES = 128;
 /** UTF-16 units of text given to the kernel per call (it holds their UTF-8: 3 bytes each at most). */
 export const WINDOW = 32 << 10;
 
-function ranksFile(encoding: Encoding): string {
-  const candidates = [new URL(`./ranks/${encoding}.bin`, import.meta.url), new URL(`../../dist/ranks/${encoding}.bin`, import.meta.url)];
+/** The path of a file the build makes in dist/ranks/ (`name`: e.g. o200k_base.bin), from a bundle or from src/. */
+export function ranksFile(name: string): string {
+  const candidates = [new URL(`./ranks/${name}`, import.meta.url), new URL(`../../dist/ranks/${name}`, import.meta.url)];
   for (const url of candidates) {
     const path = fileURLToPath(url);
     if (existsSync(path)) return path;
   }
-  throw new Error(`token rank table for ${encoding} is missing; run npm run build`);
+  throw new Error(`token table ${name} is missing; run npm run build`);
 }
 
 /** The rank table of one vocabulary: token bytes -> rank, looked up without building any JavaScript map. */
@@ -341,7 +342,7 @@ const loaded = new Map<Encoding, Tokenizer>();
 export function getTokenizer(encoding: Encoding = 'o200k_base'): Tokenizer {
   let t = loaded.get(encoding);
   if (!t) {
-    const fd = openSync(ranksFile(encoding), 'r');
+    const fd = openSync(ranksFile(`${encoding}.bin`), 'r');
     let kernel: BpeKernel;
     try {
       kernel = new BpeKernel(fstatSync(fd).size, WINDOW);

@@ -15,7 +15,6 @@ const { fstatSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 const Module = require('node:module');
 const vm = require('node:vm');
-const { setFlagsFromString } = require('node:v8');
 
 const DIST = join(__dirname, '..', 'dist');
 /**
@@ -76,10 +75,6 @@ const loaded = new Map();
  * loaded, so the caches are made without them (scripts/build-code-cache.cjs).
  */
 function install() {
-  // V8 drops the bytecode of functions that have not run for a while; while the cache is made that depended on
-  // when garbage collections came (caches of 577 to 767 KB from the same build, 20 ms apart at start-up), so it
-  // keeps all of it, here as when the cache is made (the flag is part of what V8 checks)
-  setFlagsFromString('--no-flush-bytecode');
   const compile = Module.prototype._compile;
   Module.prototype._compile = function (content, filename) {
     const name = relative(DIST, filename);

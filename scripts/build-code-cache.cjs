@@ -96,10 +96,16 @@ async function lro(cli, store, [argv, input, expected]) {
  */
 async function train(command, store, ids) {
   codeCache.install();
-  // V8 takes a cache only under the flags it was made with, which are lro's flags when it loads its bundles. Later
-  // lro sets some (src/secrets/rules.ts, commands/jq.ts), and setting one back does not undo its implications, so
-  // while training no flag is set: the rules that would use the linear regexp engine backtrack, and jq's
-  // WebAssembly is compiled as for a large result; the JavaScript V8 compiles is the same.
+  // V8 takes a cache only under the flags it was made with, which are lro's flags when it loads its bundles: none.
+  // Later lro sets some (src/secrets/rules.ts, commands/jq.ts), and setting one back does not undo its
+  // implications, so while training lro sets none: the rules that would use the linear regexp engine backtrack,
+  // and jq's WebAssembly is compiled as for a large result; the JavaScript V8 compiles is the same.
+  // One flag is set here, and set back before the caches are made (checkTaken checks V8 takes them): V8 drops the
+  // bytecode of functions that have not run for a while, and caches made while it could depended on when garbage
+  // collections came (577 to 767 KB from the same build, 20 ms apart at start-up). lro itself used to set it when
+  // it loaded a cache, and loading node:v8 for that cost every command 4 ms.
+  const setFlags = v8.setFlagsFromString;
+  setFlags('--no-flush-bytecode');
   v8.setFlagsFromString = () => {};
   const bundle = command === 'all' ? 'cli.cjs' : codeCache.bundleOf(command);
   const cli = require(join(root, 'dist', bundle));
@@ -107,6 +113,7 @@ async function train(command, store, ids) {
   for (const [argv, input, expected] of runs) {
     await lro(cli, store, [argv.map((a) => ids[a] ?? a), input, expected]);
   }
+  setFlags('--flush-bytecode');
   for (const name of [bundle, 'jq/jq.cjs']) {
     const l = codeCache.loaded.get(name);
     if (!l || (name === 'jq/jq.cjs' && command !== 'jq')) continue; // jq's glue: one cache, made where jq runs

@@ -43,6 +43,18 @@ describe('code cache', () => {
     expect(big.cache).toEqual({ 'cli-offload.cjs': true });
   });
 
+  it('is taken with no V8 flag set, so lro never loads node:v8 (4 ms of every command)', () => {
+    const trace = join(root, 'v8-trace');
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', LRO_DIR: join(root, 'v8'), LRO_THREAD_TRACE: trace };
+    const tracer = join(ROOT, 'test/helpers/thread-trace.cjs');
+    const r = spawnSync(process.execPath, ['-r', tracer, BIN, 'offload'], { env, input: 'hi\n', encoding: 'utf8' });
+    expect(r.stdout).toBe('hi\n');
+    const builtins = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { builtins?: string[] }).find((l) => l.builtins)!.builtins!;
+    expect(builtins).toContain('vm'); // (the loader's: the trace sees what it loads)
+    expect(builtins).not.toContain('v8');
+    expect(run(BIN, 'v8', ['offload'], 'hi\n').cache).toEqual({ 'cli-offload.cjs': true });
+  });
+
   it('is the command\'s own, in its own bundle, for the commands agents run most; the others take that of all', () => {
     // V8 reads a whole cache before lro's first line runs: one made from every command cost --version 3x its own
     const reporter = join(root, 'report-files.cjs');

@@ -25,8 +25,9 @@ let current: { worker: Worker; port: MessagePort; envKey: string } | null = null
  * node:worker_threads, loaded on a remote store's first request: every command that reads a store imports this
  * module, and loading it at start-up cost a local `lro read` about 120 page faults (some 3 ms here) for nothing.
  */
+let threadsModule: typeof import('node:worker_threads') | null = null;
 const threads = (): typeof import('node:worker_threads') =>
-  createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+  (threadsModule ??= createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads'));
 
 function workerScript(): string {
   const script = fileURLToPath(new URL('./s3-worker.cjs', import.meta.url));

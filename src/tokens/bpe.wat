@@ -380,10 +380,11 @@
   ;; short token and two neighbours of at most 4 bytes together do not join into one (parts of 5 to 9 bytes are not
   ;; checked; longer ones are never needed). A piece of more than 240 bytes is bounded by its length. For the
   ;; first i bytes: best[i] (i16 at 1536 + 2i), the most parts; last[i][l] (i16 at 2048 + 8i + 2(l - 1)), the most
-  ;; with a last part of l <= 4 bytes; -1 for none.
+  ;; with a last part of l <= 4 bytes; -1 for none. The work is split in three small functions ($position,
+  ;; $lastPart): V8 compiles a hot function again with TurboFan, on another thread, and node waits for that before it
+  ;; exits; one large function took 9 to 20 ms to compile, after a bound of 1 KB.
   (func $pieceBound (param $s i32) (param $e i32) (result i32)
-    (local $n i32) (local $i i32) (local $l i32) (local $a i32) (local $v i32) (local $top i32) (local $before i32)
-    (local $pl i32) (local $p i32) (local $t2 i32) (local $t3 i32) (local $t4 i32) (local $k i32) (local $tk i32)
+    (local $n i32) (local $i i32)
     (local.set $n (i32.sub (local.get $e) (local.get $s)))
     (if (i32.le_u (local.get $n) (i32.const 1)) (then (return (local.get $n))))
     ;; a piece that is a token is one (tiktoken's rule)
@@ -393,52 +394,57 @@
     (i32.store16 offset=1536 (i32.const 0) (i32.const 0))
     (local.set $i (i32.const 1))
     (loop $position
-      ;; whether the 2, 3, 4 bytes before i are a token
-      (local.set $t2 (i32.const 0))
-      (local.set $t3 (i32.const 0))
-      (local.set $t4 (i32.const 0))
-      (if (i32.ge_u (local.get $i) (i32.const 2))
-        (then (local.set $t2 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 2))) (i32.add (local.get $s) (local.get $i))))))
-      (if (i32.ge_u (local.get $i) (i32.const 3))
-        (then (local.set $t3 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 3))) (i32.add (local.get $s) (local.get $i))))))
-      (if (i32.ge_u (local.get $i) (i32.const 4))
-        (then (local.set $t4 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 4))) (i32.add (local.get $s) (local.get $i))))))
-      (local.set $top (call $longBefore (local.get $i)))
-      (local.set $l (i32.const 1))
-      (loop $last
-        (local.set $a (i32.sub (local.get $i) (local.get $l)))
-        (local.set $v (i32.const -1))
-        ;; the l bytes before i are a token (a single byte always is)
-        (local.set $tk (select (i32.const 1)
-          (select (local.get $t2) (select (local.get $t3) (local.get $t4) (i32.eq (local.get $l) (i32.const 3))) (i32.eq (local.get $l) (i32.const 2)))
-          (i32.eq (local.get $l) (i32.const 1))))
-        (if (i32.and (i32.ge_s (local.get $a) (i32.const 0)) (local.get $tk))
-          (then
-            (if (i32.eqz (local.get $a))
-              (then (local.set $v (i32.const 1)))
-              (else
-                ;; after a part of pl bytes: any, unless the two are at most 4 bytes and join into a token
-                (local.set $before (call $longBefore (local.get $a)))
-                (local.set $pl (i32.const 1))
-                (block $parts
-                  (loop $part
-                    (br_if $parts (i32.or (i32.gt_u (local.get $pl) (i32.const 4)) (i32.gt_u (local.get $pl) (local.get $a))))
-                    (local.set $p (i32.load16_s offset=2048 (i32.add (i32.shl (local.get $a) (i32.const 3)) (i32.shl (i32.sub (local.get $pl) (i32.const 1)) (i32.const 1)))))
-                    (local.set $k (i32.add (local.get $pl) (local.get $l)))
-                    (if (i32.gt_s (local.get $p) (local.get $before))
-                      (then
-                        (if (i32.eqz (i32.and (i32.le_u (local.get $k) (i32.const 4))
-                                (select (local.get $t2) (select (local.get $t3) (local.get $t4) (i32.eq (local.get $k) (i32.const 3))) (i32.eq (local.get $k) (i32.const 2)))))
-                          (then (local.set $before (local.get $p))))))
-                    (local.set $pl (i32.add (local.get $pl) (i32.const 1)))
-                    (br $part)))
-                (if (i32.ne (local.get $before) (i32.const -1)) (then (local.set $v (i32.add (local.get $before) (i32.const 1)))))))))
-        (i32.store16 offset=2048 (i32.add (i32.shl (local.get $i) (i32.const 3)) (i32.shl (i32.sub (local.get $l) (i32.const 1)) (i32.const 1))) (local.get $v))
-        (if (i32.gt_s (local.get $v) (local.get $top)) (then (local.set $top (local.get $v))))
-        (local.set $l (i32.add (local.get $l) (i32.const 1)))
-        (br_if $last (i32.le_u (local.get $l) (i32.const 4))))
-      (i32.store16 offset=1536 (i32.shl (local.get $i) (i32.const 1)) (local.get $top))
+      (call $position (local.get $s) (local.get $i))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br_if $position (i32.le_u (local.get $i) (local.get $n))))
     (i32.load16_s offset=1536 (i32.shl (local.get $n) (i32.const 1))))
+
+  ;; best[i] and last[i][1..4] of the piece at s, from those before i
+  (func $position (param $s i32) (param $i i32)
+    (local $l i32) (local $v i32) (local $top i32) (local $t2 i32) (local $t3 i32) (local $t4 i32)
+    ;; whether the 2, 3, 4 bytes before i are a token
+    (if (i32.ge_u (local.get $i) (i32.const 2))
+      (then (local.set $t2 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 2))) (i32.add (local.get $s) (local.get $i))))))
+    (if (i32.ge_u (local.get $i) (i32.const 3))
+      (then (local.set $t3 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 3))) (i32.add (local.get $s) (local.get $i))))))
+    (if (i32.ge_u (local.get $i) (i32.const 4))
+      (then (local.set $t4 (call $has (i32.add (local.get $s) (i32.sub (local.get $i) (i32.const 4))) (i32.add (local.get $s) (local.get $i))))))
+    (local.set $top (call $longBefore (local.get $i)))
+    (local.set $l (i32.const 1))
+    (loop $last
+      (local.set $v (call $lastPart (local.get $i) (local.get $l) (local.get $t2) (local.get $t3) (local.get $t4)))
+      (i32.store16 offset=2048 (i32.add (i32.shl (local.get $i) (i32.const 3)) (i32.shl (i32.sub (local.get $l) (i32.const 1)) (i32.const 1))) (local.get $v))
+      (if (i32.gt_s (local.get $v) (local.get $top)) (then (local.set $top (local.get $v))))
+      (local.set $l (i32.add (local.get $l) (i32.const 1)))
+      (br_if $last (i32.le_u (local.get $l) (i32.const 4))))
+    (i32.store16 offset=1536 (i32.shl (local.get $i) (i32.const 1)) (local.get $top)))
+
+  ;; last[i][l]: the most parts of the first i bytes that end in a part of l <= 4 bytes; t2, t3, t4: whether the 2, 3,
+  ;; 4 bytes before i are a token
+  (func $lastPart (param $i i32) (param $l i32) (param $t2 i32) (param $t3 i32) (param $t4 i32) (result i32)
+    (local $a i32) (local $before i32) (local $pl i32) (local $p i32) (local $k i32)
+    (local.set $a (i32.sub (local.get $i) (local.get $l)))
+    (if (i32.lt_s (local.get $a) (i32.const 0)) (then (return (i32.const -1))))
+    ;; the l bytes before i are a token (a single byte always is)
+    (if (i32.eqz (select (i32.const 1)
+          (select (local.get $t2) (select (local.get $t3) (local.get $t4) (i32.eq (local.get $l) (i32.const 3))) (i32.eq (local.get $l) (i32.const 2)))
+          (i32.eq (local.get $l) (i32.const 1))))
+      (then (return (i32.const -1))))
+    (if (i32.eqz (local.get $a)) (then (return (i32.const 1))))
+    ;; after a part of pl bytes: any, unless the two are at most 4 bytes and join into a token
+    (local.set $before (call $longBefore (local.get $a)))
+    (local.set $pl (i32.const 1))
+    (block $parts
+      (loop $part
+        (br_if $parts (i32.or (i32.gt_u (local.get $pl) (i32.const 4)) (i32.gt_u (local.get $pl) (local.get $a))))
+        (local.set $p (i32.load16_s offset=2048 (i32.add (i32.shl (local.get $a) (i32.const 3)) (i32.shl (i32.sub (local.get $pl) (i32.const 1)) (i32.const 1)))))
+        (local.set $k (i32.add (local.get $pl) (local.get $l)))
+        (if (i32.gt_s (local.get $p) (local.get $before))
+          (then
+            (if (i32.eqz (i32.and (i32.le_u (local.get $k) (i32.const 4))
+                    (select (local.get $t2) (select (local.get $t3) (local.get $t4) (i32.eq (local.get $k) (i32.const 3))) (i32.eq (local.get $k) (i32.const 2)))))
+              (then (local.set $before (local.get $p))))))
+        (local.set $pl (i32.add (local.get $pl) (i32.const 1)))
+        (br $part)))
+    (if (result i32) (i32.eq (local.get $before) (i32.const -1)) (then (i32.const -1)) (else (i32.add (local.get $before) (i32.const 1)))))
 )

@@ -35,16 +35,21 @@ describe('withContinuations', () => {
 describe('OutputBudget', () => {
   const tokenizerLoaded = (b: OutputBudget) => (b as unknown as { tokenizer: unknown }).tokenizer !== null;
 
-  it('counts no token while the lines taken fit in the budget by their bytes', () => {
+  it('counts no token while the lines taken fit in the budget by their bytes, then by a bound of their tokens', () => {
     // 20 ASCII lines of 95 bytes, 1,900 bytes: under 2,000 tokens whatever they are, so the tokenizer (its 4 MB
     // rank table read from disk) is not loaded
     const b = new OutputBudget(2000);
     const line = `${'word '.repeat(18)}1234\n`;
     for (let i = 0; i < 20; i++) expect(b.take(line)).toBe(true);
     expect(tokenizerLoaded(b)).toBe(false);
-    // past the bytes, what was taken is counted, and the count is the tokenizer's
+    // past the bytes, an upper bound of the tokens (tokens/token-bound.ts; a text outside ASCII: its bytes) still
+    // tells: 20 lines of about 20 tokens each, and 400 bytes
     expect(b.take('é'.repeat(200))).toBe(true);
+    expect(tokenizerLoaded(b)).toBe(false);
+    // past the bound, what was taken is counted, and the count is the tokenizer's
+    expect(b.take('é'.repeat(800))).toBe(true);
     expect(tokenizerLoaded(b)).toBe(true);
-    expect(b.used).toBe(b.cost(line) * 20 + b.cost('é'.repeat(200)));
+    expect(b.used).toBe(b.cost(line) * 20 + b.cost('é'.repeat(200)) + b.cost('é'.repeat(800)));
   });
+});
 });

@@ -61,7 +61,7 @@ describe('the descriptor of a large text input', () => {
 
   it('is the one the analysis gave before it was split between the threads', () => {
     const store = join(root, 'store');
-    // the token estimate samples each chunk: the same chunks, the same estimate
+    // the token estimate samples fixed places of the input (tokens/token-meter.ts): however its reads were cut
     const r = offloadFile(input, store);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

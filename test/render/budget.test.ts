@@ -52,4 +52,3 @@ describe('OutputBudget', () => {
     expect(b.used).toBe(b.cost(line) * 20 + b.cost('é'.repeat(200)) + b.cost('é'.repeat(800)));
   });
 });
-});

@@ -143,15 +143,15 @@ export class OutputBudget {
 
   /**
    * Whether text fits beside the lines taken uncounted, by an upper bound of its tokens (and takes it, uncounted,
-   * when `take`): its exact bytes while they fit (a string has no more characters than UTF-8 bytes: a guess of 3
-   * bytes a character loaded the tokenizer for an ASCII output of 700 bytes), else tokenBound.
+   * when `take`): its exact bytes while the lines' bytes fit (a string has no more characters than UTF-8 bytes: a
+   * guess of 3 bytes a character loaded the tokenizer for an ASCII output of 700 bytes), then tokenBound.
    */
   private fitsUncounted(text: string, take: boolean): boolean {
     let rest = this.max - this.uncountedBound;
-    let bound = text.length <= rest ? Buffer.byteLength(text) : Infinity;
+    let bound = !this.bounded && text.length <= rest ? Buffer.byteLength(text) : Infinity;
     if (bound > rest) {
       if (!this.bounded) {
-        // bytes no longer tell: the lines taken are bounded anew, once
+        // bytes no longer tell: the lines taken are bounded anew, once, and every line after them
         this.bounded = true;
         this.uncountedBound = 0;
         for (const t of this.uncounted!) this.uncountedBound += tokenBound(t, this.encoding);

@@ -14,9 +14,8 @@
 // The kernel of the exact count (bpe.wat, `bound`) finds the pieces and their splits: in JavaScript, the splits of
 // a 3 KB output made V8 compile them in the background (40 ms of CPU), and node waits for that before it exits.
 // A text with a character outside ASCII, or longer than a window, gets its UTF-8 length (a token is at least a byte).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { BpeKernel } from './bpe-wasm.js';
-import { ranksFile, WINDOW, type Encoding } from './tokenizer.js';
+import type { BpeKernel } from './bpe-wasm.js';
+import { kernelWithTable, WINDOW, type Encoding } from './tokenizer.js';
 
 const MAGIC = 'LROSHT1\n';
 /** The longest part a split needs to try (see above): more bytes than this many limits are over any limit. */
@@ -29,22 +28,12 @@ function boundKernel(encoding: Encoding): BpeKernel {
   let k = kernels.get(encoding);
   if (!k) {
     const name = `${encoding}.short.bin`;
-    const fd = openSync(ranksFile(name), 'r');
-    try {
-      k = new BpeKernel(fstatSync(fd).size, WINDOW);
-      const bytes = k.table;
-      for (let at = 0; at < bytes.length; ) {
-        const n = readSync(fd, bytes, at, bytes.length - at, at);
-        if (n === 0) throw new Error(`token table ${name} is truncated; run npm run build`);
-        at += n;
-      }
-      if (bytes.length < 12 || bytes.toString('latin1', 0, 8) !== MAGIC) throw new Error(`token table ${name} is not an lro short-token table; run npm run build`);
-      const bits = bytes.readUInt32LE(8);
-      if (bytes.length !== 12 + 4 * 2 ** bits) throw new Error(`token table ${name} is truncated; run npm run build`);
-      k.initShort(encoding === 'cl100k_base', new Uint32Array(bytes.buffer, bytes.byteOffset + 12, 2 ** bits), bits);
-    } finally {
-      closeSync(fd);
-    }
+    k = kernelWithTable(name);
+    const bytes = k.table;
+    if (bytes.length < 12 || bytes.toString('latin1', 0, 8) !== MAGIC) throw new Error(`token table ${name} is not an lro short-token table; run npm run build`);
+    const bits = bytes.readUInt32LE(8);
+    if (bytes.length !== 12 + 4 * 2 ** bits) throw new Error(`token table ${name} is truncated; run npm run build`);
+    k.initShort(encoding === 'cl100k_base', new Uint32Array(bytes.buffer, bytes.byteOffset + 12, 2 ** bits), bits);
     kernels.set(encoding, k);
   }
   return k;

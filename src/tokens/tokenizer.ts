@@ -34,7 +34,7 @@ export const MAX_TOKEN_BYTES = 128;
 export const WINDOW = 32 << 10;
 
 /** The path of a file the build makes in dist/ranks/ (`name`: e.g. o200k_base.bin), from a bundle or from src/. */
-export function ranksFile(name: string): string {
+function ranksFile(name: string): string {
   const candidates = [new URL(`./ranks/${name}`, import.meta.url), new URL(`../../dist/ranks/${name}`, import.meta.url)];
   for (const url of candidates) {
     const path = fileURLToPath(url);
@@ -342,25 +342,33 @@ const loaded = new Map<Encoding, Tokenizer>();
 export function getTokenizer(encoding: Encoding = 'o200k_base'): Tokenizer {
   let t = loaded.get(encoding);
   if (!t) {
-    const fd = openSync(ranksFile(`${encoding}.bin`), 'r');
-    let kernel: BpeKernel;
-    try {
-      kernel = new BpeKernel(fstatSync(fd).size, WINDOW);
-      const bytes = kernel.table;
-      for (let at = 0; at < bytes.length; ) {
-        const n = readSync(fd, bytes, at, bytes.length - at, at);
-        if (n === 0) throw new Error(`token rank table for ${encoding} is truncated; run npm run build`);
-        at += n;
-      }
-    } finally {
-      closeSync(fd);
-    }
+    const kernel = kernelWithTable(`${encoding}.bin`);
     const table = new RankTable(kernel.table, `the ${encoding} rank table`);
     kernel.init(encoding === 'cl100k_base', table.offsets, table.table, table.blob);
     t = new BpeTokenizer(encoding, table, kernel);
     loaded.set(encoding, t);
   }
   return t;
+}
+
+/**
+ * A kernel with the build's table dist/ranks/`name` read into its memory (one read of the file: a rank table, or
+ * the short tokens of token-bound.ts).
+ */
+export function kernelWithTable(name: string): BpeKernel {
+  const fd = openSync(ranksFile(name), 'r');
+  try {
+    const kernel = new BpeKernel(fstatSync(fd).size, WINDOW);
+    const bytes = kernel.table;
+    for (let at = 0; at < bytes.length; ) {
+      const n = readSync(fd, bytes, at, bytes.length - at, at);
+      if (n === 0) throw new Error(`token table ${name} is truncated; run npm run build`);
+      at += n;
+    }
+    return kernel;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Whether a UTF-16 unit is the first of a surrogate pair. */

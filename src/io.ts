@@ -151,7 +151,8 @@ function isTerminal(fd: number): boolean {
 function fdOutput(fd: 1 | 2, stream: () => Writable, env: NodeJS.ProcessEnv): Output {
   let viaStream: Output | null = null;
   let broken: Error | null = null;
-  const direct = (data: Uint8Array | string): Promise<void> => {
+  /** settled: the caller reuses data's memory once this resolves (writeSettled), so the rest must be out by then. */
+  const direct = (data: Uint8Array | string, settled = false): Promise<void> => {
     if (viaStream) return viaStream.write(data);
     if (broken) return Promise.reject(broken);
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -162,7 +163,8 @@ function fdOutput(fd: 1 | 2, stream: () => Writable, env: NodeJS.ProcessEnv): Ou
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') {
         viaStream = nodeOutput(stream(), env);
-        return viaStream.write(bytes.subarray(off));
+        const rest = bytes.subarray(off);
+        return settled && viaStream.writeSettled ? viaStream.writeSettled(rest) : viaStream.write(rest);
       }
       broken = code === 'EPIPE' ? new BrokenPipe('output closed') : (e as Error);
       return Promise.reject(broken);
@@ -174,7 +176,7 @@ function fdOutput(fd: 1 | 2, stream: () => Writable, env: NodeJS.ProcessEnv): Ou
     color: colorAllowed(false, env),
     columns: 0,
     write: direct,
-    writeSettled: (data) => (viaStream?.writeSettled ? viaStream.writeSettled(data) : direct(data)),
+    writeSettled: (data) => (viaStream?.writeSettled ? viaStream.writeSettled(data) : direct(data, true)),
   };
 }
 

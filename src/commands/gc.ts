@@ -107,7 +107,7 @@ export function gcSummary(report: GcReport): string {
 function gcSettings(opts: GcOptions, io: IO) {
   const maxAgeMs = opts.maxAge !== undefined ? parseDuration(opts.maxAge, '--max-age') * 1000 : undefined;
   const maxTotalSize = opts.maxTotalSize !== undefined ? parseSize(opts.maxTotalSize, '--max-total-size') : undefined;
-  const dir = listingPath(opts.dir, io.env);
+  const dir = listingPath(opts.dir, io.env, 'gc');
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   return { maxAgeMs, maxTotalSize, dir, session, dryRun: !!opts.dryRun };
 }

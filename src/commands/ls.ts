@@ -57,7 +57,7 @@ export function foreignNote(foreign: ForeignEntry[]): string {
 }
 
 export async function runLs(opts: LsOptions, io: IO): Promise<number> {
-  const dir = listingPath(opts.dir, io.env, !opts.sessions); // a remote store's headers: fetched as rows need them
+  const dir = listingPath(opts.dir, io.env, opts.sessions ? 'sessions' : 'ls'); // a remote store's headers: fetched as rows need them
   const store = checkStore(dir);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   if (opts.sessions) return listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);

@@ -598,12 +598,19 @@ type HeadItem = { key: string; path: string; size: number; mtimeMs: number };
 const pending = new Map<string, HeadItem & { store: RemoteStore; entry: ResultName }>();
 
 /**
+ * Who lists a remote store: `ls` (its results' headers fetched as rows need them), `ls --sessions` (every header,
+ * and the sessions' folders), or `gc` (that, and the id pointers, to remove the orphans).
+ */
+export type ListingFor = 'ls' | 'sessions' | 'gc';
+
+/**
  * Brings `heads/` in line with the bucket: a sparse file (header line, then zeros to the object's size, the
  * object's time) for each result, fetched by a small Range GET when new; those no longer in the bucket removed.
- * `lazy` (ls) fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
+ * For `ls` it fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
  */
-export function syncHeads(store: RemoteStore, lazy = false): void {
-  const pointers = lazy ? null : listPointers(store); // gc: before the results (see pointerScans)
+export function syncHeads(store: RemoteStore, listing: ListingFor = 'gc'): void {
+  const lazy = listing === 'ls';
+  const pointers = listing === 'gc' ? listPointers(store) : null; // before the results (see pointerScans)
   const { results, refs } = listLro(store, !lazy); // ls lists results only
   if (pointers) {
     const live = new Set(results.map((r) => r.id));
@@ -787,14 +794,14 @@ export function shownStore(path: string): string {
 
 /**
  * The directory `ls` and `gc` list: the store's own, or for a remote store its `heads/` just brought in line
- * with the bucket (so each listed file's header and size are the object's); `lazy` (ls) leaves the new headers to
+ * with the bucket (so each listed file's header and size are the object's); for `ls`, the new headers are left to
  * fetch as rows need them (withPendingHeads, fetchPendingHead).
  */
-export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv, lazy = false): string {
+export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv, listing: ListingFor): string {
   const dir = storePath(dirOption, env);
   const where = remoteOf(dir);
   if (!where) return dir;
-  syncHeads(where.store, lazy);
+  syncHeads(where.store, listing);
   return where.store.heads;
 }
 

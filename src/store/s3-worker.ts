@@ -157,8 +157,8 @@ function elementAt(xml: Buffer, at: number): string | undefined {
 }
 
 async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.from(c));
+  const chunks: Uint8Array[] = [];
+  for await (const c of stream) chunks.push(c); // (Buffer.concat copies them once)
   return Buffer.concat(chunks);
 }
 

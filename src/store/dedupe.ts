@@ -101,7 +101,14 @@ export async function takeClaim(ioDir: string, key: string, waitMs = CLAIM_WAIT_
         },
       };
     } catch (e) {
-      if (fd !== null) closeSync(fd);
+      if (fd !== null) {
+        closeSync(fd);
+        try {
+          unlinkSync(path); // made but its pid not written (a full disk): leave no empty claim behind
+        } catch {
+          // gone already
+        }
+      }
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return null; // cannot claim here: store without dedupe
     }
     const held = readSmall(path);
@@ -117,15 +124,23 @@ export async function takeClaim(ioDir: string, key: string, waitMs = CLAIM_WAIT_
 
 /** A claim untouched this long is stale: committing a result under it takes seconds, a copy of a huge one minutes. */
 export const CLAIM_STALE_MS = 10 * 60_000;
+/**
+ * A claim is created empty and its pid written just after (O_EXCL cannot do both at once): an empty claim this
+ * young is being written by a live writer, not left by a dead one.
+ */
+export const CLAIM_WRITING_MS = 60_000;
 
 /**
  * Whether the writer holding a claim (the pid written in it) may still be deciding; false when it is gone, or the
- * claim is older than CLAIM_STALE_MS.
+ * claim is older than CLAIM_STALE_MS. An empty claim is one whose pid is being written: alive for CLAIM_WRITING_MS.
  */
 export function claimHolderMayBeAlive(path: string, mtimeMs: number, nowMs = Date.now()): boolean {
   if (nowMs - mtimeMs > CLAIM_STALE_MS) return false;
   const held = readSmall(path);
-  return held !== null && processMayBeAlive(Number(held.text.trim()), mtimeMs);
+  if (held === null) return false;
+  const pid = held.text.trim();
+  if (pid === '') return nowMs - mtimeMs <= CLAIM_WRITING_MS;
+  return processMayBeAlive(Number(pid), mtimeMs);
 }
 
 /** A result already holding this output: its file opened, and where it is. */

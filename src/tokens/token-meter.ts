@@ -47,8 +47,10 @@ export class TokenMeter {
   }
 
   /**
-   * Whether the exact part so far has more than `limit` tokens, counting the text pushed so far only as far as
-   * that takes (an offload's threshold: a 1 MB first read is not counted whole to learn it is past 6,400 tokens).
+   * Whether the text pushed so far has more than `limit` tokens, counting the exact part only as far as that
+   * takes (an offload's threshold: a 1 MB first read is not counted whole to learn it is past 6,400 tokens); past
+   * the exact part, by the estimate so far (a threshold above the exact part's tokens: the text is not held whole
+   * to learn it).
    */
   exceeds(limit: number): boolean {
     while (this.exactTokens <= limit && this.pending.length > SLICE) {
@@ -57,8 +59,21 @@ export class TokenMeter {
       this.exactTokens += this.tokenizer.count(this.pending.slice(0, cut));
       this.pending = this.pending.slice(cut);
     }
-    if (this.exactTokens <= limit) this.countSafePrefix(); // what is left is short, or has no cut in a slice
-    return this.exactTokens > limit;
+    if (this.exactTokens > limit) return true;
+    if (this.exactDone) {
+      // nothing more joins the exact part: what is left of it is counted whole, as end() would
+      this.pending += this.decoder.end();
+      this.exactTokens += this.tokenizer.count(this.pending);
+      this.pending = '';
+    } else this.countSafePrefix(); // what is left is short, or has no cut in a slice
+    if (this.exactTokens > limit || !this.exactDone) return this.exactTokens > limit;
+    const perByte = this.exactBytes > 0 ? this.exactTokens / this.exactBytes : 1; // the block being pushed, until its window is counted
+    return this.exactTokens + this.estimated + this.inBlock * perByte > limit;
+  }
+
+  /** Whether the exact part has been pushed whole. */
+  private get exactDone(): boolean {
+    return this.exactBytesSeen >= this.exactBytes;
   }
 
   push(chunk: Uint8Array): void {
@@ -143,13 +158,21 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
  * The last place where s can be cut without changing how it pre-tokenizes (0 if none): after a "\n" followed by
- * a character that is neither whitespace nor "/", or before a "\n" that follows a letter or digit.
+ * a character that is neither whitespace nor "/", or by spaces and tabs and then a character that is not
+ * whitespace (an indented line: the piece holding the "\n" ends there, since both `\s*[\r\n]+` and the
+ * punctuation piece's `[\r\n/]*` stop at a space); or before a "\n" that follows a letter or digit. Without the
+ * indented line, pretty-printed JSON (every line indented, ending in punctuation) had no place to cut at all.
  */
-function safeCut(s: string): number {
+export function safeCut(s: string): number {
   for (let i = s.lastIndexOf('\n', s.length - 2); i > 0; i = s.lastIndexOf('\n', i - 1)) {
     const next = s[i + 1];
     if (next !== '/' && !/\s/.test(next)) return i + 1;
     if (LETTER_OR_DIGIT.test(s[i - 1])) return i;
+    if (next === ' ' || next === '\t') {
+      let j = i + 2;
+      while (j < s.length && (s[j] === ' ' || s[j] === '\t')) j++;
+      if (j < s.length && !/\s/.test(s[j])) return i + 1;
+    }
   }
   return 0;
 }

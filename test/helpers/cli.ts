@@ -35,7 +35,7 @@ export function lro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     else env[k] = v;
   }
   const [cmd, argv] = opts.shellPrefix
-    ? ['bash', ['--norc', '--noprofile', '-c', `${opts.shellPrefix} exec "${process.execPath}" "$@"`, 'bash', BIN, ...args]]
+    ? ['bash', ['--norc', '--noprofile', '-c', `${opts.shellPrefix} exec "${process.execPath}" "$@"`, 'bash', ...(opts.nodeArgs ?? []), BIN, ...args]]
     : [process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args]];
   return new Promise((resolvePromise, reject) => {
     const child = spawn(cmd, argv, { env, uid: opts.uid, gid: opts.gid, stdio: ['pipe', 'pipe', 'pipe'] });

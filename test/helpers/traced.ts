@@ -18,10 +18,10 @@ export interface Traced {
   rssMb: number;
 }
 
-/** Runs lro with `args` traced; the trace file goes in `dir`. */
-export async function traced(args: string[], env: Record<string, string>, dir: string, timeout = 60_000): Promise<Traced> {
+/** Runs lro with `args` traced; the trace file goes in `dir`. `shellPrefix`: as lro()'s (e.g. a stdin redirect). */
+export async function traced(args: string[], env: Record<string, string>, dir: string, timeout = 60_000, shellPrefix?: string): Promise<Traced> {
   const trace = join(dir, `trace-${traces++}`);
-  const r = await lro(args, { env: { ...env, LRO_READ_TRACE: trace }, nodeArgs: ['--import', TRACE], timeout });
+  const r = await lro(args, { env: { ...env, LRO_READ_TRACE: trace }, nodeArgs: ['--import', TRACE], timeout, shellPrefix });
   const [read, rss] = readFileSync(trace, 'utf8').split(' ').map(Number);
   return { out: r.out, stdout: r.stdout, code: r.code, stderr: r.stderr, read, rssMb: rss / 1024 };
 }

@@ -137,8 +137,9 @@ const LENGTHS = 2;
 /**
  * The analysis in a worker thread (dist/worker.cjs), fed through a ring in shared memory; each thread takes what
  * keeps the two busy alike (CPU time per thread of a 200 MB offload, main/worker, on a busy machine):
- *   - text: the main thread escapes the lines and counts the tokens, the worker hashes and describes (850/900 ms;
- *     with the hash here too, 1,050/800);
+ *   - text: the main thread escapes the lines, counts the tokens and hashes, the worker describes. With the hash
+ *     in the worker, the worker was busy throughout and this thread idle over half of the time (cpuprofile of a
+ *     200 MB offload); 1 GB took 3.14 s against 2.85 s with it here (medians of 5, alternating);
  *   - JSONL: the main thread validates the lines and hashes, the worker counts and describes (with both in the
  *     worker, 900/1,500 ms; with both here, 1,300/850);
  *   - other content (JSON, whose records this thread parses and describes; binary): the worker hashes and counts.
@@ -189,7 +190,7 @@ export class WorkerAnalysis implements InputAnalysis {
     // The worker makes short-lived strings at a high rate (a region's text, token pieces); left to itself V8 lets
     // its young generation grow to about 30 MB of RSS. 4 MB keeps a 1 GB offload near 100 MB, at no measured cost.
     const resourceLimits = { maxYoungGenerationSizeMb: 4 };
-    const here = { tokens: stats === 'text' ? encoding : null, rendered: stats === 'text', hash: stats === 'jsonl' };
+    const here = { tokens: stats === 'text' ? encoding : null, rendered: stats === 'text', hash: stats !== null };
     const theirs = { tokens: !here.tokens, hash: !here.hash };
     const workerData = { task: 'analysis', encoding, stats, secrets, ...theirs, ring, control };
     const worker = new Worker(script, { resourceLimits, workerData });

@@ -1,8 +1,9 @@
 // End-to-end: what `lro offload` loads before it knows the input is large, and which thread hashes a large one
 // (issue 25), traced by test/helpers/thread-trace.cjs. A passthrough loads none of what storing needs (the hash,
-// the analysis worker, the store, the terminal streams). A large JSONL is hashed on the main thread while the
-// worker describes it and counts its tokens (a text: the worker hashes, the main thread counts), so that the two
-// threads are busy alike; the stored result is the same as ever.
+// the analysis worker, the store, the terminal streams). A large input of text or JSONL is hashed on the main
+// thread while the worker describes it (and, for JSONL, counts its tokens; the main thread counts a text's), so
+// that the two threads are busy alike; a JSON document, whose records this thread parses, is hashed by the worker.
+// The stored result is the same as ever.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -65,10 +66,12 @@ describe('lro offload: which thread hashes a large input, beside the worker that
   const time = (i: number) => `10:00:${String(i % 60).padStart(2, '0')}`;
   const text = lines(40_000, (i) => `2026-11-26 ${time(i)} INFO job ${i} done in ${i % 997} ms`);
   const jsonl = lines(40_000, (i) => JSON.stringify({ i, name: `n${i % 113}`, ok: i % 7 !== 0 }));
+  const json = JSON.stringify({ items: Array.from({ length: 40_000 }, (_, i) => ({ i, name: `n${i % 113}` })) }, null, 1);
 
   for (const [kind, input, main] of [
-    ['text', text, false],
+    ['text', text, true],
     ['jsonl', jsonl, true],
+    ['json', json, false], // a JSON document: its records are parsed and described here: the worker hashes and counts
   ] as const) {
     const by = main ? 'the main thread' : 'the worker';
     it(`${kind}: every byte hashed once, by ${by}; the header's sha256 is the input's`, async () => {

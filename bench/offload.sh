@@ -8,10 +8,13 @@
 #      fsyncs its result) and `sha256sum FILE` (the floor: lro hashes every byte; target for text: at most 1.5x),
 #      with lro's peak RSS (targets: text at least 450 MB/s, JSONL at least 300 MB/s, RSS at most 120 MB); then
 #      `lro offload --redact` (every byte scanned for secrets and rewritten) beside it
+#   4. (SECTIONS=doc) offloading one pretty-printed JSON document of DOC_SIZE bytes (default 100 MB; {"items": [...]}
+#      as `kubectl get -o json` prints it; stored as one compact record per item) beside `jq -c '.items[]'`, which
+#      parses it and prints the same records, and `sha256sum`; with lro's peak RSS
 # With LRO_BASELINE=/path/to/other/bin/lro.js, step 3 also runs that build (e.g. a checkout before a change),
 # alternating with this one, and prints the ratio: a before/after comparison on the same loaded machine.
 # The machine's load average is printed at the start and the end: quote it with a figure.
-# Usage: bench/offload.sh [SIZE_BYTES]   (default 1000000000). SECTIONS="small big" picks sections.
+# Usage: bench/offload.sh [SIZE_BYTES]   (default 1000000000). SECTIONS="small big" picks sections (add doc).
 # Needs: npm run build.
 . "$(dirname "$0")/lib.sh"
 SIZE="${1:-1000000000}"
@@ -87,5 +90,34 @@ if [[ " $SECTIONS " == *" big "* ]]; then
     fi
   done
   rm -f "$WORK/out"
+fi
+
+if [[ " $SECTIONS " == *" doc "* ]]; then
+  DOC_SIZE="${DOC_SIZE:-100000000}"
+  input="$WORK/json-$DOC_SIZE.in"
+  [ -f "$input" ] || node "$BENCH_DIR/make-data.mjs" json "$DOC_SIZE" "$input" >/dev/null
+  bytes=$(stat -c %s "$input")
+  echo "== offload of one pretty-printed JSON document: $bytes bytes, $RUNS runs each, alternating"
+  : > "$WORK/lro.t"; : > "$WORK/lro.rss"; : > "$WORK/jq.t"; : > "$WORK/sha.t"; : > "$WORK/base.t"
+  has_jq=0; need jq jq && has_jq=1
+  for i in $(seq "$RUNS"); do
+    rm -rf "$LRO_DIR"; settle
+    read -r s rss < <(timed "'$LRO' offload < '$input'"); echo "$s" >> "$WORK/lro.t"; echo "$rss" >> "$WORK/lro.rss"
+    if [ "$has_jq" = 1 ]; then settle; read -r s _ < <(timed "jq -c '.items[]' '$input' > '$WORK/out'"); echo "$s" >> "$WORK/jq.t"; fi
+    settle; read -r s _ < <(timed "sha256sum '$input'"); echo "$s" >> "$WORK/sha.t"
+    if [ -n "${LRO_BASELINE:-}" ]; then
+      rm -rf "$LRO_DIR"; settle
+      read -r s _ < <(timed "'$LRO_BASELINE' offload < '$input'"); echo "$s" >> "$WORK/base.t"
+    fi
+  done
+  lro_s=$(median < "$WORK/lro.t"); sha_s=$(median < "$WORK/sha.t")
+  echo "lro ${lro_s}s ($(awk -v b="$bytes" -v s="$lro_s" 'BEGIN{printf "%.0f", b/s/1e6}') MB/s), sha256sum ${sha_s}s, lro/sha256sum $(ratio "$lro_s" "$sha_s")"
+  if [ "$has_jq" = 1 ]; then jq_s=$(median < "$WORK/jq.t"); echo "jq -c '.items[]' ${jq_s}s, lro/jq $(ratio "$lro_s" "$jq_s")"; fi
+  echo "lro peak RSS $(( $(sort -g "$WORK/lro.rss" | tail -1) / 1024 )) MB"
+  if [ -n "${LRO_BASELINE:-}" ]; then
+    base_s=$(median < "$WORK/base.t")
+    echo "baseline $LRO_BASELINE ${base_s}s; time ratio this/baseline $(ratio "$lro_s" "$base_s")"
+  fi
+  rm -f "$WORK/out"; rm -rf "$LRO_DIR"
 fi
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

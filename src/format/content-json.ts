@@ -57,11 +57,11 @@ export class JsonRecordEncoder implements Encoder {
     const plan = planSplit(analysis);
     let envelopeParts: Buffer[] = [];
     const scanner = new JsonScanner(plan, {
-      record: (parts) => {
-        for (const p of parts) this.sink.write(p);
+      record: (bytes) => {
+        this.sink.write(bytes); // (the writer copies what it keeps)
         this.sink.write(NEWLINE);
         this.count++;
-        if (this.observe) this.observe(parts.length === 1 ? parts[0] : Buffer.concat(parts), this.count);
+        this.observe?.(bytes, this.count); // (which copies the records it keeps)
       },
       envelope: (bytes) => envelopeParts.push(Buffer.from(bytes)),
     });

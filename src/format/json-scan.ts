@@ -33,9 +33,12 @@ export interface JsonAnalysis {
   largest: CandidateArray | null; // the largest array below the root object (by bytes)
 }
 
-/** Where the emit pass sends bytes. Records are whole compact JSON values without the newline. */
+/**
+ * Where the emit pass sends bytes. Records are whole compact JSON values without the newline; a record's bytes are
+ * the scanner's own buffer, valid only during the call (copy what is kept).
+ */
 export interface JsonSinks {
-  record(parts: Buffer[]): void;
+  record(bytes: Buffer): void;
   envelope?(bytes: Uint8Array): void;
 }
 
@@ -86,7 +89,9 @@ export class JsonScanner {
   private readonly emitting: boolean;
   private splitDepth = -1; // depth of the split array's elements once inside it (elements are at depth splitDepth)
   private inSplit = false;
-  private recordParts: Buffer[] = [];
+  /** The record being emitted, assembled here: a pretty-printed record is dozens of spans between whitespace. */
+  private record = Buffer.allocUnsafe(1 << 12);
+  private recordLen = 0;
   private spanStart = 0;
   private dest: 0 | 1 | 2 = 0; // 0 = drop, 1 = envelope, 2 = record
   envelopeInsertAt = -1; // offset in the envelope where the records belong (path split)
@@ -408,14 +413,31 @@ export class JsonScanner {
   private flush(chunk: Uint8Array, upto: number): void {
     if (!this.emitting) return;
     if (upto > this.spanStart) {
-      const part = Buffer.from(chunk.buffer, chunk.byteOffset + this.spanStart, upto - this.spanStart);
-      if (this.dest === 2) this.recordParts.push(part as Buffer); // a view: push() callers must not reuse chunks
+      if (this.dest === 2) this.append(chunk, this.spanStart, upto);
       else if (this.dest === 1) {
+        const part = chunk.subarray(this.spanStart, upto);
         this.sinks!.envelope?.(part);
         this.envelopeLen += part.length;
       }
     }
     this.spanStart = upto;
+  }
+
+  /** Appends chunk[from, to) to the record being emitted. */
+  private append(chunk: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    if (this.recordLen + n > this.record.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.record.length * 2, this.recordLen + n));
+      this.record.copy(grown, 0, 0, this.recordLen);
+      this.record = grown;
+    }
+    if (n <= 32) {
+      // a short span (a key, a number, a brace): a loop costs less than the view a copy would make
+      const r = this.record;
+      let at = this.recordLen;
+      for (let i = from; i < to; i++) r[at++] = chunk[i];
+    } else this.record.set(chunk.subarray(from, to), this.recordLen);
+    this.recordLen += n;
   }
 
   private switchDest(chunk: Uint8Array, at: number, dest: 0 | 1 | 2): void {
@@ -425,8 +447,9 @@ export class JsonScanner {
   }
 
   private endRecord(): void {
-    this.sinks!.record(this.recordParts);
-    this.recordParts = [];
+    this.sinks!.record(this.record.subarray(0, this.recordLen));
+    this.recordLen = 0;
+    if (this.record.length > 1 << 20) this.record = Buffer.allocUnsafe(1 << 12); // after a huge record: let it go
   }
 }
 

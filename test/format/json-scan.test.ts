@@ -32,7 +32,7 @@ function emit(doc: string | Buffer, plan: SplitPlan, chunk = 7) {
   const records: string[] = [];
   let envelope = '';
   const s = new JsonScanner(plan, {
-    record: (parts) => records.push(Buffer.concat(parts).toString()),
+    record: (bytes) => records.push(bytes.toString()),
     envelope: (b) => (envelope += Buffer.from(b).toString()),
   });
   for (let i = 0; i < bytes.length; i += chunk) s.push(bytes.subarray(i, i + chunk));

@@ -105,8 +105,8 @@ export class JsonScanner {
     if (this.emitting) this.dest = plan!.split === 'none' ? 2 : plan!.split === 'path' ? 1 : 0;
   }
 
-  /** Feeds the next chunk of the document. When emitting, records may be views into earlier chunks, so a chunk's
-   * memory must not be reused until its records have been handed to the sink. */
+  /** Feeds the next chunk of the document; nothing keeps a view of it after the call (the chunk's memory may be
+   * reused): a record's bytes are copied into the scanner's own buffer, the envelope's are the sink's to copy. */
   push(chunk: Uint8Array): void {
     const n = chunk.length;
     this.spanStart = 0;

@@ -233,6 +233,21 @@ describe('lro offload: JSON', () => {
     expect(JSON.parse((await catBack(d.id)).toString())).toEqual(doc);
   });
 
+  // past JSON_MEMORY_MAX (4 MB) a document is spooled and read back for each pass, into one buffer reused
+  it('spooled (over 4 MB): splits a pretty-printed document on its items, and a broken one comes back whole as text', async () => {
+    const doc = { kind: 'List', items: Array.from({ length: 40_000 }, (_, i) => ({ name: `pod-${i}`, labels: { app: `a${i % 7}` }, restarts: i % 3 })) };
+    const pretty = JSON.stringify(doc, null, 4);
+    expect(pretty.length).toBeGreaterThan(5 << 20);
+    const d = await offloadForce(pretty, []);
+    expect(d.summary).toMatchObject({ content_type: 'json', count: 40_000 });
+    expect(readFileSync(d.file_path, 'utf8').split('\n')[40_000]).toBe('{"name":"pod-39999","labels":{"app":"a1"},"restarts":0}');
+    expect(JSON.parse((await catBack(d.id)).toString())).toEqual(doc);
+    const broken = pretty.slice(0, -3); // the producer was cut short: not one JSON document
+    const b = await offloadForce(broken, ['--no-dedupe']);
+    expect(b.summary.content_type).toBe('text');
+    expect((await catBack(b.id)).toString()).toBe(broken);
+  });
+
   it('keeps integers beyond 2^53 digit for digit', async () => {
     const input = '{"total": 12345678901234567890, "items": [{"id": 12345678901234567890, "x": 1.000000000000000005}, {"id": -98765432109876543210e-5}]}';
     const d = await offloadForce(input);

@@ -371,13 +371,20 @@ function keepMark(store: RemoteStore, ms: number): void {
   }
 }
 
+/** After the mark was refused (not by a 412), how long this machine leaves it before asking again. */
+const MARK_RETRY_MS = 60 * 60_000;
+
 /**
  * Marks the store, once (If-None-Match), as having a pointer for every result from now on: this lro writes one for
  * each, or deletes the result (publishResult). A machine that has seen the mark asks nothing; a failure only leaves
- * readers listing the bucket for an unknown id, as before.
+ * readers listing the bucket for an unknown id, as before. A refusal (a server without conditional writes, a
+ * denied PUT) is remembered beside the cache for MARK_RETRY_MS, so that not every offload pays a request for it.
  */
 function markPointers(store: RemoteStore): void {
   if (existsSync(markFile(store))) return;
+  const refused = `${markFile(store)}.refused`;
+  const last = lstatSync(refused, { throwIfNoEntry: false });
+  if (last && Date.now() - last.mtimeMs < MARK_RETRY_MS) return;
   try {
     const now = Date.now();
     const body = `${now} ${new Date(now).toISOString()}\n`;
@@ -385,7 +392,12 @@ function markPointers(store: RemoteStore): void {
     if (s3Call<boolean>(put, store.env, READ_WAIT_MS)) keepMark(store, now);
     else pointersSince(store); // another machine marked it first: its mark is the store's
   } catch {
-    // the next offload tries again
+    try {
+      mkdirSync(store.root, { recursive: true, mode: 0o700 });
+      writeFileSync(refused, `${new Date().toISOString()}\n`, { mode: 0o600 });
+    } catch {
+      // not remembered: the next offload asks again
+    }
   }
 }
 

@@ -502,6 +502,23 @@ describe('the store\'s pointer mark', () => {
     expect(await s3.keys(prefix)).toContain(`${prefix}/ids/.since`);
   });
 
+  it('refused (not by a 412), it is asked for once, not by every offload, and the results are stored all the same', async () => {
+    const { prefix, env } = remote();
+    s3.fault = 'refuse-mark-put';
+    try {
+      const seen = s3.seen.length;
+      for (let i = 0; i < 3; i++) {
+        const r = await lro(['offload', '--force', '--no-dedupe'], { input: `${text}${i}\n`, env });
+        expect(r.code, r.stderr).toBe(0);
+        expect((await lro(['cat', JSON.parse(r.out).id], { env })).out).toBe(`${text}${i}\n`);
+      }
+      expect(s3.seen.slice(seen).filter((l) => l.startsWith('PUT') && l.includes(`/${prefix}/ids/.since`))).toHaveLength(1);
+    } finally {
+      s3.fault = 'none';
+    }
+    expect(await s3.keys(prefix)).not.toContain(`${prefix}/ids/.since`);
+  });
+
   it('an argument that is not an id asks the server nothing', async () => {
     const { env } = remote();
     for (const args of [['read', 'nope'], ['info', '01234'], ['grep', `${'8'.repeat(26)}`, 'x'], ['jq', 'lro-x', '.']]) {

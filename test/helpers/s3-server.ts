@@ -20,7 +20,8 @@ export type Fault =
   | 'hang'
   | 'no-batch-delete'
   | 'hide-ref-once'
-  | 'fail-pointer-put';
+  | 'fail-pointer-put'
+  | 'refuse-mark-put';
 
 export interface S3TestServer {
   endpoint: string;
@@ -116,6 +117,11 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
     if (state.fault === 'fail-pointer-put' && req.method === 'PUT' && /\/ids\/[0-9A-Z]{26}(\?|$)/.test(req.url ?? '')) {
       req.resume();
       res.writeHead(500, { 'content-type': 'application/xml' }).end(INTERNAL_ERROR); // every attempt: the SDK gives up
+      return;
+    }
+    if (state.fault === 'refuse-mark-put' && req.method === 'PUT' && /\/ids\/\.since(\?|$)/.test(req.url ?? '')) {
+      req.resume();
+      res.writeHead(501, { 'content-type': 'application/xml' }).end(NOT_IMPLEMENTED); // a server without conditional writes
       return;
     }
     if (state.fault === 'no-batch-delete' && req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')) {

@@ -63,11 +63,16 @@ type RemoteRef = S3Object & { rel: string; session: string | null };
  * and with `withRefs` (gc) the dedupe refs at the root (`.lro-…`); never the pointers (`ids/`), nor anything else.
  * The results and the sessions' folders are one listing, from `lro-` to the end of `sessions/` (they are next to
  * each other in the keys' order): a second listing of `sessions/` cost s3rver a walk of the whole store again.
+ * A store at the root of a bucket lists the two apart: between them lie all the bucket's other keys from `lro-` to
+ * `sessions` (`media/`, `prod/`, `reports/`, ...).
  */
 function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]; refs: RemoteRef[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
-  const span = { prefix: base, startAfter: `${base}lro-`, until: `${base}${SESSIONS_DIR}0` }; // '0' follows '/'
-  const objects = [...listKeys(store, span), ...(withRefs ? listKeys(store, { prefix: `${base}.lro-` }) : [])];
+  const spans: ListRange[] = base
+    ? [{ prefix: base, startAfter: `${base}lro-`, until: `${base}${SESSIONS_DIR}0` }] // '0' follows '/'
+    : [{ prefix: 'lro-' }, { prefix: `${SESSIONS_DIR}/` }];
+  if (withRefs) spans.push({ prefix: `${base}.lro-` });
+  const objects = spans.flatMap((span) => listKeys(store, span));
   const results: RemoteResult[] = [];
   const refs: RemoteRef[] = [];
   for (const o of objects) {
@@ -85,7 +90,9 @@ function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]
  * The objects of one listing, a page at a time, each bounded as one request is: a listing that goes on is no fault,
  * however long the bucket. Pages stop at the first that reaches `until`.
  */
-function listKeys(store: RemoteStore, range: { prefix: string; startAfter?: string; until?: string }): S3Object[] {
+type ListRange = { prefix: string; startAfter?: string; until?: string };
+
+function listKeys(store: RemoteStore, range: ListRange): S3Object[] {
   const objects: S3Object[] = [];
   let token: string | undefined;
   do {

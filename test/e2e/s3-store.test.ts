@@ -299,6 +299,32 @@ describe('the listing of a remote store', () => {
   });
 });
 
+describe('a store at the root of a bucket', () => {
+  it('lists its results and its sessions\' folders apart, never the bucket\'s other keys between them', async () => {
+    // the other tests' stores (p1/, p2/, ...) and these sort between lro- and sessions/
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    for (let i = 0; i < 6; i++) await client.send(new PutObjectCommand({ Bucket: 'team', Key: `media/clip-${i}`, Body: 'x' }));
+    client.destroy();
+    const env = { ...s3.env('unused'), LRO_DIR: 's3://team' };
+    const ids = [idOf((await lro(['offload', '--force'], { input: text, env })).out), idOf((await lro(['offload', '--force', '--session', 'root'], { input: jsonl, env })).out)];
+    const seen = s3.seen.length;
+    s3.pageSize = 2;
+    let r;
+    try {
+      r = await lro(['ls', '--json', '--max-tokens', '0'], { env });
+    } finally {
+      s3.pageSize = 0;
+    }
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([...ids].sort());
+    const listed = s3.seen.slice(seen).filter((l) => /^GET .*[?&]list-type=2/.test(l));
+    const prefixes = new Set(listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)?.[1] ?? '')));
+    expect([...prefixes].sort()).toEqual(['lro-', 'sessions/']);
+    expect(listed.length, listed.join('\n')).toBeLessThanOrEqual(3); // a page of lro-, of sessions/ and one more
+  });
+});
+
 describe('resolving an id on a machine that has not read it', () => {
   const lists = (from: number) => s3.seen.slice(from).filter((l) => /^GET .*[?&]list-type=2/.test(l));
 

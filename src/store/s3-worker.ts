@@ -10,6 +10,9 @@ import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type * as S3 from '@aws-sdk/client-s3';
 import type { DeserializeMiddleware } from '@smithy/types';
+import { ListAhead, type ListPage } from './list-ahead.js';
+
+export type { ListPage };
 
 export interface S3Request {
   op: 'list' | 'heads' | 'get' | 'getStart' | 'getEnds' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
@@ -87,28 +90,10 @@ function s3Upload(): S3.S3Client {
   return uploader;
 }
 
-/** One page of a listing (1,000 keys) and the token of the next (none: the last page, or past `until`). */
-export interface ListPage {
-  objects: S3Object[];
-  next?: string;
-}
-
 type ListAsk = Pick<S3Request, 'bucket' | 'prefix' | 'token' | 'startAfter' | 'until'>;
 
-/**
- * The page the caller will ask for next, requested as soon as its token is known: the server works on it while
- * this one is parsed and taken in (a listing of 10,000 keys is ten pages, each waited for in turn; the SDK's parse
- * of a page of 1,000 keys took 40 to 150 ms).
- */
-let ahead: { ask: string; page: Promise<ListPage> } | undefined;
-
 const askOf = (q: ListAsk) => JSON.stringify([q.bucket, q.prefix, q.token, q.startAfter, q.until]);
-
-function list(q: ListAsk): Promise<ListPage> {
-  const page = ahead?.ask === askOf(q) ? ahead.page : listPage(q);
-  ahead = undefined;
-  return page;
-}
+const lister = new ListAhead<ListAsk>(listPage, askOf);
 
 async function listPage(q: ListAsk): Promise<ListPage> {
   const ask = { Bucket: q.bucket, Prefix: q.prefix, ContinuationToken: q.token, StartAfter: q.startAfter, MaxKeys: 1000 };
@@ -138,12 +123,7 @@ function readAhead(q: ListAsk): DeserializeMiddleware<S3.ListObjectsV2CommandInp
     const token = elementAt(body, body.indexOf('<NextContinuationToken>'));
     const lastKey = elementAt(body, body.lastIndexOf('<Key>'));
     const past = q.until !== undefined && lastKey !== undefined && lastKey >= q.until;
-    if (token && !past && !ahead) {
-      const following = { ...q, token };
-      const early = listPage(following);
-      early.catch(() => {}); // its failure is the next call's to report, if it is made
-      ahead = { ask: askOf(following), page: early };
-    }
+    if (token && !past) lister.early({ ...q, token });
     return out;
   };
 }
@@ -368,7 +348,7 @@ async function serve(q: S3Request): Promise<unknown> {
   s3();
   switch (q.op) {
     case 'list':
-      return list(q);
+      return lister.list(q);
     case 'heads':
       return heads(q.bucket, q.items ?? []);
     case 'get':

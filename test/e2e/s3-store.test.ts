@@ -31,6 +31,27 @@ function remote(): { prefix: string; env: Record<string, string> } {
 
 const idOf = (out: string) => (JSON.parse(out) as { id: string }).id;
 
+/** A client of the test bucket, to put, get and delete objects behind lro's back. */
+function bucketClient(): S3Client {
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  return new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+}
+
+/**
+ * `lro ls --json` with listings of 2 keys a page (as 1,000 keys a page are on any server: the listing follows its
+ * continuation tokens): its result, and the listing requests it made.
+ */
+async function lsInPages(env: Record<string, string>) {
+  const seen = s3.seen.length;
+  s3.pageSize = 2;
+  try {
+    const r = await lro(['ls', '--json', '--max-tokens', '0'], { env });
+    return { r, listed: s3.seen.slice(seen).filter((l) => /^GET .*[?&]list-type=2/.test(l)) };
+  } finally {
+    s3.pageSize = 0;
+  }
+}
+
 const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n');
 const text = lines(3000, (i) => `${i} INFO request ${i} served in ${i % 97} ms${i % 400 === 3 ? ' ERROR' : ''}`);
 const jsonl = lines(1500, (i) => JSON.stringify({ id: i, status: i % 7 ? 'ok' : 'error', ms: (i * 37) % 1000 }));
@@ -141,8 +162,7 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
   it('gc removes expired objects from the bucket and never an object that is not lro\'s', async () => {
     const { prefix, env } = remote();
     const id = await offload(text, env);
-    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const client = bucketClient();
     await client.send(new PutObjectCommand({ Bucket: 'team', Key: `${prefix}/notes.txt`, Body: 'keep me' }));
     const lookalike = `${prefix}/lro-offload-nope.jsonl`; // named almost as lro names results
     await client.send(new PutObjectCommand({ Bucket: 'team', Key: lookalike, Body: 'keep me too' }));
@@ -238,8 +258,7 @@ async function fill(prefix: string, n: number): Promise<string[]> {
   const id = idOf(r.out);
   const body = readFileSync(join(local, `lro-offload-${id}.jsonl`), 'utf8');
   const ids = Array.from({ length: n }, (_, i) => id.slice(0, 22) + String(i).padStart(4, '0'));
-  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+  const client = bucketClient();
   for (const x of ids) {
     const put = { Bucket: 'team', Key: `${prefix}/lro-offload-${x}.jsonl`, Body: body.split(id).join(x) };
     await client.send(new PutObjectCommand(put));
@@ -274,23 +293,14 @@ describe('the listing of a remote store', () => {
     const { prefix, env } = remote();
     const ids = await fill(prefix, 5);
     const inSession = await offload(text, env, ['--session', 'paged']);
-    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const client = bucketClient();
     const others = ['notes.txt', ...Array.from({ length: 6 }, (_, i) => `zz-other-${i}`)]; // not lro's
     for (const k of others) await client.send(new PutObjectCommand({ Bucket: 'team', Key: `${prefix}/${k}`, Body: 'x' }));
     client.destroy();
     const span = (await s3.keys(prefix)).filter((k) => k >= `${prefix}/lro-` && k < `${prefix}/sessions0`).length;
-    const seen = s3.seen.length;
-    s3.pageSize = 2; // as 1,000 keys a page are on any server: the listing follows its continuation tokens
-    let r;
-    try {
-      r = await lro(['ls', '--json', '--max-tokens', '0'], { env });
-    } finally {
-      s3.pageSize = 0;
-    }
+    const { r, listed } = await lsInPages(env);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([...ids, inSession].sort());
-    const listed = s3.seen.slice(seen).filter((l) => /^GET .*[?&]list-type=2/.test(l) || /continuation-token/.test(l));
     const prefixes = listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)?.[1] ?? ''));
     expect(prefixes.filter((p) => p.includes('sessions')), 'no listing of sessions/ of its own').toEqual([]);
     // the pages of lro- to the end of sessions/, and one past it (with the keys after it) at most: never the rest
@@ -302,23 +312,14 @@ describe('the listing of a remote store', () => {
 describe('a store at the root of a bucket', () => {
   it('lists its results and its sessions\' folders apart, never the bucket\'s other keys between them', async () => {
     // the other tests' stores (p1/, p2/, ...) and these sort between lro- and sessions/
-    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const client = bucketClient();
     for (let i = 0; i < 6; i++) await client.send(new PutObjectCommand({ Bucket: 'team', Key: `media/clip-${i}`, Body: 'x' }));
     client.destroy();
     const env = { ...s3.env('unused'), LRO_DIR: 's3://team' };
     const ids = [idOf((await lro(['offload', '--force'], { input: text, env })).out), idOf((await lro(['offload', '--force', '--session', 'root'], { input: jsonl, env })).out)];
-    const seen = s3.seen.length;
-    s3.pageSize = 2;
-    let r;
-    try {
-      r = await lro(['ls', '--json', '--max-tokens', '0'], { env });
-    } finally {
-      s3.pageSize = 0;
-    }
+    const { r, listed } = await lsInPages(env);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([...ids].sort());
-    const listed = s3.seen.slice(seen).filter((l) => /^GET .*[?&]list-type=2/.test(l));
     const prefixes = new Set(listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)?.[1] ?? '')));
     expect([...prefixes].sort()).toEqual(['lro-', 'sessions/']);
     expect(listed.length, listed.join('\n')).toBeLessThanOrEqual(3); // a page of lro-, of sessions/ and one more
@@ -358,8 +359,7 @@ describe('resolving an id on a machine that has not read it', () => {
   it('a pointer whose result is gone is no result, in one line', async () => {
     const { prefix, env } = remote();
     const id = await offload(text, env);
-    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const client = bucketClient();
     await client.send(new DeleteObjectCommand({ Bucket: 'team', Key: `${prefix}/lro-offload-${id}.jsonl` }));
     client.destroy();
     for (const args of [['read', id], ['grep', id, 'x']]) {
@@ -473,8 +473,7 @@ describe('gc and the id pointers', () => {
     const { prefix, env } = remote();
     const gone = await offload(text, env);
     const live = await offload(jsonl, env);
-    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const client = bucketClient();
     // as an older lro (or a pointer's failed delete) left it: the result deleted, its pointer not
     await client.send(new DeleteObjectCommand({ Bucket: 'team', Key: `${prefix}/lro-offload-${gone}.jsonl` }));
     for (const k of ['ids/README', `ids/${gone.toLowerCase()}`]) {
@@ -693,8 +692,7 @@ describe('a fetched object', () => {
     const { prefix, env } = remote();
     const id = await offload(text, env);
     const key = `${prefix}/lro-offload-${id}.jsonl`;
-    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    const client = bucketClient();
     const got = await client.send(new GetObjectCommand({ Bucket: 'team', Key: key }));
     const stored = await got.Body!.transformToString();
     const nl = stored.indexOf('\n') + 1; // one record changed, the header as it was

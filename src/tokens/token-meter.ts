@@ -60,15 +60,20 @@ export class TokenMeter {
       this.pending = this.pending.slice(cut);
     }
     if (this.exactTokens > limit) return true;
-    if (this.exactDone) {
-      // nothing more joins the exact part: what is left of it is counted whole, as end() would
-      this.pending += this.decoder.end();
-      this.exactTokens += this.tokenizer.count(this.pending);
-      this.pending = '';
-    } else this.countSafePrefix(); // what is left is short, or has no cut in a slice
-    if (this.exactTokens > limit || !this.exactDone) return this.exactTokens > limit;
+    if (!this.exactDone) {
+      this.countSafePrefix(); // what is left is short, or has no cut in a slice
+      return this.exactTokens > limit;
+    }
+    this.countRestOfExact(); // nothing more joins it
     const perByte = this.exactBytes > 0 ? this.exactTokens / this.exactBytes : 1; // the block being pushed, until its window is counted
     return this.exactTokens + this.estimated + this.inBlock * perByte > limit;
+  }
+
+  /** Counts what is left of the exact part, whole: it is complete (or the input ended). */
+  private countRestOfExact(): void {
+    this.pending += this.decoder.end();
+    if (this.pending) this.exactTokens += this.tokenizer.count(this.pending);
+    this.pending = '';
   }
 
   /** Whether the exact part has been pushed whole. */
@@ -124,9 +129,7 @@ export class TokenMeter {
 
   /** The estimate for everything pushed. */
   end(): number {
-    this.pending += this.decoder.end();
-    if (this.pending) this.exactTokens += this.tokenizer.count(this.pending);
-    this.pending = '';
+    this.countRestOfExact();
     if (this.inBlock > 0) {
       const tail = Math.min(this.lastFill, this.inBlock);
       this.estimated += this.perByte(this.last.subarray(this.lastFill - tail, this.lastFill)) * this.inBlock;

@@ -24,10 +24,12 @@ export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): 
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   // A small result is done before V8's optimising tier would pay for itself: compiling jq's WebAssembly with
   // the baseline compiler only saves its background work (1 MB: about 40 ms less on a busy 2-core machine). The
-  // flag is process-wide, so only this command, which runs nothing else, sets it.
-  jqModule(); // loaded before the flag changes, for its code cache (see jqModule)
-  if (rf.size <= BASELINE_ONLY_BYTES) setFlagsFromString('--liftoff-only');
-  return runJqHere(rf, filter, o, io.env, (s) => io.stdout.write(s), (s) => io.stderr.write(s), timeout);
+  // flag is process-wide, so only this command, which runs nothing else, sets it, once jq's engine is needed.
+  const beforeEngine = () => {
+    jqModule(); // loaded before the flag changes, for its code cache (see jqModule)
+    if (rf.size <= BASELINE_ONLY_BYTES) setFlagsFromString('--liftoff-only');
+  };
+  return runJqHere(rf, filter, o, io.env, (s) => io.stdout.write(s), (s) => io.stderr.write(s), timeout, beforeEngine);
 }
 
 /** Results up to this size run jq compiled by V8's baseline compiler only. */

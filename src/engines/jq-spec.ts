@@ -96,13 +96,18 @@ export async function runJqHere(
   out: (s: string) => void | Promise<void>,
   err: (s: string) => void | Promise<void>,
   stallSeconds: number,
+  /** Called before jq's engine is loaded, if it is (a filter jq-fast.ts answers runs without it). */
+  beforeEngine?: () => void,
 ): Promise<number> {
   const spec = jqSpec(rf.header.id, filter, o, env);
   const table = callsRow(filter) ? tableOf(rf) : null;
   if (table) spec.prelude = rowDefinition(table);
-  const jq = await loadJq();
+  const load = () => {
+    beforeEngine?.();
+    return loadJq();
+  };
   try {
-    return await runJqOn(rf, spec, { out, err, stallSeconds }, jq);
+    return await runJqOn(rf, spec, { out, err, stallSeconds }, load);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;

@@ -4,6 +4,8 @@
 // themselves get all records in one call. Output is cut at a record boundary when the budget is full (found by
 // bisecting the batch), so the next command can resume with --records. jq's output is watched as it is written
 // (jq-output.ts): a call is stopped once its output is past the budget, and an engine stopped so is replaced.
+// The filters agents write most are answered by jq-fast.ts with jq's exact output, and the engine is loaded only
+// for a call it declines.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,7 @@ import { continuationLine, OutputBudget } from '../render/budget.js';
 import { shellQuote } from '../describe/shell.js';
 import { formatCount } from '../units.js';
 import { BudgetedLines, StopJq, TrialOutput, type Cut, type StdoutWatch } from './jq-output.js';
+import { runFast } from './jq-fast.js';
 
 export interface JqSpec {
   filter: string;
@@ -149,8 +152,8 @@ type Called = { result: JqResult } | { inputRead: number; stderr: string } | nul
 type Item = { n: number; line: Buffer };
 
 /** Runs the filter over a result; returns jq's exit code (0, 1/4 with -e, 3 compile error, 5 runtime error). */
-export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, jq: Jq): Promise<number> {
-  const run = new JqRun(rf, spec, io, jq);
+export async function runJqOn(rf: ResultFile, spec: JqSpec, io: JqIO, load: () => Promise<Jq> = loadJq): Promise<number> {
+  const run = new JqRun(rf, spec, io, load);
   // the header, slurp, null input or a filter that reads `input` itself: one call; else batches of records
   return run.single ? run.inOneCall() : run.inBatches();
 }
@@ -173,8 +176,12 @@ class JqRun {
   /** -j: jq's output is not cut into lines. */
   private readonly joined: boolean;
   private readonly budget: OutputBudget;
-  /** The engine; null after a call was stopped or died in it (never reused then: a new one is loaded). */
-  private engine: Jq | null;
+  /**
+   * The engine, loaded when a call first needs it (jq-fast.ts answers many filters without it); null before, and
+   * after a call was stopped or died in it (never reused then: a new one is loaded).
+   */
+  private engine: Jq | null = null;
+  private fastDeclined = false;
   private readonly stalled: string;
   private readonly invalid: Set<number> | undefined;
   /** Output lines still to skip (--skip-lines). */
@@ -190,7 +197,7 @@ class JqRun {
     private readonly rf: ResultFile,
     private readonly spec: JqSpec,
     private readonly io: JqIO,
-    jq: Jq,
+    private readonly load: () => Promise<Jq>,
   ) {
     this.h = rf.header;
     this.flags = jqFlags(spec);
@@ -198,7 +205,6 @@ class JqRun {
     this.budget = new OutputBudget(spec.maxTokens, this.h.encoding);
     this.skip = { lines: spec.skipLines };
     this.single = spec.header || spec.slurp || spec.nullInput || readsInputs(spec.filter);
-    this.engine = jq;
     this.stalled = `the jq filter ran ${io.stallSeconds} s without finishing (an endless loop?): check the filter, or narrow the input first with --records or lro grep`;
     this.invalid = invalidSet(this.h);
   }
@@ -329,12 +335,17 @@ class JqRun {
   /** One call of the engine, its stdout to `watch`, which may stop it; null when the engine died. */
   private async call(input: string | Buffer, extra: string[], watch: StdoutWatch): Promise<Called> {
     const { spec, flags, io } = this;
-    this.engine ??= await loadJq();
-    const raw = this.engine.raw as JqRaw;
     // `--` last: a filter that starts with "-" (-.a, or -h after lro's own --) is the filter, not one of jq's options
     const program = spec.prelude ? `${spec.prelude}\n${spec.filter}` : spec.filter;
-    const run = () => raw(input, program, [...flags, ...extra, '--'], watch);
+    const args = [...flags, ...extra, '--'];
     try {
+      // jq-fast.ts first; once it declines (the filter, or records like these), the rest goes to jq alone
+      const fast = this.fastDeclined ? null : runFast(input, program, args, watch);
+      if (fast) return { result: fast };
+      this.fastDeclined = true;
+      this.engine ??= await this.load();
+      const raw = this.engine.raw as JqRaw;
+      const run = () => raw(input, program, args, watch);
       return { result: quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, this.stalled))) };
     } catch (e) {
       // stopped mid-write or dead: the instance holds a half-done run of jq, so nothing else runs on it

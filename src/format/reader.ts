@@ -222,7 +222,7 @@ export const LONG_RECORD = 8 << 20;
  * (by a scan for its newline) only when asked for, or when the next run is.
  */
 export type RecordRun =
-  | { kind: 'lines'; data: Buffer; n: number; offset: number }
+  | { kind: 'lines'; data: Buffer; n: number; offset: number; /** how many lines data holds */ lines: number }
   | { kind: 'long'; n: number; offset: number; head: Buffer; size: () => number };
 
 /**
@@ -247,8 +247,9 @@ export function* recordRuns(rf: ResultFile, long = LONG_RECORD, at = { n: 1, off
       const end = buf.lastIndexOf(0x0a, filled - 1) + 1;
       if (end > 0) {
         const data = buf.subarray(0, end);
-        yield { kind: 'lines', data, n, offset: pos };
-        n += countNewlines(data);
+        const lines = countNewlines(data);
+        yield { kind: 'lines', data, n, offset: pos, lines };
+        n += lines;
       } else if (filled < buf.length) continue;
       else {
         let size = -1;
@@ -417,7 +418,7 @@ function* originalLines(rf: ResultFile, reuse: boolean): Generator<Uint8Array> {
       yield n === h.count ? eol.subarray(0, lastEol) : eol;
       continue;
     }
-    const lines = countNewlines(run.data);
+    const lines = run.lines;
     if (n + lines > h.count) throw moreRecordsThanHeader(h.count);
     const cut = n + lines === h.count ? eol.length - lastEol : 0; // bytes to drop at the end of this run
     if (h.content_type === 'text') {

@@ -33,9 +33,13 @@ describe('code cache', () => {
     const off = run(BIN, 'taken', ['offload', '--force'], '{"a":1}\n{"a":2}\n');
     expect(off.code).toBe(0);
     expect(off.cache).toEqual({ 'cli-offload.cjs': true });
-    const jq = run(BIN, 'taken', ['jq', 'last', '.a']);
+    // a filter jq's engine runs (`.a` alone is answered without it: jq-fast.ts), and one it does not
+    const jq = run(BIN, 'taken', ['jq', 'last', '.a + 0']);
     expect(jq.out).toBe('1\n2\n');
     expect(jq.cache).toEqual({ 'cli-jq.cjs': true, 'jq/jq.cjs': true });
+    const fast = run(BIN, 'taken', ['jq', 'last', '.a']);
+    expect(fast.out).toBe('1\n2\n');
+    expect(fast.cache).toEqual({ 'cli-jq.cjs': true });
     // a large input: the analysis worker, loaded by a require() that the bundle had as import()
     const big = run(BIN, 'taken', ['offload'], `${LOG.toString('latin1').trimEnd()}\n`.repeat(15));
     expect(big.code).toBe(0);
@@ -73,7 +77,7 @@ describe('code cache', () => {
     expect(files(['--force'], 'hi\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
     expect(files(['offload', '--force'], 'a\nb\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
     expect(files(['read', 'last'])).toEqual({ 'cli-read.cjs': 'cli-read.cjs.bin' });
-    expect(files(['jq', 'last', '.'])).toEqual({ 'cli-jq.cjs': 'cli-jq.cjs.bin', 'jq/jq.cjs': 'jq-jq.cjs.bin' });
+    expect(files(['jq', 'last', '. + {}'])).toEqual({ 'cli-jq.cjs': 'cli-jq.cjs.bin', 'jq/jq.cjs': 'jq-jq.cjs.bin' });
     expect(files(['ls'])).toEqual({ 'cli.cjs': 'cli.cjs.bin' });
     expect(files(['--help'])).toEqual({ 'cli.cjs': 'cli.cjs.bin' });
     expect(files(['-V', 'x'])).toEqual({ 'cli.cjs': 'cli.cjs.bin' });

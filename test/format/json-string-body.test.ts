@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { decodeJsonStringRecord, encodeSurrogateEscape, jsonStringOfBytes } from '../../src/format/escape.js';
 import { jsonStringPieces } from '../../src/format/record-text.js';
 import { MAX_TOKEN_BYTES } from '../../src/tokens/tokenizer.js';
+import { decodeTextLines } from '../../src/format/content-text.js';
 
 const byParse = (record: Buffer) => encodeSurrogateEscape(JSON.parse(record.toString('utf8')) as string);
 
@@ -51,6 +52,33 @@ describe('MAX_TOKEN_BYTES', () => {
       let longest = 0;
       for (let r = 0; r < n; r++) longest = Math.max(longest, b.readUInt32LE(start + 4 * (r + 1)) - b.readUInt32LE(start + 4 * r));
       expect(longest, encoding).toBe(MAX_TOKEN_BYTES);
+    }
+  });
+});
+
+describe('whole text records decoded in a run (decodeTextLines, as lro cat and read give them back)', () => {
+  const run = (records: Buffer[]) => Buffer.concat(records.flatMap((r) => [r, Buffer.from('\n')]));
+
+  it('give every record as JSON.parse does, each followed by the line ending', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const got = decodeTextLines(run(samples), 1, Buffer.from(eol));
+      expect(got.records).toBe(samples.length);
+      expect(got.bytes.equals(Buffer.concat(samples.flatMap((s) => [byParse(s), Buffer.from(eol)])))).toBe(true);
+    }
+  });
+
+  it('refuse, naming the record, what is not one JSON string per line', () => {
+    const refused = [
+      ['"ok"\n"raw " quote"\n', 2], // an unescaped quote ends the string before the line does
+      ['"ok"\n"escaped close\\"\n', 2], // the closing quote escaped: the string never ends
+      ['"ok"\n"a\\', 2], // no newline at the end of the run
+      ['"ok"\nbare\n', 2],
+      ['"ok"\n"\n', 2],
+      ['"ok"\n"bad \\x escape"\n', 2],
+      ['"ok"\n"two" "strings"\n', 2],
+    ] as const;
+    for (const [text, n] of refused) {
+      expect(() => decodeTextLines(Buffer.from(text), 1, Buffer.from('\n')), text).toThrow(`record ${n} is not what a text result holds`);
     }
   });
 });

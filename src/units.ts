@@ -83,3 +83,8 @@ export function formatCount(n: number): string {
   const grouped = s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return n < 0 ? `-${grouped}` : grouped;
 }
+
+/** A count and its noun: `1 record`, `12 records`, `1,234 lines`. */
+export function formatCounted(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}

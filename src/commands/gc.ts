@@ -13,7 +13,7 @@ import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
 import { checkSession, sessionDir } from '../store/session.js';
 import { writerMayBeAlive } from '../store/writers.js';
-import { formatBytes, formatCount, formatDuration, parseDuration, parseSize } from '../units.js';
+import { formatBytes, formatCount, formatCounted, formatDuration, parseDuration, parseSize } from '../units.js';
 import { parseTempFileName } from '../format/naming.js';
 
 export interface GcOptions {
@@ -88,18 +88,14 @@ class Progress {
   }
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
-
 /** The human summary: `removed 12 results, freed 5.0 MB; kept 40 results`. */
 export function gcSummary(report: GcReport): string {
   const temps = report.files.filter((f) => f.kind === 'temp' || f.kind === 'claim').length;
   const results = report.files.length - temps;
-  const what = `${plural(results, 'result')}${temps ? ` and ${plural(temps, 'temporary file')}` : ''}`;
+  const what = `${formatCounted(results, 'result')}${temps ? ` and ${formatCounted(temps, 'temporary file')}` : ''}`;
   const freed = formatBytes(report.freed_bytes);
-  const keptTemps = report.kept_temp_count ? ` and ${plural(report.kept_temp_count, 'temporary file')} being written` : '';
-  const kept = `${plural(report.kept_count, 'result')}${keptTemps}`;
+  const keptTemps = report.kept_temp_count ? ` and ${formatCounted(report.kept_temp_count, 'temporary file')} being written` : '';
+  const kept = `${formatCounted(report.kept_count, 'result')}${keptTemps}`;
   return report.dry_run ? `would remove ${what}, would free ${freed}; would keep ${kept}` : `removed ${what}, freed ${freed}; kept ${kept}`;
 }
 
@@ -284,7 +280,7 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
 
   await printReport(report, opts, io);
   if (failures.length > 0) {
-    const what = `could not remove ${plural(failures.length, 'file')} (${failures[0]})`;
+    const what = `could not remove ${formatCounted(failures.length, 'file')} (${failures[0]})`;
     throw new LroError(`${what}: check the permissions of ${report.dir}`);
   }
   return 0;

@@ -3,7 +3,7 @@
 // it replaces saves nothing), so it is built at decreasing levels of detail until it fits.
 import { streamsNote } from './streams-note.js';
 import type { Header } from '../format/header.js';
-import { formatBytes, formatCount } from '../units.js';
+import { formatBytes, formatCount, formatCounted } from '../units.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { FieldValues, RecordStats } from './record-stats.js';
 import { interestingValue, recordRecipes, renderRecipes, textRecipes, type JqRecipe } from './recipes.js';
@@ -372,7 +372,7 @@ function kindGuidance(h: Header, k: KindFacts, size: string): string {
   const what =
     h.content_type === 'json' && h.split === 'none'
       ? `1 JSON document (${k.kind}${map}, ${size})`
-      : `${formatCount(h.count)} ${h.content_type === 'text' ? 'lines' : 'records'} of ${k.kind} (${size})`;
+      : `${formatCounted(h.count, h.content_type === 'text' ? 'line' : 'record')} of ${k.kind} (${size})`;
   const n = k.errorCount ?? 0;
   const first = k.errorLines?.[0];
   let errors = '';
@@ -409,7 +409,7 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
       : [`lro read ${id} --head 50`];
     if (repeats(t)) next.push(`lro count ${id} --by template`);
     next.push(`lro read ${id} --tail 50`);
-    return `${formatCount(h.count)} lines (${size}) stored as ${id}; nothing printed.${errors} Next: ${quoted(next)}. Record N is line N.`;
+    return `${formatCounted(h.count, 'line')} (${size}) stored as ${id}; nothing printed.${errors} Next: ${quoted(next)}. Record N is line N.`;
   }
   const r = stats.records;
   const k = jsonKind(h, r);
@@ -426,7 +426,7 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   } else if (recipes[0]) next.push(recipes[0].command);
   next.push(`lro read ${id} --head 5`);
   return (
-    `${formatCount(h.count)} records (one ${what} each, ${size}) stored as ${id}; nothing printed.${skipped} ` +
+    `${h.count === 1 ? `1 record (one ${what}` : `${formatCount(h.count)} records (one ${what} each`}, ${size}) stored as ${id}; nothing printed.${skipped} ` +
     `Next: ${quoted(next)}. where takes FIELD=VALUE, 'FIELD>N', FIELD~REGEX (several: all must hold); lro jq ${id} 'FILTER' for the rest.`
   );
 }

@@ -32,6 +32,15 @@ describe('descriptor quality', () => {
     expect(getTokenizer('o200k_base').count(text)).toBeLessThanOrEqual(1000);
   });
 
+  it('a count of one is said in the singular', async () => {
+    const one = await describeInput('{"a":1}');
+    expect(one.d.guidance).toMatch(/^1 record \(one object, ~\d+ tokens\) stored as /);
+    const two = await describeInput('{"a":1}\n{"a":2}\n');
+    expect(two.d.guidance).toMatch(/^2 records \(one object each, ~\d+ tokens\) stored as /);
+    const line = await describeInput('a single line\n');
+    expect(line.d.guidance).toMatch(/^1 line \(~\d+ tokens?\) stored as /);
+  });
+
   it('text that does not repeat itself has no templates', async () => {
     const prose = Array.from({ length: 400 }, (_, i) => `${['alpha', 'beta', 'gamma', 'delta'][i % 4]} word${i} says something ${'x'.repeat(i % 13)} new about topic ${i * 7}`).join('\n');
     const { d } = await describeInput(prose);

@@ -23,6 +23,9 @@ const MAGIC = 'LROBPE2\n';
 const HEAP_MIN_PIECE = 48; // below this, a plain scan of adjacent pairs is faster than a heap (bpe.wat: the same 48)
 const CACHE_MAX_PIECE = 48;
 const CACHE_MAX_ENTRIES = 20000;
+/** Longer pieces are cached apart, fewer of them (at most 2 MB of keys). */
+const LONG_CACHE_MAX_PIECE = 4096;
+const LONG_CACHE_MAX_ENTRIES = 256;
 /**
  * The longest token of both vocabularies, in bytes (o200k_base and cl100k_base: 128; test/engines checks it),
  * so a text of B bytes has at least B / MAX_TOKEN_BYTES tokens: a budget can refuse a text far too long for it
@@ -101,6 +104,7 @@ class BpeTokenizer implements Tokenizer {
   private readonly regex: RegExp;
   private scratch = new Uint8Array(1024);
   private readonly cache = new Map<string, number>();
+  private readonly longCache = new Map<string, number>();
   // Reusable work arrays for the merges.
   private starts = new Int32Array(64);
   private pairRanks = new Float64Array(64);
@@ -179,7 +183,16 @@ class BpeTokenizer implements Tokenizer {
       this.cache.set(piece, count);
       return count;
     }
-    return len < HEAP_MIN_PIECE ? this.mergeScan(bytes, len) : mergeHeap(this.table, bytes, len);
+    if (len < HEAP_MIN_PIECE) return this.mergeScan(bytes, len);
+    if (end - start > LONG_CACHE_MAX_PIECE) return mergeHeap(this.table, bytes, len);
+    // a long piece that repeats (lines of blanks, rules of dashes): each counted once
+    const piece = text.slice(start, end);
+    const hit = this.longCache.get(piece);
+    if (hit !== undefined) return hit;
+    const count = mergeHeap(this.table, bytes, len);
+    if (this.longCache.size >= LONG_CACHE_MAX_ENTRIES) this.longCache.clear();
+    this.longCache.set(piece, count);
+    return count;
   }
 
   /** UTF-8 of text[start, end) into this.scratch (lone surrogates become U+FFFD, as TextEncoder does). */
@@ -267,62 +280,20 @@ function mergeHeap(table: RankTable, bytes: Uint8Array, len: number): number {
     prev[i] = i - 1;
     alive[i] = 1;
   }
-  let heapRank = new Float64Array(len * 2 + 16);
-  let heapStart = new Int32Array(len * 2 + 16);
-  let heapEnd = new Int32Array(len * 2 + 16);
-  let size = 0;
-  const less = (a: number, b: number) => heapRank[a] < heapRank[b] || (heapRank[a] === heapRank[b] && heapStart[a] < heapStart[b]);
-  const swap = (a: number, b: number) => {
-    const r = heapRank[a], s = heapStart[a], e = heapEnd[a];
-    heapRank[a] = heapRank[b]; heapStart[a] = heapStart[b]; heapEnd[a] = heapEnd[b];
-    heapRank[b] = r; heapStart[b] = s; heapEnd[b] = e;
-  };
-  const push = (rank: number, start: number, end: number) => {
-    if (size === heapRank.length) {
-      const grow = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
-        const b = make(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      heapRank = grow(heapRank, (n) => new Float64Array(n));
-      heapStart = grow(heapStart, (n) => new Int32Array(n));
-      heapEnd = grow(heapEnd, (n) => new Int32Array(n));
-    }
-    let i = size++;
-    heapRank[i] = rank; heapStart[i] = start; heapEnd[i] = end;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!less(i, parent)) break;
-      swap(i, parent);
-      i = parent;
-    }
-  };
-  const pop = () => {
-    size--;
-    swap(0, size);
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < size && less(l, m)) m = l;
-      if (r < size && less(r, m)) m = r;
-      if (m === i) break;
-      swap(i, m);
-      i = m;
-    }
-  };
+  const heap = new PairHeap(len);
   const pushPair = (start: number) => {
     const mid = next[start];
     if (mid >= len) return;
     const end = next[mid];
     const rank = table.rank(bytes, start, end);
-    if (rank >= 0) push(rank, start, end);
+    if (rank >= 0) heap.push(rank, start, end);
   };
   for (let i = 0; i < len - 1; i++) pushPair(i);
   let parts = len;
-  while (size > 0) {
-    const start = heapStart[0], end = heapEnd[0];
-    pop();
+  while (heap.size > 0) {
+    const start = heap.topStart();
+    const end = heap.topEnd();
+    heap.pop();
     if (!alive[start]) continue;
     const mid = next[start];
     if (mid >= len || next[mid] !== end) continue;
@@ -334,6 +305,67 @@ function mergeHeap(table: RankTable, bytes: Uint8Array, len: number): number {
     pushPair(start);
   }
   return parts;
+}
+
+/**
+ * mergeHeap's min-heap of pairs, lowest rank first and, among equal ranks, the leftmost: one key per entry,
+ * rank * (len + 1) + start (exact in a double: ranks are below 2^18, pieces below 2^32 bytes), and the pair's end
+ * beside it. Sized for every entry a merge can make (the first pairs, then at most two a merge), so it never grows:
+ * a 5 MB run of spaces (one piece) took 6 s with three growing arrays and a comparison closure, 1.2 s so.
+ */
+class PairHeap {
+  private readonly keys: Float64Array;
+  private readonly ends: Int32Array;
+  private readonly span: number;
+  size = 0;
+
+  constructor(len: number) {
+    this.keys = new Float64Array(3 * len + 16);
+    this.ends = new Int32Array(3 * len + 16);
+    this.span = len + 1;
+  }
+
+  topStart(): number {
+    return this.keys[0] % this.span;
+  }
+
+  topEnd(): number {
+    return this.ends[0];
+  }
+
+  push(rank: number, start: number, end: number): void {
+    const { keys, ends } = this;
+    const key = rank * this.span + start;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (keys[parent] <= key) break;
+      keys[i] = keys[parent];
+      ends[i] = ends[parent];
+      i = parent;
+    }
+    keys[i] = key;
+    ends[i] = end;
+  }
+
+  pop(): void {
+    const { keys, ends } = this;
+    const size = --this.size;
+    const key = keys[size];
+    const end = ends[size];
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const c = l + 1 < size && keys[l + 1] < keys[l] ? l + 1 : l;
+      if (keys[c] >= key) break;
+      keys[i] = keys[c];
+      ends[i] = ends[c];
+      i = c;
+    }
+    keys[i] = key;
+    ends[i] = end;
+  }
 }
 
 const loaded = new Map<Encoding, Tokenizer>();

@@ -34,6 +34,25 @@ describe('tokenizer', () => {
       }
     });
   }
+  it('counts long pieces like js-tiktoken, the first time and when they repeat (the long-piece cache)', () => {
+    const blankLines = `${' '.repeat(100)}\n`.repeat(12); // one piece of 1.2 KB: \s*[\r\n]+ spans lines of blanks
+    const rule = '='.repeat(80);
+    const texts = [
+      blankLines,
+      `log start\n${rule}\nstep one\n${rule}\nstep two\n${rule}\n`.repeat(3),
+      `${'-'.repeat(300)} ${'ab'.repeat(100)}\n`.repeat(4),
+      ' '.repeat(4200) + 'x', // longer than the cache takes
+      `x${'\t '.repeat(300)}y`,
+    ];
+    for (const enc of ['o200k_base', 'cl100k_base'] as const) {
+      const tok = getTokenizer(enc);
+      for (const t of texts) {
+        const want = refCount(enc, t); // (js-tiktoken is quadratic in a piece's length: counted once)
+        expect([tok.count(t), tok.count(t)], JSON.stringify(t.slice(0, 30))).toEqual([want, want]);
+      }
+    }
+  });
+
   it('is linear on one long unbroken run (the js-tiktoken trap)', () => {
     const tok = getTokenizer('o200k_base');
     const start = performance.now();

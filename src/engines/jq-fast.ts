@@ -32,8 +32,11 @@ const decline = (): never => {
 /** The flags this runs with (lro jq passes each output flag by itself); any other declines. */
 const KNOWN_FLAGS = new Set(['-c', '-r', '-j', '-s', '--']);
 
-/** Input bytes this takes at most in one call (a batch is 1 MB; only a slurp is larger). */
-const MAX_INPUT_BYTES = 32 << 20;
+/**
+ * Input bytes this takes at most in one call (a batch is about 1 MB): all of a call's outputs are made before the
+ * first is written, so a larger input (a slurp, one huge record) goes to jq, whose output is stopped at the budget.
+ */
+const MAX_INPUT_BYTES = 4 << 20;
 
 /** jq's result of one call, as the engine gives it with a watch (stdout went to the watch). */
 export type FastResult = { stdout: string; stderr: string; exitCode: number };
@@ -46,7 +49,6 @@ export type FastResult = { stdout: string; stderr: string; exitCode: number };
 export function runFast(input: Buffer | string, program: string, flags: string[], watch: StdoutWatch): FastResult | null {
   if (!flags.every((f) => KNOWN_FLAGS.has(f))) return null;
   const filter = parsed(program);
-  // (a slurp of a large result is jq's: its heap is bounded, and a string of it may be longer than V8 makes one)
   if (!filter || typeof input === 'string' || input.length > MAX_INPUT_BYTES) return null;
   const raw = flags.includes('-r') || flags.includes('-j');
   const end = flags.includes('-j') ? '' : '\n';
@@ -66,7 +68,8 @@ export function runFast(input: Buffer | string, program: string, flags: string[]
       });
     }
   } catch (e) {
-    if (e instanceof Decline) return null;
+    // (RangeError: a value nested deeper than JSON.parse, JSON.stringify or this recursion go; jq has its own limit)
+    if (e instanceof Decline || e instanceof RangeError) return null;
     throw e;
   }
   // every output known: only now does the watch see them (a decline half way would have left it fed); how far

@@ -211,6 +211,14 @@ describe('jq filters answered without the engine', () => {
     expect(answered).toBeGreaterThan(300);
   });
 
+  it('declines a record nested deeper than it goes, and an input larger than it takes', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    expect(runFast(input([deep]), '.', ['-c', '--'], () => undefined)).toBeNull();
+    const big = Array.from({ length: 60_000 }, (_, i) => `{"i":${i},"pad":"${'x'.repeat(64)}"}`);
+    expect(runFast(input(big), 'length', ['-s', '--'], () => undefined)).toBeNull();
+    expect(runFast(input(big.slice(0, 1000)), 'length', ['-s', '--'], () => undefined)).not.toBeNull();
+  });
+
   it('declines what it cannot be sure of, before writing anything', () => {
     const rec = ['{"a":1.0,"b":"x"}'];
     for (const [filter, flags] of [

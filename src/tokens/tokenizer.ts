@@ -101,7 +101,8 @@ class RankTable {
 }
 
 class BpeTokenizer implements Tokenizer {
-  private readonly regex: RegExp;
+  /** The pre-tokenizer's pattern, made when a piece first needs it (making it reads its Unicode classes: ~10 ms). */
+  private patternRegex: RegExp | null = null;
   private scratch = new Uint8Array(1024);
   private readonly cache = new Map<string, number>();
   private readonly longCache = new Map<string, number>();
@@ -114,9 +115,15 @@ class BpeTokenizer implements Tokenizer {
     private readonly table: RankTable,
     private readonly kernel: BpeKernel,
   ) {
-    // Sticky: the pattern's alternatives cover every character, so pieces are contiguous and each match starts
-    // where the last ended; test() then finds them without allocating match arrays or substrings.
-    this.regex = new RegExp(table.pattern, 'uy');
+  }
+
+  /**
+   * Sticky: the pattern's alternatives cover every character, so pieces are contiguous and each match starts where
+   * the last ended; test() then finds them without allocating match arrays or substrings. Only text outside ASCII
+   * (pretokenize.ts decides the rest) needs it.
+   */
+  private get regex(): RegExp {
+    return (this.patternRegex ??= new RegExp(this.table.pattern, 'uy'));
   }
 
   /**

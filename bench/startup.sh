@@ -6,7 +6,7 @@
 #   2. every reader (read, cat, grep, jq, where, count, info) on a 1 MB result, start-up included (target: at most
 #      150 ms)
 # The same build without V8's code cache (bin/code-cache.js) runs beside, for what the cache gains; with
-# LRO_BASELINE=/path/to/other/bin/lro.js, that build's start-up too (e.g. a checkout before a change).
+# LRO_BASELINE=/path/to/other/bin/lro.js, every row again with that build (e.g. a checkout before a change).
 # The machine's load average is printed at the start and the end: quote it with a figure.
 # Usage: bench/startup.sh   (RUNS=15 by default). Needs: npm run build.
 . "$(dirname "$0")/lib.sh"
@@ -50,12 +50,12 @@ cmds=(
   "grep literal (1 MB), no code cache" "-" "$NOCACHE grep $T WindowManager"
 )
 if [ -n "${LRO_BASELINE:-}" ]; then
-  cmds+=(
-    "baseline: lro --version" "-" "node $LRO_BASELINE --version"
-    "baseline: lro read (small result)" "-" "node $LRO_BASELINE read $S --head 20"
-    "baseline: echo hi | lro offload" "-" "echo hi | node $LRO_BASELINE offload"
-    "baseline: read --head 50 (1 MB)" "-" "node $LRO_BASELINE read $T --head 50"
-  )
+  # every row of sections 1 and 2 again, run by the other build (its commands spelled the same after "lro")
+  n=${#cmds[@]}
+  for ((i = 3; i < n; i += 3)); do
+    case "${cmds[i]}" in *"no code cache"*) continue ;; esac
+    cmds+=("baseline: ${cmds[i]}" "-" "${cmds[i + 2]//$LRO/node $LRO_BASELINE}")
+  done
 fi
 # Round-robin, RUNS rounds after a warm-up round; wall time and CPU time (user + sys, from GNU time) of each run:
 # on a busy machine the wall time of a short command is mostly waiting for a core, its CPU time much less so.

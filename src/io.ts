@@ -37,6 +37,11 @@ export interface IO {
    * lets the process end even while a read is waiting. Without it, a stream is made from `stdin`.
    */
   stdinStream?: () => Readable;
+  /**
+   * The command runs alone in this process (the CLI), so it may set process-wide V8 flags (v8-flags.ts); not when
+   * the MCP server runs it for a tool call.
+   */
+  ownProcess?: boolean;
   /** Calls `handler` on SIGINT and SIGTERM instead of dying, until the returned function is called. */
   onSignal?: (handler: (signal: NodeJS.Signals) => void) => () => void;
 }
@@ -213,6 +218,7 @@ export function processIO(): IO {
     env,
     now: () => new Date(),
     inheritStdio: true,
+    ownProcess: true,
     stdinStream: () => process.stdin,
     onSignal(handler) {
       for (const sig of FORWARDED_SIGNALS) process.on(sig, handler);

@@ -9,6 +9,7 @@ import { OutputBatch } from '../render/batch.js';
 import { LONG_RECORD, printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { damaged, resolveResult } from '../store/resolve.js';
+import { optimiseLater } from '../v8-flags.js';
 import { parseTimeout } from '../units.js';
 import { UsageError } from '../errors.js';
 import { runGrepAll, type GrepCommandOptions } from './grep-all.js';
@@ -36,6 +37,12 @@ export async function runGrepCommand(id: string, pattern: string | undefined, o:
   if (pattern === undefined) throw new UsageError(`missing PATTERN after '${id}': ${ALL_USAGE}`);
   return runGrep(id, pattern, o, io, o.from !== undefined ? printFrom(o.from) : undefined);
 }
+
+/**
+ * Results whose search is done before V8's optimised code for it would be ready (v8-flags.ts); a smaller one is
+ * done before V8 would ask for it (and node:v8 is not loaded for nothing).
+ */
+const LATE_OPTIMISING_BYTES = { from: 256 << 10, to: 4 << 20 };
 
 /** --from N of one result's search: a record number (a next: line writes it after a cut inside a match's context). */
 function printFrom(text: string): number {
@@ -66,6 +73,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
     }
   }
   refuseBinary(rf, 'grep');
+  if (io.ownProcess && rf.size > LATE_OPTIMISING_BYTES.from && rf.size <= LATE_OPTIMISING_BYTES.to) optimiseLater();
   try {
     // a pattern that matches in linear time needs no watching
     const stall = plan.query.matcher.linearTime ? undefined : timeout;

@@ -1,7 +1,6 @@
 // `lro jq ID FILTER`: jq over the records (the header skipped), as `tail -n +2 FILE | jq FILTER`, with jq's
 // flags and exit codes (3 compile error, 5 runtime error), within the output budget. Each call of the engine is
 // watched and stopped if it makes no progress (an endless loop), and the engine's limits become a clear message.
-import { setFlagsFromString } from 'node:v8';
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
@@ -11,6 +10,7 @@ import { resolveResult } from '../store/resolve.js';
 import { formatCount, parseTimeout } from '../units.js';
 import { UsageError } from '../errors.js';
 import { refuseBinary } from './binary-result.js';
+import { setV8Flags } from '../v8-flags.js';
 
 
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {
@@ -24,10 +24,10 @@ export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): 
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   // A small result is done before V8's optimising tier would pay for itself: compiling jq's WebAssembly with
   // the baseline compiler only saves its background work (1 MB: about 40 ms less on a busy 2-core machine). The
-  // flag is process-wide, so only this command, which runs nothing else, sets it, once jq's engine is needed.
+  // flag is process-wide: set by the CLI's jq (not for an MCP tool call), once jq's engine is needed.
   const beforeEngine = () => {
     jqModule(); // loaded before the flag changes, for its code cache (see jqModule)
-    if (rf.size <= BASELINE_ONLY_BYTES) setFlagsFromString('--liftoff-only');
+    if (io.ownProcess && rf.size <= BASELINE_ONLY_BYTES) setV8Flags('--liftoff-only');
   };
   return runJqHere(rf, filter, o, io.env, (s) => io.stdout.write(s), (s) => io.stderr.write(s), timeout, beforeEngine);
 }

@@ -2,8 +2,8 @@
 // (scripts/build-secrets.mjs → dist/secrets/rules.json) and compiled here once, on first use, so commands that
 // never scan pay nothing. Every regex runs on a latin1 string of the input bytes (see scripts/re2-to-js.mjs).
 import { existsSync, readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import { Allowlist, type AllowlistSpec } from './allowlist.js';
+import { setV8Flags } from '../v8-flags.js';
 
 /** A rule as built (one entry of rules.json). */
 export interface RuleSpec {
@@ -172,7 +172,7 @@ class LazyRule implements Rule {
  */
 export function loadRules(): Rules {
   if (cached) return cached;
-  setFlagsFromString('--enable-experimental-regexp-engine');
+  setV8Flags('--enable-experimental-regexp-engine'); // (node:v8 loaded only here: importing it cost every command)
   const table = JSON.parse(readFileSync(rulesFile('rules.json'), 'utf8')) as RuleTable;
   const rules = table.rules.map((s, index): Rule => new LazyRule(s, index));
   const global = new Allowlist({ condition: 'OR', target: 'secret', regexes: table.allowlist.regexes, stopwords: table.allowlist.stopwords });

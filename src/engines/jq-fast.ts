@@ -292,13 +292,14 @@ class Parser {
   private at = 0;
 
   constructor(text: string) {
-    TOKEN.lastIndex = 0;
     let pos = 0;
     while (pos < text.length) {
-      if (/^\s*$/.test(text.slice(pos))) break;
       TOKEN.lastIndex = pos;
       const m = TOKEN.exec(text);
-      if (!m) decline();
+      if (!m) {
+        if (/^\s*$/.test(text.slice(pos))) break; // trailing space
+        decline();
+      }
       this.joined.push(m![0][0] !== undefined && !/\s/.test(m![0][0]));
       this.tokens.push(m![0].trim());
       pos = TOKEN.lastIndex;
@@ -330,35 +331,29 @@ class Parser {
     return this.eat('|') ? { t: 'pipe', a, b: this.pipe() } : a;
   }
 
-  private comma(): Node {
-    let a = this.or();
-    while (this.eat(',')) a = { t: 'comma', a, b: this.or() };
+  // jq's precedence, loosest first: | (from the right), then `,`, `or`, `and` (from the left), then comparisons
+  private comma = (): Node => this.fromLeft(',', 'comma', this.or);
+  private or = (): Node => this.fromLeft('or', 'or', this.and);
+  private and = (): Node => this.fromLeft('and', 'and', this.comparison);
+
+  /** `next (token next)*`, grouped from the left: a, b, c is (a, b), c. */
+  private fromLeft(token: string, t: 'comma' | 'or' | 'and', next: () => Node): Node {
+    let a = next();
+    while (this.eat(token)) a = { t, a, b: next() };
     return a;
   }
 
-  private or(): Node {
-    let a = this.and();
-    while (this.eat('or')) a = { t: 'or', a, b: this.and() };
-    return a;
-  }
-
-  private and(): Node {
-    let a = this.comparison();
-    while (this.eat('and')) a = { t: 'and', a, b: this.comparison() };
-    return a;
-  }
-
-  private comparison(): Node {
+  private comparison = (): Node => {
     const a = this.postfix();
     const op = this.peek();
-    if (op === '==' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') {
+    if (op !== undefined && COMPARISONS.has(op)) {
       this.at++;
       const b = this.postfix();
       if (COMPARISONS.has(this.peek() ?? '')) decline(); // jq refuses a chain (non-associative)
       return { t: 'compare', op, a, b };
     }
     return a;
-  }
+  };
 
   /** A term and its path steps: .a, ."a", .[0], .["a"], .[], each perhaps with ?. */
   private postfix(): Node {

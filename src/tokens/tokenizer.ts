@@ -181,25 +181,12 @@ class BpeTokenizer implements Tokenizer {
     if (len <= 1) return len;
     const bytes = this.scratch;
     if (this.table.rank(bytes, 0, len) >= 0) return 1;
-    if (end - start <= CACHE_MAX_PIECE) {
-      const piece = text.slice(start, end);
-      const hit = this.cache.get(piece);
-      if (hit !== undefined) return hit;
-      const count = this.mergeScan(bytes, len);
-      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-      this.cache.set(piece, count);
-      return count;
-    }
+    const chars = end - start;
+    if (chars <= CACHE_MAX_PIECE) return cached(this.cache, CACHE_MAX_ENTRIES, text.slice(start, end), () => this.mergeScan(bytes, len));
     if (len < HEAP_MIN_PIECE) return this.mergeScan(bytes, len);
-    if (end - start > LONG_CACHE_MAX_PIECE) return mergeHeap(this.table, bytes, len);
+    if (chars > LONG_CACHE_MAX_PIECE) return mergeHeap(this.table, bytes, len);
     // a long piece that repeats (lines of blanks, rules of dashes): each counted once
-    const piece = text.slice(start, end);
-    const hit = this.longCache.get(piece);
-    if (hit !== undefined) return hit;
-    const count = mergeHeap(this.table, bytes, len);
-    if (this.longCache.size >= LONG_CACHE_MAX_ENTRIES) this.longCache.clear();
-    this.longCache.set(piece, count);
-    return count;
+    return cached(this.longCache, LONG_CACHE_MAX_ENTRIES, text.slice(start, end), () => mergeHeap(this.table, bytes, len));
   }
 
   /** UTF-8 of text[start, end) into this.scratch (lone surrogates become U+FFFD, as TextEncoder does). */
@@ -373,6 +360,17 @@ class PairHeap {
     keys[i] = key;
     ends[i] = end;
   }
+}
+
+/** A piece's count from `cache`, or counted and kept (the cache emptied when it holds `max`). */
+function cached(cache: Map<string, number>, max: number, piece: string, count: () => number): number {
+  let n = cache.get(piece);
+  if (n === undefined) {
+    n = count();
+    if (cache.size >= max) cache.clear();
+    cache.set(piece, n);
+  }
+  return n;
 }
 
 const loaded = new Map<Encoding, Tokenizer>();

@@ -338,14 +338,21 @@ class JqRun {
     // `--` last: a filter that starts with "-" (-.a, or -h after lro's own --) is the filter, not one of jq's options
     const program = spec.prelude ? `${spec.prelude}\n${spec.filter}` : spec.filter;
     const args = [...flags, ...extra, '--'];
-    try {
-      // jq-fast.ts first; once it declines (the filter, or records like these), the rest goes to jq alone
-      const fast = this.fastDeclined ? null : runFast(input, program, args, watch);
-      if (fast) return { result: fast };
+    // jq-fast.ts first; once it declines (the filter, or records like these), the rest goes to jq alone
+    if (!this.fastDeclined) {
+      try {
+        const fast = runFast(input, program, args, watch);
+        if (fast) return { result: fast };
+      } catch (e) {
+        if (e instanceof StopJq) return { inputRead: e.inputRead, stderr: '' }; // the watch stopped it: past the budget
+        throw e;
+      }
       this.fastDeclined = true;
-      this.engine ??= await this.load();
-      const raw = this.engine.raw as JqRaw;
-      const run = () => raw(input, program, args, watch);
+    }
+    this.engine ??= await this.load();
+    const raw = this.engine.raw as JqRaw;
+    const run = () => raw(input, program, args, watch);
+    try {
       return { result: quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, this.stalled))) };
     } catch (e) {
       // stopped mid-write or dead: the instance holds a half-done run of jq, so nothing else runs on it

@@ -82,6 +82,8 @@ const ANALYZE_REGION = 64 << 10;
 /** How a preview hides secrets: a line masked, and what a line of a PEM private key block shows instead. */
 export interface PreviewMask {
   line: (bytes: Uint8Array) => Uint8Array;
+  /** Many lines (none holding a `\n`) masked, each as `line` masks it. */
+  lines: (lines: Uint8Array[]) => Uint8Array[];
   keyLine: string;
 }
 
@@ -211,12 +213,13 @@ export class TextAnalyzer {
     const lines = text.split('\n');
     lines.pop(); // after the last newline
     const m = this.mask;
-    const shown = lines.map((l) => {
+    const clean = lines.map((l) => {
       // a detector needs the start of a line only, and a line cut short bounds what its regexes cost
       const start = l.length > KIND_LINE_CHARS ? l.slice(0, KIND_LINE_CHARS) : l;
-      const clean = start.replace(ANSI_RE, '').replace(/\r$/, '');
-      return m ? Buffer.from(m.line(Buffer.from(clean))).toString('utf8') : clean;
+      return start.replace(ANSI_RE, '').replace(/\r$/, '');
     });
+    const masked = m?.lines(clean.map((l) => Buffer.from(l)));
+    const shown = !masked ? clean : masked.map((b) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8'));
     const complete = !this.sampleFull && shown.length === this.lineNo;
     const kind = detectKind({ lines: shown, total: this.lineNo, complete });
     const timestamped = shown.length ? shown.filter((l) => STAMP_RE.test(l.slice(0, 48))).length / shown.length : 0;

@@ -3,6 +3,8 @@
 // as 1. So the text of each message read from a stdio upstream is kept beside the parsed message (the message
 // object is the key: a message the proxy rebuilds has no text and is printed anew), and the client's transport
 // writes that text in place of JSON.stringify's. Node 20 has no JSON.rawJSON that would do the same losslessly.
+// An HTTP upstream's messages are parsed by the SDK's transport, not here: HttpTextKeeper notes their texts as the
+// responses stream past and gives a text to the message it is the text of.
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineReadBuffer } from './read-buffer.js';
@@ -56,4 +58,114 @@ export function sendKeptTextOnHttp(transport: StreamableHTTPServerTransport): St
     }
   };
   return transport;
+}
+
+/** Strings and numbers of JSON text (outside strings, a digit or `-` starts a number). */
+const JSON_TOKENS = /"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*/g;
+
+/** Whether JSON text holds a number JavaScript would print otherwise (above 2^53, -0, 1.0, 1E+2, 0.10). */
+function hasChangingNumber(text: string): boolean {
+  for (const m of text.matchAll(JSON_TOKENS)) if (m[0].charCodeAt(0) !== 0x22 && String(Number(m[0])) !== m[0]) return true;
+  return false;
+}
+
+/** A JSON-RPC answer: an id, with a result or an error. */
+type Answer = { id: string | number; result?: unknown; error?: unknown };
+const isAnswer = (m: unknown): m is Answer =>
+  typeof m === 'object' && m !== null && !Array.isArray(m) && 'id' in m && ('result' in m || 'error' in m);
+const answerKey = (id: unknown) => `${typeof id}:${String(id)}`;
+
+/** Texts noted and not yet given to their message (an answer the transport drops would stay): the last ones only. */
+const MAX_NOTED = 64;
+
+/**
+ * The texts of an HTTP upstream's answers, for the relay to pass on as written. The SDK's Streamable HTTP client
+ * transport parses each message itself (JSON.parse, then its schema, which makes a new object), so `fetch` here
+ * wraps the transport's: each answer's text is noted by its id as a JSON body or an SSE stream goes by, and
+ * `adopt`, given the message the transport hands on, keeps that text for it when the two are the same message
+ * (the text parsed prints as the message does). Only answers holding a number JavaScript would print otherwise
+ * are noted: any other prints anew with the same values. A batch (a JSON array) is not noted.
+ */
+export class HttpTextKeeper {
+  private readonly noted = new Map<string, string>();
+
+  /** `base`: the fetch wrapped (tests give their own). */
+  constructor(private readonly base: (url: string | URL, init?: RequestInit) => Promise<Response> = fetch) {}
+
+  readonly fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const res = await this.base(url, init);
+    if (res.status !== 200 || !res.body) return res;
+    const type = res.headers.get('content-type') ?? '';
+    const like = { status: res.status, statusText: res.statusText, headers: res.headers };
+    if (type.includes('text/event-stream')) return new Response(res.body.pipeThrough(this.sseNotes()), like);
+    if (!type.includes('application/json')) return res;
+    const text = await res.text();
+    this.note(text);
+    return new Response(text, like);
+  };
+
+  /** Keeps the noted text of this message (an answer the transport parsed), if it is the same message. */
+  adopt(message: unknown): void {
+    if (!isAnswer(message)) return;
+    const key = answerKey(message.id);
+    const text = this.noted.get(key);
+    if (text === undefined) return;
+    this.noted.delete(key);
+    if (JSON.stringify(JSON.parse(text)) === JSON.stringify(message)) texts.set(message, text);
+  }
+
+  private note(text: string): void {
+    if (text.length > MAX_KEPT_CHARS || !hasChangingNumber(text)) return;
+    let m: unknown;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      return; // the transport reports it
+    }
+    if (!isAnswer(m)) return;
+    this.noted.delete(answerKey(m.id));
+    this.noted.set(answerKey(m.id), text);
+    if (this.noted.size > MAX_NOTED) this.noted.delete(this.noted.keys().next().value as string);
+  }
+
+  /** Passes an SSE stream on as it is, noting each message event's data (the event stream format of the HTML spec). */
+  private sseNotes(): TransformStream<Uint8Array, Uint8Array> {
+    const decoder = new TextDecoder();
+    let rest = ''; // an unfinished line
+    let data: string[] | null = null;
+    let size = 0;
+    let event = '';
+    const line = (l: string) => {
+      if (l === '') {
+        if (data && size <= MAX_KEPT_CHARS && (event === '' || event === 'message')) this.note(data.join('\n'));
+        [data, size, event] = [null, 0, ''];
+        return;
+      }
+      const colon = l.indexOf(':');
+      if (colon === 0) return; // a comment
+      const name = colon < 0 ? l : l.slice(0, colon);
+      const value = colon < 0 ? '' : l.slice(l[colon + 1] === ' ' ? colon + 2 : colon + 1);
+      if (name === 'event') event = value;
+      else if (name === 'data') {
+        size += value.length + 1;
+        if (size <= MAX_KEPT_CHARS) (data ??= []).push(value);
+        else data = [];
+      }
+    };
+    return new TransformStream({
+      transform(chunk, controller) {
+        controller.enqueue(chunk);
+        const text = rest + decoder.decode(chunk, { stream: true });
+        // a line ends at \r\n, \n or \r; a \r last may be the start of a \r\n
+        const whole = text.endsWith('\r') ? text.slice(0, -1) : text;
+        const end = Math.max(whole.lastIndexOf('\n'), whole.lastIndexOf('\r'));
+        if (end < 0) {
+          rest = text;
+          return;
+        }
+        for (const l of whole.slice(0, end + 1).split(/\r\n|\r|\n/).slice(0, -1)) line(l);
+        rest = text.slice(end + 1);
+      },
+    });
+  }
 }

@@ -13,7 +13,7 @@ import { spawnError } from '../commands/run.js';
 import { shellQuote } from '../describe/shell.js';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { TextKeepingReadBuffer } from './raw-json.js';
+import { HttpTextKeeper, TextKeepingReadBuffer } from './raw-json.js';
 import { MAX_UPSTREAM_MESSAGE, useLineReadBuffer } from './read-buffer.js';
 
 /** Where the upstream is: a command line, or a URL with extra request headers. */
@@ -126,6 +126,21 @@ class StdioUpstream extends StdioClientTransport {
   }
 }
 
+/** Has each message the transport hands on carry the text the keeper noted for it (whoever sets onmessage). */
+function adoptingTexts(transport: Transport, keeper: HttpTextKeeper): void {
+  let handler: Transport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => handler,
+    set: (h: Transport['onmessage']) => {
+      handler = h && ((message, extra) => {
+        keeper.adopt(message);
+        h(message, extra);
+      });
+    },
+  });
+}
+
 /** Starts the upstream; a command that cannot be started is an LroError (127 not found, 126 otherwise). */
 export async function startUpstream(target: UpstreamTarget, io: IO): Promise<Upstream> {
   if ('url' in target) {
@@ -136,7 +151,9 @@ export async function startUpstream(target: UpstreamTarget, io: IO): Promise<Ups
       throw new UsageError(`invalid --url '${target.url}': expected an http(s) URL such as http://127.0.0.1:8931/mcp`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`invalid --url '${target.url}': only http and https are supported`);
-    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: target.headers } });
+    const keeper = new HttpTextKeeper();
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: target.headers }, fetch: keeper.fetch });
+    adoptingTexts(transport, keeper);
     await transport.start();
     return {
       transport,

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, tempDir } from '../helpers/cli.js';
+import { BIN, cleanup, tempDir } from '../helpers/cli.js';
 import { childPids, EVERYTHING, httpClient, httpServer, INITIALIZE, mcpEnv, NODE, progressPrefix, rawRequest, spawnedClient, stdioClient, textOf } from '../helpers/mcp.js';
 
 let root: string;
@@ -255,6 +255,36 @@ describe('lro mcp proxy --url', () => {
     const echoed = await client.callTool({ name: 'echo', arguments: { message: 'stored, as any result above its threshold' } });
     const id = /\bid: ([0-9A-Z]{26})\b/.exec(textOf(echoed))![1];
     expect(textOf(await client.callTool({ name: 'lro_read', arguments: { id, raw: true } }))).toBe('Echo: stored, as any result above its threshold\n');
+  });
+
+  it('passes a result on byte for byte as the HTTP upstream wrote it (integers above 2^53, -0, 1.0, 1E+2)', async () => {
+    // the upstream: another proxy serving the fake server over HTTP, which answers as that server wrote (above)
+    const fake = join(__dirname, '../helpers/fake-upstream.mjs');
+    const inner = await httpServer(['mcp', 'proxy', '--http', '--', NODE, fake], mcpEnv(join(root, 'store')));
+    children.push(inner.child);
+    const args = ['mcp', 'proxy', '--url', inner.url, '--header', `Authorization: Bearer ${inner.token}`];
+    const outer = spawn(NODE, [BIN, ...args], { env: mcpEnv(join(root, 'store-url')), stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(outer);
+    let out = '';
+    const line = (id: number) =>
+      new Promise<string>((done) => {
+        const look = () => {
+          const l = out.split('\n').find((x) => x.includes(`"id":${id},`));
+          if (l !== undefined && out.includes(`${l}\n`)) done(l);
+          else outer.stdout!.once('data', look);
+        };
+        look();
+      });
+    outer.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    outer.stdin!.write(`${INITIALIZE}\n`); // as a client does, the rest only once it is answered
+    await line(1);
+    outer.stdin!.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    outer.stdin!.write('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"exact","arguments":{}}}\n');
+    expect(await line(7)).toBe(
+      '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"n: 9007199254740993"}],' +
+        '"structuredContent":{"big":9007199254740993,"neg":-0,"one":1.0,"hundred":1E+2}}}',
+    );
+    outer.stdin!.end();
   });
 
   it('an upstream that goes away mid-call: the call gets an error result, lro exits 2 saying so', async () => {

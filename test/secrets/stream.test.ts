@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MAX_LINE, SecretScanner } from '../../src/secrets/stream.js';
-import { maskSecrets } from '../../src/secrets/mask.js';
+import { maskLines, maskSecrets } from '../../src/secrets/mask.js';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const GHP = 'ghp_R8sTq2LmZx9Vb4Nc7Wd1Ye5Uf3Ig6Hj0Kk2X';
 const KEY = [
@@ -92,6 +94,25 @@ describe('SecretScanner', () => {
     expect(Buffer.from(maskSecrets(Buffer.from(`export TOKEN=${GHP}`))).toString()).toBe('export TOKEN=[MASKED:github-pat]');
     const clean = Buffer.from('nothing here');
     expect(maskSecrets(clean)).toBe(clean);
+  });
+
+  it('masks many lines at once as it masks each: every line of gitleaks\' examples, keyed secrets and a PEM key', () => {
+    const strings = (file: string): string[] => {
+      const out: string[] = [];
+      const walk = (v: unknown): void => {
+        if (typeof v === 'string') out.push(...v.split('\n'));
+        else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+      };
+      walk(JSON.parse(readFileSync(resolve(__dirname, 'fixtures', file), 'utf8')));
+      return out;
+    };
+    const lines = [...strings('gitleaks-examples.json'), ...strings('keyed-secrets.json'), ...KEY.split('\n'), '', 'plain'];
+    const bytes = lines.map((l) => Buffer.from(l));
+    const one = bytes.map((b) => Buffer.from(maskSecrets(b)).toString());
+    const many = maskLines(bytes).map((b) => Buffer.from(b).toString());
+    expect(many).toEqual(one);
+    expect(one.filter((l, i) => l !== lines[i]).length).toBeGreaterThan(250); // the examples do hold secrets (296 lines masked)
+    expect(maskLines(bytes.slice(-2))).toEqual(bytes.slice(-2));
   });
 });
 

@@ -5,6 +5,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { decodeTime } from 'ulid';
 import { LroError } from '../errors.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
@@ -331,7 +332,7 @@ export function findRemote(store: RemoteStore, id: string): RemoteResult | null 
     return { key: keyOf(store, rel), size: NaN, mtimeMs: 0, rel, id, session: place.session };
   }
   const since = pointersSince(store);
-  if (since !== null && ulidTime(id) >= since) return null;
+  if (since !== null && isUlid(id) && decodeTime(id) >= since) return null;
   return listRemote(store).find((r) => r.id === id) ?? null;
 }
 
@@ -407,15 +408,6 @@ function markPointers(store: RemoteStore): void {
     }
   }
 }
-
-/** The time of a ULID (its first 10 characters, Crockford base32), in ms. */
-function ulidTime(id: string): number {
-  let ms = 0;
-  for (const c of id.slice(0, 10)) ms = ms * 32 + CROCKFORD.indexOf(c);
-  return ms;
-}
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 function readOrNull(path: string): string | null {
   try {

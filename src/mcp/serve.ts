@@ -17,7 +17,7 @@ import { Relay, type RelayLimits } from './relay.js';
 import { ResultCap } from './result-cap.js';
 import { lroServer } from './server.js';
 import { stdioServerTransport } from './stdio.js';
-import { CALL_MEMORY_MB, DEFAULT_WORKERS, ToolPool, toolWorkerScript, type McpTools } from './tool-pool.js';
+import { CALL_MEMORY_MB, DEFAULT_WORKERS, forClient, ToolPool, toolWorkerScript, type McpTools } from './tool-pool.js';
 import { startUpstream, type Upstream, type UpstreamTarget } from './upstream.js';
 
 /** After the client closed stdin, how long the proxy still waits for answers before it stops the upstream. */
@@ -128,7 +128,7 @@ export async function runMcpServer(o: McpOptions, io: IO): Promise<number> {
   if (http) {
     try {
       return await serveHttp(http, io, async (transport) => {
-        const { server } = lroServer(tools);
+        const { server } = lroServer(forClient(tools));
         await server.connect(transport);
         guardToolCalls(transport);
         return { close: () => server.close() };
@@ -198,7 +198,7 @@ export async function runMcpProxy(command: string[], o: ProxyOptions, io: IO): P
       // one upstream per client session
       return await serveHttp(http, io, async (transport) => {
         const upstream = await startUpstream(target, io);
-        const relay = new Relay(sendKeptTextOnHttp(transport), upstream, tools, offloader, warn, limits);
+        const relay = new Relay(sendKeptTextOnHttp(transport), upstream, forClient(tools), offloader, warn, limits);
         await relay.start();
         void relay.ended.then((reason) => reason && warn(`a session ended: ${reason}`));
         return { close: () => relay.close() };

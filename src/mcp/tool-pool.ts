@@ -2,6 +2,9 @@
 // with a time limit and a memory limit of its own. One HTTP client's runaway lro_grep or lro_jq then occupies a
 // worker, while another client's lro_ls is answered by another (before, one call of 10 s stalled every client);
 // a call past its limits is stopped (its worker ended and replaced) and answered with an error result.
+// Over HTTP each client session calls through a view of its own (forClient): waiting calls start in turn across
+// clients, and no client runs calls on every worker, so one client's burst or runaway calls leave a worker and a
+// place in line to the others.
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +51,11 @@ export function toolWorkerScript(): string | null {
   return existsSync(script) ? script : null;
 }
 
+/** The tools as one HTTP client session calls them: on a pool, a view that takes turns with other sessions. */
+export function forClient(tools: McpTools): McpTools {
+  return tools instanceof ToolPool ? tools.forClient() : tools;
+}
+
 /** What to do about a call that was stopped. */
 const NARROW = 'narrow the call (a fixed string, fewer records or columns, a smaller max_tokens)';
 
@@ -55,6 +63,14 @@ interface Job {
   name: string;
   args: unknown;
   done: (r: ToolResult) => void;
+  /** The client session it came from (forClient); undefined: the one client of a stdio server. */
+  client?: object;
+}
+
+/** Per client session: its calls running, and when it last had one started (a count of starts). */
+interface Turns {
+  running: number;
+  lastStart: number;
 }
 
 /** Tool calls on worker threads; list() and has() answer from the tools loaded here. */
@@ -63,6 +79,8 @@ export class ToolPool implements McpTools {
   private readonly busy = new Set<Worker>();
   private readonly queue: Job[] = [];
   private readonly ready = new WeakMap<Worker, Promise<void>>();
+  private readonly turns = new WeakMap<object, Turns>();
+  private starts = 0;
   private closed = false;
 
   constructor(
@@ -81,12 +99,18 @@ export class ToolPool implements McpTools {
   }
 
   /** Runs a call on a worker; never throws. An unknown tool is answered here (its error needs no worker). */
-  call(name: string, args: unknown): Promise<ToolResult> {
+  call(name: string, args: unknown, client?: object): Promise<ToolResult> {
     if (!this.tools.has(name) || this.closed) return this.tools.call(name, args);
     return new Promise((done) => {
-      this.queue.push({ name, args, done });
+      this.queue.push({ name, args, done, client });
       this.next();
     });
+  }
+
+  /** The tools as one client session calls them: its calls take turns with other sessions' (see the top). */
+  forClient(): McpTools {
+    const client = {};
+    return { list: () => this.list(), has: (name) => this.has(name), call: (name, args) => this.call(name, args, client) };
   }
 
   /** Starts a worker ahead of the first call, while the client is still starting its session. */
@@ -106,11 +130,46 @@ export class ToolPool implements McpTools {
     await Promise.allSettled([...this.idle.splice(0), ...this.busy].map((w) => w.terminate()));
   }
 
+  /**
+   * The queued job to start next: of the clients that may start one, the one whose last start is the oldest,
+   * its first job. A client session may run calls on all workers but one (a stdio server's one client on all).
+   */
+  private pick(): number {
+    const most = Math.max(1, this.limits.workers - 1);
+    let best = -1;
+    let bestStart = Infinity;
+    for (let i = 0; i < this.queue.length; i++) {
+      const c = this.queue[i].client;
+      if (c === undefined) {
+        if (best < 0) return i; // the stdio server's one client: its jobs in order
+        continue;
+      }
+      const t = this.turns.get(c);
+      if (t && t.running >= most) continue;
+      const last = t?.lastStart ?? -1;
+      if (last < bestStart) [best, bestStart] = [i, last];
+    }
+    return best;
+  }
+
   private next(): void {
     if (this.queue.length === 0 || this.closed) return;
+    const at = this.pick();
+    if (at < 0) return; // each waiting client runs all it may: its jobs wait for one of its calls to end
     const worker = this.idle.pop() ?? (this.busy.size < this.limits.workers ? this.spawn() : null);
     if (!worker) return; // every worker is busy: the job waits for one
-    this.run(worker, this.queue.shift()!);
+    const [job] = this.queue.splice(at, 1);
+    if (job.client) {
+      const t = this.turns.get(job.client) ?? { running: 0, lastStart: 0 };
+      [t.running, t.lastStart] = [t.running + 1, ++this.starts];
+      this.turns.set(job.client, t);
+      const done = job.done;
+      job.done = (r) => {
+        t.running--;
+        done(r);
+      };
+    }
+    this.run(worker, job);
     // one worker kept ready while there is room: the next client's call does not wait for a worker to start
     if (this.idle.length === 0 && this.busy.size < this.limits.workers) {
       const spare = this.spawn();

@@ -12,8 +12,8 @@ const tools = { has: (name: string) => name !== 'nope', list: () => [], call: as
 let pool: ToolPool;
 afterEach(() => pool?.close());
 
-const newPool = (callSeconds: number, memoryMb = 64) =>
-  new ToolPool(tools as unknown as LroTools, SCRIPT, { env: {}, proxy: false }, { workers: 2, callSeconds, memoryMb });
+const newPool = (callSeconds: number, memoryMb = 64, workers = 2) =>
+  new ToolPool(tools as unknown as LroTools, SCRIPT, { env: {}, proxy: false, allowDirs: [] }, { workers, callSeconds, memoryMb });
 const text = (r: { content: { text: string }[] }) => r.content[0].text;
 
 describe('ToolPool', () => {
@@ -44,5 +44,27 @@ describe('ToolPool', () => {
     expect(text(await pool.call('nope', {}))).toBe('unknown tool nope');
     const [, , third] = await Promise.all(calls);
     expect(text(third)).toBe('third');
+  });
+
+  it('over HTTP, no client session runs calls on every worker: another client is answered while one runs away', async () => {
+    pool = newPool(30, 64, 3);
+    const [a, b] = [pool.forClient(), pool.forClient()];
+    for (let i = 0; i < 4; i++) void a.call('sleep', {}); // two run, two wait: a third worker stays for others
+    const started = Date.now();
+    expect(text(await b.call('echo', { text: 'b' }))).toBe('b');
+    expect(Date.now() - started).toBeLessThan(5000); // (without the rule: after a's calls' 30 s)
+  });
+
+  it('over HTTP, waiting calls start in turn across client sessions, not in the order they came', async () => {
+    pool = newPool(30);
+    await Promise.all([pool.call('echo', { text: 'a' }), pool.call('echo', { text: 'b' })]); // both workers started
+    const [a, b] = [pool.forClient(), pool.forClient()];
+    const order: string[] = [];
+    const call = (c: typeof a, name: string) => c.call('wait', { text: name, ms: 300 }).then((r) => void order.push(text(r)));
+    const calls = [call(a, 'a1'), call(a, 'a2'), call(a, 'a3')];
+    calls.push(call(b, 'b1')); // came last, ends before a's second
+    await Promise.all(calls);
+    expect(order.indexOf('b1')).toBeLessThan(order.indexOf('a2')); // (in the order they came: b1 with a3, last)
+    expect(order.slice(-2)).toEqual(['a2', 'a3']);
   });
 });

@@ -2,8 +2,8 @@
 // of a text ends, exactly as the pattern (a JavaScript regex with the u and y flags) would say, without running
 // it. The regex costs about 20 ms to compile (its Unicode classes) and 20 ms per MB to run; logs and JSON are
 // mostly ASCII. As soon as the answer could depend on a character outside ASCII (a letter? a space?) other than
-// some well-known punctuation, the answer is -1 and the regex decides that piece.
-// test/tokens/pretokenize.test.ts checks both agree.
+// some well-known punctuation, the answer is -1 and pretokenize-unicode.ts, which knows every character, decides
+// that piece. test/tokens/pretokenize.test.ts checks both against the pattern stored with the vocabulary.
 //
 // o200k_base: [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(CONTRACTION)?
 //   | [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(CONTRACTION)?

@@ -9,6 +9,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BpeKernel, STOP } from './bpe-wasm.js';
 import { cl100kPieceEnd, o200kPieceEnd } from './pretokenize.js';
+import { charactersClassified, cl100kPieceEndAny, o200kPieceEndAny } from './pretokenize-unicode.js';
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
@@ -35,6 +36,10 @@ export const MAX_TOKEN_BYTES = 128;
 
 /** UTF-16 units of text given to the kernel per call (it holds their UTF-8: 3 bytes each at most). */
 export const WINDOW = 32 << 10;
+/** Pieces outside ASCII the pre-tokenizer finds by hand before the pattern takes over (see pieceEnd). */
+export const HAND_PIECES = 2000;
+/** Distinct characters outside ASCII it classifies before the pattern takes over. */
+export const HAND_CHARACTERS = 128;
 
 /** The path of a file the build makes in dist/ranks/ (`name`: e.g. o200k_base.bin), from a bundle or from src/. */
 function ranksFile(name: string): string {
@@ -101,8 +106,10 @@ class RankTable {
 }
 
 class BpeTokenizer implements Tokenizer {
-  /** The pre-tokenizer's pattern, made when a piece first needs it (making it reads its Unicode classes: ~10 ms). */
+  /** The pre-tokenizer's pattern, made once the hand-made pre-tokenizer has done its share (see pieceEnd). */
   private patternRegex: RegExp | null = null;
+  /** Pieces outside ASCII found by hand so far. */
+  private handPieces = 0;
   private scratch = new Uint8Array(1024);
   private readonly cache = new Map<string, number>();
   private readonly longCache = new Map<string, number>();
@@ -117,19 +124,15 @@ class BpeTokenizer implements Tokenizer {
   ) {
   }
 
-  /**
-   * Sticky: the pattern's alternatives cover every character, so pieces are contiguous and each match starts where
-   * the last ended; test() then finds them without allocating match arrays or substrings. Only text outside ASCII
-   * (pretokenize.ts decides the rest) needs it.
-   */
+  /** Sticky: the pattern's alternatives cover every character, so each match starts where the last ended. */
   private get regex(): RegExp {
     return (this.patternRegex ??= new RegExp(this.table.pattern, 'uy'));
   }
 
   /**
    * The kernel (bpe.wat) counts the text a window at a time, on its UTF-8; where it stops, this counts one piece
-   * and lets it go on: a piece that depends on characters outside ASCII (the pre-tokenizer here, or its regex,
-   * decides where it ends), a long piece (merged with a heap), a piece longer than a window.
+   * and lets it go on: a piece that depends on characters outside ASCII (the pre-tokenizer, pieceEnd, decides
+   * where it ends), a long piece (merged with a heap), a piece longer than a window.
    */
   count(text: string): number {
     const k = this.kernel;
@@ -168,10 +171,22 @@ class BpeTokenizer implements Tokenizer {
     return total;
   }
 
-  /** The end of the piece at text[start] (by hand for ASCII, else by the pattern), or -1 if nothing matches. */
+  /**
+   * The end of the piece at text[start], as the encoding's pattern says, or -1 if nothing matches: by hand for
+   * ASCII (pretokenize.ts); outside ASCII by hand (pretokenize-unicode.ts) for the first HAND_PIECES pieces and
+   * HAND_CHARACTERS distinct characters, then by the pattern itself. Compiling the pattern costs about 17 ms,
+   * which a few pieces (a ✓, a name, a preview line in Japanese) are not worth; by hand, each new character
+   * costs a few microseconds to classify and each piece about a microsecond until V8 optimises the code, which
+   * a megabyte of text in another script (thousands of distinct characters) is not worth.
+   */
   private pieceEnd(text: string, start: number): number {
-    const end = (this.encoding === 'o200k_base' ? o200kPieceEnd : cl100kPieceEnd)(text, start);
+    const o200k = this.encoding === 'o200k_base';
+    const end = (o200k ? o200kPieceEnd : cl100kPieceEnd)(text, start);
     if (end >= 0) return end;
+    if (this.handPieces < HAND_PIECES && charactersClassified() < HAND_CHARACTERS) {
+      this.handPieces++;
+      return (o200k ? o200kPieceEndAny : cl100kPieceEndAny)(text, start);
+    }
     this.regex.lastIndex = start;
     return this.regex.test(text) ? this.regex.lastIndex : -1;
   }

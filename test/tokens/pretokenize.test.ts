@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { cl100kPieceEnd, o200kPieceEnd } from '../../src/tokens/pretokenize.js';
+import { cl100kPieceEndAny, o200kPieceEndAny } from '../../src/tokens/pretokenize-unicode.js';
 import { ranksFilePattern } from '../helpers/ranks.js';
 
 const patterns = { o200k_base: o200kPieceEnd, cl100k_base: cl100kPieceEnd } as const;
@@ -46,6 +47,50 @@ describe('the ASCII pre-tokenizer', () => {
           const want = regexEnd(text, i);
           const ours = pieceEnd(text, i);
           if (ours !== -1) expect(ours, `${file} at ${i}`).toBe(want);
+          i = want;
+        }
+      }
+    });
+  }
+});
+
+// Characters of every kind the patterns tell apart: upper, lower, title case, modifier and other letters (CJK),
+// the three kinds of marks (nonspacing, spacing, enclosing), digits, letter numbers and other numbers, spaces of
+// other scripts (no-break, em, ideographic, line separator, BOM), symbols and punctuation, long s, astral letters, digits, marks and emoji, and lone surrogates; next to ASCII.
+const UNICODE = [
+  'É', 'é', 'Ω', 'ω', 'ǅ', 'ʰ', 'ー', '日', 'あ', 'ק', '\u0301', '\u0308', '\u0903', '\u20dd', '٣', 'Ⅳ', '²', '½',
+  '\u00a0', '\u2003', '\u3000', '\u2028', '\ufeff', '\u1680', '✓', '×', '…', '€', '、', '。', '「', 'ſ', '\u{1D400}',
+  '\u{1D41A}', '\u{20000}', '\u{1D7CE}', '\u{1D165}', '\u{1F600}', '\u{10107}', '\ud800', '\udc00',
+];
+
+describe('the pre-tokenizer for any text', () => {
+  const anyEnds = { o200k_base: o200kPieceEndAny, cl100k_base: cl100kPieceEndAny } as const;
+  for (const [encoding, pieceEnd] of Object.entries(anyEnds)) {
+    const re = new RegExp(ranksFilePattern(encoding), 'uy');
+    const regexEnd = (text: string, i: number) => {
+      re.lastIndex = i;
+      return re.test(text) ? re.lastIndex : -1;
+    };
+    it(`${encoding}: the piece the pattern gives, at every character of random text of every kind`, () => {
+      let checked = 0;
+      for (let round = 0; round < 12000; round++) {
+        const len = 1 + (rand() % 20);
+        let text = '';
+        for (let k = 0; k < len; k++) text += rand() % 2 === 0 ? UNICODE[rand() % UNICODE.length] : ascii[rand() % ascii.length];
+        for (let i = 0; i < text.length; i++) {
+          // a piece starts only at a character's start (the tokenizer never starts one inside a pair)
+          if (i > 0 && /[\udc00-\udfff]/.test(text[i]) && /[\ud800-\udbff]/.test(text[i - 1])) continue;
+          expect(pieceEnd(text, i), `${JSON.stringify(text)} at ${i}`).toBe(regexEnd(text, i));
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(100000);
+    });
+    it(`${encoding}: the same pieces over real text (tweets in many scripts)`, () => {
+      for (const text of [readFileSync(new URL('../../fixtures/corpus/json-docs/twitter.json', import.meta.url), 'utf8')]) {
+        for (let i = 0; i < text.length; ) {
+          const want = regexEnd(text, i);
+          expect(pieceEnd(text, i), `at ${i}: ${JSON.stringify(text.slice(i, i + 20))}`).toBe(want);
           i = want;
         }
       }

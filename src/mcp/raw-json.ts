@@ -75,6 +75,9 @@ const isAnswer = (m: unknown): m is Answer =>
   typeof m === 'object' && m !== null && !Array.isArray(m) && 'id' in m && ('result' in m || 'error' in m);
 const answerKey = (id: unknown) => `${typeof id}:${String(id)}`;
 
+/** The longest SSE line read whole: a `data: ` field of a text that may be noted. */
+const LONGEST_LINE = MAX_KEPT_CHARS + 8;
+
 /** Texts noted and not yet given to their message (an answer the transport drops would stay): the last ones only. */
 const MAX_NOTED = 64;
 
@@ -131,9 +134,8 @@ export class HttpTextKeeper {
   /** Passes an SSE stream on as it is, noting each message event's data (the event stream format of the HTML spec). */
   private sseNotes(): TransformStream<Uint8Array, Uint8Array> {
     const decoder = new TextDecoder();
-    let rest = ''; // an unfinished line
     let data: string[] | null = null;
-    let size = 0;
+    let size = 0; // of the event's data so far; past MAX_KEPT_CHARS the event is not noted
     let event = '';
     const line = (l: string) => {
       if (l === '') {
@@ -152,19 +154,33 @@ export class HttpTextKeeper {
         else data = [];
       }
     };
+    // the line being read, in pieces (a result's data line arrives in many chunks: each is searched for a line's
+    // end once, and only its pieces are kept, up to what may be noted)
+    let pieces: string[] = [];
+    let piecesSize = 0;
+    let cr = false; // the last chunk ended with \r: a \n first in this one ends no line (it is the \r\n's)
+    const eol = /\r\n|\r|\n/g;
     return new TransformStream({
       transform(chunk, controller) {
         controller.enqueue(chunk);
-        const text = rest + decoder.decode(chunk, { stream: true });
-        // a line ends at \r\n, \n or \r; a \r last may be the start of a \r\n
-        const whole = text.endsWith('\r') ? text.slice(0, -1) : text;
-        const end = Math.max(whole.lastIndexOf('\n'), whole.lastIndexOf('\r'));
-        if (end < 0) {
-          rest = text;
-          return;
+        const text = decoder.decode(chunk, { stream: true });
+        let at = cr && text.charCodeAt(0) === 0x0a ? 1 : 0;
+        cr = false;
+        eol.lastIndex = at;
+        for (let m = eol.exec(text); m; m = eol.exec(text)) {
+          if (piecesSize + m.index - at > LONGEST_LINE) size = MAX_KEPT_CHARS + 1; // its event is not noted
+          else {
+            pieces.push(text.slice(at, m.index));
+            line(pieces.join(''));
+          }
+          [pieces, piecesSize] = [[], 0];
+          at = m.index + m[0].length;
+          cr = m[0] === '\r' && at === text.length;
         }
-        for (const l of whole.slice(0, end + 1).split(/\r\n|\r|\n/).slice(0, -1)) line(l);
-        rest = text.slice(end + 1);
+        if (at < text.length) {
+          piecesSize += text.length - at;
+          if (piecesSize <= LONGEST_LINE) pieces.push(text.slice(at));
+        }
       },
     });
   }

@@ -32,6 +32,18 @@ describe('HttpTextKeeper', () => {
     }
   });
 
+  it('notes a long answer that arrives in many chunks', async () => {
+    const big = `{"jsonrpc":"2.0","id":9,"result":{"n":9007199254740993,"text":"${'x'.repeat(4 << 20)}"}}`;
+    const sse = `event: message\r\ndata: ${big}\r\n\r\n`;
+    const chunks: string[] = [];
+    for (let i = 0; i < sse.length; i += 16 << 10) chunks.push(sse.slice(i, i + (16 << 10)));
+    const { keeper, read } = await through('text/event-stream', chunks);
+    expect(read.length).toBe(sse.length);
+    const message = JSON.parse(big);
+    keeper.adopt(message);
+    expect(rawText(message)).toBe(big);
+  });
+
   it('notes a JSON answer; gives a text only to the same message, once', async () => {
     const { keeper, read } = await through('application/json', [EXACT]);
     expect(read).toBe(EXACT);

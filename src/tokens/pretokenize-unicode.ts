@@ -27,8 +27,8 @@ for (let c = 0; c < 128; c++) {
   else if (c === 0x2f) ASCII[c] = SLASH;
 }
 
-/** Kinds of the characters met so far: the BMP in a table, the rest in a map. */
-const bmp = new Uint8Array(0x10000);
+/** Kinds of the characters met so far: the BMP in a table (made when first needed), the rest in a map. */
+let bmp: Uint8Array | null = null;
 const astral = new Map<number, number>();
 let classes: RegExp | null = null;
 
@@ -54,6 +54,7 @@ function kindAt(text: string, i: number): number {
   if (c < 128) return ASCII[c];
   const cp = text.codePointAt(i)!;
   if (cp < 0x10000) {
+    bmp ??= new Uint8Array(0x10000);
     const k = bmp[cp];
     if (k !== 0) return k & ~KNOWN;
     const got = classify(cp);

@@ -1,10 +1,14 @@
 // `lro __shell-output`: the large path of the shell prefix (bin/lro-shell-prefix). The prefix ran a harness's
 // shell call and kept what it printed; it calls this only when that was larger than the threshold in bytes, so
-// Node never starts for a small output. Here the tokens are counted: still small, the bytes go back unchanged;
-// large, they are stored with the command and its exit code as the source, and the descriptor (text) is printed.
-// When the store cannot be written nothing is printed and the exit status is 75 (EX_TEMPFAIL): the prefix then
-// gives the output back as the harness would have shown it.
+// Node never starts for a small output. Here the tokens are counted: still small, the bytes not yet shown go back
+// unchanged; large, they are stored with the command and its exit code as the source, and the descriptor (text) is
+// printed, after a line saying what was shown already while the command ran (`--shown`). An output that may lack
+// its end is stored marked so (`source.incomplete`): the call was interrupted, or the prefix's temporary folder
+// was full. When the store cannot be written nothing is printed and the exit status is 75 (EX_TEMPFAIL): the
+// prefix then gives the output back as the harness would have shown it.
+import { statfsSync } from 'node:fs';
 import type { CommandDef } from './command.js';
+import { commandOfClaudeScript } from '../harness/claude-shell-script.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import type { IO } from '../io.js';
 import { offload } from '../offload.js';
@@ -19,7 +23,27 @@ export interface ShellOutputOptions {
   threshold?: string;
   exitCode?: string;
   command?: string;
+  script?: string;
+  shown?: string;
+  spool?: string;
+  interrupted?: string;
   operation?: string;
+}
+
+/** Below this many free bytes the temporary folder is taken as full: what the command wrote may have been cut. */
+const SPOOL_FULL_BYTES = 1 << 20;
+
+/** Why the output may lack its end, or undefined. */
+function incompleteBecause(o: ShellOutputOptions): string | undefined {
+  if (o.interrupted) return `the call was interrupted (SIG${o.interrupted.replace(/^SIG/, '')}): this is what it printed until then`;
+  if (!o.spool) return undefined;
+  try {
+    const fs = statfsSync(o.spool);
+    if (fs.bavail * fs.bsize < SPOOL_FULL_BYTES) return `the temporary folder (${o.spool}) was full: the end may be missing`;
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }
 
 /** Offloads the shell call's output from stdin; returns 0, or EXIT_STORE_FAILED with nothing printed. */
@@ -28,23 +52,30 @@ export async function runShellOutput(o: ShellOutputOptions, io: IO): Promise<num
   if (exitCode !== null && !(Number.isInteger(exitCode) && exitCode >= 0 && exitCode <= 255)) {
     throw new UsageError(`invalid --exit-code '${o.exitCode}': expected 0 to 255`);
   }
+  const shown = o.shown === undefined ? 0 : Number(o.shown);
+  if (!(Number.isSafeInteger(shown) && shown >= 0)) throw new UsageError(`invalid --shown '${o.shown}': expected a byte count`);
+  const command = o.command ?? (o.script === undefined ? '(shell call)' : (commandOfClaudeScript(o.script) ?? o.script));
+  const incomplete = incompleteBecause(o);
   const options = offloadOptions({ dir: o.dir, threshold: o.threshold }, io);
   const result = await offload(io.stdin, {
     ...options,
     operation: o.operation ?? 'bash',
-    query: o.command ?? null,
+    query: command,
     format: 'auto',
-    source: { command: o.command ?? '(shell call)', exit_code: exitCode },
+    // a cut output is stored even when it is small: its descriptor says so
+    ...(incomplete ? { force: true } : {}),
+    source: { command, exit_code: exitCode, ...(incomplete ? { incomplete } : {}) },
   });
   if (result.offloaded) {
-    await io.stdout.write(renderDescriptorText(result.descriptor));
+    const before = shown > 0 ? `\n[lro: the output above is its first ${shown} bytes, shown while it ran; all of it is stored:]\n` : '';
+    await io.stdout.write(before + renderDescriptorText(result.descriptor));
     return 0;
   }
   if (result.truncated) {
     await io.stderr.write(`${result.warning}\n`);
     return EXIT_STORE_FAILED;
   }
-  await io.stdout.write(result.content);
+  await io.stdout.write(result.content.subarray(shown));
   return 0;
 }
 
@@ -57,6 +88,10 @@ export const shellOutputCommand: CommandDef<ShellOutputOptions> = {
     { flags: '--threshold <tokens>', description: 'store output above this many tokens' },
     { flags: '--exit-code <n>', description: "the command's exit status" },
     { flags: '--command <text>', description: 'the command as the user (or the model) wrote it' },
+    { flags: '--script <text>', description: "the script Claude Code handed its shell prefix (the command is read from it)" },
+    { flags: '--shown <bytes>', description: 'how many bytes of the output were shown while it ran' },
+    { flags: '--spool <dir>', description: "the prefix's temporary folder (full: the output is marked as cut)" },
+    { flags: '--interrupted <signal>', description: 'the call was interrupted by this signal (the output is marked as cut)' },
     { flags: '--operation <name>', description: 'what produced the output (default: bash)' },
   ],
   examples: ['lro __shell-output --exit-code 3 --command \'make\' < captured-output'],

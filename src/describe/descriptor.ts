@@ -329,6 +329,7 @@ function sourceNote(h: Header): string {
   const line = s.command.replace(/\s*\n\s*/g, ' '); // a multi-line script stays one line of guidance
   const cmd = `\`${line.length > 80 ? `${line.slice(0, 79)}…` : line}\``;
   if (s.tool !== undefined) return s.is_error ? `MCP tool call ${cmd} returned an error. ` : `Result of MCP tool call ${cmd}. `;
+  if (s.incomplete) return `The output of ${cmd} is INCOMPLETE: ${s.incomplete}. `;
   if (s.signal) return `${cmd} was killed by ${s.signal}. `;
   if (s.exit_code === 0) return `${cmd} succeeded (exit code 0). `;
   if (s.exit_code == null) return '';

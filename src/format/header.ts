@@ -23,6 +23,8 @@ export interface Source {
   command: string;
   exit_code: number | null;
   signal?: string | null;
+  /** Why the stored output may lack its end (the call was interrupted; the space to keep it ran out). */
+  incomplete?: string;
   /** The MCP tool that returned the data, and the arguments it was called with (long strings shortened). */
   tool?: string;
   arguments?: Record<string, unknown>;

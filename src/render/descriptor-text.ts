@@ -83,5 +83,6 @@ function factLines(facts: Record<string, unknown>): string[] {
 function sourceLine(src: Source): string {
   const call = src.command.replace(/\s*\n\s*/g, ' ');
   if (src.tool !== undefined) return `MCP tool call ${call}${src.is_error ? ' (returned an error)' : ''}`;
-  return `${call} (${src.signal ? `killed by ${src.signal}` : `exit code ${src.exit_code}`})`;
+  const cut = src.incomplete ? `; INCOMPLETE: ${src.incomplete}` : '';
+  return `${call} (${src.signal ? `killed by ${src.signal}` : `exit code ${src.exit_code}`}${cut})`;
 }

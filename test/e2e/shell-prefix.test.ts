@@ -1,16 +1,23 @@
 // bin/lro-shell-prefix called as Claude Code calls it: one argument, the script it would run for a Bash call.
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { claudeScript as scriptFor } from '../helpers/claude-script.js';
 
 const PREFIX = resolve(__dirname, '../../bin/lro-shell-prefix');
 const root = tempDir();
 afterAll(() => cleanup(root));
+/** The prefix's temporary folder (TMPDIR is set to `root/tmp` for every call). */
+const spool = join(root, 'tmp', `lro-prefix-${process.getuid!()}`);
+mkdirSync(join(root, 'tmp'));
 
-/** The script Claude Code 2.1.328 hands the prefix for `command` (its snapshot and shopt parts left out). */
-const claudeScript = (command: string) => `eval '${command.replace(/'/g, `'\\''`)}' < /dev/null && pwd -P >| ${join(root, 'cwd')}`;
+/** The script Claude Code 2.1.328 hands the prefix for `command`. */
+const claudeScript = (command: string) => scriptFor(command, join(root, 'cwd'));
+const isRoot = process.getuid?.() === 0;
+const canUnsharePid = isRoot && spawnSync('unshare', ['-pf', '--mount-proc', 'true']).status === 0;
 
 interface Ran {
   code: number | null;
@@ -18,11 +25,17 @@ interface Ran {
   out: Buffer;
 }
 
-function prefix(args: string[], env: Record<string, string> = {}, onSpawn?: (pid: number) => void, onData?: (chunk: Buffer) => void): Promise<Ran> {
+function prefix(
+  args: string[],
+  env: Record<string, string> = {},
+  onSpawn?: (pid: number) => void,
+  onData?: (chunk: Buffer) => void,
+  wrapper?: string[],
+): Promise<Ran> {
   return new Promise((done, fail) => {
     // stdout and stderr into one pipe, as Claude Code gives the prefix one file for both
-    const child = spawn('bash', ['-c', `exec "$@" 2>&1`, 'bash', PREFIX, ...args], {
-      env: { PATH: process.env.PATH!, HOME: root, LRO_DIR: join(root, 'store'), ...env },
+    const child = spawn('bash', ['-c', `exec "$@" 2>&1`, 'bash', ...(wrapper ?? []), PREFIX, ...args], {
+      env: { PATH: process.env.PATH!, HOME: root, LRO_DIR: join(root, 'store'), TMPDIR: join(root, 'tmp'), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
       detached: true,
     });
@@ -36,6 +49,102 @@ function prefix(args: string[], env: Record<string, string> = {}, onSpawn?: (pid
     child.on('close', (code, signal) => done({ code, signal, out: Buffer.concat(out) }));
   });
 }
+
+/** The same script in plain `bash -c`, as Claude Code runs it without lro: stdout and stderr in one stream. */
+function plain(script: string): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn('bash', ['-c', `exec "$@" 2>&1`, 'bash', 'bash', '-c', script], {
+      env: { PATH: process.env.PATH!, HOME: root, TMPDIR: join(root, 'tmp') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.on('error', fail);
+    child.on('close', (code, signal) => done({ code, signal, out: Buffer.concat(out) }));
+  });
+}
+
+/** The status as a shell sees it (`$?`): the exit code, or 128 + the signal. */
+const shellStatus = (r: Ran) => r.code ?? 128 + constants.signals[r.signal!];
+
+/** Bash's notes name a pid, which differs between two runs. */
+const pidless = (b: Buffer) => b.toString('latin1').replace(/line (\d+): +\d+ /g, 'line $1: PID ');
+
+describe('lro-shell-prefix is plain bash\'s twin', () => {
+  test.each([
+    ['a command that kills its own shell', 'echo a; kill -TERM $$; echo b'],
+    ["bash's error names, $0, $BASH_SUBSHELL and none of the prefix's variables", 'x; echo "$0" "$BASH_SUBSHELL" "${__lro_script-unset}${__lro_file-unset}${status-unset}"'],
+    ["bash's notes on a child killed by a signal", "bash -c 'kill -SEGV $$'; sh -c 'kill -KILL $$'; bash -c 'kill -ABRT $$'; echo after"],
+    ['set -e and a large exit status', 'set -e; echo one; false; echo two'],
+    ['an exit status above 255', 'echo x; exit 300'],
+    ['no trailing newline, CR and invalid UTF-8', "printf 'a\\r\\nb\\377\\300'"],
+  ])('%s', async (_what, command) => {
+    const script = claudeScript(command);
+    const [ours, theirs] = await Promise.all([prefix([script], { LRO_NODE: '/nonexistent/node' }), plain(script)]);
+    expect(shellStatus(ours)).toBe(shellStatus(theirs));
+    expect(pidless(ours.out)).toBe(pidless(theirs.out));
+    expect(readdirSync(spool)).toEqual([]);
+  });
+
+  test('a long call with a medium output comes back once, exactly as bash gives it (text and NUL bytes)', async () => {
+    const live = { LRO_SHELL_PREFIX_LIVE_AFTER: '1' };
+    for (const command of [
+      'echo build started; sleep 2; seq 1 1500; echo build done',
+      "echo started; sleep 2; for i in $(seq 700); do printf 'abcdefgh\\0\\n'; done",
+    ]) {
+      const script = claudeScript(command);
+      const [ours, theirs] = await Promise.all([prefix([script], live), plain(script)]);
+      expect(theirs.out.length).toBeGreaterThan(6400);
+      expect(ours.code).toBe(0);
+      expect(ours.out.equals(theirs.out), ours.out.toString('latin1').slice(0, 300)).toBe(true);
+    }
+  });
+
+  test.skipIf(!canUnsharePid)('two calls at once in their own pid namespaces (both pid 1) each get their own output', async () => {
+    const call = (mark: string) =>
+      prefix([claudeScript(`for i in $(seq 1 200); do echo ${mark}$i; [ $i = 100 ] && sleep 1; done; echo "pid $$"`)], {}, undefined, undefined, [
+        'unshare',
+        '-pf',
+        '--mount-proc',
+      ]);
+    const [a, b] = await Promise.all([call('A'), call('B')]);
+    const want = (mark: string, pid: string) => `${Array.from({ length: 200 }, (_, i) => `${mark}${i + 1}\n`).join('')}pid ${pid}\n`;
+    const pidOf = (r: Ran) => /pid (\d+)\n$/.exec(r.out.toString())?.[1] ?? '?';
+    expect(Number(pidOf(a))).toBeLessThan(10); // inside a namespace of its own (the prefix itself is pid 1 in both)
+    expect(a.out.toString()).toBe(want('A', pidOf(a)));
+    expect(b.out.toString()).toBe(want('B', pidOf(b)));
+  });
+
+  test('the descriptor shows the command as written, however Claude Code quoted it', async () => {
+    const big = join(root, 'bigout');
+    writeFileSync(big, '#!/bin/sh\nseq 1 100000\n');
+    chmodSync(big, 0o755);
+    for (const command of [`echo 'it'"'"'s'; seq 1 100000`, `cat <<'EOF'\nit's\nEOF\nseq 1 100000`, 'seq 1 100000 < /dev/null', big]) {
+      const r = await prefix([claudeScript(command)]);
+      expect(r.out.toString()).toContain(`source: ${command.replace(/\s*\n\s*/g, ' ')} (exit code 0)`);
+    }
+  });
+
+  test('killed (KILL, as a harness does after its grace): no temporary file is left', async () => {
+    const r = await prefix([claudeScript('seq 1 200000; sleep 30')], {}, (pid) => setTimeout(() => process.kill(-pid, 'SIGKILL'), 1500));
+    expect(r.signal).toBe('SIGKILL');
+    expect(readdirSync(spool)).toEqual([]);
+  });
+
+  test.skipIf(!isRoot)('a full temporary folder: the output is stored marked as cut, never as complete', async () => {
+    const small = join(root, 'small-tmp');
+    mkdirSync(small);
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', small]).status !== 0) return; // no mounts here
+    try {
+      const r = await prefix([claudeScript('seq 1 1000000; exit 5')], { TMPDIR: small });
+      expect(r.code).toBe(5);
+      const text = r.out.toString();
+      expect(text).toMatch(/INCOMPLETE: the temporary folder \(.*\) was full: the end may be missing/);
+    } finally {
+      spawnSync('umount', [small]);
+    }
+  });
+});
 
 describe('lro-shell-prefix', () => {
   test('a small output comes back byte for byte, binary and interleaved streams included, without starting Node', async () => {
@@ -89,13 +198,15 @@ describe('lro-shell-prefix', () => {
     expect(argv.out.toString()).toBe('a b|c|');
   });
 
-  test('interrupted: what the command printed is still given, and the status says the signal', async () => {
+  test('interrupted: what the command printed is still stored, marked as cut, and the prefix ends by the signal', async () => {
     const script = join(root, 'slow.sh');
     writeFileSync(script, 'seq 1 100000\nsleep 30\n');
     chmodSync(script, 0o755);
     const r = await prefix([claudeScript(`bash ${script}`)], {}, (pid) => setTimeout(() => process.kill(-pid, 'SIGTERM'), 1500));
-    expect(r.code).toBe(143);
+    expect(r.signal).toBe('SIGTERM'); // as plain bash ends
     expect(r.out.toString()).toMatch(/offloaded: 100,000 lines/);
+    expect(r.out.toString()).toContain('INCOMPLETE: the call was interrupted (SIGTERM)');
+    expect(readdirSync(spool)).toEqual([]);
   });
 
   test('a long-running command shows the head of its output while it runs; the whole is still exact or stored', async () => {

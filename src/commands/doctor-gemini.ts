@@ -8,6 +8,7 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Check } from '../harness/check.js';
+import { lroOnPathFix } from './doctor-overview.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
 import { valueAt } from '../harness/json-edit.js';
 import {
@@ -215,7 +216,7 @@ export function geminiChecks(env: NodeJS.ProcessEnv, cwd = process.cwd()): Check
           name: 'lro on PATH',
           ok: false,
           detail: "lro is not on PATH: the model's `lro grep ID …` will not be found",
-          fix: 'npm install -g lro (or link bin/lro.js as lro into a folder on PATH)',
+          fix: lroOnPathFix(),
         },
   );
   return checks;

@@ -2,7 +2,18 @@
 // installed there and whether it works, one line each; `lro doctor HARNESS` gives every check of one of them.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Check } from '../harness/check.js';
+import { binDir } from '../harness/claude-code.js';
+
+/**
+ * How to put this lro on PATH (lro is not published to npm: `npm install -g lro` would fetch another package or
+ * nothing): a link to this installation's bin/lro.js, or npm installing this folder.
+ */
+export function lroOnPathFix(where = 'a folder on PATH'): string {
+  const bin = binDir();
+  return `ln -s ${join(bin, 'lro.js')} ~/.local/bin/lro (or another folder in ${where}), or npm install -g ${dirname(bin)}`;
+}
 
 /** What `lro doctor` knows of one harness. */
 export interface HarnessDoctor {

@@ -16,7 +16,7 @@ import { readSettings, realFile } from '../harness/settings-file.js';
 import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
 import { wrapCommand } from './codex-hook.js';
 import type { Check } from '../harness/check.js';
-import { homeFolder, overallHealthy, overviewText, statuses, type HarnessDoctor } from './doctor-overview.js';
+import { homeFolder, lroOnPathFix, overallHealthy, overviewText, statuses, type HarnessDoctor } from './doctor-overview.js';
 import { MCP_HARNESSES, mcpTitle } from '../harness/mcp-config.js';
 import { mcpConfigChecks, mcpConfigFound } from '../harness/mcp-config-doctor.js';
 import { geminiChecks } from './doctor-gemini.js';
@@ -176,7 +176,7 @@ function pathCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
   checks.push(
     lro
       ? { name: 'lro on PATH', ok: true, detail: lro }
-      : { name: 'lro on PATH', ok: false, detail: "lro is not on PATH: the model's `lro grep ID …` will not be found", fix: 'npm install -g lro (or link bin/lro.js as lro into a folder on PATH)' },
+      : { name: 'lro on PATH', ok: false, detail: "lro is not on PATH: the model's `lro grep ID …` will not be found", fix: lroOnPathFix() },
   );
 }
 
@@ -254,7 +254,7 @@ export function codexChecks(env: NodeJS.ProcessEnv): Check[] {
           name: 'lro on PATH',
           ok: false,
           detail: "lro is not on the login PATH (bash -lc): the model's `lro grep ID …` will not be found",
-          fix: 'npm install -g lro (or link bin/lro.js as lro into a folder on the PATH your shell profile sets)',
+          fix: lroOnPathFix('the PATH your shell profile sets'),
         },
   );
   return checks;

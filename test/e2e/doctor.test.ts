@@ -37,6 +37,9 @@ test('not installed, lro off PATH, a settings file Claude Code would ignore: exi
   const offPath = await lro(['doctor', 'claude-code'], { env });
   expect(offPath.code).toBe(1);
   expect(offPath.out).toContain("lro is not on PATH: the model's `lro grep ID …` will not be found");
+  // lro is not on npm: the fix links this installation, never `npm install -g lro`
+  expect(offPath.out).not.toContain('npm install -g lro');
+  expect(offPath.out).toMatch(/ln -s \S+\/bin\/lro\.js ~\/\.local\/bin\/lro/);
 });
 
 test('lro doctor with no harness named: a line per harness found, the rest named, exit 0 only when lro works', async () => {

@@ -186,6 +186,9 @@ describe('kinds of text', () => {
     expect(e.summary.kind).toBe('env');
     expect(e.summary.kind_facts.variables).toBe(24);
     noErrors(e);
+    // one name on every line is data, not an environment (seq 1 100000 | sed 's/^/n=/')
+    const keyed = await offload(Buffer.from(Array.from({ length: 3000 }, (_, i) => `n=${i + 1}\n`).join('')));
+    expect(keyed.summary.kind).not.toBe('env');
   });
 
   it('what no detector is sure of stays text or log: curl -v, a book, a README, loghub logs', async () => {

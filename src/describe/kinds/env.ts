@@ -9,6 +9,8 @@ export function detectEnv(s: TextSample): KindFacts | null {
   const lines = numbered(s.lines);
   if (!most(lines.map((l) => l.text), (t) => ASSIGN.test(t), 0.9, 5)) return null;
   const names = lines.map((l) => ASSIGN.exec(l.text)?.[1]).filter((n): n is string => !!n);
+  // a listing of variables names each once: `n=1`, `n=2`, … is data keyed by one name, not an environment
+  if (new Set(names).size < 0.9 * names.length) return null;
   const name = names.includes('PATH') ? 'PATH' : names[0];
   return {
     kind: 'env',

@@ -11,7 +11,7 @@
 //   the input is known to be stored, so a small input passes through without loading any of it.
 import { checkSession } from './store/session.js';
 import { tokenBound } from './tokens/token-bound.js';
-import { getTokenizer } from './tokens/tokenizer.js';
+import { getTokenizer, type Encoding } from './tokens/tokenizer.js';
 import { TokenMeter } from './tokens/token-meter.js';
 import {
   DEFAULT_THRESHOLD,
@@ -27,6 +27,18 @@ export type { InputFormat, OffloadInput, OffloadOptions, OffloadResult } from '.
 
 /** How far, in thresholds of bytes, an input is read to try an upper bound of its tokens before counting them. */
 const BOUND_BYTES = 3;
+
+/**
+ * Whether an output held whole is at most `threshold` tokens: the same decision offload() makes (bytes, then the
+ * bound, then the exact count), for the shell prefix's resident helper (commands/resident.ts).
+ */
+export function fitsThreshold(bytes: Buffer, threshold: number, encoding: Encoding = 'o200k_base'): boolean {
+  if (bytes.length <= threshold) return true;
+  if (bytes.length <= threshold * BOUND_BYTES && tokenBound(bytes.toString('utf8'), encoding, threshold) <= threshold) return true;
+  const meter = new TokenMeter(getTokenizer(encoding));
+  meter.push(bytes);
+  return !meter.exceeds(threshold) && meter.end() <= threshold;
+}
 
 /** Offloads an input: passthrough at or below the threshold, else a stored result and its descriptor. */
 export async function offload(input: OffloadInput, options: OffloadOptions = {}): Promise<OffloadResult> {

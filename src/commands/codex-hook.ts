@@ -28,6 +28,7 @@ import type { IO } from '../io.js';
 import { shellQuote } from '../describe/shell.js';
 import { binDir } from '../harness/claude-code.js';
 import { codexHome } from '../harness/codex.js';
+import { ensureResident, prefixFolder } from '../harness/resident-start.js';
 
 /** The marker the prefix recognises a Codex command by (and the hook an already rewritten command by). */
 export const WRAP_VARIABLE = 'LRO_SHELL_PREFIX_WRAP';
@@ -137,16 +138,16 @@ export function answer(input: HookInput, rules: string[] = []): object | null {
   };
 }
 
-export async function runCodexHook(io: IO): Promise<number> {
-  const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(Buffer.from(c));
+/** What the hook prints for the input text (its JSON answer and a newline, or nothing), with CODEX_HOME from env. */
+export function codexHookOutput(text: string, env: NodeJS.ProcessEnv): string {
   let input: HookInput;
   try {
-    input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HookInput;
+    input = JSON.parse(text) as HookInput;
   } catch {
-    return 0;
+    return '';
   }
-  const files = rulesFiles(codexHome(io.env), typeof input.cwd === 'string' ? input.cwd : undefined);
+  if (input === null || typeof input !== 'object') return '';
+  const files = rulesFiles(codexHome(env), typeof input.cwd === 'string' ? input.cwd : undefined);
   const rules = files.map((f) => {
     try {
       return readFileSync(f, 'utf8');
@@ -157,7 +158,17 @@ export async function runCodexHook(io: IO): Promise<number> {
   const tty = typeof input.transcript_path === 'string' && typeof input.tool_use_id === 'string' &&
     wantsTerminal(input.transcript_path, input.tool_use_id);
   const out = tty ? null : answer(input, rules);
-  if (out) await io.stdout.write(`${JSON.stringify(out)}\n`);
+  return out ? `${JSON.stringify(out)}\n` : '';
+}
+
+export async function runCodexHook(io: IO): Promise<number> {
+  const chunks: Buffer[] = [];
+  for await (const c of io.stdin) chunks.push(Buffer.from(c));
+  const out = codexHookOutput(Buffer.concat(chunks).toString('utf8'), io.env);
+  if (out) await io.stdout.write(out);
+  // the next call's hook (bin/lro-hook) asks the resident helper instead of starting Node
+  const spool = prefixFolder(io.env);
+  if (spool) ensureResident(spool, io.env);
   return 0;
 }
 

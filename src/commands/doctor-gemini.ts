@@ -8,7 +8,7 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Check } from '../harness/check.js';
-import { lroOnPathFix } from './doctor-overview.js';
+import { hookPaths, lroOnPathFix } from './doctor-overview.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
 import { valueAt } from '../harness/json-edit.js';
 import {
@@ -77,10 +77,9 @@ function settingsChecks(env: NodeJS.ProcessEnv, cwd: string, checks: Check[]): F
   return found;
 }
 
-/** The paths the hook command names (this Node, lro's bin/lro.js): still there. */
+/** The paths the hook command names (this Node, lro's bin/lro-hook): still there. */
 function hookPathsCheck(command: string, checks: Check[]): boolean {
-  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].slice(0, 2);
-  const paths = words.map((m) => (m[1] ?? m[2]).replace(/'\\''/g, "'"));
+  const paths = hookPaths(command);
   const missing = paths.filter((p) => {
     try {
       accessSync(p, constants.R_OK);

@@ -7,6 +7,15 @@ import type { Check } from '../harness/check.js';
 import { binDir } from '../harness/claude-code.js';
 
 /**
+ * The files a hook command lro installed names, as a shell reads its first two words: `LRO_NODE='NODE'
+ * 'BIN/lro-hook' VERB` (bin/lro-hook, this lro) or, as an older lro wrote it, `'NODE' 'BIN/lro.js' VERB`.
+ */
+export function hookPaths(command: string): string[] {
+  const words = [...command.matchAll(/(?:LRO_NODE=)?(?:'((?:[^']|'\\'')*)'|(\S+))/g)].slice(0, 2);
+  return words.map((m) => (m[1] ?? m[2]).replace(/'\\''/g, "'"));
+}
+
+/**
  * How to put this lro on PATH (lro is not published to npm: `npm install -g lro` would fetch another package or
  * nothing): a link to this installation's bin/lro.js, or npm installing this folder.
  */

@@ -16,7 +16,7 @@ import { readSettings, realFile } from '../harness/settings-file.js';
 import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
 import { wrapCommand } from './codex-hook.js';
 import type { Check } from '../harness/check.js';
-import { homeFolder, lroOnPathFix, overallHealthy, overviewText, statuses, type HarnessDoctor } from './doctor-overview.js';
+import { homeFolder, hookPaths, lroOnPathFix, overallHealthy, overviewText, statuses, type HarnessDoctor } from './doctor-overview.js';
 import { MCP_HARNESSES, mcpTitle } from '../harness/mcp-config.js';
 import { mcpConfigChecks, mcpConfigFound } from '../harness/mcp-config-doctor.js';
 import { geminiChecks } from './doctor-gemini.js';
@@ -216,17 +216,18 @@ export function codexChecks(env: NodeJS.ProcessEnv): Check[] {
   }
   const where = `group ${hook.group}, matcher ${hook.matcher ?? '(none)'}`;
   checks.push({ name: 'hooks.json', ok: true, detail: `${hooksPath}: lro's PreToolUse hook (${where})` });
-  const node = /^'?([^' ]+)/.exec(hook.command)?.[1] ?? '';
-  let runnable = true;
-  try {
-    accessSync(node, constants.X_OK);
-  } catch {
-    runnable = false;
-  }
+  const gone = hookPaths(hook.command).filter((p) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  });
   checks.push(
-    runnable
+    gone.length === 0
       ? { name: 'hook', ok: true, detail: hook.command }
-      : { name: 'hook', ok: false, detail: `${node} (the hook's Node) is gone`, fix: 'lro init codex' },
+      : { name: 'hook', ok: false, detail: `${gone.join(', ')} (named by the hook) is gone`, fix: 'lro init codex' },
   );
   // Codex keys trust by the hooks.json path it loaded (absolute, as found under CODEX_HOME)
   const config = readSettings(realFile(resolve(join(home, 'config.toml'))));

@@ -1,5 +1,5 @@
 // `lro init <harness>`: wires lro into an agent harness's settings, or takes it out again (--uninstall), or shows
-// the change (--dry-run). One installer (harness/installer.ts) with a small adapter per harness: the files it
+// the change (--dry-run), or puts back the files as they were before lro first edited them (--restore). One installer (harness/installer.ts) with a small adapter per harness: the files it
 // edits and how (harness/claude-code.ts, harness/codex.ts), and what it tells the user. Each file is edited in
 // place, atomically, and its original bytes are kept aside so that an uninstall with nothing else changed gives
 // them back exactly.
@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import type { CommandDef } from './command.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { install, installation, SettingsRefused, settingsPath, uninstall } from '../harness/claude-code.js';
+import { claudeVerifier, install, installation, settingsPath, uninstall } from '../harness/claude-code.js';
 import {
   codexHome,
+  codexHooksVerifier,
   codexHookCommand,
+  codexTomlVerifier,
   installHooks,
   installMcp,
   mcpTable,
@@ -20,10 +22,13 @@ import {
 } from '../harness/codex.js';
 import {
   apply,
+  applyRestore,
   diffOf,
   EditRefused,
   plan,
+  planRestore,
   removalLine,
+  restoreDiff,
   scopeOf,
   type Adapter,
   type FileEdit,
@@ -41,8 +46,16 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
   }
   const scope = scopeOf(o);
   const shown = settingsPath(scope, env, '.');
+  const inst = installation();
   return {
-    edits: [{ shown, install: (t) => install(t, installation(), shown), uninstall: (t) => uninstall(t, shown) }],
+    edits: [
+      {
+        shown,
+        verify: claudeVerifier(inst),
+        install: (t) => install(t, inst, shown),
+        uninstall: (t) => uninstall(t, shown),
+      },
+    ],
     report([outcome]) {
       switch (outcome) {
         case 'restored':
@@ -71,14 +84,21 @@ function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
   const hooks = join(home, 'hooks.json');
   const config = join(home, 'config.toml');
   const command = codexHookCommand();
+  const table = mcpTable();
   const edits: FileEdit[] = [
-    { shown: hooks, install: (t) => installHooks(t, command, hooks), uninstall: (t) => uninstallHooks(t, hooks) },
+    {
+      shown: hooks,
+      verify: codexHooksVerifier(command),
+      install: (t) => installHooks(t, command, hooks),
+      uninstall: (t) => uninstallHooks(t, hooks),
+    },
   ];
   // uninstall takes lro's MCP server out whether or not --mcp is given: nothing of lro's is left behind
-  if (o.mcp || o.uninstall) {
+  if (o.mcp || o.uninstall || o.restore) {
     edits.push({
       shown: config,
-      install: (t) => installMcp(t, mcpTable(), config),
+      verify: codexTomlVerifier(table),
+      install: (t) => installMcp(t, table, config),
       uninstall: (t) => uninstallMcp(t, config),
     });
   }
@@ -123,13 +143,14 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
             ? mcpConfigAdapter(o.harness, o, io.env)
             : null;
   if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init ${HARNESSES.join(' | ')}`);
+  if (o.restore) return runRestore(o, adapter, io);
   const uninstalling = !!o.uninstall;
   let planned;
   try {
-    // every file is planned before any is written: a refusal leaves all of them untouched
+    // every file is planned (and its edit checked) before any is written: a refusal leaves all of them untouched
     planned = adapter.edits.map((e) => plan(e, uninstalling, io.env));
   } catch (e) {
-    if (e instanceof SettingsRefused || e instanceof EditRefused) throw new LroError(e.message);
+    if (e instanceof EditRefused) throw new LroError(e.message + restoreHint(o, adapter, io.env));
     throw e;
   }
   if (o.dryRun) {
@@ -139,6 +160,51 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
   }
   const outcomes = planned.map((p) => apply(p, uninstalling, io.env));
   await io.stdout.write(adapter.report(outcomes));
+  return 0;
+}
+
+/** When lro kept an original of a file: how to get it back (said after a refusal). */
+function restoreHint(o: InitOptions, adapter: Adapter, env: NodeJS.ProcessEnv): string {
+  const kept = adapter.edits.some((e) => {
+    try {
+      return planRestore(e, env) !== null;
+    } catch {
+      return false;
+    }
+  });
+  return kept ? `; or lro init --restore ${o.harness} puts back the file${adapter.edits.length > 1 ? 's' : ''} as before lro init` : '';
+}
+
+/** --restore: each file lro kept an original of gets it back, byte for byte, whatever happened since. */
+async function runRestore(o: InitOptions, adapter: Adapter, io: IO): Promise<number> {
+  if (o.uninstall) throw new UsageError('--restore and --uninstall cannot be used together: choose one');
+  let planned;
+  try {
+    planned = adapter.edits.map((e) => planRestore(e, io.env)).filter((p) => p !== null);
+  } catch (e) {
+    if (e instanceof EditRefused) throw new LroError(e.message);
+    throw e;
+  }
+  if (!planned.length) {
+    const files = adapter.edits.map((e) => e.shown).join(', ');
+    throw new LroError(
+      `nothing to restore for ${o.harness}: lro kept no original of ${files} (lro init never changed it, or ` +
+        '--uninstall or --restore already gave it back)',
+    );
+  }
+  if (o.dryRun) {
+    await io.stdout.write(planned.map((p) => restoreDiff(p) || `${p.edit.shown}: no change\n`).join(''));
+    return 0;
+  }
+  const lines = planned.map((p) => {
+    const kept = applyRestore(p, io.env);
+    const what =
+      p.record.original === null
+        ? `lro: removed ${p.edit.shown}: there was no such file before lro init`
+        : `lro: restored ${p.edit.shown}: byte for byte as it was before lro init`;
+    return kept ? `${what} (its text until now is kept in ${kept})` : what;
+  });
+  await io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
 
@@ -168,11 +234,16 @@ export const initCommand: CommandDef<InitOptions> = {
       flags: '--uninstall',
       description: "remove lro's entries (and nothing else); the file comes back byte for byte if nothing else changed",
     },
+    {
+      flags: '--restore',
+      description: 'put back the bytes each file had before lro first edited it (the copy init kept), whatever happened since',
+    },
   ],
   examples: [
     'lro init claude-code                 every Bash call goes through lro; lro doctor checks it',
     'lro init claude-code --dry-run       the change, as a diff',
     'lro init claude-code --uninstall     lro out again',
+    'lro init --restore codex             the files exactly as they were before lro init',
     'lro init codex --mcp                 Codex: the shell hook, and lro mcp as an MCP server',
     "lro init gemini --project            Gemini CLI: this project's .gemini/settings.json",
     'lro init cursor --wrap               Cursor: lro mcp, and your MCP servers behind lro mcp proxy',
@@ -192,7 +263,11 @@ rejects is refused. Gemini CLI runs hooks only in folders it trusts; lro doctor 
 Cursor, VS Code, Claude Desktop, opencode: an entry "lro" (lro mcp, by absolute paths) in the MCP server list;
 with --wrap each stdio server becomes \`lro mcp proxy -- <its command>\` (its env and other fields kept); remote
 servers are left as they are. VS Code and opencode files may hold comments: they are kept.
-The write is atomic and keeps the file's mode; init twice changes nothing the second time.
-Exit status: 0 done (or nothing to do), 2 refused or failed.`,
+Every edit is parsed back before it is written: the user's values must come out equal and lro's entries as
+meant, or the file is refused. A value of another type where lro adds its entry (e.g. "env": 42) is refused too.
+The write is atomic and keeps the file's mode; a symlink is written through (the link stays); init twice changes
+nothing the second time. --restore puts back the original kept at the first edit (text changed since is kept
+beside it).
+Exit status: 0 done (or nothing to do), 2 refused or failed (or nothing to restore).`,
   run: (o, io) => runInit(o, io),
 };

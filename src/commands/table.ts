@@ -28,6 +28,7 @@ export const TABLE: TableEntry[] = [
   { name: 'init', load: async () => (await import('./init.js')).initCommand },
   { name: 'doctor', load: async () => (await import('./doctor.js')).doctorCommand },
   { name: '__shell-output', load: async () => (await import('./shell-output.js')).shellOutputCommand, hidden: true },
+  { name: '__resident', load: async () => (await import('./resident.js')).residentCommand, hidden: true },
   { name: '__claude-code-hook', load: async () => (await import('./claude-hook.js')).claudeHookCommand, hidden: true },
   { name: '__codex-hook', load: async () => (await import('./codex-hook.js')).codexHookCommand, hidden: true },
   { name: '__gemini-hook', load: async () => (await import('./gemini-hook.js')).geminiHookCommand, hidden: true },

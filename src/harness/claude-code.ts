@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../describe/shell.js';
 import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
+import { at, EditRefused, hasHandler, isObject, prune, stripHandlers, type Verifier } from './verified-edit.js';
 
 export type Scope = 'user' | 'project';
 
@@ -62,7 +63,31 @@ interface Group {
 }
 
 /** A refusal: a file lro will not edit (exit 2). */
-export class SettingsRefused extends Error {}
+export class SettingsRefused extends EditRefused {}
+
+/** Which values of a settings file are lro's (verified-edit.ts checks every edit with it). */
+export function claudeVerifier(inst: Installation): Verifier {
+  const isMine = (h: unknown) => isLroHandler(h);
+  return {
+    syntax: 'json',
+    needs: [
+      [['env'], 'object'],
+      [['hooks'], 'object'],
+      [['hooks', 'PostToolUse'], 'array'],
+    ],
+    strip(doc) {
+      const env = at(doc, ['env']);
+      if (isObject(env) && isLroPrefix(env.CLAUDE_CODE_SHELL_PREFIX)) delete env.CLAUDE_CODE_SHELL_PREFIX;
+      prune(doc, ['env']);
+      stripHandlers(doc, 'PostToolUse', isMine);
+      return doc;
+    },
+    installed: (doc) =>
+      at(doc, PREFIX_PATH) === inst.prefix &&
+      hasHandler(doc, 'PostToolUse', (h) => isObject(h) && h.command === inst.hookCommand),
+    absent: (doc) => !isLroPrefix(at(doc, PREFIX_PATH)) && !hasHandler(doc, 'PostToolUse', isMine),
+  };
+}
 
 /** Checks that `text` is a settings file lro may edit: strict JSON, an object. */
 export function checkSettings(text: string, path: string): void {

@@ -38,7 +38,7 @@ export function readShellWord(text: string, at: number): { value: string; end: n
       if (text[i + 1] !== '\n') value += text[i + 1];
       i += 2;
     } else if (/[\s;&|<>()]/.test(c)) break;
-    else if (c === '$' || c === '`') return null;
+    else if (c === '$' || c === '`' || (c === '~' && i === at)) return null; // an expansion (a leading ~ too): not a literal word
     else {
       value += c;
       i++;

@@ -6,19 +6,33 @@
 //     whole, the command's exit code kept (src/commands/codex-hook.ts). Codex reads hooks.json as strict JSON.
 //     The group is appended last: Codex keys its trust records by the group's index, so the user's own hooks keep
 //     theirs.
-//   - config.toml, only with --mcp: a [mcp_servers.lro] table appended at the end, by exact text edits (the user's
-//     comments and order are kept; the file is never re-serialised), and taken out again the same way.
+//   - config.toml, only with --mcp: a [mcp_servers.lro] table before the user's first table, by exact line edits
+//     (the user's comments and order are kept; the file is never re-serialised) placed by the file's structure as
+//     TOML reads it (toml-lines.ts: a `[note]` line inside a multi-line string is no table), and taken out again
+//     the same way. A file defining lro's server another way (dotted keys, an inline table) is refused.
 // Codex skips a hook without a word until the user trusts it (/hooks in the TUI). Its record is a table
 // [hooks.state."<hooks.json path>:pre_tool_use:<group>:<handler>"] in config.toml holding trusted_hash, the sha256
 // of the handler's normalised identity (codex-rs/hooks/src/engine/discovery.rs, codex-rs/config/src/fingerprint.rs):
 // trustOf() reads it, so `lro doctor codex` can say whether Codex will run lro's hook.
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import { shellQuote } from '../describe/shell.js';
-import { EditRefused } from './installer.js';
 import { binDir } from './claude-code.js';
 import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
+import { keyPath, statementEnd, tomlLines, type TomlLine } from './toml-lines.js';
+import {
+  at,
+  difference,
+  EditRefused,
+  hasHandler,
+  isObject,
+  parseAs,
+  prune,
+  stripHandlers,
+  type Verifier,
+} from './verified-edit.js';
 
 /** $CODEX_HOME, else ~/.codex. */
 export function codexHome(env: NodeJS.ProcessEnv): string {
@@ -30,9 +44,12 @@ export const CODEX_HOOK_SUBCOMMAND = '__codex-hook';
 export const BASH_MATCHER = '^Bash$';
 export const HOOK_TIMEOUT = 30;
 
-/** The hook command: this Node and lro's bin/lro.js, by absolute paths. */
+/**
+ * The hook command: lro's bin/lro-hook (bash: no Node start on a call its resident helper answers) with this Node
+ * for the calls it does not, by absolute paths.
+ */
 export function codexHookCommand(nodePath = process.execPath): string {
-  return `${shellQuote(nodePath)} ${shellQuote(join(binDir(), 'lro.js'))} ${CODEX_HOOK_SUBCOMMAND}`;
+  return `LRO_NODE=${shellQuote(nodePath)} ${shellQuote(join(binDir(), 'lro-hook'))} ${CODEX_HOOK_SUBCOMMAND}`;
 }
 
 /** Whether a hook handler is lro's. */
@@ -52,6 +69,23 @@ function checkHooksJson(text: string, path: string): void {
   if (treeOf(text)?.type !== 'object') {
     throw new EditRefused(`${path} is not a JSON object: fix it first, lro leaves it untouched`);
   }
+}
+
+/** Which values of hooks.json are lro's: its PreToolUse handlers. */
+export function codexHooksVerifier(command: string): Verifier {
+  return {
+    syntax: 'json',
+    needs: [
+      [['hooks'], 'object'],
+      [['hooks', 'PreToolUse'], 'array'],
+    ],
+    strip(doc) {
+      stripHandlers(doc, 'PreToolUse', isLroCodexHandler);
+      return doc;
+    },
+    installed: (doc) => hasHandler(doc, 'PreToolUse', (h) => isObject(h) && h.command === command),
+    absent: (doc) => !hasHandler(doc, 'PreToolUse', isLroCodexHandler),
+  };
 }
 
 /** hooks.json with lro's PreToolUse group (the same text when it is there already). */
@@ -122,7 +156,6 @@ export function findLroHook(text: string): LroHook | null {
 
 // ---- config.toml: [mcp_servers.lro], by exact text edits ----
 
-const MCP_HEADER = /^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:lro|"lro")[ \t]*\][ \t]*(?:#.*)?$/;
 const ANY_HEADER = /^[ \t]*\[/;
 
 /** The lines of lro's MCP table. */
@@ -134,76 +167,151 @@ export function mcpTable(nodePath = process.execPath): string[] {
   ];
 }
 
-/** The [mcp_servers.lro] table's line range [start, end) in `lines`, or null. */
-function mcpRange(lines: string[]): [number, number] | null {
-  const start = lines.findIndex((l) => MCP_HEADER.test(l));
+/** Whether a value of mcp_servers.lro is lro's server (`node …/lro.js mcp`, wherever lro is installed). */
+export function isLroMcpEntry(v: unknown): boolean {
+  const args = isObject(v) ? v.args : undefined;
+  return Array.isArray(args) && typeof args[0] === 'string' && basename(args[0]) === 'lro.js' && args[1] === 'mcp';
+}
+
+/** The keys init writes in [mcp_servers.lro]. */
+const LRO_KEYS = ['command', 'args'];
+
+/** Which values of config.toml are lro's: command and args of mcp_servers.lro, when they are lro's server. */
+export function codexTomlVerifier(table: string[]): Verifier {
+  const want = at(parseToml(table.join('\n')), ['mcp_servers', 'lro']) as Record<string, unknown>;
+  return {
+    syntax: 'toml',
+    needs: [
+      [['mcp_servers'], 'object'],
+      [['mcp_servers', 'lro'], 'object'],
+    ],
+    strip(doc) {
+      const entry = at(doc, ['mcp_servers', 'lro']);
+      if (isObject(entry) && isLroMcpEntry(entry)) for (const k of LRO_KEYS) delete entry[k];
+      prune(doc, ['mcp_servers', 'lro']);
+      return doc;
+    },
+    installed(doc) {
+      const entry = at(doc, ['mcp_servers', 'lro']);
+      return isObject(entry) && LRO_KEYS.every((k) => difference(entry[k], want[k]) === null);
+    },
+    absent: (doc) => !isLroMcpEntry(at(doc, ['mcp_servers', 'lro'])),
+  };
+}
+
+/** config.toml as lines, their line ending, and what each line is (toml-lines.ts). */
+function structure(text: string): { lines: string[]; eol: string; kinds: TomlLine[] } {
+  const lines = text.split(/\r?\n/);
+  return { lines, eol: text.includes('\r\n') ? '\r\n' : '\n', kinds: tomlLines(lines) };
+}
+
+const samePath = (a: string[] | undefined, b: string[]): boolean => !!a && a.length === b.length && a.every((k, i) => k === b[i]);
+const under = (a: string[] | undefined, b: string[]): boolean => !!a && a.length > b.length && b.every((k, i) => a[i] === k);
+
+/** The [mcp_servers.lro] table's line range [start, end) (its trailing blank lines and comments not in it), or null. */
+function mcpRange(kinds: TomlLine[]): [number, number] | null {
+  const start = kinds.findIndex((k) => k.kind === 'header' && !k.array && samePath(k.path, ['mcp_servers', 'lro']));
   if (start < 0) return null;
   let end = start + 1;
-  while (end < lines.length && !ANY_HEADER.test(lines[end])) end++;
+  while (end < kinds.length && kinds[end].kind !== 'header') end++;
   // the blank lines and comments before the next table are not the table's
-  while (end > start + 1 && (lines[end - 1].trim() === '' || /^[ \t]*#/.test(lines[end - 1]))) end--;
+  while (end > start + 1 && (kinds[end - 1].kind === 'blank' || kinds[end - 1].kind === 'comment')) end--;
   return [start, end];
 }
 
-/** Refuses a config.toml where lro would need more than appending a table (an lro entry written another way). */
-function checkToml(text: string, path: string): void {
-  const elsewhere = /^[ \t]*(\[[^\]]*mcp_servers[ \t]*\.[ \t]*"?lro"?\b|mcp_servers[ \t]*[.=])/;
-  const other = text.split(/\r?\n/).find((l) => !MCP_HEADER.test(l) && elsewhere.test(l));
-  if (other !== undefined) {
-    throw new EditRefused(
-      `${path} already names MCP servers as '${other.trim()}': add lro by hand ([mcp_servers.lro]), ` +
-        'lro leaves it untouched',
-    );
+/**
+ * Refuses a config.toml lro cannot edit by its lines: one that does not parse, or that defines mcp_servers.lro some
+ * other way than as a [mcp_servers.lro] table (dotted keys, an inline table), or mcp_servers as an inline table.
+ */
+function checkToml(text: string, path: string): TomlLine[] {
+  const parsed = parseAs('toml', text);
+  if ('problem' in parsed) throw new EditRefused(`${path} is not TOML (${parsed.problem}): fix it first, lro leaves it untouched`);
+  const { kinds } = structure(text);
+  let table: string[] = [];
+  for (const k of kinds) {
+    if (k.kind === 'header') table = k.path ?? [];
+    if (k.kind !== 'key' || !k.path) continue;
+    const full = [...table, ...k.path];
+    if (samePath(full, ['mcp_servers']) || under(full, ['mcp_servers', 'lro']) || samePath(full, ['mcp_servers', 'lro'])) {
+      if (samePath(table, ['mcp_servers', 'lro'])) continue; // a key of lro's table
+      throw new EditRefused(
+        `${path} defines ${full.slice(0, 2).join('.')} with dotted keys or an inline table: write lro's server as a ` +
+          '[mcp_servers.lro] table by hand (or take it out), lro leaves the file untouched',
+      );
+    }
   }
+  return kinds;
 }
 
 /**
  * config.toml with [mcp_servers.lro]: put before the user's first table (so a key they later append at the end of
- * the file goes to their own last table, not to lro's), at the end when there is none; replaced in place when it is
- * there in another form.
+ * the file goes to their own last table, not to lro's), at the end when there is none. When the table is there
+ * (an earlier lro's), its command and args are replaced in place and any other key of it stays.
  */
 export function installMcp(text: string, table: string[], path: string): string {
-  checkToml(text, path);
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = text.split(/\r?\n/);
-  const range = mcpRange(lines);
+  const kinds = checkToml(text, path);
+  const { lines, eol } = structure(text);
+  const range = mcpRange(kinds);
   if (range) {
-    const current = lines.slice(range[0], range[1]);
-    if (current.join('\n') === table.join('\n')) return text;
-    return [...lines.slice(0, range[0]), ...table, ...lines.slice(range[1])].join(eol);
+    const current = at(parseToml(text), ['mcp_servers', 'lro']);
+    if (!isLroMcpEntry(current)) {
+      throw new EditRefused(
+        `${path} already has an MCP server named "lro" ([mcp_servers.lro]) that is not lro's: rename it, ` +
+          'lro leaves the file untouched',
+      );
+    }
+    if (codexTomlVerifier(table).installed(parseToml(text))) return text;
+    const out = lines.slice(0, range[0] + 1);
+    const wanted = new Map(table.slice(1).map((l) => [keyPath(l.slice(0, l.indexOf('=')))![0], l]));
+    for (let i = range[0] + 1; i < range[1]; ) {
+      const end = kinds[i].kind === 'key' ? statementEnd(kinds, i) : i + 1;
+      const key = kinds[i].kind === 'key' && kinds[i].path?.length === 1 ? kinds[i].path![0] : undefined;
+      if (key !== undefined && wanted.has(key)) {
+        out.push(wanted.get(key)!);
+        wanted.delete(key);
+      } else {
+        out.push(...lines.slice(i, end));
+      }
+      i = end;
+    }
+    out.splice(range[0] + 1, 0, ...wanted.values()); // a key of lro's that was missing
+    return [...out, ...lines.slice(range[1])].join(eol);
   }
-  const first = firstTable(lines);
+  const first = firstTable(kinds);
   if (first >= 0) return [...lines.slice(0, first), ...table, '', ...lines.slice(first)].join(eol);
   if (text === '') return table.join(eol) + eol;
-  const body = text.endsWith('\n') ? text : text + eol;
-  return `${body}${eol}${table.join(eol)}${eol}`;
+  // a file without a last line break stays without one (so that uninstall can give its bytes back)
+  return text.endsWith('\n') ? `${text}${eol}${table.join(eol)}${eol}` : `${text}${eol}${eol}${table.join(eol)}`;
 }
 
 /** The line where the first table starts, with the comment lines right above its header; -1 when there is none. */
-function firstTable(lines: string[]): number {
-  let i = lines.findIndex((l) => ANY_HEADER.test(l));
-  while (i > 0 && /^[ \t]*#/.test(lines[i - 1])) i--;
+function firstTable(kinds: TomlLine[]): number {
+  let i = kinds.findIndex((k) => k.kind === 'header');
+  while (i > 0 && kinds[i - 1].kind === 'comment') i--;
   return i;
 }
 
-/** A line init writes in [mcp_servers.lro]. */
-const LRO_KEY = /^[ \t]*(?:command|args)[ \t]*=/;
-
 /**
- * config.toml without [mcp_servers.lro] and the blank line init put with it. A key the user added to that table is
- * kept where it is (only lro's header, command and args go): their line is never lost.
+ * config.toml without [mcp_servers.lro] and the blank line init put with it. A table holding more than lro wrote
+ * (a key or a sub-table of the user's) is refused: its lines would become keys of the table above.
  */
 export function uninstallMcp(text: string, path: string): string {
-  checkToml(text, path);
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = text.split(/\r?\n/);
-  const range = mcpRange(lines);
+  const kinds = checkToml(text, path);
+  const { lines, eol } = structure(text);
+  const range = mcpRange(kinds);
   if (!range) return text;
+  if (!isLroMcpEntry(at(parseToml(text), ['mcp_servers', 'lro']))) return text; // the user's own server named lro
   let [start, end] = range;
-  const body = lines.slice(start + 1, end);
-  if (body.some((l) => l.trim() !== '' && !LRO_KEY.test(l))) {
-    const kept = body.filter((l) => !LRO_KEY.test(l));
-    return [...lines.slice(0, start), ...kept, ...lines.slice(end)].join(eol);
+  const theirs = kinds
+    .slice(start + 1, end)
+    .filter((k) => k.kind === 'key' && !(k.path?.length === 1 && LRO_KEYS.includes(k.path[0])))
+    .map((k) => (k.path ?? ['?']).join('.'));
+  theirs.push(...kinds.filter((k) => k.kind === 'header' && under(k.path, ['mcp_servers', 'lro'])).map((k) => `[${k.path!.join('.')}]`));
+  if (theirs.length) {
+    throw new EditRefused(
+      `${path}: [mcp_servers.lro] holds what lro did not write (${theirs.join(', ')}): move it out of lro's table ` +
+        '(or delete the table by hand), lro leaves the file untouched',
+    );
   }
   if (end < lines.length - 1 && lines[end] === '') {
     end++; // the blank line init put before the next table
@@ -212,7 +320,7 @@ export function uninstallMcp(text: string, path: string): string {
     if (start > 0 && lines[start - 1] === '') start--; // the blank line init put before a table at the end
   }
   const rest = [...lines.slice(0, start), ...lines.slice(end)];
-  if (end === lines.length && start > 0) return rest.join(eol) + eol;
+  if (end === lines.length && start > 0) return rest.join(eol) + (text.endsWith('\n') ? eol : '');
   return rest.join(eol);
 }
 
@@ -278,5 +386,5 @@ export function trustOf(configToml: string | null, hooksJson: string, hook: LroH
 
 /** The user's step to trust lro's hook (there is no other way that is not a bypass). */
 export const TRUST_STEP =
-  'start Codex (`codex`); at "hooks need review" press t to trust all (or type /hooks and trust the PreToolUse ' +
-  'hook whose command ends in `__codex-hook`); until then Codex skips it without a word';
+  'start Codex (`codex`); at "hooks need review" choose "2. Trust all and continue" (press 2, then Enter), or type ' +
+  '/hooks and trust the PreToolUse hook whose command ends in `__codex-hook`; until then Codex skips it without a word';

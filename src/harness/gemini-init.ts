@@ -4,6 +4,7 @@ import { removalLine, scopeOf, type Adapter, type FileEdit, type InitOptions, ty
 import {
   geminiHookCommand,
   geminiSettingsPath,
+  geminiVerifier,
   installHook,
   installMcp,
   mcpServer,
@@ -16,11 +17,13 @@ export function geminiAdapter(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
   const scope = scopeOf(o);
   const shown = geminiSettingsPath(scope, env, '.');
   const command = geminiHookCommand();
+  const server = mcpServer();
   const edit: FileEdit = {
     shown,
+    verify: geminiVerifier(command, o.mcp ? server : null),
     install: (t) => {
       const hooked = installHook(t, command, shown);
-      return o.mcp ? installMcp(hooked, mcpServer(), shown) : hooked;
+      return o.mcp ? installMcp(hooked, server, shown) : hooked;
     },
     // uninstall takes lro's MCP server out whether or not --mcp is given: nothing of lro's is left behind
     uninstall: (t) => uninstallAll(t, shown),

@@ -16,9 +16,9 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { shellQuote } from '../describe/shell.js';
-import { EditRefused } from './installer.js';
 import { binDir } from './claude-code.js';
 import { removeAt, setAt, treeOf, valueAt } from './json-edit.js';
+import { at, difference, EditRefused, hasHandler, isObject as isPlainObject, prune, stripHandlers, type Verifier } from './verified-edit.js';
 import { realFile } from './settings-file.js';
 
 export type GeminiScope = 'user' | 'project';
@@ -41,14 +41,46 @@ export const HOOK_NAME = 'lro';
 /** In milliseconds: storing a very large output takes seconds; Gemini CLI's default is 60 s. */
 export const HOOK_TIMEOUT_MS = 120_000;
 
-/** The hook command: this Node and lro's bin/lro.js, by absolute paths. */
+/**
+ * The hook command: lro's bin/lro-hook (bash: a small output is left as it is without starting Node) with this Node
+ * for the larger ones, by absolute paths.
+ */
 export function geminiHookCommand(nodePath = process.execPath): string {
-  return `${shellQuote(nodePath)} ${shellQuote(join(binDir(), 'lro.js'))} ${GEMINI_HOOK_SUBCOMMAND}`;
+  return `LRO_NODE=${shellQuote(nodePath)} ${shellQuote(join(binDir(), 'lro-hook'))} ${GEMINI_HOOK_SUBCOMMAND}`;
 }
 
 /** lro's MCP server entry. */
 export function mcpServer(nodePath = process.execPath): { command: string; args: string[] } {
   return { command: nodePath, args: [join(binDir(), 'lro.js'), 'mcp'] };
+}
+
+/** Whether an mcpServers entry is lro's server (`node …/lro.js mcp`, wherever lro is installed). */
+export function isLroServerEntry(v: unknown): boolean {
+  const args = isPlainObject(v) ? v.args : undefined;
+  return Array.isArray(args) && typeof args[0] === 'string' && /(^|[\\/])lro\.js$/.test(args[0]) && args[1] === 'mcp';
+}
+
+/** Which values of settings.json are lro's: its AfterTool handlers, and mcpServers.lro when it is lro's server. */
+export function geminiVerifier(command: string, server: { command: string; args: string[] } | null): Verifier {
+  return {
+    syntax: 'jsonc',
+    needs: [
+      [['hooks'], 'object'],
+      [['hooks', 'AfterTool'], 'array'],
+      ...(server ? ([[['mcpServers'], 'object']] as Verifier['needs']) : []),
+    ],
+    strip(doc) {
+      stripHandlers(doc, 'AfterTool', isLroGeminiHandler);
+      const servers = at(doc, ['mcpServers']);
+      if (isPlainObject(servers) && isLroServerEntry(servers.lro)) delete servers.lro;
+      prune(doc, ['mcpServers']);
+      return doc;
+    },
+    installed: (doc) =>
+      hasHandler(doc, 'AfterTool', (h) => isPlainObject(h) && h.command === command) &&
+      (!server || difference(at(doc, ['mcpServers', 'lro']), server) === null),
+    absent: (doc) => !hasHandler(doc, 'AfterTool', isLroGeminiHandler) && !isLroServerEntry(at(doc, ['mcpServers', 'lro'])),
+  };
 }
 
 /** Whether a hook handler is lro's. */
@@ -119,6 +151,11 @@ export function installMcp(text: string, server: { command: string; args: string
   checkSettings(text, path);
   const current = valueAt(text, ['mcpServers', 'lro']);
   if (JSON.stringify(current) === JSON.stringify(server)) return text;
+  if (current !== undefined && !isLroServerEntry(current)) {
+    throw new EditRefused(
+      `${path} already has an MCP server named "lro" (mcpServers.lro) that is not lro's: rename it, lro leaves the file untouched`,
+    );
+  }
   return setAt(text, ['mcpServers', 'lro'], server);
 }
 
@@ -143,7 +180,7 @@ export function uninstallAll(text: string, path: string): string {
       if (isEmptyObject(valueAt(out, ['hooks']))) out = removeAt(out, ['hooks']);
     }
   }
-  if (valueAt(out, ['mcpServers', 'lro']) !== undefined) {
+  if (isLroServerEntry(valueAt(out, ['mcpServers', 'lro']))) {
     out = removeAt(out, ['mcpServers', 'lro']);
     if (isEmptyObject(valueAt(out, ['mcpServers']))) out = removeAt(out, ['mcpServers']);
   }

@@ -6,6 +6,7 @@ import { removalLine, type FileEdit, type Outcome } from './installer.js';
 import {
   installMcpConfig,
   mcpConfigPath,
+  mcpConfigVerifier,
   mcpTitle,
   survey,
   uninstallMcpConfig,
@@ -42,6 +43,7 @@ export function mcpConfigAdapter(
     edits: [
       {
         shown,
+        verify: mcpConfigVerifier(h, wrap),
         install: (t) => installMcpConfig(h, t, shown, wrap),
         uninstall: (t) => uninstallMcpConfig(h, t, shown),
       },

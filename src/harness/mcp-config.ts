@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { applyEdits, findNodeAtLocation, parse, printParseErrorCode } from 'jsonc-parser';
 import type { JSONPath, ParseError } from 'jsonc-parser';
 import { binDir } from './claude-code.js';
-import { EditRefused } from './installer.js';
 import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
+import { at, EditRefused, isObject, prune, type Path, type Verifier } from './verified-edit.js';
 
 export const MCP_HARNESSES = ['cursor', 'vscode', 'claude-desktop', 'opencode'] as const;
 export type McpHarness = (typeof MCP_HARNESSES)[number];
@@ -307,14 +307,83 @@ function installLroEntry(h: McpHarness, text: string, path: string, lro: string[
 export function uninstallMcpConfig(h: McpHarness, text: string, path: string): string {
   checkConfig(h, text, path);
   let out = text;
+  let removed = false;
   for (const [name, entry] of serversOf(h, text)) {
     const at = [...SHAPES[h].key(out), name];
     const argv = argvOf(h, entry);
     if (!argv) continue;
-    if (name === LRO_ENTRY && isLroServer(argv)) out = removeAt(out, at);
-    else if (lroWrapLength(argv)) out = unwrapEntry(h, out, at, argv);
+    if (name === LRO_ENTRY && isLroServer(argv)) {
+      out = removeAt(out, at);
+      removed = true;
+    } else if (lroWrapLength(argv)) out = unwrapEntry(h, out, at, argv);
+  }
+  // the list lro's entry leaves empty goes, as init made it (and opencode 2's mcp around it)
+  const key = SHAPES[h].key(out);
+  for (let i = key.length; removed && i > 0; i--) {
+    const v = valueAt(out, key.slice(0, i));
+    if (!v || typeof v !== 'object' || Array.isArray(v) || Object.keys(v).length) break;
+    out = removeAt(out, key.slice(0, i));
   }
   return out;
+}
+
+/**
+ * Which values of the file are lro's: the entry "lro" when it is lro's server, and lro's words in front of each
+ * server it wrapped. An empty `args` counts as none (unwrapping a server lro gave args to takes them out again).
+ */
+export function mcpConfigVerifier(h: McpHarness, wrap: boolean, lro = lroArgv()): Verifier {
+  const shape = SHAPES[h];
+  const serversIn = (doc: unknown): [Path, unknown] => {
+    // the key as the text has it: opencode 2's mcp.servers when it is an object of servers
+    const v2 = at(doc, ['mcp', 'servers']);
+    const key = h === 'opencode' && isObject(v2) && !('type' in v2) ? ['mcp', 'servers'] : shape.key('');
+    return [key, at(doc, key)];
+  };
+  return {
+    syntax: shape.jsonc ? 'jsonc' : 'json',
+    needs: [[shape.key(''), 'object']],
+    strip(doc) {
+      const [key, servers] = serversIn(doc);
+      if (!isObject(servers)) return doc;
+      for (const name of Object.keys(servers)) {
+        const entry = servers[name];
+        const argv = argvOf(h, entry);
+        if (argv && name === LRO_ENTRY && isLroServer(argv)) {
+          delete servers[name];
+          continue;
+        }
+        if (!isObject(entry)) continue;
+        const n = argv ? lroWrapLength(argv) : 0;
+        if (n && shape.style === 'array') entry.command = argv!.slice(n);
+        else if (n) {
+          entry.command = argv![n];
+          entry.args = argv!.slice(n + 1);
+        }
+        if (shape.style === 'split' && Array.isArray(entry.args) && entry.args.length === 0) delete entry.args;
+      }
+      prune(doc, key);
+      return doc;
+    },
+    installed(doc) {
+      const [, servers] = serversIn(doc);
+      if (!isObject(servers)) return false;
+      const mine = argvOf(h, servers[LRO_ENTRY]);
+      if (!mine || mine.join('\0') !== [...lro, 'mcp'].join('\0')) return false;
+      if (!wrap) return true;
+      return Object.entries(servers).every(([name, e]) => {
+        const argv = argvOf(h, e);
+        return name === LRO_ENTRY || !argv || isLroServer(argv) || isWrapped(argv);
+      });
+    },
+    absent(doc) {
+      const [, servers] = serversIn(doc);
+      if (!isObject(servers)) return true;
+      return Object.entries(servers).every(([name, e]) => {
+        const argv = argvOf(h, e);
+        return !argv || (!(name === LRO_ENTRY && isLroServer(argv)) && lroWrapLength(argv) === 0);
+      });
+    },
+  };
 }
 
 /** What a file holds, for the report and lro doctor. */

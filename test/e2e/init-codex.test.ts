@@ -42,12 +42,12 @@ test('no CODEX_HOME: init writes the hook by absolute paths and says how to trus
   expect(existsSync(h.codex)).toBe(false);
   const r = await lro(['init', 'codex'], { env: h.env });
   expect(r.code, r.stderr).toBe(0);
-  expect(r.out).toContain('trust it: start Codex (`codex`); at "hooks need review" press t to trust all (or type /hooks');
+  expect(r.out).toContain('trust it: start Codex (`codex`); at "hooks need review" choose "2. Trust all and continue" (press 2, then Enter), or type /hooks');
   const written = JSON.parse(readFileSync(h.hooks, 'utf8'));
   expect(Object.keys(written)).toEqual(['hooks']);
   const [group] = written.hooks.PreToolUse;
   expect(group.matcher).toBe('^Bash$');
-  expect(group.hooks[0]).toEqual({ type: 'command', command: expect.stringMatching(/^\/.* \/.*\/bin\/lro\.js __codex-hook$/), timeout: 30 });
+  expect(group.hooks[0]).toEqual({ type: 'command', command: expect.stringMatching(/^LRO_NODE=\/.* \/.*\/bin\/lro-hook __codex-hook$/), timeout: 30 });
   expect(existsSync(h.config)).toBe(false); // config.toml only with --mcp
   expect((await lro(['init', 'codex'], { env: h.env })).out).toContain('nothing to change');
   const un = await lro(['init', 'codex', '--uninstall'], { env: h.env });

@@ -58,7 +58,7 @@ test('no ~/.gemini: init writes the hook by absolute paths, says how to trust; u
   expect(group.hooks[0]).toEqual({
     name: 'lro',
     type: 'command',
-    command: expect.stringMatching(/^\/.* \/.*\/bin\/lro\.js __gemini-hook$/),
+    command: expect.stringMatching(/^LRO_NODE=\/.* \/.*\/bin\/lro-hook __gemini-hook$/),
     timeout: 120000,
   });
   expect((await lro(['init', 'gemini'], { env: h.env })).out).toContain('nothing to change');

@@ -1,6 +1,7 @@
 // bin/lro-shell-prefix called as Claude Code calls it: one argument, the script it would run for a Bash call.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -17,6 +18,8 @@ mkdirSync(join(root, 'tmp'));
 /** The script Claude Code 2.1.328 hands the prefix for `command`. */
 const claudeScript = (command: string) => scriptFor(command, join(root, 'cwd'));
 const isRoot = process.getuid?.() === 0;
+/** Output files left in the prefix's folder (its resident helper's file and gc's stamps are not output). */
+const leftovers = (dir: string) => readdirSync(dir).filter((f) => f !== 'resident' && !f.startsWith('gc-'));
 const canUnsharePid = isRoot && spawnSync('unshare', ['-pf', '--mount-proc', 'true']).status === 0;
 
 interface Ran {
@@ -83,7 +86,7 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     const [ours, theirs] = await Promise.all([prefix([script], { LRO_NODE: '/nonexistent/node' }), plain(script)]);
     expect(shellStatus(ours)).toBe(shellStatus(theirs));
     expect(pidless(ours.out)).toBe(pidless(theirs.out));
-    expect(readdirSync(spool)).toEqual([]);
+    expect(leftovers(spool)).toEqual([]);
   });
 
   test('a long call with a medium output comes back once, exactly as bash gives it (text and NUL bytes)', async () => {
@@ -128,7 +131,7 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
   test('killed (KILL, as a harness does after its grace): no temporary file is left', async () => {
     const r = await prefix([claudeScript('seq 1 200000; sleep 30')], {}, (pid) => setTimeout(() => process.kill(-pid, 'SIGKILL'), 1500));
     expect(r.signal).toBe('SIGKILL');
-    expect(readdirSync(spool)).toEqual([]);
+    expect(leftovers(spool)).toEqual([]);
   });
 
   test.skipIf(!isRoot)('a full temporary folder: the output is stored marked as cut, never as complete', async () => {
@@ -143,6 +146,60 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     } finally {
       spawnSync('umount', [small]);
     }
+  });
+});
+
+describe('the resident helper and the store that cleans itself', () => {
+  test('once a call has started the helper, a medium output that is small in tokens starts no Node', async () => {
+    const tmp = join(root, 'tmp-resident');
+    mkdirSync(tmp);
+    const env = { TMPDIR: tmp };
+    const big = await prefix([claudeScript('seq 1 100000')], env); // Node runs, and leaves the helper
+    expect(big.out.toString()).toMatch(/^Output offloaded/);
+    const file = join(tmp, `lro-prefix-${process.getuid!()}`, 'resident');
+    for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(file, 'utf8')).toMatch(/^\d+ [0-9a-f]{32} \d+\n$/);
+    const medium = claudeScript('seq 1 1500; echo done'); // 6,898 bytes, ~3,000 tokens
+    const [ours, theirs] = await Promise.all([prefix([medium], { ...env, LRO_NODE: '/nonexistent/node' }), plain(medium)]);
+    expect(ours.out.equals(theirs.out), ours.out.toString().slice(0, 200)).toBe(true); // no "cannot offload" note
+    // a large one is still stored (the helper says large; Node stores it)
+    const large = await prefix([claudeScript('seq 1 5000')], env);
+    expect(large.out.toString()).toMatch(/^Output offloaded: 5,000 lines/);
+  });
+
+  test('the helper answers only its token, and only a well-formed request', async () => {
+    const tmp = join(root, 'tmp-resident');
+    const [port, token] = readFileSync(join(tmp, `lro-prefix-${process.getuid!()}`, 'resident'), 'utf8').split(' ');
+    const ask = (line: string, body = '') =>
+      new Promise<string>((done) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(line + body));
+        let got = '';
+        socket.on('data', (d) => (got += d));
+        socket.on('close', () => done(got));
+        socket.on('error', () => done(got));
+      });
+    const body = 'word '.repeat(2000);
+    expect(await ask(`${token} tokens ${body.length} 6400\n`, body)).toBe('small\n');
+    expect(await ask(`${token} tokens ${body.length} 100\n`, body)).toBe('large\n');
+    expect(await ask(`${'0'.repeat(32)} tokens ${body.length} 6400\n`, body)).toBe('');
+    expect(await ask(`${token} run ${body.length} 6400\n`, body)).toBe('');
+    expect(await ask(`${token} tokens 99999999 6400\n`, body)).toBe('');
+  });
+
+  test('a call that stores an output starts gc now and then: an expired result goes without cron', async () => {
+    const tmp = join(root, 'tmp-gc');
+    mkdirSync(tmp);
+    const store = join(root, 'gc-store');
+    const old = await lro(['offload', '--force', '--ttl', '1s', '--descriptor', 'json'], { input: 'x\n'.repeat(10), env: { LRO_DIR: store } });
+    const id = JSON.parse(old.out).id as string;
+    await new Promise((r) => setTimeout(r, 1100));
+    await prefix([claudeScript('seq 1 100000')], { TMPDIR: tmp, LRO_DIR: store });
+    let left = true;
+    for (let i = 0; i < 100 && left; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = readdirSync(store).some((f) => f.includes(id));
+    }
+    expect(left).toBe(false);
   });
 });
 
@@ -206,7 +263,7 @@ describe('lro-shell-prefix', () => {
     expect(r.signal).toBe('SIGTERM'); // as plain bash ends
     expect(r.out.toString()).toMatch(/offloaded: 100,000 lines/);
     expect(r.out.toString()).toContain('INCOMPLETE: the call was interrupted (SIGTERM)');
-    expect(readdirSync(spool)).toEqual([]);
+    expect(leftovers(spool)).toEqual([]);
   });
 
   test('a long-running command shows the head of its output while it runs; the whole is still exact or stored', async () => {

@@ -1,0 +1,130 @@
+// `lro __resident`: the shell prefix's resident helper, so that a medium output (over the threshold in bytes, maybe
+// not in tokens) is decided without starting Node on every such call. `lro __shell-output` starts one, detached,
+// the first time it runs for a call; it listens on a port of 127.0.0.1 and writes `PORT TOKEN PID` to the file
+// `resident` in the prefix's own folder ($TMPDIR/lro-prefix-$UID, 0700: only this user reads the token). The
+// prefix (bin/lro-shell-prefix) connects with bash's /dev/tcp, sends one line `TOKEN tokens BYTES THRESHOLD` and
+// the bytes, and reads `small` or `large`: the same decision `lro offload` makes (offload.ts fitsThreshold). It
+// stores nothing: a large output still goes to `lro __shell-output`. It also answers for Codex's hook (bin/lro-hook):
+// `TOKEN codex-hook BYTES 0`, then CODEX_HOME, a newline and the hook's input, is answered `ok`, a newline, and
+// what `lro __codex-hook` prints for that input (commands/codex-hook.ts). Anything else (a wrong token, a malformed
+// line, more than MAX_BODY bytes, a slow client) closes the connection without an answer, and the prefix then
+// does as without the helper. It exits after IDLE_MS without a request, or as soon as its file is gone or names
+// another helper (a newer one, or the folder removed).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
+import type { CommandDef } from './command.js';
+import type { IO } from '../io.js';
+import { fitsThreshold } from '../offload.js';
+import { codexHookOutput } from './codex-hook.js';
+import { RESIDENT_FILE } from '../harness/resident-start.js';
+import { UsageError } from '../errors.js';
+
+/** The largest output the helper is asked about (the prefix asks up to 16 thresholds of bytes). */
+const MAX_BODY = 4 << 20;
+const IDLE_MS = 15 * 60_000;
+const CHECK_MS = 10_000;
+const CLIENT_MS = 5_000;
+
+/** What a request line says, or null when it is not one. */
+interface Request {
+  verb: 'tokens' | 'codex-hook';
+  bytes: number;
+  threshold: number;
+}
+
+function parseRequest(line: string, token: Buffer): Request | null {
+  const [got, verb, bytes, threshold, ...rest] = line.split(' ');
+  if (rest.length > 0 || (verb !== 'tokens' && verb !== 'codex-hook') || !/^\d{1,9}$/.test(bytes ?? '') || !/^\d{1,9}$/.test(threshold ?? '')) return null;
+  const given = Buffer.from(got ?? '');
+  if (given.length !== token.length || !timingSafeEqual(given, token)) return null;
+  const n = Number(bytes);
+  return n > MAX_BODY ? null : { verb, bytes: n, threshold: Number(threshold) };
+}
+
+/** Answers one connection: reads the line and the bytes, writes `small` or `large`, closes. */
+function serve(socket: Socket, token: Buffer, onRequest: () => void): void {
+  socket.setTimeout(CLIENT_MS, () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  let held: Buffer = Buffer.alloc(0);
+  let request: Request | null = null;
+  socket.on('data', (chunk: Buffer) => {
+    held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+    if (!request) {
+      const eol = held.indexOf(10);
+      if (eol < 0) {
+        if (held.length > 256) socket.destroy();
+        return;
+      }
+      request = parseRequest(held.subarray(0, eol).toString('latin1'), token);
+      if (!request) return void socket.destroy();
+      held = held.subarray(eol + 1);
+      onRequest();
+    }
+    if (held.length < request.bytes) return;
+    let answer: string;
+    const body = held.subarray(0, request.bytes);
+    try {
+      if (request.verb === 'tokens') answer = fitsThreshold(body, request.threshold) ? 'small' : 'large';
+      else {
+        const eol = body.indexOf(10);
+        const home = body.subarray(0, Math.max(eol, 0)).toString('utf8');
+        const env = { ...process.env, CODEX_HOME: home || undefined };
+        answer = `ok\n${codexHookOutput(body.subarray(eol + 1).toString('utf8'), env)}`;
+      }
+    } catch {
+      return void socket.destroy();
+    }
+    socket.end(request.verb === 'tokens' ? `${answer}\n` : answer);
+    socket.removeAllListeners('data');
+    socket.resume();
+  });
+}
+
+/** Runs the helper until it has been idle IDLE_MS, or its file stops naming it. */
+export async function runResident(o: { spool?: string }, _io: IO): Promise<number> {
+  if (!o.spool) throw new UsageError('__resident needs --spool DIR');
+  const token = randomBytes(16).toString('hex');
+  const file = join(o.spool, RESIDENT_FILE);
+  let last = Date.now();
+  const server = createServer((socket) => serve(socket, Buffer.from(token), () => (last = Date.now())));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const line = `${port} ${token} ${process.pid}\n`;
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, line, { mode: 0o600, flag: 'wx' });
+  renameSync(tmp, file);
+  const ours = () => {
+    try {
+      return readFileSync(file, 'utf8') === line;
+    } catch {
+      return false;
+    }
+  };
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (ours() && Date.now() - last < IDLE_MS) return;
+      clearInterval(timer);
+      if (ours()) {
+        try {
+          unlinkSync(file);
+        } catch {
+          // gone already
+        }
+      }
+      server.close(() => resolve());
+    }, CHECK_MS);
+  });
+  return 0;
+}
+
+/** The hidden `lro __resident` that `lro __shell-output` starts. */
+export const residentCommand: CommandDef<{ spool?: string }> = {
+  name: '__resident',
+  description: "the shell prefix's resident helper: answers whether a medium output is over the threshold (started by __shell-output)",
+  options: [{ flags: '--spool <dir>', description: "the prefix's folder, where the helper's port and token are written" }],
+  examples: ['lro __resident --spool "$TMPDIR/lro-prefix-$UID"'],
+  hidden: true,
+  run: (o, io) => runResident(o, io),
+};

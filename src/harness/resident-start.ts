@@ -1,0 +1,45 @@
+// Starting the shell prefix's resident helper (`lro __resident`, commands/resident.ts) and other lro processes that
+// outlive the call that starts them. The helper's file is `resident` in the prefix's own folder,
+// $TMPDIR/lro-prefix-$UID (bin/lro-shell-prefix makes it, 0700).
+import { spawn } from 'node:child_process';
+import { lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { binDir } from './claude-code.js';
+
+/** The helper's file in the prefix's folder. */
+export const RESIDENT_FILE = 'resident';
+
+/** The prefix's folder for this user, as bin/lro-shell-prefix names it; null when it is not there or not ours. */
+export function prefixFolder(env: NodeJS.ProcessEnv): string | null {
+  const dir = join((env.TMPDIR || '/tmp').replace(/\/+$/, '') || '/', `lro-prefix-${process.getuid?.() ?? 0}`);
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === process.getuid?.() ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `lro ARGS` started apart (its own session, nothing printed, not waited for): it outlives this call. */
+export function startApart(args: string[], env: NodeJS.ProcessEnv): void {
+  try {
+    spawn(process.execPath, [join(binDir(), 'lro.js'), ...args], { detached: true, stdio: 'ignore', env }).unref();
+  } catch {
+    // nothing is lost: the next call tries again
+  }
+}
+
+/** Starts the resident helper for the folder `spool` unless one is running there. LRO_RESIDENT=0: never. */
+export function ensureResident(spool: string, env: NodeJS.ProcessEnv): void {
+  if (env.LRO_RESIDENT === '0') return;
+  try {
+    const pid = Number(readFileSync(join(spool, RESIDENT_FILE), 'utf8').split(' ')[2]);
+    if (Number.isSafeInteger(pid) && pid > 0) {
+      process.kill(pid, 0);
+      return;
+    }
+  } catch {
+    // none, or it died: start one
+  }
+  startApart(['__resident', '--spool', spool], env);
+}

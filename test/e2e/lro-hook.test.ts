@@ -1,0 +1,65 @@
+// bin/lro-hook, the hook `lro init codex|gemini` installs: the same answers as `lro __codex-hook` and
+// `lro __gemini-hook`, without a Node start for a small Gemini output or a Codex call the resident helper answers.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+
+const HOOK = resolve(__dirname, '../../bin/lro-hook');
+const root = tempDir();
+afterAll(() => cleanup(root));
+const tmp = join(root, 'tmp');
+const spool = join(tmp, `lro-prefix-${process.getuid!()}`);
+mkdirSync(spool, { recursive: true, mode: 0o700 });
+const env = { PATH: process.env.PATH!, HOME: root, TMPDIR: tmp, LRO_DIR: join(root, 'store'), CODEX_HOME: join(root, 'codex') };
+
+/** Runs bin/lro-hook VERB with the input; what it printed and its exit code. */
+function hook(verb: string, input: string, extra: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(HOOK, [verb], { env: { ...env, LRO_NODE: process.execPath, ...extra }, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, out }));
+    child.stdin.end(input);
+  });
+}
+
+const codexCall = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: root, tool_input: { command } });
+
+test('Codex: the answer of lro __codex-hook; once the resident helper runs, the same answer without Node', async () => {
+  const inputs = [codexCall("echo 'hi' \"there\""), codexCall('rm -rf build'), codexCall('git log --stat'), '{"tool_name":"apply_patch"}', 'not json'];
+  const want = await Promise.all(inputs.map((input) => lro(['__codex-hook'], { input, env })));
+  const first = await Promise.all(inputs.map((input) => hook('__codex-hook', input)));
+  expect(first.map((r) => r.out)).toEqual(want.map((r) => r.out));
+  expect(want[0].out).toContain('lro-shell-prefix');
+  // the Node fallback left a helper behind
+  const file = join(spool, 'resident');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+  const again = await Promise.all(inputs.map((input) => hook('__codex-hook', input, { LRO_NODE: '/nonexistent/node' })));
+  expect(again.map((r) => r.out)).toEqual(want.map((r) => r.out));
+  expect(again.every((r) => r.code === 0)).toBe(true);
+});
+
+test('Gemini: a small output is left as it is without Node; a large one gets lro __gemini-hook\'s answer', async () => {
+  const call = (output: string) =>
+    JSON.stringify({
+      hook_event_name: 'AfterTool',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'seq' },
+      tool_response: { llmContent: `<untrusted_context>\nOutput: ${output}\nExit Code: 3\nProcess Group PGID: 77\n</untrusted_context>`, returnDisplay: '' },
+    });
+  const small = await hook('__gemini-hook', call('hello'), { LRO_NODE: '/nonexistent/node' });
+  expect(small).toEqual({ code: 0, out: '' });
+  const big = await hook('__gemini-hook', call(Array.from({ length: 30000 }, (_, i) => i).join('\n')));
+  expect(big.code).toBe(0);
+  const answer = JSON.parse(big.out) as { decision: string; reason: string };
+  expect(answer.decision).toBe('deny');
+  expect(answer.reason).toMatch(/Output offloaded: 30,000 lines/);
+});
+
+test('a verb it does not know: one line, exit 2', async () => {
+  const r = await hook('__other', '{}');
+  expect(r.code).toBe(2);
+});

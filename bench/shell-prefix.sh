@@ -44,3 +44,25 @@ cpu_of() {
 a=$(cpu_of 100 bash -c "$SCRIPT"); b=$(cpu_of 100 "$PREFIX" "$SCRIPT")
 echo "CPU per call (user + system): without lro ${a} ms; with lro-shell-prefix ${b} ms; added $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b - a }') ms"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The hooks of Codex and Gemini CLI on one small call: bin/lro-hook (what `lro init` installs) against the Node
+# hook it replaced (`node bin/lro.js __codex-hook`), paired as above. Codex's is answered by the resident helper
+# (started by the first call), Gemini's small output by bash alone.
+HOOK="$ROOT/bin/lro-hook"
+codex_in='{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"/tmp","tool_input":{"command":"ls / | head -3"}}'
+gemini_in='{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_response":{"llmContent":"<untrusted_context>\nOutput: bin\nExit Code: 0\n</untrusted_context>"}}'
+HRUNS=$((RUNS < 60 ? RUNS : 60))
+for verb in __codex-hook __gemini-hook; do
+  input=$codex_in; [[ $verb == __gemini-hook ]] && input=$gemini_in
+  LRO_NODE="$(command -v node)" "$HOOK" "$verb" <<<"$input" >/dev/null # the first call leaves the helper
+  sleep 1
+  node_t=() bash_t=() d=()
+  for ((i = 0; i < HRUNS; i++)); do
+    t0=$(us "$EPOCHREALTIME"); node "$ROOT/bin/lro.js" "$verb" <<<"$input" >/dev/null
+    t1=$(us "$EPOCHREALTIME"); LRO_NODE="$(command -v node)" "$HOOK" "$verb" <<<"$input" >/dev/null
+    t2=$(us "$EPOCHREALTIME")
+    node_t+=($((t1 - t0))) bash_t+=($((t2 - t1)))
+  done
+  echo "$verb, one small call ($HRUNS runs): Node hook $(ms "$(median "${node_t[@]}")"); bin/lro-hook $(ms "$(median "${bash_t[@]}")")"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,6 @@
 // `lro __resident`: the shell prefix's resident helper, so that a medium output (over the threshold in bytes, maybe
 // not in tokens) is decided without starting Node on every such call. `lro __shell-output` starts one, detached,
-// the first time it runs for a call; it listens on a port of 127.0.0.1 and writes `PORT TOKEN PID` to the file
+// the first time it runs for a call; it listens on a port of 127.0.0.1 and writes `PORT TOKEN PID VERSION` to the file
 // `resident` in the prefix's own folder ($TMPDIR/lro-prefix-$UID, 0700: only this user reads the token). The
 // prefix (bin/lro-shell-prefix) connects with bash's /dev/tcp, sends one line `TOKEN tokens BYTES THRESHOLD` and
 // the bytes, and reads `small` or `large`: the same decision `lro offload` makes (offload.ts fitsThreshold). It
@@ -18,7 +18,7 @@ import type { CommandDef } from './command.js';
 import type { IO } from '../io.js';
 import { fitsThreshold } from '../offload.js';
 import { codexHookOutput } from './codex-hook.js';
-import { RESIDENT_FILE } from '../harness/resident-start.js';
+import { RESIDENT_FILE, residentVersion } from '../harness/resident-start.js';
 import { UsageError } from '../errors.js';
 
 /** The largest output the helper is asked about (the prefix asks up to 16 thresholds of bytes). */
@@ -91,7 +91,7 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
   const server = createServer((socket) => serve(socket, Buffer.from(token), () => (last = Date.now())));
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const line = `${port} ${token} ${process.pid}\n`;
+  const line = `${port} ${token} ${process.pid} ${residentVersion()}\n`;
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, line, { mode: 0o600, flag: 'wx' });
   renameSync(tmp, file);

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binDir } from './claude-code.js';
+import { VERSION } from '../version.js';
 
 /** The helper's file in the prefix's folder. */
 export const RESIDENT_FILE = 'resident';
@@ -29,14 +30,22 @@ export function startApart(args: string[], env: NodeJS.ProcessEnv): void {
   }
 }
 
-/** Starts the resident helper for the folder `spool` unless one is running there. LRO_RESIDENT=0: never. */
+/** What a helper writes as its version: lro's version and where it is installed (one word). */
+export const residentVersion = (): string => `${VERSION}@${binDir()}`.replace(/\s/g, '_');
+
+/**
+ * Starts the resident helper for the folder `spool` unless one of this lro is running there; one of another lro
+ * (an older version, another installation) is stopped and replaced. LRO_RESIDENT=0: never.
+ */
 export function ensureResident(spool: string, env: NodeJS.ProcessEnv): void {
   if (env.LRO_RESIDENT === '0') return;
   try {
-    const pid = Number(readFileSync(join(spool, RESIDENT_FILE), 'utf8').split(' ')[2]);
+    const [, , pidText, version] = readFileSync(join(spool, RESIDENT_FILE), 'utf8').trim().split(' ');
+    const pid = Number(pidText);
     if (Number.isSafeInteger(pid) && pid > 0) {
       process.kill(pid, 0);
-      return;
+      if (version === residentVersion()) return;
+      process.kill(pid, 'SIGTERM');
     }
   } catch {
     // none, or it died: start one

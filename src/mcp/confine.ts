@@ -37,7 +37,7 @@ export class Confinement {
     if ([store, ...this.allowed].some((root) => within(target, real(root)))) return;
     const shown = ref.length > MAX_ECHO_CHARS ? `${ref.slice(0, MAX_ECHO_CHARS)}…` : ref;
     throw new LroError(
-      `${JSON.stringify(shown)} is a path outside the store ${store}: the id must be an id from lro_ls or lro_offload in this store (a result file elsewhere is served only by a server started with --allow-dir DIR)`,
+      `${JSON.stringify(shown)} is a path outside this server's store: the id must be an id from lro_ls or lro_offload in this store (a result file elsewhere is served only by a server started with --allow-dir DIR)`,
     );
   }
 }

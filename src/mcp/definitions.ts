@@ -17,6 +17,8 @@ export interface PositionalDef {
   optional: boolean;
   /** Its key in the command's input. */
   key: string;
+  /** It names a result (an id, `last`, or a path): confined to the store (confine.ts). */
+  result: boolean;
 }
 
 /** An offered option: the argument's name and type, the command's flag, and its key in the command's input. */
@@ -88,7 +90,7 @@ function inputSchemaOf(spec: ToolSpec, positionals: PositionalDef[], options: Op
 function define(spec: ToolSpec, command: CommandDef): ToolDef {
   const positionals = (command.arguments ?? []).map((a) => {
     const optional = !!a.optional && !!a.variadic;
-    return { name: a.name, description: a.mcp ?? a.description, variadic: !!a.variadic, optional, key: argumentKey(a) };
+    return { name: a.name, description: a.mcp ?? a.description, variadic: !!a.variadic, optional, key: argumentKey(a), result: a.complete === 'id' };
   });
   const options = Object.entries(spec.options).map(([arg, type]): OptionDef => {
     const flag = flagOf(arg);

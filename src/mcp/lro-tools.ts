@@ -57,8 +57,12 @@ export class LroTools {
       const def = this.defs.get(name);
       if (!def) throw new LroError(`unknown tool ${name}: the tools are ${[...this.defs.keys()].join(', ')}`);
       const checked = checkArguments(def, args);
-      const ids = storeWide(def, checked) ? [] : def.positionals.filter((p) => p.name === 'id');
-      for (const p of ids) this.confinement.check(checked.id as string);
+      // every argument naming a result (grep's id, diff's a and b): an id, or a path inside the store
+      const results = storeWide(def, checked) ? [] : def.positionals.filter((p) => p.result);
+      for (const p of results) {
+        const value = checked[p.key] ?? checked[p.name];
+        for (const ref of Array.isArray(value) ? value : [value]) if (typeof ref === 'string') this.confinement.check(ref);
+      }
       return await this.bounded(def, checked);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

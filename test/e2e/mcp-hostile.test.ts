@@ -48,12 +48,17 @@ describe('lro mcp: a client reads the store, and only the store', () => {
       ['lro_count', {}],
       ['lro_info', {}],
       ['lro_where', { condition: ['a=1'] }],
+      ['lro_diff', { b: 'last' }],
+      ['lro_diff', { a: 'last', b: '$ID' }],
     ] as const) {
       for (const id of [outside, relative(process.cwd(), outside), join(store, '..', 'other', outside.split('/').at(-1)!)]) {
-        const r = await call(client, tool, { id, ...args });
+        // lro_diff names its results a and b: the path goes where the other tools take id
+        const named = tool === 'lro_diff' ? (Object.values(args).includes('$ID') ? { ...args, b: id } : { ...args, a: id }) : { id, ...args };
+        const r = await call(client, tool, named);
         expect(r.isError, `${tool} ${id}: ${textOf(r)}`).toBe(true);
-        expect(textOf(r)).toMatch(/^lro: ".*" is a path outside the store .*: the id must be an id from lro_ls or lro_offload in this store/);
+        expect(textOf(r)).toMatch(/^lro: ".*" is a path outside this server's store: the id must be an id from lro_ls or lro_offload in this store/);
         expect(textOf(r)).not.toContain('secret');
+        expect(textOf(r)).not.toContain(store); // the store's own path is not told
       }
     }
   });

@@ -158,7 +158,7 @@ describe('the resident helper and the store that cleans itself', () => {
     expect(big.out.toString()).toMatch(/^Output offloaded/);
     const file = join(tmp, `lro-prefix-${process.getuid!()}`, 'resident');
     for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(readFileSync(file, 'utf8')).toMatch(/^\d+ [0-9a-f]{32} \d+\n$/);
+    expect(readFileSync(file, "utf8")).toMatch(/^\d+ [0-9a-f]{32} \d+ \S+\n$/);
     const medium = claudeScript('seq 1 1500; echo done'); // 6,898 bytes, ~3,000 tokens
     const [ours, theirs] = await Promise.all([prefix([medium], { ...env, LRO_NODE: '/nonexistent/node' }), plain(medium)]);
     expect(ours.out.equals(theirs.out), ours.out.toString().slice(0, 200)).toBe(true); // no "cannot offload" note

@@ -176,7 +176,7 @@ describe.skipIf(!!install.skip)('Claude Code 2.1.328 with lro-shell-prefix', () 
     const file = /Output is being written to: (\S+\.output)\./.exec(results[0].text)![1];
     const output = readFileSync(file, 'utf8');
     expect(output).toMatch(/^started\n1\n2\n/);
-    expect(output).toContain('[lro: the output above is its first 4000 bytes, shown while it ran; all of it is stored:]');
+    expect(output).toContain('[lro: the output above is its first 6400 bytes, shown while it ran; all of it is stored:]');
     expect(output).toContain('(exit code 3)');
     const grep = await lro(['grep', idIn(output), 'FATAL'], { env: { LRO_DIR: store } });
     expect(grep.out).toBe('200002:FATAL: late\n');

@@ -100,6 +100,15 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(after.checks.find((c) => c.name === 'trust')?.ok).toBe(true);
   });
 
+  test('the off switch: LRO_SHELL_PREFIX_OFF set by shell_environment_policy makes a large output Codex\'s own again', async () => {
+    const s = scratch('off');
+    await installLro(s);
+    appendFileSync(join(s.codexHome, 'config.toml'), '\n[shell_environment_policy]\nset = { LRO_SHELL_PREFIX_OFF = "1" }\n');
+    const [big] = await play(s, [exec('seq 1 200000')]);
+    expect(idIn(big.output)).toBe('');
+    expect(big.output).toContain('truncated');
+  });
+
   test('a failing 1.3 MB output: the descriptor under "Process exited with code 3", and `lro grep <id> FATAL` finds the stderr line', async () => {
     const s = scratch('big');
     await installLro(s);
@@ -143,7 +152,7 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(first.output).toMatch(/Process running with session ID \d+/);
     expect(first.output).toContain('\nstarted\n1\n2\n');
     expect(end.output).toContain('Process exited with code 3');
-    expect(end.output).toContain('[lro: the output above is its first 4000 bytes, shown while it ran; all of it is stored:]');
+    expect(end.output).toContain('[lro: the output above is its first 6400 bytes, shown while it ran; all of it is stored:]');
     const grep = await lro(['grep', idIn(end.output), 'FATAL'], { env: { LRO_DIR: store } });
     expect(grep.out).toBe('200002:FATAL: late\n');
   });

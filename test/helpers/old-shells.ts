@@ -14,6 +14,7 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   renameSync,
@@ -245,14 +246,45 @@ export function ensureBwrap(): Bwrap {
   return bwrapFound;
 }
 
+/**
+ * Debian's bwrap unpacked into the test cache, not installed: a bwrap on PATH changes how Codex sandboxes commands
+ * (0.169.0 then runs it and fails with "execvp codex-linux-sandbox"), so the machine's PATH is left without one.
+ */
+function unpackedBwrap(): { bin: string } | { skip: string } {
+  const dir = join(testCacheDir(), 'bubblewrap');
+  const bin = join(dir, 'usr', 'bin', 'bwrap');
+  const works = () => run(bin, ['--version']).status === 0;
+  if (existsSync(bin) && works()) return { bin };
+  if (!which('apt-get') || !which('dpkg')) return { skip: 'no apt-get and dpkg to fetch Debian\'s bubblewrap' };
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  let got = run('apt-get', ['download', 'bubblewrap'], { cwd: tmp, env, timeout: 300_000 });
+  if (got.status !== 0 && isRoot()) {
+    run('apt-get', ['update'], { env, timeout: 300_000 });
+    got = run('apt-get', ['download', 'bubblewrap'], { cwd: tmp, env, timeout: 300_000 });
+  }
+  const deb = readdirSync(tmp).find((f) => f.endsWith('.deb'));
+  if (got.status !== 0 || !deb) {
+    rmSync(tmp, { recursive: true, force: true });
+    return { skip: `apt-get download bubblewrap failed: ${why(got)}` };
+  }
+  const x = run('dpkg', ['-x', join(tmp, deb), tmp]);
+  rmSync(join(tmp, deb), { force: true });
+  if (x.status !== 0) {
+    rmSync(tmp, { recursive: true, force: true });
+    return { skip: `dpkg -x of ${deb} failed: ${why(x)}` };
+  }
+  settle(tmp, dir, works);
+  return works() ? { bin } : { skip: `${bin} unpacked but \`bwrap --version\` fails` };
+}
+
 function findBwrap(): Bwrap {
   if (process.platform !== 'linux') return { skip: `bubblewrap is Linux only (this is ${process.platform})` };
-  let bin = which('bwrap');
-  if (!bin) {
-    const err = aptInstall(['bubblewrap']);
-    bin = which('bwrap');
-    if (!bin) return { skip: `no bwrap: ${err || 'installed, yet not on PATH'}` };
-  }
+  const unpacked = unpackedBwrap();
+  if (unpacked.skip !== undefined) return { skip: unpacked.skip };
+  const bin = unpacked.bin;
   const probe = (proc: boolean) => run(bin, [...bwrapArgs({ proc }), '--', 'sh', '-c', 'echo $$'], { timeout: 30_000 });
   const full = probe(true);
   // pid 1 is bwrap's own init in the new namespace (or the command itself): $$ is small there either way

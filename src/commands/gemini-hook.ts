@@ -8,22 +8,21 @@
 // `Process Group PGID: …`), inside the same <untrusted_context> wrapper (the descriptor quotes the output).
 // A small output, a call that was cancelled or moved to the background, anything else, or any failure prints
 // nothing and exits 0: the model gets what Gemini CLI made, unchanged, and a call is never broken by lro.
+import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CommandDef } from './command.js';
+import { readHookInput, type StreamedInput } from './gemini-input.js';
 import type { IO } from '../io.js';
 import { offload } from '../offload.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { offloadOptions } from './offload.js';
 
-interface HookInput {
-  hook_event_name?: string;
-  tool_name?: string;
-  tool_input?: { command?: unknown };
-  tool_response?: { llmContent?: unknown; error?: unknown };
-}
-
-/** The shell tool's result split into the output and Gemini CLI's lines after it. */
+/** The shell tool's result: where the output is in the file of llmContent, and Gemini CLI's lines after it. */
 export interface ShellResult {
-  output: string;
+  /** The output's bytes in the file: from `start` to before `end`. */
+  start: number;
+  end: number;
   /** Gemini CLI's lines after the output (Error, Exit Code, Signal, Background PIDs, Process Group PGID). */
   trailer: string[];
   exitCode: number | null;
@@ -35,34 +34,52 @@ const OPEN = '<untrusted_context>\n';
 const CLOSE = '\n</untrusted_context>';
 /** Gemini CLI's lines after the output, in the order it writes them. */
 const TRAILER = ['Error', 'Exit Code', 'Signal', 'Background PIDs', 'Process Group PGID'];
+/** How much of the output's end is read for Gemini CLI's lines. */
+const TAIL_BYTES = 64 * 1024;
 
-/** The shell tool's llmContent taken apart; null when it is not a finished command's output. */
-export function parseShellResult(text: string): ShellResult | null {
-  const wrapped = text.startsWith(OPEN) && text.endsWith(CLOSE);
-  const body = wrapped ? text.slice(OPEN.length, -CLOSE.length) : text;
-  if (!body.startsWith('Output: ')) return null;
+/**
+ * The shell tool's llmContent (`size` bytes in the file `fd`) taken apart, reading only its start and its end;
+ * null when it is not a finished command's output.
+ */
+export function parseShellResult(fd: number, size: number): ShellResult | null {
+  const read = (from: number, to: number): Buffer => {
+    const b = Buffer.alloc(Math.max(0, to - from));
+    for (let at = 0; at < b.length; ) {
+      const n = readSync(fd, b, at, b.length - at, from + at);
+      if (n === 0) break;
+      at += n;
+    }
+    return b;
+  };
+  const is = (from: number, text: string) => from >= 0 && from + text.length <= size && read(from, from + text.length).toString('latin1') === text;
+  const wrapped = size >= OPEN.length + CLOSE.length && is(0, OPEN) && is(size - CLOSE.length, CLOSE);
+  const bodyEnd = wrapped ? size - CLOSE.length : size;
+  const bodyStart = wrapped ? OPEN.length : 0;
+  if (bodyEnd - bodyStart < 'Output: '.length || !is(bodyStart, 'Output: ')) return null;
+  const start = bodyStart + 'Output: '.length;
   // Gemini CLI's lines are taken off the end one by one (the output can be millions of lines: never split it)
-  const start = 'Output: '.length;
+  const tailStart = Math.max(start, bodyEnd - TAIL_BYTES);
+  const tail = read(tailStart, bodyEnd);
   const trailer: string[] = [];
-  let end = body.length;
+  let end = tail.length;
   let next = TRAILER.length; // a trailer line must come before the ones already taken
   for (;;) {
-    const nl = body.lastIndexOf('\n', end - 1);
-    if (nl < start) break;
-    const line = body.slice(nl + 1, end);
+    const nl = end > 0 ? tail.lastIndexOf(10, end - 1) : -1;
+    if (nl < 0) break;
+    const line = tail.subarray(nl + 1, end).toString('utf8');
     const key = TRAILER.findIndex((k, i) => i < next && line.startsWith(`${k}: `));
     if (key < 0) break;
     trailer.unshift(line);
     end = nl;
     next = key;
   }
-  const output = body.slice(start, end);
-  if (output === '(empty)') return null;
+  const outputEnd = tailStart + end;
+  if (outputEnd - start === '(empty)'.length && is(start, '(empty)')) return null;
   const value = (k: string) => trailer.find((l) => l.startsWith(`${k}: `))?.slice(k.length + 2);
   const signal = value('Signal') ?? null;
   const code = value('Exit Code');
   const exitCode = code !== undefined && /^\d+$/.test(code) ? Number(code) : signal ? null : 0;
-  return { output, trailer, exitCode, signal, wrapped };
+  return { start, end: outputEnd, trailer, exitCode, signal, wrapped };
 }
 
 /** The text the model gets instead of the output: lro's note, the descriptor, Gemini CLI's own lines. */
@@ -74,18 +91,21 @@ export function replacement(r: ShellResult, descriptor: string): string {
   return `${note}\n${r.wrapped ? `${OPEN}${inner}${CLOSE}` : inner}`;
 }
 
-/** The hook's answer for one input, or null to leave the result as it is. */
-export async function answer(input: HookInput, io: IO): Promise<object | null> {
-  const command = input.tool_input?.command;
-  const content = input.tool_response?.llmContent;
-  if (input.tool_name !== 'run_shell_command' || typeof command !== 'string' || typeof content !== 'string') {
-    return null;
+/** The hook's answer for one input (llmContent in `file`), or null to leave the result as it is. */
+export async function answer(input: StreamedInput, file: string, io: IO): Promise<object | null> {
+  const command = input.command;
+  if (input.tool_name !== 'run_shell_command' || typeof command !== 'string' || input.content === null) return null;
+  if (input.error) return null;
+  const fd = openSync(file, 'r');
+  let parsed: ShellResult | null;
+  try {
+    parsed = parseShellResult(fd, input.content);
+  } finally {
+    closeSync(fd);
   }
-  if (input.tool_response?.error) return null;
-  const parsed = parseShellResult(content);
-  if (!parsed) return null;
+  if (!parsed || parsed.end <= parsed.start) return null;
   const source = { command, exit_code: parsed.exitCode, ...(parsed.signal ? { signal: parsed.signal } : {}) };
-  const r = await offload(parsed.output, {
+  const r = await offload(createReadStream(file, { start: parsed.start, end: parsed.end - 1 }), {
     ...offloadOptions({}, io),
     operation: 'bash',
     query: command,
@@ -97,15 +117,17 @@ export async function answer(input: HookInput, io: IO): Promise<object | null> {
 }
 
 export async function runGeminiHook(io: IO): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'lro-gemini-hook-'));
   try {
-    const chunks: Buffer[] = [];
-    for await (const c of io.stdin) chunks.push(Buffer.from(c));
-    const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HookInput;
+    const file = join(dir, 'output');
+    const input = await readHookInput(io.stdin, file);
     if (input.hook_event_name !== undefined && input.hook_event_name !== 'AfterTool') return 0;
-    const out = await answer(input, io);
+    const out = await answer(input, file, io);
     if (out) await io.stdout.write(`${JSON.stringify(out)}\n`);
   } catch {
     // the result reaches the model unchanged
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   return 0;
 }

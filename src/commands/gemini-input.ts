@@ -1,0 +1,284 @@
+// Gemini CLI's AfterTool hook input read in bounded memory: the JSON is followed byte by byte as it arrives, the
+// shell tool's `tool_response.llmContent` (the whole output, megabytes) is written decoded to a file as it streams
+// by, `returnDisplay` (the same output again) is skipped, and only the few small fields the hook needs are kept.
+// JSON.parse of the whole input held the input, its string and both copies of the output at once (333 MB resident
+// for a 25 MB output).
+import { closeSync, openSync, writeSync } from 'node:fs';
+
+/** The fields of the input the hook uses; `content` is the length in bytes of llmContent written to the file. */
+export interface StreamedInput {
+  hook_event_name?: string;
+  tool_name?: string;
+  command?: string;
+  /** tool_response.error is there and not null/false/empty. */
+  error: boolean;
+  /** llmContent was a string: its UTF-8 bytes are in the file, this many. */
+  content: number | null;
+}
+
+/** The small string fields kept, by their path. */
+const KEPT: Record<string, keyof StreamedInput> = {
+  hook_event_name: 'hook_event_name',
+  tool_name: 'tool_name',
+  'tool_input\u0000command': 'command',
+};
+const CONTENT = 'tool_response\u0000llmContent';
+const ERROR = 'tool_response\u0000error';
+const MAX_KEPT = 1 << 20;
+/** The byte of each one-letter escape, and a one-byte buffer for each byte (no allocation per escape). */
+const SIMPLE_ESCAPES: Record<string, number> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
+const ONE_BYTE = Array.from({ length: 128 }, (_, i) => Buffer.from([i]));
+
+class Malformed extends Error {}
+
+/** The index of byte c in b from `from` on, or b's length. */
+function indexOr(b: Buffer, c: number, from: number): number {
+  const at = b.indexOf(c, from);
+  return at < 0 ? b.length : at;
+}
+
+/**
+ * Reads a hook input from `chunks`, writing llmContent's bytes to `file`; throws on JSON that is not an object. The
+ * bytes are exactly Buffer.from(JSON.parse(input).tool_response.llmContent) (a lone surrogate as U+FFFD).
+ */
+export async function readHookInput(chunks: AsyncIterable<Uint8Array>, file: string): Promise<StreamedInput> {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    return await new HookInputReader(fd).read(chunks);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type Frame = { kind: 'object'; key: string | null; state: 'key' | 'colon' | 'value' | 'comma' } | { kind: 'array'; state: 'value' | 'comma' };
+
+class HookInputReader {
+  private readonly out: StreamedInput = { error: false, content: null };
+  private readonly stack: Frame[] = [];
+  private done = false;
+  /** The string being read: where its bytes go, and a pending high surrogate of a \u escape. */
+  private str: { to: 'key' | 'kept' | 'content' | 'skip'; bytes: Buffer[]; length: number; escape: string | null; high: number | null } | null = null;
+  /** A number or literal being read (for tool_response.error's truthiness). */
+  private word = '';
+  private wordPath: string | null = null;
+  private written = 0;
+  /** In the chunk being read: the next quote and backslash at or after the reader (the chunk's length: none). */
+  private quoteAt = -1;
+  private backslashAt = -1;
+  /** llmContent's bytes not yet written to the file. */
+  private readonly buf = Buffer.allocUnsafe(1 << 20);
+  private pos = 0;
+
+  constructor(private readonly fd: number) {}
+
+  async read(chunks: AsyncIterable<Uint8Array>): Promise<StreamedInput> {
+    for await (const c of chunks) this.feed(Buffer.from(c.buffer, c.byteOffset, c.length));
+    this.endWord();
+    if (!this.done || this.str) throw new Malformed('incomplete JSON');
+    this.flush();
+    if (this.out.content !== null) this.out.content = this.written;
+    return this.out;
+  }
+
+  /** Where the reader is: the keys of the objects it is in (an array's place as `[]`), joined by NUL. */
+  private path(): string {
+    return this.stack.map((f) => (f.kind === 'object' ? (f.key ?? '') : '[]')).join('\u0000');
+  }
+
+  /** Appends bytes of llmContent, written to the file a megabyte at a time. */
+  private write(b: Buffer): void {
+    this.writeRange(b, 0, b.length);
+  }
+
+  private writeRange(b: Buffer, from: number, to: number): void {
+    for (let at = from; at < to; ) {
+      if (this.pos === this.buf.length) this.flush();
+      const n = b.copy(this.buf, this.pos, at, to);
+      this.pos += n;
+      at += n;
+    }
+  }
+
+  private flush(): void {
+    for (let at = 0; at < this.pos; ) at += writeSync(this.fd, this.buf, at, this.pos - at);
+    this.written += this.pos;
+    this.pos = 0;
+  }
+
+  /** A value begins at byte c (not a string): an object, an array, or the first byte of a word. */
+  private beginValue(c: number): void {
+    const top = this.stack.at(-1);
+    if (top) top.state = 'comma';
+    else if (this.done) throw new Malformed('text after the value');
+    else if (c !== 0x7b) throw new Malformed('not an object');
+    if ((c === 0x7b || c === 0x5b) && this.path() === ERROR) this.out.error = true;
+    if (c === 0x7b) this.stack.push({ kind: 'object', key: null, state: 'key' });
+    else if (c === 0x5b) this.stack.push({ kind: 'array', state: 'value' });
+    else {
+      if (!top) throw new Malformed('not an object');
+      this.word = String.fromCharCode(c);
+      this.wordPath = this.path();
+    }
+  }
+
+  private endWord(): void {
+    if (!this.word) return;
+    if (!/^(true|false|null|-?\d+(\.\d+)?([eE][-+]?\d+)?)$/.test(this.word)) throw new Malformed('a bad word');
+    if (this.wordPath === ERROR) this.out.error = !['false', 'null', '0', '-0'].includes(this.word);
+    this.word = '';
+    this.wordPath = null;
+  }
+
+  private beginString(): void {
+    const top = this.stack.at(-1);
+    if (!top) throw new Malformed('not an object');
+    let to: 'key' | 'kept' | 'content' | 'skip' = 'skip';
+    if (top.kind === 'object' && top.state === 'key') to = 'key';
+    else {
+      top.state = 'comma';
+      const path = this.path();
+      if (path === CONTENT) {
+        if (this.out.content !== null) throw new Malformed('llmContent twice');
+        to = 'content';
+      }
+      else if (KEPT[path] || path === ERROR) to = 'kept';
+    }
+    this.str = { to, bytes: [], length: 0, escape: null, high: null };
+  }
+
+  /** Bytes of the string's text (already decoded). */
+  private text(b: Buffer): void {
+    const s = this.str!;
+    if (s.high !== null) {
+      this.emit(Buffer.from(String.fromCharCode(s.high), 'utf8')); // a lone high surrogate
+      s.high = null;
+    }
+    this.emit(b);
+  }
+
+  private emit(b: Buffer): void {
+    const s = this.str!;
+    if (s.to === 'content') this.write(b);
+    else if (s.to !== 'skip') {
+      s.length += b.length;
+      if (s.length > MAX_KEPT) throw new Malformed('a field too long');
+      s.bytes.push(Buffer.from(b));
+    }
+  }
+
+  /** A \u escape's code unit: surrogate pairs joined, a lone surrogate as U+FFFD (what Buffer.from does). */
+  private unit(u: number): void {
+    const s = this.str!;
+    if (s.high !== null && u >= 0xdc00 && u <= 0xdfff) {
+      const pair = String.fromCharCode(s.high, u);
+      s.high = null;
+      this.emit(Buffer.from(pair, 'utf8'));
+      return;
+    }
+    if (u >= 0xd800 && u <= 0xdbff) {
+      if (s.high !== null) this.emit(Buffer.from(String.fromCharCode(s.high), 'utf8'));
+      s.high = u;
+      return;
+    }
+    this.text(Buffer.from(String.fromCharCode(u), 'utf8'));
+  }
+
+  private endString(): void {
+    const s = this.str!;
+    if (s.high !== null) this.emit(Buffer.from(String.fromCharCode(s.high), 'utf8'));
+    this.str = null;
+    // a small field's text as JSON.parse reads it (a lone surrogate of a \u escape kept, as there)
+    const value = s.to === 'key' || s.to === 'kept' ? (JSON.parse(`"${Buffer.concat(s.bytes).toString('utf8')}"`) as string) : '';
+    const top = this.stack.at(-1)!;
+    if (s.to === 'key') {
+      (top as Extract<Frame, { kind: 'object' }>).key = value;
+      top.state = 'colon';
+    } else if (s.to === 'kept') {
+      const path = this.path();
+      if (path === ERROR) this.out.error = value !== '';
+      else (this.out as unknown as Record<string, string>)[KEPT[path]] = value;
+    } else if (s.to === 'content') {
+      this.out.content = 0; // set from the bytes written at the end
+    }
+  }
+
+  private feed(b: Buffer): void {
+    let i = 0;
+    this.quoteAt = -1;
+    this.backslashAt = -1;
+    while (i < b.length) {
+      if (this.str) {
+        const s = this.str;
+        if (s.escape !== null) {
+          s.escape += String.fromCharCode(b[i++]);
+          const raw = s.to === 'key' || s.to === 'kept'; // a small field keeps its escapes for JSON.parse
+          if (s.escape.length === 1 && s.escape !== 'u') {
+            const byte = SIMPLE_ESCAPES[s.escape];
+            if (byte === undefined) throw new Malformed('a bad escape');
+            if (raw) this.emit(Buffer.from(`\\${s.escape}`));
+            else this.text(ONE_BYTE[byte]);
+            s.escape = null;
+          } else if (s.escape.length === 5) {
+            if (!/^u[0-9a-fA-F]{4}$/.test(s.escape)) throw new Malformed('a bad \\u escape');
+            if (raw) this.emit(Buffer.from(`\\${s.escape}`));
+            else this.unit(parseInt(s.escape.slice(1), 16));
+            s.escape = null;
+          }
+          continue;
+        }
+        // the string's plain bytes up to its next quote or backslash, in one piece (each found once per chunk)
+        if (this.quoteAt < i) this.quoteAt = indexOr(b, 0x22, i);
+        if (this.backslashAt < i) this.backslashAt = indexOr(b, 0x5c, i);
+        const j = Math.min(this.quoteAt, this.backslashAt);
+        if (j > i) {
+          if (s.high !== null || s.to === 'key' || s.to === 'kept') this.text(b.subarray(i, j));
+          else if (s.to === 'content') this.writeRange(b, i, j);
+        }
+        if (j === b.length) return;
+        if (b[j] === 0x5c) s.escape = '';
+        else this.endString();
+        i = j + 1;
+        continue;
+      }
+      const c = b[i++];
+      if (this.word) {
+        if ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2e || c === 0x2b || c === 0x2d || c === 0x45) {
+          this.word += String.fromCharCode(c);
+          continue;
+        }
+        this.endWord();
+      }
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+      const top = this.stack.at(-1);
+      if (top?.kind === 'object' && top.state === 'colon') {
+        if (c !== 0x3a) throw new Malformed('no colon after a key');
+        top.state = 'value';
+        continue;
+      }
+      if (c === 0x22) {
+        if (top?.kind === 'object' && top.state !== 'key' && top.state !== 'value') throw new Malformed('a misplaced string');
+        if (top?.kind === 'array' && top.state !== 'value') throw new Malformed('a misplaced string');
+        this.beginString();
+        continue;
+      }
+      if (c === 0x2c) {
+        if (!top || top.state !== 'comma') throw new Malformed('a misplaced comma');
+        top.state = top.kind === 'object' ? 'key' : 'value';
+        continue;
+      }
+      if (c === 0x7d || c === 0x5d) {
+        if (!top || top.kind !== (c === 0x7d ? 'object' : 'array')) throw new Malformed('a misplaced bracket');
+        if (top.state !== 'comma' && !(top.kind === 'object' ? top.key === null && top.state === 'key' : top.state === 'value')) {
+          throw new Malformed('a bracket after a comma');
+        }
+        this.stack.pop();
+        if (this.stack.length === 0) this.done = true;
+        continue;
+      }
+      if ((top && top.state !== 'value') || (!top && this.done)) throw new Malformed('a misplaced value');
+      this.beginValue(c);
+    }
+  }
+}
+
+export { Malformed };

@@ -7,18 +7,11 @@ import type { ListedTool } from './definitions.js';
 type Schema = Record<string, unknown>;
 type UpstreamTool = { name: string; outputSchema?: Schema; [k: string]: unknown };
 
-/** The structuredContent that stands for stored data. */
-export const OFFLOADED_SCHEMA: Schema = {
-  type: 'object',
-  properties: {
-    lro_offloaded: {
-      type: 'object',
-      properties: { id: { type: 'string' }, tool: { type: 'string' }, note: { type: 'string' } },
-      required: ['id'],
-    },
-  },
-  required: ['lro_offloaded'],
-};
+/**
+ * The structuredContent that stands for stored data, as short as a validator needs: every wrapped tool of every
+ * session pays for these words (the full shape, with id, tool and note typed, cost 63 tokens a tool; this, 17).
+ */
+export const OFFLOADED_SCHEMA: Schema = { required: ['lro_offloaded'] };
 
 /**
  * An outputSchema that also allows OFFLOADED_SCHEMA. Keywords that only work at the root ($schema, $id, and the

@@ -11,6 +11,7 @@ import { CallReader } from '../../src/mcp/calls.js';
 import { loadToolDefs } from '../../src/mcp/definitions.js';
 import { ResultOffloader, shortArguments, textPayload, unwrapEnvelope, type CallResult, type OffloadPolicy } from '../../src/mcp/offload-result.js';
 import { allowOffloaded, mergeToolList } from '../../src/mcp/tool-list.js';
+import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { cleanup, ls, tempDir } from '../helpers/cli.js';
 
 const CORPUS = resolve(__dirname, '../../fixtures/corpus');
@@ -109,6 +110,9 @@ describe('ResultOffloader', () => {
     expect(validate(schema, placeholder)).toBe(false); // what the upstream declared cannot hold it...
     expect(validate(allowOffloaded(schema), placeholder)).toBe(true); // ...what the proxy lists can
     expect(validate(allowOffloaded(schema), structured)).toBe(true); // and still takes the real thing
+    // what the wrapping costs every session, per wrapped tool (o200k tokens of the JSON as listed)
+    const tokens = (v: unknown) => getTokenizer('o200k_base').count(JSON.stringify(v));
+    expect(tokens(allowOffloaded(schema)) - tokens(schema)).toBeLessThanOrEqual(20);
     // a small text beside large structured data: the data is stored, and the model is told where
     const own = await offloader().apply({ content: [{ type: 'text', text: '30 events' }], structuredContent: structured }, call('list_events'));
     expect(own.content[0]).toEqual({ type: 'text', text: '30 events' });

@@ -11,6 +11,7 @@ import { statfsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandDef } from './command.js';
 import { ensureResident, startApart } from '../harness/resident-start.js';
+import { formatBytes } from '../units.js';
 import { commandOfClaudeScript } from '../harness/claude-shell-script.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import type { IO } from '../io.js';
@@ -30,6 +31,7 @@ export interface ShellOutputOptions {
   shown?: string;
   spool?: string;
   interrupted?: string;
+  dropped?: string;
   operation?: string;
 }
 
@@ -38,7 +40,12 @@ const SPOOL_FULL_BYTES = 1 << 20;
 
 /** Why the output may lack its end, or undefined. */
 function incompleteBecause(o: ShellOutputOptions): string | undefined {
-  if (o.interrupted) return `the call was interrupted (SIG${o.interrupted.replace(/^SIG/, '')}): this is what it printed until then`;
+  const signal = `SIG${(o.interrupted ?? '').replace(/^SIG/, '')}`;
+  const dropped = Number(o.dropped ?? 0);
+  if (o.interrupted && dropped > 0) {
+    return `the call was interrupted (${signal}): this is the end of what it printed until then; its first ${formatBytes(dropped)} are not kept (only the last part is stored before the harness's kill)`;
+  }
+  if (o.interrupted) return `the call was interrupted (${signal}): this is what it printed until then`;
   if (!o.spool) return undefined;
   try {
     const fs = statfsSync(o.spool);
@@ -95,7 +102,8 @@ export async function runShellOutput(o: ShellOutputOptions, io: IO): Promise<num
   if (o.spool) ensureResident(o.spool, io.env);
   if (result.offloaded) {
     if (o.spool) gcNowAndThen(o.spool, o.dir, io.env, io.now());
-    const before = shown > 0 ? `\n[lro: the output above is its first ${shown} bytes, shown while it ran; all of it is stored:]\n` : '';
+    const kept = Number(o.dropped ?? 0) > 0 ? 'its end is stored' : 'all of it is stored';
+    const before = shown > 0 ? `\n[lro: the output above is its first ${shown} bytes, shown while it ran; ${kept}:]\n` : '';
     await io.stdout.write(before + renderDescriptorText(result.descriptor));
     return 0;
   }
@@ -120,6 +128,7 @@ export const shellOutputCommand: CommandDef<ShellOutputOptions> = {
     { flags: '--shown <bytes>', description: 'how many bytes of the output were shown while it ran' },
     { flags: '--spool <dir>', description: "the prefix's temporary folder (full: the output is marked as cut)" },
     { flags: '--interrupted <signal>', description: 'the call was interrupted by this signal (the output is marked as cut)' },
+    { flags: '--dropped <bytes>', description: "how many bytes of the output's start were left out (interrupted: only its end is stored)" },
     { flags: '--operation <name>', description: 'what produced the output (default: bash)' },
   ],
   examples: ['lro __shell-output --exit-code 3 --command \'make\' < captured-output'],

@@ -128,6 +128,21 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     }
   });
 
+  test('interrupted with more than can be stored before the harness kills: the end is stored, and the descriptor says what is not', async () => {
+    const script = join(root, 'slow-big.sh');
+    writeFileSync(script, 'seq 1 100000\nsleep 30\n');
+    const r = await prefix([claudeScript(`bash ${script}`)], { LRO_SHELL_PREFIX_TERM_KEEP: '100000' }, (pid) =>
+      setTimeout(() => process.kill(-pid, 'SIGTERM'), 1500),
+    );
+    expect(r.signal).toBe('SIGTERM');
+    const text = r.out.toString();
+    expect(text).toMatch(/INCOMPLETE: the call was interrupted \(SIGTERM\): this is the end of what it printed until then; its first 489 kB are not kept/);
+    const id = /id: (\w{26})/.exec(text)![1];
+    const all = Buffer.from(`${Array.from({ length: 100000 }, (_, i) => i + 1).join('\n')}\n`);
+    const cat = await lro(['cat', id], { env: { LRO_DIR: join(root, 'store') } });
+    expect(cat.stdout.equals(all.subarray(all.length - 100000))).toBe(true);
+  });
+
   test('killed (KILL, as a harness does after its grace): no temporary file is left', async () => {
     const r = await prefix([claudeScript('seq 1 200000; sleep 30')], {}, (pid) => setTimeout(() => process.kill(-pid, 'SIGKILL'), 1500));
     expect(r.signal).toBe('SIGKILL');

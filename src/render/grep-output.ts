@@ -13,19 +13,29 @@ import { stallMessage } from '../search/slow-pattern.js';
 import { formatCount } from '../units.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
 
+/** Room kept for the line that continues a cut output. */
+const CONTINUATION_TOKENS = 80;
+
 /** Records longer than this are shown as windows around their matches. */
 export const LONG_RECORD = 1000;
 const WINDOW = 100;
 const MAX_WINDOWS = 10;
 
-/** Windows of a long record around its matches: [start, end) pairs, merged. */
+/** The longest window: matches closer together than this go into more windows, never into one without end. */
+const MAX_WINDOW = 4 * WINDOW;
+
+/**
+ * Windows of a long record around its matches: [start, end) pairs, merged while the merged window stays within
+ * MAX_WINDOW (a record holding a match every 30 characters was one window of all of it, larger than any budget).
+ */
 function windows(length: number, matches: [number, number][]): [number, number][] {
   const out: [number, number][] = [];
   for (const [s, e] of matches) {
     const ws = Math.max(0, s - WINDOW);
     const we = Math.min(length, e + WINDOW);
     const last = out[out.length - 1];
-    if (last && ws <= last[1]) last[1] = Math.max(last[1], we);
+    if (last && ws <= last[1] && Math.max(last[1], we) - last[0] <= MAX_WINDOW) last[1] = Math.max(last[1], we);
+    else if (last && ws < last[1]) out.push([last[1], Math.max(last[1], we)]); // the rest of this match's window
     else out.push([ws, we]);
   }
   return out;
@@ -224,14 +234,38 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
   let skipped = 0; // and before it (the part before printed them; -m counts them)
   const recent: number[] = []; // selected records within `after` of the last one seen (see GrepRun.searchFrom)
   let gap = false;
-  /** Prints a match or context event, all its lines or none; false when the budget is spent. */
+  let printedAny = false;
+  /**
+   * Prints a match or context event, all its lines or none; false when the budget is spent. The first record of a
+   * part that does not fit whole is printed as far as it fits (its windows, or its first line cut), so that a
+   * part always moves on: its next command starts after that record, never at it again.
+   */
   const print = async (ev: Extract<GrepEvent, { kind: 'match' | 'context' }>): Promise<boolean> => {
     const lines = render(ev, json, re, plan.streamOf).map((l) => (t.mark ? t.mark(l) : l));
-    const text = `${heading}${gap && !json ? '--\n' : ''}${lines.join('')}`;
-    if (!t.budget.take(text)) return false; // the whole record goes to the next part
+    const before = `${heading}${gap && !json ? '--\n' : ''}`;
+    const text = `${before}${lines.join('')}`;
+    if (!t.budget.take(text)) {
+      if (printedAny) return false; // the whole record goes to the next part
+      if (!t.budget.take(before)) return false;
+      let shown = 0;
+      for (const line of lines) {
+        if (!t.budget.take(line)) break;
+        await t.write(shown === 0 ? before + line : line);
+        shown++;
+      }
+      if (shown === 0) {
+        if (json) return false;
+        const first = lines[0].replace(/\n$/, '');
+        const room = t.budget.left - Math.min(CONTINUATION_TOKENS, Math.floor(t.budget.left / 2));
+        const n = t.budget.fitPrefix(first, Math.max(0, room));
+        const piece = `${before}${first.slice(0, n)}…\n`;
+        if (n === 0 || !t.budget.take(first.slice(0, n) + '…\n')) return false;
+        await t.write(piece);
+      }
+    } else await t.write(text);
     heading = '';
     gap = false;
-    await t.write(text);
+    printedAny = true;
     return true;
   };
   const fd = openSync(rf.path, fsc.O_RDONLY | fsc.O_NOFOLLOW);

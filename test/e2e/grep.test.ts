@@ -26,8 +26,10 @@ function parse(out: string): [string, number, string][] {
       if (l.replace(/\r$/, '') === '--') return ['--', 0, ''];
       const m = /^(\d+)([:-])([\s\S]*)$/.exec(l);
       if (!m) throw new Error(`unexpected line: ${l.slice(0, 80)}`);
-      return [m[2], Number(m[1]), m[3].replace(/\r$/, '')];
-    });
+      return [m[2], Number(m[1]), m[3].replace(/\r$/, '')] as [string, number, string];
+    })
+    // a long record's windows (`N:[A-B/LENGTH] …`, one line each) stand for the one line rg prints
+    .filter((e, i, all) => !(i > 0 && e[0] !== '--' && all[i - 1][0] === e[0] && all[i - 1][1] === e[1] && /^\[\d+-\d+\/\d+\] /.test(e[2])));
 }
 
 const logs = ['Android_2k.log', 'Apache_2k.log', 'HDFS_2k.log', 'HealthApp_2k.log', 'Linux_2k.log', 'OpenSSH_2k.log', 'Proxifier_2k.log', 'Spark_2k.log'];
@@ -178,6 +180,22 @@ describe('lro grep', () => {
     expect(m).not.toBeNull();
     expect(m![4]).toContain('"hay12344","needle","hay12346"');
     expect(r.out.length).toBeLessThan(400);
+  });
+
+  it('a long record with a match every few characters: bounded windows, printed within the budget, exit 0', async () => {
+    const input = `${Array.from({ length: 8000 }, (_, i) => `function f${i}(a,b){return a+b};`).join('')}\n`;
+    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    const r = await lro(['grep', d.id, 'return'], { env });
+    expect(r.code, r.out.slice(0, 300) + r.stderr).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines).toHaveLength(11);
+    for (const l of lines.slice(0, 10)) expect(l).toMatch(/^1:\[\d+-\d+\/254890\] .*return/);
+    expect(lines[10]).toMatch(/^1:\[… \d+ more windows with matches in this record\]$/);
+    expect(r.out).not.toContain('next:'); // it was: nothing printed, exit 1, and a next command repeating this one
+    // a budget smaller than one window: the record's start, cut, still exit 0
+    const small = await lro(['grep', d.id, 'return', '--max-tokens', '60'], { env });
+    expect(small.code).toBe(0);
+    expect(small.out).toMatch(/^1:\[0-\d+\/254890\] function f0\(a,b\)\{return a\+b\};.*…\n$/);
   });
 
   it('stops a runaway pattern within the timeout, exit 2', async () => {

@@ -12,6 +12,7 @@ import { damagedError, openInStore } from '../store/resolve.js';
 import type { ResultName } from '../store/scan.js';
 import { commandOf, headerPasses, nameMayPass, type ResultFilter } from '../store/select.js';
 import { formatCount } from '../units.js';
+import { Stalled } from '../watchdog.js';
 import { continuationLine, OutputBudget } from './budget.js';
 import { grepFlags, searchInto, truncatedObject, type GrepTarget } from './grep-output.js';
 
@@ -159,6 +160,7 @@ export async function printGrepAll(s: StoreGrep): Promise<number> {
   const scanner = new ByteScanner(1 << 20);
   const tally: Tally = { matched: 0, results: 0 };
   let searched = 0;
+  let unfinished = 0; // results the pattern could not finish in time: named, skipped, and the exit is 2
   for (const entry of s.results) {
     if (!nameMayPass(entry, s.filter)) continue;
     const rf = await openListed(entry, s);
@@ -170,6 +172,12 @@ export async function printGrepAll(s: StoreGrep): Promise<number> {
     try {
       cutAt = await searchOne(rf, s, from, tally, scanner);
     } catch (e) {
+      if (e instanceof Stalled) {
+        // one result the pattern runs away on does not stop the search of the others (as rg goes on past a file)
+        unfinished++;
+        await s.warn(`lro: skipped ${entry.id}, not finished: ${oneLine(e.message)}\n`);
+        continue;
+      }
       if (!(e instanceof FormatError)) throw e;
       await s.warn(`lro: skipped: ${oneLine(damagedError(rf, e).message)}\n`);
       continue;
@@ -180,5 +188,6 @@ export async function printGrepAll(s: StoreGrep): Promise<number> {
     }
   }
   if (searched === 0) await s.warn('lro: no stored results to search (see lro ls)\n');
+  if (unfinished > 0) return EXIT.error;
   return tally.matched > 0 ? EXIT.ok : EXIT.noMatch;
 }

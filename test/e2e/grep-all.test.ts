@@ -202,6 +202,20 @@ describe('lro grep --all', () => {
     expect((await lro(['grep', '--all', '('], { env })).code).toBe(2);
   });
 
+  it('a result the pattern runs away on is named and skipped; the others are searched; exit 2', async () => {
+    const store = join(root, 'runaway-store');
+    const inStore = { LRO_DIR: store };
+    const good = JSON.parse((await lro(['offload', '--force'], { input: 'aaa\nbbb\n', env: inStore })).out).id as string;
+    const bad = JSON.parse((await lro(['offload', '--force'], { input: `${'a'.repeat(50_000)}!\n`, env: inStore })).out).id as string;
+    const later = JSON.parse((await lro(['offload', '--force'], { input: 'xaa\n', env: inStore })).out).id as string;
+    const r = await lro(['grep', '--all', '(a+)+$', '--timeout', '1', '--max-tokens', '0'], { env: inStore, timeout: 60_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^lro: skipped ${bad}, not finished: the pattern made no progress for 1 s`));
+    expect(r.out).toContain(`== ${later}`);
+    expect(r.out).toContain(`== ${good}`);
+    expect(r.out).toContain('1:aaa\n');
+  });
+
   it('a damaged result is skipped with one warning line; the others are searched', async () => {
     const store = join(root, 'damaged-store');
     cpSync(env.LRO_DIR, store, { recursive: true });

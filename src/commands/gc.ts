@@ -8,11 +8,11 @@ import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore } from '../store/dir.js';
 import { listingPath, pointersRemoved, removeRemoteMany, shownStore, trimCacheFor } from '../store/remote.js';
-import { planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
+import { DEAD_WRITER_GRACE_MS, planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
 import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
 import { checkSession, sessionDir } from '../store/session.js';
-import { writerMayBeAlive } from '../store/writers.js';
+import { writerMayBeAlive, writerProcessMayBeAlive } from '../store/writers.js';
 import { formatBytes, formatCount, formatCounted, formatDuration, parseDuration, parseSize } from '../units.js';
 import { parseTempFileName } from '../format/naming.js';
 
@@ -156,7 +156,12 @@ function scanStore(dir: string, session: string | undefined, now: number, onFile
       const writerAlive = old ? claimHolderMayBeAlive(path, mtimeMs, now) : true;
       candidates.push({ kind: 'claim', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive });
     } else {
-      const writerAlive = old ? writerMayBeAlive(t.name, f, now) : true;
+      // a young one untouched for DEAD_WRITER_GRACE_MS is judged by its writer's pid alone (cheap): a killed
+      // writer's file goes then, not after the hour; an old one also by whether the process holds it open (a
+      // reused pid). (Untouched first: a writer in another pid namespace, as in a sandbox, shows a pid not ours.)
+      const writerAlive = old
+        ? writerMayBeAlive(t.name, f, now)
+        : now - mtimeMs < DEAD_WRITER_GRACE_MS || writerProcessMayBeAlive(t.name);
       candidates.push({ kind: 'temp', name: t.name, path, size, mtimeMs, dev, ino, createdMs: mtimeMs, writerAlive });
     }
   }

@@ -56,6 +56,12 @@ export interface GcPlan {
   keptTemps: GcCandidate[];
 }
 
+/**
+ * Ten minutes: a temporary file untouched that long whose writer's pid is gone was left by a killed writer (a live
+ * writer touches its file as its input comes; one in another pid namespace has a pid this process does not see).
+ */
+export const DEAD_WRITER_GRACE_MS = 10 * 60_000;
+
 /** An hour: a temporary file untouched that long, whose writer is gone, was left by a killed writer. */
 export const TEMP_GRACE_MS = 3600_000;
 
@@ -68,7 +74,10 @@ export function planGc(candidates: GcCandidate[], policy: GcPolicy): GcPlan {
   const keptTemps: GcCandidate[] = [];
   for (const c of candidates) {
     if (c.kind === 'temp' || c.kind === 'claim') {
-      if (policy.now - c.mtimeMs > policy.tempGraceMs && !c.writerAlive) victims.push({ ...c, reason: c.kind === 'temp' ? 'stale_temp' : 'stale_claim' });
+      // a temporary file whose writer is gone goes at once (its writer is judged by pid while young); a claim after
+      // the grace
+      const due = c.kind === 'temp' || policy.now - c.mtimeMs > policy.tempGraceMs;
+      if (due && c.writerAlive === false) victims.push({ ...c, reason: c.kind === 'temp' ? 'stale_temp' : 'stale_claim' });
       else keptTemps.push(c);
     } else if (c.kind === 'ref') {
       refs.push(c);

@@ -94,6 +94,13 @@ function existsProc(): boolean {
  * MAX_UNTOUCHED_MS. True otherwise.
  */
 export function writerMayBeAlive(tempName: string, facts: TempFacts, nowMs: number): boolean {
+  if (!writerProcessMayBeAlive(tempName)) return false;
+  const pid = parseTempFileName(tempName)!.pid;
+  return holdsOpen(pid, facts) ?? nowMs - facts.mtimeMs <= MAX_UNTOUCHED_MS;
+}
+
+/** Whether the process named in a temporary file's name may still run (false: certainly gone, or its pid reused). */
+export function writerProcessMayBeAlive(tempName: string): boolean {
   const m = parseTempFileName(tempName);
   if (!m) return false;
   let idMs: number | null;
@@ -102,8 +109,7 @@ export function writerMayBeAlive(tempName: string, facts: TempFacts, nowMs: numb
   } catch {
     idMs = null;
   }
-  if (!processMayBeAlive(m.pid, idMs)) return false;
-  return holdsOpen(m.pid, facts) ?? nowMs - facts.mtimeMs <= MAX_UNTOUCHED_MS;
+  return processMayBeAlive(m.pid, idMs);
 }
 
 /**

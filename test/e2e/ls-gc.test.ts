@@ -240,34 +240,43 @@ describe('lro gc', () => {
     expect(readFileSync(link).equals(outsideText)).toBe(true); // the symlink is still there, still pointing out
   });
 
-  it('removes a stale temporary file, keeps a fresh one and one its writer still holds open, and says so', async () => {
+  it('removes a temporary file whose writer is gone (at once, however young), keeps one its writer runs or holds open, and says so', async () => {
     const { dir, env } = freshStore();
     mkdirSync(dir, { mode: 0o700 });
     const id = ulid();
     const stale = join(dir, `.lro-${id}-write-99999999-0.tmp`); // no process has that pid
-    const fresh = join(dir, `.lro-${id}-write-99999999-1.tmp`);
+    const fresh = join(dir, `.lro-${id}-write-99999999-1.tmp`); // young, but its writer is gone: removed at once
+    const young = join(dir, `.lro-${id}-write-${process.pid}-4.tmp`); // young, its writer runs: kept
+    const justNow = join(dir, `.lro-${id}-write-99999999-5.tmp`); // a pid not seen here, touched a minute ago: kept
     const held = join(dir, `.lro-${id}-write-${process.pid}-2.tmp`); // open in this test runner: its writer
     // this test runner's pid, alive, but the file is not open in it: the pid was reused after its writer died
     const reused = join(dir, `.lro-${id}-write-${process.pid}-3.tmp`);
     const loose = join(dir, '.lro-leftover.tmp'); // named like a temporary file, but not as lro names them: kept
-    for (const p of [stale, fresh, held, reused, loose]) writeFileSync(p, 'partial');
+    for (const p of [stale, fresh, young, justNow, held, reused, loose]) writeFileSync(p, 'partial');
     const fd = openSync(held, 'r');
     try {
       for (const p of [stale, held, reused, loose]) ageFile(p, 2 * HOUR);
       ageFile(fresh, 50 * 60_000);
+      ageFile(young, 50 * 60_000);
+      ageFile(justNow, 60_000);
       const report = await gcJson(env);
       const name = (p: string) => p.slice(dir.length + 1);
-      expect(report.files.map((f) => [f.name, f.kind, f.reason]).sort()).toEqual([
-        [name(reused), 'temp', 'stale_temp'],
-        [name(stale), 'temp', 'stale_temp'],
-      ]);
-      expect(existsSync(fresh)).toBe(true);
+      expect(report.files.map((f) => [f.name, f.kind, f.reason]).sort()).toEqual(
+        [
+          [name(fresh), 'temp', 'stale_temp'],
+          [name(reused), 'temp', 'stale_temp'],
+          [name(stale), 'temp', 'stale_temp'],
+        ].sort(),
+      );
+      expect(existsSync(fresh)).toBe(false);
+      expect(existsSync(young)).toBe(true);
+      expect(existsSync(justNow)).toBe(true);
       expect(existsSync(held)).toBe(true);
       expect(existsSync(loose)).toBe(true);
-      expect(report.kept_temp_count).toBe(2);
+      expect(report.kept_temp_count).toBe(3);
       expect(report.skipped).toContainEqual({ name: name(held), reason: `untouched for 2h but still being written by process ${process.pid}` });
       const human = await lro(['gc'], { env });
-      expect(human.out).toBe('removed 0 results, freed 0 B; kept 0 results and 2 temporary files being written\n');
+      expect(human.out).toBe('removed 0 results, freed 0 B; kept 0 results and 3 temporary files being written\n');
       expect(human.stderr).toBe(`lro: kept ${name(held)}: untouched for 2h but still being written by process ${process.pid}\n`);
     } finally {
       closeSync(fd);

@@ -43,10 +43,16 @@ describe('planGc', () => {
     expect(picked(c, { maxAgeMs: 100 * HOUR })).toEqual([]);
   });
 
-  it('removes temporary files only when older than the grace and their writer is gone; the others are kept, counted', () => {
-    const c = [other('temp', 'stale', 2, { writerAlive: false }), other('temp', 'writing', 2, { writerAlive: true }), other('temp', 'fresh', 0.5, { writerAlive: false })];
-    expect(picked(c, { maxAgeMs: 0, maxTotalSize: 0 })).toEqual(['stale:stale_temp']);
-    expect(planGc(c, policy).keptTemps.map((t) => t.name)).toEqual(['writing', 'fresh']);
+  it('removes temporary files whose writer is gone, however young (a claim only after the grace); the others are kept, counted', () => {
+    const c = [
+      other('temp', 'stale', 2, { writerAlive: false }),
+      other('temp', 'writing', 2, { writerAlive: true }),
+      other('temp', 'fresh', 0.5, { writerAlive: false }),
+      other('temp', 'unjudged', 0.5),
+      other('claim', 'young-claim', 0.5, { writerAlive: false }),
+    ];
+    expect(picked(c, { maxAgeMs: 0, maxTotalSize: 0 })).toEqual(['stale:stale_temp', 'fresh:stale_temp']);
+    expect(planGc(c, policy).keptTemps.map((t) => t.name)).toEqual(['writing', 'unjudged', 'young-claim']);
   });
 
   it('treats dedupe claims like temporary files, and removes a ref with its result or once its result is gone', () => {

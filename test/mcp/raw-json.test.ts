@@ -1,7 +1,8 @@
 // HttpTextKeeper: an HTTP upstream's answers keep the text they came as, whatever the chunks of an SSE stream,
 // and only where the message the transport hands on is the one the text holds.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HttpTextKeeper, rawText } from '../../src/mcp/raw-json.js';
+import { hasChangingNumber, HttpTextKeeper, rawText } from '../../src/mcp/raw-json.js';
 
 const EXACT = '{"jsonrpc":"2.0","id":7,"result":{"n":9007199254740993,"neg":-0,"one":1.0,"hundred":1E+2}}';
 
@@ -66,5 +67,30 @@ describe('HttpTextKeeper', () => {
     keeper.adopt(a);
     keeper.adopt(b);
     expect([rawText(a), rawText(b)]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('hasChangingNumber', () => {
+  it('reads a 9 MB string without overflowing the stack (a regex did: RangeError ended the session)', () => {
+    const big = `{"content":[{"type":"text","text":${JSON.stringify('x\\"y'.repeat(2_500_000))}}],"n":1}`;
+    expect(big.length).toBeGreaterThan(9_000_000);
+    expect(hasChangingNumber(big)).toBe(false);
+    expect(hasChangingNumber(big.replace('"n":1', '"n":9007199254740993'))).toBe(true);
+  });
+
+  it('agrees with the regex it replaced on random JSON with numbers written every way', () => {
+    const OLD = /"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*/g;
+    const old = (t: string) => [...t.matchAll(OLD)].some((m) => m[0].charCodeAt(0) !== 0x22 && String(Number(m[0])) !== m[0]);
+    const num = fc.constantFrom('1', '-0', '1.0', '1E+2', '0.10', '9007199254740993', '12', '-3.5', '2e-7');
+    const str = fc.string({ unit: fc.constantFrom('a', '"', '\\', '1.0', ' ', 'é') }).map((t) => JSON.stringify(t));
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, num, str, fc.array(tie('v'), { maxLength: 4 }).map((a) => `[${a.join(',')}]`), fc.array(fc.tuple(str, tie('v')), { maxLength: 4 }).map((e) => `{${e.map(([k, v]) => `${k}:${v}`).join(',')}}`)),
+    })).v as fc.Arbitrary<string>;
+    fc.assert(
+      fc.property(value, (t) => {
+        expect(hasChangingNumber(t), t).toBe(old(t));
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
   });
 });

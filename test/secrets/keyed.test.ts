@@ -52,6 +52,25 @@ describe('secrets by key name and in URLs', () => {
     ]);
   });
 
+  it('finds the forms outside testers found stored: a percent-encoded URL, mysql -pSECRET, an Authorization header', () => {
+    const cases: [string, string][] = [
+      ['GET /connect?dsn=postgres%3A%2F%2Fu%3Ap%40ss%40h%2Fdb HTTP/1.1\n', 'p%40ss'],
+      ['+ mysql -h db -u root -pS3cr3tPw -e "select 1"\n', 'S3cr3tPw'],
+      ['mysqldump --single-transaction -uadmin -pHunter2x shop > dump.sql\n', 'Hunter2x'],
+      ['> Authorization: Basic dXNlcjpwYXNz\n', 'dXNlcjpwYXNz'],
+      ['Proxy-Authorization: Bearer eyJhbGciOi.eyJzdWIi.c2lnbmF0\n', 'eyJhbGciOi.eyJzdWIi.c2lnbmF0'],
+    ];
+    for (const [text, secret] of cases) {
+      const { out } = redact(text);
+      expect(out, text).not.toContain(secret);
+      expect(out, text).toMatch(/\[REDACTED:[\w-]+\]/);
+    }
+    // and what stays: a bare -p (the password is asked for), a port flag, a URL without a password
+    for (const text of ['mysql -u root -p shop\n', 'mysql -P 3306 -h db\n', 'see https%3A%2F%2Fexample.com%2Fx\n', 'Authorization: Basic\n']) {
+      expect(redact(text).out).toBe(text);
+    }
+  });
+
   it('finds a literal compared to a secret-named variable, as detect-secrets does', () => {
     const compared = redact('if ("s3cr3t-Value" == db_password) {\n').out;
     expect(compared).toBe('if ("[REDACTED:lro-compared-secret]" == db_password) {\n');

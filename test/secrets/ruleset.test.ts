@@ -32,7 +32,14 @@ describe('the rule data', () => {
     const l = (parse(data('lro.toml')) as { rules: unknown[] }).rules.length;
     expect(built.rules.length + built.dropped.length).toBe(g + l);
     for (const r of built.rules) expect(() => new RegExp(r.source, r.flags)).not.toThrow();
-    expect(built.rules.filter((r) => r.origin === 'lro').map((r) => r.id)).toEqual(['lro-url-password', 'lro-keyed-secret', 'lro-compared-secret']);
+    expect(built.rules.filter((r) => r.origin === 'lro').map((r) => r.id)).toEqual([
+      'lro-url-password',
+      'lro-keyed-secret',
+      'lro-compared-secret',
+      'lro-encoded-url-password',
+      'lro-mysql-password-flag',
+      'lro-authorization-header',
+    ]);
     expect(built.rules.length).toBeGreaterThan(200);
   });
 

@@ -65,6 +65,8 @@ interface Job {
   done: (r: ToolResult) => void;
   /** The client session it came from (forClient); undefined: the one client of a stdio server. */
   client?: object;
+  /** When it was queued, on the clock of starts (a session that never started a call waits from then). */
+  queuedAt: number;
 }
 
 /** Per client session: its calls running, and when it last had one started (a count of starts). */
@@ -102,7 +104,7 @@ export class ToolPool implements McpTools {
   call(name: string, args: unknown, client?: object): Promise<ToolResult> {
     if (!this.tools.has(name) || this.closed) return this.tools.call(name, args);
     return new Promise((done) => {
-      this.queue.push({ name, args, done, client });
+      this.queue.push({ name, args, done, client, queuedAt: ++this.starts });
       this.next();
     });
   }
@@ -131,8 +133,10 @@ export class ToolPool implements McpTools {
   }
 
   /**
-   * The queued job to start next: of the clients that may start one, the one whose last start is the oldest,
-   * its first job. A client session may run calls on all workers but one (a stdio server's one client on all).
+   * The queued job to start next: of the clients that may start one, the one whose last start is the oldest (a
+   * session that never started one counts from when its call was queued, not from before everyone: 24 new
+   * sessions went ahead of an established one that had been waiting), its first job. A client session may run
+   * calls on all workers but one (a stdio server's one client on all).
    */
   private pick(): number {
     const most = Math.max(1, this.limits.workers - 1);
@@ -146,7 +150,7 @@ export class ToolPool implements McpTools {
       }
       const t = this.turns.get(c);
       if (t && t.running >= most) continue;
-      const last = t?.lastStart ?? -1;
+      const last = t?.lastStart ?? this.queue[i].queuedAt;
       if (last < bestStart) [best, bestStart] = [i, last];
     }
     return best;

@@ -67,4 +67,18 @@ describe('ToolPool', () => {
     expect(order.indexOf('b1')).toBeLessThan(order.indexOf('a2')); // (in the order they came: b1 with a3, last)
     expect(order.slice(-2)).toEqual(['a2', 'a3']);
   });
+
+  it("over HTTP, an established session's waiting call starts before the calls of sessions that came after it", async () => {
+    pool = newPool(30);
+    await Promise.all([pool.call('echo', { text: 'a' }), pool.call('echo', { text: 'b' })]); // both workers started
+    const old = pool.forClient();
+    const order: string[] = [];
+    const call = (c: ReturnType<ToolPool['forClient']>, name: string) => c.call('wait', { text: name, ms: 300 }).then((r) => void order.push(text(r)));
+    await call(old, 'old0'); // an established session
+    const busy = [call(pool.forClient(), 'x1'), call(pool.forClient(), 'x2')]; // both workers taken
+    const waiting = call(old, 'old1'); // queued first
+    const newcomers = Array.from({ length: 5 }, (_, i) => call(pool.forClient(), `n${i}`)); // queued after it
+    await Promise.all([...busy, waiting, ...newcomers]);
+    expect(order.indexOf('old1')).toBeLessThan(Math.min(...Array.from({ length: 5 }, (_, i) => order.indexOf(`n${i}`))));
+  });
 });

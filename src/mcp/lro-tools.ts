@@ -88,6 +88,6 @@ export class LroTools {
     const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '');
     const { result: code, continuations } = await withContinuations(() => runReported(def.command, input, io), MAX_OUTPUT_BYTES);
     const out = { stdout: stdout(), stderr: capEchoes(stderr(), args), code, continuation: continuations.at(-1) };
-    return toolResult(def.spec, out, this.calls);
+    return toolResult(def.spec, out, this.calls, args);
   }
 }

@@ -39,12 +39,12 @@ const LISTING_BYTES = MAX_OUTPUT_BYTES / 2;
 const LS_COLUMNS = ['id', 'operation', 'records', 'tokens', 'bytes', 'timestamp', 'expires_at', 'session'] as const;
 
 /** A command's output as the result of the tool that ran it. */
-export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReader): Promise<ToolResult> {
+export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReader, args: Record<string, unknown> = {}): Promise<ToolResult> {
   const ok = out.code === 0 || (out.code === 1 && spec.result === 'records');
   if (!ok) return errorResult(`${out.stdout}${out.stderr}`.trim() || `lro ${spec.command} exited with status ${out.code}`);
   switch (spec.result) {
     case 'records':
-      return recordsResult(out, calls);
+      return recordsResult(out, calls, args);
     case 'listing':
       return listingResult(out);
     case 'descriptor':
@@ -58,17 +58,42 @@ export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReade
  * and arguments for flags. Only the continuation the command made counts: stored text that looks the same is
  * output like any other.
  */
-async function withNextCall(stdout: string, c: Continuation | undefined, calls: CallReader): Promise<{ output: string; next?: ToolCall }> {
+async function withNextCall(
+  stdout: string,
+  c: Continuation | undefined,
+  calls: CallReader,
+  args: Record<string, unknown>,
+): Promise<{ output: string; next?: NextCall }> {
   if (!c || !stdout.endsWith(c.line)) return { output: stdout };
-  const next = await calls.read(c.next);
-  if (!next) return { output: stdout };
+  const full = await calls.read(c.next);
+  if (!full) return { output: stdout };
   // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
   const what = c.what.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
-  return { output: `${stdout.slice(0, stdout.length - c.line.length)}[lro: ${what}; next: ${formatCall(next)}]\n`, next };
+  const next = shortNext(full, args);
+  const named = 'same_arguments_as_this_call' in next ? `${next.tool} with this call's arguments and ${JSON.stringify(next.arguments)}` : formatCall(next);
+  return { output: `${stdout.slice(0, stdout.length - c.line.length)}[lro: ${what}; next: ${named}]\n`, next };
 }
 
-async function recordsResult(out: Captured, calls: CallReader): Promise<ToolResult> {
-  const { output, next } = await withNextCall(out.stdout, out.continuation, calls);
+/** The longest next call given whole; a longer one (a call with large arguments) is given as what changes. */
+const MAX_NEXT_CHARS = 2000;
+
+/** A next call: whole, or (its arguments long) the arguments that differ from this call's. */
+type NextCall = ToolCall | (ToolCall & { same_arguments_as_this_call: true });
+
+/**
+ * The next call as given: whole, or, when that is longer than MAX_NEXT_CHARS, only the arguments that differ from
+ * this call's (a continuation repeated every argument: an lro_jq answer of 2,000 tokens came with 447 kB of args).
+ */
+function shortNext(next: ToolCall, args: Record<string, unknown>): NextCall {
+  if (formatCall(next).length <= MAX_NEXT_CHARS) return next;
+  const changed: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(next.arguments)) if (JSON.stringify(v) !== JSON.stringify(args[k])) changed[k] = v;
+  for (const k of Object.keys(args)) if (!(k in next.arguments)) changed[k] = null;
+  return { tool: next.tool, arguments: changed, same_arguments_as_this_call: true };
+}
+
+async function recordsResult(out: Captured, calls: CallReader, args: Record<string, unknown>): Promise<ToolResult> {
+  const { output, next } = await withNextCall(out.stdout, out.continuation, calls, args);
   const shown = output === '' ? (out.code === 1 ? 'No records matched.' : '(no output)') : output;
   return {
     content: text(`${shown}${out.stderr ? `\n${out.stderr}` : ''}`),

@@ -119,6 +119,22 @@ describe('lro mcp: every result fits in one message a client can take', () => {
     expect(kept.structuredContent).toMatchObject({ offloaded: true, id });
   });
 
+  it('a continuation of a call with large arguments names only what changes, not every argument again', async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `{"n":${i},"text":"record number ${i}"}`);
+    const r = await call(client, 'lro_offload', { content: `${lines.join('\n')}\n`, force: true });
+    const id = r.structuredContent!.id as string;
+    const arg = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`v${i}`, `value ${i}`]));
+    const big = await call(client, 'lro_jq', { id, filter: '.text', arg, max_tokens: 300 });
+    expect(big.isError, textOf(big).slice(0, 300)).toBeFalsy();
+    const next = big.structuredContent!.next as { tool: string; arguments: Record<string, unknown>; same_arguments_as_this_call?: boolean };
+    expect(next).toEqual({ tool: 'lro_jq', arguments: { records: expect.stringMatching(/^\d+:$/) }, same_arguments_as_this_call: true });
+    expect(Buffer.byteLength(JSON.stringify(big))).toBeLessThan(10_000); // it was every argument again, twice
+    expect(textOf(big)).toMatch(/next: lro_jq with this call's arguments and \{"records":"\d+:"\}\]\n$/);
+    // small arguments: the next call whole, as before
+    const small = await call(client, 'lro_jq', { id, filter: '.text', max_tokens: 300 });
+    expect(small.structuredContent!.next).toEqual({ tool: 'lro_jq', arguments: { id, filter: '.text', records: expect.stringMatching(/^\d+:$/), max_tokens: 300 } });
+  });
+
   it('an output of many bytes per token is cut by its bytes, still ending with the next call', async () => {
     // a run of spaces is a token per 128 bytes: 50,000 tokens of them would be 6 MB
     const lines = Array.from({ length: 45 }, (_, i) => `${i + 1}${' '.repeat(10_000)}`);

@@ -42,11 +42,12 @@ export interface IO {
    * the MCP server runs it for a tool call.
    */
   ownProcess?: boolean;
-  /** Calls `handler` on SIGINT and SIGTERM instead of dying, until the returned function is called. */
+  /** Calls `handler` on SIGINT, SIGTERM and SIGHUP instead of dying, until the returned function is called. */
   onSignal?: (handler: (signal: NodeJS.Signals) => void) => () => void;
 }
 
-const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+// SIGHUP too: a closed terminal or ssh session killed lro with nothing stored, and left the command orphaned
+const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Whether to colour a stream, following NO_COLOR and FORCE_COLOR. */
 export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {

@@ -178,7 +178,7 @@ stderr are offloaded together, line by line as they came (the header lists the s
 comes. A stdout that begins as binary is stored alone and its stderr passes through. The header and the
 descriptor record source: {command, exit_code} (and signal when it was killed).
 Exit status: the command's own; 128+n if a signal n killed it; 127 if the command is not found, 126 if it cannot
-be executed; 2 for lro's own errors. SIGINT and SIGTERM are passed on to the command (Ctrl-C on a terminal
+be executed; 2 for lro's own errors. SIGINT, SIGTERM and SIGHUP are passed on to the command (Ctrl-C on a terminal
 reaches it directly).`,
   run: ({ command, ...o }, io) => runRun(command, o, io),
 };

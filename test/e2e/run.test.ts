@@ -178,13 +178,14 @@ describe('lro run: real time and signals', () => {
     expect(p.out()).toBe('late\n');
   });
 
-  it('passes SIGTERM and SIGINT on to the command and exits with its status', async () => {
+  it('passes SIGTERM, SIGINT and SIGHUP on to the command and exits with its status', async () => {
     const handler = (sig: string, code: number, ready: string) =>
       `process.on("${sig}", () => { console.log("got ${sig}"); process.exit(${code}); }); ` +
       `require("fs").writeFileSync(${JSON.stringify(ready)}, ""); setInterval(() => {}, 1000);`;
     for (const [sig, code] of [
       ['SIGTERM', 7],
       ['SIGINT', 9],
+      ['SIGHUP', 11],
     ] as const) {
       const ready = join(root, `ready-${sig}`);
       const p = spawnUntil(['run', ...js(handler(sig, code, ready))], ready);

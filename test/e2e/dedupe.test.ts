@@ -87,6 +87,15 @@ describe('concurrent identical offloads', () => {
     expect((await lro(['cat', [...ids][0]], { env })).out).toBe(big);
   });
 
+  it('100 at once, on a machine loaded by them: one file, one id', { tags: ['soak'] }, async () => {
+    const { dir, env } = freshStore();
+    const input = `${log}\n`.repeat(4);
+    const runs = await Promise.all(Array.from({ length: 100 }, () => lro(['offload'], { input, env, timeout: 300_000 })));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(new Set(runs.map((r) => idOf(r.out))).size).toBe(1);
+    expect(results(dir)).toHaveLength(1);
+  });
+
   it('a claim left by a dead writer is broken at once; gc removes an old one and keeps a live one', async () => {
     const { dir, env } = freshStore();
     const first = await lro(['offload'], { input: log, env });

@@ -9,7 +9,7 @@ import type { ResultFile } from '../format/reader.js';
 import { hash53, hashBytes } from './hash.js';
 import { linesSection, unifiedOps } from './lines.js';
 import { emptyCounts, type Comparison, type DiffItem, type DiffKind, type DiffSide, type DiffSummary, type Section } from './model.js';
-import { eachRecord, fetchTexts, isJsonResult, sampleValues } from './read.js';
+import { eachRecord, fetchTexts, firstDifference, isJsonResult, sampleValues } from './read.js';
 import { chooseKey, keyLabel, parseKey, RecordCompare } from './records.js';
 import { TestCompare } from './tests.js';
 import { TextCompare } from './text.js';
@@ -134,7 +134,7 @@ function lineSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Secti
     return [];
   }
   summary.counts.diff_lines = u.ops.length;
-  return [linesSection(u.ops)];
+  return [linesSection(u.ops, (na, nb, before, size) => firstDifference(a, na, b, nb, before, size))];
 }
 
 /** The total number of items of a comparison. */

@@ -4,6 +4,7 @@
 // up to MAX_EDITS edits. Past that, or past MAX_MIDDLE lines between the first and the last difference, the
 // unified diff is left out with a note saying so: the other sections say what changed.
 import type { DiffItem, Section } from './model.js';
+import type { Difference } from './read.js';
 import { commonEnds } from '../render/diff.js';
 
 const CONTEXT = 3;
@@ -105,8 +106,53 @@ function hunks(steps: Step[]): Op[] {
   return out;
 }
 
-/** The unified diff as a section: one item a line. */
-export function linesSection(ops: Op[]): Section {
+/** A changed line longer than this is shown as a window where it first differs from the line it replaces. */
+const LONG_LINE = 1000;
+/** The window: this many bytes before the first difference, and LONG_LINE bytes in all. */
+const BEFORE_DIFFERENCE = 200;
+
+/**
+ * Each removed line paired with the added line at the same place in the run of additions that follows its run
+ * of removals (`-a -b +A +B`: a with A, b with B), both ways.
+ */
+function pairs(ops: Op[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let i = 0; i < ops.length; ) {
+    if (ops[i].op !== '-') {
+      i++;
+      continue;
+    }
+    const minus = i;
+    while (i < ops.length && ops[i].op === '-') i++;
+    const plus = i;
+    while (i < ops.length && ops[i].op === '+') i++;
+    for (let k = 0; k < Math.min(plus - minus, i - plus); k++) {
+      out.set(minus + k, plus + k);
+      out.set(plus + k, minus + k);
+    }
+  }
+  return out;
+}
+
+/** A long changed line as the window where it differs from its pair: `-[bytes START-END/LENGTH] …text…`. */
+function window(op: string, w: { text: string; end: number; length: number }, start: number): string {
+  return `${op}[bytes ${start}-${w.end}/${w.length}] ${start > 0 ? '…' : ''}${w.text}${w.end < w.length ? '…' : ''}`;
+}
+
+/**
+ * The unified diff as a section: one item a line. A long line that replaces another is shown where the two
+ * differ, not from its start (two results differing inside a 100 MB line showed the same first 1,000 characters).
+ */
+export function linesSection(ops: Op[], differ?: (na: number, nb: number, before: number, size: number) => Difference | null): Section {
+  const paired = pairs(ops);
+  /** A long line and its pair shown where they differ; null to show it as it is. */
+  const windowed = (i: number, text: string): string | null => {
+    const j = paired.get(i);
+    if (!differ || j === undefined || text.length <= LONG_LINE) return null;
+    const [minus, plus] = ops[i].op === '-' ? [ops[i], ops[j]] : [ops[j], ops[i]];
+    const d = differ((minus as { a: number }).a, (plus as { b: number }).b, BEFORE_DIFFERENCE, LONG_LINE);
+    return d && window(ops[i].op, ops[i].op === '-' ? d.a : d.b, d.start);
+  };
   return {
     heading: 'unified diff (--lines)',
     size: ops.length,
@@ -117,8 +163,8 @@ export function linesSection(ops: Op[]): Section {
     item: (i, t): DiffItem => {
       const o = ops[i];
       if (o.op === '@') return { type: 'line', text: `@@ -${o.a},${o.aLen} +${o.b},${o.bLen} @@` };
-      if (o.op === '+') return { type: 'line', text: `+${t.b.get(o.b) ?? ''}` };
-      return { type: 'line', text: `${o.op}${t.a.get(o.a) ?? ''}` };
+      const text = o.op === '+' ? (t.b.get(o.b) ?? '') : (t.a.get(o.a) ?? '');
+      return { type: 'line', text: (o.op !== ' ' && windowed(i, text)) || `${o.op}${text}` };
     },
   };
 }

@@ -78,3 +78,42 @@ export function fetchTexts(rf: ResultFile, wanted: Iterable<number>): Map<number
     return out;
   });
 }
+
+/** One record's display bytes, whole (a long line too). */
+function recordBytes(rf: ResultFile, n: number): Buffer | null {
+  const invalid = invalidSet(rf.header);
+  return damaged(rf, () => {
+    for (const r of readRecords(rf, n, n)) if (r.n === n) return displayBytes(rf.header, n, r.line, invalid);
+    return null;
+  });
+}
+
+/** Where two long lines first differ, and a window of each from a little before it (byte offsets). */
+export interface Difference {
+  start: number;
+  a: { text: string; end: number; length: number };
+  b: { text: string; end: number; length: number };
+}
+
+/** The window of `bytes` from `start` (moved back to a character's first byte), `size` bytes long at most. */
+function windowOf(bytes: Buffer, start: number, size: number): { text: string; end: number; length: number } {
+  const end = Math.min(bytes.length, start + size);
+  return { text: bytes.subarray(start, end).toString('utf8'), end, length: bytes.length };
+}
+
+/**
+ * Where record `na` of A and record `nb` of B (long lines: their texts are kept only to KEEP_CHARS) first differ,
+ * compared whole, byte for byte; null when they do not, or cannot be read.
+ */
+export function firstDifference(a: ResultFile, na: number, b: ResultFile, nb: number, before: number, size: number): Difference | null {
+  const x = recordBytes(a, na);
+  const y = recordBytes(b, nb);
+  if (!x || !y) return null;
+  const n = Math.min(x.length, y.length);
+  let d = 0;
+  for (const step of [1 << 16, 1 << 10, 1]) while (d + step <= n && x.subarray(d, d + step).equals(y.subarray(d, d + step))) d += step;
+  if (d === n && x.length === y.length) return null;
+  let start = Math.max(0, d - before);
+  while (start > 0 && (x[start] & 0xc0) === 0x80) start--; // not inside a character
+  return { start, a: windowOf(x, start, size), b: windowOf(y, start, size) };
+}

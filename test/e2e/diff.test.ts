@@ -245,6 +245,23 @@ describe('lro diff: two windows of a real log', () => {
   });
 });
 
+describe('lro diff: two results that differ inside one long line', () => {
+  it('--lines shows the line where it differs (by byte offset), not its same first 1,000 characters', async () => {
+    const line = Array.from({ length: 300_000 }, (_, i) => `w${i % 97}`).join(' '); // about 1.3 MB
+    const changed = `${line.slice(0, 1_100_000)}CHANGED${line.slice(1_100_007)}`;
+    const a = await store(`head\n${line}\ntail\n`, 'long a');
+    const b = await store(`head\n${changed}\ntail\n`, 'long b');
+    const r = await lro(['diff', a, b, '--lines'], { env });
+    expect(r.code).toBe(1);
+    const minus = r.out.split('\n').find((l) => l.startsWith('-['))!;
+    const plus = r.out.split('\n').find((l) => l.startsWith('+['))!;
+    expect(minus).toMatch(/^-\[bytes 1099800-1100800\/\d+\] …/);
+    expect(plus).toMatch(/^\+\[bytes 1099800-1100800\/\d+\] …/);
+    expect(plus).toContain('CHANGED');
+    expect(minus).not.toContain('CHANGED');
+  });
+});
+
 describe('lro diff: exit codes, names and --lines', () => {
   it('0 when equal, 1 when different, 2 for an id that is not there; last and last~1', async () => {
     const text = Array.from({ length: 300 }, (_, i) => `line ${i}: request served in ${i % 7} ms`).join('\n');

@@ -11,6 +11,7 @@ import { capEchoes, cappedBudget, MAX_OUTPUT_BYTES, MAX_RESULT_BYTES, resultByte
 import { CallReader } from './calls.js';
 import { captureIO } from './capture-io.js';
 import { Confinement } from './confine.js';
+import { storePath } from '../store/dir.js';
 import { loadToolDefs, type ListedTool, type ToolDef } from './definitions.js';
 import { errorResult, toolResult, type ToolResult } from './result.js';
 import type { ToolSpec } from './tools.js';
@@ -66,8 +67,14 @@ export class LroTools {
       return await this.bounded(def, checked);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      return errorResult(`lro: ${capEchoes(oneLine(message), [name, args])}`);
+      return errorResult(`lro: ${capEchoes(this.hideStore(oneLine(message)), [name, args])}`);
     }
+  }
+
+  /** An error's text without the store's absolute path (a client needs ids, not where this machine keeps them). */
+  private hideStore(text: string): string {
+    const store = storePath(undefined, this.env);
+    return store.length > 1 ? text.split(store).join('the store') : text;
   }
 
   /** Runs the tool's command within the bounds of one result: made again with less when it came out too large. */
@@ -87,7 +94,7 @@ export class LroTools {
   private async run(def: ToolDef, input: Input, args: Record<string, unknown>): Promise<ToolResult> {
     const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '');
     const { result: code, continuations } = await withContinuations(() => runReported(def.command, input, io), MAX_OUTPUT_BYTES);
-    const out = { stdout: stdout(), stderr: capEchoes(stderr(), args), code, continuation: continuations.at(-1) };
+    const out = { stdout: stdout(), stderr: capEchoes(this.hideStore(stderr()), args), code, continuation: continuations.at(-1) };
     return toolResult(def.spec, out, this.calls, args);
   }
 }

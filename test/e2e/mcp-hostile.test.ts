@@ -63,6 +63,18 @@ describe('lro mcp: a client reads the store, and only the store', () => {
     }
   });
 
+  it("an error does not tell the store's absolute path", async () => {
+    for (const [tool, args] of [
+      ['lro_read', { id: '01M8GD3APRTZ9JXS891CXCGZTV' }],
+      ['lro_grep', { id: 'last~999', pattern: 'x' }],
+      ['lro_info', { id: 'nope' }],
+    ] as const) {
+      const r = await call(client, tool, args);
+      expect(r.isError, `${tool}: ${textOf(r)}`).toBe(true);
+      expect(textOf(r), tool).not.toContain(store);
+    }
+  });
+
   it('the path of a result in the store (or one of its sessions) is read; with --allow-dir, one under that directory too', async () => {
     const stored = await call(client, 'lro_offload', { content: 'inside\n', force: true, session: 's1' });
     const id = stored.structuredContent!.id as string;

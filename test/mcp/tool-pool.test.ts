@@ -73,9 +73,12 @@ describe('ToolPool', () => {
     await Promise.all([pool.call('echo', { text: 'a' }), pool.call('echo', { text: 'b' })]); // both workers started
     const old = pool.forClient();
     const order: string[] = [];
-    const call = (c: ReturnType<ToolPool['forClient']>, name: string) => c.call('wait', { text: name, ms: 300 }).then((r) => void order.push(text(r)));
+    const call = (c: ReturnType<ToolPool['forClient']>, name: string, ms = 300) =>
+      c.call('wait', { text: name, ms }).then((r) => void order.push(text(r)));
     await call(old, 'old0'); // an established session
-    const busy = [call(pool.forClient(), 'x1'), call(pool.forClient(), 'x2')]; // both workers taken
+    // both workers taken, one freed 600 ms before the other: the call started on the first ends well before any
+    // started on the second (the order they end in tells the order they started, with no race)
+    const busy = [call(pool.forClient(), 'x1'), call(pool.forClient(), 'x2', 900)];
     const waiting = call(old, 'old1'); // queued first
     const newcomers = Array.from({ length: 5 }, (_, i) => call(pool.forClient(), `n${i}`)); // queued after it
     await Promise.all([...busy, waiting, ...newcomers]);

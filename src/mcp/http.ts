@@ -10,6 +10,7 @@ import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { authorized } from './auth.js';
 import { formatDuration } from '../units.js';
+import { BodyNotJson, BodyParser } from './body-parser.js';
 import { MAX_CLIENT_MESSAGE } from './read-buffer.js';
 
 /** Where to listen and whom to let in. */
@@ -76,7 +77,8 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
 
 class TooLarge extends Error {}
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** A request's body, read whole (at most MAX_CLIENT_MESSAGE bytes), and its JSON value (see body-parser.ts). */
+async function readJson(req: IncomingMessage, parser: BodyParser): Promise<unknown> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -84,7 +86,19 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_CLIENT_MESSAGE) throw new TooLarge();
     parts.push(chunk as Buffer);
   }
-  return Buffer.concat(parts).toString('utf8');
+  return parser.parse(parts, size);
+}
+
+/** The body of a POST, or the error response already sent for it (undefined). */
+async function bodyOf(req: IncomingMessage, res: ServerResponse, parser: BodyParser): Promise<{ body: unknown } | undefined> {
+  try {
+    return { body: await readJson(req, parser) };
+  } catch (e) {
+    if (e instanceof TooLarge) jsonError(res, 413, -32000, `Payload too large: at most ${MAX_CLIENT_MESSAGE} bytes`);
+    else if (e instanceof BodyNotJson) jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
+    else throw e;
+    return undefined;
+  }
 }
 
 /** The Host and Origin headers a request may carry (known once the server listens). */
@@ -179,7 +193,8 @@ export async function serveHttp(o: HttpOptions, io: IO, connect: Connect): Promi
   const warn = (m: string) => void io.stderr.write(`lro: ${m}\n`).catch(() => undefined);
   const sessions = new Sessions(o, warn);
   const allowed: Allowed = { hosts: [], origins: [] };
-  const handle = requestHandler(o, sessions, allowed, connect);
+  const parser = new BodyParser();
+  const handle = requestHandler(o, sessions, allowed, connect, parser);
   const server = createServer({ connectionsCheckingInterval: CHECK_MS }, (req, res) => {
     handle(req, res).catch((e: Error) => {
       warn(`HTTP request failed: ${e.message}`);
@@ -219,20 +234,16 @@ export async function serveHttp(o: HttpOptions, io: IO, connect: Connect): Promi
   });
   server.close();
   server.closeAllConnections();
-  await sessions.closeAll();
+  await Promise.all([sessions.closeAll(), parser.close()]);
   return 0;
 }
 
 /** What answers each request: the token checked, then a session's transport, or a new session. */
-function requestHandler(o: HttpOptions, sessions: Sessions, allowed: Allowed, connect: Connect) {
+function requestHandler(o: HttpOptions, sessions: Sessions, allowed: Allowed, connect: Connect, parser: BodyParser) {
   const open = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req));
-    } catch (e) {
-      if (e instanceof TooLarge) return jsonError(res, 413, -32000, `Payload too large: at most ${MAX_CLIENT_MESSAGE} bytes`);
-      return jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
-    }
+    const read = await bodyOf(req, res, parser);
+    if (!read) return;
+    const { body } = read;
     const initializes = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (!initializes) return jsonError(res, 400, -32000, 'Bad Request: No valid session ID provided');
     const full = sessions.full();
@@ -266,7 +277,10 @@ function requestHandler(o: HttpOptions, sessions: Sessions, allowed: Allowed, co
     if (typeof sid === 'string') {
       const s = sessions.use(sid, res);
       if (!s) return jsonError(res, 404, -32001, 'Session not found');
-      return s.transport.handleRequest(req, res);
+      if (req.method !== 'POST') return s.transport.handleRequest(req, res);
+      // the body read and parsed here, a large one off the main thread: the SDK would parse it on it
+      const read = await bodyOf(req, res, parser);
+      return read && s.transport.handleRequest(req, res, read.body);
     }
     if (req.method !== 'POST') return jsonError(res, 400, -32000, 'Bad Request: No valid session ID provided');
     return open(req, res);

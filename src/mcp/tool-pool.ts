@@ -4,7 +4,10 @@
 // a call past its limits is stopped (its worker ended and replaced) and answered with an error result.
 // Over HTTP each client session calls through a view of its own (forClient): waiting calls start in turn across
 // clients, and no client runs calls on every worker, so one client's burst or runaway calls leave a worker and a
-// place in line to the others.
+// place in line to the others. The tools whose work is bounded by their answer (lro_ls, lro_info, lro_read:
+// `bounded` in tools.ts) have one more worker, the quick one, when every other worker is taken: an agent's look
+// at a listing or a page is not queued behind runaway greps or 10 MB uploads. A call that runs past QUICK_MS
+// there is stopped and queued again for the other workers, so the quick worker cannot be held.
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +17,7 @@ import { formatDuration } from '../units.js';
 import type { ListedTool } from './definitions.js';
 import type { LroTools } from './lro-tools.js';
 import { errorResult, type ToolResult } from './result.js';
+import { toolSpec } from './tools.js';
 
 /** What the server needs of lro's tools: the listing, and calls (in-process, or on the pool). */
 export interface McpTools {
@@ -56,6 +60,9 @@ export function forClient(tools: McpTools): McpTools {
   return tools instanceof ToolPool ? tools.forClient() : tools;
 }
 
+/** A call on the quick worker running longer is stopped there and queued again for the others (it started again). */
+const QUICK_MS = 2_000;
+
 /** What to do about a call that was stopped. */
 const NARROW = 'narrow the call (a fixed string, fewer records or columns, a smaller max_tokens)';
 
@@ -67,6 +74,8 @@ interface Job {
   client?: object;
   /** When it was queued, on the clock of starts (a session that never started a call waits from then). */
   queuedAt: number;
+  /** It ran past QUICK_MS on the quick worker: it waits for one of the others now. */
+  slow?: true;
 }
 
 /** Per client session: its calls running, and when it last had one started (a count of starts). */
@@ -79,6 +88,9 @@ interface Turns {
 export class ToolPool implements McpTools {
   private readonly idle: Worker[] = [];
   private readonly busy = new Set<Worker>();
+  /** The quick worker (see the top): started when the others are first all taken; busy while it runs a call. */
+  private quick: Worker | null = null;
+  private quickBusy = false;
   private readonly queue: Job[] = [];
   private readonly ready = new WeakMap<Worker, Promise<void>>();
   private readonly turns = new WeakMap<object, Turns>();
@@ -129,7 +141,8 @@ export class ToolPool implements McpTools {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.done(errorResult('lro: the server is stopping'));
-    await Promise.allSettled([...this.idle.splice(0), ...this.busy].map((w) => w.terminate()));
+    const quick = this.quick ? [this.quick] : [];
+    await Promise.allSettled([...this.idle.splice(0), ...this.busy, ...quick].map((w) => w.terminate()));
   }
 
   /**
@@ -159,9 +172,9 @@ export class ToolPool implements McpTools {
   private next(): void {
     if (this.queue.length === 0 || this.closed) return;
     const at = this.pick();
-    if (at < 0) return; // each waiting client runs all it may: its jobs wait for one of its calls to end
-    const worker = this.idle.pop() ?? (this.busy.size < this.limits.workers ? this.spawn() : null);
-    if (!worker) return; // every worker is busy: the job waits for one
+    const worker = at < 0 ? null : (this.idle.pop() ?? (this.busy.size < this.limits.workers ? this.spawn() : null));
+    // each waiting client runs all it may, or every worker is busy: the job waits, unless the quick worker takes it
+    if (!worker) return this.nextQuick();
     const [job] = this.queue.splice(at, 1);
     if (job.client) {
       const t = this.turns.get(job.client) ?? { running: 0, lastStart: 0 };
@@ -180,6 +193,20 @@ export class ToolPool implements McpTools {
       spare.unref();
       this.idle.push(spare);
     }
+    // every worker taken: the quick one is made ready for the next bounded call
+    if (this.busy.size >= this.limits.workers && !this.quick) (this.quick = this.spawn()).unref();
+    this.next(); // more jobs may start: on another worker, or on the quick one
+  }
+
+  /** The oldest waiting call of a bounded tool, on the quick worker if it is free. */
+  private nextQuick(): void {
+    if (this.quickBusy) return;
+    const at = this.queue.findIndex((j) => !j.slow && toolSpec(j.name)?.bounded);
+    if (at < 0) return;
+    const [job] = this.queue.splice(at, 1);
+    const worker = this.quick ?? (this.quick = this.spawn());
+    this.quickBusy = true;
+    this.run(worker, job, true);
   }
 
   private spawn(): Worker {
@@ -191,6 +218,7 @@ export class ToolPool implements McpTools {
     worker.once('exit', () => {
       const i = this.idle.indexOf(worker);
       if (i >= 0) this.idle.splice(i, 1); // an idle worker that went away is not given a call
+      if (this.quick === worker && !this.quickBusy) this.quick = null;
     });
     // its first message says the tools are loaded: a call's time starts then, not while the worker starts
     this.ready.set(worker, new Promise((resolve) => worker.once('message', () => resolve())));
@@ -198,8 +226,8 @@ export class ToolPool implements McpTools {
   }
 
   /** One call on one worker: its result, or an error result when it failed its limits (the worker is ended). */
-  private run(worker: Worker, job: Job): void {
-    this.busy.add(worker);
+  private run(worker: Worker, job: Job, quick = false): void {
+    if (!quick) this.busy.add(worker);
     worker.ref();
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -211,9 +239,24 @@ export class ToolPool implements McpTools {
       this.busy.delete(worker);
       if (healthy && !this.closed) {
         worker.unref(); // an idle worker keeps no process alive
-        this.idle.push(worker);
-      } else void worker.terminate();
+        if (!quick) this.idle.push(worker);
+      } else {
+        void worker.terminate();
+        if (quick) this.quick = null;
+      }
+      if (quick) this.quickBusy = false;
       job.done(result);
+      this.next();
+    };
+    // on the quick worker, a call past QUICK_MS goes back to the queue's front for the other workers
+    const requeue = (): void => {
+      if (settled) return;
+      settled = true;
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      void worker.terminate();
+      this.quick = null;
+      this.quickBusy = false;
+      this.queue.unshift({ ...job, slow: true });
       this.next();
     };
     const onMessage = (result: ToolResult) => finish(result, true);
@@ -222,7 +265,9 @@ export class ToolPool implements McpTools {
     worker.on('error', onError).on('exit', onExit);
     void this.ready.get(worker)!.then(() => {
       if (settled) return;
-      timer = setTimeout(() => finish(errorResult(this.overtime(job.name)), false), this.limits.callSeconds * 1000);
+      const [limit, quickOnly] = [this.limits.callSeconds * 1000, quick && this.limits.callSeconds * 1000 > QUICK_MS];
+      const overtime = () => finish(errorResult(this.overtime(job.name)), false);
+      timer = setTimeout(quickOnly ? requeue : overtime, quickOnly ? QUICK_MS : limit);
       worker.on('message', onMessage);
       worker.postMessage({ name: job.name, args: job.args });
     });

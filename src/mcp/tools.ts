@@ -52,6 +52,11 @@ export interface ToolSpec {
    * the second's value (`lro grep --all PATTERN`), and a printed `lro grep --all … PATTERN` reads back as it.
    */
   allId?: string;
+  /**
+   * Its work is bounded by what it answers (a listing, a header, a page), never by a pattern or a filter: it may
+   * run on the pool's quick worker while every other worker is held by long calls (tool-pool.ts).
+   */
+  bounded?: true;
 }
 
 // The descriptions are short because every client session pays for all of them (under 1,700 tokens with the
@@ -79,6 +84,7 @@ export const TOOLS: ToolSpec[] = [
       max_tokens: 'integer',
     },
     result: 'records',
+    bounded: true,
   },
   {
     name: 'lro_grep',
@@ -178,6 +184,7 @@ export const TOOLS: ToolSpec[] = [
     options: { full: 'boolean', header: 'boolean', preview_tokens: 'integer' },
     fixed: ['--descriptor', 'json'],
     result: 'descriptor',
+    bounded: true,
   },
   {
     name: 'lro_ls',
@@ -185,6 +192,7 @@ export const TOOLS: ToolSpec[] = [
     description: 'Stored results, newest first, filtered by session, operation or expired.',
     options: { session: 'string', operation: 'string', expired: 'boolean' },
     result: 'listing',
+    bounded: true,
   },
   {
     name: 'lro_offload',

@@ -1,6 +1,7 @@
 // End-to-end: `lro mcp --http` and `lro mcp proxy --http`: refused without the token (or with a wrong one),
 // refused with a foreign Host or Origin (the SDK's DNS-rebinding protection), served with both right; a token
 // from --token-file; one upstream per client session; and the proxy reaching its upstream with --url.
+import { Agent, request as httpRequest } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -162,6 +163,74 @@ describe('lro mcp --http: limits', () => {
     expect((await b.callTool({ name: 'lro_ls', arguments: {} })).isError).toBeFalsy();
     expect(Date.now() - t).toBeLessThan(5000); // before: until A's call ended (lro's watchdog, 10 s)
     expect(textOf(await runaway)).toMatch(/^lro: the jq filter ran 10 s without finishing/);
+  });
+
+  /** lro_ls over and over until `until` settles; the time of each call (ms). */
+  async function probing(c: Client, until: Promise<unknown>): Promise<number[]> {
+    let over = false;
+    void until.finally(() => (over = true));
+    const times: number[] = [];
+    while (!over) {
+      const t = performance.now();
+      expect((await c.callTool({ name: 'lro_ls', arguments: {} })).isError).toBeFalsy();
+      times.push(performance.now() - t);
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    return times;
+  }
+
+  it('20 clients upload 10 MB each at once, on kept-alive connections: none is lost; another client is answered meanwhile', { tags: ['soak'] }, async () => {
+    const server = await httpServer(['mcp', '--http', '--max-sessions', '64'], mcpEnv(join(root, 'store-uploads')));
+    children.push(server.child);
+    const probe = await httpClient(server.url, server.token);
+    clients.push(probe);
+    const post = (agent: Agent, body: Buffer, sid?: string) =>
+      new Promise<{ status: number; sid?: string; body: string }>((done, fail) => {
+        const headers = { ...MCP_HEADERS, authorization: `Bearer ${server.token}`, 'content-length': String(body.length) };
+        const session = sid ? { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } : {};
+        const req = httpRequest(server.url, { method: 'POST', agent, headers: { ...headers, ...session } }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => done({ status: res.statusCode ?? 0, sid: res.headers['mcp-session-id'] as string, body: text }));
+        });
+        req.on('error', fail);
+        req.end(body);
+      });
+    const line = 'u'.repeat(99) + '\n';
+    const upload = (i: number, k: number) =>
+      Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 10 + k, method: 'tools/call', params: { name: 'lro_offload', arguments: { content: `c${i} r${k} ${line}`.repeat(95_000) } } }));
+    const uploads = Array.from({ length: 20 }, async (_, i) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const { sid } = await post(agent, Buffer.from(INITIALIZE));
+      await post(agent, Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })), sid);
+      const answers = [];
+      for (let k = 0; k < 2; k++) answers.push(await post(agent, upload(i, k), sid).catch((e: Error) => ({ status: 0, body: e.message })));
+      agent.destroy();
+      return answers;
+    });
+    const all = Promise.all(uploads);
+    const times = await probing(probe, all);
+    const lost = (await all).flat().filter((a) => a.status !== 200 || !a.body.includes('"offloaded":true'));
+    expect(lost.map((a) => `${a.status} ${a.body.slice(0, 200)}`)).toEqual([]);
+    // before: 2.1 s at worst (each body decoded and parsed on the server's thread, then queued behind the uploads)
+    expect(Math.max(...times)).toBeLessThan(1500);
+  });
+
+  it("50 client sessions with runaway calls: another client's lro_ls is answered in under 1 s", { tags: ['soak'] }, async () => {
+    const server = await httpServer(['mcp', '--http', '--max-sessions', '64'], mcpEnv(join(root, 'store-runaways')));
+    children.push(server.child);
+    const probe = await httpClient(server.url, server.token);
+    clients.push(probe);
+    const id = await storeSmall(probe);
+    const sessions = await Promise.all(Array.from({ length: 50 }, () => httpClient(server.url, server.token)));
+    clients.push(...sessions);
+    // every worker taken by runaway filters (each stopped by jq's watchdog at 10 s), most of them waiting
+    const runaways = Promise.all(sessions.map((c) => c.callTool({ name: 'lro_jq', arguments: { id, filter: RUNAWAY } }, undefined, { timeout: 600_000 })));
+    await new Promise((done) => setTimeout(done, 1000));
+    const times = await probing(probe, new Promise((done) => setTimeout(done, 15_000)));
+    expect(Math.max(...times)).toBeLessThan(1000); // before: until the runaways ahead of it ended, minutes
+    await Promise.all(sessions.map((c) => c.close()));
+    void runaways.catch(() => undefined);
   });
 
   it('stops a call of lro\'s tools past --call-timeout with an error result', { tags: ['soak'] }, async () => {

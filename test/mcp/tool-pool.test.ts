@@ -84,4 +84,33 @@ describe('ToolPool', () => {
     await Promise.all([...busy, waiting, ...newcomers]);
     expect(order.indexOf('old1')).toBeLessThan(Math.min(...Array.from({ length: 5 }, (_, i) => order.indexOf(`n${i}`))));
   });
+
+  it('a bounded tool (lro_ls) is answered on the quick worker while runaway calls hold every other worker', async () => {
+    pool = newPool(30);
+    const runaways = Array.from({ length: 6 }, () => pool.forClient());
+    for (const c of runaways) void c.call('sleep', {}); // two run (to their 30 s), four wait
+    await new Promise((r) => setTimeout(r, 300));
+    const probe = pool.forClient();
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now();
+      expect(text(await probe.call('lro_ls', { text: `ls${i}`, ms: 10 }))).toBe(`ls${i}`);
+      expect(Date.now() - started).toBeLessThan(1500); // (without the quick worker: after a runaway's 30 s)
+    }
+    // the others are not bounded: they wait for a worker as before
+    const other = pool.forClient().call('echo', { text: 'e' });
+    expect(await Promise.race([other.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 500))])).toBe('waiting');
+  });
+
+  it('a call that runs past 2 s on the quick worker is stopped there and answered by another worker', async () => {
+    pool = newPool(30);
+    const busy = [pool.forClient().call('wait', { text: 'x1', ms: 2500 }), pool.forClient().call('wait', { text: 'x2', ms: 2500 })];
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    const slow = pool.forClient().call('lro_ls', { text: 'slow', ms: 2200 }); // past QUICK_MS: started again after x1
+    const quick = pool.forClient().call('lro_ls', { text: 'quick', ms: 10 }); // the quick worker is free again at 2 s
+    expect(text(await quick)).toBe('quick');
+    expect(text(await slow)).toBe('slow'); // not an error: it ran whole on a general worker
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000 + 2200); // 2 s on the quick worker, then all of it again
+    await Promise.all(busy);
+  });
 });

@@ -93,6 +93,30 @@ export function hasChangingNumber(text: string): boolean {
   return false;
 }
 
+/**
+ * Whether two parsed JSON values are the same value, whatever the order of their objects' keys: the SDK's schema
+ * makes a new object with its own keys first (`_meta` written after `content` comes out before it), so comparing
+ * the two printed missed every such answer and printed its numbers anew. Too deep to compare: not the same.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  try {
+    return same(a, b);
+  } catch {
+    return false; // RangeError: nested deeper than the stack
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (Array.isArray(b)) return false;
+  const [ka, kb] = [Object.keys(a), Object.keys(b)];
+  if (ka.length !== kb.length) return false;
+  const o = b as Record<string, unknown>;
+  return ka.every((k) => Object.hasOwn(o, k) && same((a as Record<string, unknown>)[k], o[k]));
+}
+
 /** A JSON-RPC answer: an id, with a result or an error. */
 type Answer = { id: string | number; result?: unknown; error?: unknown };
 const isAnswer = (m: unknown): m is Answer =>
@@ -138,7 +162,7 @@ export class HttpTextKeeper {
     const text = this.noted.get(key);
     if (text === undefined) return;
     this.noted.delete(key);
-    if (JSON.stringify(JSON.parse(text)) === JSON.stringify(message)) texts.set(message, text);
+    if (sameValue(JSON.parse(text), message)) texts.set(message, text);
   }
 
   private note(text: string): void {

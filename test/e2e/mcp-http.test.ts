@@ -353,6 +353,12 @@ describe('lro mcp proxy --url', () => {
       '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"n: 9007199254740993"}],' +
         '"structuredContent":{"big":9007199254740993,"neg":-0,"one":1.0,"hundred":1E+2}}}',
     );
+    // `_meta` after `content`: the SDK's schema makes an object with `_meta` first, the same answer still
+    outer.stdin!.write('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"exact_meta","arguments":{}}}\n');
+    expect(await line(8)).toBe(
+      '{"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"n: 9007199254740993"}],' +
+        '"_meta":{"big":9007199254740993},"structuredContent":{"big":9007199254740993,"one":1.0}}}',
+    );
     outer.stdin!.end();
   });
 

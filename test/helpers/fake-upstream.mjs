@@ -1,5 +1,6 @@
 // An MCP server on stdio written without the SDK, so a test decides every byte it sends and how it misbehaves:
 //   exact       answers with a result whose numbers JSON.parse cannot keep (above 2^53, -0, 1.0, 1E+2)
+//   exact_meta  the same with a `_meta` written after `content` (the SDK's schema puts it first)
 //   image       answers with an image block of SIZE bytes of base64 (arguments: {bytes: SIZE})
 //   hang        never answers
 //   lines       answers with N text lines (arguments: {lines: N}), the first naming $FAKE_GREETING (what the
@@ -18,7 +19,7 @@ if (stubborn) {
   if (pidFile) writeFileSync(pidFile, String(child.pid));
 }
 
-const TOOLS = ['exact', 'image', 'hang', 'lines'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+const TOOLS = ['exact', 'exact_meta', 'image', 'hang', 'lines'].map((name) => ({ name, inputSchema: { type: 'object' } }));
 const send = (text) => process.stdout.write(`${text}\n`);
 
 function answer(m) {
@@ -40,6 +41,9 @@ function answer(m) {
 function call(id, name, args) {
   if (name === 'exact') {
     return send(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"n: 9007199254740993"}],"structuredContent":{"big":9007199254740993,"neg":-0,"one":1.0,"hundred":1E+2}}}`);
+  }
+  if (name === 'exact_meta') {
+    return send(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"n: 9007199254740993"}],"_meta":{"big":9007199254740993},"structuredContent":{"big":9007199254740993,"one":1.0}}}`);
   }
   if (name === 'image') {
     const data = 'A'.repeat(args.bytes ?? 1000);

@@ -32,6 +32,7 @@ export interface ShellOutputOptions {
   spool?: string;
   interrupted?: string;
   dropped?: string;
+  capped?: string;
   operation?: string;
 }
 
@@ -42,6 +43,11 @@ const SPOOL_FULL_BYTES = 1 << 20;
 function incompleteBecause(o: ShellOutputOptions): string | undefined {
   const signal = `SIG${(o.interrupted ?? '').replace(/^SIG/, '')}`;
   const dropped = Number(o.dropped ?? 0);
+  if (o.capped && dropped > 0) {
+    const why = `it printed more than ${formatBytes(Number(o.capped))} (LRO_SHELL_PREFIX_MAX_BYTES)`;
+    const cut = o.interrupted ? `, then the call was interrupted (${signal})` : '';
+    return `${why}${cut}: this is the end of what it printed; its first ${formatBytes(dropped)} were given back to the disk as it ran`;
+  }
   if (o.interrupted && dropped > 0) {
     return `the call was interrupted (${signal}): this is the end of what it printed until then; its first ${formatBytes(dropped)} are not kept (only the last part is stored before the harness's kill)`;
   }
@@ -129,6 +135,7 @@ export const shellOutputCommand: CommandDef<ShellOutputOptions> = {
     { flags: '--spool <dir>', description: "the prefix's temporary folder (full: the output is marked as cut)" },
     { flags: '--interrupted <signal>', description: 'the call was interrupted by this signal (the output is marked as cut)' },
     { flags: '--dropped <bytes>', description: "how many bytes of the output's start were left out (interrupted: only its end is stored)" },
+    { flags: '--capped <bytes>', description: 'the output passed this many bytes while it ran: its start was dropped (--dropped)' },
     { flags: '--operation <name>', description: 'what produced the output (default: bash)' },
   ],
   examples: ['lro __shell-output --exit-code 3 --command \'make\' < captured-output'],

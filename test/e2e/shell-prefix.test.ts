@@ -1,6 +1,6 @@
 // bin/lro-shell-prefix called as Claude Code calls it: one argument, the script it would run for a Bash call.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -141,6 +141,35 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     const all = Buffer.from(`${Array.from({ length: 100000 }, (_, i) => i + 1).join('\n')}\n`);
     const cat = await lro(['cat', id], { env: { LRO_DIR: join(root, 'store') } });
     expect(cat.stdout.equals(all.subarray(all.length - 100000))).toBe(true);
+  });
+
+  test('an output that grows past LRO_SHELL_PREFIX_MAX_BYTES gives its start back to the disk as it runs, and is stored by its end', async () => {
+    // 64 MB in 16 pieces, half a second apart; the cap 4 MiB, the end kept 1 MiB
+    const piece = (i: number) => `${String.fromCharCode(97 + i)}${'y'.repeat(4_000_000 - 2)}\n`;
+    const command = "for c in a b c d e f g h i j k l m n o p; do printf %s \"$c\"; head -c 3999998 /dev/zero | tr '\\0' y; echo; sleep 0.5; done";
+    let most = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const env = { LRO_SHELL_PREFIX_MAX_BYTES: String(4 << 20), LRO_SHELL_PREFIX_TERM_KEEP: String(1 << 20), LRO_SHELL_PREFIX_LIVE_AFTER: '1' };
+    const r = await prefix([claudeScript(command)], env, (pid) => {
+      // the disk the temporary file takes (its blocks), while the command runs
+      timer = setInterval(() => {
+        try {
+          most = Math.max(most, statSync(`/proc/${pid}/fd/4`).blocks * 512);
+        } catch {
+          /* not open yet, or ended */
+        }
+      }, 100);
+    });
+    clearInterval(timer);
+    expect(r.code).toBe(0);
+    const text = r.out.toString();
+    expect(text).toMatch(/INCOMPLETE: it printed more than 4\.2 MB \(LRO_SHELL_PREFIX_MAX_BYTES\): this is the end of what it printed; its first 63 MB were given back to the disk as it ran/);
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThan(20e6); // written: 64 MB
+    const all = Buffer.from(Array.from({ length: 16 }, (_, i) => piece(i)).join(''));
+    const id = /id: (\w{26})/.exec(text)![1];
+    const cat = await lro(['cat', id], { env: { LRO_DIR: join(root, 'store') } });
+    expect(cat.stdout.equals(all.subarray(all.length - (1 << 20)))).toBe(true);
   });
 
   test('killed (KILL, as a harness does after its grace): no temporary file is left', async () => {

@@ -3,8 +3,9 @@
 // edits and how (harness/claude-code.ts, harness/codex.ts), and what it tells the user. Each file is edited in
 // place, atomically, and its original bytes are kept aside so that an uninstall with nothing else changed gives
 // them back exactly.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CommandDef } from './command.js';
+import { HARNESS_DOCTORS } from './doctor.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { claudeVerifier, install, installation, settingsPath, uninstall } from '../harness/claude-code.js';
@@ -145,6 +146,7 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
   if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init ${HARNESSES.join(' | ')}`);
   if (o.restore) return runRestore(o, adapter, io);
   const uninstalling = !!o.uninstall;
+  if (!uninstalling && !o.project && !o.force) checkInstalled(o.harness, adapter.edits[0].shown, io.env);
   let planned;
   try {
     // every file is planned (and its edit checked) before any is written: a refusal leaves all of them untouched
@@ -162,6 +164,34 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
   await io.stdout.write(adapter.report(outcomes));
   return 0;
 }
+
+/**
+ * The user's settings of a harness that is not on this machine are not written (a tester's machine got a ~/.codex
+ * and a ~/.cursor for harnesses it never had): what `lro doctor` takes as its sign must be there (its command on
+ * PATH, its settings folder). --force writes them anyway (a harness installed later); --project files are the
+ * project's, always written.
+ */
+function checkInstalled(harness: string, settings: string, env: NodeJS.ProcessEnv): void {
+  const doctor = HARNESS_DOCTORS.find((h) => h.name === harness);
+  if (!doctor || doctor.found(env)) return;
+  const command = HARNESS_COMMANDS[harness];
+  const looked = command ? `no ${command} on PATH and no ${dirname(settings)}` : `no ${dirname(settings)}`;
+  throw new LroError(
+    `${harness} does not look installed here (${looked}): nothing written; install it first, or ` +
+      `lro init ${harness} --force writes ${settings} anyway`,
+  );
+}
+
+/** The command each harness is started by, named when it is missing (null: an app without one). */
+const HARNESS_COMMANDS: Record<string, string | null> = {
+  'claude-code': 'claude',
+  codex: 'codex',
+  gemini: 'gemini',
+  cursor: 'cursor',
+  vscode: 'code',
+  'claude-desktop': null,
+  opencode: 'opencode',
+};
 
 /** When lro kept an original of a file: how to get it back (said after a refusal). */
 function restoreHint(o: InitOptions, adapter: Adapter, env: NodeJS.ProcessEnv): string {
@@ -231,6 +261,10 @@ export const initCommand: CommandDef<InitOptions> = {
     },
     { flags: '--dry-run', description: 'print the change as a unified diff and change nothing' },
     {
+      flags: '--force',
+      description: "write the user settings even when the harness does not look installed (no command on PATH, no settings folder)",
+    },
+    {
       flags: '--uninstall',
       description: "remove lro's entries (and nothing else); the file comes back byte for byte if nothing else changed",
     },
@@ -263,6 +297,8 @@ rejects is refused. Gemini CLI runs hooks only in folders it trusts; lro doctor 
 Cursor, VS Code, Claude Desktop, opencode: an entry "lro" (lro mcp, by absolute paths) in the MCP server list;
 with --wrap each stdio server becomes \`lro mcp proxy -- <its command>\` (its env and other fields kept); remote
 servers are left as they are. VS Code and opencode files may hold comments: they are kept.
+The user settings of a harness not on this machine (no command on PATH, no settings folder: what lro doctor
+looks for) are not written: --force writes them anyway. --project files are always written.
 Every edit is parsed back before it is written: the user's values must come out equal and lro's entries as
 meant, or the file is refused. A value of another type where lro adds its entry (e.g. "env": 42) is refused too.
 The write is atomic and keeps the file's mode; a symlink is written through (the link stays); init twice changes

@@ -185,6 +185,8 @@ export interface InitOptions {
   restore?: boolean;
   mcp?: boolean;
   wrap?: boolean;
+  /** Write the settings of a harness that does not look installed. */
+  force?: boolean;
 }
 
 /** The scope the options name (--user is the default). */

@@ -13,7 +13,7 @@ const nodeDir = dirname(process.execPath);
 
 test('healthy after lro init claude-code, with lro on PATH', async () => {
   const env = { HOME: join(root, 'ok'), XDG_STATE_HOME: join(root, 'ok', 'state'), PATH: `${pathDir}:${nodeDir}:/usr/bin:/bin` };
-  expect((await lro(['init', 'claude-code'], { env })).code).toBe(0);
+  expect((await lro(['init', 'claude-code', '--force'], { env })).code).toBe(0);
   const r = await lro(['doctor', 'claude-code', '--json'], { env });
   const report = JSON.parse(r.out) as { healthy: boolean; checks: { name: string; ok: boolean }[] };
   expect(report.checks.filter((c) => !c.ok)).toEqual([]);
@@ -50,7 +50,7 @@ test('lro doctor with no harness named: a line per harness found, the rest named
   expect(nothing.code).toBe(1);
   expect(nothing.out).toMatch(/^not found on this machine: claude-code, codex.*\nlro is not installed in any harness: lro init HARNESS/);
   mkdirSync(join(home, '.codex'));
-  expect((await lro(['init', 'claude-code'], { env, cwd: home })).code).toBe(0);
+  expect((await lro(['init', 'claude-code', '--force'], { env, cwd: home })).code).toBe(0);
   const r = await lro(['doctor'], { env, cwd: home });
   expect(r.out).toMatch(/^ok  claude-code +lro installed and works \(every check: lro doctor claude-code\)\n/);
   expect(r.out).toMatch(/\n- {3}codex +found \(~\/\.codex\), lro not installed: lro init codex\n/);
@@ -61,7 +61,7 @@ test('lro doctor with no harness named: a line per harness found, the rest named
   expect(json.harnesses.map((h: { harness: string; installed: boolean | null }) => [h.harness, h.installed]).slice(0, 2))
     .toEqual([['claude-code', true], ['codex', false]]);
   // codex installed but its hook not trusted: doctor says so on codex's line, and exits 1
-  expect((await lro(['init', 'codex'], { env, cwd: home })).code).toBe(0);
+  expect((await lro(['init', 'codex', '--force'], { env, cwd: home })).code).toBe(0);
   const untrusted = await lro(['doctor'], { env, cwd: home });
   expect(untrusted.out).toMatch(/\nX   codex +lro installed, does not work: trust: Codex has no trust record .*; fix: start Codex/);
   expect(untrusted.code).toBe(1);

@@ -36,11 +36,11 @@ const USER_CONFIG = [
 
 test('no CODEX_HOME: init writes the hook by absolute paths and says how to trust it; uninstall removes it all', async () => {
   const h = home('fresh');
-  const dry = await lro(['init', 'codex', '--dry-run'], { env: h.env });
+  const dry = await lro(['init', 'codex', '--dry-run', '--force'], { env: h.env });
   expect(dry.code).toBe(0);
   expect(dry.out).toMatch(/^--- \/dev\/null\n\+\+\+ .*\.codex\/hooks\.json\n@@ -0,0 \+1,\d+ @@\n\+\{\n/);
   expect(existsSync(h.codex)).toBe(false);
-  const r = await lro(['init', 'codex'], { env: h.env });
+  const r = await lro(['init', 'codex', '--force'], { env: h.env });
   expect(r.code, r.stderr).toBe(0);
   expect(r.out).toContain('trust it: start Codex (`codex`); at "hooks need review" choose "2. Trust all and continue" (press 2, then Enter), or type /hooks');
   const written = JSON.parse(readFileSync(h.hooks, 'utf8'));
@@ -49,7 +49,7 @@ test('no CODEX_HOME: init writes the hook by absolute paths and says how to trus
   expect(group.matcher).toBe('^Bash$');
   expect(group.hooks[0]).toEqual({ type: 'command', command: expect.stringMatching(/^LRO_NODE=\/.* \/.*\/bin\/lro-hook __codex-hook$/), timeout: 30 });
   expect(existsSync(h.config)).toBe(false); // config.toml only with --mcp
-  expect((await lro(['init', 'codex'], { env: h.env })).out).toContain('nothing to change');
+  expect((await lro(['init', 'codex', '--force'], { env: h.env })).out).toContain('nothing to change');
   const un = await lro(['init', 'codex', '--uninstall'], { env: h.env });
   expect(un.code, un.stderr).toBe(0);
   expect(un.out).toContain('as it was before lro init');

@@ -180,7 +180,7 @@ test.each(['cursor', 'codex', 'gemini'])('lro init %s then --uninstall on a mach
   const dir = join(root, `bare-${harness}`);
   mkdirSync(dir);
   const env = { HOME: dir, XDG_STATE_HOME: join(dir, '.local', 'state') };
-  expect((await lro(['init', harness], { env })).code).toBe(0);
+  expect((await lro(['init', harness, '--force'], { env })).code).toBe(0);
   const un = await lro(['init', harness, '--uninstall'], { env });
   expect(un.code, un.stderr).toBe(0);
   expect(existsSync(join(dir, '.local'))).toBe(false);

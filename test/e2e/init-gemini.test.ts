@@ -44,11 +44,11 @@ const parseJsonc = (text: string): Json => JSON.parse(text.replace(/\/\/.*$/gm, 
 
 test('no ~/.gemini: init writes the hook by absolute paths, says how to trust; uninstall removes it all', async () => {
   const h = home('fresh');
-  const dry = await lro(['init', 'gemini', '--dry-run'], { env: h.env });
+  const dry = await lro(['init', 'gemini', '--dry-run', '--force'], { env: h.env });
   expect(dry.code).toBe(0);
   expect(dry.out).toMatch(/^--- \/dev\/null\n\+\+\+ .*\.gemini\/settings\.json\n@@ -0,0 \+1,\d+ @@\n\+\{\n/);
   expect(existsSync(join(h.dir, '.gemini'))).toBe(false);
-  const r = await lro(['init', 'gemini'], { env: h.env });
+  const r = await lro(['init', 'gemini', '--force'], { env: h.env });
   expect(r.code, r.stderr).toBe(0);
   expect(r.out).toContain('Gemini CLI runs hooks only in trusted folders: start `gemini` in the project folder');
   const written = JSON.parse(readFileSync(h.settings, 'utf8'));
@@ -152,7 +152,7 @@ test('lro doctor gemini: not installed, then the folder-trust gate, then healthy
   const none = await lro(['doctor', 'gemini'], { env: h.env, shellPrefix: inDir(h.work) });
   expect(none.code).toBe(1);
   expect(none.out).toContain('fix: lro init gemini');
-  expect((await lro(['init', 'gemini'], { env: h.env })).code).toBe(0);
+  expect((await lro(['init', 'gemini', '--force'], { env: h.env })).code).toBe(0);
   const untrusted = await lro(['doctor', 'gemini', '--json'], { env: h.env, shellPrefix: inDir(h.work) });
   expect(untrusted.code).toBe(1);
   const report = JSON.parse(untrusted.out) as { checks: { name: string; ok: boolean; detail: string; fix?: string }[] };

@@ -142,15 +142,22 @@ function wrapped(c: Case, e: Entry): Entry {
 describe.each(CASES)('lro init $h', (c) => {
   test('a fresh home: --dry-run shows it, init writes it exactly, twice nothing, uninstall removes it', async () => {
     const { file, run } = home(c);
-    const dry = await run('--dry-run');
+    if (!c.scope.includes('--project')) {
+      // the harness is not on this machine (no command, no settings folder): nothing is written without --force
+      const refused = await run();
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`^lro: ${c.h} does not look installed here \\(.*\\): nothing written; install it first, or lro init ${c.h} --force writes .* anyway\n$`));
+      expect(existsSync(dirname(file))).toBe(false);
+    }
+    const dry = await run('--dry-run', '--force');
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.out).toMatch(/^--- \/dev\/null\n\+\+\+ .*\n@@ -0,0 \+1,\d+ @@\n\+\{\n/);
     expect(existsSync(file)).toBe(false);
-    const r = await run();
+    const r = await run('--force');
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toContain(`lro's MCP server registered in`);
     expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(nest(c.key, { lro: c.lro }), null, 2)}\n`);
-    const again = await run();
+    const again = await run('--force');
     expect(again.out).toContain('nothing to change');
     const un = await run('--uninstall');
     expect(un.code, un.stderr).toBe(0);

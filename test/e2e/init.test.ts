@@ -15,11 +15,11 @@ function home(name: string): { env: Record<string, string>; dir: string; setting
 
 test('no settings file: init creates it, uninstall removes it and the folder it made', async () => {
   const h = home('fresh');
-  const dry = await lro(['init', 'claude-code', '--dry-run'], { env: h.env });
+  const dry = await lro(['init', 'claude-code', '--dry-run', '--force'], { env: h.env });
   expect(dry.code).toBe(0);
   expect(dry.out).toMatch(/^--- \/dev\/null\n\+\+\+ .*settings\.json\n@@ -0,0 \+1,\d+ @@\n\+\{\n/);
   expect(existsSync(h.settings)).toBe(false);
-  expect((await lro(['init', 'claude-code'], { env: h.env })).code).toBe(0);
+  expect((await lro(['init', 'claude-code', '--force'], { env: h.env })).code).toBe(0);
   const written = JSON.parse(readFileSync(h.settings, 'utf8'));
   expect(written.env.CLAUDE_CODE_SHELL_PREFIX).toMatch(/^\/.*\/bin\/lro-shell-prefix$/);
   expect(written.hooks.PostToolUse[0].hooks[0].command).toMatch(/^\/.* \/.*\/bin\/lro\.js __claude-code-hook$/);

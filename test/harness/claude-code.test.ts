@@ -26,7 +26,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** `lro init claude-code ARGS` as the user of HOME `home` runs it. */
 const init = (home: string, ...args: string[]) =>
-  lro(['init', 'claude-code', ...args], { env: { HOME: home, XDG_STATE_HOME: join(home, '.local', 'state') } });
+  lro(['init', 'claude-code', ...args, '--force'], { env: { HOME: home, XDG_STATE_HOME: join(home, '.local', 'state') } });
 
 /**
  * A fresh HOME and working directory. With no settings text, lro is installed by `lro init claude-code` into the

@@ -47,7 +47,7 @@ function scratch(name: string): Scratch {
 
 /** `lro init codex`, then the trust record the user's review in /hooks would write (unless `trust` is false). */
 async function installLro(s: Scratch, trust = true): Promise<void> {
-  const r = await lro(['init', 'codex'], { env: s.env });
+  const r = await lro(['init', 'codex', '--force'], { env: s.env });
   expect(r.code, r.stderr).toBe(0);
   if (!trust) return;
   const hooks = join(s.codexHome, 'hooks.json');
@@ -161,7 +161,7 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     const s = scratch('mcp');
     const mine = '# my settings\napproval_policy = "on-request"   # keep\n';
     writeFileSync(join(s.codexHome, 'config.toml'), mine);
-    const r = await lro(['init', 'codex', '--mcp'], { env: s.env });
+    const r = await lro(['init', 'codex', '--mcp', '--force'], { env: s.env });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(s.codexHome, 'config.toml'), 'utf8').startsWith(mine)).toBe(true);
     const installed = readFileSync(join(s.codexHome, 'config.toml'), 'utf8');

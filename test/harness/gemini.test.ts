@@ -64,7 +64,7 @@ function trust(home: string, work: string): void {
 const lroIn = (s: Scratch, args: string[]) => lro(args, { env: s.env, shellPrefix: `cd '${s.work}' &&` });
 
 async function installLro(s: Scratch, args: string[] = []): Promise<void> {
-  const r = await lroIn(s, ['init', 'gemini', ...args]);
+  const r = await lroIn(s, ['init', 'gemini', ...args, '--force']);
   expect(r.code, r.stderr).toBe(0);
 }
 

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const doc = { $schema: 'https://opencode.ai/config.json', ...chatModelConfig(model.baseURL), mcp: { fake } };
   original = JSON.stringify(doc, null, 2).replace('  "mcp": {', '  // my servers\n  "mcp": {') + '\n';
   writeFileSync(config, original);
-  const r = await lro(['init', 'opencode', '--wrap'], { env });
+  const r = await lro(['init', 'opencode', '--wrap', '--force'], { env });
   expect(r.code, r.stderr).toBe(0);
   expect(r.out).toContain("behind lro's proxy, large results offloaded: fake");
 }, 900_000);

@@ -68,7 +68,7 @@ test.skipIf(!on || !!claude.ensureClaude().skip)('Claude Code', async () => {
   await pairs('Claude Code', async (withLro) => {
     const { home, work } = scratch();
     mkdirSync(join(home, '.claude'));
-    if (withLro) expect((await lro(['init', 'claude-code'], { env: { HOME: home, XDG_STATE_HOME: join(home, 'state') } })).code).toBe(0);
+    if (withLro) expect((await lro(['init', 'claude-code', '--force'], { env: { HOME: home, XDG_STATE_HOME: join(home, 'state') } })).code).toBe(0);
     else writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
     const steps = Array.from({ length: CALLS }, (_, i) => ({ tool: 'Bash', input: { command: commandOf(i), description: 'x' } }));
     const model = await claude.startScriptedModel(steps);
@@ -90,7 +90,7 @@ test.skipIf(!on || !!codex.ensureCodex().skip)('Codex', async () => {
     mkdirSync(codexHome);
     const env = { HOME: home, XDG_STATE_HOME: join(home, 'state'), CODEX_HOME: codexHome, LRO_DIR: store, PATH };
     if (withLro) {
-      expect((await lro(['init', 'codex'], { env })).code).toBe(0);
+      expect((await lro(['init', 'codex', '--force'], { env })).code).toBe(0);
       // trusted as Codex records it (test/harness/codex.test.ts)
       const hooks = join(codexHome, 'hooks.json');
       const command = JSON.parse(readFileSync(hooks, 'utf8')).hooks.PreToolUse[0].hooks[0].command as string;
@@ -125,7 +125,7 @@ test.skipIf(!on || !!gemini.ensureGemini().skip)('Gemini CLI', async () => {
     writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(gemini.MODEL_SETTINGS));
     writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [work]: 'TRUST_FOLDER' }));
     if (withLro) {
-      const r = await lro(['init', 'gemini'], { env: { HOME: home, XDG_STATE_HOME: join(home, 'state'), PATH } });
+      const r = await lro(['init', 'gemini', '--force'], { env: { HOME: home, XDG_STATE_HOME: join(home, 'state'), PATH } });
       expect(r.code, r.stderr).toBe(0);
     }
     const steps = Array.from({ length: CALLS }, (_, i) => ({ call: { command: commandOf(i) } }));

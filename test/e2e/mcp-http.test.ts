@@ -362,6 +362,21 @@ describe('lro mcp proxy --url', () => {
     outer.stdin!.end();
   });
 
+  it('an HTTP upstream answering a 9 MB string: the result is offloaded and the session goes on', { tags: ['soak'] }, async () => {
+    // (a regex over the answer's text overflowed V8's stack on such a string: the session ended)
+    const fake = join(__dirname, '../helpers/fake-upstream.mjs');
+    const inner = await httpServer(['mcp', 'proxy', '--http', '--', NODE, fake], mcpEnv(join(root, 'store')));
+    children.push(inner.child);
+    const args = ['mcp', 'proxy', '--url', inner.url, '--header', `Authorization: Bearer ${inner.token}`];
+    const { client, stderr } = await stdioClient(args, mcpEnv(join(root, 'store-url-big')));
+    clients.push(client);
+    const big = await client.callTool({ name: 'big_exact', arguments: { bytes: 9_500_000 } }, undefined, { timeout: 120_000 });
+    expect(big.isError, stderr()).toBeFalsy();
+    const id = /\bid: ([0-9A-Z]{26})\b/.exec(textOf(big))?.[1];
+    expect(id, textOf(big).slice(0, 500)).toBeDefined();
+    expect(textOf(await client.callTool({ name: 'exact', arguments: {} }))).toBe('n: 9007199254740993'); // still up
+  });
+
   it('an upstream that goes away mid-call: the call gets an error result, lro exits 2 saying so', async () => {
     const { url, upstream } = await everythingOverHttp();
     const p = await spawnedClient(['mcp', 'proxy', '--url', url], mcpEnv(join(root, 'store-url')));

@@ -1,6 +1,7 @@
 // An MCP server on stdio written without the SDK, so a test decides every byte it sends and how it misbehaves:
 //   exact       answers with a result whose numbers JSON.parse cannot keep (above 2^53, -0, 1.0, 1E+2)
 //   exact_meta  the same with a `_meta` written after `content` (the SDK's schema puts it first)
+//   big_exact   a text of SIZE bytes (arguments: {bytes: SIZE}) and a number above 2^53 in structuredContent
 //   image       answers with an image block of SIZE bytes of base64 (arguments: {bytes: SIZE})
 //   hang        never answers
 //   lines       answers with N text lines (arguments: {lines: N}), the first naming $FAKE_GREETING (what the
@@ -19,7 +20,7 @@ if (stubborn) {
   if (pidFile) writeFileSync(pidFile, String(child.pid));
 }
 
-const TOOLS = ['exact', 'exact_meta', 'image', 'hang', 'lines'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+const TOOLS = ['exact', 'exact_meta', 'big_exact', 'image', 'hang', 'lines'].map((name) => ({ name, inputSchema: { type: 'object' } }));
 const send = (text) => process.stdout.write(`${text}\n`);
 
 function answer(m) {
@@ -44,6 +45,10 @@ function call(id, name, args) {
   }
   if (name === 'exact_meta') {
     return send(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"n: 9007199254740993"}],"_meta":{"big":9007199254740993},"structuredContent":{"big":9007199254740993,"one":1.0}}}`);
+  }
+  if (name === 'big_exact') {
+    const text = 'z'.repeat(args.bytes ?? 1000);
+    return send(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${text}"}],"structuredContent":{"big":9007199254740993}}}`);
   }
   if (name === 'image') {
     const data = 'A'.repeat(args.bytes ?? 1000);

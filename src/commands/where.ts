@@ -44,7 +44,8 @@ export function whereExplain(rf: ResultFile, plan: WherePlan): string {
 export async function runWhere(ref: string, conditions: string[], o: WhereOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   refuseBinary(rf, 'where');
-  const plan = planWhere(conditions, o, recordView(rf, o.stream).count);
+  const view = recordView(rf, o.stream);
+  const plan = planWhere(conditions, o, view.count, view.table?.names);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
     if (o.stream !== undefined) throw new UsageError(EXPLAIN_STREAM);

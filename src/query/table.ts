@@ -18,6 +18,8 @@ import { candidateRecords } from './scan.js';
 /** Rows read after the header line to choose the split (as many as the descriptor's sample holds, about). */
 const SPLIT_SAMPLE = 500;
 const NUMBER_RE = '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$';
+/** cellValue in jq. */
+const NUM_DEF = `def num: if . == "" then null elif test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
 
 /** The table a text result is (the descriptor kept kind table, csv or tsv in its statistics), or null. */
 export const tableOf = perResult(findTable);
@@ -74,7 +76,7 @@ function delimitedTable(rf: ResultFile, sep: string, facts: Record<string, unkno
 
 /** The jq that cuts a line as splitDelimited does (CSV_FIELD for commas), the header row giving nothing. */
 function delimitedJq(sep: string, names: string[], headerRow: JsonValue | undefined): string {
-  const def = `def num: if test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
+  const def = NUM_DEF;
   const quoted = JSON.stringify('^"(?:[^"]|"")*"$');
   const cut =
     sep === ','
@@ -110,8 +112,12 @@ export function callsRow(filter: string): boolean {
   return /(^|[^A-Za-z0-9_$.])row([^A-Za-z0-9_]|$)/.test(filter);
 }
 
-/** A cell as a value: a JSON number literal is the number (exact, as JSON records are read), else the text. */
+/**
+ * A cell as a value: a JSON number literal is the number (exact, as JSON records are read), an empty cell null
+ * (nothing there: `FIELD?` does not hold), else the text.
+ */
 export function cellValue(cell: string): JsonValue {
+  if (cell === '') return null;
   return isNumberLiteral(cell) ? parseRecord(cell) : cell;
 }
 
@@ -137,7 +143,7 @@ function rowJq(split: Split, headerRow: JsonValue | undefined): string {
     cells = names.map((_, i) => (i === last ? `($f[${i}:] | join(" ") | ${num})` : `($f[${i}] | ${num})`));
   }
   const fields = names.map((n, i) => `${JSON.stringify(n)}: ${cells[i]}`);
-  const def = `def num: if test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
+  const def = NUM_DEF;
   const notHeader = headerRow === undefined ? '' : ` | select(. != ${toJson(headerRow)})`;
   return `${def} select(test("\\\\S")) | ${cut} | {${fields.join(', ')}}${notHeader}`;
 }

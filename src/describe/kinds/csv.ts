@@ -7,8 +7,9 @@ import { shellQuote } from '../shell.js';
 import { isNumberLiteral } from '../../query/decimal.js';
 import { valueText } from '../../query/literal.js';
 
-/** A cell as a condition's value that equals it as lro where reads the row (a number cell is a number). */
+/** A cell as a condition's value that equals it as lro where reads the row (a number, an empty cell null). */
 export function cellText(cell: string): string {
+  if (cell === '') return 'null';
   return isNumberLiteral(cell) ? cell : valueText(cell);
 }
 

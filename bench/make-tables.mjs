@@ -48,6 +48,14 @@ const inside = `
   ps aux > ${scratch}/ps-aux.txt
   ps -eLf > ${scratch}/ps-eLf.txt
   lsof -n -P > ${scratch}/lsof.txt 2>/dev/null
+  # a second listing for lro diff: one sleep ended, one stopped (its STAT S -> T), a new sleep started
+  ps aux > ${scratch}/ps-aux-before.txt
+  kill %1
+  kill -STOP %2
+  sleep 300 &
+  sleep 1
+  ps aux > ${scratch}/ps-aux-after.txt
+  kill -CONT %2
   kill $(jobs -p)
 `;
 const ns = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'bash', '-s'], { input: inside, encoding: 'utf8' });
@@ -56,6 +64,8 @@ else {
   save('ps-aux.txt', '`ps aux` of a shell, sleeps, two node and a python in a pid namespace', readFileSync(join(scratch, 'ps-aux.txt'), 'utf8'));
   save('ps-eLf.txt', '`ps -eLf` of the same (a line per thread)', readFileSync(join(scratch, 'ps-eLf.txt'), 'utf8'));
   save('lsof.txt', '`lsof -n -P` of the same', readFileSync(join(scratch, 'lsof.txt'), 'utf8'));
+  save('ps-aux-before.txt', '`ps aux` of the same, again', readFileSync(join(scratch, 'ps-aux-before.txt'), 'utf8'));
+  save('ps-aux-after.txt', '`ps aux` after a sleep ended, one was stopped and another started', readFileSync(join(scratch, 'ps-aux-after.txt'), 'utf8'));
 }
 // the sandbox's own mounts left out
 const mounts = (text) => text?.split('\n').filter((l) => !l.includes('/mnt/sandboxing')).join('\n');

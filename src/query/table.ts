@@ -5,7 +5,7 @@
 // stored. The header row, blank lines and lines the split cannot cut are not records.
 import { keptStats } from '../describe/stored.js';
 import { chooseSplit, type Split } from '../describe/kinds/table.js';
-import { CSV_FIELD, splitDelimited } from '../describe/kinds/csv.js';
+import { delimitedJq, NUM_DEF, splitDelimited } from '../describe/kinds/csv.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange, type Range } from '../ranges.js';
 import { isNumberLiteral } from './decimal.js';
@@ -17,9 +17,6 @@ import { candidateRecords } from './scan.js';
 
 /** Rows read after the header line to choose the split (as many as the descriptor's sample holds, about). */
 const SPLIT_SAMPLE = 500;
-const NUMBER_RE = '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$';
-/** cellValue in jq. */
-const NUM_DEF = `def num: if . == "" then null elif test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
 
 /** The table a text result is (the descriptor kept kind table, csv or tsv in its statistics), or null. */
 export const tableOf = perResult(findTable);
@@ -72,19 +69,6 @@ function delimitedTable(rf: ResultFile, sep: string, facts: Record<string, unkno
     return out;
   };
   return { headerLine, names, row, jq: delimitedJq(sep, names, headerLine ? row(first) : undefined) };
-}
-
-/** The jq that cuts a line as splitDelimited does (CSV_FIELD for commas), the header row giving nothing. */
-function delimitedJq(sep: string, names: string[], headerRow: JsonValue | undefined): string {
-  const def = NUM_DEF;
-  const quoted = JSON.stringify('^"(?:[^"]|"")*"$');
-  const cut =
-    sep === ','
-      ? `[("," + .) | scan(${JSON.stringify(CSV_FIELD)}) | .[0] | if test(${quoted}) then .[1:-1] | gsub(${JSON.stringify('""')}; ${JSON.stringify('"')}) else . end]`
-      : `split(${JSON.stringify(sep)})`;
-  const fields = names.map((n, i) => `${JSON.stringify(n)}: ($f[${i}] | num)`);
-  const notHeader = headerRow === undefined ? '' : ` | select(. != ${toJson(headerRow)})`;
-  return `${def} sub("\\r$"; "") | ${cut} | select(length == ${names.length}) | . as $f | {${fields.join(', ')}}${notHeader}`;
 }
 
 function tableRecords(headerLine: number, split: Split, header: string): TableRecords {

@@ -6,6 +6,7 @@ import { numbered } from './util.js';
 import { shellQuote } from '../shell.js';
 import { isNumberLiteral } from '../../query/decimal.js';
 import { valueText } from '../../query/literal.js';
+import { toJson, type JsonValue } from '../../query/json-value.js';
 
 /** A cell as a condition's value that equals it as lro where reads the row (a number, an empty cell null). */
 export function cellText(cell: string): string {
@@ -20,6 +21,22 @@ export function cellText(cell: string): string {
 export const CSV_FIELD = ',("(?:[^"]|"")*"(?=,|$)|[^,]*)';
 const CSV_FIELD_RE = new RegExp(CSV_FIELD, 'g');
 const QUOTED = /^"(?:[^"]|"")*"$/;
+
+const NUMBER_RE = '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$';
+/** A cell as lro where reads it, in jq: a JSON number literal the number, an empty cell null, else the text. */
+export const NUM_DEF = `def num: if . == "" then null elif test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
+
+/** The jq that cuts a line as splitDelimited does (CSV_FIELD for commas), the header row giving nothing. */
+export function delimitedJq(sep: string, names: string[], headerRow: JsonValue | undefined): string {
+  const quoted = JSON.stringify('^"(?:[^"]|"")*"$');
+  const cut =
+    sep === ','
+      ? `[("," + .) | scan(${JSON.stringify(CSV_FIELD)}) | .[0] | if test(${quoted}) then .[1:-1] | gsub(${JSON.stringify('""')}; ${JSON.stringify('"')}) else . end]`
+      : `split(${JSON.stringify(sep)})`;
+  const fields = names.map((n, i) => `${JSON.stringify(n)}: ($f[${i}] | num)`);
+  const notHeader = headerRow === undefined ? '' : ` | select(. != ${toJson(headerRow)})`;
+  return `${NUM_DEF} sub("\\r$"; "") | ${cut} | select(length == ${names.length}) | . as $f | {${fields.join(', ')}}${notHeader}`;
+}
 
 /** The fields of one line (a quoted field spanning lines is not handled: such rows misfit). */
 export function splitDelimited(line: string, sep: string): string[] {
@@ -65,7 +82,6 @@ function describeDelimited(s: TextSample, sep: string, rows: string[][], ns: num
   if (big) next.push(`lro read ID --records ${big.max_line}`);
   if (counted) next.push(`lro where ID ${shellQuote(`${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`)} -c`);
   next.push('lro read ID --head 20');
-  const sepJson = JSON.stringify(sep);
   return {
     kind,
     facts: {
@@ -79,13 +95,9 @@ function describeDelimited(s: TextSample, sep: string, rows: string[][], ns: num
     next,
     recipes: [
       {
-        description:
-          `Rows as objects of the ${header ? 'named' : 'numbered'} columns ` +
-          `(a quoted field with ${kind === 'csv' ? 'a comma' : 'a tab'} in it needs a CSV parser)`,
+        description: `Rows as objects of the ${header ? 'named' : 'numbered'} columns, numbers as numbers (lro jq's row does the same)`,
         flags: ['-s', '-c'],
-        filter:
-          (header ? `(.[0] | split(${sepJson})) as $h | .[1:]` : `(.[0] | split(${sepJson}) | keys | map(. + 1 | tostring)) as $h | .`) +
-          ` | map(split(${sepJson}) as $r | [$h, $r] | transpose | map({key: .[0], value: .[1]}) | from_entries) | .[:5]`,
+        filter: `def row: ${delimitedJq(sep, names, undefined)}; .[${header ? 1 : 0}:] | map(row) | .[:5]`,
       },
     ],
   };

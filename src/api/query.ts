@@ -57,7 +57,8 @@ export async function whereResult(ref: ResultRef, conditions: string[], opts: Wh
     records: range(opts.from, opts.to),
     maxTokens: '0',
   };
-  const plan = planWhere(conditions, o, recordView(rf).count);
+  const view = recordView(rf);
+  const plan = planWhere(conditions, o, view.count, view.table?.names);
   const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
   const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printWhere(rf, plan, {}, w, () => undefined, stall)));
   return out
@@ -85,7 +86,7 @@ export async function countResult(ref: ResultRef, by: string[], opts: CountResul
   const rf = openResult(ref, opts);
   const o: CountOptions = { by, records: range(opts.from, opts.to), json: true, maxTokens: '0' };
   const view = recordView(rf);
-  const plan = planCount(o, rf.header.content_type, view.count, view.table !== null);
+  const plan = planCount(o, rf.header.content_type, view.count, view.table?.names ?? null);
   const t = plan.query.text;
   const linear = t?.kind !== 'regex' || t.matcher.linearTime;
   const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printCount(rf, plan, {}, w, () => undefined, stall)));

@@ -21,7 +21,7 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   refuseBinary(rf, 'count');
   const view = recordView(rf, o.stream);
-  const plan = planCount(o, rf.header.content_type, view.count, view.table !== null);
+  const plan = planCount(o, rf.header.content_type, view.count, view.table?.names ?? null);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
     if (o.stream !== undefined) throw new UsageError(EXPLAIN_STREAM);
@@ -94,8 +94,9 @@ export const countCommand: CommandDef<CountOptions & { id: string; condition: st
   notes: `Each row is: count, the first record with that value, the value (as lro where reads it: status=VALUE).
 A record without the field counts as null. Conditions are lro where's (see lro where --help); on a text
 result they test the line ('.~REGEX'). --distinct prints 'N distinct values of FIELD in M records', then the
-values one a line, most frequent first. A text result that is a column table (ps aux, df, kubectl get) is
-counted by its columns (--by COMMAND; a regex has a group), its header row left out; a JSON map by its entries,
+values one a line, most frequent first. A text result that is a table (ps aux, lsof, dpkg -l, kubectl get, CSV,
+TSV) is counted by its columns, named as the header writes them (--by COMMAND, --by 'Mounted on'; a regex has a
+group), its header row left out; a JSON map by its entries,
 {key, value} each (--by value.license). Exit status: 0, or 2 on error (a field no record has is one).`,
   run: ({ id, condition, ...o }, io) => runCount(id, { ...o, condition }, io),
 };

@@ -54,7 +54,7 @@ export const diffCommand: CommandDef<DiffCommandOptions & { a: string; b: string
     { name: 'b', description: "the newer result: an id, 'last', or a path", complete: 'id', mcp: '' },
   ],
   options: [
-    { flags: '--key <field>', description: 'match JSON records by this field (a jq path; default: an id-like field)', mcp: '' },
+    { flags: '--key <field>', description: "match JSON records, or two tables' rows, by this field or column (default: an id-like one: id, PID, NAME)", mcp: '' },
     { flags: '--lines', description: 'add a unified diff of the lines (bounded: up to 2,000 changed lines)', mcp: '' },
     { flags: '--json', description: 'the summary as one JSON object, then one object per change' },
     { flags: '--from <n>', description: 'print from change N on (to continue a cut output)', mcp: '' },
@@ -65,11 +65,13 @@ export const diffCommand: CommandDef<DiffCommandOptions & { a: string; b: string
     'lro diff last~1 last                          the last two results',
     'lro diff 01JD2X3Y4Z5A6B7C8D9E0F1G2H last      a run against an earlier one',
     'lro diff last~1 last --key metadata.name      JSON listings matched by a field',
+    'lro diff last~1 last --key PID                two ps listings matched by a column',
     'lro diff last~1 last --lines                  with a unified diff',
   ],
   notes: `Prints A and B side by side (id, time, kind, records, size, command), 'equal' or what differs, then the
 changes: for test output (go test -json, go test -v, pytest, jest/vitest) tests newly failing, newly passing
-and still failing; for JSON records, records changed (field: old → new), added and removed; for text, line
+and still failing; for JSON records and the rows of two tables (ps, lsof, CSV: matched by a column, PID, NAME, a
+column of unique names), records changed (field: old → new), added and removed; for text, line
 templates new in B, gone from A, counts changed most, and new error lines. A:N and B:N are record numbers
 (lro read ID --records N:N). Exit status: 0 equal, 1 different, 2 error.`,
   run: ({ a, b, ...o }, io) => runDiff(a, b, o, io),

@@ -10,7 +10,13 @@ import { hash53, hashBytes } from './hash.js';
 import { linesSection, unifiedOps } from './lines.js';
 import { emptyCounts, type Comparison, type DiffItem, type DiffKind, type DiffSide, type DiffSummary, type Section } from './model.js';
 import { eachRecord, fetchTexts, firstDifference, isJsonResult, sampleValues } from './read.js';
-import { chooseKey, keyLabel, parseKey, RecordCompare } from './records.js';
+import { chooseKey, keyLabel, parseKey, RecordCompare, type RowText } from './records.js';
+import { tableOf, type TableRecords } from '../query/table.js';
+import { parseColumnOrPath, type FieldPath } from '../query/path.js';
+import { toJson, type JsonValue } from '../query/json-value.js';
+import { readRecords } from '../format/reader.js';
+import { damaged } from '../store/resolve.js';
+import { displayBytes, invalidSet } from '../format/record-text.js';
 import { TestCompare } from './tests.js';
 import { TextCompare } from './text.js';
 import { isGoTestEvent } from './test-results.js';
@@ -33,22 +39,80 @@ function side(rf: ResultFile): DiffSide {
   return { id: h.id, command: commandOf(h), content_type: h.content_type, records: h.count, bytes: h.bytes, timestamp: h.timestamp };
 }
 
-/** Compares two opened results: the summary and the sections of items (whose texts itemsAt reads). */
+/**
+ * Compares two opened results: the summary and the sections of items (whose texts itemsAt reads). Two tables
+ * (ps, lsof, CSV: the descriptor's kind) are compared row by row when a key is given or found (PID, NAME, a
+ * column of unique names): a row whose other cells changed is changed, not gone and new.
+ */
 export function compareResults(a: ResultFile, b: ResultFile, o: CompareOptions = {}): Comparison {
-  const key = o.key !== undefined ? parseKey(o.key) : undefined;
-  const text = [a, b].find((rf) => !isJsonResult(rf));
-  if (key && text) {
-    const which = text === a ? 'A' : 'B';
-    throw new UsageError(`--key matches JSON records, and ${which} (${text.header.id}) is ${text.header.content_type}: leave --key out`);
-  }
   const summary: DiffSummary = { type: 'summary', equal: false, kind: 'text', a: side(a), b: side(b), counts: emptyCounts() };
   const equal = a.header.sha256 === b.header.sha256 && a.header.bytes === b.header.bytes;
   const binary = a.header.content_type === 'binary' || b.header.content_type === 'binary';
+  // two tables (ps, lsof, CSV…) are compared row by row, by a column
+  const tables = !binary && !isJsonResult(a) && !isJsonResult(b) ? ([tableOf(a), tableOf(b)] as const) : null;
+  const both = tables?.[0] && tables[1] ? ([tables[0], tables[1]] as const) : null;
+  const columns = both ? both[0].names.filter((n) => both[1].names.includes(n)) : [];
+  const key = o.key === undefined ? undefined : both ? parseColumnOrPath(o.key, '--key', columns) : parseKey(o.key);
+  const text = [a, b].find((rf) => !isJsonResult(rf));
+  if (key && text && !both) {
+    const which = text === a ? 'A' : 'B';
+    const table = tables ? ', not a table' : '';
+    throw new UsageError(`--key matches JSON records or the rows of two tables, and ${which} (${text.header.id}) is ${text.header.content_type}${table}: leave --key out`);
+  }
+  if (both && key) {
+    const step = key.steps[0];
+    if (key.steps.length !== 1 || step.kind !== 'key' || !columns.includes(step.key)) {
+      throw new UsageError(`--key ${o.key}: the rows of both tables have no such column; they have ${columns.map((c) => `'${c}'`).join(', ')}`);
+    }
+  }
   if (binary) summary.kind = 'binary';
   if (equal || binary) return { summary: { ...summary, equal }, sections: [] };
+  if (both) {
+    const rowText = both.map((t): RowText => (n, line) => {
+      if (n <= t.headerLine) return undefined;
+      const v = t.row(line);
+      return v === undefined ? undefined : toJson(v);
+    }) as [RowText, RowText];
+    const k = key ?? chooseKey(sampleRows(a, both[0]), sampleRows(b, both[1]), columns);
+    if (k) {
+      const sections = recordSections(a, b, summary, k, rowText);
+      summary.rows = true;
+      if (o.lines) sections.push(...lineSections(a, b, summary));
+      return { summary, sections };
+    }
+  }
   const sections = kindSections(a, b, summary, key === undefined ? undefined : key);
   if (o.lines) sections.push(...lineSections(a, b, summary));
   return { summary, sections };
+}
+
+/** The first rows of a table as objects (to choose a key from). */
+function sampleRows(rf: ResultFile, t: TableRecords): JsonValue[] {
+  const out: JsonValue[] = [];
+  const invalid = invalidSet(rf.header);
+  return damaged(rf, () => {
+    for (const r of readRecords(rf, t.headerLine + 1, t.headerLine + SAMPLE)) {
+      const v = t.row(displayBytes(rf.header, r.n, r.line, invalid).toString('utf8'));
+      if (v !== undefined) out.push(v);
+    }
+    return out;
+  });
+}
+
+/** Records matched by a key (or by their content: `key` null), compared; fills the summary's kind and counts. */
+function recordSections(a: ResultFile, b: ResultFile, summary: DiffSummary, key: FieldPath | null, rows?: [RowText, RowText]): Section[] {
+  summary.kind = 'records';
+  summary.key = keyLabel(key);
+  const records = new RecordCompare(key, rows);
+  records.pass(a, 0);
+  records.pass(b, 1);
+  const c = summary.counts;
+  c.records_changed = records.changedB.length;
+  c.records_added = records.added.length;
+  c.records_removed = records.removed.length;
+  const [ra, rb] = records.repeats;
+  if (ra + rb > 0) summary.key_repeats = { a: ra, b: rb };
+  return records.sections();
 }
 
 type Key = ReturnType<typeof parseKey>;
@@ -70,21 +134,7 @@ function kindSections(a: ResultFile, b: ResultFile, summary: DiffSummary, key: K
     }
     return testSections(tests, summary, [true, true]);
   }
-  if (json) {
-    summary.kind = 'records';
-    const k = key ?? chooseKey(sa, sb);
-    summary.key = keyLabel(k);
-    const records = new RecordCompare(k);
-    records.pass(a, 0);
-    records.pass(b, 1);
-    const c = summary.counts;
-    c.records_changed = records.changedB.length;
-    c.records_added = records.added.length;
-    c.records_removed = records.removed.length;
-    const [ra, rb] = records.repeats;
-    if (ra + rb > 0) summary.key_repeats = { a: ra, b: rb };
-    return records.sections();
-  }
+  if (json) return recordSections(a, b, summary, key ?? chooseKey(sa, sb));
   return textSections(a, b, summary);
 }
 
@@ -158,6 +208,7 @@ export function itemsAt(c: Comparison, a: ResultFile, b: ResultFile, from: numbe
     if (need.b) wantB.push(need.b);
   }
   const texts = { a: fetchTexts(a, wantA), b: fetchTexts(b, wantB) };
+
   return picked.map((p) => ({ section: p.section, item: c.sections[p.section].item(p.i, texts) }));
 }
 

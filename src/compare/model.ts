@@ -46,6 +46,8 @@ export interface DiffSummary {
   kind: DiffKind;
   /** Records are matched by this field (records kind): a jq path, or null when matched by their whole content. */
   key?: string | null;
+  /** The records are the rows of two tables (ps, lsof, CSV…), each an object of its header's columns. */
+  rows?: true;
   /** Records whose key an earlier record of the same result had: the key is not unique (matched to the last). */
   key_repeats?: { a: number; b: number };
   a: DiffSide;
@@ -68,8 +70,9 @@ export interface FieldChange {
 export type DiffItem =
   | { type: 'test'; change: 'newly_failing' | 'newly_passing' | 'still_failing'; name: string; record_a?: number; record_b?: number }
   | { type: 'record'; change: 'changed'; key: string; record_a: number; record_b: number; changes: FieldChange[]; more_changes: number }
-  | { type: 'record'; change: 'added'; key: string; record_b: number }
-  | { type: 'record'; change: 'removed'; key: string; record_a: number }
+  /** `row`: a table's row added or removed, as its line (spaces run together): which process, not only its PID. */
+  | { type: 'record'; change: 'added'; key: string; record_b: number; row?: string }
+  | { type: 'record'; change: 'removed'; key: string; record_a: number; row?: string }
   | { type: 'template'; change: 'new' | 'gone' | 'count'; template: string; count_a: number; count_b: number; first_a?: number; first_b?: number }
   | { type: 'error_line'; record_b: number; text: string }
   | { type: 'line'; text: string };

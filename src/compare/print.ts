@@ -69,9 +69,10 @@ function verdictLine(s: DiffSummary): string {
   ]);
   if (s.kind === 'records') {
     const by = s.key ? `matched by ${s.key}` : 'matched by their whole content: no id-like field, see --key';
-    parts.push(`records: ${records || 'none added, removed or changed'} (${by})`);
+    const what = s.rows ? 'rows' : 'records';
+    parts.push(`${what}: ${records || 'none added, removed or changed'} (${by})`);
     const r = s.key_repeats;
-    if (r) parts.push(`the key is not unique (${r.a} records of A, ${r.b} of B repeat one): pick another with --key`);
+    if (r) parts.push(`the key is not unique (${r.a} ${what} of A, ${r.b} of B repeat one): pick another with --key`);
   }
   const templates = listed([
     [c.templates_new, 'new in B'],
@@ -95,8 +96,8 @@ function itemText(it: DiffItem): string {
       return `  ${cut(it.name)}  ${at}\n`;
     }
     case 'record':
-      if (it.change === 'added') return `  + ${cut(it.key)}  B:${it.record_b}\n`;
-      if (it.change === 'removed') return `  - ${cut(it.key)}  A:${it.record_a}\n`;
+      if (it.change === 'added') return `  + ${cut(it.key)}  B:${it.record_b}${it.row ? `  ${cut(it.row)}` : ''}\n`;
+      if (it.change === 'removed') return `  - ${cut(it.key)}  A:${it.record_a}${it.row ? `  ${cut(it.row)}` : ''}\n`;
       // no field changed: the same values written differently (1 and 1.0, keys in another order)
       if (it.changes.length === 0) return `  ~ ${cut(it.key)}  A:${it.record_a} B:${it.record_b}  (the same values, written differently)\n`;
       return `  ~ ${cut(it.key)}  A:${it.record_a} B:${it.record_b}\n${it.changes

@@ -46,17 +46,30 @@ function isKeyOf(path: FieldPath, records: JsonValue[]): boolean {
   return true;
 }
 
-/** The id-like field of both samples (an id, a name, metadata.name…), or null when they have none. */
-export function chooseKey(a: JsonValue[], b: JsonValue[]): FieldPath | null {
+/**
+ * The id-like field of both samples (an id, a name, metadata.name…), or null when they have none. Rows of a
+ * table (`columns`, in the header's order) have, after those, the first column of text unique in both (NAME, a
+ * CSV's first column, df's "Mounted on"), then a column named as a number of processes is (PID, then LWP for
+ * ps -eLf's threads): a column of numbers unique by chance (sizes) is none.
+ */
+export function chooseKey(a: JsonValue[], b: JsonValue[], columns: readonly string[] = []): FieldPath | null {
   const first = a.find(isObject) ?? b.find(isObject);
   if (!first) return null;
   const idLike = Object.keys(first).filter((k) => /(?:^|[_-])id$|[a-z]Id$|ID$/.test(k) && !KEY_CANDIDATES.includes(k));
+  const both = (path: FieldPath) => isKeyOf(path, a) && (b.length === 0 || isKeyOf(path, b));
   for (const text of [...KEY_CANDIDATES, ...idLike.map((k) => jqKeyStep(k).slice(1))]) {
     const path = parsePath(text.startsWith('"') ? `.${text}` : text);
-    if (isKeyOf(path, a) && (b.length === 0 || isKeyOf(path, b))) return path;
+    if (both(path)) return path;
   }
+  const column = (name: string): FieldPath => ({ steps: [{ kind: 'key', key: name }], text: name });
+  const text = (name: string) => [...a, ...b].every((r) => isObject(r) && typeof r[name] === 'string');
+  for (const name of columns) if (text(name) && both(column(name))) return column(name);
+  for (const name of columns) if (/^(PID|LWP|TID|SPID)$/i.test(name) && both(column(name))) return column(name);
   return null;
 }
+
+/** Line n of a table as the JSON text of its row, or undefined for the header and lines that are no row. */
+export type RowText = (n: number, line: string) => string | undefined;
 
 export class RecordCompare {
   private table = new SeenTable();
@@ -70,7 +83,11 @@ export class RecordCompare {
    */
   readonly repeats: [number, number] = [0, 0];
 
-  constructor(readonly key: FieldPath | null) {}
+  constructor(
+    readonly key: FieldPath | null,
+    /** Tables: a side's lines as the JSON text of their rows (undefined for a line that is no row). */
+    readonly rows?: [RowText, RowText],
+  ) {}
 
   /**
    * Reads one side (A before B: B's records are looked up as they come). A record's value is a 32-bit hash of
@@ -80,7 +97,15 @@ export class RecordCompare {
     if (side === 0) this.table = new SeenTable(rf.header.count);
     const t = this.table;
     const steps = this.key ? keySteps(this.key) : null;
-    eachRecord(rf, (n, bytes, json) => {
+    const row = this.rows?.[side];
+    const each = (f: (n: number, bytes: Buffer, json: boolean) => void) =>
+      row
+        ? eachRecord(rf, (n, bytes) => {
+            const text = row(n, bytes.toString('utf8'));
+            if (text !== undefined) f(n, Buffer.from(text), true);
+          })
+        : eachRecord(rf, f);
+    each((n, bytes, json) => {
       hashBytes(bytes);
       const v = HASH[1];
       let kh = HASH[0];
@@ -129,26 +154,42 @@ export class RecordCompare {
   /** The record sections: changed, added, removed (each in record order). */
   sections(): Section[] {
     const { changedA, changedB, added, removed } = this;
+    // a table's lines are compared as the JSON of their rows
+    const json = (side: 0 | 1, n: number, text: string | undefined) => (text !== undefined && this.rows ? (this.rows[side](n, text) ?? text) : text);
     return [
       {
-        heading: 'records changed',
+        heading: this.rows ? 'rows changed' : 'records changed',
         size: changedB.length,
         needs: (i) => ({ a: changedA.at(i), b: changedB.at(i) }),
-        item: (i, t): DiffItem => this.changedItem(changedA.at(i), changedB.at(i), t.a.get(changedA.at(i)) ?? 'null', t.b.get(changedB.at(i)) ?? 'null'),
+        item: (i, t): DiffItem => {
+          const [na, nb] = [changedA.at(i), changedB.at(i)];
+          return this.changedItem(na, nb, json(0, na, t.a.get(na)) ?? 'null', json(1, nb, t.b.get(nb)) ?? 'null');
+        },
       },
       {
-        heading: 'records added in B',
+        heading: this.rows ? 'rows added in B' : 'records added in B',
         size: added.length,
         needs: (i) => ({ b: added.at(i) }),
-        item: (i, t): DiffItem => ({ type: 'record', change: 'added', key: this.keyText(t.b.get(added.at(i)) ?? ''), record_b: added.at(i) }),
+        item: (i, t): DiffItem => {
+          const n = added.at(i);
+          return { type: 'record', change: 'added', key: this.keyText(json(1, n, t.b.get(n)) ?? ''), record_b: n, ...this.rowCells(t.b.get(n)) };
+        },
       },
       {
-        heading: 'records removed from A',
+        heading: this.rows ? 'rows removed from A' : 'records removed from A',
         size: removed.length,
         needs: (i) => ({ a: removed.at(i) }),
-        item: (i, t): DiffItem => ({ type: 'record', change: 'removed', key: this.keyText(t.a.get(removed.at(i)) ?? ''), record_a: removed.at(i) }),
+        item: (i, t): DiffItem => {
+          const n = removed.at(i);
+          return { type: 'record', change: 'removed', key: this.keyText(json(0, n, t.a.get(n)) ?? ''), record_a: n, ...this.rowCells(t.a.get(n)) };
+        },
       },
     ];
+  }
+
+  /** A table's row added or removed: its line, spaces run together (which process, not only its PID). */
+  private rowCells(line: string | undefined): { row?: string } {
+    return this.rows && line !== undefined ? { row: shorten(line.trim().replace(/\s+/g, ' ')) } : {};
   }
 
   /** A record's key as shown: its key's value, else (matched by content) the start of its text. */

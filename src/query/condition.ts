@@ -1,12 +1,13 @@
 // The conditions of `lro where`: FIELD=VALUE, FIELD!=VALUE, FIELD<VALUE (<=, >, >=), FIELD~REGEX, FIELD?,
 // FIELD in A,B,C. A condition splits at the first operator after its field path, so a value may hold anything,
-// `=` and spaces included. A value is a JSON literal when it parses as one (200, true, null, "quoted"),
-// otherwise the string as typed.
+// `=` and spaces included. Spaces around the operator (and after a comma of an `in` list) are layout
+// (`level = error`); every other character is the value's, spaces at its end too (`cmd~^node ` tests "^node ").
+// A value is a JSON literal when it parses as one (200, true, null, "quoted"), otherwise the string as typed.
 import { UsageError } from '../errors.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';
 import { compareValues, kindOf, toJson, type JsonValue, type Kind } from './json-value.js';
 import { literalValue } from './literal.js';
-import { follow, isMulti, pathToJq, readPath, type FieldPath } from './path.js';
+import { columnPath, follow, isMulti, pathToJq, readPath, type FieldPath } from './path.js';
 
 /** The operators of a condition (`==` is read as `=`). */
 export type Operator = '=' | '!=' | '<' | '<=' | '>' | '>=' | '~' | '?' | 'in';
@@ -43,28 +44,54 @@ export function joinConditionArgs(args: string[]): string[] {
   return out;
 }
 
-/** Parses one condition; throws UsageError saying how to write it. */
-export function parseCondition(text: string, ignoreCase = false): Condition {
-  const trimmed = text.trim();
+/**
+ * The column of a table that the condition starts with, as the header writes it (`country name=EU`,
+ * `Mounted on~^/dev`) or in single quotes (`'country name'=EU`), followed by an operator: the longest, or null.
+ */
+function leadingColumn(text: string, columns: readonly string[]): { path: FieldPath; end: number } | null {
+  let best: string | null = null;
+  let end = 0;
+  for (const c of columns) {
+    // as written, or in single quotes ('country name'=EU, the way a shell would quote it)
+    for (const written of [c, `'${c}'`]) {
+      if (c === '' || !text.startsWith(written) || end >= written.length) continue;
+      if (OPERATOR.test(text.slice(written.length).trimStart())) (best = c), (end = written.length);
+    }
+  }
+  return best === null ? null : { path: columnPath(best), end };
+}
+
+/**
+ * Parses one condition; throws UsageError saying how to write it. `columns`: a table's column names, which a
+ * condition may name as the header writes them, spaces and all.
+ */
+export function parseCondition(text: string, ignoreCase = false, columns: readonly string[] = []): Condition {
+  // spaces before the field are layout; those at the end belong to the value
+  const trimmed = text.trimStart();
   const hint = `write FIELD=VALUE, FIELD!=VALUE, 'FIELD>N' (<, <=, >=), FIELD~REGEX, FIELD? or 'FIELD in A,B'`;
-  if (trimmed === '') throw new UsageError(`empty condition: ${hint}`);
-  const { path, end } = readPath(trimmed, 'condition');
+  if (trimmed.trim() === '') throw new UsageError(`empty condition: ${hint}`);
+  const { path, end } = leadingColumn(trimmed, columns) ?? readPath(trimmed, 'condition');
   const rest = trimmed.slice(end).trimStart();
   const m = OPERATOR.exec(rest);
-  if (!m) throw new UsageError(`invalid condition '${text}': no operator after ${path.text || 'the field'}: ${hint}`);
+  if (!m) {
+    // a column whose name has a space, typed without its quotes: say how to write it
+    const spaced = columns.find((c) => c.includes(' ') && c.startsWith(path.text));
+    const column = spaced ? ` (the column '${spaced}' is written as the header writes it: '${spaced}=VALUE')` : '';
+    throw new UsageError(`invalid condition '${text}': no operator after ${path.text || 'the field'}${column}: ${hint}`);
+  }
   const op = (m[1] === '==' ? '=' : m[1]) as Operator;
-  const valueText = rest.slice(m[1].length).trim();
+  const valueText = rest.slice(m[1].length).trimStart();
   const cond: Condition = { text, path, op, values: [] };
   switch (op) {
     case '?':
-      if (valueText !== '') throw new UsageError(`invalid condition '${text}': nothing may follow '?' (FIELD? means present and not null)`);
+      if (valueText.trim() !== '') throw new UsageError(`invalid condition '${text}': nothing may follow '?' (FIELD? means present and not null)`);
       return cond;
     case '~':
       cond.pattern = valueText;
       cond.matcher = compilePattern(valueText, { fixed: false, ignoreCase, word: false });
       return cond;
     case 'in': {
-      if (valueText === '') throw new UsageError(`invalid condition '${text}': list the values after 'in', separated by commas`);
+      if (valueText.trim() === '') throw new UsageError(`invalid condition '${text}': list the values after 'in', separated by commas`);
       const list = literalValue(valueText);
       cond.values = Array.isArray(list) && valueText.startsWith('[') ? list : splitList(valueText).map(literalValue);
       cond.seen = new Set();
@@ -82,7 +109,7 @@ export function parseCondition(text: string, ignoreCase = false): Condition {
   }
 }
 
-/** Splits `a,b,c` at commas outside double quotes. */
+/** Splits `a,b,c` at commas outside double quotes; spaces after a comma are layout, those before one the value's. */
 function splitList(text: string): string[] {
   const out: string[] = [];
   let cur = '';
@@ -97,11 +124,12 @@ function splitList(text: string): string[] {
       inStr = true;
       cur += c;
     } else if (c === ',') {
-      out.push(cur.trim());
+      out.push(cur);
       cur = '';
+      while (text[i + 1] === ' ') i++;
     } else cur += c;
   }
-  out.push(cur.trim());
+  out.push(cur);
   return out;
 }
 

@@ -12,7 +12,7 @@ import { compilePattern, type Matcher } from '../search/pattern.js';
 import { formatCount } from '../units.js';
 import { LEVEL_RE } from '../describe/text-stats.js';
 import { compareValues, groupKey, type JsonValue } from './json-value.js';
-import { follow, parsePath, type FieldPath } from './path.js';
+import { follow, parseColumnOrPath, type FieldPath } from './path.js';
 import type { RecordDecoder } from './records.js';
 import type { StoredRecord } from './scan.js';
 import { parseConditions, patternStalled } from './where.js';
@@ -78,10 +78,12 @@ export interface CountPlan {
 
 /**
  * Parses --by, the conditions and the options for a result of this content type (throws UsageError on bad ones).
- * A text result that is a table (`table`: true) is counted by columns, as JSON records by fields; its lines still
- * by level, template or a regular expression (one with a group: it has a parenthesis, a column name has none).
+ * A text result that is a table (`table`: its column names) is counted by columns, named as a jq path or as the
+ * header writes them, as JSON records by fields; its lines still by level, template or a regular expression (one
+ * with a group: it has a parenthesis, which a column's name then does not).
  */
-export function planCount(o: CountOptions, contentType: string, count: number, table = false): CountPlan {
+export function planCount(o: CountOptions, contentType: string, count: number, table: readonly string[] | null = null): CountPlan {
+  const columns = table ?? [];
   const by = o.by ?? [];
   const range: Range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
   if (o.records !== undefined && range.from > count && count > 0) {
@@ -91,13 +93,13 @@ export function planCount(o: CountOptions, contentType: string, count: number, t
     throw new UsageError('--distinct lists the distinct values of a field: add --by FIELD');
   }
   const groups: Range = o.groups !== undefined ? parseRange(o.groups, '--groups') : { from: 1, to: Infinity };
-  const { args, conditions } = parseConditions(o.condition ?? [], !!o.ignoreCase);
+  const { args, conditions } = parseConditions(o.condition ?? [], !!o.ignoreCase, columns);
   const base = { range, groups, total: by.length === 0, conditions, any: !!o.any, distinct: !!o.distinct };
   const plan = (paths: FieldPath[], text: TextKey | null): CountPlan => {
     return { by, args, options: o, query: { ...base, paths, text } };
   };
   if (by.length === 0) return plan([], null);
-  const byLine = (b: string) => b === 'level' || b === 'template' || b.includes('(');
+  const byLine = (b: string) => !columns.includes(b) && (b === 'level' || b === 'template' || b.includes('('));
   if ((contentType === 'text' || contentType === 'binary') && !(table && !by.some(byLine))) {
     if (by.length !== 1) throw new UsageError(`a text result is counted by one of --by level, --by template or --by 'REGEX' (a regular expression with a capture group)`);
     const b = by[0];
@@ -105,7 +107,7 @@ export function planCount(o: CountOptions, contentType: string, count: number, t
     const matcher = compilePattern(b, { fixed: false, ignoreCase: false, word: false });
     return plan([], { kind: 'regex', pattern: b, matcher });
   }
-  return plan(by.map((b) => parsePath(b, '--by field')), null);
+  return plan(by.map((b) => parseColumnOrPath(b, '--by field', columns)), null);
 }
 
 /** One group: its value (an array of values for several fields), how many records, and the first of them. */

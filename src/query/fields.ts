@@ -79,6 +79,15 @@ export function requireFields(rf: ResultFile, paths: FieldPath[], range: Range, 
     if (pending.length === 0) break;
   }
   if (pending.length === 0) return;
+  if (decoder.table) {
+    // a table's columns, as its header writes them (a condition names them so)
+    const cols = decoder.table.names;
+    const step = pending[0].steps[0];
+    const wanted = pending[0].steps.length === 1 && step.kind === 'key' ? step.key : pathLabel(pending[0]);
+    const name = (c: string) => (/\s/.test(c) ? `'${c}'` : c);
+    const near = closest(wanted, cols);
+    throw new LroError(`the table has no column ${name(wanted)} (${what}): ${near ? `did you mean ${name(near)}? ` : ''}its columns: ${cols.map(name).join(', ')}`);
+  }
   const names = new Set<string>();
   let seen = 0;
   for (const r of decoder.records(rf, range, null)) {

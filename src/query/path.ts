@@ -94,6 +94,22 @@ export function parsePath(text: string, what = 'field'): FieldPath {
   return path;
 }
 
+/**
+ * A table's column named as its header writes it (`country name`, `Mounted on`, `SIZE/OFF`): the column's key,
+ * when `text` is exactly one of `columns`; else the text parsed as a jq path.
+ */
+export function parseColumnOrPath(text: string, what: string, columns: readonly string[]): FieldPath {
+  if (columns.includes(text)) return columnPath(text);
+  const t = text.trim();
+  if (columns.includes(t)) return columnPath(t);
+  return parsePath(text, what);
+}
+
+/** The path of one key (a table's column). */
+export function columnPath(name: string): FieldPath {
+  return { steps: [{ kind: 'key', key: name }], text: name };
+}
+
 /** A key as jq writes it after a dot: bare when an identifier, else quoted. */
 export function jqKeyStep(key: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `.${key}` : `.${JSON.stringify(key)}`;

@@ -52,6 +52,7 @@ export class RecordDecoder {
   /** Table lines after the header that were not rows, as decoded: how many, and the first. */
   private notRows = 0;
   private firstNotRow = 0;
+  private lastNotRow = 0;
 
   constructor(
     readonly header: Header,
@@ -97,7 +98,11 @@ export class RecordDecoder {
     const t = this.table!;
     if (n <= t.headerLine) return undefined;
     const v = t.row(searchBytes(this.header, n, line, this.invalid).toString('utf8'));
-    if (v === undefined && this.notRows++ === 0) this.firstNotRow = n;
+    // counted once each, though a command reads some lines twice (its fields checked first, then the query)
+    if (v === undefined && n > this.lastNotRow) {
+      this.lastNotRow = n;
+      if (this.notRows++ === 0) this.firstNotRow = n;
+    }
     return v;
   }
 

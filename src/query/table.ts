@@ -1,10 +1,11 @@
-// A text result the descriptor called a column table (ps aux, df, kubectl get, docker ps) read as records: each
-// row after the header line is an object of the named columns, a cell that is a JSON number a number, so that
+// A text result the descriptor called a column table (ps aux, df, kubectl get, docker ps) or CSV/TSV, read as
+// records: each row after the header line is an object of the named columns, a cell that is a JSON number a number, so that
 // where's and count's conditions and --by work on it as on JSON records. The split (names, and how a row is cut)
 // is found again from the stored header line and the rows after it, as the descriptor found it: nothing more is
 // stored. The header row, blank lines and lines the split cannot cut are not records.
 import { keptStats } from '../describe/stored.js';
 import { chooseSplit, type Split } from '../describe/kinds/table.js';
+import { delimitedJq, NUM_DEF, splitDelimited } from '../describe/kinds/csv.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange, type Range } from '../ranges.js';
 import { isNumberLiteral } from './decimal.js';
@@ -16,9 +17,8 @@ import { candidateRecords } from './scan.js';
 
 /** Rows read after the header line to choose the split (as many as the descriptor's sample holds, about). */
 const SPLIT_SAMPLE = 500;
-const NUMBER_RE = '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$';
 
-/** The table a text result is (the descriptor kept kind table in its statistics), or null. */
+/** The table a text result is (the descriptor kept kind table, csv or tsv in its statistics), or null. */
 export const tableOf = perResult(findTable);
 
 function findTable(rf: ResultFile): TableRecords | null {
@@ -27,6 +27,7 @@ function findTable(rf: ResultFile): TableRecords | null {
     const s = keptStats(rf.header);
     return s?.kind === 'text' ? s.text.kind : undefined;
   })();
+  if (kind?.kind === 'csv' || kind?.kind === 'tsv') return delimitedTable(rf, kind.kind === 'csv' ? ',' : '\t', kind.facts);
   const headerLine = kind?.kind === 'table' ? kind.facts.header_line : undefined;
   if (typeof headerLine !== 'number' || headerLine < 1 || headerLine > rf.header.count) return null;
   const plain = new RecordDecoder(rf.header);
@@ -39,6 +40,35 @@ function findTable(rf: ResultFile): TableRecords | null {
   }
   const split = chooseSplit(header, rows);
   return split ? tableRecords(headerLine, split, header) : null;
+}
+
+/** The line of a text result (as where reads it), or '' past its end. */
+function lineOf(rf: ResultFile, n: number): string {
+  const plain = new RecordDecoder(rf.header);
+  for (const r of candidateRecords(rf, { from: n, to: n }, null)) return plain.value(r.n, r.line) as string;
+  return '';
+}
+
+/**
+ * A CSV or TSV result as a table: the columns named by its header row (`header_line`; older results said
+ * `header: "line N"`), or numbered from 1 when it has none; a row is a line of as many fields as the header.
+ */
+function delimitedTable(rf: ResultFile, sep: string, facts: Record<string, unknown>): TableRecords | null {
+  const said = typeof facts.header === 'string' ? /^line (\d+)$/.exec(facts.header) : null;
+  const headerLine = typeof facts.header_line === 'number' ? facts.header_line : said ? Number(said[1]) : 0;
+  if (headerLine > rf.header.count) return null;
+  const first = lineOf(rf, headerLine || 1).replace(/\r$/, '');
+  const cells = splitDelimited(first, sep);
+  const names = headerLine ? cells.map((c) => c.trim()) : cells.map((_, i) => String(i + 1));
+  if (names.length < 2 || new Set(names).size !== names.length) return null;
+  const row = (line: string): JsonValue | undefined => {
+    const f = splitDelimited(line.replace(/\r$/, ''), sep);
+    if (f.length !== names.length) return undefined;
+    const out: Record<string, JsonValue> = {};
+    names.forEach((name, i) => (out[name] = cellValue(f[i])));
+    return out;
+  };
+  return { headerLine, names, row, jq: delimitedJq(sep, names, headerLine ? row(first) : undefined) };
 }
 
 function tableRecords(headerLine: number, split: Split, header: string): TableRecords {
@@ -66,8 +96,12 @@ export function callsRow(filter: string): boolean {
   return /(^|[^A-Za-z0-9_$.])row([^A-Za-z0-9_]|$)/.test(filter);
 }
 
-/** A cell as a value: a JSON number literal is the number (exact, as JSON records are read), else the text. */
+/**
+ * A cell as a value: a JSON number literal is the number (exact, as JSON records are read), an empty cell null
+ * (nothing there: `FIELD?` does not hold), else the text.
+ */
 export function cellValue(cell: string): JsonValue {
+  if (cell === '') return null;
   return isNumberLiteral(cell) ? parseRecord(cell) : cell;
 }
 
@@ -93,7 +127,7 @@ function rowJq(split: Split, headerRow: JsonValue | undefined): string {
     cells = names.map((_, i) => (i === last ? `($f[${i}:] | join(" ") | ${num})` : `($f[${i}] | ${num})`));
   }
   const fields = names.map((n, i) => `${JSON.stringify(n)}: ${cells[i]}`);
-  const def = `def num: if test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
+  const def = NUM_DEF;
   const notHeader = headerRow === undefined ? '' : ` | select(. != ${toJson(headerRow)})`;
   return `${def} select(test("\\\\S")) | ${cut} | {${fields.join(', ')}}${notHeader}`;
 }

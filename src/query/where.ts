@@ -8,7 +8,7 @@ import { parseRange, type Range } from '../ranges.js';
 import { formatCount, parseCount } from '../units.js';
 import { conditionToJq, joinConditionArgs, matchesAll, parseCondition, type Condition } from './condition.js';
 import type { JsonValue } from './json-value.js';
-import { isMulti, parsePath, pathLabel, pathToJq, type FieldPath } from './path.js';
+import { isMulti, parseColumnOrPath, pathLabel, pathToJq, type FieldPath } from './path.js';
 import { planNeedles } from './prefilter.js';
 import type { RecordDecoder } from './records.js';
 import type { StoredRecord } from './scan.js';
@@ -48,24 +48,27 @@ export interface WherePlan {
   options: WhereOptions;
 }
 
-/** Parses the conditions and options (throws UsageError on bad ones). */
-export function planWhere(args: string[], o: WhereOptions, count: number): WherePlan {
-  const { args: joined, conditions } = parseConditions(args, !!o.ignoreCase);
+/**
+ * Parses the conditions and options (throws UsageError on bad ones); `columns`: a table's column names, which
+ * conditions and --fields may name as its header writes them (spaces and all).
+ */
+export function planWhere(args: string[], o: WhereOptions, count: number, columns: readonly string[] = []): WherePlan {
+  const { args: joined, conditions } = parseConditions(args, !!o.ignoreCase, columns);
   if (joined.length === 0) throw new UsageError("no condition: give at least one, e.g. status=error or 'latency>500'");
   const range: Range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
   if (o.records !== undefined && range.from > count && count > 0) {
     throw new UsageError(`--records ${o.records} is past the end: the result has ${formatCount(count)} records`);
   }
-  const fields = o.fields !== undefined ? splitFields(o.fields).map((f) => parsePath(f, '--fields field')) : null;
+  const fields = o.fields !== undefined ? splitFields(o.fields).map((f) => parseColumnOrPath(f, '--fields field', columns)) : null;
   if (fields && fields.length === 0) throw new UsageError('--fields needs at least one field, e.g. --fields id,status');
   const max = o.maxCount !== undefined ? parseCount(o.maxCount, '--max-count') : Infinity;
   return { args: joined, options: o, query: { conditions, any: !!o.any, range, fields, countOnly: !!o.count, maxCount: max } };
 }
 
 /** The conditions of the command line (words a shell split joined back), parsed: where's, and count's. */
-export function parseConditions(args: string[], ignoreCase: boolean): { args: string[]; conditions: Condition[] } {
+export function parseConditions(args: string[], ignoreCase: boolean, columns: readonly string[] = []): { args: string[]; conditions: Condition[] } {
   const joined = joinConditionArgs(args);
-  return { args: joined, conditions: joined.map((a) => parseCondition(a, ignoreCase)) };
+  return { args: joined, conditions: joined.map((a) => parseCondition(a, ignoreCase, columns)) };
 }
 
 /** `a,b,."c,d"` split at commas outside quotes and brackets. */

@@ -65,7 +65,21 @@ export async function printCount(
   if (note) await writeErr(note);
   const hint = res.records === 0 ? typeHint(q.conditions) : '';
   if (hint) await writeErr(`lro: no record matched: ${hint}\n`);
+  const word = bareWordRegex(q);
+  if (word) {
+    // a column's name given to a text result that is no table: say what it was read as, not a silent column of nulls
+    await writeErr(
+      `lro: result ${rf.header.id} is text, not a table: --by ${shellQuote(word)} is a regular expression with no group, ` +
+        `each line counted by the text it matches (null: no match); a group captures a value: --by ${shellQuote(`${word}=(\\S+)`)}\n`,
+    );
+  }
   return 0;
+}
+
+/** The --by of a text result that looks like a column's name (a word, no group): what a table would have. */
+function bareWordRegex(q: CountPlan['query']): string | null {
+  const t = q.text;
+  return t?.kind === 'regex' && /^[A-Za-z_%#][\w%#. -]*$/.test(t.pattern) ? t.pattern : null;
 }
 
 async function printGroups(rf: ResultFile, plan: CountPlan, res: CountResult, env: NodeJS.ProcessEnv, write: (s: string) => Promise<void> | void): Promise<void> {

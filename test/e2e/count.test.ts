@@ -92,7 +92,13 @@ describe('lro count', () => {
     expect(tpl.at(-2)).toBe('2,000 lines, 16 templates');
     const re = await lro(['count', t, '--by', 'dfs\\.(\\w+)', '--json'], { env });
     expect(re.out.split('\n')[0]).toBe('{"count":1058,"first":1,"value":"DataNode"}');
-    expect((await lro(['count', t, '--by', 'status'], { env })).out).toMatch(/^  count   first  status\n  2,000       1  null\n/);
+    const word = await lro(['count', t, '--by', 'status'], { env });
+    expect(word.out).toMatch(/^  count   first  status\n  2,000       1  null\n/);
+    // a column's name given to a text that is no table is not a silent column of nulls (issue 38)
+    expect(word.stderr).toBe(
+      `lro: result ${t} is text, not a table: --by status is a regular expression with no group, each line counted by the text it matches (null: no match); a group captures a value: --by 'status=(\\S+)'\n`,
+    );
+    expect((await lro(['count', t, '--by', 'dfs\\.(\\w+)'], { env })).stderr).toBe('');
     expect((await lro(['count', t, '--by', 'level', '--by', 'template'], { env })).stderr).toMatch(/^lro: a text result is counted by one of/);
   });
 });

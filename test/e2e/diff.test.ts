@@ -3,7 +3,7 @@
 // budget and its next: line, --json, --lines, and the library's diff().
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { diff } from '../../src/index.js';
@@ -285,7 +285,7 @@ describe('lro diff: exit codes, names and --lines', () => {
     expect(bad.stderr).toMatch(/^lro: no result 01ZZZZZZZZZZZZZZZZZZZZZZZZ in .*\n$/);
     const key = await lro(['diff', a, c, '--key', 'id'], { env });
     expect(key.code).toBe(2);
-    expect(key.stderr).toBe(`lro: --key matches JSON records, and A (${a}) is text: leave --key out\n`);
+    expect(key.stderr).toBe(`lro: --key matches JSON records or the rows of two tables, and A (${a}) is text, not a table: leave --key out\n`);
     const far = await lro(['diff', 'last~99', 'last'], { env });
     expect(far.code).toBe(2);
     expect(far.stderr.split('\n')).toHaveLength(2);
@@ -300,5 +300,52 @@ describe('lro diff: exit codes, names and --lines', () => {
     expect(out.items).toEqual(cli.slice(1, 2));
     expect(out.next_from).toBe(1);
     expect(diff(a, b, { env, from: 1 }).items).toEqual(cli.slice(2));
+  });
+});
+
+// Two real ps aux listings (fixtures/tables, bench/make-tables.mjs): between them one sleep ended, one was stopped
+// (its STAT S -> T), a new one started, and ps itself ran again with another PID.
+describe('lro diff: two tables, row by row', () => {
+  const TABLES = resolve(__dirname, '../../fixtures/tables');
+  const rows = (name: string) =>
+    readFileSync(join(TABLES, name), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l, i) => {
+        const f = l.trim().split(/\s+/);
+        return { n: i + 2, pid: f[1], stat: f[7], command: f.slice(10).join(' '), line: f.join(' ') };
+      });
+
+  it('matched by PID: a process whose STAT changed is changed, the one that ended removed, a new one added', async () => {
+    const before = rows('ps-aux-before.txt');
+    const after = rows('ps-aux-after.txt');
+    const a = await store(readFileSync(join(TABLES, 'ps-aux-before.txt'), 'utf8'), 'ps aux');
+    const b = await store(readFileSync(join(TABLES, 'ps-aux-after.txt'), 'utf8'), 'ps aux');
+    const pids = (xs: { pid: string }[]) => new Set(xs.map((x) => x.pid));
+    const gone = before.filter((x) => !pids(after).has(x.pid));
+    const added = after.filter((x) => !pids(before).has(x.pid));
+    const stopped = after.filter((x) => before.some((y) => y.pid === x.pid && y.stat !== x.stat));
+    expect(stopped.map((x) => x.stat)).toEqual(['T']);
+    for (const key of [[], ['--key', 'PID']]) {
+      const r = await lro(['diff', a, b, '--json', ...key], { env });
+      expect(r.code, r.stderr).toBe(1);
+      const [summary, ...items] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+      expect(summary).toMatchObject({ kind: 'records', key: '.PID', rows: true });
+      const of = (change: string) => items.filter((i) => i.change === change);
+      expect(of('removed').map((i) => [i.key, i.record_a, i.row])).toEqual(gone.map((x) => [x.pid, x.n, x.line]));
+      expect(of('added').map((i) => [i.key, i.record_b, i.row])).toEqual(added.map((x) => [x.pid, x.n, x.line]));
+      const stat = of('changed').filter((i) => i.changes.some((c: { field: string }) => c.field === 'STAT'));
+      expect(stat).toEqual([expect.objectContaining({ key: stopped[0].pid, changes: expect.arrayContaining([{ field: 'STAT', old: '"S"', new: '"T"' }]) })]);
+    }
+    const text = await lro(['diff', a, b], { env });
+    expect(text.out.split('\n')[2]).toMatch(/^different: rows: \d+ changed, \d+ added, \d+ removed \(matched by \.PID\)$/);
+    expect(text.out).toContain(`rows removed from A (${gone.length}):\n${gone.map((x) => `  - ${x.pid}  A:${x.n}  ${x.line}\n`).join('')}`);
+    // another column as the key, named as the header writes it; a column no row has is an error
+    const byCommand = await lro(['diff', a, b, '--key', 'COMMAND', '--json'], { env });
+    expect(JSON.parse(byCommand.out.split('\n')[0])).toMatchObject({ key: '.COMMAND', key_repeats: expect.anything() });
+    const none = await lro(['diff', a, b, '--key', 'PIDS'], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^lro: --key PIDS: the rows of both tables have no such column; they have 'USER', 'PID', .*'COMMAND'\n$/);
   });
 });

@@ -52,6 +52,17 @@ describe('lro where', () => {
     expect(f.out).toBe('1: {"id":1,"user.name":"al","tags[]":["urgent","x"]}\n2: {"id":2,"user.name":"bo","tags[]":[]}\n');
   });
 
+  it("a condition's trailing spaces are its value's, in where, in count and in --explain (issue 38)", async () => {
+    const procs = await store(`${['node server.js', 'nodemon x', 'node', 'node  a', 'npm run'].map((cmd, i) => JSON.stringify({ pid: i, cmd })).join('\n')}\n`);
+    expect(bash(`lro where ${procs} 'cmd~^node ' --fields pid`).out).toBe('1: {"pid":0}\n4: {"pid":3}\n');
+    expect(bash(`lro where ${procs} cmd '~' '^node ' -c`).out).toBe('2\n');
+    expect(bash(`lro count ${procs} 'cmd~^node ' --by cmd --json`).out.trim().split('\n').length).toBe(2);
+    expect(bash(`lro where ${procs} 'cmd=node ' -c`).out).toBe('0\n');
+    const ex = bash(`lro where ${procs} 'cmd~^node ' --explain`).out;
+    expect(ex).toContain('test("^node ")');
+    expect(bash(ex).out.trim().split('\n')).toHaveLength(2);
+  });
+
   it('survives a shell: status=error, latency>500 quoted, values with spaces and =', () => {
     expect(bash(`lro where ${id} status=error -c`).out).toBe('12\n');
     expect(bash(`lro where ${id} 'latency>500' -c`).out).toBe(`${calls.split('\n').filter((l) => JSON.parse(l).latency > 500).length}\n`);

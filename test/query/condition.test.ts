@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { literalValue } from '../../src/query/literal.js';
 import { conditionToJq, joinConditionArgs, parseCondition, test as holds } from '../../src/query/condition.js';
 import { parseRecord } from '../../src/query/json-value.js';
 import { parsePath, pathLabel, pathToJq } from '../../src/query/path.js';
@@ -66,5 +68,78 @@ describe('conditions', () => {
     expect(conditionToJq(c('id=505874924095815681'))).toBe('.id? == 505874924095815681');
     expect(conditionToJq(c('a in 1,x'))).toBe('any(.a?; . == 1 or . == "x")');
     expect(conditionToJq(c('a?'))).toBe('.a? != null');
+  });
+});
+
+describe("a condition's value is what was typed after the operator, spaces at its end included", () => {
+  // words with spaces inside and at the end; none begins with a space (spaces after the operator are layout)
+  const word = fc.stringMatching(/^[A-Za-z0-9_\-:/.,=<>!~?@%]{1,8}$/);
+  const value = fc
+    .tuple(word, fc.array(fc.tuple(fc.constantFrom(' ', '  ', '\t'), word), { maxLength: 3 }), fc.constantFrom('', ' ', '  ', ' \t'))
+    .map(([first, more, end]) => first + more.map(([sp, w]) => sp + w).join('') + end)
+    // (a value that begins with an operator's character would lengthen the operator: a==b is a=b)
+    .filter((v) => typeof literalValue(v) === 'string' && !/^[,=<>!~?]/.test(v));
+  const regex = (v: string) => {
+    try {
+      return new RegExp(v, 'u') !== null;
+    } catch {
+      return false;
+    }
+  };
+  const field = fc.stringMatching(/^[a-z][a-z0-9_]{0,6}$/).filter((f) => f !== 'in');
+
+  it('=, != and ~ keep every character of the value, with or without spaces around the operator', () => {
+    fc.assert(
+      fc.property(field, fc.constantFrom('=', '!=', '~'), value, fc.constantFrom('', ' ', '  '), (f, op, v, pad) => {
+        fc.pre(op !== '~' || regex(v));
+        const cond = parseCondition(`${pad}${f}${pad}${op}${pad}${v}`);
+        if (op === '~') {
+          expect(cond.pattern).toBe(v);
+          expect(conditionToJq(cond)).toContain(JSON.stringify(v));
+        } else expect(cond.values).toEqual([v]);
+        expect(cond.path.steps).toEqual([{ kind: 'key', key: f }]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("an in-list's items are what lies between the commas, less the spaces after each comma", () => {
+    const item = value.filter((v) => !v.includes(','));
+    fc.assert(
+      fc.property(field, fc.array(item, { minLength: 1, maxLength: 4 }), fc.constantFrom(',', ', ', ',  '), (f, items, comma) => {
+        expect(parseCondition(`${f} in ${items.join(comma)}`).values).toEqual(items);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the examples of the issue: a trailing space is the pattern\'s, a JSON string keeps a leading one', () => {
+    expect(parseCondition('cmd~^node ').pattern).toBe('^node ');
+    expect(conditionToJq(parseCondition('cmd~^node '))).toBe('any(.cmd?; type == "string" and test("^node "))');
+    expect(parseCondition('name=a b  ').values).toEqual(['a b  ']);
+    expect(parseCondition('name= " a"').values).toEqual([' a']);
+    expect(parseCondition('n > 5 ').values[0]?.toString()).toBe('5');
+    expect(parseCondition('x? ').op).toBe('?');
+    expect(joinConditionArgs(['cmd', '~', '^node '])).toEqual(['cmd ~ ^node ']);
+    expect(parseCondition(joinConditionArgs(['cmd', '~', '^node '])[0]).pattern).toBe('^node ');
+  });
+});
+
+describe("a table's columns are named as its header writes them", () => {
+  const cols = ['package name', 'package', 'installed size', 'Mounted on', 'SIZE/OFF', '1K-blocks'];
+  const c = (s: string) => parseCondition(s, false, cols);
+  it('spaces and all, in single quotes, or as a jq key; the longest name that an operator follows', () => {
+    expect(c('package name=zsh')).toMatchObject({ path: { steps: [{ key: 'package name' }] }, values: ['zsh'] });
+    expect(c("'package name' = zsh")).toMatchObject({ path: { steps: [{ key: 'package name' }] }, values: ['zsh'] });
+    expect(c('."package name"=zsh')).toMatchObject({ path: { steps: [{ key: 'package name' }] }, values: ['zsh'] });
+    expect(c('package=zsh')).toMatchObject({ path: { steps: [{ key: 'package' }] } });
+    expect(c('installed size>100000')).toMatchObject({ op: '>', values: [100000] });
+    expect(c('Mounted on~^/dev ')).toMatchObject({ pattern: '^/dev ' });
+    expect(c('SIZE/OFF>10')).toMatchObject({ path: { steps: [{ key: 'SIZE/OFF' }] } });
+    expect(c('1K-blocks>10')).toMatchObject({ path: { steps: [{ key: '1K-blocks' }] } });
+  });
+  it('a name with a space typed otherwise is an error that says how to write it', () => {
+    expect(() => c('installed  size>1')).toThrow(/the column 'installed size' is written as the header writes it/);
+    expect(() => parseCondition('package name=zsh')).toThrow(/no operator after package/);
   });
 });

@@ -4,24 +4,46 @@ import { profileColumns } from './columns.js';
 import type { KindFacts, TextSample } from './types.js';
 import { numbered } from './util.js';
 import { shellQuote } from '../shell.js';
+import { isNumberLiteral } from '../../query/decimal.js';
+import { valueText } from '../../query/literal.js';
+import { toJson, type JsonValue } from '../../query/json-value.js';
 
-/** The fields of one line (quotes per RFC 4180; a quoted field spanning lines is not handled: such rows misfit). */
+/** A cell as a condition's value that equals it as lro where reads the row (a number, an empty cell null). */
+export function cellText(cell: string): string {
+  if (cell === '') return 'null';
+  return isNumberLiteral(cell) ? cell : valueText(cell);
+}
+
+/**
+ * A field of a CSV line after a comma: quoted per RFC 4180 up to a comma or the end (`"a,b"`, `"say ""hi"""`), else
+ * anything up to the next comma. The same expression cuts a row in jq (query/table.ts), so both cut alike.
+ */
+export const CSV_FIELD = ',("(?:[^"]|"")*"(?=,|$)|[^,]*)';
+const CSV_FIELD_RE = new RegExp(CSV_FIELD, 'g');
+const QUOTED = /^"(?:[^"]|"")*"$/;
+
+const NUMBER_RE = '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$';
+/** A cell as lro where reads it, in jq: a JSON number literal the number, an empty cell null, else the text. */
+export const NUM_DEF = `def num: if . == "" then null elif test(${JSON.stringify(NUMBER_RE)}) then tonumber else . end;`;
+
+/** The jq that cuts a line as splitDelimited does (CSV_FIELD for commas), the header row giving nothing. */
+export function delimitedJq(sep: string, names: string[], headerRow: JsonValue | undefined): string {
+  const quoted = JSON.stringify('^"(?:[^"]|"")*"$');
+  const cut =
+    sep === ','
+      ? `[("," + .) | scan(${JSON.stringify(CSV_FIELD)}) | .[0] | if test(${quoted}) then .[1:-1] | gsub(${JSON.stringify('""')}; ${JSON.stringify('"')}) else . end]`
+      : `split(${JSON.stringify(sep)})`;
+  const fields = names.map((n, i) => `${JSON.stringify(n)}: ($f[${i}] | num)`);
+  const notHeader = headerRow === undefined ? '' : ` | select(. != ${toJson(headerRow)})`;
+  return `${NUM_DEF} sub("\\r$"; "") | ${cut} | select(length == ${names.length}) | . as $f | {${fields.join(', ')}}${notHeader}`;
+}
+
+/** The fields of one line (a quoted field spanning lines is not handled: such rows misfit). */
 export function splitDelimited(line: string, sep: string): string[] {
-  if (sep === '\t' || !line.includes('"')) return line.split(sep);
+  if (sep !== ',') return line.split(sep);
+  if (!line.includes('"')) return line.split(',');
   const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') (cur += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"' && cur === '') quoted = true;
-    else if (c === sep) out.push(cur), (cur = '');
-    else cur += c;
-  }
-  out.push(cur);
+  for (const m of `,${line}`.matchAll(CSV_FIELD_RE)) out.push(QUOTED.test(m[1]) ? m[1].slice(1, -1).replace(/""/g, '"') : m[1]);
   return out;
 }
 
@@ -54,16 +76,17 @@ function describeDelimited(s: TextSample, sep: string, rows: string[][], ns: num
   const kind = sep === '\t' ? 'tsv' : 'csv';
   const counted = columns.find((c) => c.top && Object.keys(c.top).length > 1);
   const big = columns.find((c) => c.max_line !== undefined);
+  // where and count take the rows as records of the named columns (query/table.ts), by the header's names
   const next: string[] = [];
-  if (counted) next.push(`lro grep ID ${shellQuote(Object.keys(counted.top!).at(-1)!)} -c`);
+  if (counted) next.push(`lro count ID --by ${shellQuote(counted.name)}`);
   if (big) next.push(`lro read ID --records ${big.max_line}`);
+  if (counted) next.push(`lro where ID ${shellQuote(`${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`)} -c`);
   next.push('lro read ID --head 20');
-  const sepJson = JSON.stringify(sep);
   return {
     kind,
     facts: {
       rows: s.complete ? body.length : s.total - (header ? 1 : 0),
-      header: header ? `line ${ns[0]}` : 'none (columns numbered from 1)',
+      ...(header ? { header_line: ns[0] } : { header: 'none (columns numbered from 1)' }),
       ...(s.complete ? {} : { from_first_lines: s.lines.length }),
       columns,
     },
@@ -72,13 +95,9 @@ function describeDelimited(s: TextSample, sep: string, rows: string[][], ns: num
     next,
     recipes: [
       {
-        description:
-          `Rows as objects of the ${header ? 'named' : 'numbered'} columns ` +
-          `(a quoted field with ${kind === 'csv' ? 'a comma' : 'a tab'} in it needs a CSV parser)`,
+        description: `Rows as objects of the ${header ? 'named' : 'numbered'} columns, numbers as numbers (lro jq's row does the same)`,
         flags: ['-s', '-c'],
-        filter:
-          (header ? `(.[0] | split(${sepJson})) as $h | .[1:]` : `(.[0] | split(${sepJson}) | keys | map(. + 1 | tostring)) as $h | .`) +
-          ` | map(split(${sepJson}) as $r | [$h, $r] | transpose | map({key: .[0], value: .[1]}) | from_entries) | .[:5]`,
+        filter: `def row: ${delimitedJq(sep, names, undefined)}; .[${header ? 1 : 0}:] | map(row) | .[:5]`,
       },
     ],
   };

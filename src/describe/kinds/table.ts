@@ -1,49 +1,64 @@
-// A column table with a header row (ps aux, df, kubectl get, docker ps, netstat): its columns by name, with types,
-// the range of numeric ones and the line of the largest value, the most frequent values of the others. Rows are
-// cut where the header's columns are (left-aligned output), or at runs of spaces with the last column taking the
-// rest of the line (ps aux's COMMAND), or so with the last header words joined (df's "Mounted on").
+// A column table with a header row (ps aux, df, kubectl get, docker ps, netstat, lsof, dpkg -l): its columns by
+// name, with types, the range of numeric ones and the line of the largest value, the most frequent values of the
+// others. Rows are cut where a ruler under the header says (dpkg -l's +++-===), or where the header's columns are
+// (left-aligned output), or at runs of spaces with the last column taking the rest of the line (ps aux's COMMAND),
+// or so with the last header words joined (df's "Mounted on"), or at the gaps every line leaves blank (lsof: empty
+// cells and right-aligned numbers). The header is the first line, or the line above a ruler in the first lines.
 import { profileColumns } from './columns.js';
 import type { KindFacts, KindRecipe, TextSample } from './types.js';
 import { numbered } from './util.js';
 import { shellQuote } from '../shell.js';
+import { cellText } from './csv.js';
 
-const HEADER_WORD = /^[A-Za-z%#][\w%#./()-]*$/;
+const HEADER_WORD = /^[A-Za-z%#0-9][\w%#./()-]*$/;
 const MAX_COLUMNS = 16;
+/** A ruler under a header: dashes or equals signs in runs (`+++-====-===`, `----- ----`), nothing else. */
+const RULER = /^[-=+| ]*[-=]{3}[-=+| ]*$/;
+/** Lines looked at for a ruler (dpkg -l's header is its 4th line, under three lines of legend). */
+const RULER_WITHIN = 10;
 
 export interface Split {
   names: string[];
   cut: (line: string) => string[] | null;
   /** Where each column starts, when rows are cut by position (else at runs of spaces). */
   starts?: number[];
+  /** The first row is a ruler under the header (not a row). */
+  ruler?: boolean;
 }
 
 export function detectTable(s: TextSample): KindFacts | null {
-  const lines = numbered(s.lines);
+  const all = numbered(s.lines);
+  // the line above a ruler is the header, whatever is above it (a legend); else the first line
+  const ruled = all.slice(1, RULER_WITHIN).findIndex((l) => RULER.test(l.text) && /[-=]/.test(l.text));
+  const lines = ruled >= 0 ? all.slice(ruled) : all;
   if (lines.length < 3) return null;
   const header = lines[0].text;
   const words = header.trim().split(/\s+/);
-  if (words.length < 2 || words.length > MAX_COLUMNS || !words.every((w) => HEADER_WORD.test(w))) return null;
-  // a header names columns: no word repeats, and some are upper case or the rows hold numbers
-  if (new Set(words).size !== words.length) return null;
-  const rows = lines.slice(1);
-  const split = chooseSplit(header, rows.map((r) => r.text));
+  if (ruled < 0) {
+    if (words.length < 2 || words.length > MAX_COLUMNS || !words.every((w) => HEADER_WORD.test(w) && /[A-Za-z%#]/.test(w))) return null;
+    // a header names columns: no word repeats, and some are upper case or the rows hold numbers
+    if (new Set(words).size !== words.length) return null;
+  }
+  const split = chooseSplit(header, lines.slice(1).map((r) => r.text));
   if (!split) return null;
+  const rows = lines.slice(split.ruler ? 2 : 1);
   const cells = rows.map((r) => split.cut(r.text) ?? []);
   const columns = profileColumns(split.names, cells, rows.map((r) => r.n));
   const numeric = columns.filter((c) => c.max !== undefined);
-  const upper = words.filter((w) => /^[A-Z%#]/.test(w)).length >= words.length / 2;
+  const upper = split.ruler || words.filter((w) => /^[A-Z%#]/.test(w)).length >= words.length / 2;
   if (!upper && numeric.length === 0) return null;
-  const big = numeric.find((c) => c.type !== 'int' || !/^(PID|PPID|UID|GID|ID)$/i.test(c.name)) ?? numeric[0];
+  const big = numeric.find((c) => c.type !== 'int' || !/^(PID|PPID|TID|LWP|PGID|SID|UID|GID|ID)$/i.test(c.name)) ?? numeric[0];
   const counted = columns.find((c) => c.top);
   const next: string[] = [];
   if (big?.max_line) next.push(`lro read ID --records ${big.max_line}`);
   // where and count take the rows as records of the named columns (query/table.ts)
   if (counted) next.push(`lro count ID --by ${shellQuote(counted.name)}`);
+  if (counted) next.push(`lro where ID ${shellQuote(`${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`)} -c`);
   next.push('lro read ID --head 20');
   return {
     kind: 'table',
     facts: {
-      rows: s.complete ? rows.length : s.total - lines[0].n,
+      rows: s.complete ? rows.length : s.total - rows[0].n + 1,
       header_line: lines[0].n,
       ...(s.complete ? {} : { from_first_lines: s.lines.length }),
       columns,
@@ -51,7 +66,7 @@ export function detectTable(s: TextSample): KindFacts | null {
     errors: 'none',
     levels: false,
     next,
-    recipes: big ? [sortRecipe(split.names, big.name, lines[0].n)] : [],
+    recipes: big && !split.starts ? [sortRecipe(split.names, big.name, rows[0].n - 1)] : [],
   };
 }
 
@@ -69,9 +84,81 @@ function sortRecipe(names: string[], by: string, headerLine: number): KindRecipe
 
 /** How the rows are cut into the header's columns, or null when no way fits nearly every row. */
 export function chooseSplit(header: string, rows: string[]): Split | null {
-  const fits = (sp: Split) => rows.filter((r) => sp.cut(r) !== null).length >= rows.length * 0.95;
-  for (const sp of [byPosition(header), byWords(header, 0), byWords(header, 1)]) if (sp && fits(sp)) return sp;
+  const fits = (sp: Split, rs: string[]) => rs.filter((r) => sp.cut(r) !== null).length >= rs.length * 0.95;
+  if (rows.length > 0 && RULER.test(rows[0])) {
+    const sp = byRuler(header, rows[0]);
+    return sp && fits(sp, rows.slice(1)) ? sp : null;
+  }
+  for (const sp of [byPosition(header), byWords(header, 0), byWords(header, 1), byGaps(header, rows)]) if (sp && fits(sp, rows)) return sp;
   return null;
+}
+
+/** Cut at the given column starts: a row whose character before a start is not a space is not a row. */
+function atStarts(names: string[], starts: number[], ruler = false): Split {
+  return {
+    names,
+    starts,
+    ruler,
+    cut: (line) => {
+      for (let i = 1; i < starts.length; i++) {
+        const p = starts[i];
+        if (line.length > p && line[p - 1] !== ' ') return null;
+      }
+      return starts.map((p, i) => line.slice(p, starts[i + 1] ?? line.length).trim());
+    },
+  };
+}
+
+/**
+ * Columns where a ruler's runs are (dpkg -l: `+++-====-===`, one run a column, `-` between them; or `--- ---`).
+ * A column whose header has no letter is dpkg's status letters (`||/`): it is called Status.
+ */
+function byRuler(header: string, ruler: string): Split | null {
+  const runs = /=/.test(ruler) ? ruler.matchAll(/[=+]+/g) : ruler.matchAll(/[-=+]+/g);
+  const starts = [...runs].map((m) => m.index);
+  if (starts.length < 2) return null;
+  const names = starts.map((p, i) => header.slice(p, starts[i + 1] ?? header.length).trim());
+  names.forEach((n, i) => {
+    if (!/[A-Za-z0-9%#]/.test(n)) names[i] = i === 0 && n.startsWith('|') ? 'Status' : `column ${i + 1}`;
+  });
+  if (new Set(names).size !== names.length) return null;
+  const sp = atStarts(names, starts, true);
+  // the ruler's own separators are not spaces: it is no row
+  return sp;
+}
+
+/**
+ * Columns at the gaps that the header and every row leave blank (lsof: empty cells, numbers aligned right): each
+ * run of columns of characters that is not blank everywhere is a column; its header words name it (words one
+ * space apart are one name, df's "Mounted on"); a run without a header word belongs to the one on its left. A row
+ * is cut in the middle of each gap.
+ */
+function byGaps(header: string, rows: string[]): Split | null {
+  const width = Math.max(header.length, ...rows.map((r) => r.length));
+  const used = new Uint8Array(width);
+  for (const l of [header, ...rows]) for (let i = 0; i < l.length; i++) if (l[i] !== ' ') used[i] = 1;
+  const segs: { from: number; to: number }[] = [];
+  for (let i = 0; i < width; i++) {
+    if (!used[i]) continue;
+    const from = i;
+    while (i < width && used[i]) i++;
+    segs.push({ from, to: i });
+  }
+  const words = [...header.matchAll(/\S+/g)].map((m) => ({ text: m[0], at: m.index }));
+  const cols: { from: number; to: number; name: string }[] = [];
+  for (const seg of segs) {
+    const named = words.filter((w) => w.at >= seg.from && w.at < seg.to);
+    const name = header.slice(named[0]?.at ?? 0, (named.at(-1)?.at ?? 0) + (named.at(-1)?.text.length ?? 0));
+    // several words over one column are its name only one space apart ("Mounted on"); else the gaps do not say
+    // where one column ends
+    if (named.length > 1 && name.includes('  ')) return null;
+    if (named.length > 0) cols.push({ ...seg, name });
+    else if (cols.length > 0) cols[cols.length - 1].to = seg.to;
+    else return null;
+  }
+  if (cols.length < 3 || cols.length > MAX_COLUMNS || new Set(cols.map((c) => c.name)).size !== cols.length) return null;
+  const starts = cols.map((c, i) => (i === 0 ? 0 : cols[i - 1].to + Math.floor((c.from - cols[i - 1].to) / 2) + 1));
+  return atStarts(cols.map((c) => c.name), starts);
 }
 
 /** Left-aligned columns (kubectl get, docker ps): each starts where its header name starts. */
@@ -85,17 +172,7 @@ function byPosition(header: string): Split | null {
   // names of one word each, a few of two (docker's "CONTAINER ID"): more would be right-aligned columns run together
   const words = header.trim().split(/\s+/).length;
   if (names.length < 3 || words - names.length > 2 || !/ {2}/.test(header)) return null;
-  return {
-    names,
-    starts,
-    cut: (line) => {
-      for (let i = 1; i < starts.length; i++) {
-        const p = starts[i];
-        if (line.length > p && line[p - 1] !== ' ') return null;
-      }
-      return starts.map((p, i) => line.slice(p, starts[i + 1] ?? line.length).trim());
-    },
-  };
+  return atStarts(names, starts);
 }
 
 /** Columns at runs of spaces, the last taking the rest; `join` more header words make the last column's name. */

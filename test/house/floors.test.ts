@@ -19,6 +19,7 @@ const KNOWN_UP = [
   'query/map.ts -> describe/stored.ts',
   'query/table.ts -> describe/stored.ts',
   'query/table.ts -> describe/kinds/table.ts',
+  'query/table.ts -> describe/kinds/csv.ts',
 ];
 
 /** The floor of each room named in ARCHITECTURE.md's table ("| 7 | `commands/` | …"): `commands` -> 7. */

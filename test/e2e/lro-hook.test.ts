@@ -22,6 +22,7 @@ function hook(verb: string, input: string, extra: Record<string, string> = {}): 
     child.stdout.on('data', (d) => (out += d));
     child.on('error', fail);
     child.on('close', (code) => done({ code, out }));
+    child.stdin.on('error', () => undefined); // a hook may answer and end before reading all of it (EPIPE)
     child.stdin.end(input);
   });
 }

@@ -136,9 +136,9 @@ export const TOOLS: ToolSpec[] = [
     name: 'lro_where',
     command: 'where',
     description:
-      "A stored JSON result's records where all conditions hold: condition [\"status=error\", \"latency>500\", " +
-      '"user.name~^adm", "retries?", "level in warn,error"] (also !=, <, <=, >=; ? not null); fields are jq paths ' +
-      '(a.b, items[].c).',
+      "A stored JSON result's records, or a table's rows (CSV, TSV, ps, lsof, df…), where all conditions hold: " +
+      'condition ["status=error", "latency>500", "user.name~^adm", "retries?", "level in warn,error"] (also !=, <, ' +
+      "<=, >=; ? not null); fields are jq paths (a.b, items[].c) or a table's column names.",
     options: {
       any: 'boolean',
       fields: 'string',

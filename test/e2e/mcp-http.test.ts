@@ -208,16 +208,19 @@ describe('lro mcp --http: limits', () => {
       agent.destroy();
       return answers;
     });
+    const started = performance.now();
     const all = Promise.all(uploads);
     const times = await probing(probe, all);
+    const took = performance.now() - started;
     const lost = (await all).flat().filter((a) => a.status !== 200 || !a.body.includes('"offloaded":true'));
     expect(lost.map((a) => `${a.status} ${a.body.slice(0, 200)}`)).toEqual([]);
-    // before: 2.1 s at worst (each body decoded and parsed on the server's thread, then queued behind the uploads)
-    expect(Math.max(...times)).toBeLessThan(1500);
+    // before: a wait of 35-40% of the uploads' time (2.1-3.4 s of 8-9 s: each body decoded and parsed on the server's
+    // thread, then queued behind the uploads); now 5-9% (0.3-0.8 s). A share, as a loaded machine slows both.
+    expect(Math.max(...times) / took).toBeLessThan(0.2);
     server.child.kill('SIGKILL');
   });
 
-  it("50 client sessions with runaway calls: another client's lro_ls is answered in under 1 s", { tags: ['soak'] }, async () => {
+  it("50 client sessions with runaway calls: another client's lro_ls is answered in seconds, not after them", { tags: ['soak'] }, async () => {
     const server = await httpServer(['mcp', '--http', '--max-sessions', '64'], mcpEnv(join(root, 'store-runaways')));
     children.push(server.child);
     const probe = await httpClient(server.url, server.token);
@@ -229,7 +232,8 @@ describe('lro mcp --http: limits', () => {
     const runaways = Promise.all(sessions.map((c) => c.callTool({ name: 'lro_jq', arguments: { id, filter: RUNAWAY } }, undefined, { timeout: 600_000 })));
     await new Promise((done) => setTimeout(done, 1000));
     const times = await probing(probe, new Promise((done) => setTimeout(done, 15_000)));
-    expect(Math.max(...times)).toBeLessThan(1000); // before: until the runaways ahead of it ended, minutes
+    // before: until the runaways ahead of it ended, minutes; now 0.1-0.3 s (5 s: a loaded machine is slower)
+    expect(Math.max(...times)).toBeLessThan(5000);
     void runaways.catch(() => undefined);
     server.child.kill('SIGKILL'); // its 50 runaways would run on for minutes, slowing the tests after this one
   });

@@ -4,7 +4,8 @@
 # returnDisplay for the screen): an MCP result of a few lines, one just under the threshold in bytes (5.7 kB: the
 # input is 12 kB, over the threshold), a medium one (19 kB, under the threshold in tokens: Node counts), and a large
 # one (190 kB: stored). Without lro no hook runs at all, so the hook's own time is what lro adds to the call; the
-# Node hook (`node bin/lro.js __gemini-hook`) runs beside it, paired, as the reference bin/lro-hook replaces.
+# Node hook (`node bin/lro.js __gemini-hook`) runs beside it, paired, as the reference bin/lro-hook replaces. The
+# input comes through a pipe, as Gemini CLI gives it (bash reads a pipe a byte at a time, a file by blocks).
 # Printed: each median and the ratio. Usage: bench/gemini-hook.sh   (RUNS=40 by default)
 . "$(dirname "$0")/lib.sh"
 HOOK="$ROOT/bin/lro-hook"
@@ -41,8 +42,8 @@ for spec in "3:a few lines" "195:5.7 kB" "600:19 kB, under the threshold in toke
   ((n >= 6000)) && runs=$((RUNS < 10 ? RUNS : 10))
   hook_t=() node_t=()
   for ((i = 0; i < runs; i++)); do
-    t0=$(us "$EPOCHREALTIME"); LRO_NODE="$NODE" "$HOOK" __gemini-hook <"$f" >/dev/null
-    t1=$(us "$EPOCHREALTIME"); "$NODE" "$ROOT/bin/lro.js" __gemini-hook <"$f" >/dev/null
+    t0=$(us "$EPOCHREALTIME"); cat "$f" | LRO_NODE="$NODE" "$HOOK" __gemini-hook >/dev/null
+    t1=$(us "$EPOCHREALTIME"); cat "$f" | "$NODE" "$ROOT/bin/lro.js" __gemini-hook >/dev/null
     t2=$(us "$EPOCHREALTIME")
     hook_t+=($((t1 - t0))) node_t+=($((t2 - t1)))
   done

@@ -1,7 +1,7 @@
 // bin/lro-hook, the hook `lro init codex|gemini` installs: the same answers as `lro __codex-hook` and
 // `lro __gemini-hook`, without a Node start for a small Gemini output or a Codex call the resident helper answers.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
@@ -76,12 +76,14 @@ test('Gemini, MCP tools: a small result is left as it is without Node; a large o
   const medium = call(lines(195)); // 5,741 bytes of text
   expect(medium.length).toBeGreaterThan(12_000);
   expect(await hook('__gemini-hook', medium, { LRO_NODE: '/nonexistent/node' })).toEqual({ code: 0, out: '' });
-  // past the threshold in bytes: Node decides (here, with no Node, nothing is done)
+  // past the threshold in bytes: Node decides, and gets the whole input (bash reads only what it can settle)
   const node = join(root, 'node-called');
   const fakeNode = join(root, 'fake-node');
-  writeFileSync(fakeNode, `#!/bin/sh\ncat >/dev/null; echo called > '${node}'\n`, { mode: 0o755 });
-  await hook('__gemini-hook', call(lines(220)), { LRO_NODE: fakeNode });
-  expect(existsSync(node)).toBe(true);
+  writeFileSync(fakeNode, `#!/bin/sh\nwc -c > '${node}'\n`, { mode: 0o755 });
+  for (const input of [call(lines(220)), call(lines(20000))]) {
+    await hook('__gemini-hook', input, { LRO_NODE: fakeNode });
+    expect(Number(readFileSync(node, 'utf8'))).toBe(Buffer.byteLength(input));
+  }
   const big = await hook('__gemini-hook', call(Array.from({ length: 30000 }, (_, i) => i).join('\n')));
   expect(big.code).toBe(0);
   const answer = JSON.parse(big.out) as { decision: string; reason: string };

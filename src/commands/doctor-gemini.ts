@@ -1,8 +1,9 @@
 // `lro doctor gemini`: is lro's hook in Gemini CLI's settings, will Gemini CLI run it here, and does it work? The
 // harness and its version, the settings files (Gemini CLI's JSON with comments), lro's hook and the paths it names,
-// hooks switched on, folder trust (Gemini CLI runs no hook from settings in a folder it does not trust), the hook
-// run as Gemini CLI runs it (`bash -c`, the shell tool's text on stdin) on a small and a large failing sample, and
-// lro on the PATH of the model's next shell call.
+// which tools lro's groups match (the shell tool, MCP tools), hooks switched on, folder trust (Gemini CLI runs no
+// hook from settings in a folder it does not trust), the hook run as Gemini CLI runs it (`bash -c`, the tool's
+// result on stdin) on a small and a large failing shell sample and a large MCP result, and lro on the PATH of the
+// model's next shell call.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +14,13 @@ import { readSettings, realFile } from '../harness/settings-file.js';
 import { valueAt } from '../harness/json-edit.js';
 import {
   findLroHook,
+  findLroHooks,
   folderTrust,
   geminiSettingsPath,
   HOOK_NAME,
+  matcherMatches,
+  MCP_MATCHER,
+  SHELL_MATCHER,
   settingsProblem,
   TRUST_STEP,
   trustedFoldersPath,
@@ -46,6 +51,8 @@ function harnessCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
 
 interface Found {
   hook?: { command: string; name?: string };
+  /** Every lro handler of the file that holds the first, with its group's matcher. */
+  hooks: { command: string; matcher?: string }[];
   scope?: string;
   texts: string[];
 }
@@ -58,7 +65,7 @@ function settingsChecks(env: NodeJS.ProcessEnv, cwd: string, checks: Check[]): F
   const files: [string, string][] = realFile(resolve(user)) === realFile(resolve(project))
     ? [['user', user]]
     : [['user', user], ['project', project]];
-  const found: Found = { texts: [] };
+  const found: Found = { hooks: [], texts: [] };
   for (const [scope, path] of files) {
     const text = readSettings(realFile(resolve(path)));
     if (text === null || text.trim() === '') continue;
@@ -72,7 +79,7 @@ function settingsChecks(env: NodeJS.ProcessEnv, cwd: string, checks: Check[]): F
     const hook = findLroHook(text);
     const detail = `${path}: ${hook ? "lro's AfterTool hook" : 'no lro hook'}`;
     checks.push({ name: `settings (${scope})`, ok: true, detail });
-    if (hook && !found.hook) Object.assign(found, { hook, scope });
+    if (hook && !found.hook) Object.assign(found, { hook, scope, hooks: findLroHooks(text) });
   }
   return found;
 }
@@ -94,6 +101,26 @@ function hookPathsCheck(command: string, checks: Check[]): boolean {
       : { name: 'hook', ok: true, detail: command },
   );
   return !missing.length;
+}
+
+/** A tool name of each kind lro's groups are for: the shell tool, and an MCP tool as Gemini CLI names one. */
+const COVERED: [string, string, string][] = [
+  ['shell tool', SHELL_MATCHER, "a shell command's large output"],
+  ['MCP tools', 'mcp_docs_search', "an MCP tool's large result"],
+];
+
+/** Whether lro's groups match the shell tool and MCP tools (an install from before MCP results: not these). */
+function matcherChecks(hooks: Found['hooks'], checks: Check[]): void {
+  for (const [name, tool, what] of COVERED) {
+    const group = hooks.find((h) => matcherMatches(h.matcher, tool));
+    if (group) {
+      checks.push({ name, ok: true, detail: `lro's group (matcher ${JSON.stringify(group.matcher ?? '')}) runs for ${tool}` });
+    } else {
+      const want = tool === SHELL_MATCHER ? SHELL_MATCHER : MCP_MATCHER;
+      const detail = `no group of lro's matches ${tool}: ${what} reaches the model whole`;
+      checks.push({ name, ok: true, warning: true, detail, fix: `lro init gemini (adds the group with matcher ${want})` });
+    }
+  }
 }
 
 /** hooksConfig.enabled false, or lro's hook listed in hooksConfig.disabled, in any settings file. */
@@ -184,6 +211,36 @@ function hookRunChecks(command: string, env: NodeJS.ProcessEnv, checks: Check[])
         ? { name: 'large output', ok: true, detail: largeOk }
         : { name: 'large output', ok: false, detail: largeGot, fix: 'lro doctor gemini --json; check node and lro' },
     );
+    // an MCP tool's result as Gemini CLI 0.61.0 hands it on: each text block wrapped, in a list of parts
+    const text = Array.from({ length: 20000 }, (_, i) => `row ${i + 1}`).join('\n');
+    const mcp = bash(command, hookEnv, {
+      cwd: scratch,
+      input: JSON.stringify({
+        hook_event_name: 'AfterTool',
+        cwd: scratch,
+        tool_name: 'mcp_docs_search',
+        tool_input: { query: 'rows' },
+        tool_response: { llmContent: [{ text: `<untrusted_context>\n${text}\n</untrusted_context>` }], returnDisplay: text },
+        mcp_context: { server_name: 'docs', tool_name: 'search', command: 'docs-server' },
+      }),
+    });
+    let mcpReason = '';
+    try {
+      mcpReason = String((JSON.parse(mcp.out) as { reason?: unknown }).reason ?? '');
+    } catch {
+      // not the hook's JSON
+    }
+    const mcpId = /\bid: (\w{26})\b/.exec(mcpReason)?.[1];
+    checks.push(
+      mcpId
+        ? { name: 'large MCP result', ok: true, detail: `an MCP tool's ${Math.round(text.length / 1000)} kB became a descriptor (id ${mcpId})` }
+        : {
+            name: 'large MCP result',
+            ok: false,
+            detail: `not offloaded: ${JSON.stringify((mcp.out || mcp.err).slice(0, 200))}`,
+            fix: 'lro doctor gemini --json; check node and lro',
+          },
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -202,6 +259,7 @@ export function geminiChecks(env: NodeJS.ProcessEnv, cwd = process.cwd()): Check
     return checks;
   }
   if (!hookPathsCheck(found.hook.command, checks)) return checks;
+  matcherChecks(found.hooks, checks);
   enabledCheck(found.texts, found.hook, checks);
   const userText = readSettings(realFile(resolve(geminiSettingsPath('user', env, cwd)))) ?? undefined;
   trustCheck(env, cwd, userText, checks);

@@ -6,16 +6,26 @@
 // `{"decision": "deny", "reason": R}`: the only answer that replaces the result. The model then reads R as the call's
 // `error`; R says the command ran, holds lro's descriptor, and ends with Gemini CLI's own lines (`Exit Code: 3`,
 // `Process Group PGID: …`), inside the same <untrusted_context> wrapper (the descriptor quotes the output).
+// An MCP tool's result (`lro init gemini` adds the matcher ^mcp_: Gemini CLI names a server's tool
+// mcp_<server>_<tool>) is a list of parts: each text block wrapped in <untrusted_context>, an image, audio or blob as
+// inline data after a note naming it. Its text blocks, without the wrapper and joined by line breaks (as Claude
+// Code's hook joins them), are one result; over the threshold they are stored with the call as the source, and
+// the model reads the descriptor in the same way. A result with inline data is left as it is: a hook can replace a
+// result only whole, and the image would be neither shown nor stored (lro steps aside where it cannot keep all).
+// lro's own MCP server (and its proxy, whose results are offloaded already) is left alone, as is a result Gemini
+// CLI marks as an error.
 // A small output, a call that was cancelled or moved to the background, anything else, or any failure prints
 // nothing and exits 0: the model gets what Gemini CLI made, unchanged, and a call is never broken by lro.
 import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CommandDef } from './command.js';
-import { readHookInput, type StreamedInput } from './gemini-input.js';
+import { readHookInput, type ContentPart, type StreamedInput } from './gemini-input.js';
 import type { IO } from '../io.js';
+import type { Source } from '../format/header.js';
 import { offload } from '../offload.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
+import { formatBytes } from '../units.js';
 import { offloadOptions } from './offload.js';
 
 /** The shell tool's result: where the output is in the file of llmContent, and Gemini CLI's lines after it. */
@@ -36,21 +46,26 @@ const CLOSE = '\n</untrusted_context>';
 const TRAILER = ['Error', 'Exit Code', 'Signal', 'Background PIDs', 'Process Group PGID'];
 /** How much of the output's end is read for Gemini CLI's lines. */
 const TAIL_BYTES = 64 * 1024;
+/** Gemini CLI's prefix of an MCP tool's name. */
+export const MCP_PREFIX = 'mcp_';
+
+/** Bytes from..to of the file `fd`. */
+function readRange(fd: number, from: number, to: number): Buffer {
+  const b = Buffer.alloc(Math.max(0, to - from));
+  for (let at = 0; at < b.length; ) {
+    const n = readSync(fd, b, at, b.length - at, from + at);
+    if (n === 0) break;
+    at += n;
+  }
+  return b;
+}
 
 /**
  * The shell tool's llmContent (`size` bytes in the file `fd`) taken apart, reading only its start and its end;
  * null when it is not a finished command's output.
  */
 export function parseShellResult(fd: number, size: number): ShellResult | null {
-  const read = (from: number, to: number): Buffer => {
-    const b = Buffer.alloc(Math.max(0, to - from));
-    for (let at = 0; at < b.length; ) {
-      const n = readSync(fd, b, at, b.length - at, from + at);
-      if (n === 0) break;
-      at += n;
-    }
-    return b;
-  };
+  const read = (from: number, to: number): Buffer => readRange(fd, from, to);
   const is = (from: number, text: string) => from >= 0 && from + text.length <= size && read(from, from + text.length).toString('latin1') === text;
   const wrapped = size >= OPEN.length + CLOSE.length && is(0, OPEN) && is(size - CLOSE.length, CLOSE);
   const bodyEnd = wrapped ? size - CLOSE.length : size;
@@ -91,8 +106,100 @@ export function replacement(r: ShellResult, descriptor: string): string {
   return `${note}\n${r.wrapped ? `${OPEN}${inner}${CLOSE}` : inner}`;
 }
 
+/** An MCP tool's result taken apart: the ranges of the file its text is in, and what else it holds. */
+export interface McpResult {
+  texts: { start: number; end: number }[];
+  /** What is not text: one line per inline part or part of another kind. */
+  other: string[];
+}
+
+/** Gemini CLI's note before an inline part: `[Tool 'NAME' provided the following image data with mime-type: …]`. */
+const INLINE_NOTE = /^\[Tool '.*' provided the following .+ with mime-type: .+\]$/s;
+
+/** The parts of an MCP tool's llmContent (their text in `fd`) as the text to store and what is left out. */
+export function parseMcpResult(fd: number, parts: ContentPart[]): McpResult {
+  const texts: McpResult['texts'] = [];
+  const other: string[] = [];
+  parts.forEach((p, k) => {
+    if (p.kind === 'text') {
+      const next = parts[k + 1];
+      // the note that names the inline part after it (Gemini CLI's, not the tool's)
+      if (next?.kind === 'inline' && p.end - p.start < 1024 && INLINE_NOTE.test(readRange(fd, p.start, p.end).toString('utf8'))) return;
+      let { start, end } = p;
+      const wrapped = end - start >= OPEN.length + CLOSE.length &&
+        readRange(fd, start, start + OPEN.length).toString('latin1') === OPEN &&
+        readRange(fd, end - CLOSE.length, end).toString('latin1') === CLOSE;
+      if (wrapped) {
+        start += OPEN.length;
+        end -= CLOSE.length;
+      }
+      texts.push({ start, end });
+    } else if (p.kind === 'inline') {
+      other.push(`${p.mimeType ?? 'inline data'} (${formatBytes(p.bytes)} of base64)`);
+    } else {
+      other.push(`a part of another kind (${p.keys.join(', ') || 'empty'})`);
+    }
+  });
+  return { texts, other };
+}
+
+/** Whether the MCP server is lro's own (`lro mcp`, `lro mcp proxy`): its results are small or stored already. */
+export function isLroServer(mcp: StreamedInput['mcp']): boolean {
+  const [first, second] = mcp.args;
+  if (typeof first === 'string' && /(^|[\\/])lro\.js$/.test(first) && second === 'mcp') return true;
+  return !!mcp.command && basename(mcp.command) === 'lro' && first === 'mcp';
+}
+
+/** The text the model gets instead of an MCP tool's result: lro's note, then the descriptor. */
+export function mcpReplacement(descriptor: string): string {
+  const note =
+    'The tool ran; its whole result is stored by lro and its descriptor is shown instead (Gemini CLI calls this an ' +
+    'error only because lro replaced the result).';
+  // the descriptor quotes the tool's text: the same wrapper Gemini CLI puts around it, and the same escape
+  const inner = descriptor.trimEnd().replaceAll('</untrusted_context>', '&lt;/untrusted_context&gt;');
+  return `${note}\n${OPEN}${inner}${CLOSE}`;
+}
+
+/** The call as the descriptor's source names it: the tool and its arguments, cut at 200 characters. */
+function mcpSource(input: StreamedInput, tool: string): Source {
+  const args = input.toolInput?.json ?? '{}';
+  let call = `${tool} ${args}`;
+  if (call.length > 200 || input.toolInput?.cut) call = `${call.slice(0, 199)}…`;
+  return { command: call, exit_code: null, tool };
+}
+
+/** The answer for an MCP tool's result, or null to leave it as it is. */
+async function answerMcp(input: StreamedInput, file: string, io: IO): Promise<object | null> {
+  const tool = input.tool_name!;
+  if (input.error || !input.parts || isLroServer(input.mcp)) return null;
+  const fd = openSync(file, 'r');
+  let parsed: McpResult;
+  try {
+    parsed = parseMcpResult(fd, input.parts);
+  } finally {
+    closeSync(fd);
+  }
+  if (!parsed.texts.length || parsed.other.length) return null;
+  const texts = parsed.texts;
+  // the text blocks joined by line breaks, read from the file a range at a time
+  async function* joined(): AsyncGenerator<Uint8Array> {
+    for (const [k, t] of texts.entries()) {
+      if (k > 0) yield Buffer.from('\n');
+      if (t.end > t.start) yield* createReadStream(file, { start: t.start, end: t.end - 1 });
+    }
+  }
+  const r = await offload(joined(), {
+    ...offloadOptions({}, io),
+    operation: tool.slice(MCP_PREFIX.length),
+    source: mcpSource(input, tool),
+  });
+  if (!r.offloaded) return null;
+  return { decision: 'deny', reason: mcpReplacement(renderDescriptorText(r.descriptor)) };
+}
+
 /** The hook's answer for one input (llmContent in `file`), or null to leave the result as it is. */
 export async function answer(input: StreamedInput, file: string, io: IO): Promise<object | null> {
+  if (input.tool_name?.startsWith(MCP_PREFIX)) return answerMcp(input, file, io);
   const command = input.command;
   if (input.tool_name !== 'run_shell_command' || typeof command !== 'string' || input.content === null) return null;
   if (input.error) return null;
@@ -135,7 +242,7 @@ export async function runGeminiHook(io: IO): Promise<number> {
 /** The hidden `lro __gemini-hook` Gemini CLI runs after each shell command. */
 export const geminiHookCommand: CommandDef<Record<string, never>> = {
   name: '__gemini-hook',
-  description: "Gemini CLI's AfterTool hook: a shell command's large output is stored, the model gets the descriptor",
+  description: "Gemini CLI's AfterTool hook: a shell command's large output or an MCP tool's large result is stored, the model gets the descriptor",
   options: [],
   examples: ['lro __gemini-hook < hook-input.json'],
   hidden: true,

@@ -2,8 +2,18 @@
 // shell tool's `tool_response.llmContent` (the whole output, megabytes) is written decoded to a file as it streams
 // by, `returnDisplay` (the same output again) is skipped, and only the few small fields the hook needs are kept.
 // JSON.parse of the whole input held the input, its string and both copies of the output at once (333 MB resident
-// for a 25 MB output).
+// for a 25 MB output). An MCP tool's llmContent is a list of parts instead (`{text}` for each text block, wrapped
+// by Gemini CLI in <untrusted_context>; `{inlineData: {mimeType, data}}` for an image, audio or blob after a
+// `{text}` note naming it): each part's text goes to the same file, its place there kept, and of inline data only
+// its type and size (its base64 is skipped). The call's `tool_input` is kept as its JSON text, cut at 4 kB, and
+// the MCP server's name, command and first arguments from `mcp_context`.
 import { closeSync, openSync, writeSync } from 'node:fs';
+
+/** A part of an llmContent list: a text (its bytes in the file, from start to before end), inline data, or else. */
+export type ContentPart =
+  | { kind: 'text'; start: number; end: number }
+  | { kind: 'inline'; mimeType?: string; bytes: number }
+  | { kind: 'other'; keys: string[] };
 
 /** The fields of the input the hook uses; `content` is the length in bytes of llmContent written to the file. */
 export interface StreamedInput {
@@ -14,6 +24,12 @@ export interface StreamedInput {
   error: boolean;
   /** llmContent was a string: its UTF-8 bytes are in the file, this many. */
   content: number | null;
+  /** llmContent was a list of parts (or one part): what each is, its text in the file. */
+  parts: ContentPart[] | null;
+  /** tool_input (an object) as the JSON text it was sent as, its first MAX_TOOL_INPUT bytes; `cut` when longer. */
+  toolInput: { json: string; cut: boolean } | null;
+  /** From mcp_context: the server's name, the command that starts it and its first arguments. */
+  mcp: { server?: string; command?: string; args: string[] };
 }
 
 /** The small string fields kept, by their path. */
@@ -24,7 +40,14 @@ const KEPT: Record<string, keyof StreamedInput> = {
 };
 const CONTENT = 'tool_response\u0000llmContent';
 const ERROR = 'tool_response\u0000error';
+const TOOL_INPUT = 'tool_input';
+const MCP_SERVER = 'mcp_context\u0000server_name';
+const MCP_COMMAND = 'mcp_context\u0000command';
+const MCP_ARGS = 'mcp_context\u0000args\u0000[]';
+/** How many of the MCP server's arguments are kept (enough to tell lro's own server). */
+const MAX_ARGS = 3;
 const MAX_KEPT = 1 << 20;
+export const MAX_TOOL_INPUT = 4096;
 /** The byte of each one-letter escape, and a one-byte buffer for each byte (no allocation per escape). */
 const SIMPLE_ESCAPES: Record<string, number> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
 const ONE_BYTE = Array.from({ length: 128 }, (_, i) => Buffer.from([i]));
@@ -52,12 +75,22 @@ export async function readHookInput(chunks: AsyncIterable<Uint8Array>, file: str
 
 type Frame = { kind: 'object'; key: string | null; state: 'key' | 'colon' | 'value' | 'comma' } | { kind: 'array'; state: 'value' | 'comma' };
 
+/** Where a string's bytes go: a key, a small kept field, llmContent's text (the file), counted only, or nowhere. */
+type Sink = 'key' | 'kept' | 'content' | 'count' | 'skip';
+
 class HookInputReader {
-  private readonly out: StreamedInput = { error: false, content: null };
+  private readonly out: StreamedInput = { error: false, content: null, parts: null, toolInput: null, mcp: { args: [] } };
   private readonly stack: Frame[] = [];
   private done = false;
   /** The string being read: where its bytes go, and a pending high surrogate of a \u escape. */
-  private str: { to: 'key' | 'kept' | 'content' | 'skip'; bytes: Buffer[]; length: number; escape: string | null; high: number | null } | null = null;
+  private str: { to: Sink; bytes: Buffer[]; length: number; escape: string | null; high: number | null } | null = null;
+  private sawContent = false;
+  /** The llmContent part being read: its object's path and depth in the stack. */
+  private part: { item: ContentPart; path: string; depth: number } | null = null;
+  /** tool_input's JSON text being kept: its bytes so far, and where it starts in the chunk being read. */
+  private capture: { depth: number; bytes: Buffer[]; length: number; cut: boolean } | null = null;
+  private captureFrom = 0;
+  private captureStarts = false;
   /** A number or literal being read (for tool_response.error's truthiness). */
   private word = '';
   private wordPath: string | null = null;
@@ -72,7 +105,12 @@ class HookInputReader {
   constructor(private readonly fd: number) {}
 
   async read(chunks: AsyncIterable<Uint8Array>): Promise<StreamedInput> {
-    for await (const c of chunks) this.feed(Buffer.from(c.buffer, c.byteOffset, c.length));
+    for await (const c of chunks) {
+      const b = Buffer.from(c.buffer, c.byteOffset, c.length);
+      this.captureFrom = 0;
+      this.scan(b);
+      if (this.capture) this.keep(b, this.captureFrom, b.length);
+    }
     this.endWord();
     if (!this.done || this.str) throw new Malformed('incomplete JSON');
     this.flush();
@@ -105,13 +143,45 @@ class HookInputReader {
     this.pos = 0;
   }
 
+  /** Keeps bytes from..to of b as part of tool_input's text, up to MAX_TOOL_INPUT bytes. */
+  private keep(b: Buffer, from: number, to: number): void {
+    const c = this.capture!;
+    const n = Math.min(to - from, MAX_TOOL_INPUT - c.length);
+    if (n < to - from) c.cut = true;
+    if (n > 0) {
+      c.bytes.push(Buffer.from(b.subarray(from, from + n)));
+      c.length += n;
+    }
+  }
+
+  /** An object, array or word begins at `path`: llmContent as parts, a part, inline data, tool_input. */
+  private valueAt(path: string, c: number): void {
+    if (path === CONTENT) {
+      if (this.sawContent) throw new Malformed('llmContent twice');
+      this.sawContent = true;
+      if (c === 0x5b || c === 0x7b) this.out.parts = [];
+    }
+    if (c !== 0x7b) return;
+    if (path === ERROR) this.out.error = true;
+    else if (path === TOOL_INPUT) {
+      this.capture = { depth: this.stack.length + 1, bytes: [], length: 0, cut: false };
+      this.captureStarts = true;
+    } else if (!this.part && this.out.parts && (path === CONTENT || path === `${CONTENT}\u0000[]`)) {
+      const item: ContentPart = { kind: 'other', keys: [] };
+      this.out.parts.push(item);
+      this.part = { item, path, depth: this.stack.length + 1 };
+    } else if (this.part && path === `${this.part.path}\u0000inlineData` && this.part.item.kind === 'other') {
+      this.part.item = this.out.parts![this.out.parts!.length - 1] = { kind: 'inline', bytes: 0 };
+    }
+  }
+
   /** A value begins at byte c (not a string): an object, an array, or the first byte of a word. */
   private beginValue(c: number): void {
     const top = this.stack.at(-1);
     if (top) top.state = 'comma';
     else if (this.done) throw new Malformed('text after the value');
     else if (c !== 0x7b) throw new Malformed('not an object');
-    if ((c === 0x7b || c === 0x5b) && this.path() === ERROR) this.out.error = true;
+    if (top) this.valueAt(this.path(), c);
     if (c === 0x7b) this.stack.push({ kind: 'object', key: null, state: 'key' });
     else if (c === 0x5b) this.stack.push({ kind: 'array', state: 'value' });
     else {
@@ -132,16 +202,23 @@ class HookInputReader {
   private beginString(): void {
     const top = this.stack.at(-1);
     if (!top) throw new Malformed('not an object');
-    let to: 'key' | 'kept' | 'content' | 'skip' = 'skip';
+    let to: Sink = 'skip';
     if (top.kind === 'object' && top.state === 'key') to = 'key';
     else {
       top.state = 'comma';
       const path = this.path();
+      const part = this.part;
       if (path === CONTENT) {
-        if (this.out.content !== null) throw new Malformed('llmContent twice');
+        this.valueAt(path, 0x22);
         to = 'content';
-      }
-      else if (KEPT[path] || path === ERROR) to = 'kept';
+      } else if (part && path === `${part.path}\u0000text` && part.item.kind === 'other') {
+        const at = this.written + this.pos;
+        part.item = this.out.parts![this.out.parts!.length - 1] = { kind: 'text', start: at, end: at };
+        to = 'content';
+      } else if (part && part.item.kind === 'inline' && path === `${part.path}\u0000inlineData\u0000data`) to = 'count';
+      else if (part && part.item.kind === 'inline' && path === `${part.path}\u0000inlineData\u0000mimeType`) to = 'kept';
+      else if (KEPT[path] || path === ERROR || path === MCP_SERVER || path === MCP_COMMAND) to = 'kept';
+      else if (path === MCP_ARGS && this.out.mcp.args.length < MAX_ARGS) to = 'kept';
     }
     this.str = { to, bytes: [], length: 0, escape: null, high: null };
   }
@@ -159,6 +236,7 @@ class HookInputReader {
   private emit(b: Buffer): void {
     const s = this.str!;
     if (s.to === 'content') this.write(b);
+    else if (s.to === 'count') s.length += b.length;
     else if (s.to !== 'skip') {
       s.length += b.length;
       if (s.length > MAX_KEPT) throw new Malformed('a field too long');
@@ -190,19 +268,29 @@ class HookInputReader {
     // a small field's text as JSON.parse reads it (a lone surrogate of a \u escape kept, as there)
     const value = s.to === 'key' || s.to === 'kept' ? (JSON.parse(`"${Buffer.concat(s.bytes).toString('utf8')}"`) as string) : '';
     const top = this.stack.at(-1)!;
+    const item = this.part?.item;
     if (s.to === 'key') {
       (top as Extract<Frame, { kind: 'object' }>).key = value;
       top.state = 'colon';
+      if (item?.kind === 'other' && this.stack.length === this.part!.depth && item.keys.length < 8) item.keys.push(value);
     } else if (s.to === 'kept') {
       const path = this.path();
       if (path === ERROR) this.out.error = value !== '';
-      else (this.out as unknown as Record<string, string>)[KEPT[path]] = value;
+      else if (path === MCP_SERVER) this.out.mcp.server = value;
+      else if (path === MCP_COMMAND) this.out.mcp.command = value;
+      else if (path === MCP_ARGS) this.out.mcp.args.push(value);
+      else if (KEPT[path]) (this.out as unknown as Record<string, string>)[KEPT[path]] = value;
+      else if (item?.kind === 'inline') item.mimeType = value;
+    } else if (s.to === 'count') {
+      if (item?.kind === 'inline') item.bytes += s.length;
     } else if (s.to === 'content') {
-      this.out.content = 0; // set from the bytes written at the end
+      if (item?.kind === 'text' && this.path() === `${this.part!.path}\u0000text`) item.end = this.written + this.pos;
+      else this.out.content = 0; // set from the bytes written at the end
     }
   }
 
-  private feed(b: Buffer): void {
+  /** Reads one chunk. */
+  private scan(b: Buffer): void {
     let i = 0;
     this.quoteAt = -1;
     this.backslashAt = -1;
@@ -233,6 +321,7 @@ class HookInputReader {
         if (j > i) {
           if (s.high !== null || s.to === 'key' || s.to === 'kept') this.text(b.subarray(i, j));
           else if (s.to === 'content') this.writeRange(b, i, j);
+          else if (s.to === 'count') s.length += j - i;
         }
         if (j === b.length) return;
         if (b[j] === 0x5c) s.escape = '';
@@ -273,10 +362,20 @@ class HookInputReader {
         }
         this.stack.pop();
         if (this.stack.length === 0) this.done = true;
+        if (this.part && this.stack.length < this.part.depth) this.part = null;
+        if (this.capture && this.stack.length < this.capture.depth) {
+          this.keep(b, this.captureFrom, i);
+          this.out.toolInput = { json: Buffer.concat(this.capture.bytes).toString('utf8'), cut: this.capture.cut };
+          this.capture = null;
+        }
         continue;
       }
       if ((top && top.state !== 'value') || (!top && this.done)) throw new Malformed('a misplaced value');
       this.beginValue(c);
+      if (this.captureStarts) {
+        this.captureFrom = i - 1;
+        this.captureStarts = false;
+      }
     }
   }
 }

@@ -290,9 +290,10 @@ Codex: a PreToolUse hook (matcher ^Bash$) in $CODEX_HOME/hooks.json (default ~/.
 command through lro's shell prefix; with --mcp, [mcp_servers.lro] added to config.toml by exact text edits
 (comments and order kept). Codex runs the hook only once you trust it in /hooks; lro doctor codex says whether it
 is trusted. A command Codex's dangerous-command check might flag (rm, sudo, git) is left as it is.
-Gemini CLI: an AfterTool hook (matcher run_shell_command) in ~/.gemini/settings.json ($GEMINI_CLI_HOME moves it;
---project: ./.gemini/settings.json) that stores a large shell output whole and hands the model the descriptor with
-Gemini CLI's own Exit Code line; with --mcp, mcpServers.lro. Comments in the file are kept; a file Gemini CLI
+Gemini CLI: an AfterTool hook (matchers run_shell_command and ^mcp_) in ~/.gemini/settings.json
+($GEMINI_CLI_HOME moves it; --project: ./.gemini/settings.json) that stores a large shell output whole and hands
+the model the descriptor with Gemini CLI's own Exit Code line, and does the same for a large MCP result (one
+holding an image is left as it is); with --mcp, mcpServers.lro. Comments in the file are kept; a file Gemini CLI
 rejects is refused. Gemini CLI runs hooks only in folders it trusts; lro doctor gemini says whether this one is.
 Cursor, VS Code, Claude Desktop, opencode: an entry "lro" (lro mcp, by absolute paths) in the MCP server list;
 with --wrap each stdio server becomes \`lro mcp proxy -- <its command>\` (its env and other fields kept); remote

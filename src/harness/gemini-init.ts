@@ -1,5 +1,6 @@
 // `lro init gemini`: the adapter the installer (installer.ts) runs for Gemini CLI: one settings file, the user's
-// or the project's, with lro's AfterTool hook and, on request, lro's MCP server (harness/gemini.ts edits them).
+// or the project's, with lro's AfterTool hook (the shell tool and MCP tools) and, on request, lro's MCP server
+// (harness/gemini.ts edits them).
 import { removalLine, scopeOf, type Adapter, type FileEdit, type InitOptions, type Outcome } from './installer.js';
 import {
   geminiHookCommand,
@@ -43,8 +44,8 @@ function report(outcome: Outcome, shown: string, mcp: boolean, undo: string): st
       const what =
         outcome === 'unchanged'
           ? `lro: already installed in ${shown}: nothing to change (lro doctor gemini checks it works)`
-          : `lro: installed in ${shown}: a shell command's large output is stored whole and the model gets the ` +
-            `descriptor (AfterTool hook, run_shell_command)${server}`;
+          : `lro: installed in ${shown}: a shell command's large output and an MCP tool's large result are stored ` +
+            `whole and the model gets the descriptor (AfterTool hook, matchers run_shell_command and ^mcp_)${server}`;
       return `${what}\nGemini CLI runs hooks only in trusted folders: ${TRUST_STEP}\n` +
         `check it: lro doctor gemini; undo it: ${undo}\n`;
     }

@@ -7,6 +7,10 @@
 //     the descriptor. A BeforeTool rewrite of the command was measured and not used: Gemini CLI judges its policy
 //     rules on the rewritten command (a user's `deny rm` rule no longer matched, and `rm` ran), and it tells the
 //     model of every rewrite, so even a small output would no longer reach the model unchanged.
+//   - a second AfterTool group for MCP tools (matcher ^mcp_: Gemini CLI names a server's tool mcp_<server>_<tool>,
+//     and a matcher is a regular expression tried on that name) with the same handler: a large MCP result is
+//     stored and the model gets the descriptor. Gemini CLI runs a handler once per call even where both match
+//     (it drops a second handler of the same name and command).
 //   - with --mcp, mcpServers.lro: lro's MCP server.
 // Gemini CLI reads settings.json as JSON with comments (strip-json-comments, then JSON.parse): a comment is kept
 // where it is, a trailing comma or a syntax error makes Gemini CLI reject the file, and lro refuses to edit it.
@@ -36,6 +40,9 @@ export function geminiSettingsPath(scope: GeminiScope, env: NodeJS.ProcessEnv, c
 /** The hidden command Gemini CLI's AfterTool hook runs (src/commands/gemini-hook.ts). */
 export const GEMINI_HOOK_SUBCOMMAND = '__gemini-hook';
 export const SHELL_MATCHER = 'run_shell_command';
+export const MCP_MATCHER = '^mcp_';
+/** lro's groups, one per matcher, each with lro's handler. */
+export const MATCHERS = [SHELL_MATCHER, MCP_MATCHER];
 /** The hook's name: what hooksConfig.disabled would list to turn it off. */
 export const HOOK_NAME = 'lro';
 /** In milliseconds: storing a very large output takes seconds; Gemini CLI's default is 60 s. */
@@ -60,6 +67,13 @@ export function isLroServerEntry(v: unknown): boolean {
   return Array.isArray(args) && typeof args[0] === 'string' && /(^|[\\/])lro\.js$/.test(args[0]) && args[1] === 'mcp';
 }
 
+/** Whether the AfterTool list holds a group of this matcher with a handler that `mine` accepts. */
+function hasGroup(doc: unknown, matcher: string, mine: (h: unknown) => boolean): boolean {
+  const groups = at(doc, ['hooks', 'AfterTool']);
+  return Array.isArray(groups) &&
+    groups.some((g) => isPlainObject(g) && g.matcher === matcher && Array.isArray(g.hooks) && g.hooks.some(mine));
+}
+
 /** Which values of settings.json are lro's: its AfterTool handlers, and mcpServers.lro when it is lro's server. */
 export function geminiVerifier(command: string, server: { command: string; args: string[] } | null): Verifier {
   return {
@@ -77,7 +91,7 @@ export function geminiVerifier(command: string, server: { command: string; args:
       return doc;
     },
     installed: (doc) =>
-      hasHandler(doc, 'AfterTool', (h) => isPlainObject(h) && h.command === command) &&
+      MATCHERS.every((m) => hasGroup(doc, m, (h) => isPlainObject(h) && h.command === command)) &&
       (!server || difference(at(doc, ['mcpServers', 'lro']), server) === null),
     absent: (doc) => !hasHandler(doc, 'AfterTool', isLroGeminiHandler) && !isLroServerEntry(at(doc, ['mcpServers', 'lro'])),
   };
@@ -128,22 +142,33 @@ function checkSettings(text: string, path: string): void {
 
 const isObject = (v: unknown): boolean => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The settings text with lro's AfterTool hook (the same text when it is there already). */
+/**
+ * The settings text with lro's AfterTool groups, one per matcher (the same text when they are there already): lro's
+ * handlers where they are get this command; a group missing (an install from before lro offloaded MCP results) is
+ * added at the end.
+ */
 export function installHook(text: string, command: string, path: string): string {
   checkSettings(text, path);
-  const groups = valueAt(text, ['hooks', 'AfterTool']);
-  const list = Array.isArray(groups) ? (groups as Group[]) : [];
-  const at = list.findIndex((g) => g && Array.isArray(g.hooks) && g.hooks.some(isLroGeminiHandler));
-  if (at >= 0) {
-    const h = list[at].hooks!.findIndex(isLroGeminiHandler);
-    if ((list[at].hooks![h] as { command: string }).command === command) return text;
-    return setAt(text, ['hooks', 'AfterTool', at, 'hooks', h, 'command'], command);
+  let out = text;
+  const groups = (): Group[] | null => {
+    const g = valueAt(out, ['hooks', 'AfterTool']);
+    return Array.isArray(g) ? (g as Group[]) : null;
+  };
+  (groups() ?? []).forEach((g, i) => {
+    if (!g || !Array.isArray(g.hooks)) return;
+    g.hooks.forEach((h, j) => {
+      if (isLroGeminiHandler(h) && (h as { command: string }).command !== command) {
+        out = setAt(out, ['hooks', 'AfterTool', i, 'hooks', j, 'command'], command);
+      }
+    });
+  });
+  for (const matcher of MATCHERS) {
+    const list = groups();
+    if (list?.some((g) => g && g.matcher === matcher && Array.isArray(g.hooks) && g.hooks.some(isLroGeminiHandler))) continue;
+    const group = { matcher, hooks: [{ name: HOOK_NAME, type: 'command', command, timeout: HOOK_TIMEOUT_MS }] };
+    out = list ? setAt(out, ['hooks', 'AfterTool', -1], group) : setAt(out, ['hooks', 'AfterTool'], [group]);
   }
-  const handler = { name: HOOK_NAME, type: 'command', command, timeout: HOOK_TIMEOUT_MS };
-  const group = { matcher: SHELL_MATCHER, hooks: [handler] };
-  return Array.isArray(groups)
-    ? setAt(text, ['hooks', 'AfterTool', -1], group)
-    : setAt(text, ['hooks', 'AfterTool'], [group]);
+  return out;
 }
 
 /** The settings text with mcpServers.lro (replaced when it is there in another form). */
@@ -187,15 +212,36 @@ export function uninstallAll(text: string, path: string): string {
   return out;
 }
 
-/** lro's handler in a settings text: its command and group's matcher; null when there is none (or no valid file). */
-export function findLroHook(text: string): { command: string; matcher?: string; name?: string } | null {
-  if (settingsProblem(text)) return null;
+/** lro's handlers in a settings text: each one's command and group's matcher, in order (none: an invalid file). */
+export function findLroHooks(text: string): { command: string; matcher?: string; name?: string }[] {
+  if (settingsProblem(text)) return [];
   const groups = valueAt(text, ['hooks', 'AfterTool']);
+  const found: { command: string; matcher?: string; name?: string }[] = [];
   for (const g of Array.isArray(groups) ? (groups as Group[]) : []) {
-    const h = Array.isArray(g?.hooks) ? g.hooks.find(isLroGeminiHandler) : undefined;
-    if (h) return { ...(h as { command: string; name?: string }), matcher: g.matcher };
+    for (const h of Array.isArray(g?.hooks) ? g.hooks.filter(isLroGeminiHandler) : []) {
+      found.push({ ...(h as { command: string; name?: string }), matcher: g.matcher });
+    }
   }
-  return null;
+  return found;
+}
+
+/** lro's first handler in a settings text, or null. */
+export function findLroHook(text: string): { command: string; matcher?: string; name?: string } | null {
+  return findLroHooks(text)[0] ?? null;
+}
+
+/**
+ * Whether Gemini CLI 0.61.0 runs a group of this matcher for a tool of this name: a matcher is a regular expression
+ * tried anywhere in the name (a matcher that is no valid expression: the same name), none or `*` every tool.
+ */
+export function matcherMatches(matcher: string | undefined, tool: string): boolean {
+  const m = (matcher ?? '').trim();
+  if (m === '' || m === '*') return true;
+  try {
+    return new RegExp(m).test(tool);
+  } catch {
+    return m === tool;
+  }
 }
 
 // ---- folder trust ----

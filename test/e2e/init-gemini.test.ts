@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
+import { recordPath, sha256 } from '../../src/harness/settings-file.js';
 
 const root = tempDir();
 afterAll(() => cleanup(root));
@@ -53,14 +54,18 @@ test('no ~/.gemini: init writes the hook by absolute paths, says how to trust; u
   expect(r.out).toContain('Gemini CLI runs hooks only in trusted folders: start `gemini` in the project folder');
   const written = JSON.parse(readFileSync(h.settings, 'utf8'));
   expect(Object.keys(written)).toEqual(['hooks']);
-  const [group] = written.hooks.AfterTool;
-  expect(group.matcher).toBe('run_shell_command');
-  expect(group.hooks[0]).toEqual({
+  // one group for the shell tool, one for MCP tools (mcp_<server>_<tool>), the same handler in both
+  const handler = {
     name: 'lro',
     type: 'command',
     command: expect.stringMatching(/^LRO_NODE=\/.* \/.*\/bin\/lro-hook __gemini-hook$/),
     timeout: 120000,
-  });
+  };
+  expect(written.hooks.AfterTool).toEqual([
+    { matcher: 'run_shell_command', hooks: [handler] },
+    { matcher: '^mcp_', hooks: [handler] },
+  ]);
+  expect(r.out).toContain('(AfterTool hook, matchers run_shell_command and ^mcp_)');
   expect((await lro(['init', 'gemini'], { env: h.env })).out).toContain('nothing to change');
   const un = await lro(['init', 'gemini', '--uninstall'], { env: h.env });
   expect(un.code, un.stderr).toBe(0);
@@ -84,7 +89,7 @@ test("--mcp: a user's settings keep comments, hooks and servers, gain lro's, and
   const after = readFileSync(h.settings, 'utf8');
   expect(after).toContain('  // my Gemini CLI settings\n  "general": { "vimMode": true }, // keep this\n');
   const json = parseJsonc(after);
-  expect(json.hooks.AfterTool.map((g: Json) => g.matcher)).toEqual(['write_file', 'run_shell_command']);
+  expect(json.hooks.AfterTool.map((g: Json) => g.matcher)).toEqual(['write_file', 'run_shell_command', '^mcp_']);
   expect(json.hooks.BeforeTool).toHaveLength(1);
   expect(json.mcpServers.docs).toEqual({ command: 'docs-server' });
   const args = [expect.stringMatching(/\/bin\/lro\.js$/), 'mcp'];
@@ -138,7 +143,7 @@ test('--project edits ./.gemini/settings.json of the folder it runs in; --user w
   expect(r.code, r.stderr).toBe(0);
   expect(r.out).toContain('lro: installed in .gemini/settings.json');
   expect(r.out).toContain('lro init gemini --project --uninstall');
-  expect(JSON.parse(readFileSync(join(h.work, '.gemini', 'settings.json'), 'utf8')).hooks.AfterTool).toHaveLength(1);
+  expect(JSON.parse(readFileSync(join(h.work, '.gemini', 'settings.json'), 'utf8')).hooks.AfterTool).toHaveLength(2);
   expect(existsSync(h.settings)).toBe(false);
   const un = await lro(['init', 'gemini', '--project', '--uninstall'], { env: h.env, shellPrefix: inDir(h.work) });
   expect(un.code, un.stderr).toBe(0);
@@ -163,6 +168,9 @@ test('lro doctor gemini: not installed, then the folder-trust gate, then healthy
   expect(trusted.code, trusted.out).toBe(0);
   expect(trusted.out).toContain('ok  folder trust: ');
   expect(trusted.out).toMatch(/ok {2}large output: a failing command's 109 kB became a descriptor \(id \w{26}\)/);
+  expect(trusted.out).toMatch(/ok {2}large MCP result: an MCP tool's 189 kB became a descriptor \(id \w{26}\)/);
+  expect(trusted.out).toContain('ok  shell tool: lro\'s group (matcher "run_shell_command") runs for run_shell_command');
+  expect(trusted.out).toContain('ok  MCP tools: lro\'s group (matcher "^mcp_") runs for mcp_docs_search');
   expect(trusted.out).toContain('lro works in Gemini CLI.');
   // hooks switched off, or lro's disabled by name: said so
   const text = readFileSync(h.settings, 'utf8');
@@ -204,4 +212,94 @@ test('__gemini-hook: a large output stored and replaced (exit code kept); a smal
     expect(same.out).toBe('');
   }
   expect((await lro(['__gemini-hook'], { input: 'not json' })).code).toBe(0);
+});
+
+test('an install from before MCP results (the shell group alone): doctor warns, init adds the group, undo exact', async () => {
+  const h = home('upgrade');
+  mkdirSync(dirname(h.settings));
+  writeFileSync(h.settings, USER_SETTINGS);
+  writeFileSync(join(h.dir, '.gemini', 'trustedFolders.json'), JSON.stringify({ [h.work]: 'TRUST_FOLDER' }));
+  expect((await lro(['init', 'gemini'], { env: h.env })).code).toBe(0);
+  const full = readFileSync(h.settings, 'utf8');
+  // what lro init gemini wrote before: its MCP group taken out, and the record of what it wrote to match
+  const json = parseJsonc(full);
+  const old = full.replace(/,\s*\{\s*"matcher": "\^mcp_",[\s\S]*?\]\s*\}(?=\s*\])/, '');
+  expect(parseJsonc(old).hooks.AfterTool.map((g: Json) => g.matcher)).toEqual(['write_file', 'run_shell_command']);
+  writeFileSync(h.settings, old);
+  const record = recordPath(h.settings, h.env);
+  writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), written: sha256(old) }));
+  const doctor = await lro(['doctor', 'gemini'], { env: h.env, shellPrefix: inDir(h.work) });
+  expect(doctor.out).toContain("!  MCP tools: no group of lro's matches mcp_docs_search: an MCP tool's large result reaches the model whole");
+  expect(doctor.out).toContain('fix: lro init gemini (adds the group with matcher ^mcp_)');
+  const again = await lro(['init', 'gemini'], { env: h.env });
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.out).toContain('lro: installed in');
+  expect(parseJsonc(readFileSync(h.settings, 'utf8'))).toEqual(json);
+  expect((await lro(['init', 'gemini'], { env: h.env })).out).toContain('nothing to change');
+  expect((await lro(['init', 'gemini', '--uninstall'], { env: h.env })).code).toBe(0);
+  expect(readFileSync(h.settings, 'utf8')).toBe(USER_SETTINGS);
+});
+
+/** An MCP tool's AfterTool input as Gemini CLI 0.61.0 sends it (recorded from the real binary, paths neutral). */
+function mcpInput(texts: string[], o: { tool?: string; args?: unknown; extra?: unknown[]; error?: unknown; server?: { command: string; args: string[] } } = {}) {
+  const tool = o.tool ?? 'mcp_fake_lines';
+  return {
+    session_id: '9a130d1b-0f0c-4074-9671-2f99ca25ea21',
+    transcript_path: '/home/user/.gemini/tmp/work/chats/session-2026-11-28T09-00-9a130d1b.jsonl',
+    cwd: '/home/user/work',
+    hook_event_name: 'AfterTool',
+    timestamp: '2026-11-28T09:00:07.833Z',
+    tool_name: tool,
+    tool_input: o.args ?? { lines: 3 },
+    tool_response: {
+      llmContent: [...texts.map((t) => ({ text: `<untrusted_context>\n${t}\n</untrusted_context>` })), ...(o.extra ?? [])],
+      returnDisplay: texts.join('\n'),
+      ...(o.error !== undefined ? { error: o.error } : {}),
+    },
+    mcp_context: { server_name: 'fake', tool_name: tool.split('_').slice(2).join('_'), ...(o.server ?? { command: '/usr/bin/node', args: ['/opt/fake-upstream.mjs'] }) },
+  };
+}
+
+test('__gemini-hook, MCP tools: a large result stored (text blocks joined, unwrapped) and replaced; others left alone', async () => {
+  const store = join(root, 'mcp-hook-store');
+  const env = { LRO_DIR: store };
+  const hook = (input: unknown) => lro(['__gemini-hook'], { input: JSON.stringify(input), env });
+  const rows = Array.from({ length: 20000 }, (_, i) => `line ${i + 1} of the fake upstream`).join('\n');
+  // a second block that names Gemini CLI's wrapper (escaped by it), and one that ends with a line break
+  const blocks = [rows, 'ERROR: the &lt;/untrusted_context&gt; tag', 'last block\n'];
+  const r = await hook(mcpInput(blocks, { args: { lines: 20000, filter: 'x'.repeat(300) } }));
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.out) as { decision: string; reason: string };
+  expect(out.decision).toBe('deny');
+  expect(out.reason).toMatch(/^The tool ran; its whole result is stored by lro[^\n]*\n<untrusted_context>\nResult of mcp_fake_lines offloaded: 20,002 lines/);
+  expect(out.reason).toMatch(/\n<\/untrusted_context>$/);
+  expect(out.reason.match(/<\/untrusted_context>/g)).toHaveLength(1);
+  // the call as the source: tool and arguments, cut at 200 characters
+  const source = /\nsource: MCP tool call (.*)\n/.exec(out.reason)![1];
+  expect(source).toMatch(/^mcp_fake_lines \{"lines":20000,"filter":"xxx+…$/);
+  expect(source.length).toBe(200);
+  const id = /\bid: (\w{26})\b/.exec(out.reason)![1];
+  expect((await lro(['cat', id], { env })).out).toBe(blocks.join('\n'));
+  expect((await lro(['grep', id, 'ERROR'], { env })).out).toBe('20001:ERROR: the &lt;/untrusted_context&gt; tag\n');
+  const image = [
+    { text: "[Tool 'image' provided the following image data with mime-type: image/png]" },
+    { inlineData: { mimeType: 'image/png', data: 'A'.repeat(40_000) } },
+  ];
+  for (const quiet of [
+    mcpInput(['greeting: hello\nline 1 of the fake upstream']), // small
+    mcpInput([rows], { extra: image }), // an image: a hook can only replace the whole result
+    mcpInput([], { extra: image }),
+    mcpInput([rows], { error: { message: 'MCP tool reported an error', type: 'mcp_tool_error' } }),
+    mcpInput([rows], { tool: 'mcp_lro_lro_read', server: { command: '/usr/bin/node', args: ['/opt/lro/bin/lro.js', 'mcp'] } }),
+    mcpInput([rows], { tool: 'mcp_lro_lro_read', server: { command: '/usr/local/bin/lro', args: ['mcp', 'proxy'] } }),
+  ]) {
+    const same = await hook(quiet);
+    expect(same.code).toBe(0);
+    expect(same.out).toBe('');
+  }
+  // Gemini CLI's parts with no wrapper (a resource link) are kept as they are
+  const linked = mcpInput([rows], { extra: [{ text: 'Resource Link: notes at file:///notes.txt' }] });
+  const withLink = JSON.parse((await hook(linked)).out) as { reason: string };
+  const linkId = /\bid: (\w{26})\b/.exec(withLink.reason)![1];
+  expect((await lro(['read', linkId, '--tail', '1'], { env })).out).toContain('Resource Link: notes at file:///notes.txt');
 });

@@ -1,7 +1,7 @@
 // bin/lro-hook, the hook `lro init codex|gemini` installs: the same answers as `lro __codex-hook` and
 // `lro __gemini-hook`, without a Node start for a small Gemini output or a Codex call the resident helper answers.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
@@ -58,6 +58,37 @@ test('Gemini: a small output is left as it is without Node; a large one gets lro
   const answer = JSON.parse(big.out) as { decision: string; reason: string };
   expect(answer.decision).toBe('deny');
   expect(answer.reason).toMatch(/Output offloaded: 30,000 lines/);
+});
+
+test('Gemini, MCP tools: a small result is left as it is without Node; a large one gets lro __gemini-hook\'s answer', async () => {
+  const call = (text: string) =>
+    JSON.stringify({
+      hook_event_name: 'AfterTool',
+      tool_name: 'mcp_fake_lines',
+      tool_input: { lines: 3 },
+      tool_response: { llmContent: [{ text: `<untrusted_context>\n${text}\n</untrusted_context>` }], returnDisplay: text },
+      mcp_context: { server_name: 'fake', tool_name: 'lines', command: 'node', args: ['fake-upstream.mjs'] },
+    });
+  const small = await hook('__gemini-hook', call('line 1 of the fake upstream'), { LRO_NODE: '/nonexistent/node' });
+  expect(small).toEqual({ code: 0, out: '' });
+  // a result of up to the threshold in bytes: Gemini CLI sends it twice (over the threshold), still no Node
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of the fake upstream`).join('\n');
+  const medium = call(lines(195)); // 5,741 bytes of text
+  expect(medium.length).toBeGreaterThan(12_000);
+  expect(await hook('__gemini-hook', medium, { LRO_NODE: '/nonexistent/node' })).toEqual({ code: 0, out: '' });
+  // past the threshold in bytes: Node decides, and gets the whole input (bash reads only what it can settle)
+  const node = join(root, 'node-called');
+  const fakeNode = join(root, 'fake-node');
+  writeFileSync(fakeNode, `#!/bin/sh\nwc -c > '${node}'\n`, { mode: 0o755 });
+  for (const input of [call(lines(220)), call(lines(20000))]) {
+    await hook('__gemini-hook', input, { LRO_NODE: fakeNode });
+    expect(Number(readFileSync(node, 'utf8'))).toBe(Buffer.byteLength(input));
+  }
+  const big = await hook('__gemini-hook', call(Array.from({ length: 30000 }, (_, i) => i).join('\n')));
+  expect(big.code).toBe(0);
+  const answer = JSON.parse(big.out) as { decision: string; reason: string };
+  expect(answer.decision).toBe('deny');
+  expect(answer.reason).toMatch(/Result of mcp_fake_lines offloaded: 30,000 lines/);
 });
 
 test('a verb it does not know: one line, exit 2', async () => {

@@ -4,7 +4,7 @@
 // prove that `lro doctor gemini` reads trust as Gemini CLI does.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ensureGemini,
@@ -17,6 +17,8 @@ import {
 import { BIN, lro } from '../helpers/cli.js';
 
 const install = ensureGemini();
+/** An MCP server whose `lines` tool answers N lines and `image` tool an image (test/helpers/fake-upstream.mjs). */
+const FAKE = resolve(__dirname, '../helpers/fake-upstream.mjs');
 if (install.skip) console.warn(`skipping the Gemini CLI end-to-end tests: ${install.skip}`);
 
 let root: string;
@@ -53,6 +55,13 @@ function scratch(name: string, o: { trust?: boolean } = {}): Scratch {
   const PATH = `${pathDir}:${process.env.PATH}`;
   const env = { HOME: home, XDG_STATE_HOME: join(home, 'state'), LRO_DIR: store, PATH };
   return { home, settings, work, env };
+}
+
+/** Adds the fake MCP server to the user settings as `fake`: its tools are mcp_fake_lines and mcp_fake_image. */
+function addFakeServer(s: Scratch): void {
+  const server = { command: process.execPath, args: [FAKE], env: { FAKE_GREETING: 'hello from settings' } };
+  const text = readFileSync(s.settings, 'utf8');
+  writeFileSync(s.settings, text.replace(/\n}\s*$/, `,\n  "mcpServers": ${JSON.stringify({ fake: server })}\n}\n`));
 }
 
 /** Trusts `work` the way Gemini CLI records it when the user chooses "Trust folder". */
@@ -181,5 +190,34 @@ describe.skipIf(!!install.skip)('Gemini CLI 0.61.0 with lro init gemini', () => 
     expect(names.filter((n) => /lro_grep|lro_count/.test(n))).toHaveLength(2);
     expect((await lro(['init', 'gemini', '--uninstall'], { env: s.env })).code).toBe(0);
     expect(readFileSync(s.settings, 'utf8')).toBe(before);
+  });
+
+  test('MCP tools: a large result becomes a descriptor, the tool\'s text stored exactly; small and image results as without lro', async () => {
+    const a = scratch('mcp-lro');
+    addFakeServer(a);
+    await installLro(a);
+    const b = scratch('mcp-raw');
+    addFakeServer(b);
+    const small = [{ tool: 'mcp_fake_lines', call: { lines: 3 } }, { tool: 'mcp_fake_image', call: { bytes: 20 } }];
+    const { outputs } = await play(a, [{ tool: 'mcp_fake_lines', call: { lines: 20000 } }, ...small]);
+    expect(outputs.map((o) => o.name)).toEqual(['mcp_fake_lines', 'mcp_fake_lines', 'mcp_fake_image']);
+    const [large, ...rest] = outputs;
+    // the model reads the descriptor as the call's error, wrapped as Gemini CLI wraps a tool's text
+    expect(Object.keys(large.response)).toEqual(['error']);
+    expect(large.text).toMatch(/^The tool ran; its whole result is stored by lro/);
+    expect(large.text).toContain('\n<untrusted_context>\nResult of mcp_fake_lines offloaded: 20,001 lines of text');
+    expect(large.text).toContain('source: MCP tool call mcp_fake_lines {"lines":20000}');
+    expect(large.text.length).toBeLessThan(12_000);
+    const want = ['greeting: hello from settings', ...Array.from({ length: 20000 }, (_, i) => `line ${i + 1} of the fake upstream`)];
+    expect((await lro(['cat', idIn(large.text)], { env: { LRO_DIR: store } })).out).toBe(want.join('\n'));
+    // a small result, and an image (a hook can only replace a result whole: lro steps aside), reach the model unchanged
+    const without = (await play(b, small)).outputs;
+    expect(rest).toEqual(without);
+    expect(rest[0].text).toContain('line 3 of the fake upstream');
+    expect(rest[1].text).toContain("provided the following image data with mime-type: image/png");
+    // without lro the model gets Gemini CLI's own cut of a one-block result: 40,000 characters, the middle gone
+    const [cut] = (await play(b, [{ tool: 'mcp_fake_lines', call: { lines: 20000 } }])).outputs;
+    expect(cut.text).toMatch(/^Output too large\. Showing first 8,000 and last 32,000 characters\./);
+    expect(cut.text).toContain('characters omitted');
   });
 });

@@ -65,7 +65,7 @@ const groups = (lroCommands: string[]): fc.Arbitrary<J> =>
     fc.array(
       either(
         fc
-          .tuple(fc.constantFrom('Edit', 'mcp__.*', '^Bash$', 'run_shell_command'), fc.array(handler(lroCommands), { maxLength: 3 }))
+          .tuple(fc.constantFrom('Edit', 'mcp__.*', '^Bash$', 'run_shell_command', '^mcp_'), fc.array(handler(lroCommands), { maxLength: 3 }))
           .map(([matcher, hs]) => obj([['matcher', matcher], ['hooks', hs]])),
       ),
       { maxLength: 3 },

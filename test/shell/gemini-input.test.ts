@@ -1,12 +1,13 @@
 // Gemini CLI's hook input read as it streams (commands/gemini-input.ts) against JSON.parse of the whole: the same
-// small fields, and llmContent's bytes exactly Buffer.from(JSON.parse(input).tool_response.llmContent), whatever
-// the escapes (\u with surrogate pairs and lone halves), key order, nesting and chunking.
+// small fields, and llmContent's bytes exactly Buffer.from(JSON.parse(input).tool_response.llmContent) (an MCP
+// tool's list of parts: each text part's bytes, each inline part's type and size), tool_input's text parsing to the
+// same value, whatever the escapes (\u with surrogate pairs and lone halves), key order, nesting and chunking.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { readHookInput } from '../../src/commands/gemini-input.js';
+import { MAX_TOOL_INPUT, readHookInput, type ContentPart } from '../../src/commands/gemini-input.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lro-gemini-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,40 +40,89 @@ function escapeAll(v: unknown): string {
   return JSON.stringify(v);
 }
 
+type Part = { text: Buffer } | { inline: string | undefined; bytes: number } | { other: string[] };
+const isObject = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
+
 /** What JSON.parse says of the same input. */
 function expected(json: string) {
   const v = JSON.parse(json) as Record<string, any>;
   const content = v.tool_response?.llmContent;
   const error = v.tool_response?.error;
+  const list = Array.isArray(content) ? content : isObject(content) ? [content] : null;
+  const parts = list?.filter(isObject).map((p): Part => {
+    if (typeof p.text === 'string') return { text: Buffer.from(p.text, 'utf8') };
+    if (isObject(p.inlineData)) {
+      const { mimeType, data } = p.inlineData;
+      return { inline: typeof mimeType === 'string' ? mimeType : undefined, bytes: typeof data === 'string' ? Buffer.byteLength(data) : 0 };
+    }
+    return { other: Object.keys(p).slice(0, 8) };
+  });
+  const mcp = v.mcp_context;
+  const args = Array.isArray(mcp?.args) ? mcp.args.filter((a: unknown) => typeof a === 'string').slice(0, 3) : [];
   return {
     hook_event_name: typeof v.hook_event_name === 'string' ? v.hook_event_name : undefined,
     tool_name: typeof v.tool_name === 'string' ? v.tool_name : undefined,
     command: typeof v.tool_input?.command === 'string' ? v.tool_input.command : undefined,
     error: !!error,
     bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : null,
+    parts: parts ?? null,
+    toolInput: isObject(v.tool_input) ? v.tool_input : undefined,
+    mcp: {
+      server: typeof mcp?.server_name === 'string' ? mcp.server_name : undefined,
+      command: typeof mcp?.command === 'string' ? mcp.command : undefined,
+      args,
+    },
   };
 }
 
 async function read(json: string, sizes: number[]) {
   const got = await readHookInput(chunked(Buffer.from(json, 'utf8'), sizes), file);
+  const bytes = got.content === null && !got.parts ? null : readFileSync(file);
+  const part = (p: ContentPart): Part =>
+    p.kind === 'text' ? { text: bytes!.subarray(p.start, p.end) } : p.kind === 'inline' ? { inline: p.mimeType, bytes: p.bytes } : { other: p.keys };
+  // tool_input's text parses to tool_input; one cut at MAX_TOOL_INPUT bytes is as long as that
+  let toolInput: unknown;
+  if (got.toolInput?.cut) {
+    expect(Buffer.byteLength(got.toolInput.json)).toBeLessThanOrEqual(MAX_TOOL_INPUT);
+    toolInput = JSON.parse(json).tool_input;
+    expect(Buffer.byteLength(JSON.stringify(toolInput))).toBeGreaterThan(MAX_TOOL_INPUT / 6);
+  } else if (got.toolInput) toolInput = JSON.parse(got.toolInput.json);
   return {
     hook_event_name: got.hook_event_name,
     tool_name: got.tool_name,
     command: got.command,
     error: got.error,
-    bytes: got.content === null ? null : readFileSync(file),
+    bytes: got.content === null ? null : bytes,
+    parts: got.parts?.map(part) ?? null,
+    toolInput,
+    mcp: got.mcp,
   };
 }
 
 const text = fc.string({ unit: fc.oneof(fc.constantFrom('\n', '"', '\\', '\t', '\u0000', '\ud83d', '\ude00', '😀', 'é', '/', 'Exit Code: 3'), fc.string({ unit: 'grapheme', maxLength: 1 })), maxLength: 200 });
+/** An llmContent part as Gemini CLI makes them (a text, inline data), or of another shape. */
+const part = fc.oneof(
+  fc.record({ text }),
+  fc.record({ inlineData: fc.record({ mimeType: text, data: fc.oneof(text, fc.constant('QUFB'.repeat(3000))) }, { requiredKeys: [] }) }),
+  fc.record({ functionCall: fc.record({ name: text }), text: fc.integer() }, { requiredKeys: [] }),
+  text,
+);
+
 const input = fc.record(
   {
     session_id: fc.string(),
     hook_event_name: fc.constantFrom('AfterTool', 'BeforeTool'),
-    tool_name: fc.constantFrom('run_shell_command', 'read_file'),
-    tool_input: fc.record({ command: fc.oneof(text, fc.constant(['x'])), description: text }, { requiredKeys: [] }),
+    tool_name: fc.constantFrom('run_shell_command', 'read_file', 'mcp_fake_lines'),
+    tool_input: fc.oneof(
+      fc.record({ command: fc.oneof(text, fc.constant(['x'])), description: text, long: fc.constant('y'.repeat(5000)) }, { requiredKeys: [] }),
+      fc.constant('not an object'),
+    ),
     tool_response: fc.record(
-      { llmContent: fc.oneof(text, fc.constant([{ text: 'part' }]), fc.constant(null)), returnDisplay: text, error: fc.oneof(fc.constant(null), text, fc.constant({ message: 'x' }), fc.constant(false)) },
+      { llmContent: fc.oneof(text, fc.array(part, { maxLength: 5 }), part, fc.constant(null)), returnDisplay: text, error: fc.oneof(fc.constant(null), text, fc.constant({ message: 'x' }), fc.constant(false)) },
+      { requiredKeys: [] },
+    ),
+    mcp_context: fc.record(
+      { server_name: text, tool_name: text, command: fc.oneof(text, fc.constant(null)), args: fc.array(fc.oneof(text, fc.integer()), { maxLength: 5 }) },
       { requiredKeys: [] },
     ),
     extra: fc.jsonValue({ maxDepth: 3 }),

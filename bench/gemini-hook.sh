@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Benchmark of Gemini CLI's hook (bin/lro-hook __gemini-hook, what `lro init gemini` installs for the shell tool and
+# MCP tools) on the inputs Gemini CLI 0.61.0 sends, as it sends them (the result twice: llmContent for the model,
+# returnDisplay for the screen): an MCP result of a few lines, one just under the threshold in bytes (5.7 kB: the
+# input is 12 kB, over the threshold), a medium one (19 kB, under the threshold in tokens: Node counts), and a large
+# one (190 kB: stored). Without lro no hook runs at all, so the hook's own time is what lro adds to the call; the
+# Node hook (`node bin/lro.js __gemini-hook`) runs beside it, paired, as the reference bin/lro-hook replaces. The
+# input comes through a pipe, as Gemini CLI gives it (bash reads a pipe a byte at a time, a file by blocks).
+# Printed: each median and the ratio. Usage: bench/gemini-hook.sh   (RUNS=40 by default)
+. "$(dirname "$0")/lib.sh"
+HOOK="$ROOT/bin/lro-hook"
+RUNS="${RUNS:-40}"
+export LRO_DIR="$WORK/gemini-hook-store"
+NODE="$(command -v node)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# input N: the AfterTool input of an MCP tool that answered N lines
+input() {
+  node -e '
+    const n = +process.argv[1];
+    const text = Array.from({ length: n }, (_, i) => `line ${i + 1} of the fake upstream`).join("\n");
+    process.stdout.write(JSON.stringify({
+      session_id: "9a130d1b-0f0c-4074-9671-2f99ca25ea21", cwd: "/home/user/work", hook_event_name: "AfterTool",
+      timestamp: "2026-11-28T09:00:07.833Z", tool_name: "mcp_fake_lines", tool_input: { lines: n },
+      tool_response: { llmContent: [{ text: `<untrusted_context>\n${text}\n</untrusted_context>` }], returnDisplay: text },
+      mcp_context: { server_name: "fake", tool_name: "lines", command: "/usr/bin/node", args: ["/opt/fake-upstream.mjs"] },
+    }));' "$1" >"$WORK/gemini-hook-$1.json"
+}
+
+us() { local t=${1/./}; echo $((10#$t)); }
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
+for spec in "3:a few lines" "195:5.7 kB" "600:19 kB, under the threshold in tokens" "6000:190 kB, stored"; do
+  n=${spec%%:*} what=${spec#*:}
+  input "$n"
+  f="$WORK/gemini-hook-$n.json"
+  # both answer alike
+  a=$(LRO_NODE="$NODE" "$HOOK" __gemini-hook <"$f" | sed 's/id: [0-9A-Z]*//g; s/lro-fake_lines-[0-9A-Z]*//g; s/expires [^)]*//g')
+  b=$("$NODE" "$ROOT/bin/lro.js" __gemini-hook <"$f" | sed 's/id: [0-9A-Z]*//g; s/lro-fake_lines-[0-9A-Z]*//g; s/expires [^)]*//g')
+  [[ $a == "$b" ]] || { echo "bin/lro-hook and the Node hook answered differently for $what" >&2; exit 1; }
+  runs=$RUNS
+  ((n >= 6000)) && runs=$((RUNS < 10 ? RUNS : 10))
+  hook_t=() node_t=()
+  for ((i = 0; i < runs; i++)); do
+    t0=$(us "$EPOCHREALTIME"); cat "$f" | LRO_NODE="$NODE" "$HOOK" __gemini-hook >/dev/null
+    t1=$(us "$EPOCHREALTIME"); cat "$f" | "$NODE" "$ROOT/bin/lro.js" __gemini-hook >/dev/null
+    t2=$(us "$EPOCHREALTIME")
+    hook_t+=($((t1 - t0))) node_t+=($((t2 - t1)))
+  done
+  h=$(median "${hook_t[@]}") j=$(median "${node_t[@]}")
+  echo "MCP result, $what (input $(wc -c <"$f") bytes, $runs runs): bin/lro-hook $(ms "$h"); Node hook $(ms "$j");" \
+    "ratio $(awk -v a="$h" -v b="$j" 'BEGIN { printf "%.2f", a / b }')"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -5,6 +5,7 @@ import { createProgress } from '../render/progress.js';
 import { LroError, UsageError } from '../errors.js';
 import { ENCODINGS, type Encoding } from '../tokens/tokenizer.js';
 import type { IO } from '../io.js';
+import type { StreamName } from '../format/streams.js';
 import { DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS, offload, type InputFormat, type OffloadOptions } from '../offload.js';
 import { parseCount, parseDuration } from '../units.js';
 import { checkSession } from '../store/session.js';
@@ -162,15 +163,33 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
  * `extra` overrides library options (`lro run` passes its operation and the command's source); `split`, given by
  * `lro run`, tells which bytes of an output handed back came from stderr, so that they go back there.
  */
+/** An output given back unstored, split into what each stream printed (and, when known, the order they did). */
+export interface SplitOutput {
+  stdout: Buffer;
+  stderr: Buffer;
+  inOrder?: [StreamName, Buffer][];
+}
+
+/** Writes an output given back to the streams it came from, in the order it came when that is known. */
+async function writeSplit(io: IO, stdout: Buffer, stderr: Buffer, inOrder: [StreamName, Buffer][] | undefined): Promise<void> {
+  if (!inOrder) {
+    if (stderr.length) await io.stderr.write(stderr);
+    await io.stdout.write(stdout);
+    return;
+  }
+  for (const [s, b] of inOrder) await io[s].write(b);
+}
+
 export async function runOffload(
   input: AsyncIterable<Uint8Array>,
   o: OffloadCliOptions,
   io: IO,
   extra: Partial<OffloadOptions> = {},
-  split: (content: Buffer) => { stdout: Buffer; stderr: Buffer } = (content) => ({ stdout: content, stderr: EMPTY }),
+  split: (content: Buffer) => SplitOutput = (content) => ({ stdout: content, stderr: EMPTY }),
 ): Promise<number> {
   const progress = createProgress(io, 'lro: offloading');
-  const options = { ...offloadOptions(o, io), onProgress: progress.update, ...extra };
+  // extra's getters kept as getters: lro run's `force` is known only once its output has ended
+  const options: OffloadOptions = Object.defineProperties({ ...offloadOptions(o, io), onProgress: progress.update }, Object.getOwnPropertyDescriptors(extra));
   let result;
   try {
     result = await offload(input, options);
@@ -179,30 +198,28 @@ export async function runOffload(
   }
   if (!result.offloaded && !result.truncated) {
     if (result.warning) await io.stderr.write(`${result.warning}\n`);
-    const { stdout, stderr } = split(result.content);
+    const { stdout, stderr, inOrder } = split(result.content);
     if (o.json) {
       const source = extra.source ? { source: await extra.source } : {};
       const warning = result.warning ? { warning: result.warning } : {};
       const err = stderr.length ? { stderr: stderr.toString('utf8') } : {};
       await io.stdout.write(`${JSON.stringify({ offloaded: false, content: stdout.toString('utf8'), ...err, ...source, ...warning })}\n`);
     } else {
-      if (stderr.length) await io.stderr.write(stderr);
-      await io.stdout.write(stdout);
+      await writeSplit(io, stdout, stderr, inOrder);
     }
     return 0;
   }
   if (!result.offloaded) {
     await io.stderr.write(`${result.warning}\n`);
     if (io.env.LRO_DEBUG === '1' && result.error.stack) await io.stderr.write(`${result.error.stack}\n`);
-    const { stdout, stderr } = split(result.content);
+    const { stdout, stderr, inOrder } = split(result.content);
     if (o.json) {
       const err = stderr.length ? { stderr: stderr.toString('utf8') } : {};
       await io.stdout.write(
         `${JSON.stringify({ offloaded: false, truncated: true, content: stdout.toString('utf8'), ...err, warning: result.warning })}\n`,
       );
     } else {
-      if (stderr.length) await io.stderr.write(stderr);
-      await io.stdout.write(stdout);
+      await writeSplit(io, stdout, stderr, inOrder);
       const sep = stdout.length && stdout[stdout.length - 1] !== 0x0a ? '\n' : '';
       await io.stdout.write(`${sep}[${result.warning}]\n`);
     }

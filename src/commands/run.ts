@@ -2,20 +2,23 @@
 // Its stderr passes through unchanged and at once; the header and the descriptor record the command and how it
 // ended; lro exits with the command's own status (128+n for signal n, as a shell does), so `lro run -- npm test`
 // still fails a script when the tests fail, and the descriptor tells an agent so.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { once } from 'node:events';
 import { constants as os } from 'node:os';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { CommandDef } from './command.js';
 import { shellQuote } from '../describe/shell.js';
-import { LroError } from '../errors.js';
+import { LroError, UsageError } from '../errors.js';
 import type { Source } from '../format/header.js';
 import type { IO } from '../io.js';
 import type { Readable } from 'node:stream';
 import { detectContent } from '../format/detect.js';
 import type { StreamFields, StreamName } from '../format/streams.js';
-import { StreamMerger } from '../engines/stream-merge.js';
-import { offloadOptionDefs, offloadOptions, runOffload, type OffloadCliOptions } from './offload.js';
+import { HeadAndTail, StreamMerger } from '../engines/stream-merge.js';
+import { storePath } from '../store/dir.js';
+import { formatBytes, formatCount, parseSize } from '../units.js';
+import { offloadOptionDefs, offloadOptions, runOffload, type OffloadCliOptions, type SplitOutput } from './offload.js';
 
 /** Exit statuses a shell uses when it cannot run a command. */
 export const EXIT_NOT_FOUND = 127;
@@ -45,40 +48,200 @@ export function spawnError(file: string, e: NodeJS.ErrnoException): LroError {
   return new LroError(`cannot execute ${file}: ${e.code ?? e.message}`, EXIT_CANNOT_EXECUTE);
 }
 
+/** `lro run`'s options: the offload's, and the cap on what is kept. */
+export type RunCliOptions = OffloadCliOptions & { maxBytes?: string };
+
 /** Runs argv, offloads its stdout and stderr, and returns the command's exit status. */
-export async function runRun(argv: string[], o: OffloadCliOptions, io: IO): Promise<number> {
+export async function runRun(argv: string[], o: RunCliOptions, io: IO): Promise<number> {
   const [file, ...args] = argv;
   if (!file) throw new LroError('no command to run: lro run [options] -- CMD [ARGS...]');
-  offloadOptions(o, io); // bad options fail before anything runs
+  const options = offloadOptions(o, io); // bad options fail before anything runs
+  const maxBytes = o.maxBytes !== undefined ? parseMaxBytes(o.maxBytes) : defaultMaxBytes(storePath(options.dir, io.env));
   const inherit = !!io.inheritStdio;
-  const child = spawn(file, args, { stdio: [inherit ? 'inherit' : 'pipe', 'pipe', 'pipe'], env: io.env });
+  // A signal to lro (SIGHUP, SIGINT, SIGTERM: a closed terminal, Ctrl-C, a harness's timeout) goes to the command
+  // and every process it started, so a child that keeps the output pipes open (a test runner's workers, `sh -c
+  // 'server & wait'`) does not hold lro; what came until then is stored, marked as cut. Not a process group of
+  // its own: a harness that kills lro's group (SIGKILL, no chance to pass it on) would leave the command running.
+  // Listened for before the command starts: one that comes while it starts is passed on once it has.
+  let stoppedBy: NodeJS.Signals | null = null;
+  let child: ChildProcess | null = null;
+  const pass = (c: ChildProcess, sig: NodeJS.Signals) => {
+    // Ctrl-C on a terminal already reaches the whole foreground process group, the command included; passing it
+    // on too would make it a second SIGINT, which many programs take as "quit now, skip the cleanup".
+    const running = c.exitCode === null && c.signalCode === null; // (else its pid may be another's now)
+    if (running && !(sig === 'SIGINT' && io.stdinIsTTY)) signalTree(c.pid!, sig);
+  };
+  // after a signal, once the command has ended, what others still hold open is waited for a moment, not to its end
+  let lettingGo = false;
+  const letGo = (c: ChildProcess, ended: Promise<Ending>) => {
+    if (lettingGo) return;
+    lettingGo = true;
+    void ended.then(() =>
+      setTimeout(() => {
+        c.stdout!.destroy();
+        c.stderr!.destroy();
+      }, STRAGGLER_MS).unref(),
+    );
+  };
+  const stopForwarding =
+    io.onSignal?.((sig) => {
+      stoppedBy ??= sig;
+      if (!child) return;
+      pass(child, sig);
+      letGo(child, end); // (set: the command has started)
+    }) ?? (() => undefined);
+  const started = spawn(file, args, { stdio: [inherit ? 'inherit' : 'pipe', 'pipe', 'pipe'], env: io.env });
   // Listen for the end at once: a quick command can exit before the offload starts reading.
-  const ended = new Promise<Ending>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const end = new Promise<Ending>((resolve) => started.once('exit', (code, signal) => resolve({ code, signal })));
+  // read from the start: lines that wait in both pipes while lro is busy lose the order they came in
+  const merged = mergeOutput(started.stdout!, started.stderr!, io);
   try {
-    await once(child, 'spawn');
+    await once(started, 'spawn');
   } catch (e) {
+    stopForwarding();
     throw spawnError(file, e as NodeJS.ErrnoException);
   }
+  child = started;
   child.on('error', () => undefined); // e.g. a failed kill(); the exit still comes
-  // Ctrl-C on a terminal already reaches the whole foreground process group, the command included; passing it
-  // on too would make it a second SIGINT, which many programs take as "quit now, skip the cleanup".
-  const forward = (sig: NodeJS.Signals) => void (sig === 'SIGINT' && io.stdinIsTTY ? undefined : child.kill(sig));
-  const stopForwarding = io.onSignal?.(forward) ?? (() => undefined);
-  void ended.then(stopForwarding);
+  if (stoppedBy) {
+    pass(child, stoppedBy);
+    letGo(child, end);
+  }
   if (!inherit) feedStdin(child.stdin!, io);
-  const merged = mergeOutput(child.stdout!, child.stderr!, io);
+  const kept = new HeadAndTail(merged.input, maxBytes);
 
   const command = argv.map(shellQuote).join(' ');
-  const source: Promise<Source> = ended.then((e) => ({ command, exit_code: e.code, ...(e.signal ? { signal: e.signal } : {}) }));
+  const whole = Promise.all([end, kept.done]);
+  const source: Promise<Source> = whole.then(([e]) => {
+    const incomplete = [stoppedBy && stoppedNote(stoppedBy), kept.cut && cutNote(kept)].filter(Boolean).join('; ');
+    return { command, exit_code: e.code, ...(e.signal ? { signal: e.signal } : {}), ...(incomplete ? { incomplete } : {}) };
+  });
+  const streams = Promise.all([merged.streams, kept.done]).then(([f]) => f && kept.keptFields(f));
+  const extra = {
+    operation: o.operation ?? basename(file),
+    source,
+    streams,
+    // read once the output has ended: a cut output is stored even when small, its descriptor saying so
+    get force() {
+      return !!o.force || stoppedBy !== null || kept.cut;
+    },
+  };
   try {
-    await runOffload(merged.input, o, io, { operation: o.operation ?? basename(file), source, streams: merged.streams }, merged.split);
+    await runOffload(kept, o, io, extra, merged.split);
   } finally {
+    stopForwarding();
     // Normally read to the end already; after a failure this makes the command stop on a closed pipe rather than
     // block on a full one.
     child.stdout!.destroy();
     child.stderr!.destroy();
   }
-  return shellStatus(await ended);
+  return shellStatus(await end);
+}
+
+/** After a signal and the command's end, how long processes it left may keep the output open. */
+const STRAGGLER_MS = 1000;
+
+/** What the descriptor says of an output cut by a signal. */
+function stoppedNote(sig: NodeJS.Signals): string {
+  return `lro run was stopped by ${sig} (passed on to the command and the processes it started): this is what they printed until then`;
+}
+
+/** What the descriptor says of an output past --max-bytes. */
+function cutNote(k: HeadAndTail): string {
+  const tailFrom = k.headLines + 1;
+  return (
+    `the output passed --max-bytes ${formatBytes(k.maxBytes)}: kept are its first ${formatBytes(k.headBytes)} (lines 1-${k.headLines}) and its last ` +
+    `${formatBytes(k.tailBytes)} (from line ${tailFrom} on); the ${formatBytes(k.droppedBytes)} between (${formatCount(k.droppedLines)} lines) were not kept`
+  );
+}
+
+/** --max-bytes: a size (500MB, 2GB), more than 0. */
+function parseMaxBytes(text: string): number {
+  const n = parseSize(text, '--max-bytes');
+  if (n < 1) throw new UsageError(`invalid --max-bytes '${text}': must be more than 0`);
+  return n;
+}
+
+/** The cap without --max-bytes: 4 GB, or a quarter of the space free where the store is when less (16 MB at least). */
+export function defaultMaxBytes(storeDir: string): number {
+  let free = Infinity;
+  for (let dir = storeDir; ; dir = dirname(dir)) {
+    try {
+      const fs = statfsSync(dir);
+      free = fs.bavail * fs.bsize;
+      break;
+    } catch {
+      if (dirname(dir) === dir) break; // the store is made later; its nearest folder that exists says
+    }
+  }
+  return Math.max(MIN_DEFAULT_MAX_BYTES, Math.min(DEFAULT_MAX_BYTES, Math.floor(free / 4)));
+}
+const DEFAULT_MAX_BYTES = 4e9;
+const MIN_DEFAULT_MAX_BYTES = 16e6;
+
+/**
+ * Sends sig to pid and to every process it started, as found now (their parents, from /proc on Linux, from ps
+ * elsewhere): taken first, so that a child's children are found before its end hands them to init.
+ */
+function signalTree(pid: number, sig: NodeJS.Signals): void {
+  const all = [pid, ...descendants(pid)];
+  for (const p of all) {
+    try {
+      process.kill(p, sig);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** The processes started by pid, and theirs, as they are now. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [p, parent] of parents()) {
+    const list = children.get(parent);
+    if (list) list.push(p);
+    else children.set(parent, [p]);
+  }
+  const out: number[] = [];
+  for (let i = -1, at = pid; ; at = out[++i]) {
+    for (const c of children.get(at) ?? []) if (!out.includes(c)) out.push(c);
+    if (i + 1 >= out.length) return out;
+  }
+}
+
+/** [pid, parent pid] of every process this user can see. */
+function parents(): [number, number][] {
+  const out: [number, number][] = [];
+  if (process.platform === 'linux') {
+    let names: string[] = [];
+    try {
+      names = readdirSync('/proc');
+    } catch {
+      return out;
+    }
+    for (const name of names) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+        // pid (comm) state ppid ...: comm may hold spaces and parentheses, so it is read from the last ')'
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (ppid > 0) out.push([Number(name), ppid]);
+      } catch {
+        // ended meanwhile
+      }
+    }
+    return out;
+  }
+  try {
+    const text = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
+    for (const line of text.split('\n')) {
+      const [p, parent] = line.trim().split(/\s+/).map(Number);
+      if (p > 0 && parent > 0) out.push([p, parent]);
+    }
+  } catch {
+    // no ps: the command alone is signalled
+  }
+  return out;
 }
 
 /** The command's output as one input, and what the offload needs to tell its streams apart. */
@@ -87,7 +250,7 @@ interface MergedOutput {
   /** Which records came from stderr, once both streams ended (null: stderr was not merged). */
   streams: Promise<StreamFields | null>;
   /** The output handed back unstored, split into what each stream printed. */
-  split: (content: Buffer) => Record<StreamName, Buffer>;
+  split: (content: Buffer) => SplitOutput;
 }
 
 /**
@@ -137,10 +300,11 @@ function mergeOutput(stdout: Readable, stderr: Readable, io: IO): MergedOutput {
   });
   void Promise.all([stdoutDone, stderrDone]).then(() => merger.end('stderr'));
   const streams = Promise.all([stdoutDone, stderrDone]).then(() => (mode === 'merge' ? merger.fields() : null));
-  const split = (content: Buffer) => {
+  const split = (content: Buffer): SplitOutput => {
     if (mode !== 'merge') return { stdout: content, stderr: Buffer.alloc(0) };
     const parts = merger.splitLines(content);
-    return live ? { stdout: parts.stdout, stderr: Buffer.alloc(0) } : parts;
+    // written back in the order the lines came (2>&1 into a file, or a harness that reads both, shows that order)
+    return live ? { stdout: parts.stdout, stderr: Buffer.alloc(0) } : { ...parts, inOrder: merger.segments(content) };
   };
   return { input: merger, streams, split };
 }
@@ -160,13 +324,19 @@ function feedStdin(stdin: NodeJS.WritableStream, io: IO): void {
 }
 
 /** `lro run`. */
-export const runCommand: CommandDef<OffloadCliOptions & { command: string[] }> = {
+export const runCommand: CommandDef<RunCliOptions & { command: string[] }> = {
   name: 'run',
   description: "run a command (no shell) and offload its stdout and stderr like `lro offload`; lro exits with the command's status",
   arguments: [{ name: 'command', variadic: true, description: 'the command and its arguments (put -- before it)', complete: 'command' }],
   passThrough: true,
   usage: '[offload options] -- <command> [args...]',
-  options: offloadOptionDefs('the command name'),
+  options: [
+    ...offloadOptionDefs('the command name'),
+    {
+      flags: '--max-bytes <size>',
+      description: 'keep at most this much of the output: its start and its last part (default: 4GB, or a quarter of the free space where the store is)',
+    },
+  ],
   examples: [
     'lro run -- npm test                          the test output, or a descriptor saying the tests failed and where',
     'lro run --descriptor text -- kubectl get pods -A -o json',
@@ -178,7 +348,10 @@ stderr are offloaded together, line by line as they came (the header lists the s
 comes. A stdout that begins as binary is stored alone and its stderr passes through. The header and the
 descriptor record source: {command, exit_code} (and signal when it was killed).
 Exit status: the command's own; 128+n if a signal n killed it; 127 if the command is not found, 126 if it cannot
-be executed; 2 for lro's own errors. SIGINT, SIGTERM and SIGHUP are passed on to the command (Ctrl-C on a terminal
-reaches it directly).`,
+be executed; 2 for lro's own errors. SIGINT, SIGTERM and SIGHUP are passed on to the command and the processes it
+started (Ctrl-C on a terminal reaches them directly); what they printed until then is stored, marked INCOMPLETE,
+and lro ends once the command has (its children get a second to let go of the output). Past --max-bytes, only the
+output's start and its last part (16 MB at most, a quarter of the cap) are kept, the descriptor saying which
+lines: a command that never stops printing cannot fill the disk.`,
   run: ({ command, ...o }, io) => runRun(command, o, io),
 };

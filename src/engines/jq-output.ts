@@ -99,6 +99,13 @@ export class BudgetedLines {
     return this.write(Buffer.from(s));
   }
 
+  /** Bytes of an output known not to fit (a call stopped past the budget): false once cut, checked now. */
+  writeStopped(bytes: Uint8Array): boolean {
+    if (!this.write(bytes)) return false;
+    this.nextCheck = 0;
+    return this.partialFits();
+  }
+
   /** The end of the output: its last line, if it had no newline. */
   end(): boolean {
     if (this.pendingBytes === 0 && !this.skippingLine) return true;

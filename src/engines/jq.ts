@@ -8,10 +8,11 @@
 // for a call it declines.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import type { Jq } from 'jq-wasm';
 import { boundedMessage, EXIT, LroError, UsageError } from '../errors.js';
-import { runWatched } from '../watchdog.js';
+import { runWatched, Stalled } from '../watchdog.js';
 import { FormatError, serializeHeader, type Header } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { invalidSet } from '../format/record-text.js';
@@ -22,6 +23,7 @@ import { shellQuote } from '../describe/shell.js';
 import { formatCount } from '../units.js';
 import { BudgetedLines, StopJq, TrialOutput, type Cut, type StdoutWatch } from './jq-output.js';
 import { runFast } from './jq-fast.js';
+import { setV8Flags } from '../v8-flags.js';
 
 export interface JqSpec {
   filter: string;
@@ -192,6 +194,11 @@ class JqRun {
   private skippedInvalid = 0;
   /** The exit code, once a batch has ended the run (jq refused the filter, or the output was cut). */
   private stopped: number | null = null;
+  /** Calls in which the engine died, and the seconds spent in calls that died or were stopped (run again). */
+  private deaths = 0;
+  private lostSeconds = 0;
+  /** The range of records the last call was given, for the message when the run's allowance is spent. */
+  private what = 'the records';
 
   constructor(
     private readonly rf: ResultFile,
@@ -215,6 +222,7 @@ class JqRun {
     const numbers: number[] = []; // record number of each input line
     const { input, what } = spec.header ? { input: serializeHeader(this.h), what: 'the header' } : await this.recordsInRange(numbers);
     const lines = this.lines();
+    this.what = what;
     const c = await this.call(input, [...(spec.slurp && !spec.header ? ['-s'] : []), ...(spec.nullInput ? ['-n'] : [])], lines.watch);
     if (!c) throw this.tooBig(what);
     const first = spec.header ? 0 : 1;
@@ -279,10 +287,23 @@ class JqRun {
   private async runBatch(items: Item[]): Promise<boolean> {
     if (items.length === 1) return this.runRecord(items[0]);
     const trial = new TrialOutput(this.budget);
+    this.what = `records ${formatRange(items[0].n, items[items.length - 1].n)}`;
     const c = await this.call(jqInput(items.map((i) => i.line)), [], trial.watch);
-    if (!c) return this.split(items, items.length >> 1);
-    // stopped past the budget: the output that did not fit came from the records jq had read
-    if (!('result' in c)) return this.split(items, recordsRead(items, c.inputRead));
+    // The engine died (memory, stack). The first time, the first record alone tells a filter that fails on any
+    // record (`[range(1e9)]`: one more call, not a bisection of a dozen calls of up to an engine's memory and the
+    // allowance each); after that, the record that kills it is looked for by halves, within the run's allowance.
+    if (!c) return this.deaths === 1 ? (await this.runRecord(items[0])) && this.runBatch(items.slice(1)) : this.split(items, items.length >> 1);
+    if (!('result' in c)) {
+      // stopped past the budget. Its first line alone does not fit (`"x" * 1e9`): the output is cut there, this
+      // call's lines counted from its first record, as a record's own would be (no search by halves that makes
+      // the huge line again on every call). Else the output that did not fit came from the records jq had read.
+      const text = trial.text();
+      if (this.skip.lines === 0 && !text.includes('\n')) {
+        const lines = this.lines();
+        if (!lines.writeStopped(Buffer.from(text))) return this.settle(c, items[0].n, lines);
+      }
+      return this.split(items, recordsRead(items, c.inputRead));
+    }
     const r = c.result;
     unreadableInput(r, (line) => items[line - 1]?.n);
     if (r.exitCode === 2 || r.exitCode === 3) {
@@ -299,6 +320,7 @@ class JqRun {
   /** One record, its output taken into the budget as jq writes it (and jq stopped where the budget runs out). */
   private async runRecord(item: Item): Promise<boolean> {
     const lines = this.lines();
+    this.what = `record ${item.n}`;
     const c = await this.call(jqInput([item.line]), [], lines.watch);
     if (!c) throw this.tooBig(`record ${item.n}`);
     if ('result' in c) {
@@ -352,20 +374,51 @@ class JqRun {
     this.engine ??= await this.load();
     const raw = this.engine.raw as JqRaw;
     const run = () => raw(input, program, args, watch);
+    // Calls that die or are stopped (and run again on fewer records) share one allowance: each may take up to
+    // the engine's memory and the allowance, and a search by halves takes a dozen of them.
+    const allowance = io.stallSeconds === undefined ? undefined : Math.max(0.05, io.stallSeconds - this.lostSeconds);
+    const started = performance.now();
     try {
-      return { result: quietly(() => (io.stallSeconds === undefined ? run() : runWatched(run, io.stallSeconds, this.stalled))) };
+      return { result: quietly(() => (allowance === undefined ? run() : runWatched(run, allowance, this.stalled))) };
     } catch (e) {
       // stopped mid-write or dead: the instance holds a half-done run of jq, so nothing else runs on it
       if (e instanceof StopJq) {
-        this.engine = null;
+        this.dropEngine(started);
         return { inputRead: e.inputRead, stderr: (e as { stderr?: string }).stderr ?? '' };
       }
       if (engineFailure(e)) {
-        this.engine = null;
+        this.deaths++;
+        this.dropEngine(started);
         return null;
+      }
+      if (e instanceof Stalled) {
+        this.engine = null;
+        // the rest of an allowance that calls which died or were stopped had spent most of
+        if (this.lostSeconds > 0) {
+          this.lostSeconds += (performance.now() - started) / 1000;
+          throw this.allowanceSpent();
+        }
       }
       throw e;
     }
+  }
+
+  /**
+   * The engine after a call that died or was stopped: never used again, its memory (up to the engine's cap) given
+   * back before another is loaded, and the call's time taken from the run's allowance (past it: the run ends).
+   */
+  private dropEngine(started: number): void {
+    this.engine = null;
+    releaseEngineMemory();
+    this.lostSeconds += (performance.now() - started) / 1000;
+    const { stallSeconds } = this.io;
+    if (stallSeconds !== undefined && this.lostSeconds >= stallSeconds) throw this.allowanceSpent();
+  }
+
+  private allowanceSpent(): Stalled {
+    return new Stalled(
+      `jq ran out of memory or stack, or past the output budget, in calls that together took ${this.lostSeconds.toFixed(1)} s, the --timeout (${this.io.stallSeconds} s), the last on ${this.what}: check the filter (one that builds huge values?), or narrow the input with --records or lro grep first`,
+    );
   }
 
   private tooBig(what: string): LroError {
@@ -470,3 +523,20 @@ function exitStatusAfter(c: NonNullable<Called>, lines: BudgetedLines, before: n
   const last = lines.taken.at(-1)?.trim();
   return last === undefined ? before : last === 'false' || last === 'null' ? 1 : 0;
 }
+
+/**
+ * A dropped engine's memory (WebAssembly memory, up to the engine's 1 GB cap, outside V8's heap limits) goes back
+ * only when V8 collects the instance, which it does not hurry to do: a run that lost a few engines in a row held
+ * them all (4.9 GB resident). So once the process is past RELEASE_ABOVE, a full collection is asked for (V8's gc
+ * function, exposed for this, about 10 ms; never in a run that loses no engine).
+ */
+function releaseEngineMemory(): void {
+  if (process.memoryUsage.rss() < RELEASE_ABOVE) return;
+  if (!collect) {
+    setV8Flags('--expose-gc');
+    collect = runInNewContext('gc') as () => void;
+  }
+  collect();
+}
+const RELEASE_ABOVE = 256 << 20;
+let collect: (() => void) | undefined;

@@ -4,11 +4,13 @@
 // stream. A line belongs to the stream that began it; a stream that ends without a final newline has what the other
 // prints next joined to its last line (as `2>&1` into a file would give).
 import { countNewlines } from '../search/scan.js';
-import { formatRuns, RunBuilder, type StreamFields, type StreamName } from '../format/streams.js';
+import { formatRuns, parseRuns, RunBuilder, type StreamFields, type StreamName } from '../format/streams.js';
 
 const other = (s: StreamName): StreamName => (s === 'stdout' ? 'stderr' : 'stdout');
 /** Bytes merged but not yet taken above which the producer is asked to pause (see push). */
 const QUEUE_LIMIT = 4 << 20;
+/** Waiting buffers taken together, up to about this many bytes. */
+const TAKE_BYTES = 1 << 20;
 /**
  * Bytes of a stream held while the other stays in the middle of a line, above which they go out anyway, into that
  * line (a progress bar redrawn with \r on stderr while stdout prints a build log would else hold the whole log in
@@ -79,24 +81,50 @@ export class StreamMerger implements AsyncIterable<Buffer> {
   /** Which stream each line of `merged` (the merged output, or its first bytes) came from. */
   splitLines(merged: Buffer): Record<StreamName, Buffer> {
     const parts: Record<StreamName, Buffer[]> = { stdout: [], stderr: [] };
+    for (const [s, b] of this.segments(merged)) parts[s].push(b);
+    return { stdout: Buffer.concat(parts.stdout), stderr: Buffer.concat(parts.stderr) };
+  }
+
+  /**
+   * `merged` cut where it passes from one stream to the other, in order: written so to stdout and stderr, a
+   * small output keeps the order it came in (as 2>&1 into one terminal or file shows it).
+   */
+  segments(merged: Buffer): [StreamName, Buffer][] {
+    const out: [StreamName, Buffer][] = [];
     const runs = this.stderr.runs;
     let run = 0;
     let n = 1;
+    let from = 0;
+    let current: StreamName = 'stdout';
     for (let at = 0; at < merged.length; n++) {
       const nl = merged.indexOf(0x0a, at);
       const end = nl < 0 ? merged.length : nl + 1;
       while (run < runs.length && runs[run][1] < n) run++;
-      const fromStderr = run < runs.length && runs[run][0] <= n;
-      parts[fromStderr ? 'stderr' : 'stdout'].push(merged.subarray(at, end));
+      const s: StreamName = run < runs.length && runs[run][0] <= n ? 'stderr' : 'stdout';
+      if (s !== current) {
+        if (at > from) out.push([current, merged.subarray(from, at)]);
+        current = s;
+        from = at;
+      }
       at = end;
     }
-    return { stdout: Buffer.concat(parts.stdout), stderr: Buffer.concat(parts.stderr) };
+    if (merged.length > from) out.push([current, merged.subarray(from)]);
+    return out;
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
     for (;;) {
       if (this.taken < this.out.length) {
-        const b = this.out[this.taken++];
+        // what waits is taken at once, as one buffer: a command that prints a line at a time is read as it prints
+        // (the order of its two streams is seen as it comes) only if the reader keeps up, and a buffer per line
+        // costs the offload a step each
+        let b = this.out[this.taken++];
+        if (this.taken < this.out.length) {
+          const parts = [b];
+          let size = b.length;
+          while (this.taken < this.out.length && size < TAKE_BYTES) size += (parts[parts.length] = this.out[this.taken++]).length;
+          b = Buffer.concat(parts, size);
+        }
         if (this.taken === this.out.length) {
           this.out = [];
           this.taken = 0;
@@ -183,3 +211,143 @@ export class StreamMerger implements AsyncIterable<Buffer> {
     }
   }
 }
+
+/**
+ * A merged output kept within `maxBytes`: its first bytes (to the end of the line that passes `maxBytes -
+ * tailBytes`, or 1 MB past it at most) go on as they come; after them only the last `tailBytes` are held, in
+ * memory, and go on at the end, from the first line that begins among them. What is between is dropped and
+ * counted, so a command that never stops printing cannot fill the disk (`lro run --max-bytes`).
+ */
+export class HeadAndTail implements AsyncIterable<Buffer> {
+  /** Lines (newlines) in the head, and bytes and lines dropped after it (0 while nothing was). */
+  headLines = 0;
+  headBytes = 0;
+  droppedBytes = 0;
+  droppedLines = 0;
+  tailBytes = 0;
+  private readonly tail: Buffer[] = [];
+  private held = 0;
+  /** Settled once the output has been taken to its end (the figures above are final then). */
+  readonly done: Promise<void>;
+  private finished!: () => void;
+
+  constructor(
+    private readonly source: AsyncIterable<Buffer>,
+    readonly maxBytes: number,
+    private readonly keepTail: number = Math.min(TAIL_BYTES, Math.floor(maxBytes / 4)),
+  ) {
+    this.done = new Promise((resolve) => (this.finished = resolve));
+  }
+
+  /** Whether anything was dropped. */
+  get cut(): boolean {
+    return this.droppedBytes > 0;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    try {
+      yield* this.take();
+    } finally {
+      this.finished();
+    }
+  }
+
+  private async *take(): AsyncGenerator<Buffer> {
+    // the head may go on to the end of its last line, by at most `slack` bytes the tail then gives up: no more
+    // than maxBytes in all
+    const slack = Math.min(LINE_SLACK, Math.floor(this.keepTail / 8));
+    const headLimit = this.maxBytes - this.keepTail;
+    let inHead = true;
+    for await (const chunk of this.source) {
+      if (inHead) {
+        const room = headLimit - this.headBytes;
+        if (chunk.length <= room) {
+          yield this.head(chunk);
+          continue;
+        }
+        // the head ends at the end of the line that passes its limit, if that comes soon
+        const nl = chunk.indexOf(0x0a, Math.max(0, room));
+        const end = nl >= 0 && nl - room < slack ? nl + 1 : Math.max(0, room);
+        if (end > 0) yield this.head(chunk.subarray(0, end));
+        inHead = false;
+        this.keep(chunk.subarray(end));
+      } else this.keep(chunk);
+    }
+    if (inHead) return;
+    // the tail from the first line that begins in it (the bytes before are the end of a dropped line)
+    let rest = Buffer.concat(this.tail, this.held);
+    const room = this.maxBytes - this.headBytes;
+    if (rest.length > room) {
+      this.drop(rest.subarray(0, rest.length - room));
+      rest = rest.subarray(rest.length - room);
+    }
+    if (this.droppedBytes > 0) {
+      const nl = rest.indexOf(0x0a);
+      if (nl >= 0 && nl < rest.length - 1) {
+        this.drop(rest.subarray(0, nl + 1));
+        rest = rest.subarray(nl + 1);
+      }
+    }
+    this.tailBytes = rest.length;
+    if (rest.length) yield rest;
+  }
+
+  /**
+   * Stream information of the whole output for what was kept: stderr records among the dropped lines go, those
+   * after them are renumbered.
+   */
+  keptFields(f: StreamFields): StreamFields {
+    if (!this.cut) return f;
+    const from = this.headLines; // lines up to here kept as they are
+    const gap = this.droppedLines;
+    const runs: [number, number][] = [];
+    let count = 0;
+    for (const [a, b] of parseRuns(f.stderr_records, Number.MAX_SAFE_INTEGER)) {
+      for (const [x, y] of [
+        [a, Math.min(b, from)],
+        [Math.max(a, from + gap + 1) - gap, b - gap],
+      ]) {
+        if (y < x) continue;
+        const last = runs[runs.length - 1];
+        if (last && last[1] === x - 1) last[1] = y;
+        else runs.push([x, y]);
+        count += y - x + 1;
+      }
+    }
+    return { stderr_lines: count, stderr_records: formatRuns(runs) };
+  }
+
+  private head(b: Buffer): Buffer {
+    this.headBytes += b.length;
+    this.headLines += countNewlines(b, 0, b.length);
+    return b;
+  }
+
+  /** Holds b in the tail, dropping the oldest chunks the tail no longer needs. */
+  private keep(b: Buffer): void {
+    if (b.length === 0) return;
+    this.tail.push(b);
+    this.held += b.length;
+    while (this.tail.length > 1 && this.held - this.tail[0].length >= this.keepTail) {
+      const old = this.tail.shift()!;
+      this.held -= old.length;
+      this.drop(old);
+    }
+    if (this.tail.length === 1 && this.held > 2 * this.keepTail) {
+      // one huge chunk: only its end is held
+      const only = this.tail[0];
+      this.drop(only.subarray(0, only.length - this.keepTail));
+      this.tail[0] = only.subarray(only.length - this.keepTail);
+      this.held = this.keepTail;
+    }
+  }
+
+  private drop(b: Buffer): void {
+    this.droppedBytes += b.length;
+    this.droppedLines += countNewlines(b, 0, b.length);
+  }
+}
+
+/** The tail held at most (memory), and how far past the head's limit its last line may go to end there. */
+const TAIL_BYTES = 16 << 20;
+const LINE_SLACK = 1 << 20;

@@ -207,6 +207,45 @@ describe('lro jq', () => {
     expect(rep.stderr).toMatch(/^lro: /);
   });
 
+  // A filter that allocates rather than loops, over many records: each call that died (or was stopped past the
+  // budget) was run again on half its records, a dozen calls of up to the engine's memory and the timeout each
+  // (`[range(1e9)]` 77-90 s, `def f: [f]; f` 53 s, `"x" * 1e9` 32-38 s and 4.9 GB resident).
+  describe('a filter that allocates, over many records', () => {
+    let id: string;
+    beforeAll(async () => {
+      const input = Array.from({ length: 50_000 }, (_, i) => JSON.stringify({ i: i + 1, s: 'some text' })).join('\n');
+      id = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input, env })).out).id;
+    });
+
+    it('dies on every record: one line naming the first, after two calls', async () => {
+      const start = Date.now();
+      const r = await lro(['jq', id, 'def f: [f]; f', '--timeout', '60'], { env, timeout: 120_000 });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^lro: jq ran out of memory or stack on record 1 \(.*\n$/);
+      expect(Date.now() - start).toBeLessThan(20_000); // 2 calls of about 1.5 s; before, a dozen
+    });
+
+    it('dies on one record deep in: the calls that died share one allowance, the --timeout', async () => {
+      const start = Date.now();
+      // (in the second batch: the first is printed before; a call dies after about 1.5 s, or more under load)
+      const filter = 'if .i == 15000 then def f: [f]; f else .i end | select(. == 1)';
+      const r = await lro(['jq', id, filter, '--timeout', '4'], { env, timeout: 120_000 });
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('1\n');
+      expect(r.stderr).toMatch(/^lro: (jq ran out of memory or stack, or past the output budget, in calls that together took [\d.]+ s, the --timeout \(4 s\), the last on records? [\d:]+|the jq filter ran 4 s without finishing .*): check the filter/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(Date.now() - start).toBeLessThan(12_000); // the 4 s and the engine's start; before, 16 calls
+    });
+
+    it('makes one huge line: cut in the call that made it, not looked for by halves', async () => {
+      const start = Date.now();
+      const r = await lro(['jq', id, 'if .i == 2 then "x" * 1e9 else empty end'], { env, timeout: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(Date.now() - start).toBeLessThan(10_000); // one call of about 1.5 s; before, 7 calls of 1 GB each
+      expect(r.out).toMatch(/^"x{100,}…\n\[lro: this output line has at least [\d,]+ characters, more than --max-tokens 2000 allows .*--records 1: --skip-lines 1\]\n$/);
+    });
+  });
+
   it('skips the non-JSON lines of a jsonl result, saying so', async () => {
     const d = JSON.parse((await lro(['offload', '--force'], { input: '{"a":1}\n{"a":2}\ngarbage\n{"a":3}\n{"a":4}\n', env })).out);
     const r = await lro(['jq', d.id, '-c', '.a'], { env });

@@ -1,7 +1,7 @@
 // End-to-end: `lro run -- CMD`: exit statuses as a shell gives them, stdout and stderr offloaded together,
 // the command and its status recorded in the header and the descriptor, signals passed on.
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, lro, ls, tempDir } from '../helpers/cli.js';
@@ -151,6 +151,21 @@ describe('lro run: stdout and stderr are offloaded together', () => {
   });
 });
 
+/** Whether a process runs (not ended; a zombie that no init reaped, as in some containers, has ended). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true; // no /proc: kill(0) is all there is
+  }
+}
+
 /** Spawns lro and resolves `seen` once the file `ready` exists (the command made it). */
 function spawnUntil(args: string[], ready: string) {
   const child = spawn(node, [BIN, ...args], { env: { PATH: process.env.PATH, LRO_DIR: store }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -193,7 +208,99 @@ describe('lro run: real time and signals', () => {
       p.child.kill(sig);
       const r = await p.closed;
       expect(r.code).toBe(code);
-      expect(p.out()).toBe(`got ${sig}\n`);
+      // what came until the signal is stored, however small, marked as cut (the next call may never come)
+      const d = JSON.parse(p.out());
+      expect(d.summary.source).toMatchObject({ exit_code: code, incomplete: expect.stringContaining(`lro run was stopped by ${sig}`) });
+      expect(d.preview.head).toEqual([`1: got ${sig}`]);
     }
+  });
+
+  // Before: lro waited for the end of every process that held the command's output open (a grandchild sleeping
+  // 45 s after a SIGTERM: 45 s), and SIGHUP killed lro with nothing stored and the command left running.
+  it('passes the signal to the processes the command started too, and ends promptly with what came stored', async () => {
+    for (const [sig, code] of [
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const) {
+      const ready = join(root, `ready-tree-${sig}`);
+      const pids = join(root, `pids-${sig}`);
+      // two sleeping grandchildren holding the pipes, one of them ignoring the signal (it holds them to its end)
+      const script = `sleep 60 & echo $! > ${pids}; (trap "" ${sig.slice(3)}; exec sleep 60) & echo $! >> ${pids}; echo started; echo warming up >&2; touch ${ready}; wait`;
+      const p = spawnUntil(['run', '--', 'sh', '-c', script], ready);
+      await p.seen;
+      const start = Date.now();
+      p.child.kill(sig);
+      const r = await p.closed;
+      expect(Date.now() - start, sig).toBeLessThan(8_000); // the command at once, the one ignoring it 1 s later
+      expect(r.code).toBe(code);
+      const d = JSON.parse(p.out());
+      expect(d.summary.source.incomplete).toMatch(new RegExp(`^lro run was stopped by ${sig} \\(passed on to the command and the processes it started\\)`));
+      expect(d.preview.head).toEqual(['1: started', '2: warming up']);
+      const [first, second] = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+      expect(running(first), 'the grandchild got the signal').toBe(false);
+      process.kill(second, 'SIGKILL'); // the one that ignored it
+    }
+  });
+});
+
+describe('lro run: order and size', () => {
+  /** Runs lro with stdout and stderr into one file (as 2>&1 does), and gives back that file. */
+  function together(args: string[]): Promise<{ code: number | null; text: string }> {
+    const file = join(root, `together-${Date.now()}-${Math.random()}`);
+    const fd = openSync(file, 'w');
+    const child = spawn(node, [BIN, ...args], { env: { PATH: process.env.PATH, LRO_DIR: store }, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    return new Promise((resolve) => child.on('close', (code) => resolve({ code, text: readFileSync(file, 'utf8') })));
+  }
+  /**
+   * n pairs of lines, stdout then stderr, each written at once with a pause after it, from half a second on (the
+   * order of what waits in both pipes while lro starts is lost: it is read from two pipes).
+   */
+  const pairs = (n: number, pauseMs: number) =>
+    js(
+      'const fs = require("fs"); const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); sleep(500);' +
+        `for (let i = 0; i < ${n}; i++) { fs.writeSync(1, "out " + i + "\\n"); sleep(${pauseMs}); fs.writeSync(2, "err " + i + "\\n"); sleep(${pauseMs}); }`,
+    );
+  const inOrder = (text: string) => {
+    const lines = text.trimEnd().split('\n');
+    let ok = 0;
+    for (let j = 0; j + 1 < lines.length; j += 2) if (lines[j] === `out ${j / 2}` && lines[j + 1] === `err ${j / 2}`) ok++;
+    return ok;
+  };
+
+  // before: all of stderr, then all of stdout
+  it('gives a small output back in the order its lines came, stdout and stderr', async () => {
+    const r = await together(['run', ...pairs(20, 20)]);
+    expect(r.code).toBe(0);
+    expect(inOrder(r.text), r.text).toBe(20);
+  });
+
+  it('stores a large output in the order its lines came', async () => {
+    const r = await lro(['run', ...pairs(1500, 1)], { env: env(), timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const both = await lro(['cat', JSON.parse(r.out).id, '--stream', 'both'], { env: env() });
+    // (a pause of 1 ms per line: lro reads each as it comes, but a loaded machine may hold lro back a moment)
+    expect(inOrder(both.out)).toBeGreaterThanOrEqual(1400);
+  });
+
+  // before: no cap; a command that never stopped printing filled the disk
+  it('keeps the start and the end of an output past --max-bytes, and says so', async () => {
+    const r = await lro(['run', '--max-bytes', '200kB', '--', 'sh', '-c', 'seq 1 500000; echo done >&2'], { env: env(), timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const d = JSON.parse(r.out);
+    expect(d.summary.bytes).toBeLessThanOrEqual(200_000);
+    const m = /^the output passed --max-bytes 200 kB: kept are its first [\d.]+ kB \(lines 1-(\d+)\) and its last [\d.]+ kB \(from line (\d+) on\); the [\d.]+ MB between \(([\d,]+) lines\) were not kept$/.exec(d.summary.source.incomplete);
+    expect(m, d.summary.source.incomplete).not.toBeNull();
+    const head = Number(m![1]);
+    const dropped = Number(m![3].replace(/,/g, ''));
+    const lines = (await lro(['cat', d.id, '--stream', 'both'], { env: env() })).out.trimEnd().split('\n');
+    expect(lines.slice(0, head)).toEqual(Array.from({ length: head }, (_, i) => String(i + 1)));
+    expect(lines[head]).toBe(String(head + dropped + 1));
+    expect(lines.at(-2)).toBe('500000');
+    expect(lines.at(-1)).toBe('done');
+    expect((await lro(['read', d.id, '--stream', 'stderr'], { env: env() })).out).toMatch(new RegExp(`^${lines.length}: done\n`));
+    const bad = await lro(['run', '--max-bytes', 'lots', '--', 'true'], { env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^lro: invalid --max-bytes 'lots'/);
   });
 });

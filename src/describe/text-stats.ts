@@ -1,7 +1,7 @@
 // What a descriptor says about text: the first and last lines, the lines that look like errors (with their
 // line numbers; errors are often at the end), and how many lines carry each log level. Fed the same bytes as
 // the text encoder, in one pass, with bounded memory.
-import { ErrorLines } from './error-lines.js';
+import { ErrorLines, failureWord } from './error-lines.js';
 import { LineTemplates, type TemplateStats } from './line-templates.js';
 import { startKind, type KindCounter, type KindFacts } from './kinds/index.js';
 
@@ -37,9 +37,8 @@ export interface TextStats {
   timestamped?: number;
 }
 
-/** Words that make a line "look like an error". */
+/** The words that make a line a candidate error line (see error-lines.ts: failureWord decides). */
 export const ERROR_PATTERN = 'error|fail|fatal|exception|panic|traceback|critical|denied|refused|segfault|abort';
-const ERROR_RE = new RegExp(ERROR_PATTERN, 'gi');
 const LEVEL_WORDS = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE';
 const LEVEL_BRACKETED = 'trace|debug|info|notice|warn|warning|error|crit|alert|emerg|fatal';
 /** A log level in a line: an upper-case word (group 1) or a bracketed lower-case one (group 2). */
@@ -329,10 +328,7 @@ export class TextAnalyzer {
   private scanRest(bytes: Buffer): void {
     if (this.restWord !== null && this.restLevel !== null) return;
     const window = this.restTail + bytes.toString('latin1');
-    if (this.restWord === null) {
-      ERROR_RE.lastIndex = 0;
-      this.restWord = ERROR_RE.exec(window)?.[0] ?? null;
-    }
+    if (this.restWord === null) this.restWord = failureWord(window);
     if (this.restLevel === null) {
       LEVEL_RE.lastIndex = 1; // a match at 0 could start mid-word; one there was seen in the previous window
       const m = LEVEL_RE.exec(window);
@@ -354,9 +350,7 @@ export class TextAnalyzer {
     this.tail.push({ line: n, bytes: line });
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     const text = line.toString('latin1');
-    ERROR_RE.lastIndex = 0;
-    const m = ERROR_RE.exec(text);
-    const word = m?.[0] ?? this.restWord;
+    const word = failureWord(text) ?? this.restWord;
     if (word) this.error(line, n, word);
     if (n <= LEVEL_SCAN_LINES && this.countLevels(text) === 0 && this.restLevel) this.addLevel(this.restLevel.level, this.restLevel.form);
     this.templates.line(line, n);

@@ -86,7 +86,8 @@ save('whole', 'git-log-stat.txt', '`git log --stat` of a history of 800 commits 
 save('whole', 'git-log-p.txt', '`git log -p -n 400` of the same history', git(['log', '-p', '-n', '400']).stdout, { gzip: true, max: 1_500_000 });
 
 // --- listings, paths, sizes ----------------------------------------------------------------------------------
-save('whole', 'ls-laR-usr-lib.txt', '`ls -laR /usr/lib`, first 1.5 MB', run('ls', ['-laR', '/usr/lib']), { gzip: true, max: 1_500_000 });
+// (the JDKs' largest files come after the first 256 KB)
+save('whole', 'ls-laR.txt', '`ls -laR /usr/share/doc; ls -laR /usr/lib/jvm`, first 1.5 MB', run('sh', ['-c', 'ls -laR /usr/share/doc; ls -laR /usr/lib/jvm']), { gzip: true, max: 1_500_000 });
 save('whole', 'find-usr-share.txt', '`find /usr/share`, first 1.5 MB', run('find', ['/usr/share']), { gzip: true, max: 1_500_000 });
 save('whole', 'du-a-usr-share.tsv', '`du -a /usr/share`, first 1 MB', run('du', ['-a', '/usr/share']), { gzip: true, max: 1_000_000 });
 

@@ -78,9 +78,16 @@ export class TopCounts {
     return this.counts;
   }
 
-  /** The n largest, most frequent first. */
+  /**
+   * The n largest, most frequent first, and the sum of the others as "(others)" while the counts are exact (a
+   * list cut short is not read as all of them).
+   */
   top(n: number): Record<string, number> {
-    return topCounts(this.counts, n);
+    const shown = topCounts(this.counts, n);
+    if (!this.exact || this.counts.size <= n) return shown;
+    let rest = 0;
+    for (const [k, v] of this.counts) if (!(k in shown)) rest += v;
+    return { ...shown, '(others)': rest };
   }
 
   /** The most frequent key, or undefined. */

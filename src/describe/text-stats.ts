@@ -250,13 +250,10 @@ export class TextAnalyzer {
   /** Whole lines past the sample, the first numbered `first`, to the kind's counter. */
   private countLines(buf: Buffer, first: number): void {
     const c = this.counter;
-    if (!c || first + countNewlines(buf) - 1 <= this.sampleLines) return;
+    if (!c) return;
     const lines = buf.toString('utf8').split('\n');
-    lines.pop();
-    for (let i = 0; i < lines.length; i++) {
-      const n = first + i;
-      if (n > this.sampleLines) c.line(cleanKindLine(lines[i]), n);
-    }
+    // (the region where the sample filled up holds lines of the sample, which the counter has seen)
+    for (let i = Math.max(0, this.sampleLines + 1 - first); i < lines.length - 1; i++) c.line(cleanKindLine(lines[i]), first + i);
   }
 
   /** One line (its kept start) past the sample, to the kind's counter. */
@@ -465,14 +462,10 @@ export class TextAnalyzer {
 /** A line as the kind detectors and counters see it: its start, without ANSI escapes or a final CR. */
 function cleanKindLine(l: string): string {
   // a detector needs the start of a line only, and a line cut short bounds what its regexes cost
-  const start = l.length > KIND_LINE_CHARS ? l.slice(0, KIND_LINE_CHARS) : l;
-  return (start.includes('\x1b') ? start.replace(ANSI_RE, '') : start).replace(/\r$/, '');
-}
-
-function countNewlines(buf: Buffer): number {
-  let n = 0;
-  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) n++;
-  return n;
+  let s = l.length > KIND_LINE_CHARS ? l.slice(0, KIND_LINE_CHARS) : l;
+  if (s.includes('\x1b')) s = s.replace(ANSI_RE, '');
+  // (a regex replace on every line cost more than splitting them: tests of the last character instead)
+  return s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
 }
 
 /**

@@ -55,9 +55,10 @@ class ListingCounter implements KindCounter {
     }
     const m = ENTRY.exec(text);
     if (!m) return;
-    const name = m[6].replace(/ -> .*$/, '');
-    if (name === '.' || name === '..') return;
     const type = TYPE_NAME[m[1]];
+    // (a link's target is not its name; the test of the type spares a regex on every other line)
+    const name = type === 'link' ? m[6].replace(/ -> .*$/, '') : m[6];
+    if (name === '.' || name === '..') return;
     this.entries++;
     this.types.add(type);
     this.owners.add(m[3]);

@@ -82,7 +82,11 @@ export interface Descriptor {
 }
 
 /** What was learned about the records while writing (or reading) them. */
-export type Stats = { kind: 'text'; text: TextStats } | { kind: 'records'; records: RecordStats } | { kind: 'binary' };
+export type Stats =
+  | { kind: 'text'; text: TextStats }
+  | { kind: 'records'; records: RecordStats }
+  /** `format`: what the first bytes say it is (ELF, Mach-O, PE, an archive…), when they say. */
+  | { kind: 'binary'; format?: string };
 
 export interface DescribeOptions {
   previewTokens?: number;
@@ -213,6 +217,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     preview = recordPreview(r, previewTokens, tok);
   } else {
     schema = { type: 'string', contentEncoding: 'base64', description: `${3072} bytes of the original per record` };
+    if (stats.format) summary.kind_facts = { format: stats.format };
   }
   if (header.invalid_records?.length) summary.invalid_records = header.invalid_records.slice(0, 20);
   if (header.noise_bytes) summary.noise_bytes = header.noise_bytes;
@@ -409,7 +414,8 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   const id = h.id;
   const size = `~${formatCount(h.estimated_tokens)} tokens`;
   if (stats.kind === 'binary') {
-    return `${formatBytes(h.bytes)} of binary data stored as ${id}; nothing printed. Restore: \`lro cat ${id} > file.bin\`. Identify: \`lro cat ${id} | file -\`.`;
+    const what = stats.format ? ` (${stats.format})` : '';
+    return `${formatBytes(h.bytes)} of binary data${what} stored as ${id}; nothing printed. Restore: \`lro cat ${id} > file.bin\`. Identify: \`lro cat ${id} | file -\`.`;
   }
   if (stats.kind === 'text' && stats.text.kind) return kindGuidance(h, stats.text.kind, size);
   if (stats.kind === 'text') {

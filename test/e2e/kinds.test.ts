@@ -52,6 +52,19 @@ describe('kinds of text', () => {
     expect(d.guidance).toContain(`lro grep ${d.id} '\\.h$' -c`);
   });
 
+  it('a binary names its format: an ELF executable, a Windows PE', async () => {
+    const heads = join(__dirname, '../../fixtures/binary-heads');
+    const elf = await offload(readFileSync(join(heads, 'ls.head')));
+    expect(elf.summary.kind).toBe('binary');
+    expect(elf.summary.kind_facts).toEqual({ format: 'ELF 64-bit LSB pie executable, x86-64' });
+    expect(elf.guidance).toMatch(/^4\.1 kB of binary data \(ELF 64-bit LSB pie executable, x86-64\) stored as /);
+    const exe = await offload(readFileSync(join(heads, 'w64.exe.head')));
+    expect(exe.summary.kind_facts.format).toBe('PE32+ executable (GUI) x86-64, for MS Windows');
+    // and lro info says the same of the stored result
+    const info = JSON.parse((await lro(['info', exe.id], { env })).out);
+    expect(info.summary.kind_facts.format).toBe('PE32+ executable (GUI) x86-64, for MS Windows');
+  });
+
   it('ls -l and ls -laR: a listing with its largest files; no levels, no error lines', async () => {
     const d = await offload(fixture('ls-l-usr-bin.txt'));
     expect(d.summary.kind).toBe('listing');

@@ -204,8 +204,18 @@ describe('kinds of text', () => {
     expect(keyed.summary.kind).not.toBe('env');
   });
 
-  it('what no detector is sure of stays text or log: curl -v, a book, a README, loghub logs', async () => {
-    expect((await offload(fixture('curl-v.txt'))).summary.kind).toBe('text');
+  it('curl -v: requests, statuses, hosts; a response of 400 and up is an error line, a body saying "error" is not', async () => {
+    const notFound = Array.from({ length: 11 }, (_, i) => `> GET /v1/missing/${i} HTTP/2\n> Host: api.example.com\n>\n< HTTP/2 404\n<\n{"error":"not found"}\n`);
+    const d = await offload(`${fixture('curl-v.txt').toString('utf8')}${notFound.join('')}`);
+    expect(d.summary.kind).toBe('http-trace');
+    const f = d.summary.kind_facts;
+    expect([f.requests, f.responses, f.by_status, f.methods, f.hosts]).toEqual([12, 12, { 404: 11, 200: 1 }, { GET: 12 }, { 'api.example.com': 12 }]);
+    expect(d.summary.error_lines).toBe(11);
+    expect(d.preview.errors.every((l: string) => l.endsWith('< HTTP/2 404'))).toBe(true);
+    expect(d.guidance).toContain('11 lines are errors');
+  });
+
+  it('what no detector is sure of stays text or log: a book, a README, loghub logs', async () => {
     expect((await offload(readFileSync(corpusFile('binary/sherlock-nul.txt')))).summary.kind).toBe('text');
     const readme = await offload(readFileSync(join(__dirname, '../../README.md')));
     expect(readme.summary.kind).toBe('text');

@@ -9,6 +9,7 @@ import { countDiff } from './diff.js';
 import { countHtml, countSqlDump, detectMinified } from './documents.js';
 import { countEnv } from './env.js';
 import { countGitLog } from './git-log.js';
+import { countHttpTrace } from './http-trace.js';
 import { countListing } from './listing.js';
 import { countPaths } from './paths.js';
 import { countSyscalls } from './syscalls.js';
@@ -25,6 +26,7 @@ const TEXT_DETECTORS: Detector[] = [
   { count: countGitLog },
   { count: countListing },
   { count: countTestText },
+  { count: countHttpTrace },
   { count: countDiagnostics },
   { count: countSyscalls },
   { count: countSqlDump },

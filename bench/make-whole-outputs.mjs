@@ -147,6 +147,16 @@ save('error-lines/ok', 'pytest-pass.txt', '`pytest -v` of tests named for the er
 save('error-lines/ok', 'dpkg-s-packages.txt', '`dpkg -s` of packages whose names or descriptions hold error words',
   run('dpkg', ['-s', 'liberror-perl', 'libcom-err2', 'libgpg-error0', 'e2fsprogs', 'libss2'].filter(Boolean), { stderr: false }));
 
+const manifests = [
+  ['deployment', 'web', '--image=nginx:1.27', '--replicas=3'],
+  ['service', 'clusterip', 'web', '--tcp=80:8080'],
+  ['configmap', 'error-pages', '--from-literal=404=not-found', '--from-literal=onError=retry'],
+  ['job', 'failing-job', '--image=busybox', '--dry-run=client', '-o', 'yaml', '--', 'sh', '-c', 'exit 1'],
+  ['cronjob', 'report-failures', '--image=busybox', '--schedule=*/5 * * * *', '--dry-run=client', '-o', 'yaml', '--', 'echo', 'errors'],
+  ['deployment', 'api', '--image=api:2.1.0'],
+].map((a) => run('kubectl', ['create', ...(a.includes('--') ? a : [...a, '--dry-run=client', '-o', 'yaml'])]));
+if (manifests.every(Boolean)) save('error-lines/ok', 'kubectl-manifests.yaml', '`kubectl create … --dry-run=client -o yaml` of 6 objects, as one multi-document YAML', manifests.join('---\n'));
+
 // --- outputs of failures -----------------------------------------------------------------------------------------
 writeFileSync(join(scratch, 'broken.c'), 'int main(void) {\n  int x = "text";\n  return y;\n}\n');
 save('error-lines/fail', 'gcc-errors.txt', '`gcc -Wall -c broken.c` of a broken file', run('gcc', ['-Wall', '-c', 'broken.c'], { stderr: true }));

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
 
@@ -213,6 +214,24 @@ describe('kinds of text', () => {
     expect(d.summary.error_lines).toBe(11);
     expect(d.preview.errors.every((l: string) => l.endsWith('< HTTP/2 404'))).toBe(true);
     expect(d.guidance).toContain('11 lines are errors');
+  });
+
+  it('YAML: documents, top-level keys, Kubernetes kinds; deb822 stanzas: packages by section; no error lines', async () => {
+    const ok = join(__dirname, '../../fixtures/error-lines/ok');
+    const k8s = await offload(readFileSync(join(ok, 'kubectl-manifests.yaml')));
+    expect(k8s.summary.kind).toBe('yaml');
+    expect(k8s.summary.kind_facts).toMatchObject({ documents: 6, kinds: { Deployment: 2, ConfigMap: 1, CronJob: 1, Job: 1, Service: 1 } });
+    expect(k8s.summary.kind_facts.top_level_keys).toMatchObject({ apiVersion: 6, kind: 6, metadata: 6 });
+    noErrors(k8s);
+    const gcloud = await offload(gunzipSync(readFileSync(join(ok, 'gcloud-resource-map.yaml.gz'))));
+    expect(gcloud.summary.kind).toBe('yaml');
+    noErrors(gcloud);
+    const debs = await offload(readFileSync(join(ok, 'dpkg-s-packages.txt')));
+    expect(debs.summary.kind).toBe('deb822');
+    expect(debs.summary.kind_facts).toMatchObject({ stanzas: 5, packages: 5, by_architecture: { amd64: 4, all: 1 } });
+    noErrors(debs);
+    // a certificate's text is indented key: value lines too, but no YAML
+    expect((await offload(gunzipSync(readFileSync(join(ok, 'openssl-x509-text.txt.gz'))))).summary.kind).toBe('text');
   });
 
   it('what no detector is sure of stays text or log: a book, a README, loghub logs', async () => {

@@ -4,6 +4,7 @@
 // from the first lines (the sample); most then count their facts over every line (a KindCounter), the others
 // describe the sample, and their facts say so (see TextAnalyzer).
 import { detectDelimited } from './csv.js';
+import { countDeb822 } from './deb822.js';
 import { countDiagnostics } from './diagnostics.js';
 import { countDiff } from './diff.js';
 import { countHtml, countSqlDump, detectMinified } from './documents.js';
@@ -15,6 +16,7 @@ import { countPaths } from './paths.js';
 import { countSyscalls } from './syscalls.js';
 import { detectTable } from './table.js';
 import { countTestText } from './test-text.js';
+import { countYaml } from './yaml.js';
 import type { CountingDetector, KindCounter, KindFacts, TextSample } from './types.js';
 
 export type { KindCounter, KindFacts, KindRecipe, TextSample } from './types.js';
@@ -33,6 +35,8 @@ const TEXT_DETECTORS: Detector[] = [
   { count: countHtml },
   { describe: detectMinified },
   { count: countEnv },
+  { count: countDeb822 },
+  { count: countYaml },
   { describe: detectDelimited },
   { count: countPaths },
   { describe: detectTable },

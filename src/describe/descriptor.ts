@@ -38,16 +38,22 @@ export interface Summary {
   /** text: lines that look like errors, and lines per log level. */
   error_lines?: number;
   levels?: Record<string, number>;
-  /** text that repeats itself (logs): the kinds of line among the first `lines`, the most frequent first. */
-  templates?: { count: number; lines: number; top: { template: string; count: number; line: number }[] };
+  /** text: which lines the levels were counted on, in words, when not all of them. */
+  levels_counted_over?: string;
+  /**
+   * text that repeats itself (logs): the kinds of line among the first `lines`, the most frequent first; `scope`
+   * says in words when those are not all the lines.
+   */
+  templates?: { count: number; lines: number; scope?: string; top: { template: string; count: number; line: number }[] };
   /** json/jsonl: most frequent values of low-cardinality fields, e.g. {".status": {"success": 4800, "error": 200}}. */
   top_values?: Record<string, Record<string, number>>;
   /** json/jsonl: numeric fields' range and median, timestamps' first and last value, ids' count of values. */
   numbers?: Record<string, { min: number; max: number; median: number }>;
   times?: Record<string, { first: string; last: string }>;
   distinct?: Record<string, number | string>;
-  /** Whether top_values (and the figures) come from a sample of the records. */
+  /** Whether top_values (and the figures) come from a sample of the records; `sample` says which, in words. */
   sampled?: boolean;
+  sample?: string;
   /** jsonl: records that are not JSON (stored as strings; lro jq skips them). */
   invalid_records?: number[];
   /** json: where the records come from in the document. */
@@ -76,7 +82,11 @@ export interface Descriptor {
 }
 
 /** What was learned about the records while writing (or reading) them. */
-export type Stats = { kind: 'text'; text: TextStats } | { kind: 'records'; records: RecordStats } | { kind: 'binary' };
+export type Stats =
+  | { kind: 'text'; text: TextStats }
+  | { kind: 'records'; records: RecordStats }
+  /** `format`: what the first bytes say it is (ELF, Mach-O, PE, an archive…), when they say. */
+  | { kind: 'binary'; format?: string };
 
 export interface DescribeOptions {
   previewTokens?: number;
@@ -178,7 +188,10 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     const errors = kindErrors(t);
     if (errors) summary.error_lines = errors.count;
     // log levels are claimed for a log only: "INFO" in a README or a listing is a word
-    if (summary.kind === 'log' && Object.keys(t.levels).length > 0) summary.levels = sortCounts(t.levels);
+    if (summary.kind === 'log' && Object.keys(t.levels).length > 0) {
+      summary.levels = sortCounts(t.levels);
+      if (t.levelLines) summary.levels_counted_over = `the first ${formatCount(t.levelLines)} of ${formatCount(t.lines)} lines only, not totals`;
+    }
     if (!k && repeats(t)) summary.templates = templates(t, d, d === FULL);
     schema = { type: 'string', description: 'one line of the original text, without its line ending' };
     recipes = renderRecipes(k ? (k.recipes ?? []) : textRecipes(t), id, path, header);
@@ -194,11 +207,17 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     if (allFields.length > fields.length) fields.push(`… ${allFields.length - fields.length} more (lro info ${id} --full)`);
     if (r.topValues.length > 0) summary.top_values = topValues(r.topValues, d);
     addFigures(summary, r.figures.slice(0, d.figures));
-    if (r.sampled) summary.sampled = true;
+    if (r.sampled) {
+      summary.sampled = true;
+      summary.sample =
+        `top_values, numbers, times and distinct are of ${formatCount(r.analyzed)} of the ${formatCount(r.count)} records ` +
+        '(all of the first 8 MB, then one in 2, 4, 8…): top_values are scaled estimates, the others of those records only';
+    }
     recipes = renderRecipes(k.recipes?.length ? k.recipes : recordRecipes(r, allFields), id, path, header);
     preview = recordPreview(r, previewTokens, tok);
   } else {
     schema = { type: 'string', contentEncoding: 'base64', description: `${3072} bytes of the original per record` };
+    if (stats.format) summary.kind_facts = { format: stats.format };
   }
   if (header.invalid_records?.length) summary.invalid_records = header.invalid_records.slice(0, 20);
   if (header.noise_bytes) summary.noise_bytes = header.noise_bytes;
@@ -247,7 +266,8 @@ function repeats(t: TextStats): boolean {
 function templates(t: TextStats, d: Detail, full: boolean): NonNullable<Summary['templates']> {
   const tp = t.templates;
   const cut = (s: string) => (full || s.length <= TEMPLATE_CHARS ? s : `${s.slice(0, TEMPLATE_CHARS - 1)}…`);
-  return { count: tp.count, lines: tp.lines, top: tp.top.slice(0, d.templates).map((x) => ({ template: cut(x.template), count: x.count, line: x.line })) };
+  const scope = tp.lines < t.lines ? { scope: `the first ${formatCount(tp.lines)} of ${formatCount(t.lines)} lines only` } : {};
+  return { count: tp.count, lines: tp.lines, ...scope, top: tp.top.slice(0, d.templates).map((x) => ({ template: cut(x.template), count: x.count, line: x.line })) };
 }
 
 function sortCounts(counts: Record<string, number>): Record<string, number> {
@@ -394,7 +414,8 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
   const id = h.id;
   const size = `~${formatCount(h.estimated_tokens)} tokens`;
   if (stats.kind === 'binary') {
-    return `${formatBytes(h.bytes)} of binary data stored as ${id}; nothing printed. Restore: \`lro cat ${id} > file.bin\`. Identify: \`lro cat ${id} | file -\`.`;
+    const what = stats.format ? ` (${stats.format})` : '';
+    return `${formatBytes(h.bytes)} of binary data${what} stored as ${id}; nothing printed. Restore: \`lro cat ${id} > file.bin\`. Identify: \`lro cat ${id} | file -\`.`;
   }
   if (stats.kind === 'text' && stats.text.kind) return kindGuidance(h, stats.text.kind, size);
   if (stats.kind === 'text') {

@@ -10,6 +10,7 @@ import { RecordKindWatch } from './kinds/json-kinds.js';
 import type { KindFacts } from './kinds/types.js';
 import { SchemaNode } from './schema.js';
 import { TextAnalyzer } from './text-stats.js';
+import { binaryFormat, FORMAT_BYTES } from './binary-format.js';
 import { maskSecrets, PREVIEW_MASK } from '../secrets/mask.js';
 
 /**
@@ -55,7 +56,10 @@ export function keptStats(h: Header): Stats | null {
 /** The statistics computed from the result's records. */
 export function statsOfStored(rf: ResultFile): Stats {
   const h = rf.header;
-  if (h.content_type === 'binary') return { kind: 'binary' };
+  if (h.content_type === 'binary') {
+    const format = formatOf(rf);
+    return format ? { kind: 'binary', format } : { kind: 'binary' };
+  }
   if (h.content_type === 'text') {
     const text = new TextAnalyzer(PREVIEW_MASK);
     const renderer = isNoisy(h) ? new TerminalRenderer((b) => text.push(b)) : null;
@@ -71,6 +75,18 @@ export function statsOfStored(rf: ResultFile): Stats {
   const invalid = new Set(h.invalid_records ?? []);
   for (const r of readRecords(rf)) if (!invalid.has(r.n)) records.observe(r.line, r.n);
   return { kind: 'records', records: records.end() };
+}
+
+/** What a binary result's first bytes say it is (binary-format.ts). */
+function formatOf(rf: ResultFile): string | null {
+  const start: Uint8Array[] = [];
+  let have = 0;
+  for (const piece of originalContent(rf)) {
+    start.push(piece.subarray(0, FORMAT_BYTES - have));
+    have += start[start.length - 1].length;
+    if (have >= FORMAT_BYTES) break;
+  }
+  return binaryFormat(Buffer.concat(start));
 }
 
 /**

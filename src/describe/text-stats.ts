@@ -1,9 +1,9 @@
 // What a descriptor says about text: the first and last lines, the lines that look like errors (with their
 // line numbers; errors are often at the end), and how many lines carry each log level. Fed the same bytes as
 // the text encoder, in one pass, with bounded memory.
-import { ErrorLines } from './error-lines.js';
+import { ErrorLines, failureWord } from './error-lines.js';
 import { LineTemplates, type TemplateStats } from './line-templates.js';
-import { detectKind, type KindFacts } from './kinds/index.js';
+import { startKind, type KindCounter, type KindFacts } from './kinds/index.js';
 
 /** One line shown in a preview: its number (= record number) and its text, cleaned for display. */
 export interface PreviewLine {
@@ -22,19 +22,23 @@ export interface TextStats {
   errorWords: [string, number][];
   /** Lines per log level, counted over the first LEVEL_SCAN_LINES lines. */
   levels: Record<string, number>;
+  /** The lines whose levels were counted, when not all of them (absent: all). */
+  levelLines?: number;
   /** How each level was written: an upper-case word (INFO), bracketed lower case ([notice]), or both. */
   levelForms: Record<string, 'word' | 'bracketed' | 'both'>;
   /** The kinds of line (log templates) of the first lines. */
   templates: TemplateStats;
-  /** What kind of output the first lines are (a listing, a table, a diff…), when a detector is sure. */
+  /**
+   * What kind of output this is (a listing, a table, a diff…), when a detector is sure from the first lines; its
+   * facts are of every line, or say in words which lines they are of.
+   */
   kind?: KindFacts;
   /** The share of the first lines that carry a date or a time near their start, as log lines do. */
   timestamped?: number;
 }
 
-/** Words that make a line "look like an error". */
+/** The words that make a line a candidate error line (see error-lines.ts: failureWord decides). */
 export const ERROR_PATTERN = 'error|fail|fatal|exception|panic|traceback|critical|denied|refused|segfault|abort';
-const ERROR_RE = new RegExp(ERROR_PATTERN, 'gi');
 const LEVEL_WORDS = 'TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE';
 const LEVEL_BRACKETED = 'trace|debug|info|notice|warn|warning|error|crit|alert|emerg|fatal';
 /** A log level in a line: an upper-case word (group 1) or a bracketed lower-case one (group 2). */
@@ -49,8 +53,8 @@ const LEVEL_SCAN_LINES = 500_000;
 const REST_OVERLAP = 32;
 /** Bytes of whole lines at the start of the input that the kind detectors see. */
 const KIND_SAMPLE_BYTES = 256 << 10;
-/** Characters of a sampled line the kind detectors see. */
-const KIND_LINE_CHARS = 1024;
+/** Characters of a line the kind detectors and counters see (as many bytes as a long line keeps: LINE_KEEP_BYTES). */
+const KIND_LINE_CHARS = 2048;
 /** A date or a time as logs write them (2026-11-26, 22:15:29, Nov 26, 081109 203615). */
 const STAMP_RE = /\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b|\b\d{6} \d{6}\b/;
 const ANSI_RE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
@@ -121,6 +125,12 @@ export class TextAnalyzer {
   private readonly sample: Buffer[] = [];
   private sampleBytes = 0;
   private sampleFull = false;
+  /** Lines in the sample. */
+  private sampleLines = 0;
+  /** The kind found from the sample once it is full: counts every later line (null: none, or not counted). */
+  private counter: KindCounter | null = null;
+  /** Whether the kind was decided (when the sample filled up, or at the end). */
+  private kindStarted = false;
 
   /** Feeds input bytes; the chunk may be reused once this returns (what the preview keeps is copied). */
   push(chunk: Buffer): void {
@@ -144,6 +154,7 @@ export class TextAnalyzer {
       this.single(line, this.lineNo);
       // (of a line longer than LINE_KEEP_BYTES, the detectors see the start)
       this.keepSample(Buffer.concat([line, Buffer.from('\n')]));
+      this.countLine(line, this.lineNo);
       this.resetRest();
       start = nl + 1;
     }
@@ -170,6 +181,7 @@ export class TextAnalyzer {
       this.lineNo++;
       this.single(this.carry, this.lineNo);
       this.keepSample(Buffer.concat([this.carry, Buffer.from('\n')]));
+      this.countLine(this.carry, this.lineNo);
     }
     this.carry = null;
     const lastFirst = this.firstErrors.at(-1)?.line ?? 0;
@@ -188,6 +200,7 @@ export class TextAnalyzer {
       errorCount: this.errorCount,
       errorWords: [...this.errorWords].sort((a, b) => b[1] - a[1]),
       levels: this.levels,
+      ...(this.lineNo > LEVEL_SCAN_LINES ? { levelLines: LEVEL_SCAN_LINES } : {}),
       levelForms: this.levelForms,
       templates: this.templates.end(),
       ...this.kind(),
@@ -206,24 +219,91 @@ export class TextAnalyzer {
     }
     this.sample.push(Buffer.from(piece));
     this.sampleBytes += piece.length;
+    for (let i = piece.indexOf(0x0a); i >= 0; i = piece.indexOf(0x0a, i + 1)) this.sampleLines++;
+    // the kind is decided now, so that its counter sees every later line as it passes
+    if (this.sampleFull) this.startKind(false);
   }
 
-  private kind(): { kind?: KindFacts; timestamped: number } {
+  /** The sample's lines as the detectors see them: cut, without ANSI escapes or a final CR, secrets masked. */
+  private sampleText(): string[] {
     const text = Buffer.concat(this.sample).toString('utf8');
     const lines = text.split('\n');
     lines.pop(); // after the last newline
     const m = this.mask;
-    const clean = lines.map((l) => {
-      // a detector needs the start of a line only, and a line cut short bounds what its regexes cost
-      const start = l.length > KIND_LINE_CHARS ? l.slice(0, KIND_LINE_CHARS) : l;
-      return start.replace(ANSI_RE, '').replace(/\r$/, '');
-    });
+    const clean = lines.map(cleanKindLine);
     const masked = m?.lines(clean.map((l) => Buffer.from(l)));
-    const shown = !masked ? clean : masked.map((b) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8'));
-    const complete = !this.sampleFull && shown.length === this.lineNo;
-    const kind = detectKind({ lines: shown, total: this.lineNo, complete });
+    return !masked ? clean : masked.map((b) => Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8'));
+  }
+
+  /** Decides the kind from the sample; a kind counted over the whole output gets its counter. */
+  private startKind(complete: boolean): { facts: KindFacts } | null {
+    this.kindStarted = true;
+    const k = startKind({ lines: this.sampleText(), total: complete ? this.lineNo : this.sampleLines, complete });
+    if (!k) return null;
+    if ('counter' in k) {
+      this.counter = k.counter;
+      return null;
+    }
+    return k;
+  }
+
+  /** Whole lines past the sample, the first numbered `first`, to the kind's counter. */
+  private countLines(buf: Buffer, first: number): void {
+    const c = this.counter;
+    if (!c) return;
+    const lines = buf.toString('utf8').split('\n');
+    // (the region where the sample filled up holds lines of the sample, which the counter has seen)
+    for (let i = Math.max(0, this.sampleLines + 1 - first); i < lines.length - 1; i++) c.line(cleanKindLine(lines[i]), first + i);
+  }
+
+  /** One line (its kept start) past the sample, to the kind's counter. */
+  private countLine(line: Buffer, n: number): void {
+    if (this.counter && n > this.sampleLines) this.counter.line(cleanKindLine(line.toString('utf8')), n);
+  }
+
+  private kind(): { kind?: KindFacts; timestamped: number } {
+    const complete = !this.sampleFull;
+    // decided here for a sample that never filled up; when it did, decided then, and a kind that describes its
+    // sample alone is asked again for its facts, with the input's line count
+    const described = this.kindStarted ? null : this.startKind(complete);
+    const shown = this.sampleText();
+    let kind: KindFacts | null = null;
+    if (this.counter) kind = this.maskFacts(this.counter.end(this.lineNo));
+    else {
+      const again = this.kindStarted && !described ? startKind({ lines: shown, total: this.lineNo, complete }) : described;
+      kind = again && 'facts' in again ? again.facts : null;
+      if (kind && !complete) kind = { ...kind, facts: sampleScope(kind.facts, this.sampleLines, this.lineNo) };
+    }
     const timestamped = shown.length ? shown.filter((l) => STAMP_RE.test(l.slice(0, 48))).length / shown.length : 0;
     return { ...(kind ? { kind } : {}), timestamped: Math.round(timestamped * 100) / 100 };
+  }
+
+  /**
+   * The strings of a counter's facts with their secrets masked: the lines after the sample reach the counter
+   * unmasked (masking every line would cost more than the rest of the analysis), so what it kept is masked here.
+   */
+  private maskFacts(k: KindFacts | null): KindFacts | null {
+    const m = this.mask;
+    if (!k || !m) return k;
+    const str = (x: string) => {
+      const b = Buffer.from(x);
+      const out = m.line(b);
+      return out === b ? x : Buffer.from(out.buffer, out.byteOffset, out.length).toString('utf8');
+    };
+    const deep = (v: unknown): unknown =>
+      typeof v === 'string'
+        ? str(v)
+        : Array.isArray(v)
+          ? v.map(deep)
+          : v !== null && typeof v === 'object'
+            ? Object.fromEntries(Object.entries(v).map(([key, x]) => [str(key), deep(x)]))
+            : v;
+    return {
+      ...k,
+      facts: deep(k.facts) as Record<string, unknown>,
+      ...(k.errorLines ? { errorLines: k.errorLines.map((l) => ({ line: l.line, text: str(l.text) })) } : {}),
+      ...(k.next ? { next: k.next.map(str) } : {}),
+    };
   }
 
   private extendCarry(bytes: Buffer): void {
@@ -245,10 +325,7 @@ export class TextAnalyzer {
   private scanRest(bytes: Buffer): void {
     if (this.restWord !== null && this.restLevel !== null) return;
     const window = this.restTail + bytes.toString('latin1');
-    if (this.restWord === null) {
-      ERROR_RE.lastIndex = 0;
-      this.restWord = ERROR_RE.exec(window)?.[0] ?? null;
-    }
+    if (this.restWord === null) this.restWord = failureWord(window);
     if (this.restLevel === null) {
       LEVEL_RE.lastIndex = 1; // a match at 0 could start mid-word; one there was seen in the previous window
       const m = LEVEL_RE.exec(window);
@@ -270,9 +347,7 @@ export class TextAnalyzer {
     this.tail.push({ line: n, bytes: line });
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     const text = line.toString('latin1');
-    ERROR_RE.lastIndex = 0;
-    const m = ERROR_RE.exec(text);
-    const word = m?.[0] ?? this.restWord;
+    const word = failureWord(text) ?? this.restWord;
     if (word) this.error(line, n, word);
     if (n <= LEVEL_SCAN_LINES && this.countLevels(text) === 0 && this.restLevel) this.addLevel(this.restLevel.level, this.restLevel.form);
     this.templates.line(line, n);
@@ -320,6 +395,7 @@ export class TextAnalyzer {
   private region(buf: Buffer): void {
     const first = this.lineNo + 1;
     this.keepSample(buf);
+    this.countLines(buf, first);
     this.templates.region(buf, first);
     let pos = 0;
     let n = first;
@@ -381,6 +457,26 @@ export class TextAnalyzer {
     const had = this.levelForms[level];
     this.levelForms[level] = had && had !== form ? 'both' : form;
   }
+}
+
+/** A line as the kind detectors and counters see it: its start, without ANSI escapes or a final CR. */
+function cleanKindLine(l: string): string {
+  // a detector needs the start of a line only, and a line cut short bounds what its regexes cost
+  let s = l.length > KIND_LINE_CHARS ? l.slice(0, KIND_LINE_CHARS) : l;
+  if (s.includes('\x1b')) s = s.replace(ANSI_RE, '');
+  // (a regex replace on every line cost more than splitting them: tests of the last character instead)
+  return s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
+}
+
+/**
+ * The facts of a kind that describes its sample only, when the sample is not the whole input: where a detector
+ * said `from_first_lines`, the words that say which lines the figures after it are of (a bare number was read as
+ * a total).
+ */
+function sampleScope(facts: Record<string, unknown>, sampled: number, total: number): Record<string, unknown> {
+  const words = `the figures after this are of the first ${sampled.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines only, not totals`;
+  if (!('from_first_lines' in facts)) return facts;
+  return Object.fromEntries(Object.entries(facts).map(([k, v]) => (k === 'from_first_lines' ? ['counted_over', words] : [k, v])));
 }
 
 /** The index just past the n-th newline of text (its length if it has fewer). */

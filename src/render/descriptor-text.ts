@@ -18,12 +18,16 @@ export function renderDescriptorText(d: Descriptor): string {
   out.push(`file: ${d.file_path} (expires ${d.expires_at})`);
   if (s.source) out.push(`source: ${sourceLine(s.source)}`);
   if (s.records_from) out.push(`records: ${s.records_from}`);
-  if (s.levels) out.push(`levels: ${Object.entries(s.levels).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (s.levels) {
+    const over = s.levels_counted_over ? ` (counted over ${s.levels_counted_over})` : '';
+    out.push(`levels: ${Object.entries(s.levels).map(([k, v]) => `${k} ${v}`).join(', ')}${over}`);
+  }
   if (s.templates) {
     const t = s.templates;
     out.push(`templates: ${formatCount(t.count)} kinds of line in ${t.lines === s.count ? 'all' : 'the first'} ${formatCount(t.lines)} lines (lro count ${d.id} --by template):`);
     for (const x of t.top) out.push(`  ${formatCount(x.count)}× ${x.template} (line ${x.line})`);
   }
+  if (s.sample) out.push(`sampled: ${s.sample}`);
   if (s.top_values) {
     for (const [path, values] of Object.entries(s.top_values)) {
       out.push(`${path}: ${Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ')}${s.sampled ? ' (sampled)' : ''}`);

@@ -1,17 +1,22 @@
 // The error lines of a region, found by the scan kernel (wordLines in scan.wat), are the lines the regex
 // /error|fail|.../gi finds on a latin1 string, with the same first word and line numbers, also when a region has
-// more of them than one call of the kernel gives back (WORD_LINES).
+// more of them than one call of the kernel gives back (WORD_LINES). Of those candidates, the error lines are the
+// ones whose words say a failure: none in a corpus of real outputs that did not fail, all the failure lines of
+// outputs of failures (fixtures/error-lines).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ErrorLines } from '../../src/describe/error-lines.js';
-import { ERROR_PATTERN } from '../../src/describe/text-stats.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { ErrorLines, failureWord } from '../../src/describe/error-lines.js';
+import { ERROR_PATTERN, TextAnalyzer } from '../../src/describe/text-stats.js';
 import { WORD_LINES } from '../../src/search/scan.js';
 
 type Hit = { start: number; end: number; before: number; word: string };
 
 function byKernel(region: Buffer): { hits: Hit[]; lines: number } {
   const hits: Hit[] = [];
-  const lines = new ErrorLines(ERROR_PATTERN).scan(region, (start, end, before, word) => hits.push({ start, end, before, word }));
+  const lines = new ErrorLines(ERROR_PATTERN, false).scan(region, (start, end, before, word) => hits.push({ start, end, before, word }));
   return { hits, lines };
 }
 
@@ -52,3 +57,84 @@ describe('ErrorLines', () => {
     expect(got).toEqual(byRegex(region));
   });
 });
+
+/** The lines of a fixture (gzipped or not). */
+function fixtureLines(path: string): string[] {
+  const bytes = readFileSync(path);
+  const text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('latin1');
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+const ERROR_CORPUS = resolve(__dirname, '../../fixtures/error-lines');
+const okFiles = readdirSync(join(ERROR_CORPUS, 'ok')).filter((f) => f !== 'MANIFEST.md');
+
+describe('error lines that are errors (fixtures/error-lines, real outputs)', () => {
+  it('the corpus is there: outputs that did not fail and outputs of failures', () => {
+    expect(okFiles.length).toBeGreaterThanOrEqual(8);
+    expect(Object.keys(FAILURES).sort()).toEqual(readdirSync(join(ERROR_CORPUS, 'fail')).filter((f) => f !== 'MANIFEST.md').sort());
+  });
+
+  it.each(okFiles)('%s did not fail: none of its lines is an error line', (file) => {
+    const lines = fixtureLines(join(ERROR_CORPUS, 'ok', file));
+    // the words are there (else the file tests nothing) …
+    expect(lines.filter((l) => new RegExp(ERROR_PATTERN, 'i').test(l)).length).toBeGreaterThan(0);
+    // … and no line is called an error, by the rule or by the analyzer that counts the descriptor's error lines
+    expect(lines.filter((l) => failureWord(l) !== null)).toEqual([]);
+    const t = new TextAnalyzer();
+    t.push(Buffer.from(`${lines.join('\n')}\n`, 'latin1'));
+    expect(t.end().errorCount).toBe(0);
+  });
+
+  it.each(Object.entries(FAILURES))('%s failed: its failure lines are error lines, and only lines of the failure', (file, { must, may }) => {
+    const lines = fixtureLines(join(ERROR_CORPUS, 'fail', file));
+    const found = lines.filter((l) => failureWord(l) !== null);
+    const wanted = lines.filter((l) => must.test(l));
+    expect(wanted.length).toBeGreaterThan(0);
+    expect(wanted.filter((l) => !found.includes(l))).toEqual([]);
+    expect(found.filter((l) => !must.test(l) && !may?.test(l))).toEqual([]);
+  });
+
+  it('a word in a name, a topic, a count of none or a value is not a failure; a failure said in words is', () => {
+    for (const l of [
+      'ii  liberror-perl   0.17029-2   all   Perl module for error/exception handling in an OO-ish way',
+      'ii  libgpg-error0:amd64  1.46-1  amd64  GnuPG development runtime library',
+      '/var/log/faillog',
+      '  clouderrorreporting:',
+      'Restart=on-failure',
+      'X509v3 Key Usage: critical',
+      'Found 0 errors. Watching for file changes.',
+      'errors: 0, warnings: 2',
+      'no errors found',
+      'tests/test_x.py::test_error_handling PASSED',
+      'java -XX:+HeapDumpOnOutOfMemoryError -Dlog.exception=full com.example.ExceptionReporter',
+      'curl --fail https://example.org',
+    ]) expect(failureWord(l), l).toBeNull();
+    for (const [l, w] of [
+      ['ERROR: could not open file', 'error'],
+      ['src/a.ts(3,5): error TS2322: Type', 'error'],
+      ['java.lang.NullPointerException: null', 'exception'],
+      ['E   AssertionError: assert 1 == 2', 'error'],
+      ['level=error msg="connection reset"', 'error'],
+      ['2026-11-28 [critical] disk full', 'critical'],
+      ['CRITICAL worker died', 'critical'],
+      ['Found 3 errors in 2 files.', 'error'],
+      ['ssh: connect to host x port 22: Connection refused', 'refused'],
+      ["thread 'main' panicked at src/main.rs:3:5:", 'panic'],
+    ]) expect(failureWord(l), l).toBe(w);
+  });
+});
+
+/** Each output of a failure: the lines that tell the failure (all must be error lines), and others that may be. */
+const FAILURES: Record<string, { must: RegExp; may?: RegExp }> = {
+  'curl-refused.txt': { must: /failed: Connection refused|Failed to connect/ },
+  'gcc-errors.txt': { must: /: error: / },
+  'git-fatal.txt': { must: /^fatal: / },
+  'make-error.txt': { must: /: error: |\*\*\* .* Error \d/ },
+  'node-throw.txt': { must: /^TypeError: / },
+  'permission-denied.txt': { must: /Permission denied/ },
+  'pytest-fail.txt': { must: /^E\s+\w+Error: |^FAILED |^=+ FAILURES =+$|\d+ failed/, may: /^test_fail\.py:\d+: \w+Error$|^>\s+raise / },
+  'python-traceback.txt': { must: /^Traceback |^KeyError: / },
+  'rust-panic.txt': { must: /panicked at/, may: /::panicking::|panic_/ },
+};

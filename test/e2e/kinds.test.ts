@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
 
@@ -50,6 +51,19 @@ describe('kinds of text', () => {
     expect(f.by_extension['.h']).toBe(h);
     noErrors(d);
     expect(d.guidance).toContain(`lro grep ${d.id} '\\.h$' -c`);
+  });
+
+  it('a binary names its format: an ELF executable, a Windows PE', async () => {
+    const heads = join(__dirname, '../../fixtures/binary-heads');
+    const elf = await offload(readFileSync(join(heads, 'ls.head')));
+    expect(elf.summary.kind).toBe('binary');
+    expect(elf.summary.kind_facts).toEqual({ format: 'ELF 64-bit LSB pie executable, x86-64' });
+    expect(elf.guidance).toMatch(/^4\.1 kB of binary data \(ELF 64-bit LSB pie executable, x86-64\) stored as /);
+    const exe = await offload(readFileSync(join(heads, 'w64.exe.head')));
+    expect(exe.summary.kind_facts.format).toBe('PE32+ executable (GUI) x86-64, for MS Windows');
+    // and lro info says the same of the stored result
+    const info = JSON.parse((await lro(['info', exe.id], { env })).out);
+    expect(info.summary.kind_facts.format).toBe('PE32+ executable (GUI) x86-64, for MS Windows');
   });
 
   it('ls -l and ls -laR: a listing with its largest files; no levels, no error lines', async () => {
@@ -191,8 +205,36 @@ describe('kinds of text', () => {
     expect(keyed.summary.kind).not.toBe('env');
   });
 
-  it('what no detector is sure of stays text or log: curl -v, a book, a README, loghub logs', async () => {
-    expect((await offload(fixture('curl-v.txt'))).summary.kind).toBe('text');
+  it('curl -v: requests, statuses, hosts; a response of 400 and up is an error line, a body saying "error" is not', async () => {
+    const notFound = Array.from({ length: 11 }, (_, i) => `> GET /v1/missing/${i} HTTP/2\n> Host: api.example.com\n>\n< HTTP/2 404\n<\n{"error":"not found"}\n`);
+    const d = await offload(`${fixture('curl-v.txt').toString('utf8')}${notFound.join('')}`);
+    expect(d.summary.kind).toBe('http-trace');
+    const f = d.summary.kind_facts;
+    expect([f.requests, f.responses, f.by_status, f.methods, f.hosts]).toEqual([12, 12, { 404: 11, 200: 1 }, { GET: 12 }, { 'api.example.com': 12 }]);
+    expect(d.summary.error_lines).toBe(11);
+    expect(d.preview.errors.every((l: string) => l.endsWith('< HTTP/2 404'))).toBe(true);
+    expect(d.guidance).toContain('11 lines are errors');
+  });
+
+  it('YAML: documents, top-level keys, Kubernetes kinds; deb822 stanzas: packages by section; no error lines', async () => {
+    const ok = join(__dirname, '../../fixtures/error-lines/ok');
+    const k8s = await offload(readFileSync(join(ok, 'kubectl-manifests.yaml')));
+    expect(k8s.summary.kind).toBe('yaml');
+    expect(k8s.summary.kind_facts).toMatchObject({ documents: 6, kinds: { Deployment: 2, ConfigMap: 1, CronJob: 1, Job: 1, Service: 1 } });
+    expect(k8s.summary.kind_facts.top_level_keys).toMatchObject({ apiVersion: 6, kind: 6, metadata: 6 });
+    noErrors(k8s);
+    const gcloud = await offload(gunzipSync(readFileSync(join(ok, 'gcloud-resource-map.yaml.gz'))));
+    expect(gcloud.summary.kind).toBe('yaml');
+    noErrors(gcloud);
+    const debs = await offload(readFileSync(join(ok, 'dpkg-s-packages.txt')));
+    expect(debs.summary.kind).toBe('deb822');
+    expect(debs.summary.kind_facts).toMatchObject({ stanzas: 5, packages: 5, by_architecture: { amd64: 4, all: 1 } });
+    noErrors(debs);
+    // a certificate's text is indented key: value lines too, but no YAML
+    expect((await offload(gunzipSync(readFileSync(join(ok, 'openssl-x509-text.txt.gz'))))).summary.kind).toBe('text');
+  });
+
+  it('what no detector is sure of stays text or log: a book, a README, loghub logs', async () => {
     expect((await offload(readFileSync(corpusFile('binary/sherlock-nul.txt')))).summary.kind).toBe('text');
     const readme = await offload(readFileSync(join(__dirname, '../../README.md')));
     expect(readme.summary.kind).toBe('text');

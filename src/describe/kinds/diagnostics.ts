@@ -1,7 +1,7 @@
 // Compiler and linter diagnostics (tsc, gcc/clang, cargo/rustc, eslint's unix format): errors and warnings
-// counted, by file and by code. Here the error lines are errors: the descriptor lists them.
-import type { KindFacts, TextSample } from './types.js';
-import { bump, scope, topCounts } from './util.js';
+// counted, by file and by code, over the whole output. Here the error lines are errors: the descriptor lists them.
+import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
+import { estimateNote, FirstLast, TopCounts } from './util.js';
 import { shellQuote } from '../shell.js';
 
 /** A diagnostic line: [file, severity, code] or null. */
@@ -24,44 +24,72 @@ const FORMS: ((l: string, next: string) => [string, string, string] | null)[] = 
   },
 ];
 
-export function detectDiagnostics(s: TextSample): KindFacts | null {
-  const files = new Map<string, number>();
-  const codes = new Map<string, number>();
-  const errorLines: { line: number; text: string }[] = [];
-  let errors = 0;
-  let warnings = 0;
-  s.lines.forEach((l, i) => {
+/** Reads each line with the one after it (cargo names the file on the next line), one line behind. */
+class DiagnosticsCounter implements KindCounter {
+  private readonly files = new TopCounts();
+  private readonly codes = new TopCounts();
+  private readonly errorLines = new FirstLast<{ line: number; text: string }>(10);
+  private firstFile: string | undefined;
+  private errors = 0;
+  private warnings = 0;
+  private held: { text: string; n: number } | null = null;
+
+  line(text: string, n: number): void {
+    if (this.held) this.read(this.held.text, this.held.n, text);
+    this.held = { text, n };
+  }
+
+  private read(l: string, n: number, next: string): void {
     if (l.length > 600) return;
     for (const form of FORMS) {
-      const d = form(l, s.lines[i + 1] ?? '');
+      const d = form(l, next);
       if (!d) continue;
-      bump(files, d[0]);
-      if (d[2]) bump(codes, d[2]);
+      this.files.add(d[0]);
+      this.firstFile ??= d[0];
+      if (d[2]) this.codes.add(d[2]);
       if (d[1] === 'error') {
-        errors++;
-        errorLines.push({ line: i + 1, text: l });
-      } else warnings++;
+        this.errors++;
+        this.errorLines.push({ line: n, text: l });
+      } else this.warnings++;
       break;
     }
-  });
-  if (errors + warnings < 2) return null;
-  const first = errorLines[0];
-  return {
-    kind: 'diagnostics',
-    facts: {
-      errors,
-      warnings,
-      ...scope(s.complete, s.lines.length),
-      by_file: topCounts(files, 8),
-      by_code: topCounts(codes, 8),
-    },
-    errors: 'own',
-    errorLines,
-    errorCount: errors,
-    levels: false,
-    next: [
-      `lro grep ID ${shellQuote(`^${[...files.keys()][0].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)}`,
-      ...(first ? [`lro read ID --records ${first.line}:${first.line + 10}`] : []),
-    ],
-  };
+  }
+
+  sure(): boolean {
+    return this.errors + this.warnings >= 2;
+  }
+
+  end(): KindFacts | null {
+    if (this.held) this.read(this.held.text, this.held.n, '');
+    this.held = null;
+    if (!this.sure()) return null;
+    const first = this.errorLines.items()[0];
+    return {
+      kind: 'diagnostics',
+      facts: {
+        errors: this.errors,
+        warnings: this.warnings,
+        by_file: this.files.top(8),
+        ...estimateNote('by_file', this.files),
+        by_code: this.codes.top(8),
+        ...estimateNote('by_code', this.codes),
+      },
+      errors: 'own',
+      errorLines: this.errorLines.items(),
+      errorCount: this.errors,
+      levels: false,
+      next: [
+        `lro grep ID ${shellQuote(`^${this.firstFile!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)}`,
+        ...(first ? [`lro read ID --records ${first.line}:${first.line + 10}`] : []),
+      ],
+    };
+  }
+}
+
+export function countDiagnostics(s: TextSample): KindCounter | null {
+  const c = fed(new DiagnosticsCounter(), s);
+  // the sample's last line is read with the line after it, which comes later: it decides nothing
+  const probe = fed(new DiagnosticsCounter(), s);
+  probe.end();
+  return probe.sure() ? c : null;
 }

@@ -1,49 +1,90 @@
-// A unified diff (git diff, diff -u, git show): files changed, lines added and removed per file, hunks. A removed
-// line that says "error" is a change, not an error.
-import type { KindFacts, TextSample } from './types.js';
+// A unified diff (git diff, diff -u, git show): files changed, lines added and removed per file, hunks, over the
+// whole diff. A removed line that says "error" is a change, not an error.
+import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
+import { Largest } from './util.js';
 import { shellQuote } from '../shell.js';
 
-export function detectDiff(s: TextSample): KindFacts | null {
+interface FileChange {
+  file: string;
+  added: number;
+  removed: number;
+  line: number;
+}
+
+/** Files shown, the most changed first. */
+const SHOWN = 12;
+
+class DiffCounter implements KindCounter {
+  private files = 0;
+  private added = 0;
+  private removed = 0;
+  private hunks = 0;
+  private inHunk = false;
+  private before = '';
+  private current: FileChange | null = null;
+  private readonly shown = new Largest<FileChange>(SHOWN);
+
+  line(l: string, n: number): void {
+    if (l.startsWith('+++ ')) {
+      this.close();
+      const name = l.slice(4).replace(/^b\//, '').replace(/\t.*$/, '');
+      const prev = this.before.startsWith('--- ') ? this.before.slice(4).replace(/^a\//, '').replace(/\t.*$/, '') : name;
+      this.current = { file: name === '/dev/null' ? prev : name, added: 0, removed: 0, line: n };
+      this.files++;
+      this.inHunk = false;
+    } else if (l.startsWith('@@ ')) {
+      this.hunks++;
+      this.inHunk = true;
+    } else if (l.startsWith('diff ')) this.inHunk = false;
+    else if (this.inHunk && this.current) {
+      if (l.startsWith('+')) {
+        this.current.added++;
+        this.added++;
+      } else if (l.startsWith('-')) {
+        this.current.removed++;
+        this.removed++;
+      }
+    }
+    this.before = l;
+  }
+
+  private close(): void {
+    const f = this.current;
+    if (f) this.shown.push(f.added + f.removed, f);
+    this.current = null;
+  }
+
+  sure(): boolean {
+    return this.files > 0 && this.hunks > 0;
+  }
+
+  end(): KindFacts | null {
+    this.close();
+    if (!this.sure()) return null;
+    const shown = this.shown.list();
+    return {
+      kind: 'diff',
+      facts: {
+        files_changed: this.files,
+        lines_added: this.added,
+        lines_removed: this.removed,
+        hunks: this.hunks,
+        files: shown.map((f) => ({ file: f.file, '+': f.added, '-': f.removed, line: f.line })),
+      },
+      errors: 'none',
+      levels: false,
+      next: ['lro grep ID \'^\\+\\+\\+ \'', `lro grep ID ${shellQuote(`^\\+\\+\\+ b/${shown[0].file}`)} -A 40`],
+      recipes: [
+        { description: 'The files changed', flags: ['-r'], filter: 'select(startswith("+++ ")) | ltrimstr("+++ b/")' },
+      ],
+    };
+  }
+}
+
+export function countDiff(s: TextSample): KindCounter | null {
   const first = s.lines.find((l) => l.trim() !== '') ?? '';
   if (!/^(diff |--- |Index: |commit [0-9a-f]{7,})/.test(first)) return null;
-  const files: { file: string; added: number; removed: number; line: number }[] = [];
-  let hunks = 0;
-  let inHunk = false;
-  s.lines.forEach((l, i) => {
-    if (l.startsWith('+++ ')) {
-      const name = l.slice(4).replace(/^b\//, '').replace(/\t.*$/, '');
-      const before = s.lines[i - 1] ?? '';
-      const prev = before.startsWith('--- ') ? before.slice(4).replace(/^a\//, '').replace(/\t.*$/, '') : name;
-      files.push({ file: name === "/dev/null" ? prev : name, added: 0, removed: 0, line: i + 1 });
-      inHunk = false;
-    } else if (l.startsWith('@@ ')) {
-      hunks++;
-      inHunk = true;
-    } else if (l.startsWith('diff ')) inHunk = false;
-    else if (inHunk && files.length) {
-      if (l.startsWith('+')) files[files.length - 1].added++;
-      else if (l.startsWith('-')) files[files.length - 1].removed++;
-    }
-  });
-  if (files.length === 0 || hunks === 0) return null;
-  const added = files.reduce((a, f) => a + f.added, 0);
-  const removed = files.reduce((a, f) => a + f.removed, 0);
-  const shown = [...files].sort((a, b) => b.added + b.removed - (a.added + a.removed)).slice(0, 12);
-  return {
-    kind: 'diff',
-    facts: {
-      files_changed: files.length,
-      lines_added: added,
-      lines_removed: removed,
-      hunks,
-      ...(s.complete ? {} : { from_first_lines: s.lines.length }),
-      files: shown.map((f) => ({ file: f.file, '+': f.added, '-': f.removed, line: f.line })),
-    },
-    errors: 'none',
-    levels: false,
-    next: ['lro grep ID \'^\\+\\+\\+ \'', `lro grep ID ${shellQuote(`^\\+\\+\\+ b/${shown[0].file}`)} -A 40`],
-    recipes: [
-      { description: 'The files changed', flags: ['-r'], filter: 'select(startswith("+++ ")) | ltrimstr("+++ b/")' },
-    ],
-  };
+  const c = fed(new DiffCounter(), s);
+  // (the file being read when the sample ends is not closed: counting goes on)
+  return c.sure() ? c : null;
 }

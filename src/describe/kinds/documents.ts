@@ -1,55 +1,102 @@
-// Kinds of text that are one document rather than lines of output: an SQL dump (tables and the rows inserted
-// into each), HTML, minified code. None has error lines: "error" in a CSS class or a string literal is not one.
-import type { KindFacts, TextSample } from './types.js';
-import { bump, numbered, scope, topCounts } from './util.js';
+// Kinds of text that are one document rather than lines of output: an SQL dump (tables and the rows inserted into
+// each, by INSERT or by pg_dump's COPY blocks, over the whole dump), HTML, minified code. None has error lines:
+// "error" in a CSS class or a string literal is not one.
+import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
+import { estimateNote, numbered, TopCounts } from './util.js';
 
 const CREATE = /^CREATE TABLE (?:IF NOT EXISTS )?[`"[]?([\w.]+)/i;
+const COPY = /^COPY ([\w."]+)(?: \([^)]*\))? FROM stdin;$/i;
 const INSERT = /^INSERT INTO [`"[]?([\w.]+)[`"\]]?/i;
 /** A line of a dump: a comment, a statement, a continued row or a closing parenthesis, a COPY block's end. */
 const SQL_LINE = /^(--|\/\*|CREATE|INSERT|DROP|ALTER|LOCK|UNLOCK|SET|BEGIN|COMMIT|PRAGMA|COPY|\)|  |\\\.)/i;
 
-export function detectSqlDump(s: TextSample): KindFacts | null {
-  const lines = numbered(s.lines);
-  const tables = new Map<string, number>();
-  const created: string[] = [];
-  let statements = 0;
-  for (const { text } of lines) {
+class SqlDumpCounter implements KindCounter {
+  private readonly tables = new TopCounts();
+  private readonly created: string[] = [];
+  private createdCount = 0;
+  statements = 0;
+  sqlish = 0;
+  lines = 0;
+  /** COPY … FROM stdin: the table whose rows come next, up to the "\." line. */
+  private copying: string | null = null;
+
+  line(text: string): void {
+    if (text.trim() === '') return;
+    this.lines++;
+    if (this.copying !== null) {
+      this.sqlish++;
+      if (text === '\\.') this.copying = null;
+      else this.tables.add(this.copying);
+      return;
+    }
+    if (SQL_LINE.test(text) || text.endsWith(';')) this.sqlish++;
     const c = CREATE.exec(text);
-    if (c) created.push(c[1]);
+    if (c) {
+      this.createdCount++;
+      if (this.created.length < 20) this.created.push(c[1]);
+    }
     const m = INSERT.exec(text);
-    if (m) bump(tables, m[1], (text.match(/\),\s*\(/g)?.length ?? 0) + 1);
-    if (/^(CREATE|INSERT|DROP|ALTER|LOCK|UNLOCK|SET|BEGIN|COMMIT|PRAGMA|COPY|SELECT)\b/i.test(text)) statements++;
+    if (m) this.tables.add(m[1], (text.match(/\),\s*\(/g)?.length ?? 0) + 1);
+    const copy = COPY.exec(text);
+    if (copy) this.copying = copy[1];
+    if (/^(CREATE|INSERT|DROP|ALTER|LOCK|UNLOCK|SET|BEGIN|COMMIT|PRAGMA|COPY|SELECT)\b/i.test(text)) this.statements++;
   }
-  const sqlish = lines.filter(({ text }) => SQL_LINE.test(text) || /;$/.test(text));
-  if (created.length + tables.size === 0 || sqlish.length < lines.length * 0.9 || statements < 3) return null;
-  return {
-    kind: 'sql-dump',
-    facts: {
-      statements,
-      tables_created: created.slice(0, 20),
-      rows_inserted: topCounts(tables, 12),
-      ...(s.complete ? {} : { from_first_lines: s.lines.length }),
-    },
-    errors: 'none',
-    levels: false,
-    next: ["lro grep ID '^CREATE TABLE' -A 10", `lro grep ID '^INSERT INTO' -c`],
-  };
+
+  sure(): boolean {
+    return this.createdCount + this.tables.size > 0 && this.sqlish >= this.lines * 0.9 && this.statements >= 3;
+  }
+
+  end(): KindFacts {
+    return {
+      kind: 'sql-dump',
+      facts: {
+        statements: this.statements,
+        tables_created: this.createdCount > this.created.length ? [...this.created, `… ${this.createdCount - this.created.length} more`] : this.created,
+        rows_inserted: this.tables.top(12),
+        ...estimateNote('rows_inserted', this.tables),
+      },
+      errors: 'none',
+      levels: false,
+      next: ["lro grep ID '^CREATE TABLE' -A 10", `lro grep ID '^INSERT INTO' -c`],
+    };
+  }
 }
 
-export function detectHtml(s: TextSample): KindFacts | null {
+export function countSqlDump(s: TextSample): KindCounter | null {
+  const c = fed(new SqlDumpCounter(), s);
+  return c.sure() ? c : null;
+}
+
+class HtmlCounter implements KindCounter {
+  private title: string | undefined;
+  private readonly tags = new TopCounts();
+  /** The text of the <title> element when it spans lines. */
+  private head = '';
+
+  line(text: string): void {
+    if (this.title === undefined && this.head.length < 4096) {
+      this.head += `${text}\n`;
+      const t = /<title[^>]*>([^<]{0,120})/i.exec(this.head);
+      if (t) this.title = t[1].trim();
+    }
+    for (const m of text.matchAll(/<([a-z][a-z0-9]*)\b/gi)) this.tags.add(m[1].toLowerCase());
+  }
+
+  end(): KindFacts {
+    return {
+      kind: 'html',
+      facts: { ...(this.title ? { title: this.title } : {}), tags: this.tags.top(10), ...estimateNote('tags', this.tags) },
+      errors: 'none',
+      levels: false,
+      next: ["lro grep ID '<h[1-3]' -m 20", "lro grep ID 'href=' -c"],
+    };
+  }
+}
+
+export function countHtml(s: TextSample): KindCounter | null {
   const first = s.lines.find((l) => l.trim() !== '')?.trim() ?? '';
   if (!/^(<!doctype html|<html[\s>])/i.test(first)) return null;
-  const text = s.lines.join('\n');
-  const title = /<title[^>]*>([^<]{0,120})/i.exec(text)?.[1]?.trim();
-  const tags = new Map<string, number>();
-  for (const m of text.matchAll(/<([a-z][a-z0-9]*)\b/gi)) bump(tags, m[1].toLowerCase());
-  return {
-    kind: 'html',
-    facts: { ...(title ? { title } : {}), tags: topCounts(tags, 10), ...scope(s.complete, s.lines.length) },
-    errors: 'none',
-    levels: false,
-    next: ["lro grep ID '<h[1-3]' -m 20", "lro grep ID 'href=' -c"],
-  };
+  return fed(new HtmlCounter(), s);
 }
 
 export function detectMinified(s: TextSample): KindFacts | null {

@@ -1,46 +1,70 @@
 // git log (with or without --stat): commits, authors, the dates of the first and last commit shown, and with
-// --stat the files changed and lines inserted and deleted. A commit message saying "fix error" is no error line.
-import type { KindFacts, TextSample } from './types.js';
-import { bump, scope, topCounts } from './util.js';
+// --stat the files changed and lines inserted and deleted, over the whole log. A commit message saying "fix error"
+// is no error line.
+import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
+import { estimateNote, TopCounts } from './util.js';
 import { shellQuote } from '../shell.js';
 
 const COMMIT = /^commit ([0-9a-f]{7,64})\b/;
+const STAT = /^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/;
 
-export function detectGitLog(s: TextSample): KindFacts | null {
-  const first = s.lines.find((l) => l.trim() !== '') ?? '';
-  if (!COMMIT.test(first)) return null;
-  let commits = 0;
-  const authors = new Map<string, number>();
-  const dates: string[] = [];
-  let files = 0;
-  let insertions = 0;
-  let deletions = 0;
-  for (const l of s.lines) {
-    if (COMMIT.test(l)) commits++;
-    else if (l.startsWith('Author: ')) bump(authors, l.slice(8).replace(/\s*<[^>]*>$/, ''));
-    else if (l.startsWith('Date: ')) dates.push(l.slice(6).trim());
-    const st = /^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/.exec(l);
-    if (st) {
-      files += Number(st[1]);
-      insertions += Number(st[2] ?? 0);
-      deletions += Number(st[3] ?? 0);
+class GitLogCounter implements KindCounter {
+  private commits = 0;
+  private readonly authors = new TopCounts();
+  private newest: string | undefined;
+  private oldest: string | undefined;
+  private files = 0;
+  private insertions = 0;
+  private deletions = 0;
+
+  line(l: string): void {
+    if (l.startsWith('commit ')) {
+      if (COMMIT.test(l)) this.commits++;
+    } else if (l.startsWith('Author: ')) this.authors.add(l.slice(8).replace(/\s*<[^>]*>$/, ''));
+    else if (l.startsWith('Date: ')) {
+      const d = l.slice(6).trim();
+      this.newest ??= d;
+      this.oldest = d;
+    } else if (l.startsWith(' ') && l.includes(' changed')) {
+      const st = STAT.exec(l);
+      if (st) {
+        this.files += Number(st[1]);
+        this.insertions += Number(st[2] ?? 0);
+        this.deletions += Number(st[3] ?? 0);
+      }
     }
   }
-  if (commits === 0 || authors.size === 0) return null;
-  const top = [...authors.keys()][0];
-  return {
-    kind: 'git-log',
-    facts: {
-      commits,
-      ...scope(s.complete, s.lines.length),
-      authors: topCounts(authors, 6),
-      newest: dates[0],
-      oldest: dates.at(-1),
-      ...(files ? { files_changed: files, insertions, deletions } : {}),
-    },
-    errors: 'none',
-    levels: false,
-    next: [`lro grep ID ${shellQuote(`^Author: ${top}`)} -c`, "lro grep ID '^commit ' -A 5 -m 10"],
-    recipes: [{ description: 'Commit ids', flags: ['-r'], filter: 'select(startswith("commit ")) | .[7:]' }],
-  };
+
+  sure(): boolean {
+    return this.commits > 0 && this.authors.size > 0;
+  }
+
+  end(): KindFacts | null {
+    if (!this.sure()) return null;
+    const top = this.authors.first()!;
+    return {
+      kind: 'git-log',
+      facts: {
+        commits: this.commits,
+        ...(this.authors.exact ? { authors_distinct: this.authors.size } : {}),
+        authors: this.authors.top(6),
+        ...estimateNote('authors', this.authors),
+        // git log shows the newest first (unless --reverse): the first and the last date shown
+        newest: this.newest,
+        oldest: this.oldest,
+        ...(this.files ? { files_changed: this.files, insertions: this.insertions, deletions: this.deletions } : {}),
+      },
+      errors: 'none',
+      levels: false,
+      next: [`lro grep ID ${shellQuote(`^Author: ${top}`)} -c`, "lro grep ID '^commit ' -A 5 -m 10"],
+      recipes: [{ description: 'Commit ids', flags: ['-r'], filter: 'select(startswith("commit ")) | .[7:]' }],
+    };
+  }
+}
+
+export function countGitLog(s: TextSample): KindCounter | null {
+  const first = s.lines.find((l) => l.trim() !== '') ?? '';
+  if (!COMMIT.test(first)) return null;
+  const c = fed(new GitLogCounter(), s);
+  return c.sure() ? c : null;
 }

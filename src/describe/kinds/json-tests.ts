@@ -68,7 +68,7 @@ export class TestRunWatch {
         ...(go ? {} : { files: this.files }),
         tests,
         ...this.counts,
-        ...(sampled ? { sampled: true } : {}),
+        ...(sampled ? { counted_over: 'a sample of the records (all of the first 8 MB, then one in 2, 4, 8…): the counts and names are of the sample, not totals' } : {}),
         failing_tests: this.failingCount,
         failing: [...this.failing],
       },

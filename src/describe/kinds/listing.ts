@@ -1,7 +1,7 @@
 // A directory listing (ls -l, ls -la, ls -laR): entries by type, the directories listed, sizes, the largest files,
-// owners. Its columns are named; a file named "error.log" is not an error line, and there are no log levels.
-import type { KindFacts, TextSample } from './types.js';
-import { bump, most, numbered, scope, topCounts } from './util.js';
+// owners, over the whole listing. Its columns are named; a file named "error.log" is not an error line, and there are no log levels.
+import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
+import { estimateNote, Largest, most, numbered, TopCounts } from './util.js';
 
 /** ls's dates: "Nov 26 06:17", "Jan  1  2025", "26 Nov 06:17", --time-style=iso and long-iso. */
 const DATE = [
@@ -35,66 +35,79 @@ interface Entry {
   dir: string;
 }
 
-export function detectListing(s: TextSample): KindFacts | null {
+class ListingCounter implements KindCounter {
+  private entries = 0;
+  private dir = '';
+  private dirs = 0;
+  private bytes = 0;
+  private readonly types = new TopCounts();
+  private readonly owners = new TopCounts();
+  private readonly largest = new Largest<Entry>(5);
+
+  line(text: string, n: number): void {
+    if (text.endsWith(':')) {
+      const h = HEADING.exec(text);
+      if (h && !ENTRY.test(text)) {
+        this.dir = h[1];
+        this.dirs++;
+        return;
+      }
+    }
+    const m = ENTRY.exec(text);
+    if (!m) return;
+    const type = TYPE_NAME[m[1]];
+    // (a link's target is not its name; the test of the type spares a regex on every other line)
+    const name = type === 'link' ? m[6].replace(/ -> .*$/, '') : m[6];
+    if (name === '.' || name === '..') return;
+    this.entries++;
+    this.types.add(type);
+    this.owners.add(m[3]);
+    if (type === 'file') {
+      const size = Number(m[5]);
+      this.bytes += size;
+      this.largest.push(size, { line: n, type, owner: m[3], size, name, dir: this.dir });
+    }
+  }
+
+  end(): KindFacts {
+    const largest = this.largest
+      .list()
+      .map((e) => ({ name: e.dir ? `${e.dir.replace(/\/$/, '')}/${e.name}` : e.name, size: e.size, line: e.line }));
+    const biggest = largest[0];
+    return {
+      kind: 'listing',
+      facts: {
+        entries: this.entries,
+        ...(this.dirs ? { directories_listed: this.dirs } : {}),
+        columns: 'mode, links, owner, group, size (bytes), date, name',
+        by_type: this.types.top(8),
+        file_bytes: this.bytes,
+        largest,
+        owners: this.owners.top(4),
+        ...estimateNote('owners', this.owners),
+      },
+      errors: 'none',
+      levels: false,
+      next: [
+        `lro grep ID '^d' -c`,
+        biggest ? `lro read ID --records ${biggest.line}` : 'lro read ID --head 20',
+      ],
+      recipes: [
+        {
+          description: 'Files (not . and ..) as {size, name}, largest first',
+          flags: ['-s', '-c'],
+          filter:
+            'map(capture("^-\\\\S+\\\\s+\\\\d+\\\\s+\\\\S+\\\\s+\\\\S+\\\\s+(?<size>\\\\d+)\\\\s+\\\\S+\\\\s+\\\\S+\\\\s+\\\\S+ (?<name>.*)$")?' +
+            ' | .size |= tonumber) | sort_by(-.size) | .[:10]',
+        },
+      ],
+    };
+  }
+}
+
+export function countListing(s: TextSample): KindCounter | null {
   const lines = numbered(s.lines);
   const known = (t: string) => ENTRY.test(t) || TOTAL.test(t) || HEADING.test(t);
   if (!most(lines.map((l) => l.text), known, 0.95, 3) || !lines.some((l) => ENTRY.test(l.text))) return null;
-  const entries: Entry[] = [];
-  let dir = '';
-  let dirs = 0;
-  for (const l of lines) {
-    const h = HEADING.exec(l.text);
-    if (h && !ENTRY.test(l.text)) {
-      dir = h[1];
-      dirs++;
-      continue;
-    }
-    const m = ENTRY.exec(l.text);
-    if (!m) continue;
-    const name = m[6].replace(/ -> .*$/, '');
-    if (name === '.' || name === '..') continue;
-    entries.push({ line: l.n, type: TYPE_NAME[m[1]], owner: m[3], size: Number(m[5]), name, dir });
-  }
-  const types = new Map<string, number>();
-  const owners = new Map<string, number>();
-  let bytes = 0;
-  for (const e of entries) {
-    bump(types, e.type);
-    bump(owners, e.owner);
-    if (e.type === 'file') bytes += e.size;
-  }
-  const largest = entries
-    .filter((e) => e.type === 'file')
-    .sort((a, b) => b.size - a.size)
-    .slice(0, 5)
-    .map((e) => ({ name: e.dir ? `${e.dir.replace(/\/$/, '')}/${e.name}` : e.name, size: e.size, line: e.line }));
-  const biggest = largest[0];
-  return {
-    kind: 'listing',
-    facts: {
-      entries: entries.length,
-      ...(dirs ? { directories_listed: dirs } : {}),
-      ...scope(s.complete, s.lines.length),
-      columns: 'mode, links, owner, group, size (bytes), date, name',
-      by_type: topCounts(types, 8),
-      file_bytes: bytes,
-      largest,
-      owners: topCounts(owners, 4),
-    },
-    errors: 'none',
-    levels: false,
-    next: [
-      `lro grep ID '^d' -c`,
-      biggest ? `lro read ID --records ${biggest.line}` : 'lro read ID --head 20',
-    ],
-    recipes: [
-      {
-        description: 'Files (not . and ..) as {size, name}, largest first',
-        flags: ['-s', '-c'],
-        filter:
-          'map(capture("^-\\\\S+\\\\s+\\\\d+\\\\s+\\\\S+\\\\s+\\\\S+\\\\s+(?<size>\\\\d+)\\\\s+\\\\S+\\\\s+\\\\S+\\\\s+\\\\S+ (?<name>.*)$")?' +
-          ' | .size |= tonumber) | sort_by(-.size) | .[:10]',
-      },
-    ],
-  };
+  return fed(new ListingCounter(), s);
 }

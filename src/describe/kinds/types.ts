@@ -36,3 +36,24 @@ export interface TextSample {
   total: number;
   complete: boolean;
 }
+
+/**
+ * A kind's facts counted over the whole output: a detector sure of the kind from the sample returns one of these,
+ * already fed the sample's lines; the analyzer feeds it every later line as it passes, and asks for the facts at
+ * the end. It keeps bounded memory (counts past a cap are estimates and say so: see util.ts TopCounts).
+ */
+export interface KindCounter {
+  /** One line after the sample (cleaned as the sample's are: no ANSI, no final CR, its first 1,024 characters). */
+  line(text: string, n: number): void;
+  /** The facts over every line fed; `total` lines in all. Null when the whole turned out not to be this kind. */
+  end(total: number): KindFacts | null;
+}
+
+/** A detector whose facts are of the whole output: null when it is not sure of its kind from the sample. */
+export type CountingDetector = (s: TextSample) => KindCounter | null;
+
+/** Feeds the sample's lines (numbered from 1) to a counter and returns it. */
+export function fed<C extends KindCounter>(c: C, s: TextSample): C {
+  s.lines.forEach((l, i) => c.line(l, i + 1));
+  return c;
+}

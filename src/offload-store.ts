@@ -21,6 +21,7 @@ import { mayHoldNoise } from './format/terminal.js';
 import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js';
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { sanitizeOperation, tempFileName } from './format/naming.js';
+import { BLOCKS_ROOM } from './format/blocks.js';
 import { ResultWriter } from './format/writer.js';
 import { streamFields } from './format/streams.js';
 import { publishRef, publishResult, pullRemoteRef, shownStore } from './store/remote.js';
@@ -214,7 +215,7 @@ function pipelineMaker(store: PinnedStore, plan: ResultPlan, options: OffloadOpt
       id,
       operation,
       dirIdentity: identity,
-      headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0) + (type === 'binary' ? 0 : STATS_SLOT),
+      headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0) + (type === 'binary' ? 0 : STATS_SLOT) + BLOCKS_ROOM,
     });
     try {
       switch (type) {

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { decodeTime } from 'ulid';
 import { LroError } from '../errors.js';
+import { BlockMismatch, checkedBlocks, checkHeaderSeal, type Blocks } from '../format/blocks.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { checkRecordCount, openResultFile, originalPieces } from '../format/reader.js';
@@ -14,7 +15,7 @@ import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
-import type { DeleteManyAnswer, ListPage, ObjectEnds, ObjectPart, S3Object } from './s3-worker.js';
+import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
 import type { ResultName, StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
@@ -24,8 +25,12 @@ const READ_WAIT_MS = 12_000;
 const TRANSFER_WAIT_MS = 24 * 3600_000;
 /** Header files fetched per request to the worker (16 at a time there). */
 const HEADS_BATCH = 400;
-/** The start of an object fetched for a reader that needs only its header and first records (one Range GET). */
-const START_BYTES = 256 * 1024;
+/**
+ * The start of an object fetched for a reader that needs only its header and first records (one Range GET): line 1
+ * (its slot, with the block hashes, is some 50 KB) and the first block of records (1 MB up to a 1 GB result), so
+ * what is shown of it is checked (format/blocks.ts).
+ */
+const START_BYTES = (1 << 20) + 64 * 1024;
 /** The cache of whole results is trimmed (oldest first) to this many bytes; LRO_S3_CACHE_MAX changes it. */
 const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 
@@ -153,8 +158,10 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
   try {
     const rf = openResultFile(tmp);
     if (rf.header.id !== id) throw new FormatError(`has id ${rf.header.id} in its header, not ${id}`);
-    if (rf.header.content_type === 'json') checkRecordCount(rf);
-    else {
+    if (rf.header.content_type === 'json') {
+      checkRecordCount(rf);
+      checkWhole(rf.header.blocks, readFileSync(tmp), rf.recordsOffset);
+    } else {
       // node:crypto only here, for a fetch: loading it costs every local read about 190 page faults (some 4 ms)
       const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
       const hash = createHash('sha256');
@@ -170,6 +177,54 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
 }
 
 /**
+ * A JSON document's stored records against its block hashes (its original is rebuilt equal as JSON, not byte for
+ * byte, so no sha256 checks them); a result without them is counted only.
+ */
+function checkWhole(b: Blocks | undefined, file: Buffer, recordsOffset: number): void {
+  if (!b) return;
+  checkHeaderSeal(file.subarray(0, recordsOffset - 1), b, file.length);
+  const records = file.subarray(recordsOffset);
+  if (b.bytes > 0 && checkedBlocks(b, 0, records)?.end !== b.bytes) throw new BlockMismatch('does not hold the blocks its header lists');
+}
+
+/**
+ * A part of an object that does not match its block hashes: one line naming the result and the object, and what
+ * to do. Nothing of it has been shown or cached.
+ */
+function tampered(store: RemoteStore, r: { rel: string; id: string }, e: FormatError): LroError {
+  const where = `s3://${store.bucket}/${keyOf(store, r.rel)}`;
+  const fix = `the object was changed on the server after it was stored; nothing of it was shown or cached (lro cat ${r.id} fetches it whole and checks it all; lro gc removes it once expired)`;
+  return new LroError(`result ${r.id} at ${where} ${e.message}: ${fix}`);
+}
+
+/**
+ * An object's start as a ranged read got it (line 1 and what follows), cut to what is checked: line 1 against its
+ * seal and the object's size, then the records' whole blocks (one more Range GET for the first when the start does
+ * not hold it all: a block larger than START_BYTES); what follows the last whole block is dropped. A result
+ * without block hashes comes back as it is, `unchecked`. Throws the one-line error of `tampered` on a mismatch.
+ */
+function checkedStart(store: RemoteStore, r: RemoteResult, start: Buffer, size: number): { bytes: Buffer; unchecked: boolean } | null {
+  const nl = start.indexOf(0x0a);
+  const header = headerOf(start);
+  if (!header) return null; // the whole object's check says why
+  const b = header.blocks;
+  if (!b) return { bytes: start, unchecked: true };
+  try {
+    checkHeaderSeal(start.subarray(0, nl), b, size);
+    let records = start.subarray(nl + 1);
+    if (b.bytes > 0 && records.length < Math.min(b.size, b.bytes)) {
+      const ask = { op: 'getRange', bucket: store.bucket, key: r.key, from: nl + 1, to: nl + Math.min(b.size, b.bytes) } as const;
+      records = Buffer.from(s3Call<ObjectPart>(ask, store.env, READ_WAIT_MS).bytes);
+    }
+    const whole = checkedBlocks(b, 0, records);
+    return { bytes: Buffer.concat([start.subarray(0, nl + 1), records.subarray(0, whole?.end ?? 0)]), unchecked: false };
+  } catch (e) {
+    if (e instanceof FormatError) throw tampered(store, r, e);
+    throw e;
+  }
+}
+
+/**
  * What fetchStart or fetchTail found: the whole result (cached), or a file of its start or its end only
  * (`partial`, holding records `held.from` to `held.to` whole), and the object's size.
  */
@@ -178,6 +233,8 @@ export interface StartOfResult {
   partial: boolean;
   size: number;
   held?: { from: number; to: number };
+  /** A part of a result written before block hashes: not checked (a whole fetch is, by its sha256). */
+  unchecked?: boolean;
 }
 
 /**
@@ -202,14 +259,14 @@ export function fetchStart(
   const part = join(store.parts, ...r.rel.split('/'));
   const kept = partOf(part);
   const keptHeld = kept && startHolds(kept.bytes, need);
-  if (keptHeld) return { path: part, partial: true, size: kept!.size, held: { from: 1, to: keptHeld } };
+  if (keptHeld) return { path: part, partial: true, size: kept!.size, held: { from: 1, to: keptHeld }, unchecked: kept!.unchecked };
   const ask = { op: 'getStart', bucket: store.bucket, key: r.key, bytes: START_BYTES } as const;
   const got = s3Call<ObjectPart>(ask, store.env, READ_WAIT_MS);
-  const start = Buffer.from(got.bytes);
-  if (start.length >= got.size) {
+  const fetched = Buffer.from(got.bytes);
+  if (fetched.length >= got.size) {
     const tmp = join(openResultDir(store.files, r.session).dir, tempFileName(r.id, 'fetch'));
     try {
-      writeFileSync(tmp, start, { mode: 0o600 });
+      writeFileSync(tmp, fetched, { mode: 0o600 });
       checkFetched(store, r.rel, tmp, r.id);
       renameSync(tmp, path);
     } finally {
@@ -217,28 +274,37 @@ export function fetchStart(
     }
     return { path, partial: false, size: got.size };
   }
-  const held = startHolds(start, need);
+  const checked = checkedStart(store, r, fetched, got.size);
+  const start = checked?.bytes;
+  const held = start ? startHolds(start, need) : 0;
   if (!held) return null;
   mkdirSync(dirname(part), { recursive: true, mode: 0o700 });
   const tmp = `${part}.${process.pid}.part`;
-  writeFileSync(tmp, start.subarray(0, start.lastIndexOf(0x0a) + 1), { mode: 0o600 }); // whole records only
-  writeFileSync(`${tmp}.size`, `${got.size}\n`, { mode: 0o600 });
-  renameSync(`${tmp}.size`, `${part}.size`); // the object's size: a result found by its pointer has no listing's
+  writeFileSync(tmp, start!.subarray(0, start!.lastIndexOf(0x0a) + 1), { mode: 0o600 }); // whole records only
+  // the object's size (a result found by its pointer has no listing's), and whether the start was checked
+  writeFileSync(`${tmp}.size`, `${got.size}${checked!.unchecked ? '' : ' checked'}\n`, { mode: 0o600 });
+  renameSync(`${tmp}.size`, `${part}.size`);
   renameSync(tmp, part);
-  return { path: part, partial: true, size: got.size, held: { from: 1, to: held } };
+  return { path: part, partial: true, size: got.size, held: { from: 1, to: held }, unchecked: checked!.unchecked };
 }
 
-/** A start kept in `parts/` and the size of its object; null when there is none (or no size beside it). */
-function partOf(part: string): { bytes: Buffer; size: number } | null {
+/**
+ * A start kept in `parts/` and the size of its object; null when there is none (or no size beside it), or when it
+ * was kept unchecked (by an lro before block hashes) from a result that has them: it is fetched again, checked.
+ */
+function partOf(part: string): { bytes: Buffer; size: number; unchecked: boolean } | null {
   try {
-    const size = Number(readFileSync(`${part}.size`, 'utf8'));
-    return Number.isSafeInteger(size) ? { bytes: readFileSync(part), size } : null;
+    const [sizeText, mark] = readFileSync(`${part}.size`, 'utf8').trim().split(' ');
+    const size = Number(sizeText);
+    if (!Number.isSafeInteger(size)) return null;
+    const bytes = readFileSync(part);
+    const unchecked = mark !== 'checked';
+    return unchecked && headerOf(bytes)?.blocks ? null : { bytes, size, unchecked };
   } catch {
     return null;
   }
 }
 
-/** Whether an object's start holds its header line and the records the reader needs, short of the last. */
 /**
  * How many records an object's start holds whole when they are what the reader needs, short of the last; else 0.
  */
@@ -263,23 +329,42 @@ function headerOf(start: Buffer): Header | null {
 
 /** The end of an object fetched for `read --tail`: enough for the last records a default budget shows. */
 const TAIL_BYTES = 256 * 1024;
-/** The start fetched beside it, for the header line alone (lro writes it in a slot of a few KB). */
+/** The start fetched beside it, for the header line alone (its slot, with the block hashes, is some 50 KB). */
 const HEADER_BYTES = 64 * 1024;
 
 /**
- * For `read --tail n` of a result not in the cache: its header and its last TAIL_BYTES (two ranged GETs at once)
- * in a sparse file of the object's size, `parts/<name>.tail` (the header line, zeros, the end where it is in the
- * object), so the readers that seek from a file's end run unchanged on it; it holds the last records whole
- * (`held`). Null when the end does not hold n records, or the object is small: the caller fetches the whole.
+ * For `read --tail n` of a result not in the cache: its header, then its end from the start of the block that holds
+ * its last TAIL_BYTES (two ranged GETs), both checked (format/blocks.ts), in a sparse file of the object's size,
+ * `parts/<name>.tail` (the header line, zeros, the end where it is in the object), so the readers that seek from a
+ * file's end run unchanged on it; it holds the last records whole (`held`). Null when the end does not hold n
+ * records, or the object is small: the caller fetches the whole.
  */
 export function fetchTail(store: RemoteStore, r: RemoteResult, n: number): StartOfResult | null {
   const path = join(store.files, ...r.rel.split('/'));
   if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
-  const ask = { op: 'getEnds', bucket: store.bucket, key: r.key, bytes: HEADER_BYTES, tail: TAIL_BYTES } as const;
-  const got = s3Call<ObjectEnds>(ask, store.env, READ_WAIT_MS);
-  const [start, end] = [Buffer.from(got.start), Buffer.from(got.end)];
+  const first = s3Call<ObjectPart>({ op: 'getStart', bucket: store.bucket, key: r.key, bytes: HEADER_BYTES }, store.env, READ_WAIT_MS);
+  const start = Buffer.from(first.bytes);
+  const size = first.size;
   const header = headerOf(start);
-  if (!header || start.length + end.length >= got.size || end[end.length - 1] !== 0x0a) return null;
+  if (!header) return null;
+  const line = start.subarray(0, start.indexOf(0x0a));
+  const recordsOffset = line.length + 1;
+  const b = header.blocks;
+  let from = Math.max(start.length, size - TAIL_BYTES);
+  if (b) from = recordsOffset + Math.floor((from - recordsOffset) / b.size) * b.size; // a block's start
+  if (from <= start.length) return null;
+  let end: Buffer;
+  try {
+    if (b) checkHeaderSeal(line, b, size);
+    end = Buffer.from(s3Call<ObjectPart>({ op: 'getRange', bucket: store.bucket, key: r.key, from, to: size - 1 }, store.env, READ_WAIT_MS).bytes);
+    if (b && checkedBlocks(b, from - recordsOffset, end)?.end !== b.bytes) {
+      throw new BlockMismatch(`ends before its last block (a ranged read got ${end.length} of its last ${size - from} bytes)`);
+    }
+  } catch (e) {
+    if (e instanceof FormatError) throw tampered(store, r, e);
+    throw e;
+  }
+  if (end.length !== size - from || end[end.length - 1] !== 0x0a) return null;
   const held = countNewlines(end.subarray(0, end.length - 1)); // the first record in it is cut by the range
   if (held < n || held >= header.count) return null;
   const file = `${join(store.parts, ...r.rel.split('/'))}.tail`;
@@ -287,14 +372,14 @@ export function fetchTail(store: RemoteStore, r: RemoteResult, n: number): Start
   const tmp = `${file}.${process.pid}.part`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, start, 0, start.indexOf(0x0a) + 1, 0);
-    ftruncateSync(fd, got.size);
-    writeSync(fd, end, 0, end.length, got.size - end.length);
+    writeSync(fd, start, 0, recordsOffset, 0);
+    ftruncateSync(fd, size);
+    writeSync(fd, end, 0, end.length, size - end.length);
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, file);
-  return { path: file, partial: true, size: got.size, held: { from: header.count - held + 1, to: header.count } };
+  return { path: file, partial: true, size, held: { from: header.count - held + 1, to: header.count }, unchecked: !b };
 }
 
 /**

@@ -104,7 +104,8 @@ function openRemote(remote: RemoteStore, found: RemoteResult | null, ask: Remote
   try {
     const start = ask.tail ? fetchTail(remote, found, ask.tail) : ask.need && fetchStart(remote, found, ask.need);
     if (start?.partial) {
-      return { ...openInStore(start.path, found.id), size: start.size, partial: true, held: start.held };
+      const { size, held, unchecked } = start;
+      return { ...openInStore(start.path, found.id), size, partial: true, held, ...(unchecked ? { unchecked } : {}) };
     }
     return openInStore(start ? start.path : fetchResult(remote, found), found.id);
   } catch (e) {
@@ -112,6 +113,16 @@ function openRemote(remote: RemoteStore, found: RemoteResult | null, ask: Remote
     if (!(e instanceof S3Error && e.kind === 'missing')) throw e;
     return openRemote(remote, null, ask);
   }
+}
+
+/**
+ * The note for a reader that shows part of a remote result written before block hashes (an older lro): what it shows
+ * is not checked (a whole fetch is, by the header's sha256); null for any other result.
+ */
+export function uncheckedNote(rf: ResultFile): string | null {
+  if (!rf.unchecked) return null;
+  const id = rf.header.id;
+  return `lro: note: result ${id} was stored without block hashes (by an older lro): this part of it is not checked; it is checked when fetched whole (lro cat ${id})\n`;
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

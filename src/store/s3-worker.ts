@@ -15,16 +15,17 @@ import { ListAhead, type ListPage } from './list-ahead.js';
 export type { ListPage };
 
 export interface S3Request {
-  op: 'list' | 'heads' | 'get' | 'getStart' | 'getEnds' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
+  op: 'list' | 'heads' | 'get' | 'getStart' | 'getRange' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
   bucket: string;
   key?: string;
   prefix?: string;
   /** get: the file the object is written to (the caller checks it, then renames it); put: the file uploaded. */
   path?: string;
-  /** getStart, getEnds: how many bytes of the object's start. */
+  /** getStart: how many bytes of the object's start. */
   bytes?: number;
-  /** getEnds: how many bytes of the object's end. */
-  tail?: number;
+  /** getRange: the object's bytes from..to (inclusive). */
+  from?: number;
+  to?: number;
   body?: string;
   ifNoneMatch?: boolean;
   items?: { key: string; path: string; size: number; mtimeMs: number }[];
@@ -216,24 +217,11 @@ async function getStart(bucket: string, key: string, bytes: number): Promise<Obj
   return { bytes: body, size: Number(/\/(\d+)$/.exec(r.ContentRange ?? '')?.[1] ?? body.length) };
 }
 
-/** What getEnds answers: the object's first and last bytes, and its size. */
-export interface ObjectEnds {
-  start: Uint8Array;
-  end: Uint8Array;
-  size: number;
-}
-
-/**
- * The first `bytes` and the last `tail` bytes of an object: two Range GETs, the second after the first says the
- * size (a suffix range, bytes=-N, is S3's but not every server's: s3rver answers it with the object's start).
- */
-async function getEnds(bucket: string, key: string, bytes: number, tail: number): Promise<ObjectEnds> {
-  const first = await getStart(bucket, key, bytes);
-  const from = Math.max(first.bytes.length, first.size - tail);
-  if (from >= first.size) return { start: first.bytes, end: new Uint8Array(0), size: first.size };
-  const ask = { Bucket: bucket, Key: key, Range: `bytes=${from}-${first.size - 1}` };
-  const end = await bytesOf((await s3().send(new sdk.GetObjectCommand(ask))).Body);
-  return { start: first.bytes, end, size: first.size };
+/** The object's bytes from..to (inclusive; fewer when it ends before): one Range GET. */
+async function getRange(bucket: string, key: string, from: number, to: number): Promise<ObjectPart> {
+  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to}` }));
+  const body = await bytesOf(r.Body);
+  return { bytes: body, size: Number(/\/(\d+)$/.exec(r.ContentRange ?? '')?.[1] ?? NaN) };
 }
 
 async function getSmall(bucket: string, key: string): Promise<string | null> {
@@ -355,8 +343,8 @@ async function serve(q: S3Request): Promise<unknown> {
       return get(q.bucket, q.key!, q.path!);
     case 'getStart':
       return getStart(q.bucket, q.key!, q.bytes!);
-    case 'getEnds':
-      return getEnds(q.bucket, q.key!, q.bytes!, q.tail!);
+    case 'getRange':
+      return getRange(q.bucket, q.key!, q.from!, q.to!);
     case 'getSmall':
       return getSmall(q.bucket, q.key!);
     case 'put':

@@ -7,10 +7,10 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { decodeTime } from 'ulid';
 import { LroError } from '../errors.js';
-import { BlockMismatch, checkedBlocks, checkHeaderSeal, type Blocks } from '../format/blocks.js';
+import { BlockMismatch, checkedBlocks, checkHeaderSeal } from '../format/blocks.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
-import { checkRecordCount, openResultFile, originalPieces } from '../format/reader.js';
+import { checkRecordCount, checkSpan, openResultFile, originalPieces } from '../format/reader.js';
 import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
@@ -159,8 +159,9 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
     const rf = openResultFile(tmp);
     if (rf.header.id !== id) throw new FormatError(`has id ${rf.header.id} in its header, not ${id}`);
     if (rf.header.content_type === 'json') {
+      // rebuilt equal as JSON, not byte for byte, so no sha256 checks the records: their block hashes do
       checkRecordCount(rf);
-      checkWhole(rf.header.blocks, readFileSync(tmp), rf.recordsOffset);
+      checkSpan(rf, rf.recordsOffset, rf.size);
     } else {
       // node:crypto only here, for a fetch: loading it costs every local read about 190 page faults (some 4 ms)
       const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
@@ -177,14 +178,18 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
 }
 
 /**
- * A JSON document's stored records against its block hashes (its original is rebuilt equal as JSON, not byte for
- * byte, so no sha256 checks them); a result without them is counted only.
+ * An object's bytes from..to (inclusive; to its end when it is shorter) by one Range GET, and its size. An answer of
+ * another length than that is refused as a changed object is (tampered): a proxy or server that cuts or pads the
+ * bytes it answers must not pass them for the object's.
  */
-function checkWhole(b: Blocks | undefined, file: Buffer, recordsOffset: number): void {
-  if (!b) return;
-  checkHeaderSeal(file.subarray(0, recordsOffset - 1), b, file.length);
-  const records = file.subarray(recordsOffset);
-  if (b.bytes > 0 && checkedBlocks(b, 0, records)?.end !== b.bytes) throw new BlockMismatch('does not hold the blocks its header lists');
+function rangedGet(store: RemoteStore, r: RemoteResult, from: number, to: number): { bytes: Buffer; size: number } {
+  const got = s3Call<ObjectPart>({ op: 'getRange', bucket: store.bucket, key: r.key, from, to }, store.env, READ_WAIT_MS);
+  const bytes = Buffer.from(got.bytes);
+  const asked = Math.min(to + 1, got.size) - from;
+  if (bytes.length !== asked) {
+    throw tampered(store, r, new BlockMismatch(`was answered ${bytes.length} bytes for a ranged read of ${Number.isNaN(asked) ? 'some' : asked}`));
+  }
+  return { bytes, size: got.size };
 }
 
 /**
@@ -212,10 +217,7 @@ function checkedStart(store: RemoteStore, r: RemoteResult, start: Buffer, size: 
   try {
     checkHeaderSeal(start.subarray(0, nl), b, size);
     let records = start.subarray(nl + 1);
-    if (b.bytes > 0 && records.length < Math.min(b.size, b.bytes)) {
-      const ask = { op: 'getRange', bucket: store.bucket, key: r.key, from: nl + 1, to: nl + Math.min(b.size, b.bytes) } as const;
-      records = Buffer.from(s3Call<ObjectPart>(ask, store.env, READ_WAIT_MS).bytes);
-    }
+    if (b.bytes > 0 && records.length < Math.min(b.size, b.bytes)) records = rangedGet(store, r, nl + 1, nl + Math.min(b.size, b.bytes)).bytes;
     const whole = checkedBlocks(b, 0, records);
     return { bytes: Buffer.concat([start.subarray(0, nl + 1), records.subarray(0, whole?.end ?? 0)]), unchecked: false };
   } catch (e) {
@@ -260,9 +262,8 @@ export function fetchStart(
   const kept = partOf(part);
   const keptHeld = kept && startHolds(kept.bytes, need);
   if (keptHeld) return { path: part, partial: true, size: kept!.size, held: { from: 1, to: keptHeld }, unchecked: kept!.unchecked };
-  const ask = { op: 'getStart', bucket: store.bucket, key: r.key, bytes: START_BYTES } as const;
-  const got = s3Call<ObjectPart>(ask, store.env, READ_WAIT_MS);
-  const fetched = Buffer.from(got.bytes);
+  const got = rangedGet(store, r, 0, START_BYTES - 1);
+  const fetched = got.bytes;
   if (fetched.length >= got.size) {
     const tmp = join(openResultDir(store.files, r.session).dir, tempFileName(r.id, 'fetch'));
     try {
@@ -342,9 +343,8 @@ const HEADER_BYTES = 64 * 1024;
 export function fetchTail(store: RemoteStore, r: RemoteResult, n: number): StartOfResult | null {
   const path = join(store.files, ...r.rel.split('/'));
   if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
-  const first = s3Call<ObjectPart>({ op: 'getStart', bucket: store.bucket, key: r.key, bytes: HEADER_BYTES }, store.env, READ_WAIT_MS);
-  const start = Buffer.from(first.bytes);
-  const size = first.size;
+  const first = rangedGet(store, r, 0, HEADER_BYTES - 1);
+  const { bytes: start, size } = first;
   const header = headerOf(start);
   if (!header) return null;
   const line = start.subarray(0, start.indexOf(0x0a));
@@ -356,15 +356,13 @@ export function fetchTail(store: RemoteStore, r: RemoteResult, n: number): Start
   let end: Buffer;
   try {
     if (b) checkHeaderSeal(line, b, size);
-    end = Buffer.from(s3Call<ObjectPart>({ op: 'getRange', bucket: store.bucket, key: r.key, from, to: size - 1 }, store.env, READ_WAIT_MS).bytes);
-    if (b && checkedBlocks(b, from - recordsOffset, end)?.end !== b.bytes) {
-      throw new BlockMismatch(`ends before its last block (a ranged read got ${end.length} of its last ${size - from} bytes)`);
-    }
+    end = rangedGet(store, r, from, size - 1).bytes;
+    if (b && checkedBlocks(b, from - recordsOffset, end)?.end !== b.bytes) throw new BlockMismatch('does not end with its last block');
   } catch (e) {
     if (e instanceof FormatError) throw tampered(store, r, e);
     throw e;
   }
-  if (end.length !== size - from || end[end.length - 1] !== 0x0a) return null;
+  if (end[end.length - 1] !== 0x0a) return null;
   const held = countNewlines(end.subarray(0, end.length - 1)); // the first record in it is cut by the range
   if (held < n || held >= header.count) return null;
   const file = `${join(store.parts, ...r.rel.split('/'))}.tail`;

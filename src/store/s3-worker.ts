@@ -15,14 +15,12 @@ import { ListAhead, type ListPage } from './list-ahead.js';
 export type { ListPage };
 
 export interface S3Request {
-  op: 'list' | 'heads' | 'get' | 'getStart' | 'getRange' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
+  op: 'list' | 'heads' | 'get' | 'getRange' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
   bucket: string;
   key?: string;
   prefix?: string;
   /** get: the file the object is written to (the caller checks it, then renames it); put: the file uploaded. */
   path?: string;
-  /** getStart: how many bytes of the object's start. */
-  bytes?: number;
   /** getRange: the object's bytes from..to (inclusive). */
   from?: number;
   to?: number;
@@ -210,18 +208,15 @@ export interface ObjectPart {
   size: number;
 }
 
-/** The first `bytes` bytes of an object (all of it when it is shorter): one Range GET. */
-async function getStart(bucket: string, key: string, bytes: number): Promise<ObjectPart> {
-  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
-  const body = await bytesOf(r.Body);
-  return { bytes: body, size: Number(/\/(\d+)$/.exec(r.ContentRange ?? '')?.[1] ?? body.length) };
-}
-
-/** The object's bytes from..to (inclusive; fewer when it ends before): one Range GET. */
+/**
+ * The object's bytes from..to (inclusive; fewer when it ends before): one Range GET. A server that ignores the range
+ * answers the whole object (200, no Content-Range): its size is then the body's, from 0.
+ */
 async function getRange(bucket: string, key: string, from: number, to: number): Promise<ObjectPart> {
   const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to}` }));
   const body = await bytesOf(r.Body);
-  return { bytes: body, size: Number(/\/(\d+)$/.exec(r.ContentRange ?? '')?.[1] ?? NaN) };
+  const size = /\/(\d+)$/.exec(r.ContentRange ?? '')?.[1];
+  return { bytes: body, size: size !== undefined ? Number(size) : from === 0 ? body.length : NaN };
 }
 
 async function getSmall(bucket: string, key: string): Promise<string | null> {
@@ -341,8 +336,6 @@ async function serve(q: S3Request): Promise<unknown> {
       return heads(q.bucket, q.items ?? []);
     case 'get':
       return get(q.bucket, q.key!, q.path!);
-    case 'getStart':
-      return getStart(q.bucket, q.key!, q.bytes!);
     case 'getRange':
       return getRange(q.bucket, q.key!, q.from!, q.to!);
     case 'getSmall':

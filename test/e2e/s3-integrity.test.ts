@@ -2,7 +2,7 @@
 // lro's back) or bytes changed on their way (the test proxy rewriting ranged answers) are refused by every reader,
 // the ones that read part of a result (its start, its end: checked by the block hashes of the header) as the ones
 // that fetch it whole (sha256): exit 2, one line naming the result, nothing of the changed part printed or cached.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -214,4 +214,29 @@ describe('a result written before block hashes', () => {
     const whole = await lro(['grep', id, '-c', 'INFO'], { env: freshMachine(env) });
     expect([whole.code, whole.out, whole.stderr]).toEqual([0, `${COUNT}\n`, '']);
   }, 120_000);
+});
+
+describe('a local store', () => {
+  it('tells a changed file from a valid one as a remote store does: read refuses what it would show of it', async () => {
+    const dir = join(root, 'local-changed');
+    const id = (JSON.parse((await lro(['offload', '--force'], { input: big, env: { LRO_DIR: dir } })).out) as { id: string }).id;
+    const path = join(dir, `lro-offload-${id}.jsonl`);
+    const lines = linesOf(readFileSync(path));
+    lines[2] = edited(lines[2], 'INFO req', 'HACKED!!');
+    writeFileSync(path, Buffer.concat(lines));
+    for (const args of [['read', '--head', '3'], ['read'], ['read', '--records', '2']]) {
+      const r = await lro([args[0], id, ...args.slice(1)], { env: { LRO_DIR: dir } });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`^lro: result ${id} block 1 of 3 .* is not what was stored .*damaged`));
+    }
+    // its end is intact: read from the end shows it
+    const tail = await lro(['read', id, '--tail', '2'], { env: { LRO_DIR: dir } });
+    expect([tail.code, tail.out]).toEqual([0, `29999: 29998 INFO request 8 served in 3 ms ${'x'.repeat(50)}\n30000: 29999 INFO request 9 served in 4 ms ${'x'.repeat(50)}\n`]);
+    // cut by its last line: every read says so, the start's too (line 1 gives the size)
+    writeFileSync(path, Buffer.concat(linesOf(readFileSync(path)).slice(0, -1)));
+    const cut = await lro(['read', id, '--tail', '2'], { env: { LRO_DIR: dir } });
+    expect([cut.code, cut.out]).toEqual([2, '']);
+    expect(cut.stderr).toContain('is shorter than stored');
+  });
 });

@@ -195,8 +195,8 @@ describe('readers that need only a result\'s start', () => {
       .join('ID')
       .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
       .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
-  // 1.5 MB: the start fetched is 256 KB whatever the size
-  const big = lines(15_000, (i) => `${i} INFO request ${i} served in ${i % 97} ms ${'x'.repeat(60)}`);
+  // 6 MB: the start fetched is line 1 and the first block of records (1 MB), the end at most 1.3 MB, whatever the size
+  const big = lines(15_000, (i) => `${i} INFO request ${i} served in ${i % 97} ms ${'x'.repeat(360)}`);
 
   let stored: { prefix: string; env: Record<string, string>; id: string; lid: string };
   let local: { LRO_DIR: string };
@@ -229,7 +229,7 @@ describe('readers that need only a result\'s start', () => {
 
   it('read of more than a big result\'s start or end holds fetches the whole, and reads as locally', async () => {
     const { env, id, lid } = stored;
-    for (const args of [['read', '--max-tokens', '0'], ['read', '--tail', '5000'], ['read', '--chars', '0:400000']]) {
+    for (const args of [['read', '--max-tokens', '0'], ['read', '--tail', '5000'], ['read', '--chars', '0:2000000']]) {
       const served = s3.served;
       const fresh = { ...env, XDG_CACHE_HOME: join(root, `whole-${++prefixes}`) };
       const got = await lro([args[0], id, ...args.slice(1)], { env: fresh });

@@ -1,7 +1,7 @@
 // A store on S3, seen through its local cache (store/location.ts): the upload of a result just committed in the
 // cache, a result fetched into the cache for a reader, the bucket's listing mirrored as header files for ls and
 // gc, and the removal of an object gc chose. Stored results never change, so a cached file is always right.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync } from 'node:fs';
 import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
@@ -31,6 +31,13 @@ const HEADS_BATCH = 400;
  * what is shown of it is checked (format/blocks.ts).
  */
 const START_BYTES = (1 << 20) + 64 * 1024;
+/**
+ * A result served from the cache is asked for in the bucket (one HEAD) when it was last seen there longer ago than
+ * this, or has expired: another machine's gc may have removed it. Within it, the cache answers alone.
+ */
+const RECHECK_MS = 60_000;
+/** That HEAD's wait: the cache answers anyway when the server cannot say (down, slow). */
+const RECHECK_WAIT_MS = 5_000;
 /** The cache of whole results is trimmed (oldest first) to this many bytes; LRO_S3_CACHE_MAX changes it. */
 const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 
@@ -224,6 +231,40 @@ function checkedStart(store: RemoteStore, r: RemoteResult, start: Buffer, size: 
     if (e instanceof FormatError) throw tampered(store, r, e);
     throw e;
   }
+}
+
+/**
+ * Whether a result of the cache's `files/` (`path`, with its header) may be served: its object was seen in the
+ * bucket within RECHECK_MS (the file's time: written by its fetch, its upload or the last check) and has not expired
+ * since, else the bucket says it is still there (one HEAD; the time is then renewed). An object gone (another
+ * machine's gc) drops the cached copy and its parts: false. A server that cannot answer leaves the copy served (it
+ * was stored, and nothing says it was removed).
+ */
+export function stillStored(path: string, header: Header, nowMs: number): boolean {
+  const where = remoteOf(path);
+  if (!where || where.half !== 'files') return true;
+  const st = statOrNull(path);
+  const expires = Date.parse(header.expires_at);
+  // seen lately, and not expired since (a gc anywhere may remove it once it is)
+  if (st && nowMs - st.mtimeMs < RECHECK_MS && (nowMs < expires || st.mtimeMs >= expires)) return true;
+  const { store, rel } = where;
+  let there: boolean;
+  try {
+    there = s3Call<boolean>({ op: 'exists', bucket: store.bucket, key: keyOf(store, rel) }, store.env, RECHECK_WAIT_MS);
+  } catch {
+    return true;
+  }
+  if (there) {
+    try {
+      if (st) utimesSync(path, st.atime, new Date(nowMs));
+    } catch {
+      // asked again next time
+    }
+    return true;
+  }
+  rmSync(path, { force: true });
+  dropPart(store, rel);
+  return false;
 }
 
 /**

@@ -2,7 +2,7 @@
 // helpers/s3-server.ts). Every reader answers as it does on a local store, the objects really are in the bucket,
 // another machine (another cache) reads them, ls and gc list and tidy the bucket, and the faults a network store
 // has end in one line and a bounded time.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -602,6 +602,63 @@ describe('dedupe across machines', () => {
     expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
     const cached = join(root, 'late-machine', 'lro', 's3', 'team', prefix, 'files');
     expect(readdirSync(cached).filter((n) => n.endsWith('.jsonl'))).toEqual([`lro-offload-${id}.jsonl`]);
+  });
+});
+
+describe('a result another machine\'s gc removed', () => {
+  /** A result offloaded by one machine, read (so cached whole) by another: both envs, the id and the cached file. */
+  async function readElsewhere(extra: string[] = []) {
+    const { prefix, env } = remote();
+    const id = await offload(text, env, extra);
+    const reader = { ...env, XDG_CACHE_HOME: join(root, `reader-${++prefixes}`) };
+    expect((await lro(['grep', id, '-c', 'ERROR'], { env: reader })).out).toBe('8\n'); // fetched whole: cached
+    const cached = join(reader.XDG_CACHE_HOME, 'lro', 's3', 'team', prefix, 'files', `lro-offload-${id}.jsonl`);
+    expect(existsSync(cached)).toBe(true);
+    return { env, reader, id, cached, prefix };
+  }
+
+  it('is no longer served from a cache once the bucket is asked again (at most a minute later)', async () => {
+    const { env, reader, id, cached, prefix } = await readElsewhere();
+    expect((await lro(['gc', '--max-age', '0s'], { env })).code).toBe(0);
+    expect(await s3.keys(prefix)).not.toContain(`${prefix}/lro-offload-${id}.jsonl`);
+    const heads = () => s3.seen.filter((l) => l.startsWith('HEAD') && l.includes(id)).length;
+    // seen in the bucket just now: the cache answers alone, asking nothing
+    const h = heads();
+    expect((await lro(['read', id, '--head', '1'], { env: reader })).code).toBe(0);
+    expect(heads()).toBe(h);
+    // a minute on, one HEAD says the object is gone: no result, and the cached copy goes
+    const old = new Date(Date.now() - 61_000);
+    utimesSync(cached, old, old);
+    const r = await lro(['read', id], { env: reader });
+    expect([r.code, r.out]).toEqual([2, '']);
+    expect(r.stderr).toBe(`lro: no result ${id} in s3://team/${prefix}: it may have expired or live in another store (see lro ls, --dir)\n`);
+    expect(heads()).toBe(h + 1);
+    expect(existsSync(cached)).toBe(false);
+  });
+
+  it('an expired result is asked for unless seen since it expired, and served while the bucket still has it', async () => {
+    const { env, reader, id, cached, prefix } = await readElsewhere(['--ttl', '1s']);
+    await new Promise((ok) => setTimeout(ok, 1100));
+    const kept = await lro(['read', id, '--head', '1'], { env: reader }); // expired, not removed yet: as a local store
+    expect([kept.code, kept.stderr]).toEqual([0, '']);
+    expect((await lro(['gc'], { env })).code).toBe(0);
+    expect(await s3.keys(prefix)).not.toContain(`${prefix}/lro-offload-${id}.jsonl`);
+    // last seen in the bucket just before it expired, seconds ago: asked again, since a gc may have come since
+    const expires = Date.parse((JSON.parse(readFileSync(cached, 'utf8').split('\n')[0]) as { expires_at: string }).expires_at);
+    const before = new Date(expires - 100);
+    utimesSync(cached, before, before);
+    const r = await lro(['read', id, '--head', '1'], { env: reader });
+    expect([r.code, r.out]).toEqual([2, '']);
+    expect(existsSync(cached)).toBe(false);
+  });
+
+  it('a server that cannot answer the check leaves the cached copy served', async () => {
+    const { reader, id, cached } = await readElsewhere();
+    const old = new Date(Date.now() - 61_000);
+    utimesSync(cached, old, old);
+    const r = await lro(['read', id, '--head', '1'], { env: { ...reader, AWS_ENDPOINT_URL: 'http://127.0.0.1:9' } });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.out).toMatch(/^1: 0 INFO/);
   });
 });
 

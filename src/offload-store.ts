@@ -445,14 +445,15 @@ function describeResult(
 ): OffloadResult {
   if ('found' in kept) return describeFound(kept.found, seen, options, tokenizer);
   const stats = seen ?? statsOfResult(openResultFile(kept.path));
-  const descriptor = describe(header, kept.path, stats, { previewTokens: options.previewTokens, tokenizer });
+  // a remote store's result by its object's s3:// URL, not by the file of the cache it was written to
+  const descriptor = describe(header, shownStore(kept.path), stats, { previewTokens: options.previewTokens, tokenizer });
   return { offloaded: true, id: header.id, path: kept.path, header, descriptor };
 }
 
 /** The descriptor of the same output found stored already (with the statistics seen, when they were). */
 function describeFound(found: ResultFile, seen: Stats | null, options: OffloadOptions, tokenizer: Tokenizer): OffloadResult {
   const { path, header: h } = found;
-  const descriptor = describe(h, path, seen ?? statsOfResult(found), { previewTokens: options.previewTokens, tokenizer });
+  const descriptor = describe(h, shownStore(path), seen ?? statsOfResult(found), { previewTokens: options.previewTokens, tokenizer });
   return { offloaded: true, id: h.id, path, header: h, descriptor, deduplicated: true };
 }
 

@@ -11,7 +11,6 @@ import type { IO } from '../io.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { resolveResult, uncheckedNote } from '../store/resolve.js';
 import { keptStats } from '../describe/stored.js';
-import { shownStore } from '../store/remote.js';
 import { parseCount } from '../units.js';
 
 export interface InfoOptions {
@@ -38,8 +37,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     await io.stdout.write(page(rf.header.id, `${serializeHeader(header)}\n`, '--header', opts, io));
     return 0;
   }
-  // a remote result's start alone is not the result's file: the object's s3:// URL is shown instead
-  const d = describeResult(rf.partial ? { ...rf, path: shownStore(rf.path) } : rf, {
+  const d = describeResult(rf, {
     full: !!opts.full,
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
   });

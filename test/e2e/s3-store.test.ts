@@ -744,6 +744,26 @@ describe('faults', () => {
   });
 });
 
+describe('a server that takes a write and goes silent', () => {
+  it('offload and run give the output within seconds (truncated, one line, exit 0), and leave no object', async () => {
+    for (const args of [['offload'], ['run', '--', 'cat']]) {
+      const { prefix, env } = remote();
+      s3.fault = 'hang-writes';
+      const t0 = Date.now();
+      const r = await lro(args, { input: text, env });
+      const took = Date.now() - t0;
+      s3.fault = 'none';
+      expect(took, args[0]).toBeLessThan(20_000); // the write's socket silent for 10 s, not tried again
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(/^lro: output truncated to \d+ of ~\d+ tokens: could not store the full result in /);
+      expect(r.stderr).toContain('did not answer in time');
+      expect(r.out.startsWith(text.slice(0, 1000))).toBe(true);
+      expect(await s3.keys(prefix)).toEqual([]);
+    }
+  }, 60_000);
+});
+
 describe('a fetched object', () => {
   it('that is not what its header says is refused in one line, exit 2, and never cached', async () => {
     const { prefix, env } = remote();

@@ -19,6 +19,7 @@ export type Fault =
   | 'cut-download'
   | 'cut-upload'
   | 'hang'
+  | 'hang-writes'
   | 'no-batch-delete'
   | 'hide-ref-once'
   | 'fail-pointer-put'
@@ -115,6 +116,10 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
   const proxy = createServer(async (req, res) => {
     state.seen.push(`${req.method} ${req.url}`);
     if (state.fault === 'hang') return; // never answers
+    if (state.fault === 'hang-writes' && (req.method === 'PUT' || req.method === 'POST')) {
+      req.resume(); // takes the bytes of a write, and never answers it
+      return;
+    }
     if (state.fault === 'hide-ref-once' && req.method === 'GET' && /\.ref(\?|$)/.test(req.url ?? '')) {
       state.fault = 'none'; // as if the other machine's ref landed just after this look
       res.writeHead(404, { 'content-type': 'application/xml' }).end(NO_SUCH_KEY);

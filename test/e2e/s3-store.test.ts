@@ -89,6 +89,7 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
       s
         .split(id)
         .join('ID')
+        .replace(/aws s3 cp (\S+) - \| tail -n \+2/g, 'tail -n +2 $1') // a plain recipe reads the object
         .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
         .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
     for (const [input, commands] of cases) {
@@ -108,6 +109,20 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
           expect(same(got.out, b), args.join(' ')).toBe(same(want.out, a));
         }),
       );
+    }
+  });
+
+  it('names a result by its object\'s s3:// URL, never by the cache\'s file, when stored and when read whole', async () => {
+    const { prefix, env } = remote();
+    const stored = await lro(['offload', '--force'], { input: jsonl, env });
+    const id = idOf(stored.out);
+    const url = `s3://team/${prefix}/lro-offload-${id}.jsonl`;
+    const reader = { ...env, XDG_CACHE_HOME: join(root, `url-reader-${++prefixes}`) };
+    expect((await lro(['grep', id, '-c', 'error'], { env: reader })).code).toBe(0); // now cached whole
+    for (const [out, who] of [[stored.out, 'offload'], [(await lro(['info', id], { env: reader })).out, 'info']]) {
+      const d = JSON.parse(out) as { file_path: string; jq_recipes: { plain: string }[] };
+      expect(d.file_path, who).toBe(url);
+      expect(d.jq_recipes[0].plain, who).toMatch(new RegExp(`^aws s3 cp '?${url.replace(/[.]/g, '\\.')}'? - \\| tail -n \\+2 \\| jq `));
     }
   });
 
@@ -193,6 +208,7 @@ describe('readers that need only a result\'s start', () => {
     s
       .split(id)
       .join('ID')
+      .replace(/aws s3 cp (\S+) - \| tail -n \+2/g, 'tail -n +2 $1') // a plain recipe reads the object
       .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
       .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
   // 6 MB: the start fetched is line 1 and the first block of records (1 MB), the end at most 1.3 MB, whatever the size

@@ -304,6 +304,49 @@ describe('ls of a remote store', () => {
   });
 });
 
+describe('the store\'s index of headers', () => {
+  it('lets a machine with an empty cache list the store by one GET, and fetch only the headers it lacks', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 150);
+    const headerGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+    const indexGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/index/`));
+    const machine = () => ({ ...env, XDG_CACHE_HOME: join(root, `index-machine-${++prefixes}`) });
+    // the first whole listing fetches every header, then writes the index
+    let seen = s3.seen.length;
+    const firstMachine = machine();
+    const first = await lro(['ls', '--max-tokens', '0'], { env: firstMachine });
+    expect(first.out.trim().split('\n')).toHaveLength(150);
+    expect(headerGets(seen)).toHaveLength(150);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/index/headers.jsonl.gz`);
+    // another machine: the index, no header
+    seen = s3.seen.length;
+    for (const args of [['ls', '--max-tokens', '0'], ['ls', '--json', '--max-tokens', '0']]) {
+      const other = await lro(args, { env: machine() });
+      const want = await lro(args, { env: firstMachine }); // warm: its header files fetched
+      expect(other.out.split(join(root, 'index-machine')).length).toBe(1); // no cache path in it
+      expect(other.out, args.join(' ')).toBe(want.out);
+    }
+    expect(headerGets(seen)).toEqual([]);
+    expect(indexGets(seen)).toHaveLength(2);
+    // results stored since: only theirs are fetched (one page of an ls as a whole one)
+    const added = [await offload(`${text}\n1`, env), await offload(`${text}\n2`, env), await offload(`${text}\n3`, env)];
+    seen = s3.seen.length;
+    const page = await lro(['ls'], { env: machine() });
+    expect(page.out).toContain(added[0]);
+    expect(page.out).toContain(ids[0]);
+    expect(headerGets(seen).map((l) => /lro-offload-([0-9A-Z]{26})/.exec(l)![1]).sort()).toEqual([...added].sort());
+    // an object replaced since the index was written (its size or time differs) is not taken from it
+    const client = bucketClient();
+    const key = `${prefix}/lro-offload-${ids[5]}.jsonl`;
+    const body = await (await client.send(new GetObjectCommand({ Bucket: 'team', Key: key }))).Body!.transformToString();
+    await client.send(new PutObjectCommand({ Bucket: 'team', Key: key, Body: body.replace('"count":2000', '"count":2000 ') }));
+    client.destroy();
+    seen = s3.seen.length;
+    expect((await lro(['ls', '--max-tokens', '0'], { env: machine() })).code).toBe(0);
+    expect(headerGets(seen).filter((l) => l.includes(ids[5]))).toHaveLength(1);
+  }, 120_000);
+});
+
 describe('the listing of a remote store', () => {
   it('is one listing of the results and the sessions\' folders, page after page, that stops past sessions/', async () => {
     const { prefix, env } = remote();

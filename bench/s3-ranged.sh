@@ -3,14 +3,15 @@
 # and `lro read --tail` of a SIZE-byte text result on s3rver (loopback, started here), each on a machine that has
 # read nothing (an empty cache), against the same result with its line 1 as an lro before the block hashes wrote
 # it (no `blocks` member: read unchecked, with its note). The two objects differ in line 1 only; the reads are
-# the same lro. Prints the median seconds of RUNS runs of each and the ratio checked / unchecked.
+# the same lro. The same pair of files in two local stores is read too (lro read checks the blocks it shows there).
+# Prints the median seconds of RUNS runs of each and the ratio checked / unchecked.
 # Usage: bench/s3-ranged.sh [SIZE_BYTES] [RUNS]   (default 1000000000 and 9). Needs: npm run build.
 . "$(dirname "$0")/lib.sh"
 SIZE="${1:-1000000000}"
 RUNS="${2:-9}"
 PORT="${S3_PORT:-45124}"
 DATA="$WORK/s3rver-ranged"
-rm -rf "$DATA" "$WORK/ranged-cache" "$WORK/ranged-local" && mkdir -p "$DATA"
+rm -rf "$DATA" "$WORK/ranged-cache" "$WORK/ranged-local" "$WORK/ranged-local-old" && mkdir -p "$DATA" "$WORK/ranged-local-old"
 node --openssl-legacy-provider "$ROOT/node_modules/s3rver/bin/s3rver.js" --directory "$DATA" --address 127.0.0.1 \
   --port "$PORT" --configure-bucket bench --silent >/dev/null &
 SERVER=$!
@@ -41,28 +42,44 @@ node -e '
   const w = fs.openSync(out, "r+");
   fs.writeSync(w, Buffer.from(" ".repeat(m[0].length), "latin1"), 0, m[0].length, m.index);
   fs.closeSync(w);
-' "$FILE" "$WORK/ranged-old.jsonl"
+' "$FILE" "$WORK/ranged-local-old/lro-offload-$ID.jsonl"
+chmod 700 "$WORK/ranged-local-old"
 node "$BENCH_DIR/s3-upload.mjs" up "$FILE" bench "checked/lro-offload-$ID.jsonl"
-node "$BENCH_DIR/s3-upload.mjs" up "$WORK/ranged-old.jsonl" bench "unchecked/lro-offload-$ID.jsonl"
-rm -f "$WORK/ranged-old.jsonl"
+node "$BENCH_DIR/s3-upload.mjs" up "$WORK/ranged-local-old/lro-offload-$ID.jsonl" bench "unchecked/lro-offload-$ID.jsonl"
 
-# run STORE ARGS...: the median seconds of RUNS cold reads (the cache emptied before each)
-run() {
-  local store="$1"
+# once STORE ARGS...: the seconds of one read (a remote store's cold: its cache emptied first), to the millisecond
+once() {
+  local store="$1" t0
   shift
-  for _ in $(seq "$RUNS"); do
-    rm -rf "$WORK/ranged-cache"
-    /usr/bin/time -f '%e' bash -c "LRO_DIR=s3://bench/$store node $LRO read $ID $* >/dev/null 2>&1" 2>&1 | tail -1
-  done | median
+  rm -rf "$WORK/ranged-cache"
+  t0=$EPOCHREALTIME
+  LRO_DIR="$store" node "$LRO" read "$ID" "$@" >/dev/null 2>&1
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }'
 }
-# the two stores' reads alternate, so a change of the machine's load falls on both
+# pair CHECKED UNCHECKED ARGS...: RUNS reads of each, alternating (a change of the machine's load falls on both);
+# prints the two medians
+pair() {
+  local c="$1" u="$2" i
+  shift 2
+  for i in $(seq "$RUNS"); do
+    once "$c" "$@" >>"$WORK/ranged-c.txt"
+    once "$u" "$@" >>"$WORK/ranged-u.txt"
+  done
+  echo "$(median <"$WORK/ranged-c.txt") $(median <"$WORK/ranged-u.txt")"
+  rm -f "$WORK/ranged-c.txt" "$WORK/ranged-u.txt"
+}
 row() { printf '%-34s %8s s\n' "$1" "$2"; }
-for args in '--head 3' '--tail 3'; do
-  settle
-  C=$(run checked "$args")
-  U=$(run unchecked "$args")
-  row "read $args (checked)" "$C"
-  row "read $args (unchecked)" "$U"
-  echo "read $args checked / unchecked:      $(ratio "$C" "$U")"
+for where in s3 local; do
+  for args in '--head 3' '--tail 3'; do
+    settle
+    if [ "$where" = s3 ]; then
+      read -r C U < <(pair s3://bench/checked s3://bench/unchecked $args)
+    else
+      read -r C U < <(pair "$WORK/ranged-local" "$WORK/ranged-local-old" $args)
+    fi
+    row "$where read $args (checked)" "$C"
+    row "$where read $args (unchecked)" "$U"
+    echo "$where read $args checked / unchecked: $(ratio "$C" "$U")"
+  done
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -21,6 +21,7 @@ import { mayHoldNoise } from './format/terminal.js';
 import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js';
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { sanitizeOperation, tempFileName } from './format/naming.js';
+import { BLOCKS_ROOM } from './format/blocks.js';
 import { ResultWriter } from './format/writer.js';
 import { streamFields } from './format/streams.js';
 import { publishRef, publishResult, pullRemoteRef, shownStore } from './store/remote.js';
@@ -214,7 +215,7 @@ function pipelineMaker(store: PinnedStore, plan: ResultPlan, options: OffloadOpt
       id,
       operation,
       dirIdentity: identity,
-      headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0) + (type === 'binary' ? 0 : STATS_SLOT),
+      headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0) + (type === 'binary' ? 0 : STATS_SLOT) + BLOCKS_ROOM,
     });
     try {
       switch (type) {
@@ -444,14 +445,15 @@ function describeResult(
 ): OffloadResult {
   if ('found' in kept) return describeFound(kept.found, seen, options, tokenizer);
   const stats = seen ?? statsOfResult(openResultFile(kept.path));
-  const descriptor = describe(header, kept.path, stats, { previewTokens: options.previewTokens, tokenizer });
+  // a remote store's result by its object's s3:// URL, not by the file of the cache it was written to
+  const descriptor = describe(header, shownStore(kept.path), stats, { previewTokens: options.previewTokens, tokenizer });
   return { offloaded: true, id: header.id, path: kept.path, header, descriptor };
 }
 
 /** The descriptor of the same output found stored already (with the statistics seen, when they were). */
 function describeFound(found: ResultFile, seen: Stats | null, options: OffloadOptions, tokenizer: Tokenizer): OffloadResult {
   const { path, header: h } = found;
-  const descriptor = describe(h, path, seen ?? statsOfResult(found), { previewTokens: options.previewTokens, tokenizer });
+  const descriptor = describe(h, shownStore(path), seen ?? statsOfResult(found), { previewTokens: options.previewTokens, tokenizer });
   return { offloaded: true, id: h.id, path, header: h, descriptor, deduplicated: true };
 }
 

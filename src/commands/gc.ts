@@ -7,7 +7,7 @@ import { DIR_OPTION, type CommandDef } from './command.js';
 import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore } from '../store/dir.js';
-import { listingPath, pointersRemoved, removeRemoteMany, shownStore, trimCacheFor } from '../store/remote.js';
+import { keepIndex, listingPath, pointersRemoved, removeRemoteMany, shownStore, trimCacheFor } from '../store/remote.js';
 import { DEAD_WRITER_GRACE_MS, planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
 import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
@@ -280,6 +280,7 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   const pointers = pointersRemoved(dir, dryRun); // an S3 store's pointers whose result is gone (store/remote.ts)
   if (pointers > 0) report.pointers_removed = pointers;
   if (!dryRun) trimCacheFor(dir); // a remote store's cache of whole results, to LRO_S3_CACHE_MAX (store/remote.ts)
+  if (!dryRun) keepIndex(dir); // and its index of headers, when this listing had to fetch many
   await progress.clear();
   if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);
 

@@ -9,9 +9,8 @@ import { renderDescriptorJson } from '../describe/descriptor.js';
 import { serializeHeader, type Header } from '../format/header.js';
 import type { IO } from '../io.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
-import { resolveResult } from '../store/resolve.js';
+import { resolveResult, uncheckedNote } from '../store/resolve.js';
 import { keptStats } from '../describe/stored.js';
-import { shownStore } from '../store/remote.js';
 import { parseCount } from '../units.js';
 
 export interface InfoOptions {
@@ -29,14 +28,16 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
   // the header alone answers, when it keeps the statistics: a remote result is then not fetched whole
   const need = (h: Header) => (opts.header || keptStats(h) ? 0 : null);
   const rf = resolveResult(ref, { dir: opts.dir, env: io.env, need });
+  const note = uncheckedNote(rf);
+  if (note) await io.stderr.write(note);
   if (opts.header) {
     // one line, the envelope's numbers as written; without the descriptor's statistics (the descriptor shows them)
-    const { stats: _stats, ...header } = rf.header;
+    // and the block hashes (up to 16 KB of digests, for readers)
+    const { stats: _stats, blocks: _blocks, ...header } = rf.header;
     await io.stdout.write(page(rf.header.id, `${serializeHeader(header)}\n`, '--header', opts, io));
     return 0;
   }
-  // a remote result's start alone is not the result's file: the object's s3:// URL is shown instead
-  const d = describeResult(rf.partial ? { ...rf, path: shownStore(rf.path) } : rf, {
+  const d = describeResult(rf, {
     full: !!opts.full,
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
   });

@@ -11,7 +11,7 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
 import { checkStore } from '../store/dir.js';
-import { fetchPendingHead, isPendingHead, isRemoteListing, listingPath, shownStore } from '../store/remote.js';
+import { fetchPendingHead, isPendingHead, isRemoteListing, keepIndex, listingPath, shownStore } from '../store/remote.js';
 import { withPendingHeads } from '../store/remote.js';
 import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
@@ -60,7 +60,11 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   const dir = listingPath(opts.dir, io.env, opts.sessions ? 'sessions' : 'ls'); // a remote store's headers: fetched as rows need them
   const store = checkStore(dir);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
-  if (opts.sessions) return listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);
+  if (opts.sessions) {
+    const code = await listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);
+    keepIndex(dir);
+    return code;
+  }
   const now = io.now().getTime();
   const tty = io.stdout.isTTY && !opts.json;
   const listing = withPendingHeads(store ? listStore(dir) : EMPTY_LISTING);
@@ -130,6 +134,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     else notes.push(`${what}\n`);
   }
   for (const n of notes) await io.stderr.write(n);
+  keepIndex(dir); // a remote store's index of headers, when this listing had to fetch many (store/remote.ts)
   return 0;
 }
 

@@ -13,7 +13,7 @@ import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } 
 import { OutputBatch } from '../render/batch.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.js';
 import { shellQuote } from '../describe/shell.js';
-import { damagedError, resolveResult } from '../store/resolve.js';
+import { damagedError, resolveResult, uncheckedNote } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
 import { nthRecord, streamCount, type StreamFilter } from '../format/streams.js';
 import { streamFilter } from '../query/view.js';
@@ -74,7 +74,9 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
   const needed = recordsNeeded(o);
   const tail = o.tail !== undefined && o.stream === undefined ? parseCount(o.tail, '--tail') : 0;
   const rf = resolveResult(ref, { dir: o.dir, env: io.env, need: () => needed, tail: tail || undefined });
+  const note = uncheckedNote(rf);
   if (!rf.held || needed !== 'start') {
+    if (note) await io.stderr.write(note);
     await readResult(rf, o, io, io.stdout);
     return 0;
   }
@@ -84,6 +86,7 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
   const { isTTY, color, columns } = io.stdout;
   const into = { write: async (d: string | Uint8Array) => void shown.push(d), isTTY, color, columns };
   const fits = await readResult(rf, o, io, into).catch((e) => (e instanceof LroError ? false : Promise.reject(e)));
+  if (fits && note) await io.stderr.write(note);
   if (fits) for (const d of shown) await io.stdout.write(d);
   else await readResult(resolveResult(ref, { dir: o.dir, env: io.env }), o, io, io.stdout);
   return 0;
@@ -192,7 +195,7 @@ async function readRecordRange(
  */
 async function streamRecord(rf: ResultFile, r: RecordSpan, invalid: Set<number> | undefined, out: OutputBatch, o: ReadOptions): Promise<void> {
   if (!o.raw) await out.add(`${r.n}: `);
-  for (const piece of displayPieces(rf.header, r.n, recordBytes(rf, r.offset, true), invalid, Infinity)) {
+  for (const piece of displayPieces(rf.header, r.n, recordBytes(rf, r.offset, true, true), invalid, Infinity)) {
     if (typeof piece === 'string') await out.add(piece);
   }
   await out.add('\n');
@@ -202,7 +205,7 @@ async function streamRecord(rf: ResultFile, r: RecordSpan, invalid: Set<number> 
 function recordWindow(rf: ResultFile, r: RecordSpan, invalid: Set<number> | undefined, start: number, end: number, keep: number): TextWindow {
   const h = rf.header;
   if (r.line) return textWindow([checkedDisplayBytes(h, r.n, r.line, invalid).toString('utf8')], start, end);
-  return textWindow(displayPieces(h, r.n, recordBytes(rf, r.offset, true), invalid, start + keep), start, end, keep);
+  return textWindow(displayPieces(h, r.n, recordBytes(rf, r.offset, true, true), invalid, start + keep), start, end, keep);
 }
 
 /** One record larger than the whole budget: a window of it, and how to see the rest. */

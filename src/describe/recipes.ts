@@ -31,9 +31,14 @@ export function renderRecipes(recipes: Recipe[], id: string, path: string, heade
     return {
       description: r.description,
       command: `lro jq ${id} ${flags}${shellQuote(r.filter)}`,
-      plain: `tail -n +2 ${shellQuote(path)} | jq ${flags}${shellQuote(plainFilter)}`,
+      plain: `${plainRecords(path)} | jq ${flags}${shellQuote(plainFilter)}`,
     };
   });
+}
+
+/** The shell command that prints a result's records without lro: of its file, or of its object on S3. */
+function plainRecords(path: string): string {
+  return path.startsWith('s3://') ? `aws s3 cp ${shellQuote(path)} - | tail -n +2` : `tail -n +2 ${shellQuote(path)}`;
 }
 
 /** A value as a jq literal. */

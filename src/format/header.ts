@@ -1,6 +1,7 @@
 // The header: line 1 of every result file, one JSON object describing the records that follow and how to
 // rebuild the original input from them. Written once, at the end of a write; read by every subcommand.
 import { isUtf8 } from 'node:buffer';
+import { blocksProblem, type Blocks } from './blocks.js';
 import { FormatError } from './format-error.js';
 import { rawMember } from './json-scan.js';
 import { isUlid } from './naming.js';
@@ -84,6 +85,12 @@ export interface Header {
   stderr_lines?: number;
   stderr_records?: string;
   /**
+   * The stored records' block hashes and line 1's seal (format/blocks.ts), added by the writer at commit, so a
+   * reader of part of a result can check what it uses. Absent in results written before them: those are checked
+   * only when read whole (sha256).
+   */
+  blocks?: Blocks;
+  /**
    * The statistics the descriptor is made from, as JSON (see describe/stored.ts), kept by the offload so that
    * `lro info` need not read the records again; always the last member of line 1 (see parseHeaderFields).
    * Absent when they did not fit the header's slot, or for binary: readers then compute them.
@@ -106,13 +113,20 @@ export function serializeHeader(h: Header): string {
 const STATS_MEMBER = ',"stats":';
 
 /**
- * Line 1 cut before its last `,"stats":"` and closed, or null when there is none. The member is the header's last
- * and its value a string, so in a header lro wrote that is where it starts.
+ * Line 1 cut before its last `,"stats":"` (and the `blocks` member before it) and closed, or null when there is
+ * neither. The member is the header's last and its value a string, so in a header lro wrote that is where it starts.
  */
 function cutAtStats(line: Buffer): Buffer | null {
   const at = line.lastIndexOf(`${STATS_MEMBER}"`);
-  return at > 0 ? Buffer.concat([line.subarray(0, at), Buffer.from('}')]) : null;
+  const end = at > 0 ? at : line.lastIndexOf(0x7d); // without stats: before the closing brace
+  // the block hashes, just before (up to 16 KB): no listing shows them
+  const blocks = line.lastIndexOf(BLOCKS_MEMBER, end);
+  const cut = blocks > 0 ? blocks : at;
+  return cut > 0 ? Buffer.concat([line.subarray(0, cut), Buffer.from('}')]) : null;
 }
+
+/** How the `blocks` member begins, as the writer adds it (withMember), just before `stats`. */
+const BLOCKS_MEMBER = ',"blocks":{"size":';
 
 /**
  * Parses line 1 without its `stats` (ls and gc read thousands of headers, and parsing the statistics' escaped
@@ -131,6 +145,26 @@ export function parseHeaderFields(line: Buffer): { header: Header; line: Buffer 
   }
   const header = parseHeader(line);
   return { header, line: (header.stats !== undefined && cutAtStats(line)) || line };
+}
+
+/**
+ * A header line (as serializeHeader made it) with one more member, `name` with the JSON text `value`, put just
+ * before `stats` (which stays last) or at the end.
+ */
+export function withMember(json: string, name: string, value: string): string {
+  const member = `,${JSON.stringify(name)}:${value}`;
+  const at = json.lastIndexOf(`${STATS_MEMBER}"`);
+  const cut = at > 0 && isStringText(json.slice(at + STATS_MEMBER.length, -1)) ? at : json.length - 1;
+  return json.slice(0, cut) + member + json.slice(cut);
+}
+
+/** Whether text is one JSON string (the header's own `stats` runs from its member to the closing brace). */
+function isStringText(text: string): boolean {
+  try {
+    return typeof JSON.parse(text) === 'string';
+  } catch {
+    return false; // a `"stats"` key of an object inside the header (a tool call's arguments)
+  }
 }
 
 function serializeFields(h: Omit<Header, 'stats'>): string {
@@ -208,6 +242,10 @@ export function parseHeader(line: Buffer): Header {
   optional('content_redacted', (v) => typeof v === 'boolean', 'true or false');
   optional('possible_secrets', isCounts, 'an object of counts');
   optional('stats', (v) => typeof v === 'string', 'a string');
+  if (obj.blocks !== undefined) {
+    const problem = blocksProblem(obj.blocks);
+    if (problem) fail(`header field blocks ${problem}`);
+  }
   optional(
     'invalid_records',
     (v) => Array.isArray(v) && v.every((n, i) => Number.isSafeInteger(n) && n >= 1 && n <= count && (i === 0 || n > (v[i - 1] as number))),

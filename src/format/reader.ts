@@ -7,6 +7,7 @@ import { decodeTextLines } from './content-text.js';
 import { decodeRecords, splitRecords, type RecordLine } from './decode.js';
 import { jsonStringPieces } from './record-text.js';
 import { FormatError, parseHeader, type Header } from './header.js';
+import { blocksOver, blockSpan, checkBlock, checkHeaderSeal } from './blocks.js';
 import { countNewlines } from '../search/scan.js';
 
 const READ_CHUNK = 4 << 20;
@@ -27,6 +28,10 @@ export interface ResultFile {
   partial?: boolean;
   /** A partial file's records held whole (a remote result's start, or its end for read --tail). */
   held?: { from: number; to: number };
+  /** A partial file of a result written before block hashes: what it holds was not checked (see blocks.ts). */
+  unchecked?: boolean;
+  /** Line 1 as read (with its padding), for the check of its seal. */
+  line?: Buffer;
 }
 
 /** Opens a regular file without following symlinks; throws FormatError for anything else. */
@@ -54,10 +59,11 @@ function openRegularStat(path: string): { fd: number; st: Stats } {
 
 /**
  * Scratch space for the first read of a header: reads are synchronous, so one buffer serves every call and a
- * store scan (`lro ls` over 100,000 files) does not allocate per file. 32 KB holds line 1 as lro writes it (its
- * slot, with room for the descriptor's statistics, is at most about 29 KB), so one read is enough.
+ * store scan (`lro ls` over 100,000 files) does not allocate per file. 64 KB holds line 1 as lro writes it (its
+ * slot, with room for the descriptor's statistics and the block hashes, is at most about 46 KB), so one read is
+ * enough.
  */
-const FIRST_READ = Buffer.allocUnsafe(32 << 10);
+const FIRST_READ = Buffer.allocUnsafe(64 << 10);
 
 /** What readHeaderLine found: line 1, and the identity of the file it was read from (for a later re-check). */
 export interface HeaderLine {
@@ -102,7 +108,43 @@ export function readHeaderLine(path: string, maxBytes = MAX_HEADER_BYTES): Heade
 export function openResultFile(path: string): ResultFile {
   const { line, size, mtimeMs } = readHeaderLine(path);
   const header = parseHeader(line);
-  return { path, header, size, recordsOffset: line.length + 1, mtimeMs };
+  return { path, header, size, recordsOffset: line.length + 1, mtimeMs, line };
+}
+
+/** The blocks of a result a reader has checked, by its header (the copies of a ResultFile share it). */
+const checkedBlocksOf = new WeakMap<Header, Set<number>>();
+
+/**
+ * Checks the file bytes start..end of rf against its block hashes (format/blocks.ts), reading the whole blocks
+ * that hold them, and line 1 against its seal and the file's size, once per header: for a reader that shows part
+ * of a result (`lro read`), so a changed or cut file is told apart from a valid one before anything of it is shown.
+ * A partial file (a remote result's start or end) was checked when it was fetched; a result without block hashes
+ * (an older lro's) is not checked here. Throws BlockMismatch (a FormatError).
+ */
+export function checkSpan(rf: ResultFile, start: number, end: number): void {
+  const b = rf.header.blocks;
+  if (!b || rf.partial) return;
+  let done = checkedBlocksOf.get(rf.header);
+  if (!done) {
+    checkHeaderSeal(rf.line ?? readHeaderLine(rf.path).line, b, rf.size);
+    checkedBlocksOf.set(rf.header, (done = new Set()));
+  }
+  const { first, last } = blocksOver(b, start - rf.recordsOffset, end - rf.recordsOffset);
+  for (let i = first; i <= last; i++) {
+    if (done.has(i)) continue;
+    const span = blockSpan(b, i);
+    if (span.start >= b.bytes) break;
+    const fd = openRegular(rf.path);
+    try {
+      const data = Buffer.allocUnsafe(span.end - span.start);
+      let got = 0;
+      for (let n = 1; got < data.length && n > 0; got += n) n = readSync(fd, data, got, data.length - got, rf.recordsOffset + span.start + got);
+      checkBlock(b, i, data.subarray(0, got));
+    } finally {
+      closeSync(fd);
+    }
+    done.add(i);
+  }
 }
 
 export type { RecordLine };
@@ -283,9 +325,10 @@ function lineEnd(fd: number, start: number, filled: number): number {
 
 /**
  * The stored bytes of the record at `offset`, up to its newline, a piece at a time (each a buffer of its own;
- * with `reuse`, valid until the next): one pass over a long record, which its size would take another.
+ * with `reuse`, valid until the next): one pass over a long record, which its size would take another. With
+ * `check`, each piece is checked against the block hashes before it is given (checkSpan).
  */
-export function* recordBytes(rf: ResultFile, offset: number, reuse = false): Generator<Buffer> {
+export function* recordBytes(rf: ResultFile, offset: number, reuse = false, check = false): Generator<Buffer> {
   const fd = openRegular(rf.path);
   try {
     let buf = Buffer.allocUnsafe(READ_CHUNK);
@@ -294,6 +337,7 @@ export function* recordBytes(rf: ResultFile, offset: number, reuse = false): Gen
       const got = readSync(fd, buf, 0, buf.length, pos);
       if (got === 0) throw unterminatedRecord();
       const nl = buf.subarray(0, got).indexOf(0x0a);
+      if (check) checkSpan(rf, pos, pos + (nl >= 0 ? nl + 1 : got));
       yield buf.subarray(0, nl >= 0 ? nl : got);
       if (nl >= 0) return;
       pos += got;
@@ -316,6 +360,8 @@ export interface RecordSpan {
  * with its line null. Starts at `at` (from lastRecordsStart) when given. Checks the file against its header.
  */
 export function* readRecordSpans(rf: ResultFile, from: number, to: number, long = LONG_RECORD, at?: { n: number; offset: number }): Generator<RecordSpan> {
+  // every record is checked against the block hashes before it is given (checkSpan): a long one, its first block
+  // (recordBytes with `check` checks the rest as it is read)
   const range = recordRange(rf, from, to);
   if (!range) return;
   const { count, last, toEnd } = range;
@@ -324,6 +370,7 @@ export function* readRecordSpans(rf: ResultFile, from: number, to: number, long 
     if (run.kind === 'long') {
       if (n >= from) {
         if (n > count) throw moreRecordsThanHeader(count);
+        checkSpan(rf, run.offset, run.offset + 1);
         yield { n, offset: run.offset, line: null };
         if (n >= last) {
           if (toEnd) checkEnd(rf, run.offset + run.size() + 1);
@@ -338,6 +385,7 @@ export function* readRecordSpans(rf: ResultFile, from: number, to: number, long 
     for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
       if (n >= from) {
         if (n > count) throw moreRecordsThanHeader(count);
+        checkSpan(rf, run.offset + start, run.offset + nl + 1);
         yield { n, offset: run.offset + start, line: data.subarray(start, nl) };
         if (n >= last) {
           if (toEnd) checkEnd(rf, run.offset + nl + 1);

@@ -7,6 +7,9 @@
 // the file after a reserved slot of `headerSlot` bytes for line 1; the header is then written into the slot,
 // padded with spaces (JSON allows trailing whitespace). A header too big for its slot (a large JSON envelope)
 // costs one copy of the records into a fresh temporary file.
+//
+// Every record byte is hashed as it is written (format/blocks.ts): commit adds the block hashes and line 1's seal
+// to the header, in the room its slot has left (BLOCKS_ROOM is reserved for them).
 import {
   close,
   closeSync,
@@ -22,7 +25,9 @@ import {
   constants as fsc,
 } from 'node:fs';
 import { join } from 'node:path';
+import { BLOCKS_ROOM, blocksMember, LeafHasher, sealHeader } from './blocks.js';
 import type { RecordSink } from './encoder.js';
+import { withMember } from './header.js';
 import { resultFileName, tempFileName } from './naming.js';
 
 export interface WriterOptions {
@@ -83,6 +88,7 @@ export class ResultWriter implements RecordSink {
   private unsynced = 0;
   private syncing: Promise<void> | null = null;
   private syncError: Error | null = null;
+  private readonly hasher = new LeafHasher();
 
   constructor(private readonly opts: WriterOptions) {
     this.memoryLimit = opts.memoryLimit ?? DEFAULT_MEMORY;
@@ -99,6 +105,7 @@ export class ResultWriter implements RecordSink {
   write(bytes: Uint8Array): void {
     const n = bytes.length;
     if (n === 0) return;
+    this.hasher.update(bytes);
     if (n >= STAGE >> 1) {
       this.flushStage();
       if (this.spilled) this.toFile(bytes); // written at once: no copy needed
@@ -178,7 +185,19 @@ export class ResultWriter implements RecordSink {
 
   /** Whether commit() writes this header in place (within the slot, or before records still in memory), not by a copy. */
   fitsInPlace(headerJson: string): boolean {
-    return !this.spilled || Buffer.byteLength(headerJson, 'utf8') + 1 <= this.slot;
+    return !this.spilled || Buffer.byteLength(headerJson, 'utf8') + 1 + BLOCKS_ROOM <= this.slot;
+  }
+
+  /**
+   * Line 1 as written: the header with its records' block hashes, in blocks small enough for their hashes to fit
+   * what the slot leaves (any size for a result still in memory), and sealed; a header that leaves no room gets
+   * them at the finest size, and is then written by a copy.
+   */
+  private finalHeader(headerJson: string): Buffer {
+    const name = ',"blocks":';
+    const room = this.spilled ? this.slot - 1 - Buffer.byteLength(headerJson, 'utf8') - name.length : Infinity;
+    const member = blocksMember(this.hasher, room) ?? blocksMember(this.hasher, Infinity)!;
+    return Buffer.from(sealHeader(withMember(headerJson, 'blocks', member)), 'utf8');
   }
 
   /** Writes the header line, makes the file durable and gives it its final name. Returns the final path. */
@@ -186,9 +205,9 @@ export class ResultWriter implements RecordSink {
     if (this.done) throw new Error('result already committed or aborted');
     if (this.syncing) await this.syncing;
     if (this.syncError) throw this.syncError;
-    const header = Buffer.from(headerJson, 'utf8');
-    if (header.includes(0x0a)) throw new Error('header must be one line');
+    if (headerJson.includes('\n')) throw new Error('header must be one line');
     this.flushStage();
+    const header = this.finalHeader(headerJson);
     if (!this.spilled) {
       writeAll(this.fd, Buffer.concat([header, NEWLINE, ...this.mem]));
       this.mem = [];

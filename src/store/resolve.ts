@@ -10,7 +10,7 @@ import { isUlid, parseResultFileName } from '../format/naming.js';
 import { openResultFile, type ResultFile } from '../format/reader.js';
 import { checkStore, storePath } from './dir.js';
 import { remoteOf, type RemoteStore } from './location.js';
-import { fetchResult, fetchStart, fetchTail, findRemote, newestRemote } from './remote.js';
+import { fetchResult, fetchStart, fetchTail, findRemote, newestRemote, stillStored } from './remote.js';
 import type { RemoteResult, StartNeed } from './remote.js';
 import { listStore } from './scan.js';
 import { S3Error } from './s3-sync.js';
@@ -53,9 +53,11 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
     throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro ls)`);
   }
   const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
-  if (!entry && remote) return openRemote(remote, findRemote(remote, id), { id, need: opts.need, tail: opts.tail });
-  if (!entry) throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
-  return openInStore(join(entry.dir, entry.name), id);
+  const cached = entry && openInStore(join(entry.dir, entry.name), id);
+  // a remote store's cached copy, unless the bucket no longer has the result (removed by another machine's gc)
+  if (cached && (!remote || stillStored(cached.path, cached.header, Date.now()))) return cached;
+  if (remote) return openRemote(remote, findRemote(remote, id), { id, need: opts.need, tail: opts.tail });
+  throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
 }
 
 /**
@@ -104,7 +106,8 @@ function openRemote(remote: RemoteStore, found: RemoteResult | null, ask: Remote
   try {
     const start = ask.tail ? fetchTail(remote, found, ask.tail) : ask.need && fetchStart(remote, found, ask.need);
     if (start?.partial) {
-      return { ...openInStore(start.path, found.id), size: start.size, partial: true, held: start.held };
+      const { size, held, unchecked } = start;
+      return { ...openInStore(start.path, found.id), size, partial: true, held, ...(unchecked ? { unchecked } : {}) };
     }
     return openInStore(start ? start.path : fetchResult(remote, found), found.id);
   } catch (e) {
@@ -112,6 +115,16 @@ function openRemote(remote: RemoteStore, found: RemoteResult | null, ask: Remote
     if (!(e instanceof S3Error && e.kind === 'missing')) throw e;
     return openRemote(remote, null, ask);
   }
+}
+
+/**
+ * The note for a reader that shows part of a remote result written before block hashes (an older lro): what it shows
+ * is not checked (a whole fetch is, by the header's sha256); null for any other result.
+ */
+export function uncheckedNote(rf: ResultFile): string | null {
+  if (!rf.unchecked) return null;
+  const id = rf.header.id;
+  return `lro: note: result ${id} was stored without block hashes (by an older lro): this part of it is not checked; it is checked when fetched whole (lro cat ${id})\n`;
 }
 
 /** The error for a result found damaged while it is read (a FormatError from the reader or a decoder). */

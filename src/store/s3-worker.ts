@@ -15,16 +15,15 @@ import { ListAhead, type ListPage } from './list-ahead.js';
 export type { ListPage };
 
 export interface S3Request {
-  op: 'list' | 'heads' | 'get' | 'getStart' | 'getEnds' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
+  op: 'list' | 'heads' | 'get' | 'getRange' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
   bucket: string;
   key?: string;
   prefix?: string;
   /** get: the file the object is written to (the caller checks it, then renames it); put: the file uploaded. */
   path?: string;
-  /** getStart, getEnds: how many bytes of the object's start. */
-  bytes?: number;
-  /** getEnds: how many bytes of the object's end. */
-  tail?: number;
+  /** getRange: the object's bytes from..to (inclusive). */
+  from?: number;
+  to?: number;
   body?: string;
   ifNoneMatch?: boolean;
   items?: { key: string; path: string; size: number; mtimeMs: number }[];
@@ -55,10 +54,13 @@ const HEAD_BYTES = 256 * 1024;
 const HEAD_CONCURRENCY = 16;
 
 let client: S3.S3Client | undefined;
-let uploader: S3.S3Client | undefined;
+let patient: S3.S3Client | undefined;
+let writer: S3.S3Client | undefined;
+let joiner: S3.S3Client | undefined;
 let sdk: typeof S3;
 
-function makeClient(requestTimeout: number): S3.S3Client {
+/** A client: `requestTimeout` bounds a request's whole time, `idle` a silence on its socket (0: none). */
+function makeClient(requestTimeout: number, o: { idle?: number; attempts?: number } = {}): S3.S3Client {
   if (!sdk) {
     const req = createRequire(__filename);
     sdk = req('@aws-sdk/client-s3') as typeof S3;
@@ -69,9 +71,9 @@ function makeClient(requestTimeout: number): S3.S3Client {
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     forcePathStyle: Boolean(endpoint) || env.LRO_S3_PATH_STYLE === '1',
     followRegionRedirects: true,
-    maxAttempts: 3, // with the SDK's backoff: a throttled or failing request gives up within a few seconds
+    maxAttempts: o.attempts ?? 3, // with the SDK's backoff: a throttled or failing request gives up within a few seconds
     // a socket silent this long fails the attempt (without throwOnRequestTimeout the SDK only warns and waits on)
-    requestHandler: { connectionTimeout: 2000, requestTimeout, throwOnRequestTimeout: true },
+    requestHandler: { connectionTimeout: 2000, requestTimeout, throwOnRequestTimeout: true, socketTimeout: o.idle },
   });
 }
 
@@ -81,13 +83,60 @@ function s3(): S3.S3Client {
   return client;
 }
 
+/** The client of a DeleteObjects request: a server may take more than 5 s to delete 1,000 objects (s3rver did). */
+function s3Patient(): S3.S3Client {
+  patient ??= makeClient(120_000);
+  return patient;
+}
+
 /**
- * The client of uploads: a server may be silent for long while it joins the parts of a large object (s3rver took
- * over 5 s for 1 GB), which is not a fault; an offload is not bound to answer within 15 s.
+ * The client of an upload's writes (PutObject, the parts of a multipart upload): however long a write takes while
+ * its bytes flow, a socket silent for WRITE_IDLE_MS is a fault. One attempt a send: sendWrite retries.
  */
-function s3Upload(): S3.S3Client {
-  uploader ??= makeClient(120_000);
-  return uploader;
+function s3Write(): S3.S3Client {
+  writer ??= makeClient(0, { idle: WRITE_IDLE_MS, attempts: 1 });
+  return writer;
+}
+
+/**
+ * The client of CompleteMultipartUpload: a server may be silent for long while it joins the parts of a large object
+ * (s3rver took over 5 s for 1 GB), which is not a fault; its time is bounded by the object's size (joinWaitMs).
+ */
+function s3Join(): S3.S3Client {
+  joiner ??= makeClient(0, { attempts: 1 });
+  return joiner;
+}
+
+/** A write's socket silent this long: the server took the bytes and does not answer (down, stuck). */
+const WRITE_IDLE_MS = 10_000;
+const WRITE_ATTEMPTS = 3;
+
+/** CompleteMultipartUpload's wait: 10 s, and 30 s per GB joined (s3rver: about 5 s per GB). */
+const joinWaitMs = (size: number) => 10_000 + Math.ceil((size / 1e9) * 30_000);
+
+/**
+ * Sends an upload's request, retried (3 attempts, with backoff) when the server throttled or failed it or cut the
+ * connection, never when it timed out: a server silent after it took a write is down or stuck, and an attempt more
+ * would hold the producer's output as long again (three 120 s waits were 6 minutes).
+ */
+async function sendWrite<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (e) {
+      if (attempt >= WRITE_ATTEMPTS || !retryable(e)) throw e;
+      await new Promise((ok) => setTimeout(ok, Math.random() * 100 * 2 ** attempt));
+    }
+  }
+}
+
+/** Whether a write that failed may be tried again: throttled, a server error, a connection cut; never a timeout. */
+function retryable(e: unknown): boolean {
+  const err = e as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  if (/TimeoutError|ETIMEDOUT/.test(`${err.name} ${err.code}`)) return false;
+  const status = err.$metadata?.httpStatusCode;
+  if (status !== undefined && (status >= 500 || status === 429)) return true;
+  return /ECONNRESET|EPIPE|socket hang up|SlowDown|Throttl/.test(`${err.name} ${err.code} ${err.message}`);
 }
 
 type ListAsk = Pick<S3Request, 'bucket' | 'prefix' | 'token' | 'startAfter' | 'until'>;
@@ -209,31 +258,15 @@ export interface ObjectPart {
   size: number;
 }
 
-/** The first `bytes` bytes of an object (all of it when it is shorter): one Range GET. */
-async function getStart(bucket: string, key: string, bytes: number): Promise<ObjectPart> {
-  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
-  const body = await bytesOf(r.Body);
-  return { bytes: body, size: Number(/\/(\d+)$/.exec(r.ContentRange ?? '')?.[1] ?? body.length) };
-}
-
-/** What getEnds answers: the object's first and last bytes, and its size. */
-export interface ObjectEnds {
-  start: Uint8Array;
-  end: Uint8Array;
-  size: number;
-}
-
 /**
- * The first `bytes` and the last `tail` bytes of an object: two Range GETs, the second after the first says the
- * size (a suffix range, bytes=-N, is S3's but not every server's: s3rver answers it with the object's start).
+ * The object's bytes from..to (inclusive; fewer when it ends before): one Range GET. A server that ignores the range
+ * answers the whole object (200, no Content-Range): its size is then the body's, from 0.
  */
-async function getEnds(bucket: string, key: string, bytes: number, tail: number): Promise<ObjectEnds> {
-  const first = await getStart(bucket, key, bytes);
-  const from = Math.max(first.bytes.length, first.size - tail);
-  if (from >= first.size) return { start: first.bytes, end: new Uint8Array(0), size: first.size };
-  const ask = { Bucket: bucket, Key: key, Range: `bytes=${from}-${first.size - 1}` };
-  const end = await bytesOf((await s3().send(new sdk.GetObjectCommand(ask))).Body);
-  return { start: first.bytes, end, size: first.size };
+async function getRange(bucket: string, key: string, from: number, to: number): Promise<ObjectPart> {
+  const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to}` }));
+  const body = await bytesOf(r.Body);
+  const size = /\/(\d+)$/.exec(r.ContentRange ?? '')?.[1];
+  return { bytes: body, size: size !== undefined ? Number(size) : from === 0 ? body.length : NaN };
 }
 
 async function getSmall(bucket: string, key: string): Promise<string | null> {
@@ -261,7 +294,7 @@ async function put(bucket: string, key: string, path: string): Promise<boolean> 
     const part = Buffer.allocUnsafe(Math.min(PART_BYTES, Math.max(size, 1)));
     if (size <= PART_BYTES) {
       const body = part.subarray(0, readFully(fd, part, 0));
-      await s3Upload().send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+      await sendWrite(() => s3Write().send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body })));
       return true;
     }
     await multipart(bucket, key, fd, size, part);
@@ -273,22 +306,25 @@ async function put(bucket: string, key: string, path: string): Promise<boolean> 
 
 async function multipart(bucket: string, key: string, fd: number, size: number, part: Buffer): Promise<void> {
   const where = { Bucket: bucket, Key: key };
-  const { UploadId } = await s3Upload().send(new sdk.CreateMultipartUploadCommand(where));
+  const { UploadId } = await sendWrite(() => s3Write().send(new sdk.CreateMultipartUploadCommand(where)));
   try {
     const parts: { ETag?: string; PartNumber: number }[] = [];
     for (let at = 0, n = 1; at < size; n++) {
       const got = readFully(fd, part, at);
       const ask = { ...where, UploadId, PartNumber: n, Body: part.subarray(0, got) };
-      const r = await s3Upload().send(new sdk.UploadPartCommand(ask));
+      const r = await sendWrite(() => s3Write().send(new sdk.UploadPartCommand(ask)));
       parts.push({ ETag: r.ETag, PartNumber: n });
       at += got;
     }
     const done = { ...where, UploadId, MultipartUpload: { Parts: parts } };
-    await s3Upload().send(new sdk.CompleteMultipartUploadCommand(done));
+    const join = new sdk.CompleteMultipartUploadCommand(done);
+    await sendWrite(() => s3Join().send(join, { requestTimeout: joinWaitMs(size) }));
   } catch (e) {
-    await s3Upload()
+    // not waited for: a server that went silent would hold the output as long again; the server down, its parts
+    // expire by the bucket's lifecycle, the object never appears
+    s3Write()
       .send(new sdk.AbortMultipartUploadCommand({ ...where, UploadId }))
-      .catch(() => {}); // the server down: its parts expire by the bucket's lifecycle, the object never appears
+      .catch(() => {});
     throw e;
   }
 }
@@ -330,8 +366,7 @@ async function exists(bucket: string, key: string): Promise<boolean> {
 async function deleteMany(bucket: string, keys: string[]): Promise<DeleteManyAnswer> {
   const ask = { Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } };
   try {
-    // the upload's client: a server may take more than 5 s to delete 1,000 objects (s3rver did), not a fault
-    const r = await s3Upload().send(new sdk.DeleteObjectsCommand(ask));
+    const r = await s3Patient().send(new sdk.DeleteObjectsCommand(ask));
     const failed = (r.Errors ?? []).map((e) => ({ key: e.Key ?? '', error: `${e.Code}: ${e.Message ?? ''}` }));
     return { failed };
   } catch (e) {
@@ -353,10 +388,8 @@ async function serve(q: S3Request): Promise<unknown> {
       return heads(q.bucket, q.items ?? []);
     case 'get':
       return get(q.bucket, q.key!, q.path!);
-    case 'getStart':
-      return getStart(q.bucket, q.key!, q.bytes!);
-    case 'getEnds':
-      return getEnds(q.bucket, q.key!, q.bytes!, q.tail!);
+    case 'getRange':
+      return getRange(q.bucket, q.key!, q.from!, q.to!);
     case 'getSmall':
       return getSmall(q.bucket, q.key!);
     case 'put':

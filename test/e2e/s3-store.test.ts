@@ -2,7 +2,7 @@
 // helpers/s3-server.ts). Every reader answers as it does on a local store, the objects really are in the bucket,
 // another machine (another cache) reads them, ls and gc list and tidy the bucket, and the faults a network store
 // has end in one line and a bounded time.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,7 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
       s
         .split(id)
         .join('ID')
+        .replace(/aws s3 cp (\S+) - \| tail -n \+2/g, 'tail -n +2 $1') // a plain recipe reads the object
         .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
         .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
     for (const [input, commands] of cases) {
@@ -108,6 +109,20 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
           expect(same(got.out, b), args.join(' ')).toBe(same(want.out, a));
         }),
       );
+    }
+  });
+
+  it('names a result by its object\'s s3:// URL, never by the cache\'s file, when stored and when read whole', async () => {
+    const { prefix, env } = remote();
+    const stored = await lro(['offload', '--force'], { input: jsonl, env });
+    const id = idOf(stored.out);
+    const url = `s3://team/${prefix}/lro-offload-${id}.jsonl`;
+    const reader = { ...env, XDG_CACHE_HOME: join(root, `url-reader-${++prefixes}`) };
+    expect((await lro(['grep', id, '-c', 'error'], { env: reader })).code).toBe(0); // now cached whole
+    for (const [out, who] of [[stored.out, 'offload'], [(await lro(['info', id], { env: reader })).out, 'info']]) {
+      const d = JSON.parse(out) as { file_path: string; jq_recipes: { plain: string }[] };
+      expect(d.file_path, who).toBe(url);
+      expect(d.jq_recipes[0].plain, who).toMatch(new RegExp(`^aws s3 cp '?${url.replace(/[.]/g, '\\.')}'? - \\| tail -n \\+2 \\| jq `));
     }
   });
 
@@ -193,10 +208,11 @@ describe('readers that need only a result\'s start', () => {
     s
       .split(id)
       .join('ID')
+      .replace(/aws s3 cp (\S+) - \| tail -n \+2/g, 'tail -n +2 $1') // a plain recipe reads the object
       .replace(/[^\s"]*\/lro-offload-ID\.jsonl/g, 'PATH')
       .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
-  // 1.5 MB: the start fetched is 256 KB whatever the size
-  const big = lines(15_000, (i) => `${i} INFO request ${i} served in ${i % 97} ms ${'x'.repeat(60)}`);
+  // 6 MB: the start fetched is line 1 and the first block of records (1 MB), the end at most 1.3 MB, whatever the size
+  const big = lines(15_000, (i) => `${i} INFO request ${i} served in ${i % 97} ms ${'x'.repeat(360)}`);
 
   let stored: { prefix: string; env: Record<string, string>; id: string; lid: string };
   let local: { LRO_DIR: string };
@@ -229,7 +245,7 @@ describe('readers that need only a result\'s start', () => {
 
   it('read of more than a big result\'s start or end holds fetches the whole, and reads as locally', async () => {
     const { env, id, lid } = stored;
-    for (const args of [['read', '--max-tokens', '0'], ['read', '--tail', '5000'], ['read', '--chars', '0:400000']]) {
+    for (const args of [['read', '--max-tokens', '0'], ['read', '--tail', '5000'], ['read', '--chars', '0:2000000']]) {
       const served = s3.served;
       const fresh = { ...env, XDG_CACHE_HOME: join(root, `whole-${++prefixes}`) };
       const got = await lro([args[0], id, ...args.slice(1)], { env: fresh });
@@ -286,6 +302,49 @@ describe('ls of a remote store', () => {
     expect(all.out.trim().split('\n')).toHaveLength(100);
     expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing
   });
+});
+
+describe('the store\'s index of headers', () => {
+  it('lets a machine with an empty cache list the store by one GET, and fetch only the headers it lacks', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 150);
+    const headerGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+    const indexGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/index/`));
+    const machine = () => ({ ...env, XDG_CACHE_HOME: join(root, `index-machine-${++prefixes}`) });
+    // the first whole listing fetches every header, then writes the index
+    let seen = s3.seen.length;
+    const firstMachine = machine();
+    const first = await lro(['ls', '--max-tokens', '0'], { env: firstMachine });
+    expect(first.out.trim().split('\n')).toHaveLength(150);
+    expect(headerGets(seen)).toHaveLength(150);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/index/headers.jsonl.gz`);
+    // another machine: the index, no header
+    seen = s3.seen.length;
+    for (const args of [['ls', '--max-tokens', '0'], ['ls', '--json', '--max-tokens', '0']]) {
+      const other = await lro(args, { env: machine() });
+      const want = await lro(args, { env: firstMachine }); // warm: its header files fetched
+      expect(other.out.split(join(root, 'index-machine')).length).toBe(1); // no cache path in it
+      expect(other.out, args.join(' ')).toBe(want.out);
+    }
+    expect(headerGets(seen)).toEqual([]);
+    expect(indexGets(seen)).toHaveLength(2);
+    // results stored since: only theirs are fetched (one page of an ls as a whole one)
+    const added = [await offload(`${text}\n1`, env), await offload(`${text}\n2`, env), await offload(`${text}\n3`, env)];
+    seen = s3.seen.length;
+    const page = await lro(['ls'], { env: machine() });
+    expect(page.out).toContain(added[0]);
+    expect(page.out).toContain(ids[0]);
+    expect(headerGets(seen).map((l) => /lro-offload-([0-9A-Z]{26})/.exec(l)![1]).sort()).toEqual([...added].sort());
+    // an object replaced since the index was written (its size or time differs) is not taken from it
+    const client = bucketClient();
+    const key = `${prefix}/lro-offload-${ids[5]}.jsonl`;
+    const body = await (await client.send(new GetObjectCommand({ Bucket: 'team', Key: key }))).Body!.transformToString();
+    await client.send(new PutObjectCommand({ Bucket: 'team', Key: key, Body: body.replace('"count":2000', '"count":2000 ') }));
+    client.destroy();
+    seen = s3.seen.length;
+    expect((await lro(['ls', '--max-tokens', '0'], { env: machine() })).code).toBe(0);
+    expect(headerGets(seen).filter((l) => l.includes(ids[5]))).toHaveLength(1);
+  }, 120_000);
 });
 
 describe('the listing of a remote store', () => {
@@ -605,6 +664,63 @@ describe('dedupe across machines', () => {
   });
 });
 
+describe('a result another machine\'s gc removed', () => {
+  /** A result offloaded by one machine, read (so cached whole) by another: both envs, the id and the cached file. */
+  async function readElsewhere(extra: string[] = []) {
+    const { prefix, env } = remote();
+    const id = await offload(text, env, extra);
+    const reader = { ...env, XDG_CACHE_HOME: join(root, `reader-${++prefixes}`) };
+    expect((await lro(['grep', id, '-c', 'ERROR'], { env: reader })).out).toBe('8\n'); // fetched whole: cached
+    const cached = join(reader.XDG_CACHE_HOME, 'lro', 's3', 'team', prefix, 'files', `lro-offload-${id}.jsonl`);
+    expect(existsSync(cached)).toBe(true);
+    return { env, reader, id, cached, prefix };
+  }
+
+  it('is no longer served from a cache once the bucket is asked again (at most a minute later)', async () => {
+    const { env, reader, id, cached, prefix } = await readElsewhere();
+    expect((await lro(['gc', '--max-age', '0s'], { env })).code).toBe(0);
+    expect(await s3.keys(prefix)).not.toContain(`${prefix}/lro-offload-${id}.jsonl`);
+    const heads = () => s3.seen.filter((l) => l.startsWith('HEAD') && l.includes(id)).length;
+    // seen in the bucket just now: the cache answers alone, asking nothing
+    const h = heads();
+    expect((await lro(['read', id, '--head', '1'], { env: reader })).code).toBe(0);
+    expect(heads()).toBe(h);
+    // a minute on, one HEAD says the object is gone: no result, and the cached copy goes
+    const old = new Date(Date.now() - 61_000);
+    utimesSync(cached, old, old);
+    const r = await lro(['read', id], { env: reader });
+    expect([r.code, r.out]).toEqual([2, '']);
+    expect(r.stderr).toBe(`lro: no result ${id} in s3://team/${prefix}: it may have expired or live in another store (see lro ls, --dir)\n`);
+    expect(heads()).toBe(h + 1);
+    expect(existsSync(cached)).toBe(false);
+  });
+
+  it('an expired result is asked for unless seen since it expired, and served while the bucket still has it', async () => {
+    const { env, reader, id, cached, prefix } = await readElsewhere(['--ttl', '1s']);
+    await new Promise((ok) => setTimeout(ok, 1100));
+    const kept = await lro(['read', id, '--head', '1'], { env: reader }); // expired, not removed yet: as a local store
+    expect([kept.code, kept.stderr]).toEqual([0, '']);
+    expect((await lro(['gc'], { env })).code).toBe(0);
+    expect(await s3.keys(prefix)).not.toContain(`${prefix}/lro-offload-${id}.jsonl`);
+    // last seen in the bucket just before it expired, seconds ago: asked again, since a gc may have come since
+    const expires = Date.parse((JSON.parse(readFileSync(cached, 'utf8').split('\n')[0]) as { expires_at: string }).expires_at);
+    const before = new Date(expires - 100);
+    utimesSync(cached, before, before);
+    const r = await lro(['read', id, '--head', '1'], { env: reader });
+    expect([r.code, r.out]).toEqual([2, '']);
+    expect(existsSync(cached)).toBe(false);
+  });
+
+  it('a server that cannot answer the check leaves the cached copy served', async () => {
+    const { reader, id, cached } = await readElsewhere();
+    const old = new Date(Date.now() - 61_000);
+    utimesSync(cached, old, old);
+    const r = await lro(['read', id, '--head', '1'], { env: { ...reader, AWS_ENDPOINT_URL: 'http://127.0.0.1:9' } });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.out).toMatch(/^1: 0 INFO/);
+  });
+});
+
 describe('faults', () => {
   /** One line on stderr, exit 2, in bounded time, and never a credential. */
   async function failsClearly(args: string[], env: Record<string, string>, cause: RegExp): Promise<void> {
@@ -685,6 +801,26 @@ describe('faults', () => {
       expect(await s3.keys(prefix)).toEqual([]);
     }
   });
+});
+
+describe('a server that takes a write and goes silent', () => {
+  it('offload and run give the output within seconds (truncated, one line, exit 0), and leave no object', async () => {
+    for (const args of [['offload'], ['run', '--', 'cat']]) {
+      const { prefix, env } = remote();
+      s3.fault = 'hang-writes';
+      const t0 = Date.now();
+      const r = await lro(args, { input: text, env });
+      const took = Date.now() - t0;
+      s3.fault = 'none';
+      expect(took, args[0]).toBeLessThan(20_000); // the write's socket silent for 10 s, not tried again
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(/^lro: output truncated to \d+ of ~\d+ tokens: could not store the full result in /);
+      expect(r.stderr).toContain('did not answer in time');
+      expect(r.out.startsWith(text.slice(0, 1000))).toBe(true);
+      expect(await s3.keys(prefix)).toEqual([]);
+    }
+  }, 60_000);
 });
 
 describe('a fetched object', () => {

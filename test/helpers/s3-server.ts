@@ -3,7 +3,8 @@
 // in its legacy provider; without it any listing of more than 1,000 keys fails with InternalError), behind a small
 // proxy that can misbehave on demand (throttle every request, cut a download or an upload half-way) so the faults
 // lro must survive are real HTTP faults. The proxy honours `If-None-Match: *` on a PUT as S3 does (412 when the key
-// exists), which s3rver ignores. `env()` is what a spawned lro needs to use it.
+// exists), which s3rver ignores, and can rewrite the bytes of ranged answers (`rewrite`: edit, cut, extend or reorder
+// them) for the tests of what a reader of part of a result checks. `env()` is what a spawned lro needs to use it.
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +19,7 @@ export type Fault =
   | 'cut-download'
   | 'cut-upload'
   | 'hang'
+  | 'hang-writes'
   | 'no-batch-delete'
   | 'hide-ref-once'
   | 'fail-pointer-put'
@@ -37,6 +39,12 @@ export interface S3TestServer {
   batchDeleted: string[];
   /** Bytes of the bodies the proxy has answered with, for the tests that measure what a command fetched. */
   readonly served: number;
+  /**
+   * Rewrites the body of every ranged GET answer (a Range header) before lro gets it, as a faulty or hostile proxy
+   * would; the answer's headers are kept but its length. `key` is the object's, `from` the first byte's offset.
+   * null: answers pass unchanged.
+   */
+  rewrite: Rewrite | null;
   /**
    * Keys per page of a listing (the proxy rewrites max-keys; s3rver checks no v4 signature): a few results then
    * take several pages, as 1,000 do on any server. 0: as asked.
@@ -77,7 +85,11 @@ const SLOW_DOWN =
   '<?xml version="1.0" encoding="UTF-8"?>' +
   '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
 
+/** A rewrite of a ranged answer's body (see S3TestServer.rewrite). */
+export type Rewrite = (body: Buffer, at: { key: string; from: number }) => Buffer;
+
 interface ProxyState {
+  rewrite: Rewrite | null;
   fault: Fault;
   seen: string[];
   batchDeleted: string[];
@@ -104,6 +116,10 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
   const proxy = createServer(async (req, res) => {
     state.seen.push(`${req.method} ${req.url}`);
     if (state.fault === 'hang') return; // never answers
+    if (state.fault === 'hang-writes' && (req.method === 'PUT' || req.method === 'POST')) {
+      req.resume(); // takes the bytes of a write, and never answers it
+      return;
+    }
     if (state.fault === 'hide-ref-once' && req.method === 'GET' && /\.ref(\?|$)/.test(req.url ?? '')) {
       state.fault = 'none'; // as if the other machine's ref landed just after this look
       res.writeHead(404, { 'content-type': 'application/xml' }).end(NO_SUCH_KEY);
@@ -136,6 +152,20 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
     const path = withPageSize(req.url ?? '', state.pageSize);
     const to = { host: '127.0.0.1', port: target, method: req.method, path, headers: req.headers };
     const up = request(to, (r) => {
+      const range = req.method === 'GET' && typeof req.headers.range === 'string' && r.statusCode === 206;
+      if (state.rewrite && range) {
+        const rewrite = state.rewrite;
+        const parts: Buffer[] = [];
+        r.on('data', (c: Buffer) => parts.push(c));
+        r.on('end', () => {
+          const key = decodeURIComponent((req.url ?? '').split('?')[0].split('/').slice(2).join('/'));
+          const from = Number(/bytes=(\d+)-/.exec(req.headers.range as string)?.[1] ?? 0);
+          const body = rewrite(Buffer.concat(parts), { key, from });
+          state.served += body.length;
+          res.writeHead(r.statusCode!, { ...r.headers, 'content-length': String(body.length) }).end(body);
+        });
+        return;
+      }
       res.writeHead(r.statusCode ?? 500, r.headers);
       if (state.fault === 'cut-download' && req.method === 'GET' && !req.url?.includes('list-type')) {
         r.once('data', (chunk: Buffer) => {
@@ -182,7 +212,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
   const root = tempDir('lro-s3-');
   const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
-  const state: ProxyState = { fault: 'none', seen: [], batchDeleted: [], served: 0, pageSize: 0 };
+  const state: ProxyState = { rewrite: null, fault: 'none', seen: [], batchDeleted: [], served: 0, pageSize: 0 };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -202,6 +232,12 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
     },
     set fault(f: Fault) {
       state.fault = f;
+    },
+    get rewrite() {
+      return state.rewrite;
+    },
+    set rewrite(f: Rewrite | null) {
+      state.rewrite = f;
     },
     get pageSize() {
       return state.pageSize;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Benchmark of a cold `lro ls` of a large S3 store (issue 41): COUNT results on s3rver (loopback, started here),
+# listed whole (`ls --max-tokens 0`) by a machine with an empty cache, first before the store has an index of its
+# headers (one ranged GET per result; that listing writes the index), then by another machine after (one GET of
+# the index). Beside them, the server's own listing of the same keys (the floor any listing stands on). Prints the
+# seconds of each and the ratios. Usage: bench/s3-ls.sh [COUNT]   (default 10000). Needs: npm run build.
+. "$(dirname "$0")/lib.sh"
+COUNT="${1:-10000}"
+PORT="${S3_PORT:-45125}"
+DATA="$WORK/s3rver-ls"
+rm -rf "$DATA" "$WORK/ls-cache-"* "$WORK/ls-local" && mkdir -p "$DATA"
+node --openssl-legacy-provider "$ROOT/node_modules/s3rver/bin/s3rver.js" --directory "$DATA" --address 127.0.0.1 \
+  --port "$PORT" --configure-bucket bench --silent >/dev/null &
+SERVER=$!
+trap 'kill $SERVER' EXIT
+sleep 2
+export AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_REGION=us-east-1
+export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
+export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
+seq 2000 | sed 's/^/one line of a result /' | LRO_DIR="$WORK/ls-local" node "$LRO" offload --force >/dev/null
+RAW=$(node "$BENCH_DIR/s3-fill.mjs" "$(ls "$WORK/ls-local"/lro-offload-*.jsonl)" bench many "$COUNT")
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $COUNT results"
+
+# cold MACHINE: seconds of a whole ls on a machine with an empty cache (its own XDG_CACHE_HOME)
+cold() {
+  /usr/bin/time -f '%e' bash -c "XDG_CACHE_HOME=$WORK/ls-cache-$1 LRO_DIR=s3://bench/many node $LRO ls --max-tokens 0 \
+    > $WORK/ls-$1.out" 2>&1 | tail -1
+}
+settle
+BEFORE=$(cold first)
+settle
+AFTER=$(cold second)
+cmp -s "$WORK/ls-first.out" "$WORK/ls-second.out" || { echo "the two listings differ" >&2; exit 1; }
+printf '%-44s %8s s\n' "server's own listing (SDK)" "$RAW" "lro ls, cold, no index (a GET per header)" "$BEFORE" \
+  "lro ls, cold, with the index" "$AFTER"
+echo "cold ls with the index / server's listing:   $(ratio "$AFTER" "$RAW")"
+echo "cold ls without / with the index:            $(ratio "$BEFORE" "$AFTER")"
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

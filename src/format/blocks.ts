@@ -159,16 +159,29 @@ export function blockSpan(b: Blocks, i: number): { start: number; end: number } 
   return { start: i * b.size, end: Math.min(b.bytes, (i + 1) * b.size) };
 }
 
+/** The digest of one leaf (up to LEAF bytes) of a block, for checkLeaves. */
+export function leafDigest(data: Uint8Array): Buffer {
+  return crypto().createHash('sha256').update(data).digest();
+}
+
+/**
+ * Whether block i is the bytes whose leaves' digests are `leaves` (`length` bytes in all); throws BlockMismatch
+ * naming the block when it is not. A reader can hash a large block a leaf at a time.
+ */
+export function checkLeaves(b: Blocks, i: number, leaves: Buffer[], length: number): void {
+  const { start, end } = blockSpan(b, i);
+  if (length !== end - start) throw new BlockMismatch(`block ${i + 1} has ${length} bytes, not the ${end - start} stored`);
+  const want = Buffer.from(b.hashes.slice(i * HASH_CHARS, (i + 1) * HASH_CHARS), 'base64');
+  if (!blockHash(leaves).equals(want)) {
+    throw new BlockMismatch(`block ${i + 1} of ${Math.ceil(b.bytes / b.size)} (bytes ${start}-${end} of its records) is not what was stored`);
+  }
+}
+
 /** Whether `data` is block i's bytes (whole); throws BlockMismatch naming the block when it is not. */
 export function checkBlock(b: Blocks, i: number, data: Uint8Array): void {
-  const { start, end } = blockSpan(b, i);
-  if (data.length !== end - start) throw new BlockMismatch(`block ${i + 1} has ${data.length} bytes, not the ${end - start} stored`);
   const leaves: Buffer[] = [];
-  for (let at = 0; at < data.length; at += LEAF) {
-    leaves.push(crypto().createHash('sha256').update(data.subarray(at, Math.min(data.length, at + LEAF))).digest());
-  }
-  const want = Buffer.from(b.hashes.slice(i * HASH_CHARS, (i + 1) * HASH_CHARS), 'base64');
-  if (!blockHash(leaves).equals(want)) throw new BlockMismatch(`block ${i + 1} of ${Math.ceil(b.bytes / b.size)} (bytes ${start}-${end} of its records) is not what was stored`);
+  for (let at = 0; at < data.length; at += LEAF) leaves.push(leafDigest(data.subarray(at, Math.min(data.length, at + LEAF))));
+  checkLeaves(b, i, leaves, data.length);
 }
 
 /**

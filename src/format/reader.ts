@@ -7,7 +7,7 @@ import { decodeTextLines } from './content-text.js';
 import { decodeRecords, splitRecords, type RecordLine } from './decode.js';
 import { jsonStringPieces } from './record-text.js';
 import { FormatError, parseHeader, type Header } from './header.js';
-import { blocksOver, blockSpan, checkBlock, checkHeaderSeal } from './blocks.js';
+import { blocksOver, blockSpan, checkHeaderSeal, checkLeaves, LEAF, leafDigest } from './blocks.js';
 import { countNewlines } from '../search/scan.js';
 
 const READ_CHUNK = 4 << 20;
@@ -134,12 +134,22 @@ export function checkSpan(rf: ResultFile, start: number, end: number): void {
     if (done.has(i)) continue;
     const span = blockSpan(b, i);
     if (span.start >= b.bytes) break;
+    // a leaf at a time: a block of a large result may be many MB
     const fd = openRegular(rf.path);
     try {
-      const data = Buffer.allocUnsafe(span.end - span.start);
-      let got = 0;
-      for (let n = 1; got < data.length && n > 0; got += n) n = readSync(fd, data, got, data.length - got, rf.recordsOffset + span.start + got);
-      checkBlock(b, i, data.subarray(0, got));
+      const leaf = Buffer.allocUnsafe(Math.min(LEAF, span.end - span.start));
+      const leaves: Buffer[] = [];
+      let length = 0;
+      for (let at = span.start; at < span.end; ) {
+        const want = Math.min(leaf.length, span.end - at);
+        let got = 0;
+        for (let n = 1; got < want && n > 0; got += n) n = readSync(fd, leaf, got, want - got, rf.recordsOffset + at + got);
+        leaves.push(leafDigest(leaf.subarray(0, got)));
+        length += got;
+        if (got < want) break; // the file ends inside the block
+        at += got;
+      }
+      checkLeaves(b, i, leaves, length);
     } finally {
       closeSync(fd);
     }

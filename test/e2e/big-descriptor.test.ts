@@ -39,7 +39,8 @@ function comparable(out: string, store: string): unknown {
   const plain = out
     .replaceAll(id, 'ID')
     .replaceAll(store, 'STORE')
-    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
+    .replace(/"head":"[A-Za-z0-9+/]{16}"/, '"head":"SEAL"'); // line 1's own hash: of its id and times too
   return JSON.parse(plain);
 }
 

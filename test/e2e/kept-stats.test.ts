@@ -95,7 +95,8 @@ describe('statistics kept in the header', () => {
     const line = split(path).line;
     const h = parseHeader(line);
     expect(h.stats).toBeDefined();
-    const { stats: _stats, ...rest } = h;
+    const { stats: _stats, blocks, ...rest } = h;
+    expect(blocks).toBeDefined(); // the block hashes, just before stats, go with them
     const cut = parseHeaderFields(line).line;
     expect(JSON.parse(cut.toString('utf8'))).toEqual(JSON.parse(serializeHeader(rest)));
     expect(JSON.parse(cut.toString('utf8')).query).toBe(tricky);

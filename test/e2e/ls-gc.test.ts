@@ -106,9 +106,10 @@ describe('lro ls', () => {
     const items = JSON.parse(j.out) as Record<string, unknown>[];
     expect(items.map((x) => x.id)).toEqual([c.id, b.id, a.id]);
     const first = items[2];
-    // line 1 without the descriptor's statistics
-    const { stats, ...onDisk } = JSON.parse(readFileSync(a.file_path, 'utf8').split('\n')[0]) as Record<string, unknown>;
+    // line 1 without the descriptor's statistics and the block hashes
+    const { stats, blocks, ...onDisk } = JSON.parse(readFileSync(a.file_path, 'utf8').split('\n')[0]) as Record<string, unknown>;
     expect(typeof stats).toBe('string');
+    expect(typeof blocks).toBe('object');
     // a result of session alpha lives in the session's folder
     expect(first).toEqual({ ...onDisk, file_path: join(dir, 'sessions', 'alpha', `lro-kubectl-get-${a.id}.jsonl`), file_size: readFileSync(a.file_path).length });
     for (const key of ['type', 'schema_version', 'operation', 'count', 'timestamp', 'estimated_tokens', 'expires_at', 'session', 'bytes', 'sha256']) {

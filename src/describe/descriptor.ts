@@ -10,7 +10,7 @@ import { interestingValue, recordRecipes, renderRecipes, textRecipes, type JqRec
 import { fieldPaths, toJsonSchema } from './schema.js';
 import { shellQuote } from './shell.js';
 import { valueText } from '../query/literal.js';
-import type { PreviewLine, TextStats } from './text-stats.js';
+import { sampleScope, type PreviewLine, type TextStats } from './text-stats.js';
 import { kindErrors, textKind, trimFacts } from './kind-summary.js';
 import { jsonKind } from './kinds/json-kinds.js';
 import type { KindFacts } from './kinds/index.js';
@@ -184,7 +184,8 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     const t = stats.text;
     const k = t.kind;
     summary.kind = textKind(t);
-    if (k) summary.kind_facts = trimFacts(k.facts, d === FULL ? Infinity : d.topValues + 2);
+    // (a result stored before its facts said their scope in words says a bare from_first_lines: worded here)
+    if (k) summary.kind_facts = trimFacts(sampleScope(k.facts, Number(k.facts.from_first_lines), t.lines), d === FULL ? Infinity : d.topValues + 2);
     const errors = kindErrors(t);
     if (errors) summary.error_lines = errors.count;
     // log levels are claimed for a log only: "INFO" in a README or a listing is a word

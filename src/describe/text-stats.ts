@@ -473,7 +473,7 @@ function cleanKindLine(l: string): string {
  * said `from_first_lines`, the words that say which lines the figures after it are of (a bare number was read as
  * a total).
  */
-function sampleScope(facts: Record<string, unknown>, sampled: number, total: number): Record<string, unknown> {
+export function sampleScope(facts: Record<string, unknown>, sampled: number, total: number): Record<string, unknown> {
   const words = `the figures after this are of the first ${sampled.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines only, not totals`;
   if (!('from_first_lines' in facts)) return facts;
   return Object.fromEntries(Object.entries(facts).map(([k, v]) => (k === 'from_first_lines' ? ['counted_over', words] : [k, v])));

@@ -87,6 +87,25 @@ describe('statistics kept in the header', () => {
     }
   });
 
+  it('kept by an older lro with a bare from_first_lines: info says in words which lines the figures are of', async () => {
+    const rows = ['NAME  SIZE  STATE', ...Array.from({ length: 400 }, (_, i) => `svc-${i}  ${i * 10}  ${i % 7 ? 'up' : 'down'}`)];
+    const off = await lro(['offload', '--force'], { input: `${rows.join('\n')}\n`, env });
+    const { id, file_path: path } = JSON.parse(off.out);
+    const { line, rest } = split(path);
+    const h = parseHeader(line);
+    const stats = JSON.parse(h.stats!);
+    expect(stats.text.kind.kind).toBe('table');
+    // as an offload before the words wrote it: the figures of the first 100 lines, said by a number alone
+    stats.text.kind.facts = { rows: 400, header_line: 1, from_first_lines: 100, columns: stats.text.kind.facts.columns };
+    writeFileSync(path, Buffer.concat([Buffer.from(serializeHeader({ ...h, stats: JSON.stringify(stats) })), rest]));
+    for (const args of [[], ['--full']]) {
+      const facts = JSON.parse((await lro(['info', id, ...args], { env })).out).summary.kind_facts;
+      expect(facts).not.toHaveProperty('from_first_lines');
+      expect(facts.counted_over).toBe('the figures after this are of the first 100 of 401 lines only, not totals');
+      expect(Object.keys(facts)).toEqual(['rows', 'header_line', 'counted_over', 'columns']);
+    }
+  });
+
   it('parseHeaderFields cuts the last member only, whatever the strings before it hold', async () => {
     const input = readFileSync(join(ROOT, 'fixtures/corpus/loghub/Apache_2k.log'));
     const tricky = ',"stats":"x"}';

@@ -13,6 +13,7 @@ import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFile
 import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine } from '../format/reader.js';
 import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
+import { writeHeaderFile } from './header-file.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
 import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
@@ -915,18 +916,7 @@ function headFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item:
   if (!e || e.size !== item.size || Math.round(e.mtimeMs) !== Math.round(item.mtimeMs)) return false;
   const line = Buffer.from(`${e.line}\n`);
   if (line.length > item.size) return false;
-  mkdirSync(dirname(item.path), { recursive: true, mode: 0o700 });
-  const tmp = `${item.path}.${process.pid}.part`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, line);
-    ftruncateSync(fd, item.size);
-  } finally {
-    closeSync(fd);
-  }
-  const t = new Date(item.mtimeMs);
-  utimesSync(tmp, t, t);
-  renameSync(tmp, item.path);
+  writeHeaderFile(item.path, line, item.size, item.mtimeMs);
   return true;
 }
 

@@ -2,14 +2,13 @@
 // the AWS SDK, and only when a store is `s3://…`: the SDK is required from node_modules on first use, never
 // bundled. The calling thread blocks on a shared flag until the answer is on its port (store/s3-sync.ts), so the
 // store's code stays synchronous as it is for a local directory.
-import { closeSync, createWriteStream, fstatSync, ftruncateSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, createWriteStream, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type * as S3 from '@aws-sdk/client-s3';
 import type { DeserializeMiddleware } from '@smithy/types';
+import { writeHeaderFile } from './header-file.js';
 import { ListAhead, type ListPage } from './list-ahead.js';
 
 export type { ListPage };
@@ -213,19 +212,7 @@ async function fetchHead(bucket: string, item: HeadItem): Promise<void> {
   const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: item.key, Range: range }));
   const got = await bytesOf(r.Body);
   const nl = got.indexOf(0x0a);
-  const head = nl >= 0 ? got.subarray(0, nl + 1) : got;
-  mkdirSync(dirname(item.path), { recursive: true, mode: 0o700 });
-  const tmp = `${item.path}.${process.pid}.part`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, head);
-    ftruncateSync(fd, item.size);
-  } finally {
-    closeSync(fd);
-  }
-  const t = new Date(item.mtimeMs);
-  utimesSync(tmp, t, t);
-  renameSync(tmp, item.path);
+  writeHeaderFile(item.path, nl >= 0 ? got.subarray(0, nl + 1) : got, item.size, item.mtimeMs);
 }
 
 async function heads(bucket: string, items: NonNullable<S3Request['items']>): Promise<number> {

@@ -354,7 +354,7 @@ export const KIND_TASKS = [
   },
   {
     name: 'curl -v: the HTTP status',
-    kind: 'text',
+    kind: 'http-trace',
     input: () => {
       const t = fixture('curl-v.txt');
       const body = rows(t).find((l) => l.startsWith('['));

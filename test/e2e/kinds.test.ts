@@ -234,6 +234,15 @@ describe('kinds of text', () => {
     expect((await offload(gunzipSync(readFileSync(join(ok, 'openssl-x509-text.txt.gz'))))).summary.kind).toBe('text');
   });
 
+  it('lro diff of two ps listings: a new process whose command line names exceptions is no new error line', async () => {
+    const ps = readFileSync(join(__dirname, '../../fixtures/error-lines/ok/ps-ef.txt'), 'utf8');
+    const before = await offload(ps.split('\n').filter((l) => !l.includes('HeapDump')).join('\n'));
+    const after = await offload(ps);
+    const r = await lro(['diff', before.id, after.id], { env });
+    expect(r.out).toContain('HeapDumpOnOutOfMemoryError');
+    expect(r.out).not.toMatch(/error lines/);
+  });
+
   it('what no detector is sure of stays text or log: a book, a README, loghub logs', async () => {
     expect((await offload(readFileSync(corpusFile('binary/sherlock-nul.txt')))).summary.kind).toBe('text');
     const readme = await offload(readFileSync(join(__dirname, '../../README.md')));

@@ -17,11 +17,13 @@ class Deb822Counter implements KindCounter {
   private readonly priorities = new TopCounts();
 
   line(l: string): void {
-    if (l.trim() === '') {
+    const c = l.charCodeAt(0);
+    // (a test of the first character: most lines of a stanza continue a description)
+    if (c === 0x20 || c === 0x09) return;
+    if (l.length === 0) {
       this.inStanza = false;
       return;
     }
-    if (l[0] === ' ' || l[0] === '\t') return;
     const m = FIELD.exec(l);
     if (!m) return;
     if (!this.inStanza) {

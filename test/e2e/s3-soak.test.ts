@@ -38,7 +38,10 @@ async function fill(prefix: string): Promise<string[]> {
   const lane = async () => {
     while (next < ids.length) {
       const x = ids[next++];
-      const put = { Bucket: 'team', Key: `${prefix}/lro-offload-${x}.jsonl`, Body: body.split(id).join(x) };
+      // a copy under another id has line 1 changed: without its block hashes (whose seal covers line 1) it reads
+      // as a result of an older lro would
+      const copy = body.split(id).join(x).replace(/"blocks":\{[^}]*\},/, '');
+      const put = { Bucket: 'team', Key: `${prefix}/lro-offload-${x}.jsonl`, Body: copy };
       await client.send(new PutObjectCommand(put));
     }
   };
@@ -107,7 +110,9 @@ describe('an S3 store of more than one listing page', () => {
     expect(s3.batchDeleted.filter((k) => k.includes('/ids/'))).toEqual([]);
     expect(gc.code, gc.stderr).toBe(0);
     expect(gc.out).toMatch(new RegExp(`^removed ${COUNT.toLocaleString('en-US')} results`));
-    expect(await s3.keys('many')).toEqual([]);
+    // every result gone; the store's index of headers stays (it lists what is left: nothing is taken from it
+    // for an object that is gone)
+    expect(await s3.keys('many')).toEqual(['many/index/headers.jsonl.gz']);
   });
 });
 

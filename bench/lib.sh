@@ -46,3 +46,16 @@ without_code_cache() {
   rm -rf "$WORK/no-code-cache/dist/code-cache"
   echo "$WORK/no-code-cache/bin/lro.js"
 }
+
+# start_s3rver PORT DATA_DIR: a local S3 server (s3rver, a devDependency) with bucket `bench`, stopped when the
+# script exits, and the AWS_* variables that point lro's S3 store at it
+start_s3rver() {
+  node --openssl-legacy-provider "$ROOT/node_modules/s3rver/bin/s3rver.js" --directory "$2" --address 127.0.0.1 \
+    --port "$1" --configure-bucket bench --silent >/dev/null &
+  S3RVER_PID=$!
+  trap 'kill $S3RVER_PID' EXIT
+  sleep 2
+  export AWS_ENDPOINT_URL="http://127.0.0.1:$1" AWS_REGION=us-east-1
+  export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
+  export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
+}

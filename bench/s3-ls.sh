@@ -9,14 +9,7 @@ COUNT="${1:-10000}"
 PORT="${S3_PORT:-45125}"
 DATA="$WORK/s3rver-ls"
 rm -rf "$DATA" "$WORK/ls-cache-"* "$WORK/ls-local" && mkdir -p "$DATA"
-node --openssl-legacy-provider "$ROOT/node_modules/s3rver/bin/s3rver.js" --directory "$DATA" --address 127.0.0.1 \
-  --port "$PORT" --configure-bucket bench --silent >/dev/null &
-SERVER=$!
-trap 'kill $SERVER' EXIT
-sleep 2
-export AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_REGION=us-east-1
-export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
-export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
+start_s3rver "$PORT" "$DATA"
 seq 2000 | sed 's/^/one line of a result /' | LRO_DIR="$WORK/ls-local" node "$LRO" offload --force >/dev/null
 RAW=$(node "$BENCH_DIR/s3-fill.mjs" "$(ls "$WORK/ls-local"/lro-offload-*.jsonl)" bench many "$COUNT")
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $COUNT results"

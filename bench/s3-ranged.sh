@@ -12,14 +12,8 @@ RUNS="${2:-9}"
 PORT="${S3_PORT:-45124}"
 DATA="$WORK/s3rver-ranged"
 rm -rf "$DATA" "$WORK/ranged-cache" "$WORK/ranged-local" "$WORK/ranged-local-old" && mkdir -p "$DATA" "$WORK/ranged-local-old"
-node --openssl-legacy-provider "$ROOT/node_modules/s3rver/bin/s3rver.js" --directory "$DATA" --address 127.0.0.1 \
-  --port "$PORT" --configure-bucket bench --silent >/dev/null &
-SERVER=$!
-trap 'kill $SERVER' EXIT
-sleep 2
-export AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_REGION=us-east-1
-export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
-export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true XDG_CACHE_HOME="$WORK/ranged-cache"
+start_s3rver "$PORT" "$DATA"
+export XDG_CACHE_HOME="$WORK/ranged-cache"
 node "$BENCH_DIR/make-data.mjs" text "$SIZE" "$WORK/ranged.log" >/dev/null
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $(stat -c %s "$WORK/ranged.log") bytes of text"
 

@@ -10,7 +10,7 @@ import { delimiter, join, resolve } from 'node:path';
 import type { CommandDef } from './command.js';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { installation, installedIn, settingsPath } from '../harness/claude-code.js';
+import { installation, installedIn, settingsPath, sharedProjectSettingsPath } from '../harness/claude-code.js';
 import { strictJsonProblem } from '../harness/json-edit.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
 import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
@@ -84,12 +84,16 @@ function harnessCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
   }
 }
 
-/** The settings files, in Claude Code's order of precedence: each strict JSON, and which of lro's entries it holds. */
+/**
+ * The settings files, from the highest in Claude Code's precedence (the project's local file) to the user's: each
+ * strict JSON, and which of lro's entries it holds. lro's entries in the shared project file (an earlier lro's
+ * --project) are a warning: they name this machine's paths in a file the team commits.
+ */
 function settingsChecks(env: NodeJS.ProcessEnv, checks: Check[]): { prefix?: string; hook?: string } {
   const files: [string, string][] = [
+    ['local', settingsPath('project', env, '.')],
+    ['project', sharedProjectSettingsPath('.')],
     ['user', settingsPath('user', env, '.')],
-    ['project', settingsPath('project', env, '.')],
-    ['local', join('.claude', 'settings.local.json')],
   ];
   let prefix: string | undefined;
   let hook: string | undefined;
@@ -108,7 +112,13 @@ function settingsChecks(env: NodeJS.ProcessEnv, checks: Check[]): { prefix?: str
     }
     const found = installedIn(text);
     const what = [found.prefix && 'shell prefix', found.hook && 'MCP hook'].filter(Boolean).join(' and ');
-    checks.push({ name: `settings (${scope})`, ok: true, detail: `${path}: ${what ? `lro's ${what}` : 'no lro entries'}` });
+    const shared = scope === 'project' && !!what;
+    checks.push({
+      name: `settings (${scope})`,
+      ok: true,
+      detail: `${path}: ${what ? `lro's ${what}` : 'no lro entries'}${shared ? " (this machine's paths, in a file the project shares)" : ''}`,
+      ...(shared ? { warning: true, fix: 'lro init claude-code --project (moves them to .claude/settings.local.json)' } : {}),
+    });
     prefix ??= found.prefix;
     hook ??= found.hook;
   }
@@ -304,6 +314,7 @@ export const HARNESS_DOCTORS: HarnessDoctor[] = [
       (which('claude', env.PATH) ? 'claude on PATH' : null) ??
       (env.CLAUDE_CONFIG_DIR && existsSync(env.CLAUDE_CONFIG_DIR) ? env.CLAUDE_CONFIG_DIR : null) ??
       homeFolder(env, '.claude') ??
+      (existsSync(join('.claude', 'settings.local.json')) ? '.claude/settings.local.json' : null) ??
       (existsSync(join('.claude', 'settings.json')) ? '.claude/settings.json' : null),
     checks: claudeCodeChecks,
   },

@@ -8,7 +8,18 @@ import type { CommandDef } from './command.js';
 import { HARNESS_DOCTORS } from './doctor.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { claudeVerifier, install, installation, settingsPath, uninstall } from '../harness/claude-code.js';
+import {
+  claudeVerifier,
+  gitIgnored,
+  install,
+  installation,
+  installedIn,
+  settingsPath,
+  sharedFileVerifier,
+  sharedProjectSettingsPath,
+  uninstall,
+} from '../harness/claude-code.js';
+import { readSettings } from '../harness/settings-file.js';
 import {
   codexHome,
   codexHooksVerifier,
@@ -48,33 +59,61 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
   const scope = scopeOf(o);
   const shown = settingsPath(scope, env, '.');
   const inst = installation();
+  const edits: FileEdit[] = [
+    {
+      shown,
+      verify: claudeVerifier(inst),
+      install: (t) => install(t, inst, shown),
+      uninstall: (t) => uninstall(t, shown),
+    },
+  ];
+  // an earlier lro wrote --project into the shared .claude/settings.json: its entries come out of it (install and
+  // uninstall alike); a shared file without them is not touched, nor read further
+  const shared = sharedProjectSettingsPath('.');
+  const sharedText = scope === 'project' ? readIfAny(shared) : null;
+  const inShared = sharedText !== null && Object.keys(installedIn(sharedText)).length > 0;
+  if (inShared) {
+    edits.push({ shown: shared, verify: sharedFileVerifier(inst), install: (t) => uninstall(t, shared), uninstall: (t) => uninstall(t, shared) });
+  }
   return {
-    edits: [
-      {
-        shown,
-        verify: claudeVerifier(inst),
-        install: (t) => install(t, inst, shown),
-        uninstall: (t) => uninstall(t, shown),
-      },
-    ],
-    report([outcome]) {
-      switch (outcome) {
-        case 'restored':
-        case 'removed':
-        case 'absent':
-          return `${removalLine(outcome, shown)}\n`;
-        case 'unchanged':
-          return `lro: already installed in ${shown}: nothing to change (lro doctor checks it works)\n`;
-        default:
-          return (
-            `lro: installed in ${shown}: Bash calls run through lro's shell prefix ` +
-            `(env.CLAUDE_CODE_SHELL_PREFIX), large MCP results go through lro's PostToolUse hook (mcp__.*)\n` +
-            'check it: lro doctor claude-code; undo it: ' +
-            `lro init claude-code${scope === 'project' ? ' --project' : ''} --uninstall\n`
-          );
+    edits,
+    report([outcome, sharedOutcome]) {
+      const lines: string[] = [];
+      const movedOut = sharedOutcome === 'installed' || sharedOutcome === 'removed' || sharedOutcome === 'restored';
+      if (o.uninstall) {
+        lines.push(removalLine(outcome, shown));
+        if (movedOut) lines.push(removalLine(sharedOutcome, shared, 'an earlier lro\'s entries'));
+        return `${lines.join('\n')}\n`;
       }
+      if (outcome === 'unchanged') lines.push(`lro: already installed in ${shown}: nothing to change (lro doctor checks it works)`);
+      else {
+        lines.push(
+          `lro: installed in ${shown}: Bash calls run through lro's shell prefix ` +
+            `(env.CLAUDE_CODE_SHELL_PREFIX), large MCP results go through lro's PostToolUse hook (mcp__.*)`,
+        );
+      }
+      if (movedOut) {
+        lines.push(
+          `lro: took an earlier lro's entries out of ${shared}: that file is shared with the project, and they name ` +
+            `this machine's paths (${shown} is this machine's own)`,
+        );
+      }
+      if (scope === 'project' && gitIgnored(shown) === false) {
+        lines.push(`lro: ${shown} is not ignored by git here: it names this machine's paths; add it to .gitignore`);
+      }
+      lines.push(`check it: lro doctor claude-code; undo it: lro init claude-code${scope === 'project' ? ' --project' : ''} --uninstall`);
+      return `${lines.join('\n')}\n`;
     },
   };
+}
+
+/** A file's text, or null when there is none (or it cannot be read: the edit of it then is not attempted). */
+function readIfAny(path: string): string | null {
+  try {
+    return readSettings(path);
+  } catch {
+    return null;
+  }
 }
 
 function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
@@ -249,7 +288,7 @@ export const initCommand: CommandDef<InitOptions> = {
     { flags: '--user', description: 'edit the user settings (the default), e.g. ~/.claude/settings.json' },
     {
       flags: '--project',
-      description: "edit this project's settings, e.g. .claude/settings.json, .gemini/settings.json, .cursor/mcp.json",
+      description: "edit this project's settings, e.g. .claude/settings.local.json, .gemini/settings.json, .cursor/mcp.json",
     },
     {
       flags: '--mcp',
@@ -277,6 +316,7 @@ export const initCommand: CommandDef<InitOptions> = {
     'lro init claude-code                 every Bash call goes through lro; lro doctor checks it',
     'lro init claude-code --dry-run       the change, as a diff',
     'lro init claude-code --uninstall     lro out again',
+    "lro init claude-code --project       this project only: .claude/settings.local.json (yours, not committed)",
     'lro init --restore codex             the files exactly as they were before lro init',
     'lro init codex --mcp                 Codex: the shell hook, and lro mcp as an MCP server',
     "lro init gemini --project            Gemini CLI: this project's .gemini/settings.json",
@@ -284,7 +324,9 @@ export const initCommand: CommandDef<InitOptions> = {
     'lro init vscode --project            VS Code: lro mcp in .vscode/mcp.json',
   ],
   notes: `Claude Code: env.CLAUDE_CODE_SHELL_PREFIX (lro's shell prefix, by absolute path) and a PostToolUse hook
-for mcp__.* tools. The settings file must be strict JSON (Claude Code ignores a file holding a comment); one that
+for mcp__.* tools. --project writes .claude/settings.local.json, Claude Code's personal file for the project (it
+outranks .claude/settings.json and stays out of git): lro's entries name this machine's paths, so they never go
+into the shared file (an earlier lro's entries there are taken out). The settings file must be strict JSON (Claude Code ignores a file holding a comment); one that
 is not is refused (exit 2) and left untouched.
 Codex: a PreToolUse hook (matcher ^Bash$) in $CODEX_HOME/hooks.json (default ~/.codex) that runs each shell
 command through lro's shell prefix; with --mcp, [mcp_servers.lro] added to config.toml by exact text edits

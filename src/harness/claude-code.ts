@@ -6,6 +6,7 @@
 //     the descriptor.
 // Claude Code reads settings as strict JSON and ignores a file holding a comment, so lro refuses to edit one
 // (doctor says so), and the text it writes is strict JSON.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -16,9 +17,14 @@ import { at, EditRefused, hasHandler, isObject, prune, stripHandlers, type Verif
 
 export type Scope = 'user' | 'project';
 
-/** The settings file of a scope: ~/.claude/settings.json ($CLAUDE_CONFIG_DIR moves it), or ./.claude/settings.json. */
+/**
+ * The settings file of a scope: ~/.claude/settings.json ($CLAUDE_CONFIG_DIR moves it), or, for a project,
+ * ./.claude/settings.local.json: Claude Code's personal file for one project (it outranks the shared
+ * .claude/settings.json, and is kept out of git). What lro writes names this machine's Node and lro by absolute
+ * paths; in the shared file a teammate without lro there would have every Bash call fail.
+ */
 export function settingsPath(scope: Scope, env: NodeJS.ProcessEnv, cwd: string): string {
-  if (scope === 'project') return join(cwd, '.claude', 'settings.json');
+  if (scope === 'project') return join(cwd, '.claude', 'settings.local.json');
   const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
   return join(config, 'settings.json');
 }
@@ -87,6 +93,26 @@ export function claudeVerifier(inst: Installation): Verifier {
       hasHandler(doc, 'PostToolUse', (h) => isObject(h) && h.command === inst.hookCommand),
     absent: (doc) => !isLroPrefix(at(doc, PREFIX_PATH)) && !hasHandler(doc, 'PostToolUse', isMine),
   };
+}
+
+/** The project's shared, committed settings file, where an earlier lro wrote `--project` (see settingsPath). */
+export function sharedProjectSettingsPath(cwd: string): string {
+  return join(cwd, '.claude', 'settings.json');
+}
+
+/**
+ * The check of the edit that takes an earlier lro's entries out of the shared project file when `--project`
+ * installs into settings.local.json: installing there means lro's entries are gone.
+ */
+export function sharedFileVerifier(inst: Installation): Verifier {
+  const v = claudeVerifier(inst);
+  return { ...v, installed: v.absent };
+}
+
+/** Whether git ignores `path` (git check-ignore); null when that cannot be told (no git, not in a repository). */
+export function gitIgnored(path: string): boolean | null {
+  const r = spawnSync('git', ['check-ignore', '-q', '--', path], { stdio: 'ignore', timeout: 5000 });
+  return r.status === 0 ? true : r.status === 1 ? false : null;
 }
 
 /** Checks that `text` is a settings file lro may edit: strict JSON, an object. */

@@ -1,5 +1,6 @@
 // `lro init claude-code` on real files: scopes, dry run, refusal, idempotence, mode, the original back.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
@@ -28,20 +29,56 @@ test('no settings file: init creates it, uninstall removes it and the folder it 
   expect(existsSync(join(h.dir, '.claude'))).toBe(false);
 });
 
-test('--project edits ./.claude/settings.json; a file changed since init loses only lro\'s entries', async () => {
+test("--project writes .claude/settings.local.json, never the shared settings.json; a file changed since init loses only lro's entries", async () => {
   const h = home('project');
   const cwd = join(h.dir, 'repo');
   mkdirSync(join(cwd, '.claude'), { recursive: true });
-  const file = join(cwd, '.claude', 'settings.json');
-  writeFileSync(file, '{\n  "model": "opus"\n}\n');
+  const shared = join(cwd, '.claude', 'settings.json');
+  const sharedText = '{\n  "model": "opus"\n}\n';
+  writeFileSync(shared, sharedText);
+  const file = join(cwd, '.claude', 'settings.local.json');
   const run = (args: string[]) => lro(args, { env: h.env, shellPrefix: `cd '${cwd}' &&` });
-  expect((await run(['init', 'claude-code', '--project'])).code).toBe(0);
-  expect(readFileSync(file, 'utf8')).toContain('lro-shell-prefix');
+  const r = await run(['init', 'claude-code', '--project']);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.out).toContain('installed in .claude/settings.local.json');
+  expect(JSON.parse(readFileSync(file, 'utf8')).env.CLAUDE_CODE_SHELL_PREFIX).toMatch(/\/lro-shell-prefix$/);
+  // the file a team commits is not touched: no path of this machine goes into it
+  expect(readFileSync(shared, 'utf8')).toBe(sharedText);
   expect(existsSync(h.settings)).toBe(false);
   // the user adds something after init
-  writeFileSync(file, readFileSync(file, 'utf8').replace('"model": "opus"', '"model": "opus",\n  "theme": "dark"'));
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/^\{\n/, '{\n  "theme": "dark",\n'));
   expect((await run(['init', 'claude-code', '--project', '--uninstall'])).code).toBe(0);
-  expect(readFileSync(file, 'utf8')).toBe('{\n  "model": "opus",\n  "theme": "dark"\n}\n');
+  expect(readFileSync(file, 'utf8')).toBe('{\n  "theme": "dark"\n}\n');
+  expect(readFileSync(shared, 'utf8')).toBe(sharedText);
+});
+
+test("--project takes an earlier lro's entries out of the shared settings.json; git not ignoring the local file is said", async () => {
+  const h = home('project-moved');
+  const cwd = join(h.dir, 'repo');
+  mkdirSync(join(cwd, '.claude'), { recursive: true });
+  const shared = join(cwd, '.claude', 'settings.json');
+  // what an earlier lro's `init --project` left in the committed file, beside the team's own values
+  const earlier = {
+    model: 'opus',
+    env: { CLAUDE_CODE_SHELL_PREFIX: '/home/someone/lro/bin/lro-shell-prefix', TEAM_FLAG: '1' },
+    hooks: { PostToolUse: [{ matcher: 'mcp__.*', hooks: [{ type: 'command', command: "'/usr/bin/node' '/home/someone/lro/bin/lro.js' __claude-code-hook", timeout: 60 }] }] },
+  };
+  writeFileSync(shared, `${JSON.stringify(earlier, null, 2)}\n`);
+  const run = (args: string[]) => lro(args, { env: h.env, shellPrefix: `cd '${cwd}' &&` });
+  const git = spawnSync('git', ['init', '-q', cwd]).status === 0;
+  const r = await run(['init', 'claude-code', '--project']);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.out).toContain("took an earlier lro's entries out of .claude/settings.json");
+  expect(JSON.parse(readFileSync(shared, 'utf8'))).toEqual({ model: 'opus', env: { TEAM_FLAG: '1' } });
+  expect(readFileSync(shared, 'utf8')).not.toMatch(/lro/);
+  expect(JSON.parse(readFileSync(join(cwd, '.claude', 'settings.local.json'), 'utf8')).env.CLAUDE_CODE_SHELL_PREFIX).toMatch(/lro-shell-prefix$/);
+  if (git) {
+    expect(r.out).toContain('.claude/settings.local.json is not ignored by git here');
+    writeFileSync(join(cwd, '.gitignore'), '.claude/settings.local.json\n');
+    const again = await run(['init', 'claude-code', '--project']);
+    expect(again.out).toContain('nothing to change');
+    expect(again.out).not.toContain('not ignored by git');
+  }
 });
 
 test('a settings file with a comment is refused (exit 2, one line, untouched); --user --project is a usage error', async () => {

@@ -79,6 +79,21 @@ describe.skipIf(!!install.skip)('Claude Code 2.1.328 with lro-shell-prefix', () 
     expect(r.text).not.toContain('persisted-output');
   });
 
+  test("--project: lro in the project's .claude/settings.local.json alone works, and the shared settings.json is untouched", async () => {
+    const { home, work } = await scratch('project', '{}\n');
+    mkdirSync(join(work, '.claude'));
+    writeFileSync(join(work, '.claude', 'settings.json'), '{\n  "model": "opus"\n}\n');
+    const r0 = await lro(['init', 'claude-code', '--project'], {
+      env: { HOME: home, XDG_STATE_HOME: join(home, '.local', 'state') },
+      shellPrefix: `cd '${work}' &&`,
+    });
+    expect(r0.code, r0.stderr).toBe(0);
+    expect(readFileSync(join(work, '.claude', 'settings.json'), 'utf8')).toBe('{\n  "model": "opus"\n}\n');
+    const [r] = await play(home, work, [bash('seq 1 200000')]);
+    expect(r.text.length).toBeLessThan(12_000);
+    expect(idIn(r.text)).not.toBe('');
+  });
+
   test('a failing command: the exit code is told, and the next call `lro grep <id> FATAL` finds the stderr line', async () => {
     const { home, work } = await scratch('failing');
     const results = await play(home, work, [

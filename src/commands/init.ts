@@ -162,6 +162,8 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
   }
   const outcomes = planned.map((p) => apply(p, uninstalling, io.env));
   await io.stdout.write(adapter.report(outcomes));
+  const warnings = uninstalling ? [] : (adapter.warnings?.() ?? []);
+  if (warnings.length) await io.stderr.write(warnings.map((w) => `${w}\n`).join(''));
   return 0;
 }
 

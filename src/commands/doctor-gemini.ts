@@ -11,13 +11,16 @@ import { join, resolve } from 'node:path';
 import type { Check } from '../harness/check.js';
 import { hookPaths, lroOnPathFix } from './doctor-overview.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
+import { onPath, portableFix, portableProblem } from '../harness/portable.js';
 import { valueAt } from '../harness/json-edit.js';
 import {
   findLroHook,
   findLroHooks,
   folderTrust,
   geminiSettingsPath,
+  HOOK_BIN,
   HOOK_NAME,
+  isPortableHook,
   matcherMatches,
   MCP_MATCHER,
   SHELL_MATCHER,
@@ -84,8 +87,25 @@ function settingsChecks(env: NodeJS.ProcessEnv, cwd: string, checks: Check[]): F
   return found;
 }
 
-/** The paths the hook command names (this Node, lro's bin/lro-hook): still there. */
-function hookPathsCheck(command: string, checks: Check[]): boolean {
+/**
+ * The hook's command leads to lro: the portable one (a project's) to an lro-hook on PATH beside its lro.js; one by
+ * paths (this Node, lro's bin/lro-hook) to paths still there, and in a project's file said to be this machine's.
+ */
+function hookPathsCheck(command: string, scope: string | undefined, env: NodeJS.ProcessEnv, checks: Check[]): boolean {
+  if (isPortableHook(command)) {
+    const problem = portableProblem(HOOK_BIN, env);
+    if (problem) {
+      const detail = `${problem}: the project's hook steps aside here (a large output reaches the model whole)`;
+      checks.push({ name: 'hook', ok: false, detail, fix: portableFix() });
+      return false;
+    }
+    checks.push({ name: 'hook', ok: true, detail: `${command} (${HOOK_BIN} on PATH: ${onPath(HOOK_BIN, env)})` });
+    return true;
+  }
+  if (scope === 'project') {
+    const detail = "the project's hook names this machine's paths: a teammate's Gemini CLI will not find them";
+    checks.push({ name: 'portable', ok: true, warning: true, detail, fix: 'lro init gemini --project (names lro by PATH)' });
+  }
   const paths = hookPaths(command);
   const missing = paths.filter((p) => {
     try {
@@ -258,7 +278,7 @@ export function geminiChecks(env: NodeJS.ProcessEnv, cwd = process.cwd()): Check
     }
     return checks;
   }
-  if (!hookPathsCheck(found.hook.command, checks)) return checks;
+  if (!hookPathsCheck(found.hook.command, found.scope, env, checks)) return checks;
   matcherChecks(found.hooks, checks);
   enabledCheck(found.texts, found.hook, checks);
   const userText = readSettings(realFile(resolve(geminiSettingsPath('user', env, cwd)))) ?? undefined;

@@ -201,6 +201,8 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
   }
   const outcomes = planned.map((p) => apply(p, uninstalling, io.env));
   await io.stdout.write(adapter.report(outcomes));
+  const warnings = uninstalling ? [] : (adapter.warnings?.() ?? []);
+  if (warnings.length) await io.stderr.write(warnings.map((w) => `${w}\n`).join(''));
   return 0;
 }
 
@@ -340,6 +342,11 @@ rejects is refused. Gemini CLI runs hooks only in folders it trusts; lro doctor 
 Cursor, VS Code, Claude Desktop, opencode: an entry "lro" (lro mcp, by absolute paths) in the MCP server list;
 with --wrap each stdio server becomes \`lro mcp proxy -- <its command>\` (its env and other fields kept); remote
 servers are left as they are. VS Code and opencode files may hold comments: they are kept.
+--project for gemini, cursor, vscode, opencode: the file is the team's, so lro is named by PATH, no path of this
+machine (Gemini: \`lro-hook __gemini-hook\`, which steps aside where lro-hook is missing; the MCP server:
+\`lro mcp\`); when lro or lro-hook is not on this PATH, a warning on stderr says what to run. --wrap with
+--project is refused (a teammate without lro would lose the wrapped servers). A project file an earlier lro wrote
+by absolute paths is rewritten by PATH; --uninstall takes out both forms.
 The user settings of a harness not on this machine (no command on PATH, no settings folder: what lro doctor
 looks for) are not written: --force writes them anyway. --project files are always written.
 Every edit is parsed back before it is written: the user's values must come out equal and lro's entries as

@@ -2,7 +2,8 @@
 // run it. lro adds to a settings.json (the user's ~/.gemini/settings.json, $GEMINI_CLI_HOME moving the home, or
 // a project's ./.gemini/settings.json):
 //   - an AfterTool group for the shell tool (matcher run_shell_command) whose handler, named "lro", runs
-//     `lro __gemini-hook` by absolute paths (src/commands/gemini-hook.ts). Gemini CLI hands an AfterTool hook the
+//     `lro __gemini-hook` through bin/lro-hook (src/commands/gemini-hook.ts): by absolute paths in the user's file,
+//     by PATH in a project's, which a team commits (a teammate's paths differ; without lro there, it steps aside). Gemini CLI hands an AfterTool hook the
 //     command's whole output (it cuts it only later), so a large output is stored whole there and the model gets
 //     the descriptor. A BeforeTool rewrite of the command was measured and not used: Gemini CLI judges its policy
 //     rules on the rewritten command (a user's `deny rm` rule no longer matched, and `rm` ran), and it tells the
@@ -11,7 +12,7 @@
 //     and a matcher is a regular expression tried on that name) with the same handler: a large MCP result is
 //     stored and the model gets the descriptor. Gemini CLI runs a handler once per call even where both match
 //     (it drops a second handler of the same name and command).
-//   - with --mcp, mcpServers.lro: lro's MCP server.
+//   - with --mcp, mcpServers.lro: lro's MCP server (`lro mcp` by PATH in a project's file).
 // Gemini CLI reads settings.json as JSON with comments (strip-json-comments, then JSON.parse): a comment is kept
 // where it is, a trailing comma or a syntax error makes Gemini CLI reject the file, and lro refuses to edit it.
 // Gemini CLI runs hooks from settings only in a trusted folder (or with security.folderTrust.enabled false):
@@ -48,23 +49,43 @@ export const HOOK_NAME = 'lro';
 /** In milliseconds: storing a very large output takes seconds; Gemini CLI's default is 60 s. */
 export const HOOK_TIMEOUT_MS = 120_000;
 
+/** The hook script npm puts on PATH beside `lro` (package.json "bin"). */
+export const HOOK_BIN = 'lro-hook';
+
+/**
+ * The hook command of a project's settings, shared by a team: lro-hook found on PATH (Node from PATH too), no path
+ * of this machine. Where there is no lro-hook it steps aside as if lro were not installed: nothing on stderr (Gemini
+ * CLI would show it), exit 0 (2 blocks the call, others warn), and the tool's result read to its end (so that
+ * Gemini CLI's write of it never fails).
+ */
+export const PORTABLE_HOOK_COMMAND =
+  `command -v ${HOOK_BIN} >/dev/null 2>&1 && exec ${HOOK_BIN} ${GEMINI_HOOK_SUBCOMMAND}; cat >/dev/null || true`;
+
 /**
  * The hook command: lro's bin/lro-hook (bash: a small output is left as it is without starting Node) with this Node
- * for the larger ones, by absolute paths.
+ * for the larger ones, by absolute paths in the user's settings; by PATH in a project's (PORTABLE_HOOK_COMMAND).
  */
-export function geminiHookCommand(nodePath = process.execPath): string {
-  return `LRO_NODE=${shellQuote(nodePath)} ${shellQuote(join(binDir(), 'lro-hook'))} ${GEMINI_HOOK_SUBCOMMAND}`;
+export function geminiHookCommand(scope: GeminiScope = 'user', nodePath = process.execPath): string {
+  if (scope === 'project') return PORTABLE_HOOK_COMMAND;
+  return `LRO_NODE=${shellQuote(nodePath)} ${shellQuote(join(binDir(), HOOK_BIN))} ${GEMINI_HOOK_SUBCOMMAND}`;
 }
 
-/** lro's MCP server entry. */
-export function mcpServer(nodePath = process.execPath): { command: string; args: string[] } {
+/** Whether a hook command is the portable one (lro-hook by PATH), not one naming lro by paths. */
+export const isPortableHook = (command: string): boolean => command === PORTABLE_HOOK_COMMAND;
+
+/** lro's MCP server entry: this Node and lro.js by absolute paths for the user, `lro mcp` by PATH for a project. */
+export function mcpServer(scope: GeminiScope = 'user', nodePath = process.execPath): { command: string; args: string[] } {
+  if (scope === 'project') return { command: 'lro', args: ['mcp'] };
   return { command: nodePath, args: [join(binDir(), 'lro.js'), 'mcp'] };
 }
 
-/** Whether an mcpServers entry is lro's server (`node …/lro.js mcp`, wherever lro is installed). */
+/** Whether an mcpServers entry is lro's server (`node …/lro.js mcp` wherever lro is installed, or `lro mcp`). */
 export function isLroServerEntry(v: unknown): boolean {
   const args = isPlainObject(v) ? v.args : undefined;
-  return Array.isArray(args) && typeof args[0] === 'string' && /(^|[\\/])lro\.js$/.test(args[0]) && args[1] === 'mcp';
+  if (!Array.isArray(args)) return false;
+  if (typeof args[0] === 'string' && /(^|[\\/])lro\.js$/.test(args[0]) && args[1] === 'mcp') return true;
+  const command = isPlainObject(v) ? v.command : undefined;
+  return typeof command === 'string' && /(^|[\\/])lro$/.test(command) && args[0] === 'mcp' && args.length === 1;
 }
 
 /** Whether the AfterTool list holds a group of this matcher with a handler that `mine` accepts. */

@@ -200,4 +200,6 @@ export interface Adapter {
   edits: FileEdit[];
   /** The lines printed after the files were edited (each file's outcome, in the order of `edits`). */
   report(outcomes: Outcome[]): string;
+  /** Lines for stderr once the files are written (a project's file that will not find lro on this machine). */
+  warnings?(): string[];
 }

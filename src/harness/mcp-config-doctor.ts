@@ -8,6 +8,7 @@ import type { Check } from './check.js';
 import { readSettings, realFile } from './settings-file.js';
 import { EditRefused } from './installer.js';
 import { REMOTE_NOTE } from './mcp-config-init.js';
+import { onPath, portableFix, portableProblem } from './portable.js';
 import {
   argvOf,
   checkConfig,
@@ -61,7 +62,7 @@ export async function mcpConfigChecks(h: McpHarness, env: NodeJS.ProcessEnv): Pr
     checks.push({ ...bad('installed', `no "${LRO_ENTRY}" server in the files above`, `lro init ${h}`), absent: true });
     return checks;
   }
-  if (!pathsCheck(h, found.argv, proxies, checks)) return checks;
+  if (!pathsCheck(h, found.argv, proxies, checks, env)) return checks;
   checks.push(await liveCheck(found.argv, { ...env, ...envOf(found.entry) }, found.path));
   return checks;
 }
@@ -83,16 +84,29 @@ function fileCheck(h: McpHarness, scope: McpScope, path: string, text: string, c
   if (s.wrapped.length) parts.push(`behind lro's proxy: ${s.wrapped.join(', ')}`);
   if (s.unwrapped.length) parts.push(`not behind lro's proxy: ${s.unwrapped.join(', ')}`);
   if (s.remote.length) parts.push(`remote, left as they are: ${s.remote.join(', ')}`);
-  const fix = s.unwrapped.length ? `lro init ${h}${scope === 'project' ? ' --project' : ''} --wrap` : undefined;
+  // a project's servers stay unwrapped (a teammate without lro would lose them): nothing to fix there
+  const fix = s.unwrapped.length && scope === 'user' ? `lro init ${h} --wrap` : undefined;
   const detail = `${path}: ${parts.join('; ')}${s.remote.length ? ` (${REMOTE_NOTE})` : ''}`;
-  checks.push({ name, ok: true, warning: s.unwrapped.length > 0, detail, ...(fix ? { fix } : {}) });
+  checks.push({ name, ok: true, warning: !!fix, detail, ...(fix ? { fix } : {}) });
   // lro's entry is the one survey found (a server named "lro" that runs something else is not)
   const same = (e: unknown) => JSON.stringify(argvOf(h, e)) === JSON.stringify(s.lro);
   return { lro: s.lro ? serversOf(h, text).find(([, e]) => same(e))?.[1] : undefined };
 }
 
 /** The Node and lro.js that lro's entry and every server lro wrapped name still exist. */
-function pathsCheck(h: McpHarness, argv: string[], proxies: [string, string[]][], checks: Check[]): boolean {
+function pathsCheck(
+  h: McpHarness,
+  argv: string[],
+  proxies: [string, string[]][],
+  checks: Check[],
+  env: NodeJS.ProcessEnv,
+): boolean {
+  // a project's entry names lro by PATH (`lro mcp`): found there, and leading to an lro
+  const bare = !isAbsolute(argv[0]) && !argv[0].includes('/') ? portableProblem(argv[0], env) : null;
+  if (bare) {
+    checks.push(bad('paths', `${bare}: ${mcpTitle(h)} cannot start lro's server from the entry "${argv.join(' ')}"`, portableFix()));
+    return false;
+  }
   const missing = [...missingOf(argv)];
   const stale = proxies.filter(([, a]) => missingOf(a).length).map(([name]) => name);
   if (missing.length || stale.length) {
@@ -101,7 +115,8 @@ function pathsCheck(h: McpHarness, argv: string[], proxies: [string, string[]][]
     checks.push(bad('paths', `${what} (lro or Node moved)`, `lro init ${h}${stale.length ? ' --wrap' : ''}`));
     return false;
   }
-  checks.push({ name: 'paths', ok: true, detail: argv.join(' ') });
+  const where = isAbsolute(argv[0]) ? '' : ` (${argv[0]} on PATH: ${onPath(argv[0], env)})`;
+  checks.push({ name: 'paths', ok: true, detail: `${argv.join(' ')}${where}` });
   return true;
 }
 

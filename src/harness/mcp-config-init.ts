@@ -2,9 +2,11 @@
 // MCP server list (harness/mcp-config.ts): the one file to edit, and what to tell the user afterwards.
 import { UsageError } from '../errors.js';
 import { readSettings, realFile } from './settings-file.js';
-import { removalLine, type FileEdit, type Outcome } from './installer.js';
+import { removalLine, type Adapter, type Outcome } from './installer.js';
+import { portableWarning } from './portable.js';
 import {
   installMcpConfig,
+  lroArgv,
   mcpConfigPath,
   mcpConfigVerifier,
   mcpTitle,
@@ -21,6 +23,7 @@ export interface McpInitOptions {
   wrap?: boolean;
   uninstall?: boolean;
   mcp?: boolean;
+  restore?: boolean;
 }
 
 /** Why a remote server is left as it is (said once in the report). */
@@ -31,23 +34,37 @@ export function mcpConfigAdapter(
   h: McpHarness,
   o: McpInitOptions,
   env: NodeJS.ProcessEnv,
-): { edits: FileEdit[]; report(outcomes: Outcome[]): string } {
+): Adapter {
   if (o.mcp) throw new UsageError(`--mcp is for codex: lro init ${h} always registers lro's MCP server`);
   if (o.user && o.project) throw new UsageError('--user and --project cannot be used together: choose one');
   const scope: McpScope = o.project ? 'project' : 'user';
   const shown = mcpConfigPath(h, scope, env);
   if (!shown) throw new UsageError(`--project is not for ${h}: ${mcpTitle(h)} has one settings file per user`);
+  // a project's file is shared by a team: wrapping its servers would take them from a teammate without lro
+  // (`lro mcp proxy` not found: the server does not start), and no form of the entry steps aside in every harness
+  if (o.wrap && scope === 'project' && !o.uninstall && !o.restore) {
+    throw new UsageError(
+      `--wrap is for user settings: ${shown} is shared, and a teammate without lro would lose the servers wrapped ` +
+        `there; lro init ${h} --wrap wraps the servers of your own file (the project's file is left untouched)`,
+    );
+  }
   const wrap = !!o.wrap;
+  const lro = lroArgv(scope);
   const undo = `lro init ${h}${scope === 'project' ? ' --project' : ''} --uninstall`;
   return {
     edits: [
       {
         shown,
-        verify: mcpConfigVerifier(h, wrap),
-        install: (t) => installMcpConfig(h, t, shown, wrap),
+        verify: mcpConfigVerifier(h, wrap, lro),
+        install: (t) => installMcpConfig(h, t, shown, wrap, lro),
         uninstall: (t) => uninstallMcpConfig(h, t, shown),
       },
     ],
+    warnings() {
+      if (scope !== 'project') return [];
+      const line = portableWarning(['lro'], env, `${mcpTitle(h)} cannot start lro's MCP server`);
+      return line ? [line] : [];
+    },
     report([outcome]) {
       if (o.uninstall) return `${uninstallLine(outcome, shown)}\n`;
       const s = survey(h, readSettings(realFile(resolve(shown))) ?? '');
@@ -56,9 +73,18 @@ export function mcpConfigAdapter(
           ? `lro: already installed in ${shown}: nothing to change (lro doctor ${h} checks it works)`
           : `lro: lro's MCP server registered in ${shown} (entry "lro": lro mcp)`,
       ];
+      if (scope === 'project') {
+        lines.push(
+          "lro: the entry names lro by PATH (\"command\": \"lro\"), no path of this machine: the file can be committed",
+        );
+      }
       if (s.wrapped.length) lines.push(`lro: behind lro's proxy, large results offloaded: ${s.wrapped.join(', ')}`);
       if (s.unwrapped.length) {
-        lines.push(`lro: not behind lro's proxy: ${s.unwrapped.join(', ')} (lro init ${h} --wrap puts them there)`);
+        const why =
+          scope === 'project'
+            ? "a project's servers are not wrapped: a teammate without lro would lose them"
+            : `lro init ${h} --wrap puts them there`;
+        lines.push(`lro: not behind lro's proxy: ${s.unwrapped.join(', ')} (${why})`);
       }
       if (s.remote.length) lines.push(`lro: left as they are: ${s.remote.join(', ')} (remote: ${REMOTE_NOTE})`);
       lines.push(`restart ${mcpTitle(h)} to load it; check it: lro doctor ${h}; undo it: ${undo}`);

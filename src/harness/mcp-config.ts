@@ -1,7 +1,8 @@
 // lro in the harnesses configured by an MCP server list alone: Cursor, VS Code, Claude Desktop, opencode. One
 // adapter, parametrised by a small table of where each keeps its list, under which key, and how an entry names its
 // command. lro adds its own server (entry `lro`: `lro mcp`, by the absolute paths of this Node and lro's
-// bin/lro.js) and, with --wrap, puts each of the user's stdio servers behind `lro mcp proxy -- <their command>`,
+// bin/lro.js in the user's file; by PATH, `lro mcp`, in a project's, which a team commits) and, with --wrap (user
+// files only), puts each of the user's stdio servers behind `lro mcp proxy -- <their command>`,
 // so a large result of theirs reaches the model as a descriptor. Every edit is a surgical text edit (json-edit.ts):
 // comments (VS Code and opencode read JSONC), order and layout stay; --uninstall is the exact inverse.
 import { homedir } from 'node:os';
@@ -108,8 +109,12 @@ export function mcpConfigPath(h: McpHarness, scope: McpScope, env: NodeJS.Proces
   return SHAPES[h].file(scope, env);
 }
 
-/** lro's own server, and the start of every wrapped server: this Node and lro's bin/lro.js, by absolute paths. */
-export function lroArgv(nodePath = process.execPath): string[] {
+/**
+ * lro's own server, and the start of every wrapped server: this Node and lro's bin/lro.js, by absolute paths, in
+ * the user's file; `lro` by PATH in a project's, which a team shares (no path of this machine in it).
+ */
+export function lroArgv(scope: McpScope = 'user', nodePath = process.execPath): string[] {
+  if (scope === 'project') return ['lro'];
   return [nodePath, join(binDir(), 'lro.js')];
 }
 
@@ -270,10 +275,15 @@ function repathEntry(h: McpHarness, text: string, at: JSONPath, argv: string[], 
 
 export const LRO_ENTRY = 'lro';
 
-/** The file with lro's server in it and, with wrap, every stdio server of the user's behind lro's proxy. */
+/**
+ * The file with lro's server in it and, with wrap, every stdio server of the user's behind lro's proxy. A project's
+ * file (lro named by PATH: `lro`) is never wrapped, as a teammate without lro would lose those servers: a wrapping
+ * an earlier lro put there, by this machine's paths, is taken out.
+ */
 export function installMcpConfig(h: McpHarness, text: string, path: string, wrap: boolean, lro = lroArgv()): string {
   checkConfig(h, text, path);
   let out = installLroEntry(h, text, path, lro);
+  if (lro.length === 1) return unwrapAll(h, out);
   if (!wrap) return out;
   for (const [name] of serversOf(h, out)) {
     if (name === LRO_ENTRY) continue;
@@ -282,6 +292,16 @@ export function installMcpConfig(h: McpHarness, text: string, path: string, wrap
     if (!argv || isLroServer(argv)) continue;
     if (lroWrapLength(argv)) out = repathEntry(h, out, at, argv, lro);
     else if (!isWrapped(argv)) out = wrapEntry(h, out, at, argv, lro);
+  }
+  return out;
+}
+
+/** Every server lro wrapped, unwrapped. */
+function unwrapAll(h: McpHarness, text: string): string {
+  let out = text;
+  for (const [name, entry] of serversOf(h, text)) {
+    const argv = argvOf(h, entry);
+    if (argv && lroWrapLength(argv)) out = unwrapEntry(h, out, [...SHAPES[h].key(out), name], argv);
   }
   return out;
 }
@@ -369,6 +389,8 @@ export function mcpConfigVerifier(h: McpHarness, wrap: boolean, lro = lroArgv())
       if (!isObject(servers)) return false;
       const mine = argvOf(h, servers[LRO_ENTRY]);
       if (!mine || mine.join('\0') !== [...lro, 'mcp'].join('\0')) return false;
+      // a project's file: lro by PATH, and no wrapping by this machine's paths left in it
+      if (lro.length === 1) return Object.values(servers).every((e) => !lroWrapLength(argvOf(h, e) ?? []));
       if (!wrap) return true;
       return Object.entries(servers).every(([name, e]) => {
         const argv = argvOf(h, e);

@@ -3,7 +3,7 @@
 // refusal of a file Gemini CLI cannot read, idempotence, --project, the folder-trust gate, and the hook's answer.
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 import { recordPath, sha256 } from '../../src/harness/settings-file.js';
 
@@ -302,4 +302,84 @@ test('__gemini-hook, MCP tools: a large result stored (text blocks joined, unwra
   const withLink = JSON.parse((await hook(linked)).out) as { reason: string };
   const linkId = /\bid: (\w{26})\b/.exec(withLink.reason)![1];
   expect((await lro(['read', linkId, '--tail', '1'], { env })).out).toContain('Resource Link: notes at file:///notes.txt');
+});
+
+describe('--project: lro named by PATH in a file the team commits', () => {
+  /** lro and lro-hook as npm links them (bin entries of package.json): symlinks on PATH. */
+  const npmBin = join(root, 'npm-bin');
+  mkdirSync(npmBin);
+  symlinkSync(BIN, join(npmBin, 'lro'));
+  symlinkSync(join(dirname(BIN), 'lro-hook'), join(npmBin, 'lro-hook'));
+  const REPO = dirname(dirname(BIN));
+  const withHook = (h: ReturnType<typeof home>) => ({ ...h.env, PATH: `${npmBin}:${dirname(process.execPath)}:/usr/bin:/bin` });
+
+  test('no path of this machine in the file; lro-hook missing here: written, one stderr line; doctor says what to run', async () => {
+    const h = home('project-portable');
+    const r = await lro(['init', 'gemini', '--project', '--mcp'], { env: h.env, shellPrefix: inDir(h.work) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toContain('lro: the file names lro by PATH (lro-hook, lro), no path of this machine: it can be committed');
+    // this PATH has lro (a link) but no lro-hook
+    expect(r.stderr).toMatch(/^lro: warning: lro-hook is not on PATH: the project's file names lro by PATH, so Gemini CLI's hook steps aside and lro's MCP server does not start on this machine; fix: npm install -g \S+ \(puts lro and lro-hook on PATH\), .*\n$/);
+    const text = readFileSync(join(h.work, '.gemini', 'settings.json'), 'utf8');
+    for (const path of [process.execPath, dirname(process.execPath), REPO, h.dir, root]) expect(text).not.toContain(path);
+    const doc = JSON.parse(text);
+    expect(doc.mcpServers).toEqual({ lro: { command: 'lro', args: ['mcp'] } });
+    expect(doc.hooks.AfterTool.map((g: Json) => g.hooks[0].command)).toEqual([
+      'command -v lro-hook >/dev/null 2>&1 && exec lro-hook __gemini-hook; cat >/dev/null || true',
+      'command -v lro-hook >/dev/null 2>&1 && exec lro-hook __gemini-hook; cat >/dev/null || true',
+    ]);
+    mkdirSync(join(h.dir, '.gemini'));
+    writeFileSync(join(h.dir, '.gemini', 'trustedFolders.json'), JSON.stringify({ [h.work]: 'TRUST_FOLDER' }));
+    const missing = await lro(['doctor', 'gemini'], { env: h.env, shellPrefix: inDir(h.work) });
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain("X  hook: lro-hook is not on PATH: the project's hook steps aside here");
+    expect(missing.out).toContain('fix: npm install -g');
+    // lro-hook on PATH, as npm links it: no warning, and doctor runs the project's hook on its samples
+    const again = await lro(['init', 'gemini', '--project', '--mcp'], { env: withHook(h), shellPrefix: inDir(h.work) });
+    expect(again.stderr).toBe('');
+    expect(again.out).toContain('nothing to change');
+    const ok = await lro(['doctor', 'gemini'], { env: withHook(h), shellPrefix: inDir(h.work) });
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toContain(`(lro-hook on PATH: ${join(npmBin, 'lro-hook')})`);
+    expect(ok.out).toMatch(/ok {2}large output: a failing command's 109 kB became a descriptor/);
+    const un = await lro(['init', 'gemini', '--project', '--uninstall'], { env: h.env, shellPrefix: inDir(h.work) });
+    expect(un.code, un.stderr).toBe(0);
+    expect(un.stderr).toBe('');
+    expect(existsSync(join(h.work, '.gemini'))).toBe(false);
+  });
+
+  test("an earlier lro's project file (absolute paths): init rewrites it by PATH, uninstall gives the user's back", async () => {
+    const h = home('project-upgrade');
+    const file = join(h.work, '.gemini', 'settings.json');
+    mkdirSync(dirname(file));
+    writeFileSync(file, USER_SETTINGS);
+    // what an earlier lro wrote there: the user-scope form, by this machine's paths (made here with --user, moved)
+    mkdirSync(dirname(h.settings), { recursive: true });
+    writeFileSync(h.settings, USER_SETTINGS);
+    expect((await lro(['init', 'gemini', '--mcp', '--force'], { env: h.env })).code).toBe(0);
+    const earlier = readFileSync(h.settings, 'utf8');
+    expect(earlier).toContain(process.execPath);
+    writeFileSync(file, earlier);
+    expect((await lro(['init', 'gemini', '--uninstall'], { env: h.env })).code).toBe(0);
+    const doctor = await lro(['doctor', 'gemini', '--json'], { env: withHook(h), shellPrefix: inDir(h.work) });
+    const portable = JSON.parse(doctor.out).checks.find((c: Json) => c.name === 'portable');
+    expect(portable?.detail).toContain("the project's hook names this machine's paths");
+    expect(portable?.fix).toBe('lro init gemini --project (names lro by PATH)');
+    const r = await lro(['init', 'gemini', '--project', '--mcp'], { env: withHook(h), shellPrefix: inDir(h.work) });
+    expect(r.code, r.stderr).toBe(0);
+    const now = readFileSync(file, 'utf8');
+    expect(now).not.toContain(process.execPath);
+    expect(now).not.toContain(REPO);
+    for (const kept of ['// my Gemini CLI settings', '"general": { "vimMode": true }, // keep this', 'my-formatter', 'docs-server']) {
+      expect(now).toContain(kept);
+    }
+    // uninstall: the record init kept gives back what was there before it (the earlier lro's file) ...
+    const uninstall = () => lro(['init', 'gemini', '--project', '--uninstall'], { env: h.env, shellPrefix: inDir(h.work) });
+    expect((await uninstall()).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(earlier);
+    // ... and on a teammate's clone (no record), lro's entries come out, the team's settings stay byte for byte
+    writeFileSync(file, now);
+    expect((await uninstall()).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(USER_SETTINGS);
+  });
 });

@@ -3,7 +3,7 @@
 // byte for byte; comments of JSONC files kept; unparsable files refused untouched; and the proof that matters: an
 // MCP client started from the written config (as the harness would start it) gets lro's descriptor for a large
 // upstream result, the small one unchanged, and lro's own entry answers tools/list.
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -66,8 +66,8 @@ const CASES: Case[] = [
   },
   {
     h: 'vscode',
-    scope: ['--project'],
-    file: (d) => join(d, 'work', '.vscode', 'mcp.json'),
+    scope: [],
+    file: (d) => join(d, '.config', 'Code', 'User', 'mcp.json'),
     key: ['servers'],
     jsonc: true,
     lro: { type: 'stdio', command: NODE, args: [BIN, 'mcp'] },
@@ -222,7 +222,7 @@ describe.each(CASES)('lro init $h', (c) => {
     const r = await run('--wrap');
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(`${c.h === 'vscode' ? '.vscode/mcp.json' : file} is not`);
+    expect(r.stderr).toContain(`${file} is not`);
     expect(r.stderr).toContain('lro leaves it untouched');
     expect(readFileSync(file, 'utf8')).toBe(broken);
   });
@@ -265,9 +265,9 @@ describe.each(CASES)('lro init $h', (c) => {
 });
 
 /** A client started as the harness starts a server: the entry's command, its args, its environment over ours. */
-async function connect(c: Case, entry: Entry, store: string): Promise<Client> {
+async function connect(c: Case, entry: Entry, store: string, extra: Record<string, string> = {}): Promise<Client> {
   const [command, ...args] = c.argv(entry);
-  const env = { ...mcpEnv(store), ...c.env(entry) };
+  const env = { ...mcpEnv(store, extra), ...c.env(entry) };
   const transport = new StdioClientTransport({ command, args, env, stderr: 'pipe' });
   const client = new Client({ name: `${c.h}-as-configured`, version: '1.0.0' });
   await client.connect(transport);
@@ -375,4 +375,119 @@ test('usage errors say what to run instead (exit 2): --project for Claude Deskto
   expect(codex.code).toBe(2);
   expect(codex.stderr).toContain('--wrap is for cursor, vscode, claude-desktop, opencode');
   expect(existsSync(join(root, 'usage'))).toBe(false);
+});
+
+describe('--project: a file the team commits names lro by PATH, never this machine', () => {
+  /** A folder on PATH with `lro` as npm links it (a symlink to bin/lro.js). */
+  const pathDir = join(root, 'path-bin');
+  mkdirSync(pathDir);
+  symlinkSync(BIN, join(pathDir, 'lro'));
+  const REPO = resolve(BIN, '../..');
+  /** Every file under `dir`, with its text. */
+  const filesUnder = (dir: string): [string, string][] =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => join(d.parentPath, d.name))
+      .map((f) => [f, readFileSync(f, 'utf8')]);
+  const project = (h: string, PATH: string) => {
+    const dir = join(root, `${h}-project-${++homes}`);
+    const work = join(dir, 'work');
+    mkdirSync(work, { recursive: true });
+    const env = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, '.config'), PATH };
+    const run = (...args: string[]) => lro(['init', h, '--project', ...args], { env, shellPrefix: `cd '${work}' &&` });
+    return { dir, work, env, run };
+  };
+  const withLro = `${pathDir}:${dirname(NODE)}:/usr/bin:/bin`;
+  const FILES: Record<string, string> = { cursor: '.cursor/mcp.json', vscode: '.vscode/mcp.json', opencode: 'opencode.json' };
+
+  test.each(Object.keys(FILES))('%s: lro mcp by name, no path of the machine in any file; a client starts it; undo exact', async (h) => {
+    const p = project(h, withLro);
+    const r = await p.run();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(''); // lro is on this PATH: nothing to warn of
+    expect(r.out).toContain('lro: the entry names lro by PATH ("command": "lro"), no path of this machine');
+    const written = filesUnder(p.work);
+    expect(written.map(([f]) => f)).toEqual([join(p.work, FILES[h])]);
+    for (const [, text] of written) {
+      for (const path of [NODE, dirname(NODE), REPO, p.dir, root]) expect(text).not.toContain(path);
+      expect(text).toMatch(/"lro"/);
+    }
+    // started as the harness starts it: `lro` found on PATH, lro's tools listed
+    const c = CASES.find((x) => x.h === h)!;
+    const entry = servers(c, read(join(p.work, FILES[h]))).lro as Entry;
+    expect(c.argv(entry)).toEqual(['lro', 'mcp']);
+    const client = await connect(c, entry, join(p.dir, 'store'), { PATH: withLro });
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('lro_read');
+    } finally {
+      await client.close();
+    }
+    const doctor = await lro(['doctor', h], { env: p.env, shellPrefix: `cd '${p.work}' &&` });
+    expect(doctor.out).toContain(`ok  paths: lro mcp (lro on PATH: ${join(pathDir, 'lro')})`);
+    const un = await p.run('--uninstall');
+    expect(un.code, un.stderr).toBe(0);
+    expect(filesUnder(p.work)).toEqual([]);
+  });
+
+  test('lro not on this PATH: the file is written all the same, one stderr line says so and what to run; doctor too', async () => {
+    const p = project('cursor', `${dirname(NODE)}:/usr/bin:/bin`);
+    const r = await p.run();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^lro: warning: lro is not on PATH: the project's file names lro by PATH, so Cursor cannot start lro's MCP server on this machine; fix: npm install -g \S+ \(puts lro and lro-hook on PATH\), or ln -s \S+\/bin\/lro\.js ~\/\.local\/bin\/lro and .*\n$/);
+    expect(JSON.parse(readFileSync(join(p.work, FILES.cursor), 'utf8'))).toEqual({ mcpServers: { lro: { command: 'lro', args: ['mcp'] } } });
+    const doctor = await lro(['doctor', 'cursor'], { env: p.env, shellPrefix: `cd '${p.work}' &&` });
+    expect(doctor.code).toBe(1);
+    expect(doctor.out).toContain('X  paths: lro is not on PATH: Cursor cannot start lro\'s server from the entry "lro mcp"');
+    expect(doctor.out).toContain('fix: npm install -g');
+  });
+
+  test('--wrap with --project is refused in one line (exit 2), the file untouched; uninstall still works', async () => {
+    const p = project('vscode', withLro);
+    const file = join(p.work, FILES.vscode);
+    mkdirSync(dirname(file), { recursive: true });
+    const mine = '{\n  "servers": { "fs": { "type": "stdio", "command": "npx", "args": ["server-fs"] } }\n}\n';
+    writeFileSync(file, mine);
+    const r = await p.run('--wrap');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "lro: --wrap is for user settings: .vscode/mcp.json is shared, and a teammate without lro would lose the servers " +
+        'wrapped there; lro init vscode --wrap wraps the servers of your own file (the project\'s file is left untouched)\n',
+    );
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+    expect((await p.run()).code).toBe(0);
+    expect((await p.run('--uninstall', '--wrap')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+  });
+
+  test("an earlier lro's project file (this Node and lro.js by path, servers wrapped): init rewrites it, undo gives it back", async () => {
+    // what an earlier lro wrote there: the user-scope form (`init --wrap`), moved into the project
+    const c = CASES[0];
+    const u = home(c);
+    mkdirSync(dirname(u.file), { recursive: true });
+    const mine = `${JSON.stringify(userConfig(c), null, 2)}\n`;
+    writeFileSync(u.file, mine);
+    expect((await u.run('--wrap')).code).toBe(0);
+    const earlier = readFileSync(u.file, 'utf8');
+    expect(earlier).toContain(BIN);
+    const p = project('cursor', withLro);
+    const file = join(p.work, FILES.cursor);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, earlier);
+    const r = await p.run();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toContain("not behind lro's proxy: fake, bare (a project's servers are not wrapped");
+    const now = readFileSync(file, 'utf8');
+    // (the user's own server names its script by path: theirs to keep)
+    expect(now).not.toContain(BIN);
+    expect(now).not.toContain('"mcp", "proxy"');
+    expect(servers(c, read(file))).toEqual({ ...servers(c, userConfig(c)), lro: { command: 'lro', args: ['mcp'] } });
+    expect((await p.run()).out).toContain('nothing to change');
+    // uninstall: the record init kept gives back what was there before it (the earlier lro's file)
+    expect((await p.run('--uninstall')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(earlier);
+    // and without a record (a teammate's clone): lro's entry and wrapping out, the user's servers as they were
+    writeFileSync(file, now);
+    expect((await p.run('--uninstall')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+  });
 });

@@ -29,7 +29,9 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'lro-gemini-'));
   pathDir = join(root, 'bin');
   mkdirSync(pathDir);
+  // lro and lro-hook as npm links package.json's "bin": what a project's settings find by PATH
   symlinkSync(BIN, join(pathDir, 'lro'));
+  symlinkSync(join(BIN, '..', 'lro-hook'), join(pathDir, 'lro-hook'));
   store = join(root, 'store');
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -138,9 +140,17 @@ describe.skipIf(!!install.skip)('Gemini CLI 0.61.0 with lro init gemini', () => 
     await installLro(s, ['--project']);
     const project = join(s.work, '.gemini', 'settings.json');
     expect(existsSync(project)).toBe(true);
+    // the file names lro by PATH: no path of this machine in it
+    const text = readFileSync(project, 'utf8');
+    for (const path of [process.execPath, resolve(BIN, '../..'), root]) expect(text).not.toContain(path);
     const { outputs } = await play(s, [shell('seq 1 200000')]);
     expect(idIn(outputs[0].text)).not.toBe('');
     expect(outputs[0].text).toContain('succeeded (exit code 0)');
+    // a teammate without lro (no lro-hook on PATH): the hook steps aside, Gemini CLI's own answer, no warning
+    const bare = await play({ ...s, env: { ...s.env, PATH: process.env.PATH! } }, [shell('seq 1 200000'), shell('echo hi')]);
+    expect(bare.outputs[0].text).toContain('Output too large. Showing first 8,000 and last 32,000 characters.');
+    expect(stable(bare.outputs[1].text)).toBe('<untrusted_context>\nOutput: hi\n</untrusted_context>');
+    expect(bare.run.stdout + bare.run.stderr).not.toMatch(/hook|not found/i); // (Gemini CLI's own notes stay)
     const un = await lroIn(s, ['init', 'gemini', '--project', '--uninstall']);
     expect(un.code, un.stderr).toBe(0);
     expect(existsSync(join(s.work, '.gemini', 'settings.json'))).toBe(false);

@@ -77,6 +77,11 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
   }
   return {
     edits,
+    // the local file names this machine's paths: it must not be committed
+    warnings: () =>
+      scope === 'project' && gitIgnored(shown) === false
+        ? [`lro: warning: ${shown} is not ignored by git here, and it names this machine's paths: add it to .gitignore`]
+        : [],
     report([outcome, sharedOutcome]) {
       const lines: string[] = [];
       const movedOut = sharedOutcome === 'installed' || sharedOutcome === 'removed' || sharedOutcome === 'restored';
@@ -97,9 +102,6 @@ function claudeCode(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
           `lro: took an earlier lro's entries out of ${shared}: that file is shared with the project, and they name ` +
             `this machine's paths (${shown} is this machine's own)`,
         );
-      }
-      if (scope === 'project' && gitIgnored(shown) === false) {
-        lines.push(`lro: ${shown} is not ignored by git here: it names this machine's paths; add it to .gitignore`);
       }
       lines.push(`check it: lro doctor claude-code; undo it: lro init claude-code${scope === 'project' ? ' --project' : ''} --uninstall`);
       return `${lines.join('\n')}\n`;

@@ -73,11 +73,11 @@ test("--project takes an earlier lro's entries out of the shared settings.json; 
   expect(readFileSync(shared, 'utf8')).not.toMatch(/lro/);
   expect(JSON.parse(readFileSync(join(cwd, '.claude', 'settings.local.json'), 'utf8')).env.CLAUDE_CODE_SHELL_PREFIX).toMatch(/lro-shell-prefix$/);
   if (git) {
-    expect(r.out).toContain('.claude/settings.local.json is not ignored by git here');
+    expect(r.stderr).toBe("lro: warning: .claude/settings.local.json is not ignored by git here, and it names this machine's paths: add it to .gitignore\n");
     writeFileSync(join(cwd, '.gitignore'), '.claude/settings.local.json\n');
     const again = await run(['init', 'claude-code', '--project']);
     expect(again.out).toContain('nothing to change');
-    expect(again.out).not.toContain('not ignored by git');
+    expect(again.stderr).toBe('');
   }
 });
 

@@ -150,7 +150,9 @@ describe.skipIf(!!install.skip)('Gemini CLI 0.61.0 with lro init gemini', () => 
     const bare = await play({ ...s, env: { ...s.env, PATH: process.env.PATH! } }, [shell('seq 1 200000'), shell('echo hi')]);
     expect(bare.outputs[0].text).toContain('Output too large. Showing first 8,000 and last 32,000 characters.');
     expect(stable(bare.outputs[1].text)).toBe('<untrusted_context>\nOutput: hi\n</untrusted_context>');
-    expect(bare.run.stdout + bare.run.stderr).not.toMatch(/hook|not found/i); // (Gemini CLI's own notes stay)
+    // (Gemini CLI's own notes stay; its start-up metrics lines, "[STARTUP] … not found", now and then among them)
+    const said = (bare.run.stdout + bare.run.stderr).split('\n').filter((l) => !l.startsWith('[STARTUP]'));
+    expect(said.join('\n')).not.toMatch(/hook|not found/i);
     const un = await lroIn(s, ['init', 'gemini', '--project', '--uninstall']);
     expect(un.code, un.stderr).toBe(0);
     expect(existsSync(join(s.work, '.gemini', 'settings.json'))).toBe(false);

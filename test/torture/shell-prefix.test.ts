@@ -190,7 +190,7 @@ for (const place of places()) {
       const early = place.name.startsWith('bubblewrap') ? [] : [10 + Math.floor(Math.random() * 30), 20 + Math.floor(Math.random() * 40), 30 + Math.floor(Math.random() * 60)];
       // bash 3.2 alone: a TERM landing while the subshell forks the command's shell (before the new process resets
       // the inherited trap; bash 4.3+ blocks TERM across that fork) is taken by the trap and lost: the command runs
-      // whole and the call ends 0, its output stored as complete. Seen 11 times in 3,700 TERMs at 0–160 ms here; at most
+      // whole and the call ends 0, its output stored as complete. Seen 2 times in 700 TERMs at 5–125 ms here; at most
       // one of these moments may land so.
       let lostInFork = 0;
       for (const after of [...early, 50, 400, 900, 1700, 2600]) {

@@ -74,7 +74,7 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     const r = await lro(['offload', '--force'], { input: text, env, shellPrefix: `cd ${cwd};` });
     expect(r.code, r.stderr).toBe(0);
     const id = idOf(r.out);
-    expect((await s3.keys(prefix)).filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect((await s3.keys(prefix)).filter((k) => k.includes('/lro-'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
     expect(existsSync(join(cwd, 's3:'))).toBe(false);
   });
 
@@ -184,16 +184,18 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     client.destroy();
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
-    expect(await s3.keys(prefix)).toHaveLength(6); // with the result's dedupe ref, its pointer and the mark (ids/)
+    // with the result's dedupe ref, its pointer, the mark (ids/) and its entry in the index
+    expect(await s3.keys(prefix)).toHaveLength(7);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/index/add-${id}.jsonl`);
     const seen = s3.seen.length;
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
-    // the ref and the pointer gone; the store's pointer mark stays
+    // the ref, the pointer and the index (it held only that result) gone; the store's pointer mark stays
     expect(await s3.keys(prefix)).toEqual([`${prefix}/ids/.since`, lookalike, `${prefix}/notes.txt`]);
-    // the result, its pointer and its ref in one DeleteObjects request, not one DELETE each
+    // the result, its pointer and its ref in one DeleteObjects request, not one DELETE each; then the index's
     const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
-    expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
+    expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/), expect.stringMatching(/^POST \/team\/?\?delete/)]);
     const json = await lro(['gc', '--json'], { env });
     expect(JSON.parse(json.out).dir).toBe(`s3://team/${prefix}`); // the store, not this machine's cache of it
     const gone = await lro(['read', id], { env: { ...env, XDG_CACHE_HOME: join(root, 'late-reader') } });
@@ -295,9 +297,9 @@ describe('ls of a remote store', () => {
     const rows = cold.out.split('\n').filter((l) => /^[0-9A-Z]{26}\t/.test(l));
     expect(rows.map((l) => l.split('\t')[0])).toEqual(ids.slice(0, rows.length));
     expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, rows.length + 1));
-    // the results' listing only (from lro- on): neither the dedupe refs (gc's) nor the pointers (ids/)
-    const listed = s3.seen.slice(seen).filter((l) => /[?&]list-type=2/.test(l));
-    expect(listed.map((l) => decodeURIComponent(/[?&]start-after=([^&]*)/.exec(l)![1]))).toEqual([`${prefix}/lro-`]);
+    // the results' listing (from lro- on), and the index's (index/): neither the dedupe refs (gc's) nor the pointers
+    const listed = s3.seen.slice(seen).filter((l) => /[?&]list-type=2/.test(l)).map((l) => decodeURIComponent(l));
+    expect(listed.map((l) => /[?&]start-after=([^&]*)/.exec(l)?.[1] ?? /[?&]prefix=([^&]*)/.exec(l)![1])).toEqual([`${prefix}/lro-`, `${prefix}/index/`]);
     const all = await lro(['ls', '--max-tokens', '0'], { env });
     expect(all.out.trim().split('\n')).toHaveLength(100);
     expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing
@@ -305,7 +307,7 @@ describe('ls of a remote store', () => {
 });
 
 describe('the store\'s index of headers', () => {
-  it('lets a machine with an empty cache list the store by one GET, and fetch only the headers it lacks', async () => {
+  it('lets a machine with an empty cache list the store by its GETs, and fetch only the headers it lacks', async () => {
     const { prefix, env } = remote();
     const ids = await fill(prefix, 150);
     const headerGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
@@ -317,7 +319,7 @@ describe('the store\'s index of headers', () => {
     const first = await lro(['ls', '--max-tokens', '0'], { env: firstMachine });
     expect(first.out.trim().split('\n')).toHaveLength(150);
     expect(headerGets(seen)).toHaveLength(150);
-    expect(await s3.keys(prefix)).toContain(`${prefix}/index/headers.jsonl.gz`);
+    expect((await s3.keys(prefix)).filter((k) => k.includes('/index/'))).toEqual([expect.stringMatching(/\/index\/base-[0-9A-Z]{26}\.jsonl\.gz$/)]);
     // another machine: the index, no header
     seen = s3.seen.length;
     for (const args of [['ls', '--max-tokens', '0'], ['ls', '--json', '--max-tokens', '0']]) {
@@ -328,13 +330,25 @@ describe('the store\'s index of headers', () => {
     }
     expect(headerGets(seen)).toEqual([]);
     expect(indexGets(seen)).toHaveLength(2);
-    // results stored since: only theirs are fetched (one page of an ls as a whole one)
+    // results stored since: each offload added its entry, so none is fetched (one page of an ls as a whole one)
     const added = [await offload(`${text}\n1`, env), await offload(`${text}\n2`, env), await offload(`${text}\n3`, env)];
     seen = s3.seen.length;
     const page = await lro(['ls'], { env: machine() });
     expect(page.out).toContain(added[0]);
     expect(page.out).toContain(ids[0]);
-    expect(headerGets(seen).map((l) => /lro-offload-([0-9A-Z]{26})/.exec(l)![1]).sort()).toEqual([...added].sort());
+    expect(headerGets(seen)).toEqual([]);
+    expect(indexGets(seen)).toHaveLength(4); // the base and the three additions
+    // an entry lost (its addition deleted behind lro's back): that header alone is fetched, and added back
+    const client0 = bucketClient();
+    await client0.send(new DeleteObjectCommand({ Bucket: 'team', Key: `${prefix}/index/add-${added[1]}.jsonl` }));
+    client0.destroy();
+    seen = s3.seen.length;
+    const lost = await lro(['ls', '--max-tokens', '0'], { env: machine() });
+    expect(headerGets(seen).map((l) => /lro-offload-([0-9A-Z]{26})/.exec(l)![1])).toEqual([added[1]]);
+    expect(lost.out).toBe((await lro(['ls', '--max-tokens', '0'], { env: firstMachine })).out);
+    seen = s3.seen.length;
+    expect((await lro(['ls', '--max-tokens', '0'], { env: machine() })).out).toBe(lost.out);
+    expect(headerGets(seen)).toEqual([]);
     // an object replaced since the index was written (its size or time differs) is not taken from it
     const client = bucketClient();
     const key = `${prefix}/lro-offload-${ids[5]}.jsonl`;
@@ -498,7 +512,8 @@ describe('gc on a server without DeleteObjects', () => {
       s3.fault = 'none';
     }
     expect(await s3.keys(prefix)).toEqual([`${prefix}/ids/.since`]); // the store's pointer mark stays
-    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(6); // 2 results, pointers, refs
+    // 2 results, pointers, refs, and the index's 2 additions
+    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(8);
   });
 });
 
@@ -640,7 +655,8 @@ describe('dedupe across machines', () => {
     const id = idOf(first.out);
     expect(idOf(again.out)).toBe(id);
     const keys = await s3.keys(prefix);
-    expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => k.includes('/lro-'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => k.includes('/index/'))).toEqual([`${prefix}/index/add-${id}.jsonl`]); // not the loser's
     expect(keys.filter((k) => /\/\.lro-[0-9a-f]{64}\.ref$/.test(k))).toHaveLength(1);
   });
 
@@ -658,7 +674,8 @@ describe('dedupe across machines', () => {
     expect([again.code, again.stderr]).toEqual([0, '']);
     expect(idOf(again.out)).toBe(id);
     const keys = await s3.keys(prefix);
-    expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => k.includes('/lro-'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => k.includes('/index/'))).toEqual([`${prefix}/index/add-${id}.jsonl`]); // not the loser's
     const cached = join(root, 'late-machine', 'lro', 's3', 'team', prefix, 'files');
     expect(readdirSync(cached).filter((n) => n.endsWith('.jsonl'))).toEqual([`lro-offload-${id}.jsonl`]);
   });

@@ -361,6 +361,65 @@ describe('the store\'s index of headers', () => {
   }, 120_000);
 });
 
+describe('the index kept current by several machines at once', () => {
+  const headerGets = (prefix: string, from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+  const indexKeys = async (prefix: string) => (await s3.keys(prefix)).filter((k) => k.includes('/index/'));
+
+  it('offloads on two machines, and one more while another compacts: a third machine, cold, takes every header from it', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 70);
+    const machine = (name: string) => ({ ...env, XDG_CACHE_HOME: join(root, `${prefix}-${name}`) });
+    expect((await lro(['ls', '--max-tokens', '0'], { env: machine('first') })).code).toBe(0); // writes a base
+    const writer = async (name: string, n: number, from = 0) => {
+      const got: string[] = [];
+      for (let i = from; i < from + n; i++) got.push(await offload(`${text}\n${name} ${i}`, machine(name)));
+      return got;
+    };
+    const written = (await Promise.all([writer('writer-a', 16), writer('writer-b', 16)])).flat();
+    expect(await indexKeys(prefix)).toHaveLength(33); // the base and 32 additions: the next reader compacts
+    // a machine compacts (reads the 33 objects, writes their union as a base); held just before that base's write,
+    // while both writers store one more each: their additions come after what it read, and must outlive it
+    const hold = s3.hold(new RegExp(`^PUT /team/${prefix}/index/base-`));
+    const compactor = lro(['ls', '--max-tokens', '0'], { env: machine('compactor') });
+    await hold.arrived;
+    const during = (await Promise.all([writer('writer-a', 1, 16), writer('writer-b', 1, 16)])).flat();
+    hold.release();
+    expect((await compactor).code).toBe(0);
+    const left = await indexKeys(prefix);
+    expect(left.filter((k) => k.includes('/base-'))).toHaveLength(1);
+    expect(left.filter((k) => k.includes('/add-')).sort()).toEqual(during.map((id) => `${prefix}/index/add-${id}.jsonl`).sort());
+    const all = [...ids, ...written, ...during];
+    const seen = s3.seen.length;
+    const cold = await lro(['ls', '--json', '--max-tokens', '0'], { env: machine('third') });
+    expect(cold.code, cold.stderr).toBe(0);
+    expect((JSON.parse(cold.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([...all].sort());
+    expect(headerGets(prefix, seen), 'every header from the index').toEqual([]);
+  }, 300_000);
+
+  it('gc that empties the store removes the index; one that leaves results drops only what it removed', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 70);
+    const machine = (name: string) => ({ ...env, XDG_CACHE_HOME: join(root, `${prefix}-${name}`) });
+    expect((await lro(['ls', '--max-tokens', '0'], { env: machine('a') })).code).toBe(0);
+    const kept = await offload(`${text}\nkept`, env);
+    const added = [await offload(`${text}\n1`, env, ['--session', 'gone']), await offload(`${text}\n2`, env, ['--session', 'gone'])];
+    expect(await indexKeys(prefix)).toHaveLength(4); // a base and three additions
+    // the session's two results go: the index is one base of the 71 others
+    const some = await lro(['gc', '--session', 'gone'], { env: machine('b') });
+    expect(some.code, some.stderr).toBe(0);
+    expect(some.out).toMatch(/^removed 2 results/);
+    expect(await indexKeys(prefix)).toEqual([expect.stringMatching(/\/index\/base-[0-9A-Z]{26}\.jsonl\.gz$/)]);
+    const seen = s3.seen.length;
+    const ls = await lro(['ls', '--json', '--max-tokens', '0'], { env: machine('c') });
+    expect((JSON.parse(ls.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([kept, ...ids].sort());
+    expect(headerGets(prefix, seen)).toEqual([]);
+    const all = await lro(['gc', '--max-age', '0s'], { env: machine('d') });
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.out).toMatch(/^removed 71 results/);
+    expect((await s3.keys(prefix)).filter((k) => !k.includes('/ids/'))).toEqual([]);
+  }, 120_000);
+});
+
 describe('the listing of a remote store', () => {
   it('is one listing of the results and the sessions\' folders, page after page, that stops past sessions/', async () => {
     const { prefix, env } = remote();

@@ -10,7 +10,7 @@ import { LroError } from '../errors.js';
 import { BlockMismatch, checkedBlocks, checkHeaderSeal } from '../format/blocks.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
-import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine } from '../format/reader.js';
+import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine, type HeaderLine } from '../format/reader.js';
 import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { writeHeaderFile } from './header-file.js';
@@ -18,7 +18,7 @@ import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { addition, addToIndex, compactIndex, entryOf, kept, listIndex, readIndex, sameObject, type IndexEntry } from './remote-index.js';
 import { s3Call, S3Error } from './s3-sync.js';
 import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
-import type { ResultName, StoreListing } from './scan.js';
+import { readResult, resultOfLine, type DamagedResult, type ResultName, type ScannedResult, type StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
 /** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
@@ -863,7 +863,7 @@ export function fetchPendingHead(entry: { dir: string; name: string }): void {
   }
   const { store } = first;
   const index = runs.get(store)?.entries;
-  const items = index ? batch.filter((b) => !headFromIndex(store, index, b)) : batch;
+  const items = index ? batch.filter((b) => !lineFromIndex(store, index, b)) : batch;
   if (items.length > 0) s3Call({ op: 'heads', bucket: store.bucket, items }, store.env, READ_WAIT_MS);
   countFetched(store, items);
   for (const b of batch) pending.delete(b.path);
@@ -920,6 +920,27 @@ function headFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item:
   if (line.length > item.size) return false;
   writeHeaderFile(item.path, line, item.size, item.mtimeMs);
   return true;
+}
+
+/**
+ * Header lines `ls` took from the store's index, by the path of their (unwritten) header file: ls reads them from
+ * here (readListed), as writing 10,000 header files and reading them back was most of a cold ls's own time. A
+ * later listing takes them from the index again.
+ */
+const linesFromIndex = new Map<string, HeaderLine>();
+
+/** Keeps a pending result's header line from the index when its entry is of the listed object; false when none. */
+function lineFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item: HeadItem): boolean {
+  const e = index.get(relative(store.heads, item.path).split(sep).join('/'));
+  if (!e || !sameObject(e, item) || Buffer.byteLength(e.line) >= item.size) return false;
+  linesFromIndex.set(item.path, { line: Buffer.from(e.line), size: item.size, mtimeMs: item.mtimeMs, dev: 0, ino: 0 });
+  return true;
+}
+
+/** Line 1 of a listed result, for ls: from the store's index when it gave it, else from its file (readResult). */
+export function readListed(entry: ResultName): ScannedResult | DamagedResult | null {
+  const got = linesFromIndex.get(join(entry.dir, entry.name));
+  return got ? resultOfLine(entry, got) : readResult(entry);
 }
 
 /**

@@ -776,6 +776,7 @@ export function syncHeads(store: RemoteStore, listing: ListingFor = 'gc'): void 
   const lazy = listing === 'ls';
   const pointers = listing === 'gc' ? listPointers(store) : null; // before the results (see pointerScans)
   const listedAt = Date.now();
+  linesFromIndex.clear(); // an earlier listing's (a long-lived process: the MCP server's workers)
   const { results, refs, index: indexObjects } = listLro(store, !lazy); // ls lists results only
   const listed = new Map(results.map((r) => [r.rel, r]));
   runs.set(store, { listed, listedAt, indexObjects, entries: null, read: [], fetched: new Set() });

@@ -984,7 +984,8 @@ export function keepIndex(dir: string, gc = false): void {
   runs.delete(store);
   if (!run.entries) return; // a small listing, the index not read: what it fetched is not worth a write
   const read = run.read;
-  if (removed.size === 0 && added.length < INDEX_MIN && read.length < COMPACT_AT) {
+  const dropped = [...removed].some((rel) => run.entries!.has(rel)); // gc removed results the index holds
+  if (!dropped && added.length < INDEX_MIN && read.length < COMPACT_AT) {
     addToIndex(store, added);
     return;
   }

@@ -280,7 +280,7 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   const pointers = pointersRemoved(dir, dryRun); // an S3 store's pointers whose result is gone (store/remote.ts)
   if (pointers > 0) report.pointers_removed = pointers;
   if (!dryRun) trimCacheFor(dir); // a remote store's cache of whole results, to LRO_S3_CACHE_MAX (store/remote.ts)
-  if (!dryRun) keepIndex(dir); // and its index of headers, when this listing had to fetch many
+  if (!dryRun) keepIndex(dir, true); // and its index of headers: what gc removed leaves it (store/remote.ts)
   await progress.clear();
   if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);
 

@@ -11,7 +11,7 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
 import { checkStore } from '../store/dir.js';
-import { fetchPendingHead, isPendingHead, isRemoteListing, keepIndex, listingPath, shownStore } from '../store/remote.js';
+import { fetchPendingHead, isPendingHead, isRemoteListing, keepIndex, listingPath, readListed, shownStore } from '../store/remote.js';
 import { withPendingHeads } from '../store/remote.js';
 import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
@@ -86,7 +86,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
       continue;
     }
     if (isPendingHead(entry)) fetchPendingHead(entry);
-    const r = readResult(entry);
+    const r = remote ? readListed(entry) : readResult(entry);
     if (!r) continue; // removed since the listing
     if (r.kind === 'damaged') {
       damagedCount++;

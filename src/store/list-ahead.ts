@@ -6,7 +6,7 @@
 
 /** One page of a listing (1,000 keys) and the token of the next (none: the last page, or past what was asked). */
 export interface ListPage {
-  objects: { key: string; size: number; mtimeMs: number }[];
+  objects: { key: string; size: number; mtimeMs: number; etag?: string }[];
   next?: string;
 }
 

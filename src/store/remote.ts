@@ -8,16 +8,17 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { decodeTime } from 'ulid';
 import { LroError } from '../errors.js';
 import { BlockMismatch, checkedBlocks, checkHeaderSeal } from '../format/blocks.js';
-import { FormatError, parseHeader, parseHeaderFields, type Header } from '../format/header.js';
+import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
-import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine } from '../format/reader.js';
+import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine, type HeaderLine } from '../format/reader.js';
 import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { writeHeaderFile } from './header-file.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
-import { s3Call } from './s3-sync.js';
+import { addition, addToIndex, compactIndex, entryOf, INDEX_DIR, isIndexObject, kept, listIndex, readIndex, sameObject, type IndexEntry } from './remote-index.js';
+import { s3Call, S3Error } from './s3-sync.js';
 import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
-import type { ResultName, StoreListing } from './scan.js';
+import { readResult, resultOfLine, type DamagedResult, type ResultName, type ScannedResult, type StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
 /** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
@@ -76,28 +77,35 @@ type RemoteRef = S3Object & { rel: string; session: string | null };
  * The objects under the parts of the store lro lists: the results at its root (`lro-…`) and in sessions' folders,
  * and with `withRefs` (gc) the dedupe refs at the root (`.lro-…`); never the pointers (`ids/`), nor anything else.
  * The results and the sessions' folders are one listing, from `lro-` to the end of `sessions/` (they are next to
- * each other in the keys' order): a second listing of `sessions/` cost s3rver a walk of the whole store again.
- * A store at the root of a bucket lists the two apart: between them lie all the bucket's other keys from `lro-` to
- * `sessions` (`media/`, `prod/`, `reports/`, ...).
+ * each other in the keys' order): a second listing of `sessions/` cost s3rver a walk of the whole store again. It
+ * starts at `index/`, just before `lro-`, so the objects of the store's index come with it (`index`; a listing of
+ * their own took s3rver 160 ms of 10,000 keys). A store at the root of a bucket lists the two apart: between them
+ * lie all the bucket's other keys from `lro-` to `sessions` (`media/`, `prod/`, `reports/`, ...); its index is
+ * listed when it is read (`index` undefined).
  */
-function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]; refs: RemoteRef[] } {
+function listLro(store: RemoteStore, withRefs = true): { results: RemoteResult[]; refs: RemoteRef[]; index?: S3Object[] } {
   const base = store.prefix ? `${store.prefix}/` : '';
   const spans: ListRange[] = base
-    ? [{ prefix: base, startAfter: `${base}lro-`, until: `${base}${SESSIONS_DIR}0` }] // '0' follows '/'
+    ? [{ prefix: base, startAfter: `${base}${INDEX_DIR}/`, until: `${base}${SESSIONS_DIR}0` }] // '0' follows '/'
     : [{ prefix: 'lro-' }, { prefix: `${SESSIONS_DIR}/` }];
   if (withRefs) spans.push({ prefix: `${base}.lro-` });
   const objects = spans.flatMap((span) => listKeys(store, span));
   const results: RemoteResult[] = [];
   const refs: RemoteRef[] = [];
+  const index: S3Object[] = [];
   for (const o of objects) {
     const rel = o.key.slice(base.length);
+    if (rel.startsWith(`${INDEX_DIR}/`)) {
+      if (isIndexObject(rel.slice(INDEX_DIR.length + 1))) index.push(o);
+      continue;
+    }
     const place = placeOf(rel);
     const parsed = place && parseResultFileName(place.name);
     if (place && parsed) results.push({ ...o, rel, id: parsed.id, session: place.session });
     else if (place && parseDedupeFileName(place.name)?.kind === 'ref') refs.push({ ...o, rel, session: place.session });
   }
   results.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  return { results, refs };
+  return { results, refs, index: base ? index : undefined };
 }
 
 /**
@@ -543,14 +551,32 @@ function readOrNull(path: string): string | null {
 }
 
 /**
- * Writes the pointer of a result just uploaded (the SDK retries it). One that cannot be written is thrown: the
- * caller deletes the result, as the store's mark promises every new result a pointer.
+ * Writes the pointer of a result just uploaded (the SDK retries it), with its entry in the store's index when given
+ * (the two PUTs at once). A pointer that cannot be written is thrown: the caller deletes the result, as the store's
+ * mark promises every new result a pointer. An entry that cannot be written is only missed: a listing fetches that
+ * header, and adds it to the index (keepIndex).
  */
-function writePointer(store: RemoteStore, rel: string): void {
+function writePointer(store: RemoteStore, rel: string, entry: { key: string; body: string } | null): void {
   const id = parseResultFileName(rel.split('/').pop()!)?.id;
   if (!id) return;
-  const put = { op: 'putSmall', bucket: store.bucket, key: pointerKey(store, id), body: `${rel}\n` } as const;
-  s3Call(put, store.env, READ_WAIT_MS);
+  const bodies = [{ key: pointerKey(store, id), body: `${rel}\n` }, ...(entry ? [entry] : [])];
+  const failed = s3Call<(string | null)[]>({ op: 'putSmalls', bucket: store.bucket, bodies }, store.env, READ_WAIT_MS);
+  if (failed[0] !== null) throw new S3Error(failed[0], 'other');
+}
+
+/**
+ * A result's entry in the store's index, as an addition named by its id: its header line (the file just uploaded)
+ * and its object's size and ETag. None when the server gave no ETag (the entry could not tell the object).
+ */
+function indexAddition(store: RemoteStore, rel: string, path: string, etag: string | null): { key: string; body: string } | null {
+  const id = parseResultFileName(rel.split('/').pop()!)?.id;
+  if (!etag || !id) return null;
+  try {
+    const head = readHeaderLine(path);
+    return addition(store, [entryOf(rel, head.line, { size: head.size, etag })], id);
+  } catch {
+    return null;
+  }
 }
 
 /** The newest result in the bucket (of one session when given). */
@@ -566,14 +592,16 @@ export function publishResult(path: string): void {
   const where = remoteOf(path);
   if (!where || where.half !== 'files') return;
   const { store, rel } = where;
+  let etag: string | null;
   try {
-    s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, rel), path }, store.env, TRANSFER_WAIT_MS);
+    etag = s3Call<string | null>({ op: 'put', bucket: store.bucket, key: keyOf(store, rel), path }, store.env, TRANSFER_WAIT_MS);
   } catch (e) {
     dropCached(path);
     throw e;
   }
   try {
-    writePointer(store, rel); // after the result is complete: a pointer never names a result not there
+    // after the result is complete: a pointer never names a result not there, nor does the index
+    writePointer(store, rel, indexAddition(store, rel, path, etag));
   } catch (e) {
     // a result without its pointer would be no result by its id: it goes, and the caller gives the output as on
     // any failed write (a result whose delete fails too has no pointer: found by ls, removed by gc when it expires)
@@ -728,7 +756,7 @@ function deleteResult(store: RemoteStore, rel: string, pointed: (id: string) => 
 }
 
 /** A header file to fetch: the object's key, where its file goes, the object's size and time. */
-type HeadItem = { key: string; path: string; size: number; mtimeMs: number };
+type HeadItem = { key: string; path: string; size: number; mtimeMs: number; etag?: string };
 
 /** Header files `ls` has not fetched yet (lazy syncHeads), newest first, by path; fetched when a row needs one. */
 const pending = new Map<string, HeadItem & { store: RemoteStore; entry: ResultName }>();
@@ -747,7 +775,11 @@ export type ListingFor = 'ls' | 'sessions' | 'gc';
 export function syncHeads(store: RemoteStore, listing: ListingFor = 'gc'): void {
   const lazy = listing === 'ls';
   const pointers = listing === 'gc' ? listPointers(store) : null; // before the results (see pointerScans)
-  const { results, refs } = listLro(store, !lazy); // ls lists results only
+  const listedAt = Date.now();
+  linesFromIndex.clear(); // an earlier listing's (a long-lived process: the MCP server's workers)
+  const { results, refs, index: indexObjects } = listLro(store, !lazy); // ls lists results only
+  const listed = new Map(results.map((r) => [r.rel, r]));
+  runs.set(store, { listed, listedAt, indexObjects, entries: null, read: [], fetched: new Set() });
   if (pointers) {
     const live = new Set(results.map((r) => r.id));
     const orphans = [...pointers].filter((id) => !live.has(id));
@@ -768,15 +800,15 @@ export function syncHeads(store: RemoteStore, listing: ListingFor = 'gc'): void 
     if (!names) folders.set(folder, (names = namesIn(folder, () => openResultDir(store.heads, r.session))));
     const st = names.has(basename(path)) ? statOrNull(path) : null;
     if (st && st.size === r.size) continue;
-    missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs, result: r });
+    missing.push({ key: r.key, path, size: r.size, mtimeMs: r.mtimeMs, etag: r.etag, result: r });
   }
-  // the headers the store's index holds (once there are enough to fetch for its one GET to pay): from it
+  // the headers the store's index holds (once there are enough to fetch for its few GETs to pay): from it
   const index = missing.length >= INDEX_MIN ? loadIndex(store) : null;
   if (index && !lazy) missing.splice(0, missing.length, ...missing.filter((m) => !headFromIndex(store, index, m)));
   for (const m of lazy ? missing : []) {
     const name = basename(m.path);
     const entry = { dir: dirname(m.path), name, session: m.result.session, ...parseResultFileName(name)! };
-    pending.set(m.path, { key: m.key, path: m.path, size: m.size, mtimeMs: m.mtimeMs, store, entry });
+    pending.set(m.path, { key: m.key, path: m.path, size: m.size, mtimeMs: m.mtimeMs, etag: m.etag, store, entry });
   }
   // in batches, each bounded in time as one request is: a first listing of a large bucket takes as long as it takes
   for (let i = 0; i < missing.length && !lazy; i += HEADS_BATCH) {
@@ -835,12 +867,12 @@ export function fetchPendingHead(entry: { dir: string; name: string }): void {
   for (const [path, item] of pending) {
     if (batch.length === 0 && path !== first.path) continue; // pending is in listing order: newest first
     if (item.store !== first.store) continue;
-    batch.push({ key: item.key, path: item.path, size: item.size, mtimeMs: item.mtimeMs });
+    batch.push({ key: item.key, path: item.path, size: item.size, mtimeMs: item.mtimeMs, etag: item.etag });
     if (batch.length === pendingWindow) break;
   }
   const { store } = first;
-  const index = indexes.get(store);
-  const items = index ? batch.filter((b) => !headFromIndex(store, index, b)) : batch;
+  const index = runs.get(store)?.entries;
+  const items = index ? batch.filter((b) => !lineFromIndex(store, index, b)) : batch;
   if (items.length > 0) s3Call({ op: 'heads', bucket: store.bucket, items }, store.env, READ_WAIT_MS);
   countFetched(store, items);
   for (const b of batch) pending.delete(b.path);
@@ -848,72 +880,53 @@ export function fetchPendingHead(entry: { dir: string; name: string }): void {
 }
 
 /**
- * The store's index of header lines, `<prefix>/index/headers.jsonl.gz`: one JSON line per result, its path in the
- * store, the object's size and time as the listing gave them, and its header line (without the descriptor's
- * statistics and the block hashes: what ls and gc read). A machine with an empty cache lists a store of 10,000
- * results by one GET of it instead of 10,000 ranged GETs of headers (15.8 s here), taking an entry only when the
- * listing's size and time are the entry's (the same object); the others' headers are fetched as before. Only a
- * shortcut: written (keepIndex) by a listing that had to fetch many headers (gc's, a whole ls), the last one written
- * wins, and a store without it, or with a stale one, lists as it did.
+ * The store's index of header lines (store/remote-index.ts): read once a listing has at least INDEX_MIN headers to
+ * fetch (its few GETs then pay), so such a listing takes from it every header whose entry is of the listed object.
  */
-const INDEX = 'index/headers.jsonl.gz';
-/** Headers to fetch before the index is asked for, and fetched in one run before it is written again. */
 const INDEX_MIN = 64;
+/** Index objects a listing that read them folds into one (a base), so reading the index stays a few GETs. */
+const COMPACT_AT = 32;
 
-type IndexEntry = { rel: string; size: number; mtimeMs: number; line: string };
-/** The index as loaded by this run (per store), by each entry's path in the store. */
-const indexes = new Map<RemoteStore, Map<string, IndexEntry>>();
-/** Headers this run fetched by GET, per store: what its index lacked. */
-const fetchedHeads = new Map<RemoteStore, number>();
+/** What this run's listing of a store saw and did, for keepIndex at its end. */
+interface IndexRun {
+  /** The results as listed, by path in the store; and when (before the listing). */
+  listed: Map<string, RemoteResult>;
+  listedAt: number;
+  /** The index's objects the listing saw (undefined: a store at a bucket's root, whose listing has not them). */
+  indexObjects?: S3Object[];
+  /** The index as read (null: not read), and the keys of its objects read. */
+  entries: Map<string, IndexEntry> | null;
+  read: string[];
+  /** Results whose header this run fetched by a ranged GET: what the index lacked. */
+  fetched: Set<string>;
+}
+const runs = new Map<RemoteStore, IndexRun>();
 
-function countFetched(store: RemoteStore, items: unknown[]): void {
-  fetchedHeads.set(store, (fetchedHeads.get(store) ?? 0) + items.length);
+function countFetched(store: RemoteStore, items: { path: string }[]): void {
+  const run = runs.get(store);
+  for (const i of items) run?.fetched.add(relative(store.heads, i.path).split(sep).join('/'));
 }
 
-/** The store's index (one GET), or an empty one when it has none or it cannot be read: the listing goes on. */
+/** The store's index (a listing of index/ and a GET of each object), or an empty one when it cannot be read. */
 function loadIndex(store: RemoteStore): Map<string, IndexEntry> {
-  const kept = indexes.get(store);
-  if (kept) return kept;
-  const entries = new Map<string, IndexEntry>();
-  indexes.set(store, entries);
-  mkdirSync(store.root, { recursive: true, mode: 0o700 });
-  const tmp = join(store.root, `.index.${process.pid}.gz`);
+  const run = runs.get(store)!;
+  if (run.entries) return run.entries;
   try {
-    s3Call({ op: 'get', bucket: store.bucket, key: keyOf(store, INDEX), path: tmp }, store.env, READ_WAIT_MS);
-    const { gunzipSync } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
-    const text = gunzipSync(readFileSync(tmp)).toString('utf8');
-    for (const l of text.split('\n')) {
-      const e = indexEntry(l);
-      if (e) entries.set(e.rel, e);
-    }
+    const { entries, read } = readIndex(store, run.indexObjects ?? listIndex(store));
+    Object.assign(run, { entries, read });
   } catch {
-    // none yet, or not readable: every header is fetched
-  } finally {
-    rmSync(tmp, { force: true });
+    run.entries = new Map(); // none, or the server failed: every header is fetched, and nothing is compacted
   }
-  return entries;
-}
-
-/** An index line as an entry when it is one (a result's path, counts, and a header line of that result's id). */
-function indexEntry(l: string): IndexEntry | null {
-  try {
-    const e = JSON.parse(l) as IndexEntry;
-    const place = typeof e.rel === 'string' ? placeOf(e.rel) : null;
-    const id = place && parseResultFileName(place.name)?.id;
-    if (!id || !Number.isSafeInteger(e.size) || !Number.isFinite(e.mtimeMs) || typeof e.line !== 'string') return null;
-    return parseHeaderFields(Buffer.from(e.line)).header.id === id ? e : null;
-  } catch {
-    return null;
-  }
+  return run.entries!;
 }
 
 /**
- * Writes the header file of a listed object from the index, when its entry is of the same object (size and time);
+ * Writes the header file of a listed object from the index, when its entry is of that object (size and ETag);
  * false when it has none.
  */
 function headFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item: HeadItem): boolean {
   const e = index.get(relative(store.heads, item.path).split(sep).join('/'));
-  if (!e || e.size !== item.size || Math.round(e.mtimeMs) !== Math.round(item.mtimeMs)) return false;
+  if (!e || !sameObject(e, item)) return false;
   const line = Buffer.from(`${e.line}\n`);
   if (line.length > item.size) return false;
   writeHeaderFile(item.path, line, item.size, item.mtimeMs);
@@ -921,44 +934,65 @@ function headFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item:
 }
 
 /**
- * Writes the store's index anew after a listing (ls, gc) of a remote store `dir` (its `heads/`) that fetched at
- * least INDEX_MIN headers the index did not hold: every result whose header file is here, and the entries of the
- * index loaded for those not fetched (still listed). Best effort: a store this machine may not write to (read-only
- * credentials), or a server that fails, keeps the index it had.
+ * Header lines `ls` took from the store's index, by the path of their (unwritten) header file: ls reads them from
+ * here (readListed), as writing 10,000 header files and reading them back was most of a cold ls's own time. A
+ * later listing takes them from the index again.
  */
-export function keepIndex(dir: string): void {
+const linesFromIndex = new Map<string, HeaderLine>();
+
+/** Keeps a pending result's header line from the index when its entry is of the listed object; false when none. */
+function lineFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item: HeadItem): boolean {
+  const e = index.get(relative(store.heads, item.path).split(sep).join('/'));
+  if (!e || !sameObject(e, item) || Buffer.byteLength(e.line) >= item.size) return false;
+  linesFromIndex.set(item.path, { line: Buffer.from(e.line), size: item.size, mtimeMs: item.mtimeMs, dev: 0, ino: 0 });
+  return true;
+}
+
+/** Line 1 of a listed result, for ls: from the store's index when it gave it, else from its file (readResult). */
+export function readListed(entry: ResultName): ScannedResult | DamagedResult | null {
+  const got = linesFromIndex.get(join(entry.dir, entry.name));
+  return got ? resultOfLine(entry, got) : readResult(entry);
+}
+
+/**
+ * Keeps the store's index current after a listing (ls, gc) of a remote store `dir` (its `heads/`): the headers it had
+ * to fetch because the index lacked them are added (one object); when they are many, or the index has become many
+ * objects, or gc removed results it holds, its objects read are compacted into one base of what is still true
+ * (remote-index.ts: kept). A gc that emptied the store leaves no index. Best effort: a store this machine may not
+ * write to, or a server that fails, keeps the index it had.
+ */
+export function keepIndex(dir: string, gc = false): void {
   const where = remoteOf(dir);
   if (!where || where.half !== 'heads') return;
   const { store } = where;
-  if ((fetchedHeads.get(store) ?? 0) < INDEX_MIN) return;
-  fetchedHeads.set(store, 0);
-  const old = indexes.get(store);
-  const lines: string[] = [];
-  for (const rel of localResults(store.heads, (n) => parseResultFileName(n) !== null)) {
-    const path = join(store.heads, ...rel.split('/'));
+  const run = runs.get(store);
+  if (!run) return;
+  const headOf = (rel: string) => join(store.heads, ...rel.split('/'));
+  // what gc removed: listed, and its header file gone (gc removes it once the object is deleted)
+  const removed = new Set(gc ? [...run.listed.keys()].filter((rel) => !isFile(headOf(rel))) : []);
+  const added: IndexEntry[] = [];
+  for (const rel of run.fetched) {
     try {
-      const head = readHeaderLine(path);
-      const line = parseHeaderFields(head.line).line.toString('utf8');
-      lines.push(JSON.stringify({ rel, size: head.size, mtimeMs: Math.round(head.mtimeMs), line }));
+      const head = readHeaderLine(headOf(rel));
+      const o = run.listed.get(rel);
+      if (o && !removed.has(rel)) added.push(entryOf(rel, head.line, { size: head.size, etag: o.etag, mtimeMs: o.mtimeMs }));
     } catch {
       // removed since, or damaged: not in the index
     }
   }
-  for (const item of pending.values()) {
-    const rel = relative(store.heads, item.path).split(sep).join('/');
-    const e = item.store === store ? old?.get(rel) : undefined;
-    if (e && e.size === item.size && Math.round(e.mtimeMs) === Math.round(item.mtimeMs)) lines.push(JSON.stringify(e));
+  if (removed.size > 0 && !run.entries) loadIndex(store);
+  runs.delete(store);
+  if (!run.entries) return; // a small listing, the index not read: what it fetched is not worth a write
+  const read = run.read;
+  const dropped = [...removed].some((rel) => run.entries!.has(rel)); // gc removed results the index holds
+  if (!dropped && added.length < INDEX_MIN && read.length < COMPACT_AT) {
+    addToIndex(store, added);
+    return;
   }
-  const tmp = join(store.root, `.index.${process.pid}.put.gz`);
-  try {
-    const { gzipSync } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
-    writeFileSync(tmp, gzipSync(`${lines.join('\n')}\n`), { mode: 0o600 });
-    s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, INDEX), path: tmp }, store.env, READ_WAIT_MS);
-  } catch {
-    // the index stays as it was: only a shortcut
-  } finally {
-    rmSync(tmp, { force: true });
-  }
+  const entries = new Map(kept(run.entries.values(), run.listed, (rel) => removed.has(rel), run.listedAt).map((e) => [e.rel, e]));
+  for (const e of added) entries.set(e.rel, e);
+  if (entries.size === 0 && read.length === 0) return;
+  compactIndex(store, [...entries.values()], read, join(store.root, `.index.${process.pid}.put.gz`));
 }
 
 /** A result or a dedupe ref: the only objects lro lists, mirrors or deletes. */
@@ -1121,12 +1155,17 @@ export function publishRef<T>(
   }
 }
 
-/** Removes a result this machine just uploaded and another's replaced; left in place if the delete fails. */
+/**
+ * Removes a result this machine just uploaded and another's replaced, with its entry in the index; left in place if
+ * the delete fails.
+ */
 function dropOwn(store: RemoteStore, rel: string, path: string): void {
   try {
     deleteResult(store, rel);
     rmSync(path, { force: true });
+    const id = parseResultFileName(rel.split('/').pop()!)!.id;
+    s3Call({ op: 'delete', bucket: store.bucket, key: addition(store, [], id).key }, store.env, READ_WAIT_MS);
   } catch {
-    // an object no ref names: gc removes it when it expires
+    // an object no ref names: gc removes it when it expires (an entry left names no listed object: never used)
   }
 }

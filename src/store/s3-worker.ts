@@ -14,7 +14,7 @@ import { ListAhead, type ListPage } from './list-ahead.js';
 export type { ListPage };
 
 export interface S3Request {
-  op: 'list' | 'heads' | 'get' | 'getRange' | 'getSmall' | 'put' | 'putSmall' | 'exists' | 'delete' | 'deleteMany';
+  op: 'list' | 'heads' | 'get' | 'getRange' | 'getSmall' | 'getMany' | 'put' | 'putSmall' | 'putSmalls' | 'exists' | 'delete' | 'deleteMany';
   bucket: string;
   key?: string;
   prefix?: string;
@@ -32,8 +32,10 @@ export interface S3Request {
   startAfter?: string;
   /** list: a page whose last key is at or past this one is the last asked for (its token is not followed). */
   until?: string;
-  /** deleteMany: the keys (at most 1,000: one DeleteObjects request). */
+  /** deleteMany: the keys (at most 1,000: one DeleteObjects request); getMany: the objects fetched. */
   keys?: string[];
+  /** putSmalls: the small objects written together (each its own PUT, in parallel). */
+  bodies?: { key: string; body: string }[];
 }
 
 /** What deleteMany did: the keys it could not delete and why, or `refused` (the server has no DeleteObjects). */
@@ -43,6 +45,8 @@ export interface S3Object {
   key: string;
   size: number;
   mtimeMs: number;
+  /** The object's ETag as the server gives it (quotes and all): what tells one object from another of its size. */
+  etag?: string;
 }
 
 /** The answer: `value`, or `error` (one line naming the cause) with `code` for the caller to tell kinds apart. */
@@ -150,7 +154,7 @@ async function listPage(q: ListAsk): Promise<ListPage> {
   const page = await s3().send(command);
   const objects: S3Object[] = [];
   for (const o of page.Contents ?? []) {
-    if (o.Key) objects.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0 });
+    if (o.Key) objects.push({ key: o.Key, size: o.Size ?? 0, mtimeMs: o.LastModified?.getTime() ?? 0, etag: o.ETag });
   }
   const last = objects[objects.length - 1]?.key;
   const past = q.until !== undefined && last !== undefined && last >= q.until;
@@ -256,6 +260,25 @@ async function getRange(bucket: string, key: string, from: number, to: number): 
   return { bytes: body, size: size !== undefined ? Number(size) : from === 0 ? body.length : NaN };
 }
 
+/** Several small objects, 16 requests at a time; null for one that is not there (NoSuchKey). */
+async function getMany(bucket: string, keys: string[]): Promise<(Uint8Array | null)[]> {
+  const out: (Uint8Array | null)[] = new Array(keys.length).fill(null);
+  let next = 0;
+  const lane = async () => {
+    while (next < keys.length) {
+      const i = next++;
+      try {
+        const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: keys[i] }));
+        out[i] = await bytesOf(r.Body);
+      } catch (e) {
+        if ((e as { name?: string }).name !== 'NoSuchKey') throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HEAD_CONCURRENCY, keys.length) }, lane));
+  return out;
+}
+
 async function getSmall(bucket: string, key: string): Promise<string | null> {
   try {
     const r = await s3().send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -274,24 +297,23 @@ const PART_BYTES = 5 * 1024 * 1024;
  * one buffer (lib-storage's Upload, even with one part in flight, peaked 50 MB above the offload on 1 GB). An
  * upload that fails is aborted, so no part remains and no object appears: it appears only when complete.
  */
-async function put(bucket: string, key: string, path: string): Promise<boolean> {
+async function put(bucket: string, key: string, path: string): Promise<string | null> {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const part = Buffer.allocUnsafe(Math.min(PART_BYTES, Math.max(size, 1)));
     if (size <= PART_BYTES) {
       const body = part.subarray(0, readFully(fd, part, 0));
-      await sendWrite(() => s3Write().send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body })));
-      return true;
+      const r = await sendWrite(() => s3Write().send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body })));
+      return r.ETag ?? null;
     }
-    await multipart(bucket, key, fd, size, part);
-    return true;
+    return await multipart(bucket, key, fd, size, part);
   } finally {
     closeSync(fd);
   }
 }
 
-async function multipart(bucket: string, key: string, fd: number, size: number, part: Buffer): Promise<void> {
+async function multipart(bucket: string, key: string, fd: number, size: number, part: Buffer): Promise<string | null> {
   const where = { Bucket: bucket, Key: key };
   const { UploadId } = await sendWrite(() => s3Write().send(new sdk.CreateMultipartUploadCommand(where)));
   try {
@@ -305,7 +327,8 @@ async function multipart(bucket: string, key: string, fd: number, size: number, 
     }
     const done = { ...where, UploadId, MultipartUpload: { Parts: parts } };
     const join = new sdk.CompleteMultipartUploadCommand(done);
-    await sendWrite(() => s3Join().send(join, { requestTimeout: joinWaitMs(size) }));
+    const r = await sendWrite(() => s3Join().send(join, { requestTimeout: joinWaitMs(size) }));
+    return r.ETag ?? null;
   } catch (e) {
     // not waited for: a server that went silent would hold the output as long again; the server down, its parts
     // expire by the bucket's lifecycle, the object never appears
@@ -333,6 +356,13 @@ async function putSmall(bucket: string, key: string, body: string, ifNoneMatch: 
     if (ifNoneMatch && status === 412) return false; // another writer's object is there: theirs wins
     throw e;
   }
+}
+
+/** Small objects written together, each by its own PUT (in parallel): per object, null or the cause of its failure. */
+async function putSmalls(bucket: string, bodies: { key: string; body: string }[]): Promise<(string | null)[]> {
+  const endpoint = process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL || 'of AWS';
+  const done = await Promise.allSettled(bodies.map((b) => putSmall(bucket, b.key, b.body, false)));
+  return done.map((d, i) => (d.status === 'fulfilled' ? null : causeOf(d.reason, endpoint, bucket, bodies[i].key).error));
 }
 
 async function exists(bucket: string, key: string): Promise<boolean> {
@@ -379,10 +409,14 @@ async function serve(q: S3Request): Promise<unknown> {
       return getRange(q.bucket, q.key!, q.from!, q.to!);
     case 'getSmall':
       return getSmall(q.bucket, q.key!);
+    case 'getMany':
+      return getMany(q.bucket, q.keys ?? []);
     case 'put':
       return put(q.bucket, q.key!, q.path!);
     case 'putSmall':
       return putSmall(q.bucket, q.key!, q.body ?? '', q.ifNoneMatch === true);
+    case 'putSmalls':
+      return putSmalls(q.bucket, q.bodies ?? []);
     case 'exists':
       return exists(q.bucket, q.key!);
     case 'delete':

@@ -8,7 +8,7 @@ import { closeSync, lstatSync, openSync, readdirSync, readSync, constants as fsc
 import { join } from 'node:path';
 import { FormatError, HEADER_TYPE, parseHeaderFields, type Header } from '../format/header.js';
 import { isTempFileName, parseDedupeFileName, parseResultFileName } from '../format/naming.js';
-import { readHeaderLine } from '../format/reader.js';
+import { readHeaderLine, type HeaderLine } from '../format/reader.js';
 import { dirProblem } from './dir.js';
 import { SESSIONS_DIR, sessionOfFolder, sessionProblem } from './session.js';
 
@@ -229,6 +229,15 @@ export function readResult(entry: ResultName): ScannedResult | DamagedResult | n
     if (code === 'ENOENT') return null;
     return damaged(entry, `cannot be read (${code ?? (e as Error).message})`);
   }
+  return resultOfLine(entry, got);
+}
+
+/**
+ * A result from its line 1 and the facts of its file, read by readResult or given by a remote store's index (a
+ * listed object whose header line is known without a file: see store/remote.ts readListed).
+ */
+export function resultOfLine(entry: ResultName, got: HeaderLine): ScannedResult | DamagedResult | null {
+  const path = join(entry.dir, entry.name);
   let header: Header;
   let line: Buffer;
   try {

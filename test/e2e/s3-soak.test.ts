@@ -110,9 +110,8 @@ describe('an S3 store of more than one listing page', () => {
     expect(s3.batchDeleted.filter((k) => k.includes('/ids/'))).toEqual([]);
     expect(gc.code, gc.stderr).toBe(0);
     expect(gc.out).toMatch(new RegExp(`^removed ${COUNT.toLocaleString('en-US')} results`));
-    // every result gone; the store's index of headers stays (it lists what is left: nothing is taken from it
-    // for an object that is gone)
-    expect(await s3.keys('many')).toEqual(['many/index/headers.jsonl.gz']);
+    // every result gone, and the store's index of headers with them (no entry of it is true any more)
+    expect(await s3.keys('many')).toEqual([]);
   });
 });
 

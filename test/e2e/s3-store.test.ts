@@ -74,7 +74,7 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     const r = await lro(['offload', '--force'], { input: text, env, shellPrefix: `cd ${cwd};` });
     expect(r.code, r.stderr).toBe(0);
     const id = idOf(r.out);
-    expect((await s3.keys(prefix)).filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect((await s3.keys(prefix)).filter((k) => k.includes('/lro-'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
     expect(existsSync(join(cwd, 's3:'))).toBe(false);
   });
 
@@ -184,16 +184,18 @@ describe('LRO_DIR=s3://bucket/prefix', () => {
     client.destroy();
     const dry = await lro(['gc', '--max-age', '0s', '--dry-run'], { env });
     expect(dry.out).toMatch(/would remove 1 result/);
-    expect(await s3.keys(prefix)).toHaveLength(6); // with the result's dedupe ref, its pointer and the mark (ids/)
+    // with the result's dedupe ref, its pointer, the mark (ids/) and its entry in the index
+    expect(await s3.keys(prefix)).toHaveLength(7);
+    expect(await s3.keys(prefix)).toContain(`${prefix}/index/add-${id}.jsonl`);
     const seen = s3.seen.length;
     const r = await lro(['gc', '--max-age', '0s'], { env: { ...env, XDG_CACHE_HOME: join(root, 'cron-machine') } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.out).toMatch(/removed 1 result/);
-    // the ref and the pointer gone; the store's pointer mark stays
+    // the ref, the pointer and the index (it held only that result) gone; the store's pointer mark stays
     expect(await s3.keys(prefix)).toEqual([`${prefix}/ids/.since`, lookalike, `${prefix}/notes.txt`]);
-    // the result, its pointer and its ref in one DeleteObjects request, not one DELETE each
+    // the result, its pointer and its ref in one DeleteObjects request, not one DELETE each; then the index's
     const deletes = s3.seen.slice(seen).filter((l) => l.startsWith('DELETE') || /^POST .*[?&]delete/.test(l));
-    expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/)]);
+    expect(deletes).toEqual([expect.stringMatching(/^POST \/team\/?\?delete/), expect.stringMatching(/^POST \/team\/?\?delete/)]);
     const json = await lro(['gc', '--json'], { env });
     expect(JSON.parse(json.out).dir).toBe(`s3://team/${prefix}`); // the store, not this machine's cache of it
     const gone = await lro(['read', id], { env: { ...env, XDG_CACHE_HOME: join(root, 'late-reader') } });
@@ -295,9 +297,10 @@ describe('ls of a remote store', () => {
     const rows = cold.out.split('\n').filter((l) => /^[0-9A-Z]{26}\t/.test(l));
     expect(rows.map((l) => l.split('\t')[0])).toEqual(ids.slice(0, rows.length));
     expect(headerGets(seen).length).toBeLessThanOrEqual(Math.max(16, rows.length + 1));
-    // the results' listing only (from lro- on): neither the dedupe refs (gc's) nor the pointers (ids/)
+    // one listing, of the results with the index's objects (from index/ on): neither the dedupe refs (gc's) nor the
+    // pointers (ids/)
     const listed = s3.seen.slice(seen).filter((l) => /[?&]list-type=2/.test(l));
-    expect(listed.map((l) => decodeURIComponent(/[?&]start-after=([^&]*)/.exec(l)![1]))).toEqual([`${prefix}/lro-`]);
+    expect(listed.map((l) => decodeURIComponent(/[?&]start-after=([^&]*)/.exec(l)![1]))).toEqual([`${prefix}/index/`]);
     const all = await lro(['ls', '--max-tokens', '0'], { env });
     expect(all.out.trim().split('\n')).toHaveLength(100);
     expect((await lro(['ls', '--max-tokens', '300'], { env })).out).toBe(cold.out); // warm: the same listing
@@ -305,7 +308,7 @@ describe('ls of a remote store', () => {
 });
 
 describe('the store\'s index of headers', () => {
-  it('lets a machine with an empty cache list the store by one GET, and fetch only the headers it lacks', async () => {
+  it('lets a machine with an empty cache list the store by its GETs, and fetch only the headers it lacks', async () => {
     const { prefix, env } = remote();
     const ids = await fill(prefix, 150);
     const headerGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
@@ -317,7 +320,7 @@ describe('the store\'s index of headers', () => {
     const first = await lro(['ls', '--max-tokens', '0'], { env: firstMachine });
     expect(first.out.trim().split('\n')).toHaveLength(150);
     expect(headerGets(seen)).toHaveLength(150);
-    expect(await s3.keys(prefix)).toContain(`${prefix}/index/headers.jsonl.gz`);
+    expect((await s3.keys(prefix)).filter((k) => k.includes('/index/'))).toEqual([expect.stringMatching(/\/index\/base-[0-9A-Z]{26}\.jsonl\.gz$/)]);
     // another machine: the index, no header
     seen = s3.seen.length;
     for (const args of [['ls', '--max-tokens', '0'], ['ls', '--json', '--max-tokens', '0']]) {
@@ -328,13 +331,25 @@ describe('the store\'s index of headers', () => {
     }
     expect(headerGets(seen)).toEqual([]);
     expect(indexGets(seen)).toHaveLength(2);
-    // results stored since: only theirs are fetched (one page of an ls as a whole one)
+    // results stored since: each offload added its entry, so none is fetched (one page of an ls as a whole one)
     const added = [await offload(`${text}\n1`, env), await offload(`${text}\n2`, env), await offload(`${text}\n3`, env)];
     seen = s3.seen.length;
     const page = await lro(['ls'], { env: machine() });
     expect(page.out).toContain(added[0]);
     expect(page.out).toContain(ids[0]);
-    expect(headerGets(seen).map((l) => /lro-offload-([0-9A-Z]{26})/.exec(l)![1]).sort()).toEqual([...added].sort());
+    expect(headerGets(seen)).toEqual([]);
+    expect(indexGets(seen)).toHaveLength(4); // the base and the three additions
+    // an entry lost (its addition deleted behind lro's back): that header alone is fetched, and added back
+    const client0 = bucketClient();
+    await client0.send(new DeleteObjectCommand({ Bucket: 'team', Key: `${prefix}/index/add-${added[1]}.jsonl` }));
+    client0.destroy();
+    seen = s3.seen.length;
+    const lost = await lro(['ls', '--max-tokens', '0'], { env: machine() });
+    expect(headerGets(seen).map((l) => /lro-offload-([0-9A-Z]{26})/.exec(l)![1])).toEqual([added[1]]);
+    expect(lost.out).toBe((await lro(['ls', '--max-tokens', '0'], { env: firstMachine })).out);
+    seen = s3.seen.length;
+    expect((await lro(['ls', '--max-tokens', '0'], { env: machine() })).out).toBe(lost.out);
+    expect(headerGets(seen)).toEqual([]);
     // an object replaced since the index was written (its size or time differs) is not taken from it
     const client = bucketClient();
     const key = `${prefix}/lro-offload-${ids[5]}.jsonl`;
@@ -347,6 +362,65 @@ describe('the store\'s index of headers', () => {
   }, 120_000);
 });
 
+describe('the index kept current by several machines at once', () => {
+  const headerGets = (prefix: string, from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
+  const indexKeys = async (prefix: string) => (await s3.keys(prefix)).filter((k) => k.includes('/index/'));
+
+  it('offloads on two machines, and one more while another compacts: a third machine, cold, takes every header from it', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 70);
+    const machine = (name: string) => ({ ...env, XDG_CACHE_HOME: join(root, `${prefix}-${name}`) });
+    expect((await lro(['ls', '--max-tokens', '0'], { env: machine('first') })).code).toBe(0); // writes a base
+    const writer = async (name: string, n: number, from = 0) => {
+      const got: string[] = [];
+      for (let i = from; i < from + n; i++) got.push(await offload(`${text}\n${name} ${i}`, machine(name)));
+      return got;
+    };
+    const written = (await Promise.all([writer('writer-a', 16), writer('writer-b', 16)])).flat();
+    expect(await indexKeys(prefix)).toHaveLength(33); // the base and 32 additions: the next reader compacts
+    // a machine compacts (reads the 33 objects, writes their union as a base); held just before that base's write,
+    // while both writers store one more each: their additions come after what it read, and must outlive it
+    const hold = s3.hold(new RegExp(`^PUT /team/${prefix}/index/base-`));
+    const compactor = lro(['ls', '--max-tokens', '0'], { env: machine('compactor') });
+    await hold.arrived;
+    const during = (await Promise.all([writer('writer-a', 1, 16), writer('writer-b', 1, 16)])).flat();
+    hold.release();
+    expect((await compactor).code).toBe(0);
+    const left = await indexKeys(prefix);
+    expect(left.filter((k) => k.includes('/base-'))).toHaveLength(1);
+    expect(left.filter((k) => k.includes('/add-')).sort()).toEqual(during.map((id) => `${prefix}/index/add-${id}.jsonl`).sort());
+    const all = [...ids, ...written, ...during];
+    const seen = s3.seen.length;
+    const cold = await lro(['ls', '--json', '--max-tokens', '0'], { env: machine('third') });
+    expect(cold.code, cold.stderr).toBe(0);
+    expect((JSON.parse(cold.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([...all].sort());
+    expect(headerGets(prefix, seen), 'every header from the index').toEqual([]);
+  }, 300_000);
+
+  it('gc that empties the store removes the index; one that leaves results drops only what it removed', async () => {
+    const { prefix, env } = remote();
+    const ids = await fill(prefix, 70);
+    const machine = (name: string) => ({ ...env, XDG_CACHE_HOME: join(root, `${prefix}-${name}`) });
+    expect((await lro(['ls', '--max-tokens', '0'], { env: machine('a') })).code).toBe(0);
+    const kept = await offload(`${text}\nkept`, env);
+    const added = [await offload(`${text}\n1`, env, ['--session', 'gone']), await offload(`${text}\n2`, env, ['--session', 'gone'])];
+    expect(await indexKeys(prefix)).toHaveLength(4); // a base and three additions
+    // the session's two results go: the index is one base of the 71 others
+    const some = await lro(['gc', '--session', 'gone'], { env: machine('b') });
+    expect(some.code, some.stderr).toBe(0);
+    expect(some.out).toMatch(/^removed 2 results/);
+    expect(await indexKeys(prefix)).toEqual([expect.stringMatching(/\/index\/base-[0-9A-Z]{26}\.jsonl\.gz$/)]);
+    const seen = s3.seen.length;
+    const ls = await lro(['ls', '--json', '--max-tokens', '0'], { env: machine('c') });
+    expect((JSON.parse(ls.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([kept, ...ids].sort());
+    expect(headerGets(prefix, seen)).toEqual([]);
+    const all = await lro(['gc', '--max-age', '0s'], { env: machine('d') });
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.out).toMatch(/^removed 71 results/);
+    expect((await s3.keys(prefix)).filter((k) => !k.includes('/ids/'))).toEqual([]);
+  }, 120_000);
+});
+
 describe('the listing of a remote store', () => {
   it('is one listing of the results and the sessions\' folders, page after page, that stops past sessions/', async () => {
     const { prefix, env } = remote();
@@ -356,13 +430,13 @@ describe('the listing of a remote store', () => {
     const others = ['notes.txt', ...Array.from({ length: 6 }, (_, i) => `zz-other-${i}`)]; // not lro's
     for (const k of others) await client.send(new PutObjectCommand({ Bucket: 'team', Key: `${prefix}/${k}`, Body: 'x' }));
     client.destroy();
-    const span = (await s3.keys(prefix)).filter((k) => k >= `${prefix}/lro-` && k < `${prefix}/sessions0`).length;
+    const span = (await s3.keys(prefix)).filter((k) => k > `${prefix}/index/` && k < `${prefix}/sessions0`).length;
     const { r, listed } = await lsInPages(env);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.out) as { id: string }[]).map((x) => x.id).sort()).toEqual([...ids, inSession].sort());
     const prefixes = listed.map((l) => decodeURIComponent(/[?&]prefix=([^&]*)/.exec(l)?.[1] ?? ''));
     expect(prefixes.filter((p) => p.includes('sessions')), 'no listing of sessions/ of its own').toEqual([]);
-    // the pages of lro- to the end of sessions/, and one past it (with the keys after it) at most: never the rest
+    // the pages of index/ to the end of sessions/, and one past it (with the keys after it) at most: never the rest
     expect(listed.length, listed.join('\n')).toBeGreaterThanOrEqual(Math.ceil(span / 2));
     expect(listed.length, listed.join('\n')).toBeLessThanOrEqual(Math.ceil(span / 2) + 1);
   });
@@ -498,7 +572,8 @@ describe('gc on a server without DeleteObjects', () => {
       s3.fault = 'none';
     }
     expect(await s3.keys(prefix)).toEqual([`${prefix}/ids/.since`]); // the store's pointer mark stays
-    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(6); // 2 results, pointers, refs
+    // 2 results, pointers, refs, and the index's 2 additions
+    expect(s3.seen.slice(seen).filter((l) => l.startsWith('DELETE'))).toHaveLength(8);
   });
 });
 
@@ -640,7 +715,8 @@ describe('dedupe across machines', () => {
     const id = idOf(first.out);
     expect(idOf(again.out)).toBe(id);
     const keys = await s3.keys(prefix);
-    expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => k.includes('/lro-'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => k.includes('/index/'))).toEqual([`${prefix}/index/add-${id}.jsonl`]); // not the loser's
     expect(keys.filter((k) => /\/\.lro-[0-9a-f]{64}\.ref$/.test(k))).toHaveLength(1);
   });
 
@@ -658,7 +734,8 @@ describe('dedupe across machines', () => {
     expect([again.code, again.stderr]).toEqual([0, '']);
     expect(idOf(again.out)).toBe(id);
     const keys = await s3.keys(prefix);
-    expect(keys.filter((k) => k.endsWith('.jsonl'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => k.includes('/lro-'))).toEqual([`${prefix}/lro-offload-${id}.jsonl`]);
+    expect(keys.filter((k) => k.includes('/index/'))).toEqual([`${prefix}/index/add-${id}.jsonl`]); // not the loser's
     const cached = join(root, 'late-machine', 'lro', 's3', 'team', prefix, 'files');
     expect(readdirSync(cached).filter((n) => n.endsWith('.jsonl'))).toEqual([`lro-offload-${id}.jsonl`]);
   });

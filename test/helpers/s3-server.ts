@@ -50,6 +50,11 @@ export interface S3TestServer {
    * take several pages, as 1,000 do on any server. 0: as asked.
    */
   pageSize: number;
+  /**
+   * Holds the next request whose `METHOD path` matches until `release()` (then passes it on): `arrived` resolves once
+   * it is held, so a test can run other machines' requests in between, as a slow writer's would interleave.
+   */
+  hold(match: RegExp): { arrived: Promise<void>; release: () => void };
   close(): Promise<void>;
 }
 
@@ -95,6 +100,7 @@ interface ProxyState {
   batchDeleted: string[];
   served: number;
   pageSize: number;
+  held: { match: RegExp; arrive: () => void; released: Promise<void> } | null;
 }
 
 /** Adds the keys of a DeleteObjects request's body to `keys` as it passes. */
@@ -115,6 +121,12 @@ function withPageSize(url: string, size: number): string {
 function startProxy(target: number, state: ProxyState): Promise<Server> {
   const proxy = createServer(async (req, res) => {
     state.seen.push(`${req.method} ${req.url}`);
+    const held = state.held;
+    if (held && held.match.test(`${req.method} ${req.url}`)) {
+      state.held = null;
+      held.arrive();
+      await held.released; // the request's body waits in its stream
+    }
     if (state.fault === 'hang') return; // never answers
     if (state.fault === 'hang-writes' && (req.method === 'PUT' || req.method === 'POST')) {
       req.resume(); // takes the bytes of a write, and never answers it
@@ -212,7 +224,7 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the SDK's Node 20 notice, not a test's
   const root = tempDir('lro-s3-');
   const { child: s3rver, port } = await startS3rver(join(root, 'data'), bucket);
-  const state: ProxyState = { rewrite: null, fault: 'none', seen: [], batchDeleted: [], served: 0, pageSize: 0 };
+  const state: ProxyState = { rewrite: null, fault: 'none', seen: [], batchDeleted: [], served: 0, pageSize: 0, held: null };
   const proxy = await startProxy(port, state);
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -244,6 +256,14 @@ export async function startS3(bucket = 'team'): Promise<S3TestServer> {
     },
     set pageSize(n: number) {
       state.pageSize = n;
+    },
+    hold(match) {
+      let arrive = () => {};
+      let release = () => {};
+      const arrived = new Promise<void>((ok) => (arrive = ok));
+      const released = new Promise<void>((ok) => (release = ok));
+      state.held = { match, arrive, released };
+      return { arrived, release };
     },
     env: (prefix, cache) => ({
       AWS_ENDPOINT_URL: endpoint,

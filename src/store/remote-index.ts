@@ -1,0 +1,195 @@
+// The store's index of header lines, the objects under `<prefix>/index/`: for each result its path in the store,
+// its object's size and ETag (or time), and its header line without the descriptor's statistics and the block
+// hashes (what ls and gc read). A machine with an empty cache lists a store of 10,000 results by a few GETs of
+// them instead of 10,000 ranged GETs of headers. Several machines write it at once, and none can lock it, so it is
+// never one object rewritten (the last writer would drop what the others added): the index is the union of its
+// objects, and an object is only ever added, or removed by a compaction that has first written their union anew.
+//
+//   index/add-<ULID>.jsonl      what one writer added: an offload its result (the ULID is the result's id), a listing
+//                               the headers it had to fetch because the index lacked them (a new ULID)
+//   index/base-<ULID>.jsonl.gz  a compaction's union of the objects it read (gzip)
+//   index/headers.jsonl.gz      the one index an earlier lro rewrote: read as a base, removed by a compaction
+//
+// Only a cache: an entry is taken for a listed object only when its size and ETag (an older entry: its time) are the
+// listing's, so a stale entry (the object replaced, or removed) is never used, and an object without an entry (the
+// index lost, or an upload whose entry failed) has its header fetched as before. What a compaction leaves out is
+// only what it knows to be gone: an entry whose object is listed but different, one gc removed, or one whose result
+// is neither listed nor newer than an hour before its listing (a result being uploaded while it listed is kept).
+import { rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { decodeTime, ulid } from 'ulid';
+import { parseHeaderFields } from '../format/header.js';
+import { parseResultFileName } from '../format/naming.js';
+import { keyOf, type RemoteStore } from './location.js';
+import { s3Call } from './s3-sync.js';
+import type { DeleteManyAnswer, S3Object } from './s3-worker.js';
+
+export const INDEX_DIR = 'index';
+/** node:zlib, loaded by a listing that reads or writes the index only: every local read imports this module. */
+const zlib = () => createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
+/** A request's wait (a reader's, as elsewhere: the index is a shortcut, and a listing goes on without it). */
+const WAIT_MS = 12_000;
+/** An unlisted result's entry is kept by a compaction while its id is this recent (an upload may be under way). */
+const KEEP_UNLISTED_MS = 3600_000;
+
+export interface IndexEntry {
+  rel: string;
+  size: number;
+  /** The object's ETag; absent in entries of an earlier lro, which match by `mtimeMs`. */
+  etag?: string;
+  mtimeMs?: number;
+  line: string;
+}
+
+/** The index's objects as listed: bases and additions; anything else under index/ is not lro's and never touched. */
+export function isIndexObject(name: string): boolean {
+  return /^(add-[0-9A-Z]{26}\.jsonl|base-[0-9A-Z]{26}\.jsonl\.gz|headers\.jsonl\.gz)$/.test(name);
+}
+
+/** The index's objects in the bucket (one listing of index/). */
+export function listIndex(store: RemoteStore): S3Object[] {
+  const folder = keyOf(store, `${INDEX_DIR}/`);
+  const out: S3Object[] = [];
+  let token: string | undefined;
+  do {
+    const page = s3Call<{ objects: S3Object[]; next?: string }>({ op: 'list', bucket: store.bucket, prefix: folder, token }, store.env, WAIT_MS);
+    for (const o of page.objects) if (isIndexObject(o.key.slice(folder.length))) out.push(o);
+    token = page.next;
+  } while (token);
+  return out;
+}
+
+/**
+ * The entries of the index's objects (GETs, 16 at a time), and the keys of the objects read: an object removed since
+ * it was listed (a compaction folded it into a base this listing did not see) is not read, and its entries are
+ * missed this time only. An entry of a later line wins over one of the same result before it (the same object).
+ */
+export function readIndex(store: RemoteStore, objects: S3Object[]): { entries: Map<string, IndexEntry>; read: string[] } {
+  const entries = new Map<string, IndexEntry>();
+  const read: string[] = [];
+  if (objects.length === 0) return { entries, read };
+  const keys = objects.map((o) => o.key);
+  const bodies = s3Call<(Uint8Array | null)[]>({ op: 'getMany', bucket: store.bucket, keys }, store.env, WAIT_MS);
+  keys.forEach((key, i) => {
+    const body = bodies[i];
+    if (!body) return;
+    read.push(key); // one that cannot be read is no index: a compaction removes it with the others
+    let text: string;
+    try {
+      text = (key.endsWith('.gz') ? zlib().gunzipSync(body) : Buffer.from(body)).toString('utf8');
+    } catch {
+      return;
+    }
+    for (const l of text.split('\n')) {
+      const e = indexEntry(l);
+      if (e) entries.set(e.rel, e);
+    }
+  });
+  return { entries, read };
+}
+
+/** An index line as an entry when it is one (a result's path, its counts, and a header line of that result's id). */
+function indexEntry(l: string): IndexEntry | null {
+  if (!l) return null;
+  try {
+    const e = JSON.parse(l) as IndexEntry;
+    const id = typeof e.rel === 'string' ? parseResultFileName(e.rel.split('/').pop()!)?.id : undefined;
+    if (!id || !Number.isSafeInteger(e.size) || typeof e.line !== 'string') return null;
+    if (typeof e.etag !== 'string' && !Number.isFinite(e.mtimeMs)) return null;
+    return parseHeaderFields(Buffer.from(e.line)).header.id === id ? e : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether an entry is of this listed object: the same size and ETag (or, for an entry without one, time). */
+export function sameObject(e: IndexEntry, o: { size: number; etag?: string; mtimeMs: number }): boolean {
+  if (e.size !== o.size) return false;
+  if (e.etag !== undefined && o.etag !== undefined) return e.etag === o.etag;
+  return e.mtimeMs !== undefined && Math.round(e.mtimeMs) === Math.round(o.mtimeMs);
+}
+
+/** A result's entry from its header line (as stored: line 1, with or without the statistics) and its object. */
+export function entryOf(rel: string, headerLine: Buffer, o: { size: number; etag?: string; mtimeMs?: number }): IndexEntry {
+  const line = parseHeaderFields(headerLine).line.toString('utf8');
+  const e: IndexEntry = { rel, size: o.size, line };
+  if (o.etag) e.etag = o.etag;
+  else if (o.mtimeMs !== undefined) e.mtimeMs = Math.round(o.mtimeMs);
+  return e;
+}
+
+const lines = (entries: Iterable<IndexEntry>) => [...entries].map((e) => `${JSON.stringify(e)}\n`).join('');
+
+/** The PUT of an addition to the index (`id`: its ULID), for a caller that writes it with other small objects. */
+export function addition(store: RemoteStore, entries: IndexEntry[], id = ulid()): { key: string; body: string } {
+  return { key: keyOf(store, `${INDEX_DIR}/add-${id}.jsonl`), body: lines(entries) };
+}
+
+/** Adds entries to the index (one PUT of a new object); best effort: false when the server refused it. */
+export function addToIndex(store: RemoteStore, entries: IndexEntry[]): boolean {
+  if (entries.length === 0) return true;
+  try {
+    const failed = s3Call<(string | null)[]>({ op: 'putSmalls', bucket: store.bucket, bodies: [addition(store, entries)] }, store.env, WAIT_MS);
+    return failed[0] === null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a compaction keeps of the index read: none of a result `gone` says was removed; an entry of a listed object
+ * when it is of that object; of a result not listed, when its id is newer than an hour before the listing
+ * (`listedAt`): its upload may have ended after the listing.
+ */
+export function kept(
+  entries: Iterable<IndexEntry>,
+  listed: Map<string, { size: number; etag?: string; mtimeMs: number }>,
+  gone: (rel: string) => boolean,
+  listedAt: number,
+): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  for (const e of entries) {
+    if (gone(e.rel)) continue;
+    const o = listed.get(e.rel);
+    if (o) {
+      if (sameObject(e, o)) out.push(e);
+      continue;
+    }
+    const id = parseResultFileName(e.rel.split('/').pop()!)!.id;
+    if (decodeTime(id) >= listedAt - KEEP_UNLISTED_MS) out.push(e);
+  }
+  return out;
+}
+
+/**
+ * Replaces the index objects `read` (and only those: another writer's added since stay) by one base of `entries`:
+ * the base is written first, then they are deleted, so an entry is in some object at every moment. With no entries
+ * no base is written: a store gc emptied has no index left. Best effort: a failed write deletes nothing.
+ */
+export function compactIndex(store: RemoteStore, entries: IndexEntry[], read: string[], tmp: string): void {
+  if (entries.length > 0) {
+    try {
+      writeFileSync(tmp, zlib().gzipSync(lines(entries)), { mode: 0o600 });
+      s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, `${INDEX_DIR}/base-${ulid()}.jsonl.gz`), path: tmp }, store.env, WAIT_MS);
+    } catch {
+      return; // the index stays as it was
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+  deleteKeys(store, read);
+}
+
+/** Deletes keys, 1,000 a request (one at a time on a server without DeleteObjects); one that fails stays. */
+function deleteKeys(store: RemoteStore, keys: string[]): void {
+  for (let i = 0; i < keys.length; i += 1000) {
+    const batch = keys.slice(i, i + 1000);
+    try {
+      const answer = s3Call<DeleteManyAnswer>({ op: 'deleteMany', bucket: store.bucket, keys: batch }, store.env, WAIT_MS);
+      if (!('refused' in answer)) continue;
+      for (const key of batch) s3Call({ op: 'delete', bucket: store.bucket, key }, store.env, WAIT_MS);
+    } catch {
+      return; // left for the next compaction: they are read as the index still
+    }
+  }
+}

@@ -6,11 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CommandDef } from './command.js';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { installation, installedIn, settingsPath, sharedProjectSettingsPath } from '../harness/claude-code.js';
+import { onPath } from '../harness/portable.js';
 import { strictJsonProblem } from '../harness/json-edit.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
 import { codexHome, findLroHook, TRUST_STEP, trustOf } from '../harness/codex.js';
@@ -27,21 +28,6 @@ export const TESTED_CLAUDE_CODE = '2.1.328';
 export const TESTED_CODEX = '0.169.0';
 
 export type { Check };
-
-/** The first executable named `name` on PATH. */
-function which(name: string, path: string | undefined): string | null {
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
 
 /** Runs the prefix on `command` as Claude Code 2.1.328 does (one argument: eval, then its cwd tracking). */
 function runPrefix(prefix: string, command: string, env: NodeJS.ProcessEnv, scratch: string): { status: number | null; out: string } {
@@ -68,7 +54,7 @@ export function claudeCodeChecks(env: NodeJS.ProcessEnv): Check[] {
 
 /** The harness: Claude Code on PATH, and its version against the one lro is tested with. */
 function harnessCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
-  const claude = which('claude', env.PATH);
+  const claude = onPath('claude', env);
   if (!claude) {
     checks.push({ name: 'harness', ok: true, warning: true, detail: 'claude is not on PATH: cannot tell its version', fix: 'npm install -g @anthropic-ai/claude-code' });
   } else {
@@ -156,7 +142,7 @@ function installChecks(prefix: string | undefined, hook: string | undefined, che
 
 /** The prefix at work, as Claude Code runs it: a small output byte for byte, a large failing one offloaded. */
 function prefixRunChecks(prefix: string, env: NodeJS.ProcessEnv, checks: Check[]): void {
-  const node = env.LRO_NODE || which('node', env.PATH);
+  const node = env.LRO_NODE || onPath('node', env);
   if (!node) {
     checks.push({ name: 'node', ok: false, detail: 'node is not on PATH: the prefix cannot offload (output passes through whole)', fix: 'put node on PATH, or set LRO_NODE to its absolute path' });
   }
@@ -182,7 +168,7 @@ function prefixRunChecks(prefix: string, env: NodeJS.ProcessEnv, checks: Check[]
 
 /** The model's next call: `lro grep ID …` in Claude Code's Bash needs lro on PATH. */
 function pathCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
-  const lro = which('lro', env.PATH);
+  const lro = onPath('lro', env);
   checks.push(
     lro
       ? { name: 'lro on PATH', ok: true, detail: lro }
@@ -193,7 +179,7 @@ function pathCheck(env: NodeJS.ProcessEnv, checks: Check[]): void {
 /** Every check of a Codex installation, in the order they are printed. */
 export function codexChecks(env: NodeJS.ProcessEnv): Check[] {
   const checks: Check[] = [];
-  const codex = which('codex', env.PATH);
+  const codex = onPath('codex', env);
   if (!codex) {
     const detail = 'codex is not on PATH: cannot tell its version';
     checks.push({ name: 'harness', ok: true, warning: true, detail, fix: 'npm install -g @openai/codex' });
@@ -311,7 +297,7 @@ export const HARNESS_DOCTORS: HarnessDoctor[] = [
     name: 'claude-code',
     label: 'Claude Code',
     found: (env) =>
-      (which('claude', env.PATH) ? 'claude on PATH' : null) ??
+      (onPath('claude', env) ? 'claude on PATH' : null) ??
       (env.CLAUDE_CONFIG_DIR && existsSync(env.CLAUDE_CONFIG_DIR) ? env.CLAUDE_CONFIG_DIR : null) ??
       homeFolder(env, '.claude') ??
       (existsSync(join('.claude', 'settings.local.json')) ? '.claude/settings.local.json' : null) ??
@@ -322,7 +308,7 @@ export const HARNESS_DOCTORS: HarnessDoctor[] = [
     name: 'codex',
     label: 'Codex',
     found: (env) =>
-      (which('codex', env.PATH) ? 'codex on PATH' : null) ??
+      (onPath('codex', env) ? 'codex on PATH' : null) ??
       (env.CODEX_HOME && existsSync(env.CODEX_HOME) ? env.CODEX_HOME : null) ??
       homeFolder(env, '.codex'),
     checks: codexChecks,
@@ -331,7 +317,7 @@ export const HARNESS_DOCTORS: HarnessDoctor[] = [
     name: 'gemini',
     label: 'Gemini CLI',
     found: (env) =>
-      (which('gemini', env.PATH) ? 'gemini on PATH' : null) ??
+      (onPath('gemini', env) ? 'gemini on PATH' : null) ??
       (env.GEMINI_CLI_HOME && existsSync(join(env.GEMINI_CLI_HOME, '.gemini')) ? env.GEMINI_CLI_HOME : null) ??
       homeFolder(env, '.gemini'),
     checks: geminiChecks,

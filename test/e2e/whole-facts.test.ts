@@ -6,20 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { lro, storeForFile } from '../helpers/cli.js';
 
 const DIR = resolve(__dirname, '../../fixtures/whole');
 /** What the kind detectors see of the input's start (describe/text-stats.ts KIND_SAMPLE_BYTES). */
 const SAMPLE_BYTES = 256 << 10;
 
-let root: string;
-let env: Record<string, string>;
-beforeAll(() => {
-  root = tempDir();
-  env = { LRO_DIR: join(root, 'store') };
-});
-afterAll(() => cleanup(root));
+const store = storeForFile();
 
 type Facts = Record<string, any>;
 
@@ -32,11 +26,11 @@ function fixture(name: string): { text: string; lines: string[] } {
 
 /** The bounded descriptor and the full one (lro info --full) of an input. */
 async function descriptors(text: string): Promise<{ d: Facts; full: Facts; prose: string }> {
-  const r = await lro(['offload', '--force'], { input: text, env });
+  const r = await lro(['offload', '--force'], { input: text, env: store.env });
   expect(r.code, r.stderr).toBe(0);
   const d = JSON.parse(r.out);
-  const full = JSON.parse((await lro(['info', d.id, '--full', '--max-tokens', '1000000'], { env })).out);
-  const prose = (await lro(['info', d.id, '--descriptor', 'text'], { env })).out;
+  const full = JSON.parse((await lro(['info', d.id, '--full', '--max-tokens', '1000000'], { env: store.env })).out);
+  const prose = (await lro(['info', d.id, '--descriptor', 'text'], { env: store.env })).out;
   return { d, full, prose };
 }
 

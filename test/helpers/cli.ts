@@ -1,5 +1,6 @@
 // Runs the built `lro` binary as a user would: a child process with its own store, stdin, env and exit code.
 import { spawn } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -88,4 +89,18 @@ export function cleanup(dir: string): void {
 /** A store for one test file: env with LRO_DIR set. */
 export function storeEnv(root: string): { LRO_DIR: string } {
   return { LRO_DIR: join(root, 'store') };
+}
+
+/**
+ * A store of a test file's own, made before its tests and removed after them: `files.root` is its folder,
+ * `files.env` sets LRO_DIR to the store in it.
+ */
+export function storeForFile(): { root: string; env: { LRO_DIR: string } } {
+  const files = { root: '', env: { LRO_DIR: '' } };
+  beforeAll(() => {
+    files.root = tempDir();
+    files.env = storeEnv(files.root);
+  });
+  afterAll(() => cleanup(files.root));
+  return files;
 }

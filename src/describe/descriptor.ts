@@ -387,7 +387,7 @@ export function kindNext(k: KindFacts, id: string): string[] {
 }
 
 /** Guidance for an output whose kind is known: what it is, its errors if it has any, the kind's next commands. */
-function kindGuidance(h: Header, k: KindFacts, size: string): string {
+function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): string {
   const id = h.id;
   const f = k.facts ?? {};
   const map = f.map ? `: ${formatCount(Number(f.entries))} entries at ${String(f.map)}` : '';
@@ -404,8 +404,21 @@ function kindGuidance(h: Header, k: KindFacts, size: string): string {
   } else if (k.errors === 'own') {
     const at = first ? ` (first: line ${first.line})` : '';
     errors = n ? ` ${formatCount(n)} ${n === 1 ? 'line is an error' : 'lines are errors'}${at}.` : ' No error.';
-  } else if (k.errors === 'none') errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
-  const next = [...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i);
+  }
+  const lead: string[] = [];
+  if (k.errors === 'none') {
+    // the kind's lines are data; a program's message of failure among them is not (dpkg -l, then apt's `E: …`)
+    const stray = t?.diagnosticCount ?? 0;
+    const at = t?.diagnostics?.[0]?.line;
+    if (stray && at) {
+      const last = t!.diagnostics!.at(-1)!.line;
+      const what = stray === 1 ? 'line is' : 'lines are';
+      const message = stray === 1 ? 'a failure message' : 'failure messages';
+      errors = ` ${formatCount(stray)} ${what} not ${k.kind} data but ${message} (line ${at}${last > at ? ` to ${last}` : ''}).`;
+      lead.push(`lro read ${id} --records ${Math.max(1, at - 3)}:${at + 10}`);
+    } else errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
+  }
+  const next = [...lead, ...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i);
   const rec = h.content_type === 'text' ? ' Record N is line N.' : '';
   return `${what} stored as ${id}; nothing printed.${errors} Next: ${quoted(next.slice(0, 3))}.${rec}`;
 }
@@ -418,12 +431,12 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
     const what = stats.format ? ` (${stats.format})` : '';
     return `${formatBytes(h.bytes)} of binary data${what} stored as ${id}; nothing printed. Restore: \`lro cat ${id} > file.bin\`. Identify: \`lro cat ${id} | file -\`.`;
   }
-  if (stats.kind === 'text' && stats.text.kind) return kindGuidance(h, stats.text.kind, size);
+  if (stats.kind === 'text' && stats.text.kind) return kindGuidance(h, stats.text.kind, size, stats.text);
   if (stats.kind === 'text') {
     const t = stats.text;
     const first = t.errors[0];
     const errors = first
-      ? ` ${t.errorCount === 1 ? '1 line looks' : `${formatCount(t.errorCount)} lines look`} like errors (line ${first.line}${t.errorCount > 1 ? ` to ${t.errors.at(-1)!.line}` : ''}).`
+      ? ` ${t.errorCount === 1 ? '1 line looks like an error' : `${formatCount(t.errorCount)} lines look like errors`} (line ${first.line}${t.errorCount > 1 ? ` to ${t.errors.at(-1)!.line}` : ''}).`
       : ' No line looks like an error.';
     // grep for the words that made lines look like errors here, so it finds exactly those lines
     const words = t.errorWords.map(([w]) => w).join('|');

@@ -23,7 +23,8 @@ export function wordErrors(k: KindFacts | undefined): boolean {
 export function kindErrors(t: TextStats): { count: number; lines: PreviewLine[] } | null {
   const k = t.kind;
   if (!k || k.errors === 'words') return { count: t.errorCount, lines: t.errors };
-  if (k.errors === 'none') return null;
+  // a kind whose lines are data: the lines that are not, a program's messages of failure among them
+  if (k.errors === 'none') return t.diagnosticCount ? { count: t.diagnosticCount, lines: t.diagnostics ?? [] } : null;
   const own = k.errorLines ?? [];
   const shown = own.length > 20 ? [...own.slice(0, 10), ...own.slice(-10)] : own;
   const cut = (t: string) => (t.length > 200 ? `${t.slice(0, 200)}…` : t);

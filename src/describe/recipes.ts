@@ -104,5 +104,8 @@ function lastKey(path: string): string {
  * `lro count ID --by level` recounts them, so there is no jq recipe for that.
  */
 export function textRecipes(_stats: TextStats): Recipe[] {
-  return [{ description: 'Lines that look like errors', flags: ['-r'], filter: `select(test(${JSON.stringify(ERROR_PATTERN)}; "i"))` }];
+  // the error words anywhere: more lines than the descriptor counts as errors (failureWord leaves out a word in a
+  // name, a topic, a count of none), and the description says so, so the two numbers never seem to disagree
+  const description = 'Lines holding an error word (a wider net than the error lines counted: names and topics too)';
+  return [{ description, flags: ['-r'], filter: `select(test(${JSON.stringify(ERROR_PATTERN)}; "i"))` }];
 }

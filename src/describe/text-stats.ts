@@ -20,6 +20,13 @@ export interface TextStats {
   errorCount: number;
   /** The error words found (lower case) and on how many lines each was the first, most frequent first. */
   errorWords: [string, number][];
+  /**
+   * The error lines that begin as a program's message of failure (`E: …`, `error: …`, `dpkg: error …`, `ERROR …`,
+   * `Traceback …`, `TypeError: …`): in a kind whose lines are data (a table, a listing, YAML), these are the lines
+   * that are not, so they are errors all the same. Absent in a result stored before they were counted.
+   */
+  diagnostics?: PreviewLine[];
+  diagnosticCount?: number;
   /** Lines per log level, counted over the first LEVEL_SCAN_LINES lines. */
   levels: Record<string, number>;
   /** The lines whose levels were counted, when not all of them (absent: all). */
@@ -46,6 +53,31 @@ export const LEVEL_RE = new RegExp(`\\b(${LEVEL_WORDS})\\b|\\[(${LEVEL_BRACKETED
 const HEAD_LINES = 10;
 const TAIL_LINES = 10;
 const ERROR_KEEP = 10; // first N and last N
+/**
+ * An error line that begins as a program's message of failure, from column 0: apt's `E:`, a level (`ERROR`,
+ * `[FATAL]`), git's and rustc's `error:`/`fatal:`, a program or a source position naming itself first (`dpkg: error
+ * processing`, `cat: FILE: Permission denied`, `a.c:3:5: error:`: a lower-case name, or any name with a line number,
+ * so that a field such as `Description: Error …` is not one), `npm ERR!`, pytest's `E   `, Python's traceback,
+ * Rust's panic, a failure type (`TypeError: …`, `java.lang.IllegalStateException`), the shell's `Segmentation fault`.
+ * A lower-case `error:` takes a message of two words or more (a YAML key `error: null` is data). The line is an error
+ * line already (failureWord): this says only that it is a message, not a row of data, which begins otherwise: a
+ * table's first cell, a path, a permission string, a field's capitalised name, a diff's `+`, an indented line.
+ */
+export const DIAGNOSTIC_RE = new RegExp(
+  `^(?:${[
+    String.raw`E: |E {3,}\S`,
+    String.raw`\[?(?:ERROR|FATAL|CRITICAL|PANIC|FAILED|FAIL)\]?(?:[: !]|$)`,
+    String.raw`(?:Error|Fatal|Panic)(?:\[[^\]]*\])?:? `,
+    String.raw`(?:error|fatal|panic)(?:\[[^\]]*\])?: \S+\s+\S`,
+    // a program naming itself: dpkg: error …, cat: /etc/shadow: Permission denied, curl: (7) …, make: *** …
+    String.raw`[a-z_./@][\w./@+-]*: (?:(?:error|fatal|ERROR)(?::|\s+\S)|\*\*\* |\(\d+\) |.*: )`,
+    String.raw`[\w./@][\w./@+-]*:\d+(?::\d+)?: (?:error|fatal|Error|Fatal|ERROR|[\w.$]*(?:Error|Exception))\b`,
+    String.raw`npm ERR!|Traceback \(most recent call last\)|thread '[^']*'(?: \(\d+\))? panicked at `,
+    String.raw`[A-Za-z_$][\w.$]*(?:Error|Exception)(?:: |$)|Segmentation fault|Aborted\b`,
+  ]
+    .map((a) => `(?:${a})`)
+    .join('|')})`,
+);
 const LINE_KEEP_BYTES = 2048; // bytes of a line kept for display
 /** Lines whose log level is counted (a count, not bytes, so that how the input was cut never changes it). */
 const LEVEL_SCAN_LINES = 500_000;
@@ -111,6 +143,9 @@ export class TextAnalyzer {
   private readonly firstErrors: RawLine[] = [];
   private lastErrors: RawLine[] = [];
   private errorCount = 0;
+  private readonly firstDiagnostics: RawLine[] = [];
+  private lastDiagnostics: RawLine[] = [];
+  private diagnosticCount = 0;
   private readonly errorWords = new Map<string, number>();
   private lastErrorLine = 0;
   private readonly levels: Record<string, number> = {};
@@ -173,6 +208,7 @@ export class TextAnalyzer {
     this.flushTail();
     this.tail = this.tail.map(copyLine);
     this.lastErrors = this.lastErrors.slice(-ERROR_KEEP).map(copyLine);
+    this.lastDiagnostics = this.lastDiagnostics.slice(-ERROR_KEEP).map(copyLine);
   }
 
   end(): TextStats {
@@ -186,6 +222,8 @@ export class TextAnalyzer {
     this.carry = null;
     const lastFirst = this.firstErrors.at(-1)?.line ?? 0;
     const errors = [...this.firstErrors, ...this.lastErrors.slice(-ERROR_KEEP).filter((e) => e.line > lastFirst)];
+    const lastFirstDiagnostic = this.firstDiagnostics.at(-1)?.line ?? 0;
+    const diagnostics = [...this.firstDiagnostics, ...this.lastDiagnostics.slice(-ERROR_KEEP).filter((e) => e.line > lastFirstDiagnostic)];
     const m = this.mask;
     const inKey = (n: number) => this.keyBlocks.some(([a, b]) => n >= a && n <= b);
     const show = (l: RawLine): PreviewLine => ({
@@ -199,6 +237,8 @@ export class TextAnalyzer {
       errors: errors.map(show),
       errorCount: this.errorCount,
       errorWords: [...this.errorWords].sort((a, b) => b[1] - a[1]),
+      diagnostics: diagnostics.map(show),
+      diagnosticCount: this.diagnosticCount,
       levels: this.levels,
       ...(this.lineNo > LEVEL_SCAN_LINES ? { levelLines: LEVEL_SCAN_LINES } : {}),
       levelForms: this.levelForms,
@@ -432,6 +472,14 @@ export class TextAnalyzer {
     else {
       this.lastErrors.push(p);
       if (this.lastErrors.length > ERROR_KEEP * 4) this.lastErrors = this.lastErrors.slice(-ERROR_KEEP);
+    }
+    const start = Buffer.from(line.buffer, line.byteOffset, Math.min(line.length, 200)).toString('latin1');
+    if (!DIAGNOSTIC_RE.test(start)) return;
+    this.diagnosticCount++;
+    if (this.firstDiagnostics.length < ERROR_KEEP) this.firstDiagnostics.push(copyLine(p));
+    else {
+      this.lastDiagnostics.push(p);
+      if (this.lastDiagnostics.length > ERROR_KEEP * 4) this.lastDiagnostics = this.lastDiagnostics.slice(-ERROR_KEEP);
     }
   }
 

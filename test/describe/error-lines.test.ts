@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ErrorLines, failureWord } from '../../src/describe/error-lines.js';
-import { ERROR_PATTERN, TextAnalyzer } from '../../src/describe/text-stats.js';
+import { DIAGNOSTIC_RE, ERROR_PATTERN, TextAnalyzer } from '../../src/describe/text-stats.js';
 import { WORD_LINES } from '../../src/search/scan.js';
 
 type Hit = { start: number; end: number; before: number; word: string };
@@ -94,6 +94,56 @@ describe('error lines that are errors (fixtures/error-lines, real outputs)', () 
     expect(wanted.length).toBeGreaterThan(0);
     expect(wanted.filter((l) => !found.includes(l))).toEqual([]);
     expect(found.filter((l) => !must.test(l) && !may?.test(l))).toEqual([]);
+  });
+
+  it.each(Object.keys(FAILURES))('%s failed: a line of it is a failure message, not a row of data (DIAGNOSTIC_RE)', (file) => {
+    const lines = fixtureLines(join(ERROR_CORPUS, 'fail', file));
+    const t = new TextAnalyzer();
+    t.push(Buffer.from(`${lines.join('\n')}\n`, 'latin1'));
+    const s = t.end();
+    expect(s.diagnosticCount).toBeGreaterThan(0);
+    expect(s.diagnosticCount).toBeLessThanOrEqual(s.errorCount);
+  });
+
+  it('a failure message begins as one; a row of data holding an error word does not', () => {
+    const messages = [
+      'E: Unable to locate package nosuch',
+      'ERROR: build failed',
+      '[FATAL] out of memory',
+      'fatal: not a git repository (or any of the parent directories): .git',
+      'error: pathspec \'x\' did not match any file(s) known to git',
+      'error[E0425]: cannot find value `y` in this scope',
+      'dpkg: error processing package foo (--configure):',
+      'cat: /etc/shadow: Permission denied',
+      'curl: (7) Failed to connect to 127.0.0.1 port 9',
+      'make: *** [Makefile:2: all] Error 1',
+      'src/a.c:3:10: error: y undeclared',
+      'test_fail.py:7: ZeroDivisionError',
+      'npm ERR! code ELIFECYCLE',
+      'Traceback (most recent call last):',
+      "thread 'main' panicked at src/main.rs:3:21:",
+      'TypeError: Cannot read properties of null',
+      'java.lang.IllegalStateException: closed',
+      'E       AssertionError: assert 1 == 2',
+      'FAILED tests/test_a.py::test_b - AssertionError',
+      'Segmentation fault (core dumped)',
+    ];
+    const rows = [
+      'Description: Error constructor for validation frameworks',
+      '+broken.c:3:10: error: y undeclared',
+      ' error: the message a test expects',
+      'error: null',
+      'status: error',
+      'ii  liberror-perl  0.17029-2  all  Perl module for error/exception handling',
+      '-rw-r----- 1 root adm 1024 Jan  1 00:00 error.log',
+      '/usr/include/error.h',
+      'root  42  0.0  0.1 java -XX:+HeapDumpOnOutOfMemoryError -jar app.jar',
+      '    Fix error handling in the parser',
+      'id,status,message\n',
+      '17,failed,timeout',
+    ];
+    expect(messages.filter((l) => !DIAGNOSTIC_RE.test(l))).toEqual([]);
+    expect(rows.filter((l) => DIAGNOSTIC_RE.test(l))).toEqual([]);
   });
 
   it('a word in a name, a topic, a count of none or a value is not a failure; a failure said in words is', () => {

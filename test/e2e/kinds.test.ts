@@ -234,6 +234,45 @@ describe('kinds of text', () => {
     expect((await offload(gunzipSync(readFileSync(join(ok, 'openssl-x509-text.txt.gz'))))).summary.kind).toBe('text');
   });
 
+  it('a kind whose lines are data still tells the failure messages among them (dpkg -l, then apt\'s E: line)', async () => {
+    const failures = [
+      'E: Sub-process /usr/bin/dpkg returned an error code (1)',
+      'fatal: not a git repository (or any of the parent directories): .git',
+      'cat: /etc/shadow: Permission denied',
+      'make: *** [Makefile:2: all] Error 1',
+    ];
+    const cases: [string, string][] = [
+      ['error-lines/ok/dpkg-l.txt', 'table'],
+      ['outputs/ps-aux.txt', 'table'],
+      ['outputs/ls-laR-share-doc.txt', 'listing'],
+      ['outputs/find-usr-include.txt', 'paths'],
+      ['outputs/du-a.tsv', 'tsv'],
+      ['outputs/orders.csv', 'csv'],
+      ['outputs/git-log-stat.txt', 'git-log'],
+      ['outputs/git-diff.patch', 'diff'],
+      ['error-lines/ok/kubectl-manifests.yaml', 'yaml'],
+      ['error-lines/ok/dpkg-s-packages.txt', 'deb822'],
+      ['outputs/shop-dump.sql', 'sql-dump'],
+    ];
+    for (const [file, kind] of cases) {
+      const data = readFileSync(join(__dirname, '../../fixtures', file), 'utf8');
+      const clean = await offload(data);
+      expect(clean.summary.kind, file).toBe(kind);
+      noErrors(clean);
+      expect(clean.guidance).toContain(`No error lines: "error" in ${kind} output is data`);
+      const d = await offload(`${data}${failures.join('\n')}\n`);
+      const first = clean.summary.count + 1;
+      expect(d.summary.kind, file).toBe(kind);
+      expect(d.summary.error_lines, file).toBe(failures.length);
+      // (the preview shows as many as its budget holds, from the first)
+      const shown = d.preview.errors.map((l: string) => l.replace(/^\d+: /, ''));
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown).toEqual(failures.slice(0, shown.length));
+      expect(d.guidance).toContain(`4 lines are not ${kind} data but failure messages (line ${first} to ${first + 3}).`);
+      expect(d.guidance).toContain(`\`lro read ${d.id} --records ${first - 3}:${first + 10}\``);
+    }
+  });
+
   it('lro diff of two ps listings: a new process whose command line names exceptions is no new error line', async () => {
     const ps = readFileSync(join(__dirname, '../../fixtures/error-lines/ok/ps-ef.txt'), 'utf8');
     const before = await offload(ps.split('\n').filter((l) => !l.includes('HeapDump')).join('\n'));

@@ -399,7 +399,7 @@ function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): str
   const first = k.errorLines?.[0];
   let errors = '';
   if (k.kind === 'test-run') {
-    const named = n ? ' (kind_facts.failing names them)' : '';
+    const named = n ? ` (kind_facts.failing names them${f.failure_lines ? ', failure_lines gives the lines of each' : ''})` : '';
     errors = ` ${formatCount(Number(f.failed ?? n))} of ${formatCount(Number(f.tests))} tests failed${named}.`;
   } else if (k.errors === 'own') {
     const at = first ? ` (first: line ${first.line})` : '';

@@ -158,9 +158,30 @@ describe('kinds of text', () => {
     // test_error_handling_N passed: its name is no error line
     expect(p.summary.error_lines).toBe(4);
     expect(p.preview.errors.every((l: string) => l.includes('FAILED'))).toBe(true);
+    // the failures themselves are one read away: pytest's FAILURES block, each test's section by its name
+    expect(f.failures_section).toBe('70:102');
+    expect(f.failure_lines['test_sample.py::test_parse_case_22']).toBe('79:86');
+    expect(fixture('pytest-v.txt').toString().split('\n')[78]).toMatch(/^_+ test_parse_case_22 _+$/);
+    expect(p.guidance).toContain(`Next: \`lro read ${p.id} --records 70:102\``);
     const g = await offload(fixture('go-test-v.txt'));
     expect(g.summary.kind).toBe('test-run');
     expect(g.summary.kind_facts.failed).toBe(lines('go-test-v.txt').filter((l) => /^\s*--- FAIL: /.test(l)).length);
+    // go test: a failing test's lines run from its last === RUN / === CONT to its --- FAIL, its message among them
+    const [from, to] = g.summary.kind_facts.failure_lines.TestFailedWithStderr.split(':').map(Number);
+    const section = fixture('go-test-v.txt').toString().split('\n').slice(from - 1, to);
+    expect(section[0]).toBe('=== RUN   TestFailedWithStderr');
+    expect(section.at(-1)).toMatch(/^--- FAIL: TestFailedWithStderr /);
+    expect(section.join('\n')).toContain('also failed');
+    const r = await lro(['read', g.id, '--records', g.summary.kind_facts.failure_lines.TestFailedWithStderr], { env });
+    expect(r.out).toContain('fails_test.go:43: also failed');
+    // cargo test: the failures: block, each test's ---- name stdout ---- section (its panic message in it)
+    const c = await offload(fixture('cargo-test.txt'));
+    expect(c.summary.kind_facts).toMatchObject({ runner: 'cargo test', passed: 4, failed: 2, skipped: 1, failures_section: '14:67' });
+    expect(c.summary.kind_facts.failure_lines).toEqual({ 'tests::off_by_one': '16:40', 'tests::parses_negative': '41:67' });
+    const raw = fixture('cargo-test.txt').toString().split('\n');
+    expect(raw[40]).toBe('---- tests::parses_negative stdout ----');
+    expect(raw.slice(15, 40).join('\n')).toContain('the sum is off by one');
+    expect(c.guidance).toContain(`Next: \`lro read ${c.id} --records 14:67\``);
   });
 
   it('tsc, gcc and cargo errors: diagnostics by file and code; their error lines are errors', async () => {

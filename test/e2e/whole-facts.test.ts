@@ -240,6 +240,22 @@ describe('the facts of a descriptor are of the whole output', () => {
     });
     expect(ds.d.summary.error_lines).toBe(failing.length);
     expect(ds.d.guidance).toContain(`${failing.length} of ${results.length.toLocaleString('en-US')} tests failed`);
+    // each failing test's own section (its heading under FAILURES to the line before the next), found by the test
+    const block = lines.findIndex((l) => /^=+ FAILURES =+$/.test(l)) + 1;
+    const blockEnd = lines.findIndex((l, i) => i >= block && /^=+ .+ =+$/.test(l));
+    const headings = lines.map((l, i) => [i + 1, /^_{3,} (.+?) _{3,}$/.exec(l)?.[1]] as const).filter(([n, h]) => h && n > block);
+    const sections = Object.fromEntries(
+      failing.slice(0, 20).map((name) => {
+        const k = headings.findIndex(([, h]) => h === name.split('::')[1]);
+        const to = k + 1 < headings.length ? headings[k + 1][0] - 1 : blockEnd;
+        return [name, `${headings[k][0]}:${to}`];
+      }),
+    );
+    expect(block).toBeGreaterThan(0);
+    expect(ds.d.summary.kind_facts.failures_section).toBe(`${block}:${blockEnd}`);
+    expect(ds.d.summary.kind_facts.failure_lines).toEqual(sections);
+    // the first next command reads the failures, not the progress lines
+    expect(ds.d.guidance).toContain(`Next: \`lro read ${ds.d.id} --records ${block}:${block + 60}\``);
   });
 
   it('gcc: errors and warnings by file and by code', async () => {

@@ -1,6 +1,9 @@
 // The text of a test run: pytest -v (path::test PASSED), go test -v (--- FAIL: TestX), cargo test (test x ... ok).
 // Passed, failed and skipped counts over the whole run, and the failing tests by name with their line, up front:
-// those lines are the errors, and only those.
+// those lines are the errors, and only those. Each failing test's own section (its traceback, assertion and
+// output) is found by its lines too, so the next command reads it, not the progress lines: pytest's FAILURES (and
+// ERRORS) block, a `____ test_name ____` heading per test; cargo's `failures:` block, `---- name stdout ----` per
+// test; go test's lines from the test's last `=== RUN`/`=== CONT` to its `--- FAIL:`.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { shellQuote } from '../shell.js';
 import { CARGO_TEST, GO_TEST, OUTCOME, PYTEST, type ResultLine } from './test-lines.js';
@@ -14,6 +17,37 @@ const NAMED = 20;
  * many, a test told twice counts twice (memory stays bounded).
  */
 const SEEN_MAX = 200_000;
+/** Sections remembered by their heading (a failing test's is looked up at the end). */
+const SECTIONS_MAX = 2_000;
+/** Lines of the failures block the first next command reads at most. */
+const READ_LINES = 60;
+
+/** A runner's sections of failures: the block that holds them, each test's heading, where a block ends. */
+interface SectionRule {
+  block: RegExp;
+  heading: RegExp;
+  /** A line that ends the block (and its last section). */
+  end: RegExp;
+  /** The heading's name for a failing test's name (pytest's `a.py::TestC::test_d` is headed `TestC.test_d`). */
+  headed: (name: string) => string;
+}
+
+const SECTION_RULES: Record<string, SectionRule> = {
+  pytest: {
+    block: /^=+ (?:FAILURES|ERRORS) =+$/,
+    heading: /^_{3,} (?:ERROR at \w+ of )?(.+?) _{3,}$/,
+    end: /^=+ .+ =+$/,
+    headed: (name) => name.split('::').slice(1).join('.'),
+  },
+  'cargo test': {
+    block: /^failures:$/,
+    heading: /^---- (\S+) stdout ----$/,
+    end: /^(?:failures:|test result: .*)$/,
+    headed: (name) => name,
+  },
+};
+const GO_START = /^\s*=== (?:RUN|CONT)\s+(\S+)/;
+const GO_FAIL = /^\s*--- FAIL: (\S+)/;
 
 class TestRunCounter implements KindCounter {
   private readonly counts: Record<string, number> = { passed: 0, failed: 0, skipped: 0 };
@@ -21,10 +55,52 @@ class TestRunCounter implements KindCounter {
   private failed = 0;
   private readonly failing: { line: number; text: string; name: string }[] = [];
   private readonly lastFailing: { line: number; text: string; name: string }[] = [];
+  /** Each section's lines by its heading's name (go: by test name, its start until its FAIL line ends it). */
+  private readonly sections = new Map<string, { from: number; to: number }>();
+  private readonly rule: SectionRule | undefined;
+  /** The failures block: where it starts and ends (to: 0 while open), and the section being read in it. */
+  private block: { from: number; to: number } | null = null;
+  private open: { from: number; to: number } | null = null;
+  private goStarts = new Map<string, number>();
 
-  constructor(private readonly r: ResultLine) {}
+  constructor(private readonly r: ResultLine) {
+    this.rule = SECTION_RULES[r.runner];
+  }
+
+  /** Notes the failure sections' bounds (see SectionRule). */
+  private section(l: string, n: number): void {
+    if (this.r === GO_TEST) {
+      const start = GO_START.exec(l);
+      if (start) {
+        if (this.goStarts.size >= SECTIONS_MAX) this.goStarts.clear();
+        this.goStarts.set(start[1], n);
+        return;
+      }
+      const fail = GO_FAIL.exec(l);
+      const from = fail && this.goStarts.get(fail[1]);
+      if (fail && from && this.sections.size < SECTIONS_MAX) this.sections.set(fail[1], { from, to: n });
+      return;
+    }
+    const rule = this.rule;
+    if (!rule) return;
+    if (!this.block || this.block.to) {
+      // (a second block, pytest's ERRORS after FAILURES, extends the first)
+      if (rule.block.test(l)) this.block = { from: this.block?.from ?? n, to: 0 };
+      return;
+    }
+    const heading = rule.heading.exec(l);
+    if (heading || rule.end.test(l)) {
+      if (this.open) this.open.to = n - 1;
+      this.open = null;
+    }
+    if (heading) {
+      this.open = { from: n, to: 0 };
+      if (this.sections.size < SECTIONS_MAX && !this.sections.has(heading[1])) this.sections.set(heading[1], this.open);
+    } else if (rule.end.test(l)) this.block.to = n - 1;
+  }
 
   line(l: string, n: number): void {
+    if (l.length < 600) this.section(l, n);
     const m = l.length < 600 ? this.r.read(l) : null;
     if (!m) return;
     const status = OUTCOME[m.word];
@@ -46,9 +122,32 @@ class TestRunCounter implements KindCounter {
     return this.counts.passed + this.counts.failed + this.counts.skipped;
   }
 
-  end(): KindFacts {
+  /** The failing tests' sections as `from:to` by test name, and the block that holds them. */
+  private failureSections(total: number): { at: Record<string, string>; block: { from: number; to: number } | null } {
+    if (this.open && !this.open.to) this.open.to = total;
+    const block = this.block ? { from: this.block.from, to: this.block.to || total } : null;
+    const at: Record<string, string> = {};
+    for (const f of this.failing) {
+      const s = this.sections.get(this.rule ? this.rule.headed(f.name) : f.name);
+      if (s) at[f.name] = `${s.from}:${s.to}`;
+    }
+    return { at, block };
+  }
+
+  end(total: number): KindFacts {
     const r = this.r;
     const more = this.failed - this.failing.length;
+    const { at, block } = this.failureSections(total);
+    const first = this.failing.find((f) => at[f.name]);
+    // the next command reads the failures themselves: the block from its start (60 lines at most), else the first
+    // failing test's own section, else the lines after its result line
+    const read = block
+      ? `lro read ID --records ${block.from}:${Math.min(block.to, block.from + READ_LINES)}`
+      : first
+        ? `lro read ID --records ${at[first.name]}`
+        : this.failing.length
+          ? `lro read ID --records ${this.failing[0].line}:${this.failing[0].line + 30}`
+          : null;
     return {
       kind: 'test-run',
       facts: {
@@ -57,14 +156,14 @@ class TestRunCounter implements KindCounter {
         ...this.counts,
         failing: this.failing.map((f) => f.name),
         ...(more > 0 ? { failing_not_named: more } : {}),
+        ...(block ? { failures_section: `${block.from}:${block.to}` } : {}),
+        ...(Object.keys(at).length ? { failure_lines: at } : {}),
       },
       errors: 'own',
       errorLines: [...this.failing.slice(0, 10), ...this.failing.slice(10), ...this.lastFailing].map(({ line, text }) => ({ line, text })),
       errorCount: this.failed,
       levels: false,
-      next: this.failing.length
-        ? [`lro grep ID ${shellQuote(r.fail)} -F -C 3`, `lro read ID --records ${this.failing[0].line}:${this.failing[0].line + 30}`]
-        : [],
+      next: read ? [read, `lro grep ID ${shellQuote(r.fail)} -F -C 3`] : [],
     };
   }
 }

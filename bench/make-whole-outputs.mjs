@@ -90,6 +90,8 @@ save('whole', 'git-log-p.txt', '`git log -p -n 400` of the same history', git(['
 save('whole', 'ls-laR.txt', '`ls -laR /usr/share/doc; ls -laR /usr/lib/jvm`, first 1.5 MB', run('sh', ['-c', 'ls -laR /usr/share/doc; ls -laR /usr/lib/jvm']), { gzip: true, max: 1_500_000 });
 save('whole', 'find-usr-share.txt', '`find /usr/share`, first 1.5 MB', run('find', ['/usr/share']), { gzip: true, max: 1_500_000 });
 save('whole', 'du-a-usr-share.tsv', '`du -a /usr/share`, first 1 MB', run('du', ['-a', '/usr/share']), { gzip: true, max: 1_000_000 });
+// a table larger than the 256 KB a kind is decided from: its largest SIZE/OFF and its commands past that
+save('whole', 'lsof.txt', '`lsof`, first 600 kB', run('lsof', []), { gzip: true, max: 600_000 });
 
 // --- strace -f of a pipeline (calls cut by other processes' and resumed) -------------------------------------
 run('strace', ['-f', '-o', join(scratch, 'strace.txt'), 'sh', '-c', 'ls -laR /usr/share/doc | wc -l; find /usr/share/doc -name "*.gz" | head -3']);

@@ -3,7 +3,7 @@
 // the text encoder, in one pass, with bounded memory.
 import { ErrorLines, failureWord } from './error-lines.js';
 import { LineTemplates, type TemplateStats } from './line-templates.js';
-import { startKind, type KindCounter, type KindFacts } from './kinds/index.js';
+import { KIND_LINE_CHARS, startKind, type KindCounter, type KindFacts } from './kinds/index.js';
 
 /** One line shown in a preview: its number (= record number) and its text, cleaned for display. */
 export interface PreviewLine {
@@ -85,8 +85,6 @@ const LEVEL_SCAN_LINES = 500_000;
 const REST_OVERLAP = 32;
 /** Bytes of whole lines at the start of the input that the kind detectors see. */
 const KIND_SAMPLE_BYTES = 256 << 10;
-/** Characters of a line the kind detectors and counters see (as many bytes as a long line keeps: LINE_KEEP_BYTES). */
-const KIND_LINE_CHARS = 2048;
 /** A date or a time as logs write them (2026-11-26, 22:15:29, Nov 26, 081109 203615). */
 const STAMP_RE = /\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b|\b\d{6} \d{6}\b/;
 const ANSI_RE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;

@@ -313,19 +313,48 @@ describe('the facts of a descriptor are of the whole output', () => {
     expect(prose).toContain('No line looks like an error');
   });
 
-  it('a kind that describes its first lines only says so beside its figures, in JSON and in prose', async () => {
+  it('a TSV past its first lines: every row in its columns\' figures (du -a: the largest entry is far down)', async () => {
     const { text, lines } = fixture('du-a-usr-share.tsv');
+    const sizes = lines.map((l) => Number(l.split('\t')[0]));
+    const max = Math.max(...sizes);
+    const maxLine = sizes.indexOf(max) + 1;
+    // the largest is past the 256 KB the kind is decided from (else this tests nothing)
+    expect(lines.slice(0, maxLine).join('\n').length).toBeGreaterThan(256 << 10);
     const { d, full, prose } = await descriptors(text);
     for (const f of [d, full]) {
       expect(f.summary.kind).toBe('tsv');
       const facts = f.summary.kind_facts;
       expect(facts.rows).toBe(lines.length);
-      expect(facts).not.toHaveProperty('from_first_lines');
-      expect(facts.counted_over).toMatch(new RegExp(`^the figures after this are of the first [\\d,]+ of ${lines.length.toLocaleString('en-US')} lines only, not totals$`));
-      // the words come before the figures they are about
-      const keys = Object.keys(facts);
-      expect(keys.indexOf('counted_over')).toBeLessThan(keys.indexOf('columns'));
+      expect(facts).not.toHaveProperty('counted_over');
+      expect(facts.columns[0]).toMatchObject({ name: '1', type: 'int', min: Math.min(...sizes), max, max_line: maxLine });
+      // more paths than are counted one by one: a bound, in words
+      expect(facts.columns[1].distinct).toBe('2,000 or more');
     }
-    expect(prose).toMatch(/counted_over: the figures after this are of the first [\d,]+ of [\d,]+ lines only, not totals/);
+    expect(d.guidance).toContain(`\`lro read ${d.id} --records ${maxLine}\``);
+    expect(prose).not.toMatch(/counted_over|not totals/);
+  });
+
+  it('a table past its first lines (lsof): every row cut into the header\'s columns, numbers grown wider included', async () => {
+    const { text, lines } = fixture('lsof.txt');
+    const header = lines[0];
+    // the test's own cut: lsof's columns by where the header's words end (numbers are aligned right under them)
+    const pidEnd = header.indexOf('PID') + 3;
+    const nodeEnd = header.indexOf('NODE') + 4;
+    const pids = lines.slice(1).map((l) => Number(l.slice(0, pidEnd).trim().split(/\s+/).at(-1)));
+    const nodes = lines.slice(1).map((l) => l.slice(nodeEnd - 12, nodeEnd).trim().split(/\s+/).at(-1) ?? '').filter((v) => /^\d+$/.test(v)).map(Number);
+    const { d, full } = await descriptors(text);
+    for (const f of [d, full]) {
+      expect(f.summary.kind).toBe('table');
+      const facts = f.summary.kind_facts;
+      expect(facts.rows).toBe(lines.length - 1);
+      expect(facts).not.toHaveProperty('lines_not_rows');
+      expect(facts).not.toHaveProperty('counted_over');
+      const col = (name: string) => facts.columns.find((c: { name: string }) => c.name === name);
+      expect(col('PID')).toMatchObject({ type: 'int', min: Math.min(...pids), max: Math.max(...pids) });
+      // NODE is empty on every line of the first 256 KB (processes lsof may not read), numbers after
+      expect(nodes.length).toBeGreaterThan(0);
+      expect(col('NODE')).toMatchObject({ type: 'int', min: Math.min(...nodes), max: Math.max(...nodes) });
+      expect(col('USER').top).toEqual({ root: lines.length - 1 });
+    }
   });
 });

@@ -1,7 +1,8 @@
 // CSV and TSV: the same number of fields on every row; the columns named by the header row when the first row is
-// one (its cells are names, not numbers, and differ from the rows' types), else numbered; types, ranges, top values.
-import { profileColumns } from './columns.js';
-import type { KindFacts, TextSample } from './types.js';
+// one (its cells are names, not numbers, and differ from the rows' types), else numbered; types, ranges, top values,
+// decided from the first lines and counted over every row (a line of another number of fields is no row).
+import { ColumnProfiler, columnTypes, profileColumns, type ColumnFacts } from './columns.js';
+import { fed, KIND_LINE_CHARS, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { numbered } from './util.js';
 import { shellQuote } from '../shell.js';
 import { isNumberLiteral } from '../../query/decimal.js';
@@ -47,7 +48,7 @@ export function splitDelimited(line: string, sep: string): string[] {
   return out;
 }
 
-export function detectDelimited(s: TextSample): KindFacts | null {
+export function countDelimited(s: TextSample): KindCounter | null {
   const lines = numbered(s.lines);
   if (lines.length < 3) return null;
   for (const sep of ['\t', ',']) {
@@ -58,12 +59,13 @@ export function detectDelimited(s: TextSample): KindFacts | null {
     if (same < rows.length * 0.98) continue;
     // commas in prose give a varying count; a steady one over many lines is a table
     if (sep === ',' && lines.length < 5) continue;
-    return describeDelimited(s, sep, rows, lines.map((l) => l.n));
+    return fed(delimitedCounter(sep, rows, lines.map((l) => l.n)), s);
   }
   return null;
 }
 
-function describeDelimited(s: TextSample, sep: string, rows: string[][], ns: number[]): KindFacts {
+/** The counter of a CSV or TSV whose first lines are `rows` (cut), numbered `ns`: its header and types from them. */
+function delimitedCounter(sep: string, rows: string[][], ns: number[]): DelimitedCounter {
   const first = rows[0];
   const rest = rows.slice(1);
   const nameLike =
@@ -71,34 +73,76 @@ function describeDelimited(s: TextSample, sep: string, rows: string[][], ns: num
   const restProfile = profileColumns(first.map((_, i) => String(i + 1)), rest, ns.slice(1));
   const header = nameLike && restProfile.some((c) => c.type !== 'text');
   const names = header ? first.map((c) => c.trim()) : first.map((_, i) => String(i + 1));
-  const body = header ? rest : rows;
-  const columns = header ? profileColumns(names, rest, ns.slice(1)) : profileColumns(names, rows, ns);
-  const kind = sep === '\t' ? 'tsv' : 'csv';
-  const counted = columns.find((c) => c.top && Object.keys(c.top).length > 1);
-  const big = columns.find((c) => c.max_line !== undefined);
-  // where and count take the rows as records of the named columns (query/table.ts), by the header's names
-  const next: string[] = [];
-  if (counted) next.push(`lro count ID --by ${shellQuote(counted.name)}`);
-  if (big) next.push(`lro read ID --records ${big.max_line}`);
-  if (counted) next.push(`lro where ID ${shellQuote(`${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`)} -c`);
-  next.push('lro read ID --head 20');
-  return {
-    kind,
-    facts: {
-      rows: s.complete ? body.length : s.total - (header ? 1 : 0),
-      ...(header ? { header_line: ns[0] } : { header: 'none (columns numbered from 1)' }),
-      ...(s.complete ? {} : { from_first_lines: s.lines.length }),
-      columns,
-    },
-    errors: 'none',
-    levels: false,
-    next,
-    recipes: [
-      {
-        description: `Rows as objects of the ${header ? 'named' : 'numbered'} columns, numbers as numbers (lro jq's row does the same)`,
-        flags: ['-s', '-c'],
-        filter: `def row: ${delimitedJq(sep, names, undefined)}; .[${header ? 1 : 0}:] | map(row) | .[:5]`,
+  const body = (header ? rest : rows).filter((r) => r.length === names.length);
+  return new DelimitedCounter(sep, names, columnTypes(names, body), header ? ns[0] : null);
+}
+
+class DelimitedCounter implements KindCounter {
+  private readonly profile: ColumnProfiler;
+  private rows = 0;
+  private notRows = 0;
+  /** Rows longer than the counters see: their cells up to the cut are in the column figures, the rest not. */
+  private longRows = 0;
+
+  constructor(
+    private readonly sep: string,
+    private readonly names: string[],
+    types: ColumnFacts['type'][],
+    private readonly headerLine: number | null,
+  ) {
+    this.profile = new ColumnProfiler(names, types);
+  }
+
+  line(text: string, n: number): void {
+    if (n === this.headerLine) return;
+    const cells = splitDelimited(text, this.sep);
+    if (text.length >= KIND_LINE_CHARS && cells.length <= this.names.length) {
+      // cut where the counters stop reading: the fields before the last one seen are whole
+      this.rows++;
+      this.longRows++;
+      this.profile.add(cells, n, cells.length - 1);
+      return;
+    }
+    if (cells.length !== this.names.length) {
+      this.notRows++;
+      return;
+    }
+    this.rows++;
+    this.profile.add(cells, n);
+  }
+
+  end(): KindFacts {
+    const { sep, names } = this;
+    const header = this.headerLine !== null;
+    const columns = this.profile.end();
+    const kind = sep === '\t' ? 'tsv' : 'csv';
+    const counted = columns.find((c) => c.top && Object.keys(c.top).length > 1);
+    const big = columns.find((c) => c.max_line !== undefined);
+    // where and count take the rows as records of the named columns (query/table.ts), by the header's names
+    const next: string[] = [];
+    if (counted) next.push(`lro count ID --by ${shellQuote(counted.name)}`);
+    if (big) next.push(`lro read ID --records ${big.max_line}`);
+    if (counted) next.push(`lro where ID ${shellQuote(`${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`)} -c`);
+    next.push('lro read ID --head 20');
+    return {
+      kind,
+      facts: {
+        rows: this.rows,
+        ...(header ? { header_line: this.headerLine } : { header: 'none (columns numbered from 1)' }),
+        ...(this.notRows ? { lines_not_rows: this.notRows } : {}),
+        ...(this.longRows ? { long_rows: `${this.longRows} rows are longer than ${KIND_LINE_CHARS} characters: their cells past that are not in the column figures` } : {}),
+        columns,
       },
-    ],
-  };
+      errors: 'none',
+      levels: false,
+      next,
+      recipes: [
+        {
+          description: `Rows as objects of the ${header ? 'named' : 'numbered'} columns, numbers as numbers (lro jq's row does the same)`,
+          flags: ['-s', '-c'],
+          filter: `def row: ${delimitedJq(sep, names, undefined)}; .[${header ? 1 : 0}:] | map(row) | .[:5]`,
+        },
+      ],
+    };
+  }
 }

@@ -3,7 +3,7 @@
 // the most specific first (a diff holds paths; a git log holds a diff; a listing is a table). A detector decides
 // from the first lines (the sample); most then count their facts over every line (a KindCounter), the others
 // describe the sample, and their facts say so (see TextAnalyzer).
-import { detectDelimited } from './csv.js';
+import { countDelimited } from './csv.js';
 import { countDeb822 } from './deb822.js';
 import { countDiagnostics } from './diagnostics.js';
 import { countDiff } from './diff.js';
@@ -14,12 +14,13 @@ import { countHttpTrace } from './http-trace.js';
 import { countListing } from './listing.js';
 import { countPaths } from './paths.js';
 import { countSyscalls } from './syscalls.js';
-import { detectTable } from './table.js';
+import { countTable } from './table.js';
 import { countTestText } from './test-text.js';
 import { countYaml } from './yaml.js';
 import type { CountingDetector, KindCounter, KindFacts, TextSample } from './types.js';
 
 export type { KindCounter, KindFacts, KindRecipe, TextSample } from './types.js';
+export { KIND_LINE_CHARS } from './types.js';
 
 type Detector = { count: CountingDetector } | { describe: (s: TextSample) => KindFacts | null };
 
@@ -37,9 +38,9 @@ const TEXT_DETECTORS: Detector[] = [
   { count: countEnv },
   { count: countDeb822 },
   { count: countYaml },
-  { describe: detectDelimited },
+  { count: countDelimited },
   { count: countPaths },
-  { describe: detectTable },
+  { count: countTable },
 ];
 
 /**

@@ -29,6 +29,9 @@ export interface KindFacts {
   recipes?: KindRecipe[];
 }
 
+/** Characters of a line the kind detectors and counters see (as many bytes as a long line keeps for display). */
+export const KIND_LINE_CHARS = 2048;
+
 /** The lines a text detector sees: the first lines of the input (all of them when `complete`). */
 export interface TextSample {
   lines: string[];

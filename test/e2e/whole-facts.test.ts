@@ -198,7 +198,7 @@ describe('the facts of a descriptor are of the whole output', () => {
     expect(shown[0]).toBe(failed[0]);
   });
 
-  it('git log -p and git diff: files changed, lines added and removed, hunks, the most changed files', async () => {
+  it('git log -p and git diff: files changed, lines added and removed, hunks, the most changed files; the log\'s commits', async () => {
     for (const name of ['git-log-p.txt', 'git-diff-src.patch']) {
       const { text, lines } = fixture(name);
       const files: { file: string; '+': number; '-': number; line: number }[] = [];
@@ -215,8 +215,20 @@ describe('the facts of a descriptor are of the whole output', () => {
         else if (inHunk && (l[0] === '+' || l[0] === '-')) files[files.length - 1][l[0]]++;
       });
       const most = [...files].sort((a, b) => b['+'] + b['-'] - (a['+'] + a['-']));
-      bothFacts(await descriptors(text), 'diff', (f, full) => {
-        expect(f.files_changed, name).toBe(files.length);
+      // a git log -p is the log and its diffs: its commits and authors beside the diffs' figures
+      const log = name === 'git-log-p.txt';
+      const authors = new Map<string, number>();
+      for (const l of lines) if (l.startsWith('Author: ')) bump(authors, l.slice(8).replace(/\s*<[^>]*>$/, ''));
+      bothFacts(await descriptors(text), log ? 'git-log' : 'diff', (f, full) => {
+        if (log) {
+          expect(f.commits).toBe(lines.filter((l) => /^commit [0-9a-f]{40}$/.test(l)).length);
+          expect(f.authors_distinct).toBe(authors.size);
+          expect(Object.entries(f.authors).filter(([k]) => k !== '(others)')).toEqual(
+            [...authors].sort((a, b) => b[1] - a[1]).slice(0, Object.keys(f.authors).length - 1),
+          );
+          expect(f).not.toHaveProperty('files_changed');
+        }
+        expect(log ? f.file_changes : f.files_changed, name).toBe(files.length);
         expect(f.hunks).toBe(hunks);
         expect(f.lines_added).toBe(files.reduce((a, x) => a + x['+'], 0));
         expect(f.lines_removed).toBe(files.reduce((a, x) => a + x['-'], 0));

@@ -1,5 +1,7 @@
 // A unified diff (git diff, diff -u, git show): files changed, lines added and removed per file, hunks, over the
-// whole diff. A removed line that says "error" is a change, not an error.
+// whole diff. A removed line that says "error" is a change, not an error. A git log -p (or git show of several
+// commits) is the log and its diffs: kind git-log, with its commits, authors and dates beside the diffs' figures.
+import { COMMIT, GitLogCounter } from './git-log.js';
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { Largest } from './util.js';
 import { shellQuote } from '../shell.js';
@@ -24,7 +26,12 @@ class DiffCounter implements KindCounter {
   private current: FileChange | null = null;
   private readonly shown = new Largest<FileChange>(SHOWN);
 
+  /** A git log -p: its commits counted as git log's are (null: a plain diff). */
+  constructor(private readonly log: GitLogCounter | null = null) {}
+
   line(l: string, n: number): void {
+    // (a diff's own lines start with +, -, space, @, diff, index: only the log's reach it)
+    if (this.log && (l.startsWith('commit ') || l.startsWith('Author: ') || l.startsWith('Date: '))) this.log.line(l);
     if (l.startsWith('+++ ')) {
       this.close();
       const name = l.slice(4).replace(/^b\//, '').replace(/\t.*$/, '');
@@ -62,18 +69,24 @@ class DiffCounter implements KindCounter {
     this.close();
     if (!this.sure()) return null;
     const shown = this.shown.list();
+    const diff = {
+      lines_added: this.added,
+      lines_removed: this.removed,
+      hunks: this.hunks,
+      files: shown.map((f) => ({ file: f.file, '+': f.added, '-': f.removed, line: f.line })),
+    };
+    const next = ['lro grep ID \'^\\+\\+\\+ \'', `lro grep ID ${shellQuote(`^\\+\\+\\+ b/${shown[0].file}`)} -A 40`];
+    const log = this.log?.end();
+    if (log) {
+      // a file changed by several commits is counted once per commit: file_changes, not files
+      return { ...log, facts: { ...log.facts, file_changes: this.files, ...diff }, next: [...(log.next ?? []).slice(1), ...next] };
+    }
     return {
       kind: 'diff',
-      facts: {
-        files_changed: this.files,
-        lines_added: this.added,
-        lines_removed: this.removed,
-        hunks: this.hunks,
-        files: shown.map((f) => ({ file: f.file, '+': f.added, '-': f.removed, line: f.line })),
-      },
+      facts: { files_changed: this.files, ...diff },
       errors: 'none',
       levels: false,
-      next: ['lro grep ID \'^\\+\\+\\+ \'', `lro grep ID ${shellQuote(`^\\+\\+\\+ b/${shown[0].file}`)} -A 40`],
+      next,
       recipes: [
         { description: 'The files changed', flags: ['-r'], filter: 'select(startswith("+++ ")) | ltrimstr("+++ b/")' },
       ],
@@ -84,7 +97,7 @@ class DiffCounter implements KindCounter {
 export function countDiff(s: TextSample): KindCounter | null {
   const first = s.lines.find((l) => l.trim() !== '') ?? '';
   if (!/^(diff |--- |Index: |commit [0-9a-f]{7,})/.test(first)) return null;
-  const c = fed(new DiffCounter(), s);
+  const c = fed(new DiffCounter(COMMIT.test(first) ? new GitLogCounter() : null), s);
   // (the file being read when the sample ends is not closed: counting goes on)
   return c.sure() ? c : null;
 }

@@ -5,10 +5,10 @@ import { fed, type KindCounter, type KindFacts, type TextSample } from './types.
 import { estimateNote, TopCounts } from './util.js';
 import { shellQuote } from '../shell.js';
 
-const COMMIT = /^commit ([0-9a-f]{7,64})\b/;
+export const COMMIT = /^commit ([0-9a-f]{7,64})\b/;
 const STAT = /^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/;
 
-class GitLogCounter implements KindCounter {
+export class GitLogCounter implements KindCounter {
   private commits = 0;
   private readonly authors = new TopCounts();
   private newest: string | undefined;

@@ -4,10 +4,14 @@
 // may be run as printed); `truth` computes the answer from the input itself. Used by bench/economy.mjs (the
 // table) and test/e2e/kinds-economy.test.ts (soak).
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 
 const OUTPUTS = new URL('../fixtures/outputs/', import.meta.url).pathname;
+const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 const MIN = 1_000_000;
 export const fixture = (name) => readFileSync(OUTPUTS + name, 'utf8');
+/** A real output of another folder of fixtures/ (whole, tables, error-lines), gunzipped when it is .gz. */
+const fixtureAt = (path) => (path.endsWith('.gz') ? gunzipSync(readFileSync(FIXTURES + path)).toString('utf8') : readFileSync(FIXTURES + path, 'utf8'));
 
 /** The first `head` lines, then copies of the rest (copy(i, line) may rename), until MIN bytes. */
 function grow(text, head, copy = (_, l) => l) {
@@ -31,6 +35,22 @@ const count = (out) => Number(/^(\d+)$/m.exec(out)?.[1] ?? NaN);
 const recordText = (out) => /^\d+: (.*)$/m.exec(out)?.[1] ?? '';
 const grepText = (out) => /^\d+:(.*)$/m.exec(out)?.[1] ?? '';
 const facts = (d) => d.summary.kind_facts;
+/** The texts of the lines `lro read` printed (N: text), in order. */
+const readTexts = (out) => [...out.matchAll(/^\d+: (.*)$/gm)].map((m) => m[1]);
+/** `lro count --by`'s groups: value and count, most frequent first. */
+const groups = (out) => [...out.matchAll(/^ *([\d,]+) +\d+ +(\S.*)$/gm)].map((m) => [m[2], Number(m[1].replace(/,/g, ''))]);
+/** The lines of the section of a test run's text from a heading line (matched by `start`) to before `stop`. */
+const section = (t, start, stop) => {
+  const ls = rows(t);
+  const from = ls.findIndex((l) => start.test(l));
+  const to = ls.findIndex((l, i) => i > from && stop.test(l));
+  return ls.slice(from, to < 0 ? ls.length : to);
+};
+const mode = (values) => {
+  const c = new Map();
+  for (const v of values) c.set(v, (c.get(v) ?? 0) + 1);
+  return [...c].reduce((best, x) => (x[1] > best[1] ? x : best))[0];
+};
 const nextCall = (d, i) => {
   // the i-th command of the guidance, as printed (`lro …` in backticks), as argv
   const cmds = [...d.guidance.matchAll(/`lro ([^`]*)`/g)].map((m) => m[1]);
@@ -44,6 +64,20 @@ function bigLock() {
   return `${JSON.stringify(lock, null, 2)}\n`;
 }
 const maxBy = (items, key) => items.reduce((best, x) => (key(x) > key(best) ? x : best));
+
+/**
+ * Whether a call's arguments hold a filter the asker wrote: a grep pattern with regex syntax (not -F, not a plain
+ * word) or a jq filter, unless the descriptor printed that very command. lro's own verbs (read, count --by, where
+ * FIELD=VALUE) write none.
+ */
+export function writtenFilter(args, d) {
+  const printed = [d.guidance, ...(d.jq_recipes ?? []).map((r) => r.command)].join('\n');
+  const command = args.map((a) => (a === 'ID' ? d.id : /^[\w./:=,-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+  if (printed.includes(`lro ${command}`)) return false;
+  if (args[0] === 'jq') return true;
+  if (args[0] !== 'grep' || args.includes('-F')) return false;
+  return /[\\^$.*+?()[\]{}|]/.test(args[2]);
+}
 
 export const KIND_TASKS = [
   {
@@ -363,5 +397,136 @@ export const KIND_TASKS = [
     calls: () => [['grep', 'ID', '^< HTTP', '-m', '1']],
     answer: (outs) => grepText(outs[1]).split(' ')[2],
     truth: (t) => /^< HTTP\/\S+ (\d+)/m.exec(t)[1],
+  },
+  // --- issue 38: more real outputs, each a different command, the failures of test runs read where they are ---
+  {
+    name: 'cargo test: why tests::off_by_one failed',
+    kind: 'test-run',
+    input: () => {
+      const t = fixture('cargo-test.txt');
+      const passing = rows(t).filter((l) => / \.\.\. ok$/.test(l));
+      return grow(`${t}${passing.join('\n')}\n`, rows(t).length, (i, l) => l.replace('tests::', `tests_${i}::`));
+    },
+    calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['tests::off_by_one']]],
+    answer: (outs) => {
+      const ls = readTexts(outs[1]);
+      return ls[ls.findIndex((l) => l.includes('panicked at')) + 1];
+    },
+    truth: (t) => {
+      const ls = rows(t);
+      return ls[ls.findIndex((l) => l.startsWith("thread 'tests::off_by_one'")) + 1];
+    },
+  },
+  {
+    name: 'pytest -v: the assertion that failed test_parse_case_22',
+    kind: 'test-run',
+    input: () => {
+      const t = fixture('pytest-v.txt');
+      const passing = rows(t).filter((l) => / PASSED /.test(l));
+      return grow(`${t}${passing.join('\n')}\n`, rows(t).length, (i, l) => l.replace('test_sample.py', `test_more_${i}.py`));
+    },
+    calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['test_sample.py::test_parse_case_22']]],
+    answer: (outs) => readTexts(outs[1]).find((l) => l.startsWith('E ')),
+    truth: (t) => section(t, /^_+ test_parse_case_22 _+$/, /^_+ \S+ _+$|^=+ /).find((l) => l.startsWith('E ')),
+  },
+  {
+    name: 'go test -v: what TestFailedWithStderr said',
+    kind: 'test-run',
+    input: () => {
+      const t = fixture('go-test-v.txt');
+      const passing = rows(t).filter((l) => /--- PASS: /.test(l));
+      return grow(`${t}${passing.join('\n')}\n`, rows(t).length, (i, l) => l.replace(/(Test\w+)/, `$1_${i}`));
+    },
+    calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines.TestFailedWithStderr]],
+    answer: (outs) => readTexts(outs[1]).find((l) => /_test\.go:\d+: /.test(l))?.trim(),
+    truth: (t) => section(t, /^=== RUN +TestFailedWithStderr$/, /^--- FAIL: TestFailedWithStderr /).find((l) => /_test\.go:\d+: /.test(l))?.trim(),
+  },
+  {
+    name: 'lsof: the command holding the most files open',
+    kind: 'table',
+    input: () => grow(fixtureAt('whole/lsof.txt.gz'), 1),
+    calls: () => [['count', 'ID', '--by', 'COMMAND']],
+    answer: (outs) => groups(outs[1])[0]?.[0],
+    truth: (t) => mode(rows(t).slice(1).map((l) => l.split(/\s+/)[0])),
+  },
+  {
+    name: 'du -a /usr/share: the biggest entry, far past the first lines',
+    kind: 'tsv',
+    input: () => grow(fixtureAt('whole/du-a-usr-share.tsv.gz'), 0, (i, l) => l.replace('/usr/share', `/usr/share${i}`)),
+    calls: (d) => [['read', 'ID', '--records', String(facts(d).columns[0].max_line)]],
+    answer: (outs) => recordText(outs[1]).split('\t')[1],
+    truth: (t) => maxBy(rows(t), (l) => Number(l.split('\t')[0])).split('\t')[1],
+  },
+  {
+    name: 'dpkg -l: how many packages are for amd64',
+    kind: 'table',
+    input: () => grow(fixtureAt('tables/dpkg-l.txt'), 5),
+    calls: () => [],
+    answer: (_, d) => facts(d).columns.find((c) => c.name === 'Architecture').top.amd64,
+    truth: (t) => rows(t).filter((l) => /^ii /.test(l) && l.split(/\s+/)[3] === 'amd64').length,
+  },
+  {
+    name: 'git log -p: how many commits Grace Hopper made',
+    kind: 'git-log',
+    input: () => grow(fixtureAt('whole/git-log-p.txt.gz'), 0),
+    calls: () => [],
+    answer: (_, d) => facts(d).authors['Grace Hopper'],
+    truth: (t) => rows(t).filter((l) => l.startsWith('Author: Grace Hopper ')).length,
+  },
+  {
+    name: 'strace -f: the most frequent system call',
+    kind: 'syscalls',
+    input: () => grow(fixtureAt('whole/strace-f.txt.gz'), 0),
+    calls: () => [],
+    answer: (_, d) => Object.keys(facts(d).by_call)[0],
+    truth: (t) => mode(rows(t).map((l) => /^(?:\d+ +)?([a-z_0-9]+)\(/.exec(l)?.[1]).filter(Boolean)),
+  },
+  {
+    name: 'sqlite3 .dump: rows inserted into customers',
+    kind: 'sql-dump',
+    input: () => grow(fixtureAt('whole/sqlite-dump.sql.gz'), 0),
+    calls: () => [],
+    answer: (_, d) => facts(d).rows_inserted.customers,
+    truth: (t) => rows(t).filter((l) => l.startsWith('INSERT INTO customers ')).length,
+  },
+  {
+    name: 'gcc -Wall: how many errors among the warnings',
+    kind: 'diagnostics',
+    input: () => grow(fixtureAt('whole/gcc-warnings.txt.gz'), 0),
+    calls: () => [],
+    answer: (_, d) => facts(d).errors,
+    truth: (t) => rows(t).filter((l) => / error: /.test(l)).length,
+  },
+  {
+    name: 'apt-cache dumpavail: packages in section libs',
+    kind: 'deb822',
+    input: () => grow(fixtureAt('error-lines/ok/apt-cache-dumpavail.txt.gz'), 0),
+    calls: () => [],
+    answer: (_, d) => facts(d).by_section.libs,
+    truth: (t) => rows(t).filter((l) => l === 'Section: libs').length,
+  },
+  {
+    name: 'a loghub CSV: the most frequent component',
+    kind: 'csv',
+    input: () => grow(fixtureAt('tables/linux-structured.csv'), 1),
+    calls: () => [['count', 'ID', '--by', 'Component']],
+    answer: (outs) => groups(outs[1])[0]?.[0],
+    truth: (t) => mode(rows(t).slice(1).map((l) => l.split(',')[5])),
+  },
+  {
+    name: 'dpkg.log: how many upgrades',
+    kind: 'log',
+    input: () => grow(fixtureAt('whole/dpkg.log.gz'), 0),
+    calls: () => [['grep', 'ID', ' upgrade ', '-F', '-c']],
+    answer: (outs) => count(outs[1]),
+    truth: (t) => rows(t).filter((l) => l.includes(' upgrade ')).length,
+  },
+  {
+    name: 'packages.csv: the largest installed package',
+    kind: 'csv',
+    input: () => grow(fixtureAt('tables/packages.csv'), 1, (i, l) => l.replace(/^([^,]+)/, `$1-${i}`)),
+    calls: (d) => [['read', 'ID', '--records', String(facts(d).columns.find((c) => c.name === 'installed size').max_line)]],
+    answer: (outs) => recordText(outs[1]).split(',')[0],
+    truth: (t) => maxBy(rows(t).slice(1), (l) => Number(l.split(',')[2])).split(',')[0],
   },
 ];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
-import { KIND_TASKS } from '../../bench/kinds-tasks.mjs';
+import { KIND_TASKS, writtenFilter } from '../../bench/kinds-tasks.mjs';
 
 interface Task {
   name: string;
@@ -29,6 +29,9 @@ afterAll(() => cleanup(root));
 
 const tok = getTokenizer('o200k_base');
 
+/** Per question: whether the asker wrote a filter (a regex or jq the descriptor did not print). */
+const written: boolean[] = [];
+
 describe('one question per kind of output', () => {
   it.each((KIND_TASKS as Task[]).map((t) => [t.name, t]))('%s', async (_, t: Task) => {
     const input = t.input();
@@ -37,6 +40,7 @@ describe('one question per kind of output', () => {
     const d = JSON.parse(off.out);
     expect(d.summary.kind).toBe(t.kind);
     const outs = [off.out];
+    written.push(t.calls(d).some((args) => writtenFilter(args, d)));
     for (const args of t.calls(d)) {
       // no jq written: a call is a plain lro command, or a jq recipe the descriptor printed as it is
       if (args[0] === 'jq') expect(d.jq_recipes.map((r: { command: string }) => r.command).join('\n')).toContain(args.at(-1));
@@ -49,5 +53,12 @@ describe('one question per kind of output', () => {
     const truth = t.truth(input);
     if (t.compare) expect(t.compare(answer, truth), `${JSON.stringify(answer)} vs ${JSON.stringify(truth)}`).toBe(true);
     else expect(answer).toEqual(truth);
+  });
+
+  it('at least 40 real outputs, and 90% of the questions answered with lro\'s own verbs (no regex or jq written)', () => {
+    const outputs = new Set((KIND_TASKS as Task[]).map((t) => t.input().slice(0, 2000)));
+    expect(outputs.size).toBeGreaterThanOrEqual(40);
+    expect(written.length).toBe(KIND_TASKS.length);
+    expect(written.filter((w) => !w).length / written.length).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -522,6 +522,22 @@ export const KIND_TASKS = [
     truth: (t) => rows(t).filter((l) => l.includes(' upgrade ')).length,
   },
   {
+    name: 'stat: the largest file',
+    kind: 'stat',
+    input: () => grow(fixture('stat-usr-bin.txt'), 0, (i, l) => l.replace(/^ {2}File: \//, `  File: /copy${i}/`)),
+    calls: () => [],
+    answer: (_, d) => facts(d).largest[0].file,
+    truth: (t) => {
+      const ls = rows(t);
+      let best = { size: -1, file: '' };
+      ls.forEach((l, i) => {
+        const size = /^ {2}Size: (\d+)/.exec(l);
+        if (size && Number(size[1]) > best.size) best = { size: Number(size[1]), file: ls[i - 1].slice('  File: '.length) };
+      });
+      return best.file;
+    },
+  },
+  {
     name: 'packages.csv: the largest installed package',
     kind: 'csv',
     input: () => grow(fixtureAt('tables/packages.csv'), 1, (i, l) => l.replace(/^([^,]+)/, `$1-${i}`)),

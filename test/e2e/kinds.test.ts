@@ -294,6 +294,29 @@ describe('kinds of text', () => {
     }
   });
 
+  it('stat: files by type, the largest and the newest with their lines; a file named for an error is no error line', async () => {
+    const text = fixture('stat-usr-bin.txt').toString();
+    const ls = text.split('\n');
+    const stanzas: { file: string; size: number; type: string; modified: string; line: number }[] = [];
+    ls.forEach((l, i) => {
+      const f = /^ {2}File: (.*)$/.exec(l);
+      const size = /^ {2}Size: (\d+)\s+Blocks: \d+\s+IO Block: \d+\s+(.+?)\s*$/.exec(ls[i + 1] ?? '');
+      const mod = /^Modify: (\S+ \S+ \S+)/.exec(ls[i + 5] ?? '');
+      if (f && size && mod) stanzas.push({ file: f[1], size: Number(size[1]), type: size[2], modified: mod[1], line: i + 1 });
+    });
+    const d = await offload(`${text}  File: /usr/bin/error-report\n${ls.slice(1, 8).join('\n')}\n`);
+    expect(d.summary.kind).toBe('stat');
+    const f = d.summary.kind_facts;
+    expect(f.files).toBe(stanzas.length + 1);
+    expect(f.by_type['regular file']).toBe(stanzas.filter((s) => s.type === 'regular file').length + (ls[1].includes('regular file') ? 1 : 0));
+    const big = [...stanzas].sort((a, b) => b.size - a.size)[0];
+    expect(f.largest[0]).toEqual({ file: big.file, size: big.size, line: big.line });
+    const newest = [...stanzas].sort((a, b) => (a.modified < b.modified ? 1 : -1))[0];
+    expect(f.newest.modified).toBe(newest.modified);
+    noErrors(d);
+    expect(d.guidance).toContain(`\`lro read ${d.id} --records ${big.line}:${big.line + 7}\``);
+  });
+
   it('lro diff of two ps listings: a new process whose command line names exceptions is no new error line', async () => {
     const ps = readFileSync(join(__dirname, '../../fixtures/error-lines/ok/ps-ef.txt'), 'utf8');
     const before = await offload(ps.split('\n').filter((l) => !l.includes('HeapDump')).join('\n'));

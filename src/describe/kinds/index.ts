@@ -13,6 +13,7 @@ import { countGitLog } from './git-log.js';
 import { countHttpTrace } from './http-trace.js';
 import { countListing } from './listing.js';
 import { countPaths } from './paths.js';
+import { countStat } from './stat.js';
 import { countSyscalls } from './syscalls.js';
 import { countTable } from './table.js';
 import { countTestText } from './test-text.js';
@@ -32,6 +33,7 @@ const TEXT_DETECTORS: Detector[] = [
   { count: countHttpTrace },
   { count: countDiagnostics },
   { count: countSyscalls },
+  { count: countStat },
   { count: countSqlDump },
   { count: countHtml },
   { describe: detectMinified },

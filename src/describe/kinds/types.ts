@@ -11,7 +11,7 @@ export interface KindRecipe {
 
 export interface KindFacts {
   /** paths, listing, table, csv, tsv, diff, git-log, test-run, diagnostics, sql-dump, html, minified, env, syscalls,
-   * log, json-map, json-tree… */
+   * stat, http-trace, yaml, deb822, log, json-map, json-tree… */
   kind: string;
   /** Facts of this kind (plain JSON, bounded: the descriptor shows them as they are). */
   facts: Record<string, unknown>;

@@ -77,16 +77,46 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
 
 class TooLarge extends Error {}
 
+/**
+ * Request bytes the main thread takes in one turn of the event loop, across every request. libuv reads a ready
+ * socket up to 32 times a turn: 20 clients' 10 MB uploads at once were read tens of megabytes a turn (up to 175 ms
+ * of the main thread, on a loaded machine), and another client's lro_ls, which needs several turns (its request,
+ * the worker's answer, the response), waited that long at each. A body past the turn's share waits for the next
+ * turn, its socket paused meanwhile (the request's buffer fills and Node stops reading it).
+ */
+const TURN_BYTES = 1024 * 1024;
+
+/** The bytes read in this turn of the event loop (see TURN_BYTES). */
+const turn = { bytes: 0, next: null as Promise<void> | null };
+
+/** Counts `n` bytes read; resolves at once within the turn's share, else in the next turn. */
+function readInTurn(n: number): Promise<void> | undefined {
+  turn.next ??= new Promise<void>((resolve) =>
+    setImmediate(() => {
+      [turn.bytes, turn.next] = [0, null];
+      resolve();
+    }),
+  );
+  turn.bytes += n;
+  return turn.bytes > TURN_BYTES ? turn.next : undefined;
+}
+
 /** A request's body, read whole (at most MAX_CLIENT_MESSAGE bytes), and its JSON value (see body-parser.ts). */
 async function readJson(req: IncomingMessage, parser: BodyParser): Promise<unknown> {
-  const parts: Buffer[] = [];
+  const body = parser.body();
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_CLIENT_MESSAGE) throw new TooLarge();
-    parts.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_CLIENT_MESSAGE) throw new TooLarge();
+      body.add(chunk as Buffer);
+      await readInTurn((chunk as Buffer).length);
+    }
+  } catch (e) {
+    body.drop();
+    throw e;
   }
-  return parser.parse(parts, size);
+  return body.end();
 }
 
 /** The body of a POST, or the error response already sent for it (undefined). */
@@ -188,12 +218,16 @@ class Sessions {
 
 const isLoopback = (host: string) => /^127\.|^::1$|^localhost$|^::ffff:127\./i.test(host);
 
-/** Serves MCP over HTTP until SIGINT or SIGTERM; returns the exit code. */
-export async function serveHttp(o: HttpOptions, io: IO, connect: Connect): Promise<number> {
+/**
+ * Serves MCP over HTTP until SIGINT or SIGTERM; returns the exit code. With `sharedStrings`, long strings of a
+ * large request's tool call arguments reach the call as shared memory (body-parser.ts): for calls that run on the
+ * tool pool's workers, which make them strings again.
+ */
+export async function serveHttp(o: HttpOptions, io: IO, connect: Connect, sharedStrings = false): Promise<number> {
   const warn = (m: string) => void io.stderr.write(`lro: ${m}\n`).catch(() => undefined);
   const sessions = new Sessions(o, warn);
   const allowed: Allowed = { hosts: [], origins: [] };
-  const parser = new BodyParser();
+  const parser = new BodyParser(sharedStrings);
   const handle = requestHandler(o, sessions, allowed, connect, parser);
   const server = createServer({ connectionsCheckingInterval: CHECK_MS }, (req, res) => {
     handle(req, res).catch((e: Error) => {

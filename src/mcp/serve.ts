@@ -114,7 +114,7 @@ async function loadTools(o: McpOptions, io: IO, proxy: boolean): Promise<LoadedT
   const lro = await LroTools.load(env, proxy ? (t) => !t.serverOnly : undefined, allowed);
   const script = toolWorkerScript();
   if (!script) return { lro, tools: lro, close: async () => undefined };
-  const limits = { workers: DEFAULT_WORKERS, callSeconds: callSeconds(o), memoryMb: CALL_MEMORY_MB };
+  const limits = { workers: DEFAULT_WORKERS, callSeconds: callSeconds(o), memoryMb: CALL_MEMORY_MB, shared: o.http === true };
   const pool = new ToolPool(lro, script, { env, proxy, allowDirs: allowed }, limits).warm();
   return { lro, tools: pool, close: () => pool.close() };
 }
@@ -132,7 +132,7 @@ export async function runMcpServer(o: McpOptions, io: IO): Promise<number> {
         await server.connect(transport);
         guardToolCalls(transport);
         return { close: () => server.close() };
-      });
+      }, tools instanceof ToolPool);
     } finally {
       await close();
     }

@@ -16,6 +16,7 @@ import { oneLine } from '../errors.js';
 import { formatDuration } from '../units.js';
 import type { ListedTool } from './definitions.js';
 import type { LroTools } from './lro-tools.js';
+import { withStrings } from './body-parser.js';
 import { errorResult, type ToolResult } from './result.js';
 import { toolSpec } from './tools.js';
 
@@ -34,6 +35,9 @@ export interface WorkerSetup {
   allowDirs: string[];
 }
 
+/** What a worker is given: the setup, and whether it runs its calls in the background (not the quick worker). */
+export type WorkerData = WorkerSetup & { background: boolean };
+
 /** The limits of the pool and of each call on it. */
 export interface PoolLimits {
   /** Calls running at once (more wait their turn). */
@@ -42,6 +46,12 @@ export interface PoolLimits {
   callSeconds: number;
   /** A call whose heap grows past this is stopped (a worker's resourceLimits). */
   memoryMb: number;
+  /**
+   * The pool serves many clients (over HTTP): the quick worker starts with the first one, and the others run
+   * their calls below the priority of the server's thread (tool-worker.ts). A stdio server's one client has no
+   * other to wait for, and its calls run at the priority it gave lro.
+   */
+  shared?: boolean;
 }
 
 /** Workers by default: a few, so that a runaway call or two leave room for the others, on any machine. */
@@ -114,7 +124,7 @@ export class ToolPool implements McpTools {
 
   /** Runs a call on a worker; never throws. An unknown tool is answered here (its error needs no worker). */
   call(name: string, args: unknown, client?: object): Promise<ToolResult> {
-    if (!this.tools.has(name) || this.closed) return this.tools.call(name, args);
+    if (!this.tools.has(name) || this.closed) return this.tools.call(name, withStrings(args));
     return new Promise((done) => {
       this.queue.push({ name, args, done, client, queuedAt: ++this.starts });
       this.next();
@@ -127,13 +137,18 @@ export class ToolPool implements McpTools {
     return { list: () => this.list(), has: (name) => this.has(name), call: (name, args) => this.call(name, args, client) };
   }
 
-  /** Starts a worker ahead of the first call, while the client is still starting its session. */
+  /**
+   * Starts a worker ahead of the first call, while the client is still starting its session; for many clients
+   * (`shared`), the quick worker too: started only once every worker was taken, it loaded its tools while a
+   * loaded machine ran the calls that took them, and the first lro_ls to need it waited 0.15-0.5 s.
+   */
   warm(): this {
     if (this.idle.length + this.busy.size === 0) {
       const worker = this.spawn();
       worker.unref();
       this.idle.push(worker);
     }
+    if (this.limits.shared && !this.quick) (this.quick = this.spawn(true)).unref();
     return this;
   }
 
@@ -194,7 +209,7 @@ export class ToolPool implements McpTools {
       this.idle.push(spare);
     }
     // every worker taken: the quick one is made ready for the next bounded call
-    if (this.busy.size >= this.limits.workers && !this.quick) (this.quick = this.spawn()).unref();
+    if (this.busy.size >= this.limits.workers && !this.quick) (this.quick = this.spawn(true)).unref();
     this.next(); // more jobs may start: on another worker, or on the quick one
   }
 
@@ -204,14 +219,15 @@ export class ToolPool implements McpTools {
     const at = this.queue.findIndex((j) => !j.slow && toolSpec(j.name)?.bounded);
     if (at < 0) return;
     const [job] = this.queue.splice(at, 1);
-    const worker = this.quick ?? (this.quick = this.spawn());
+    const worker = this.quick ?? (this.quick = this.spawn(true));
     this.quickBusy = true;
     this.run(worker, job, true);
   }
 
-  private spawn(): Worker {
+  /** A worker; for many clients (`shared`), all but the quick one run in the background (tool-worker.ts). */
+  private spawn(quick = false): Worker {
     const worker = new Worker(this.script, {
-      workerData: this.setup,
+      workerData: { ...this.setup, background: !quick && this.limits.shared === true } satisfies WorkerData,
       resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
     });
     worker.on('error', () => undefined); // reported to the call it ran (run)

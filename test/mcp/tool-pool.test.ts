@@ -12,8 +12,8 @@ const tools = { has: (name: string) => name !== 'nope', list: () => [], call: as
 let pool: ToolPool;
 afterEach(() => pool?.close());
 
-const newPool = (callSeconds: number, memoryMb = 64, workers = 2) =>
-  new ToolPool(tools as unknown as LroTools, SCRIPT, { env: {}, proxy: false, allowDirs: [] }, { workers, callSeconds, memoryMb });
+const newPool = (callSeconds: number, memoryMb = 64, workers = 2, shared = false) =>
+  new ToolPool(tools as unknown as LroTools, SCRIPT, { env: {}, proxy: false, allowDirs: [] }, { workers, callSeconds, memoryMb, shared });
 const text = (r: { content: { text: string }[] }) => r.content[0].text;
 
 describe('ToolPool', () => {
@@ -99,6 +99,16 @@ describe('ToolPool', () => {
     // the others are not bounded: they wait for a worker as before
     const other = pool.forClient().call('echo', { text: 'e' });
     expect(await Promise.race([other.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 500))])).toBe('waiting');
+  });
+
+  it("serving many clients, every worker but the quick one runs its calls in the background; one client's, none", async () => {
+    pool = newPool(30, 64, 2, true).warm();
+    expect(text(await pool.forClient().call('nice', {}))).toBe('true');
+    for (const c of [pool.forClient(), pool.forClient()]) void c.call('sleep', {}); // both workers held
+    expect(text(await pool.forClient().call('lro_ls', { text: 'nice' }))).toBe('false'); // the quick worker
+    await pool.close();
+    pool = newPool(30).warm();
+    expect(text(await pool.call('nice', {}))).toBe('false');
   });
 
   it('a call that runs past 2 s on the quick worker is stopped there and answered by another worker', async () => {

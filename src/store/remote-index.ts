@@ -19,6 +19,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { decodeTime, ulid } from 'ulid';
 import { parseHeaderFields } from '../format/header.js';
+import { checkListedMac, lineSeal } from '../format/mac.js';
 import { parseResultFileName } from '../format/naming.js';
 import { keyOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
@@ -39,6 +40,11 @@ export interface IndexEntry {
   etag?: string;
   mtimeMs?: number;
   line: string;
+  /**
+   * Line 1's seal (its `blocks` member's `head`, which `line` lacks), so a reader holding the store's secret checks
+   * the entry's MAC (format/mac.ts) as it would the object's line 1. Absent in entries of an earlier lro.
+   */
+  head?: string;
 }
 
 /** The index's objects as listed: bases and additions; anything else under index/ is not lro's and never touched. */
@@ -102,6 +108,20 @@ function indexEntry(l: string): IndexEntry | null {
   }
 }
 
+/**
+ * Whether an entry may be used by a reader holding the store's secret (`key`; none: any entry): its line carries a
+ * MAC under it over the line and its seal. One that does not is not used: that header is fetched, and checked there.
+ */
+export function keyedEntry(e: IndexEntry, key: Buffer | null): boolean {
+  if (!key) return true;
+  try {
+    checkListedMac(key, Buffer.from(e.line), e.head);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether an entry is of this listed object: the same size and ETag (or, for an entry without one, time). */
 export function sameObject(e: IndexEntry, o: { size: number; etag?: string; mtimeMs: number }): boolean {
   if (e.size !== o.size) return false;
@@ -113,6 +133,8 @@ export function sameObject(e: IndexEntry, o: { size: number; etag?: string; mtim
 export function entryOf(rel: string, headerLine: Buffer, o: { size: number; etag?: string; mtimeMs?: number }): IndexEntry {
   const line = parseHeaderFields(headerLine).line.toString('utf8');
   const e: IndexEntry = { rel, size: o.size, line };
+  const head = lineSeal(headerLine);
+  if (head) e.head = head;
   if (o.etag) e.etag = o.etag;
   else if (o.mtimeMs !== undefined) e.mtimeMs = Math.round(o.mtimeMs);
   return e;

@@ -186,20 +186,21 @@ export function kept(
 /**
  * Replaces the index objects `read` (and only those: another writer's added since stay) by one base of `entries`:
  * the base is written first, then they are deleted, so an entry is in some object at every moment. With no entries
- * no base is written: a store gc emptied has no index left. Best effort: a failed write deletes nothing.
+ * no base is written: a store gc emptied has no index left. Best effort: a failed write deletes nothing (false).
  */
-export function compactIndex(store: RemoteStore, entries: IndexEntry[], read: string[], tmp: string): void {
+export function compactIndex(store: RemoteStore, entries: IndexEntry[], read: string[], tmp: string): boolean {
   if (entries.length > 0) {
     try {
       writeFileSync(tmp, zlib().gzipSync(lines(entries)), { mode: 0o600 });
       s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, `${INDEX_DIR}/base-${ulid()}.jsonl.gz`), path: tmp }, store.env, WAIT_MS);
     } catch {
-      return; // the index stays as it was
+      return false; // the index stays as it was
     } finally {
       rmSync(tmp, { force: true });
     }
   }
   deleteKeys(store, read);
+  return true;
 }
 
 /** Deletes keys, 1,000 a request (one at a time on a server without DeleteObjects); one that fails stays. */

@@ -1033,19 +1033,43 @@ export function keepIndex(dir: string, gc = false): void {
       // removed since, or damaged: not in the index
     }
   }
-  if (removed.size > 0 && !run.entries) loadIndex(store);
   runs.delete(store);
+  if (indexRefused(store)) return; // this machine may not write it (read-only credentials): not asked again for now
+  if (removed.size > 0 && !run.entries) loadIndex(store);
   if (!run.entries) return; // a small listing, the index not read: what it fetched is not worth a write
   const read = run.read;
   const dropped = [...removed].some((rel) => run.entries!.has(rel)); // gc removed results the index holds
   if (!dropped && added.length < INDEX_MIN && read.length < COMPACT_AT) {
-    addToIndex(store, added);
+    if (!addToIndex(store, added)) rememberIndexRefused(store);
     return;
   }
   const entries = new Map(kept(run.entries.values(), run.listed, (rel) => removed.has(rel), run.listedAt).map((e) => [e.rel, e]));
   for (const e of added) entries.set(e.rel, e);
   if (entries.size === 0 && read.length === 0) return;
-  compactIndex(store, [...entries.values()], read, join(store.root, `.index.${process.pid}.put.gz`));
+  if (!compactIndex(store, [...entries.values()], read, join(store.root, `.index.${process.pid}.put.gz`))) rememberIndexRefused(store);
+}
+
+/**
+ * A write to the store's index that failed (read-only credentials, a denying policy, the server down) is remembered
+ * beside the cache for MARK_RETRY_MS: a listing then writes none, silently, instead of paying a refused PUT each time
+ * (the index is a shortcut; another machine keeps it).
+ */
+function indexRefusedFile(store: RemoteStore): string {
+  return join(store.root, 'index.refused');
+}
+
+function indexRefused(store: RemoteStore): boolean {
+  const last = lstatSync(indexRefusedFile(store), { throwIfNoEntry: false });
+  return last !== undefined && Date.now() - last.mtimeMs < MARK_RETRY_MS;
+}
+
+function rememberIndexRefused(store: RemoteStore): void {
+  try {
+    mkdirSync(store.root, { recursive: true, mode: 0o700 });
+    writeFileSync(indexRefusedFile(store), `${new Date().toISOString()}\n`, { mode: 0o600 });
+  } catch {
+    // not remembered: the next listing tries again
+  }
 }
 
 /** A result or a dedupe ref: the only objects lro lists, mirrors or deletes. */

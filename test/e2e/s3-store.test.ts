@@ -362,6 +362,40 @@ describe('the store\'s index of headers', () => {
   }, 120_000);
 });
 
+describe('the index with read-only credentials', () => {
+  it('a listing that cannot write the index says nothing, and this machine does not try again for a while', async () => {
+    const { prefix, env } = remote();
+    await fill(prefix, 70);
+    const indexPuts = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`PUT /team/${prefix}/index/`));
+    const m = { ...env, XDG_CACHE_HOME: join(root, `read-only-${prefix}`) };
+    s3.fault = 'read-only';
+    try {
+      let seen = s3.seen.length;
+      const first = await lro(['ls', '--max-tokens', '0'], { env: m });
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      expect(first.out.trim().split('\n')).toHaveLength(70);
+      expect(indexPuts(seen)).toHaveLength(1); // tried once, refused (403)
+      expect((await s3.keys(prefix)).filter((k) => k.includes('/index/'))).toEqual([]);
+      // more results, their headers fetched by the same machine: no PUT tried this time
+      s3.fault = 'none';
+      await fill(`${prefix}`, 140);
+      s3.fault = 'read-only';
+      seen = s3.seen.length;
+      const again = await lro(['ls', '--max-tokens', '0'], { env: m });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(again.out.trim().split('\n')).toHaveLength(210);
+      expect(indexPuts(seen)).toEqual([]);
+      // another machine (nothing remembered) tries once, as the first did
+      seen = s3.seen.length;
+      const other = await lro(['ls', '--max-tokens', '0'], { env: { ...env, XDG_CACHE_HOME: join(root, `read-only-2-${prefix}`) } });
+      expect([other.code, other.stderr]).toEqual([0, '']);
+      expect(indexPuts(seen)).toHaveLength(1);
+    } finally {
+      s3.fault = 'none';
+    }
+  }, 120_000);
+});
+
 describe('the index kept current by several machines at once', () => {
   const headerGets = (prefix: string, from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
   const indexKeys = async (prefix: string) => (await s3.keys(prefix)).filter((k) => k.includes('/index/'));

@@ -15,7 +15,8 @@
 // index lost, or an upload whose entry failed) has its header fetched as before. What a compaction leaves out is
 // only what it knows to be gone: an entry whose object is listed but different, one gc removed, or one whose result
 // is neither listed nor newer than an hour before its listing (a result being uploaded while it listed is kept).
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { decodeTime, ulid } from 'ulid';
 import { parseHeaderFields } from '../format/header.js';
@@ -66,16 +67,86 @@ export function listIndex(store: RemoteStore): S3Object[] {
 }
 
 /**
- * The entries of the index's objects (GETs, 16 at a time), and the keys of the objects read: an object removed since
- * it was listed (a compaction folded it into a base this listing did not see) is not read, and its entries are
- * missed this time only. An entry of a later line wins over one of the same result before it (the same object).
+ * The index's objects kept by this machine, `<cache>/index/`: an addition or a base is never rewritten once written
+ * (its key names a new ULID), so a listing GETs only those it has not read before. A copy is named by its object's
+ * name, ETag and size, and used only for the object listed with them (an object rewritten behind lro's back, or the
+ * `headers.jsonl.gz` an earlier lro rewrote, is fetched again); copies of objects no longer listed are dropped, and
+ * no more than INDEX_CACHE_MAX bytes are kept.
+ */
+const INDEX_CACHE_DIR = 'index';
+const INDEX_CACHE_MAX = 64 << 20;
+
+/** A listed index object's copy in the cache. */
+function copyName(store: RemoteStore, o: S3Object): string {
+  const name = o.key.slice(keyOf(store, `${INDEX_DIR}/`).length);
+  return `${name}~${(o.etag ?? '').replace(/[^0-9A-Za-z-]/g, '')}~${o.size}`;
+}
+
+/** The bodies of the listed objects kept in the cache (null: not kept), and drops the copies of objects not listed. */
+function keptBodies(store: RemoteStore, objects: S3Object[]): (Buffer | null)[] {
+  const dir = join(store.root, INDEX_CACHE_DIR);
+  let names: Set<string>;
+  try {
+    names = new Set(readdirSync(dir));
+  } catch {
+    return objects.map(() => null);
+  }
+  const wanted = new Set(objects.map((o) => copyName(store, o)));
+  for (const n of names) if (!wanted.has(n)) rmSync(join(dir, n), { force: true });
+  return objects.map((o) => {
+    const n = copyName(store, o);
+    if (!names.has(n)) return null;
+    try {
+      const body = readFileSync(join(dir, n));
+      return body.length === o.size ? body : null;
+    } catch {
+      return null;
+    }
+  });
+}
+
+/** Keeps the bodies just fetched (up to INDEX_CACHE_MAX bytes with those kept already); best effort. */
+function keepBodies(store: RemoteStore, fetched: { o: S3Object; body: Uint8Array }[], keptBytes: number): void {
+  if (fetched.length === 0) return;
+  const dir = join(store.root, INDEX_CACHE_DIR);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    let bytes = keptBytes;
+    for (const { o, body } of fetched) {
+      if (body.length !== o.size || (bytes += body.length) > INDEX_CACHE_MAX) continue;
+      const path = join(dir, copyName(store, o));
+      writeFileSync(`${path}.${process.pid}.part`, body, { mode: 0o600 });
+      renameSync(`${path}.${process.pid}.part`, path);
+    }
+  } catch {
+    // not kept: fetched again next time
+  }
+}
+
+/**
+ * The entries of the index's objects (those this machine has not kept: GETs, 16 at a time), and the keys of the
+ * objects read: an object removed since it was listed (a compaction folded it into a base this listing did not see)
+ * is not read, and its entries are missed this time only. An entry of a later line wins over one of the same result
+ * before it (the same object).
  */
 export function readIndex(store: RemoteStore, objects: S3Object[]): { entries: Map<string, IndexEntry>; read: string[] } {
   const entries = new Map<string, IndexEntry>();
   const read: string[] = [];
   if (objects.length === 0) return { entries, read };
   const keys = objects.map((o) => o.key);
-  const bodies = s3Call<(Uint8Array | null)[]>({ op: 'getMany', bucket: store.bucket, keys }, store.env, WAIT_MS);
+  const bodies: (Uint8Array | null)[] = keptBodies(store, objects);
+  const keptBytes = bodies.reduce((n, b) => n + (b?.length ?? 0), 0);
+  const missing = objects.filter((_, i) => !bodies[i]);
+  if (missing.length > 0) {
+    const got = s3Call<(Uint8Array | null)[]>({ op: 'getMany', bucket: store.bucket, keys: missing.map((o) => o.key) }, store.env, WAIT_MS);
+    const fetched: { o: S3Object; body: Uint8Array }[] = [];
+    for (let i = 0, j = 0; i < objects.length; i++) {
+      if (bodies[i]) continue;
+      bodies[i] = got[j++];
+      if (bodies[i] && !objects[i].key.endsWith('/headers.jsonl.gz')) fetched.push({ o: objects[i], body: bodies[i]! });
+    }
+    keepBodies(store, fetched, keptBytes);
+  }
   keys.forEach((key, i) => {
     const body = bodies[i];
     if (!body) return;

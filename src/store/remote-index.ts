@@ -129,10 +129,11 @@ function keepBodies(store: RemoteStore, fetched: { o: S3Object; body: Uint8Array
  * is not read, and its entries are missed this time only. An entry of a later line wins over one of the same result
  * before it (the same object).
  */
-export function readIndex(store: RemoteStore, objects: S3Object[]): { entries: Map<string, IndexEntry>; read: string[] } {
+export function readIndex(store: RemoteStore, objects: S3Object[]): { entries: Map<string, IndexEntry>; read: string[]; addedAt: Map<string, number> } {
   const entries = new Map<string, IndexEntry>();
   const read: string[] = [];
-  if (objects.length === 0) return { entries, read };
+  const addedAt = new Map<string, number>();
+  if (objects.length === 0) return { entries, read, addedAt };
   const keys = objects.map((o) => o.key);
   const bodies: (Uint8Array | null)[] = keptBodies(store, objects);
   const keptBytes = bodies.reduce((n, b) => n + (b?.length ?? 0), 0);
@@ -157,12 +158,15 @@ export function readIndex(store: RemoteStore, objects: S3Object[]): { entries: M
     } catch {
       return;
     }
+    const added = /\/add-[0-9A-Z]{26}\.jsonl$/.test(key) ? objects[i].mtimeMs : undefined;
     for (const l of text.split('\n')) {
       const e = indexEntry(l);
-      if (e) entries.set(e.rel, e);
+      if (!e) continue;
+      entries.set(e.rel, e);
+      if (added !== undefined) addedAt.set(e.rel, Math.max(added, addedAt.get(e.rel) ?? 0));
     }
   });
-  return { entries, read };
+  return { entries, read, addedAt };
 }
 
 /** An index line as an entry when it is one (a result's path, its counts, and a header line of that result's id). */
@@ -232,13 +236,17 @@ export function addToIndex(store: RemoteStore, entries: IndexEntry[]): boolean {
 /**
  * What a compaction keeps of the index read: none of a result `gone` says was removed; an entry of a listed object
  * when it is of that object; of a result not listed, when its id is newer than an hour before the listing
- * (`listedAt`): its upload may have ended after the listing.
+ * (`listedAt`), or the addition that holds it (`addedAt`: its time, by rel) was written less than an hour before the
+ * listing or after it: the result's upload may have ended after the listing. An upload is added to the index when it
+ * ends, so one that took over an hour has an old id but a new addition; its id alone dropped it (the index of a store
+ * at a bucket's root is listed after its results, so its addition could be read while its result was not listed).
  */
 export function kept(
   entries: Iterable<IndexEntry>,
   listed: Map<string, { size: number; etag?: string; mtimeMs: number }>,
   gone: (rel: string) => boolean,
   listedAt: number,
+  addedAt: Map<string, number> = new Map(),
 ): IndexEntry[] {
   const out: IndexEntry[] = [];
   for (const e of entries) {
@@ -249,7 +257,7 @@ export function kept(
       continue;
     }
     const id = parseResultFileName(e.rel.split('/').pop()!)!.id;
-    if (decodeTime(id) >= listedAt - KEEP_UNLISTED_MS) out.push(e);
+    if (Math.max(decodeTime(id), addedAt.get(e.rel) ?? 0) >= listedAt - KEEP_UNLISTED_MS) out.push(e);
   }
   return out;
 }

@@ -935,6 +935,8 @@ interface IndexRun {
   /** The index as read (null: not read), and the keys of its objects read. */
   entries: Map<string, IndexEntry> | null;
   read: string[];
+  /** When the additions holding entries were written (kept: an upload's entry is added when it ends). */
+  addedAt?: Map<string, number>;
   /** Results whose header this run fetched by a ranged GET: what the index lacked. */
   fetched: Set<string>;
 }
@@ -950,8 +952,8 @@ function loadIndex(store: RemoteStore): Map<string, IndexEntry> {
   const run = runs.get(store)!;
   if (run.entries) return run.entries;
   try {
-    const { entries, read } = readIndex(store, run.indexObjects ?? listIndex(store));
-    Object.assign(run, { entries, read });
+    const { entries, read, addedAt } = readIndex(store, run.indexObjects ?? listIndex(store));
+    Object.assign(run, { entries, read, addedAt });
   } catch {
     run.entries = new Map(); // none, or the server failed: every header is fetched, and nothing is compacted
   }
@@ -1043,7 +1045,7 @@ export function keepIndex(dir: string, gc = false): void {
     if (!addToIndex(store, added)) rememberIndexRefused(store);
     return;
   }
-  const entries = new Map(kept(run.entries.values(), run.listed, (rel) => removed.has(rel), run.listedAt).map((e) => [e.rel, e]));
+  const entries = new Map(kept(run.entries.values(), run.listed, (rel) => removed.has(rel), run.listedAt, run.addedAt).map((e) => [e.rel, e]));
   for (const e of added) entries.set(e.rel, e);
   if (entries.size === 0 && read.length === 0) return;
   if (!compactIndex(store, [...entries.values()], read, join(store.root, `.index.${process.pid}.put.gz`))) rememberIndexRefused(store);

@@ -1035,9 +1035,12 @@ export function keepIndex(dir: string, gc = false): void {
       // removed since, or damaged: not in the index
     }
   }
-  runs.delete(store);
-  if (indexRefused(store)) return; // this machine may not write it (read-only credentials): not asked again for now
+  if (indexRefused(store)) {
+    runs.delete(store);
+    return; // this machine may not write it (read-only credentials): not asked again for now
+  }
   if (removed.size > 0 && !run.entries) loadIndex(store);
+  runs.delete(store);
   if (!run.entries) return; // a small listing, the index not read: what it fetched is not worth a write
   const read = run.read;
   const dropped = [...removed].some((rel) => run.entries!.has(rel)); // gc removed results the index holds

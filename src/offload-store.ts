@@ -22,6 +22,7 @@ import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js'
 import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
 import { sanitizeOperation, tempFileName } from './format/naming.js';
 import { BLOCKS_ROOM } from './format/blocks.js';
+import { storeKey } from './format/mac.js';
 import { ResultWriter } from './format/writer.js';
 import { streamFields } from './format/streams.js';
 import { publishRef, publishResult, pullRemoteRef, shownStore } from './store/remote.js';
@@ -215,6 +216,7 @@ function pipelineMaker(store: PinnedStore, plan: ResultPlan, options: OffloadOpt
       id,
       operation,
       dirIdentity: identity,
+      macKey: storeKey(options.env ?? process.env),
       headerSlot: 4096 + extraHeader + (type === 'jsonl' ? 8192 : 0) + (type === 'binary' ? 0 : STATS_SLOT) + BLOCKS_ROOM,
     });
     try {

@@ -95,13 +95,39 @@ export function blocksMember(hasher: LeafHasher, room: number): string | null {
   }
 }
 
-/** The header line's own hash: of its bytes (without the slot's padding) with the seal's value as the placeholder. */
+/**
+ * The header line's own hash: of its bytes (without the slot's padding) with the seal's value as the placeholder,
+ * and a MAC (format/mac.ts: the member just before `blocks`) as its own, as the MAC is made after the seal.
+ */
 function headHash(line: Buffer, at: number): string {
   const h = crypto().createHash('sha256');
-  h.update(line.subarray(0, at));
+  const mac = macValueAt(line, line.lastIndexOf(BLOCKS_MEMBER, at));
+  if (mac >= 0) {
+    h.update(line.subarray(0, mac));
+    h.update(MAC_PLACEHOLDER);
+    h.update(line.subarray(mac + MAC_CHARS, at));
+  } else h.update(line.subarray(0, at));
   h.update(SEAL_PLACEHOLDER);
   h.update(line.subarray(at + HASH_CHARS, trimmedEnd(line)));
   return h.digest().subarray(0, HASH_BYTES).toString('base64');
+}
+
+/** How the `blocks` member begins, as the writer adds it. */
+const BLOCKS_MEMBER = ',"blocks":{"size":';
+/** The MAC's member (format/mac.ts): HMAC-SHA256 in base64 without padding, right before `blocks` or the end. */
+export const MAC_MEMBER = ',"mac":"';
+export const MAC_CHARS = 43;
+export const MAC_PLACEHOLDER = 'A'.repeat(MAC_CHARS);
+
+/**
+ * Where the MAC's value starts when `,"mac":"<43 characters>"` ends at `end` (where `blocks` begins, or a listed
+ * line's closing brace); else -1. Only there: a `mac` key elsewhere (in `meta`) is no MAC.
+ */
+export function macValueAt(line: Buffer, end: number): number {
+  const at = end - 1 - MAC_CHARS;
+  const start = at - MAC_MEMBER.length;
+  if (start < 0 || line[end - 1] !== 0x22 || line.toString('latin1', start, at) !== MAC_MEMBER) return -1;
+  return at;
 }
 
 /** The end of line 1 without the spaces that pad it to its slot. */

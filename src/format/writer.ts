@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { BLOCKS_ROOM, blocksMember, LeafHasher, sealHeader } from './blocks.js';
 import type { RecordSink } from './encoder.js';
 import { withMember } from './header.js';
+import { MAC_VALUE_PLACEHOLDER, signLine } from './mac.js';
 import { resultFileName, tempFileName } from './naming.js';
 
 export interface WriterOptions {
@@ -41,6 +42,8 @@ export interface WriterOptions {
   dirIdentity?: { dev: number; ino: number };
   memoryLimit?: number;
   headerSlot?: number;
+  /** The store's secret (LRO_STORE_KEY): line 1 gets a MAC under it (format/mac.ts). Never written itself. */
+  macKey?: Buffer | null;
 }
 
 const DEFAULT_MEMORY = 4 << 20;
@@ -185,7 +188,7 @@ export class ResultWriter implements RecordSink {
 
   /** Whether commit() writes this header in place (within the slot, or before records still in memory), not by a copy. */
   fitsInPlace(headerJson: string): boolean {
-    return !this.spilled || Buffer.byteLength(headerJson, 'utf8') + 1 + BLOCKS_ROOM <= this.slot;
+    return !this.spilled || Buffer.byteLength(headerJson, 'utf8') + 1 + BLOCKS_ROOM + MAC_ROOM <= this.slot;
   }
 
   /**
@@ -194,10 +197,13 @@ export class ResultWriter implements RecordSink {
    * them at the finest size, and is then written by a copy.
    */
   private finalHeader(headerJson: string): Buffer {
+    const key = this.opts.macKey;
+    const json = key ? withMember(headerJson, 'mac', MAC_VALUE_PLACEHOLDER) : headerJson; // just before `blocks`
     const name = ',"blocks":';
-    const room = this.spilled ? this.slot - 1 - Buffer.byteLength(headerJson, 'utf8') - name.length : Infinity;
+    const room = this.spilled ? this.slot - 1 - Buffer.byteLength(json, 'utf8') - name.length : Infinity;
     const member = blocksMember(this.hasher, room) ?? blocksMember(this.hasher, Infinity)!;
-    return Buffer.from(sealHeader(withMember(headerJson, 'blocks', member)), 'utf8');
+    const sealed = sealHeader(withMember(json, 'blocks', member));
+    return Buffer.from(key ? signLine(key, sealed) : sealed, 'utf8');
   }
 
   /** Writes the header line, makes the file durable and gives it its final name. Returns the final path. */
@@ -294,4 +300,6 @@ export class ResultWriter implements RecordSink {
 }
 
 const NEWLINE = Buffer.from('\n');
+/** The MAC's member in line 1 (`,"mac":"…"`), when a key is set. */
+const MAC_ROOM = 52;
 

@@ -15,10 +15,12 @@
 // index lost, or an upload whose entry failed) has its header fetched as before. What a compaction leaves out is
 // only what it knows to be gone: an entry whose object is listed but different, one gc removed, or one whose result
 // is neither listed nor newer than an hour before its listing (a result being uploaded while it listed is kept).
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { decodeTime, ulid } from 'ulid';
 import { parseHeaderFields } from '../format/header.js';
+import { checkListedMac, lineSeal } from '../format/mac.js';
 import { parseResultFileName } from '../format/naming.js';
 import { keyOf, type RemoteStore } from './location.js';
 import { s3Call } from './s3-sync.js';
@@ -39,6 +41,11 @@ export interface IndexEntry {
   etag?: string;
   mtimeMs?: number;
   line: string;
+  /**
+   * Line 1's seal (its `blocks` member's `head`, which `line` lacks), so a reader holding the store's secret checks
+   * the entry's MAC (format/mac.ts) as it would the object's line 1. Absent in entries of an earlier lro.
+   */
+  head?: string;
 }
 
 /** The index's objects as listed: bases and additions; anything else under index/ is not lro's and never touched. */
@@ -60,16 +67,87 @@ export function listIndex(store: RemoteStore): S3Object[] {
 }
 
 /**
- * The entries of the index's objects (GETs, 16 at a time), and the keys of the objects read: an object removed since
- * it was listed (a compaction folded it into a base this listing did not see) is not read, and its entries are
- * missed this time only. An entry of a later line wins over one of the same result before it (the same object).
+ * The index's objects kept by this machine, `<cache>/index/`: an addition or a base is never rewritten once written
+ * (its key names a new ULID), so a listing GETs only those it has not read before. A copy is named by its object's
+ * name, ETag and size, and used only for the object listed with them (an object rewritten behind lro's back, or the
+ * `headers.jsonl.gz` an earlier lro rewrote, is fetched again); copies of objects no longer listed are dropped, and
+ * no more than INDEX_CACHE_MAX bytes are kept.
  */
-export function readIndex(store: RemoteStore, objects: S3Object[]): { entries: Map<string, IndexEntry>; read: string[] } {
+const INDEX_CACHE_DIR = 'index';
+const INDEX_CACHE_MAX = 64 << 20;
+
+/** A listed index object's copy in the cache. */
+function copyName(store: RemoteStore, o: S3Object): string {
+  const name = o.key.slice(keyOf(store, `${INDEX_DIR}/`).length);
+  return `${name}~${(o.etag ?? '').replace(/[^0-9A-Za-z-]/g, '')}~${o.size}`;
+}
+
+/** The bodies of the listed objects kept in the cache (null: not kept), and drops the copies of objects not listed. */
+function keptBodies(store: RemoteStore, objects: S3Object[]): (Buffer | null)[] {
+  const dir = join(store.root, INDEX_CACHE_DIR);
+  let names: Set<string>;
+  try {
+    names = new Set(readdirSync(dir));
+  } catch {
+    return objects.map(() => null);
+  }
+  const wanted = new Set(objects.map((o) => copyName(store, o)));
+  for (const n of names) if (!wanted.has(n)) rmSync(join(dir, n), { force: true });
+  return objects.map((o) => {
+    const n = copyName(store, o);
+    if (!names.has(n)) return null;
+    try {
+      const body = readFileSync(join(dir, n));
+      return body.length === o.size ? body : null;
+    } catch {
+      return null;
+    }
+  });
+}
+
+/** Keeps the bodies just fetched (up to INDEX_CACHE_MAX bytes with those kept already); best effort. */
+function keepBodies(store: RemoteStore, fetched: { o: S3Object; body: Uint8Array }[], keptBytes: number): void {
+  if (fetched.length === 0) return;
+  const dir = join(store.root, INDEX_CACHE_DIR);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    let bytes = keptBytes;
+    for (const { o, body } of fetched) {
+      if (body.length !== o.size || (bytes += body.length) > INDEX_CACHE_MAX) continue;
+      const path = join(dir, copyName(store, o));
+      writeFileSync(`${path}.${process.pid}.part`, body, { mode: 0o600 });
+      renameSync(`${path}.${process.pid}.part`, path);
+    }
+  } catch {
+    // not kept: fetched again next time
+  }
+}
+
+/**
+ * The entries of the index's objects (those this machine has not kept: GETs, 16 at a time), and the keys of the
+ * objects read: an object removed since it was listed (a compaction folded it into a base this listing did not see)
+ * is not read, and its entries are missed this time only. An entry of a later line wins over one of the same result
+ * before it (the same object).
+ */
+export function readIndex(store: RemoteStore, objects: S3Object[]): { entries: Map<string, IndexEntry>; read: string[]; addedAt: Map<string, number> } {
   const entries = new Map<string, IndexEntry>();
   const read: string[] = [];
-  if (objects.length === 0) return { entries, read };
+  const addedAt = new Map<string, number>();
+  if (objects.length === 0) return { entries, read, addedAt };
   const keys = objects.map((o) => o.key);
-  const bodies = s3Call<(Uint8Array | null)[]>({ op: 'getMany', bucket: store.bucket, keys }, store.env, WAIT_MS);
+  const bodies: (Uint8Array | null)[] = keptBodies(store, objects);
+  const keptBytes = bodies.reduce((n, b) => n + (b?.length ?? 0), 0);
+  const missing = objects.filter((_, i) => !bodies[i]);
+  if (missing.length > 0) {
+    const got = s3Call<(Uint8Array | null)[]>({ op: 'getMany', bucket: store.bucket, keys: missing.map((o) => o.key) }, store.env, WAIT_MS);
+    const fetched: { o: S3Object; body: Uint8Array }[] = [];
+    for (let i = 0, j = 0; i < objects.length; i++) {
+      if (bodies[i]) continue;
+      bodies[i] = got[j++];
+      if (bodies[i] && !objects[i].key.endsWith('/headers.jsonl.gz')) fetched.push({ o: objects[i], body: bodies[i]! });
+    }
+    keepBodies(store, fetched, keptBytes);
+  }
   keys.forEach((key, i) => {
     const body = bodies[i];
     if (!body) return;
@@ -80,12 +158,15 @@ export function readIndex(store: RemoteStore, objects: S3Object[]): { entries: M
     } catch {
       return;
     }
+    const added = /\/add-[0-9A-Z]{26}\.jsonl$/.test(key) ? objects[i].mtimeMs : undefined;
     for (const l of text.split('\n')) {
       const e = indexEntry(l);
-      if (e) entries.set(e.rel, e);
+      if (!e) continue;
+      entries.set(e.rel, e);
+      if (added !== undefined) addedAt.set(e.rel, Math.max(added, addedAt.get(e.rel) ?? 0));
     }
   });
-  return { entries, read };
+  return { entries, read, addedAt };
 }
 
 /** An index line as an entry when it is one (a result's path, its counts, and a header line of that result's id). */
@@ -102,6 +183,20 @@ function indexEntry(l: string): IndexEntry | null {
   }
 }
 
+/**
+ * Whether an entry may be used by a reader holding the store's secret (`key`; none: any entry): its line carries a
+ * MAC under it over the line and its seal. One that does not is not used: that header is fetched, and checked there.
+ */
+export function keyedEntry(e: IndexEntry, key: Buffer | null): boolean {
+  if (!key) return true;
+  try {
+    checkListedMac(key, Buffer.from(e.line), e.head);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether an entry is of this listed object: the same size and ETag (or, for an entry without one, time). */
 export function sameObject(e: IndexEntry, o: { size: number; etag?: string; mtimeMs: number }): boolean {
   if (e.size !== o.size) return false;
@@ -113,6 +208,8 @@ export function sameObject(e: IndexEntry, o: { size: number; etag?: string; mtim
 export function entryOf(rel: string, headerLine: Buffer, o: { size: number; etag?: string; mtimeMs?: number }): IndexEntry {
   const line = parseHeaderFields(headerLine).line.toString('utf8');
   const e: IndexEntry = { rel, size: o.size, line };
+  const head = lineSeal(headerLine);
+  if (head) e.head = head;
   if (o.etag) e.etag = o.etag;
   else if (o.mtimeMs !== undefined) e.mtimeMs = Math.round(o.mtimeMs);
   return e;
@@ -139,13 +236,17 @@ export function addToIndex(store: RemoteStore, entries: IndexEntry[]): boolean {
 /**
  * What a compaction keeps of the index read: none of a result `gone` says was removed; an entry of a listed object
  * when it is of that object; of a result not listed, when its id is newer than an hour before the listing
- * (`listedAt`): its upload may have ended after the listing.
+ * (`listedAt`), or the addition that holds it (`addedAt`: its time, by rel) was written less than an hour before the
+ * listing or after it: the result's upload may have ended after the listing. An upload is added to the index when it
+ * ends, so one that took over an hour has an old id but a new addition; its id alone dropped it (the index of a store
+ * at a bucket's root is listed after its results, so its addition could be read while its result was not listed).
  */
 export function kept(
   entries: Iterable<IndexEntry>,
   listed: Map<string, { size: number; etag?: string; mtimeMs: number }>,
   gone: (rel: string) => boolean,
   listedAt: number,
+  addedAt: Map<string, number> = new Map(),
 ): IndexEntry[] {
   const out: IndexEntry[] = [];
   for (const e of entries) {
@@ -156,7 +257,7 @@ export function kept(
       continue;
     }
     const id = parseResultFileName(e.rel.split('/').pop()!)!.id;
-    if (decodeTime(id) >= listedAt - KEEP_UNLISTED_MS) out.push(e);
+    if (Math.max(decodeTime(id), addedAt.get(e.rel) ?? 0) >= listedAt - KEEP_UNLISTED_MS) out.push(e);
   }
   return out;
 }
@@ -164,20 +265,21 @@ export function kept(
 /**
  * Replaces the index objects `read` (and only those: another writer's added since stay) by one base of `entries`:
  * the base is written first, then they are deleted, so an entry is in some object at every moment. With no entries
- * no base is written: a store gc emptied has no index left. Best effort: a failed write deletes nothing.
+ * no base is written: a store gc emptied has no index left. Best effort: a failed write deletes nothing (false).
  */
-export function compactIndex(store: RemoteStore, entries: IndexEntry[], read: string[], tmp: string): void {
+export function compactIndex(store: RemoteStore, entries: IndexEntry[], read: string[], tmp: string): boolean {
   if (entries.length > 0) {
     try {
       writeFileSync(tmp, zlib().gzipSync(lines(entries)), { mode: 0o600 });
       s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, `${INDEX_DIR}/base-${ulid()}.jsonl.gz`), path: tmp }, store.env, WAIT_MS);
     } catch {
-      return; // the index stays as it was
+      return false; // the index stays as it was
     } finally {
       rmSync(tmp, { force: true });
     }
   }
   deleteKeys(store, read);
+  return true;
 }
 
 /** Deletes keys, 1,000 a request (one at a time on a server without DeleteObjects); one that fails stays. */

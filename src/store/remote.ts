@@ -8,6 +8,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { decodeTime } from 'ulid';
 import { LroError } from '../errors.js';
 import { BlockMismatch, checkedBlocks, checkHeaderSeal } from '../format/blocks.js';
+import { checkLineMac, checkListedMac, storeKey, UNSIGNED } from '../format/mac.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine, type HeaderLine } from '../format/reader.js';
@@ -15,10 +16,10 @@ import { countNewlines } from '../search/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { writeHeaderFile } from './header-file.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
-import { addition, addToIndex, compactIndex, entryOf, INDEX_DIR, isIndexObject, kept, listIndex, readIndex, sameObject, type IndexEntry } from './remote-index.js';
+import { addition, addToIndex, compactIndex, entryOf, INDEX_DIR, isIndexObject, keyedEntry, kept, listIndex, readIndex, sameObject, type IndexEntry } from './remote-index.js';
 import { s3Call, S3Error } from './s3-sync.js';
 import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
-import { readResult, resultOfLine, type DamagedResult, type ResultName, type ScannedResult, type StoreListing } from './scan.js';
+import { damaged, readResult, resultOfLine, type DamagedResult, type ResultName, type ScannedResult, type StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
 
 /** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
@@ -150,8 +151,8 @@ function sessionOf(rel: string): string | null {
 export function fetchResult(store: RemoteStore, r: { rel: string }): string {
   const folder = openResultDir(store.files, sessionOf(r.rel)).dir;
   const path = join(store.files, ...r.rel.split('/'));
-  if (isFile(path)) return path;
   const id = parseResultFileName(r.rel.split('/').pop()!)!.id;
+  if (isFile(path)) return keyedCopy(store, { rel: r.rel, id }, path);
   const tmp = join(folder, tempFileName(id, 'fetch'));
   try {
     s3Call({ op: 'get', bucket: store.bucket, key: keyOf(store, r.rel), path: tmp }, store.env, TRANSFER_WAIT_MS);
@@ -174,6 +175,7 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
   try {
     const rf = openResultFile(tmp);
     if (rf.header.id !== id) throw new FormatError(`has id ${rf.header.id} in its header, not ${id}`);
+    checkKeyed(store, readHeaderLine(tmp).line, rf.header, rf.size);
     if (rf.header.content_type === 'json') {
       // rebuilt equal as JSON, not byte for byte, so no sha256 checks the records: their block hashes do
       checkRecordCount(rf);
@@ -188,9 +190,23 @@ function checkFetched(store: RemoteStore, rel: string, tmp: string, id: string):
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     const where = `s3://${store.bucket}/${keyOf(store, rel)}`;
+    if (e.message === UNSIGNED) throw new LroError(`result ${id} at ${where} ${e.message}; nothing was cached`);
     const fix = 'the object was changed or damaged on the server; nothing was cached (offload the output again)';
     throw new LroError(`result ${id} fetched from ${where} ${e.message}: ${fix}`);
   }
+}
+
+/**
+ * With the store's secret set (LRO_STORE_KEY), line 1 of an object must carry a MAC under it (format/mac.ts), and
+ * be what its seal says (the MAC covers the seal, the seal the rest of line 1 and the block hashes); `size` is the
+ * object's. Without the secret, nothing is asked. Throws BlockMismatch (a FormatError) saying what is wrong.
+ */
+function checkKeyed(store: RemoteStore, line: Buffer, header: Header, size: number): void {
+  const key = storeKey(store.env);
+  if (!key) return;
+  if (!header.blocks) throw new BlockMismatch(UNSIGNED);
+  checkHeaderSeal(line, header.blocks, size);
+  checkLineMac(key, line);
 }
 
 /**
@@ -209,11 +225,29 @@ function rangedGet(store: RemoteStore, r: RemoteResult, from: number, to: number
 }
 
 /**
+ * A copy in the cache (a whole result, or a part of it: `size` its object's), when the store's secret is set: its
+ * line 1 is checked as a fetch's is (checkKeyed), as it may have been fetched before the secret was (one HMAC of the
+ * line). Returns the path; throws the one line of `tampered` when the check fails.
+ */
+function keyedCopy(store: RemoteStore, r: { rel: string; id: string }, path: string, size?: number): string {
+  if (!storeKey(store.env)) return path;
+  try {
+    const got = readHeaderLine(path);
+    checkKeyed(store, got.line, parseHeader(got.line), size ?? got.size);
+  } catch (e) {
+    if (e instanceof FormatError) throw tampered(store, r, e);
+    throw e;
+  }
+  return path;
+}
+
+/**
  * A part of an object that does not match its block hashes: one line naming the result and the object, and what
  * to do. Nothing of it has been shown or cached.
  */
 function tampered(store: RemoteStore, r: { rel: string; id: string }, e: FormatError): LroError {
   const where = `s3://${store.bucket}/${keyOf(store, r.rel)}`;
+  if (e.message === UNSIGNED) return new LroError(`result ${r.id} at ${where} ${e.message}; nothing of it was shown or cached`);
   const fix = `the object was changed on the server after it was stored; nothing of it was shown or cached (lro cat ${r.id} fetches it whole and checks it all; lro gc removes it once expired)`;
   return new LroError(`result ${r.id} at ${where} ${e.message}: ${fix}`);
 }
@@ -229,8 +263,9 @@ function checkedStart(store: RemoteStore, r: RemoteResult, start: Buffer, size: 
   const header = headerOf(start);
   if (!header) return null; // the whole object's check says why
   const b = header.blocks;
-  if (!b) return { bytes: start, unchecked: true };
   try {
+    checkKeyed(store, start.subarray(0, nl), header, size);
+    if (!b) return { bytes: start, unchecked: true };
     checkHeaderSeal(start.subarray(0, nl), b, size);
     let records = start.subarray(nl + 1);
     if (b.bytes > 0 && records.length < Math.min(b.size, b.bytes)) records = rangedGet(store, r, nl + 1, nl + Math.min(b.size, b.bytes)).bytes;
@@ -252,6 +287,7 @@ function checkedStart(store: RemoteStore, r: RemoteResult, start: Buffer, size: 
 export function stillStored(path: string, header: Header, nowMs: number): boolean {
   const where = remoteOf(path);
   if (!where || where.half !== 'files') return true;
+  keyedCopy(where.store, { rel: where.rel, id: header.id }, path); // fetched before the store's secret was set?
   const st = statOrNull(path);
   const expires = Date.parse(header.expires_at);
   // seen lately, and not expired since (a gc anywhere may remove it once it is)
@@ -307,9 +343,10 @@ export function fetchStart(
   need: StartNeed,
 ): StartOfResult | null {
   const path = join(store.files, ...r.rel.split('/'));
-  if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
+  if (isFile(path)) return { path: keyedCopy(store, r, path), partial: false, size: statOrNull(path)!.size };
   const part = join(store.parts, ...r.rel.split('/'));
   const kept = partOf(part);
+  if (kept) keyedCopy(store, r, part, kept.size);
   const keptHeld = kept && startHolds(kept.bytes, need);
   if (keptHeld) return { path: part, partial: true, size: kept!.size, held: { from: 1, to: keptHeld }, unchecked: kept!.unchecked };
   const got = rangedGet(store, r, 0, START_BYTES - 1);
@@ -392,7 +429,7 @@ const HEADER_BYTES = 64 * 1024;
  */
 export function fetchTail(store: RemoteStore, r: RemoteResult, n: number): StartOfResult | null {
   const path = join(store.files, ...r.rel.split('/'));
-  if (isFile(path)) return { path, partial: false, size: statOrNull(path)!.size };
+  if (isFile(path)) return { path: keyedCopy(store, r, path), partial: false, size: statOrNull(path)!.size };
   const first = rangedGet(store, r, 0, HEADER_BYTES - 1);
   const { bytes: start, size } = first;
   const header = headerOf(start);
@@ -405,6 +442,7 @@ export function fetchTail(store: RemoteStore, r: RemoteResult, n: number): Start
   if (from <= start.length) return null;
   let end: Buffer;
   try {
+    checkKeyed(store, line, header, size);
     if (b) checkHeaderSeal(line, b, size);
     end = rangedGet(store, r, from, size - 1).bytes;
     if (b && checkedBlocks(b, from - recordsOffset, end)?.end !== b.bytes) throw new BlockMismatch('does not end with its last block');
@@ -897,6 +935,8 @@ interface IndexRun {
   /** The index as read (null: not read), and the keys of its objects read. */
   entries: Map<string, IndexEntry> | null;
   read: string[];
+  /** When the additions holding entries were written (kept: an upload's entry is added when it ends). */
+  addedAt?: Map<string, number>;
   /** Results whose header this run fetched by a ranged GET: what the index lacked. */
   fetched: Set<string>;
 }
@@ -912,8 +952,8 @@ function loadIndex(store: RemoteStore): Map<string, IndexEntry> {
   const run = runs.get(store)!;
   if (run.entries) return run.entries;
   try {
-    const { entries, read } = readIndex(store, run.indexObjects ?? listIndex(store));
-    Object.assign(run, { entries, read });
+    const { entries, read, addedAt } = readIndex(store, run.indexObjects ?? listIndex(store));
+    Object.assign(run, { entries, read, addedAt });
   } catch {
     run.entries = new Map(); // none, or the server failed: every header is fetched, and nothing is compacted
   }
@@ -926,7 +966,7 @@ function loadIndex(store: RemoteStore): Map<string, IndexEntry> {
  */
 function headFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item: HeadItem): boolean {
   const e = index.get(relative(store.heads, item.path).split(sep).join('/'));
-  if (!e || !sameObject(e, item)) return false;
+  if (!e || !sameObject(e, item) || !keyedEntry(e, storeKey(store.env))) return false;
   const line = Buffer.from(`${e.line}\n`);
   if (line.length > item.size) return false;
   writeHeaderFile(item.path, line, item.size, item.mtimeMs);
@@ -943,7 +983,7 @@ const linesFromIndex = new Map<string, HeaderLine>();
 /** Keeps a pending result's header line from the index when its entry is of the listed object; false when none. */
 function lineFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item: HeadItem): boolean {
   const e = index.get(relative(store.heads, item.path).split(sep).join('/'));
-  if (!e || !sameObject(e, item) || Buffer.byteLength(e.line) >= item.size) return false;
+  if (!e || !sameObject(e, item) || Buffer.byteLength(e.line) >= item.size || !keyedEntry(e, storeKey(store.env))) return false;
   linesFromIndex.set(item.path, { line: Buffer.from(e.line), size: item.size, mtimeMs: item.mtimeMs, dev: 0, ino: 0 });
   return true;
 }
@@ -951,7 +991,22 @@ function lineFromIndex(store: RemoteStore, index: Map<string, IndexEntry>, item:
 /** Line 1 of a listed result, for ls: from the store's index when it gave it, else from its file (readResult). */
 export function readListed(entry: ResultName): ScannedResult | DamagedResult | null {
   const got = linesFromIndex.get(join(entry.dir, entry.name));
-  return got ? resultOfLine(entry, got) : readResult(entry);
+  if (got) return resultOfLine(entry, got); // its MAC checked when taken from the index (keyedEntry)
+  const r = readResult(entry);
+  const store = r?.kind === 'result' ? remoteOf(r.path)?.store : undefined;
+  if (!store || !storeKey(store.env)) return r;
+  try {
+    // a header file (sparse: the object's size) of a ranged GET: with the secret, checked as a fetch is; one written
+    // from the index has no block hashes (its entry's MAC was checked then: keyedEntry), nor has an older lro's
+    // result's (refused when it is read)
+    const head = readHeaderLine(r!.path);
+    if (!head.line.includes(',"blocks":{"size":')) return r;
+    checkKeyed(store, head.line, parseHeader(head.line), head.size);
+    return r;
+  } catch (e) {
+    if (e instanceof FormatError) return damaged(entry, e.message);
+    throw e;
+  }
 }
 
 /**
@@ -980,19 +1035,46 @@ export function keepIndex(dir: string, gc = false): void {
       // removed since, or damaged: not in the index
     }
   }
+  if (indexRefused(store)) {
+    runs.delete(store);
+    return; // this machine may not write it (read-only credentials): not asked again for now
+  }
   if (removed.size > 0 && !run.entries) loadIndex(store);
   runs.delete(store);
   if (!run.entries) return; // a small listing, the index not read: what it fetched is not worth a write
   const read = run.read;
   const dropped = [...removed].some((rel) => run.entries!.has(rel)); // gc removed results the index holds
   if (!dropped && added.length < INDEX_MIN && read.length < COMPACT_AT) {
-    addToIndex(store, added);
+    if (!addToIndex(store, added)) rememberIndexRefused(store);
     return;
   }
-  const entries = new Map(kept(run.entries.values(), run.listed, (rel) => removed.has(rel), run.listedAt).map((e) => [e.rel, e]));
+  const entries = new Map(kept(run.entries.values(), run.listed, (rel) => removed.has(rel), run.listedAt, run.addedAt).map((e) => [e.rel, e]));
   for (const e of added) entries.set(e.rel, e);
   if (entries.size === 0 && read.length === 0) return;
-  compactIndex(store, [...entries.values()], read, join(store.root, `.index.${process.pid}.put.gz`));
+  if (!compactIndex(store, [...entries.values()], read, join(store.root, `.index.${process.pid}.put.gz`))) rememberIndexRefused(store);
+}
+
+/**
+ * A write to the store's index that failed (read-only credentials, a denying policy, the server down) is remembered
+ * beside the cache for MARK_RETRY_MS: a listing then writes none, silently, instead of paying a refused PUT each time
+ * (the index is a shortcut; another machine keeps it).
+ */
+function indexRefusedFile(store: RemoteStore): string {
+  return join(store.root, 'index.refused');
+}
+
+function indexRefused(store: RemoteStore): boolean {
+  const last = lstatSync(indexRefusedFile(store), { throwIfNoEntry: false });
+  return last !== undefined && Date.now() - last.mtimeMs < MARK_RETRY_MS;
+}
+
+function rememberIndexRefused(store: RemoteStore): void {
+  try {
+    mkdirSync(store.root, { recursive: true, mode: 0o700 });
+    writeFileSync(indexRefusedFile(store), `${new Date().toISOString()}\n`, { mode: 0o600 });
+  } catch {
+    // not remembered: the next listing tries again
+  }
 }
 
 /** A result or a dedupe ref: the only objects lro lists, mirrors or deletes. */

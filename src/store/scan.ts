@@ -200,7 +200,7 @@ function startsLikeLro(path: string): boolean {
   }
 }
 
-function damaged(entry: ResultName, reason: string, line?: Buffer): DamagedResult | null {
+export function damaged(entry: ResultName, reason: string, line?: Buffer): DamagedResult | null {
   const path = join(entry.dir, entry.name);
   let facts: FileFacts | null = null;
   try {

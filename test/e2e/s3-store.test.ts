@@ -362,6 +362,71 @@ describe('the store\'s index of headers', () => {
   }, 120_000);
 });
 
+describe('the index objects a machine has read', () => {
+  it('are kept in its cache: a warm ls GETs only the new ones, and a copy goes when its object is no longer listed', async () => {
+    const { prefix, env } = remote();
+    await fill(prefix, 100);
+    const indexGets = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/index/`));
+    const m = { ...env, XDG_CACHE_HOME: join(root, `index-kept-${prefix}`) };
+    expect((await lro(['ls', '--max-tokens', '0'], { env: { ...env, XDG_CACHE_HOME: join(root, `index-writer-${prefix}`) } })).code).toBe(0);
+    const added = [await offload(`${text}\nkept 1`, env), await offload(`${text}\nkept 2`, env)];
+    let seen = s3.seen.length;
+    const cold = await lro(['ls', '--max-tokens', '0'], { env: m });
+    expect(indexGets(seen)).toHaveLength(3); // the base and the two additions
+    const copies = () => readdirSync(join(m.XDG_CACHE_HOME, 'lro', 's3', 'team', prefix, 'index')).sort();
+    expect(copies()).toHaveLength(3);
+    seen = s3.seen.length;
+    const warm = await lro(['ls', '--max-tokens', '0'], { env: m });
+    expect(warm.out).toBe(cold.out);
+    expect(indexGets(seen)).toEqual([]);
+    // one more result: its addition alone is fetched; one addition deleted behind lro's back: its copy goes
+    const third = await offload(`${text}\nkept 3`, env);
+    const client = bucketClient();
+    await client.send(new DeleteObjectCommand({ Bucket: 'team', Key: `${prefix}/index/add-${added[0]}.jsonl` }));
+    client.destroy();
+    seen = s3.seen.length;
+    const after = await lro(['ls', '--max-tokens', '0'], { env: m });
+    expect(after.out).toContain(third);
+    expect(indexGets(seen).map((l) => l.split('?')[0])).toEqual([`GET /team/${prefix}/index/add-${third}.jsonl`]);
+    expect(copies().filter((n) => n.includes(added[0]))).toEqual([]);
+    expect(copies().filter((n) => n.includes(third))).toHaveLength(1);
+  }, 120_000);
+});
+
+describe('the index with read-only credentials', () => {
+  it('a listing that cannot write the index says nothing, and this machine does not try again for a while', async () => {
+    const { prefix, env } = remote();
+    await fill(prefix, 70);
+    const indexPuts = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`PUT /team/${prefix}/index/`));
+    const m = { ...env, XDG_CACHE_HOME: join(root, `read-only-${prefix}`) };
+    s3.fault = 'read-only';
+    try {
+      let seen = s3.seen.length;
+      const first = await lro(['ls', '--max-tokens', '0'], { env: m });
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      expect(first.out.trim().split('\n')).toHaveLength(70);
+      expect(indexPuts(seen)).toHaveLength(1); // tried once, refused (403)
+      expect((await s3.keys(prefix)).filter((k) => k.includes('/index/'))).toEqual([]);
+      // more results, their headers fetched by the same machine: no PUT tried this time
+      s3.fault = 'none';
+      await fill(`${prefix}`, 140);
+      s3.fault = 'read-only';
+      seen = s3.seen.length;
+      const again = await lro(['ls', '--max-tokens', '0'], { env: m });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(again.out.trim().split('\n')).toHaveLength(140); // the same 70 (the same body), and 70 more
+      expect(indexPuts(seen)).toEqual([]);
+      // another machine (nothing remembered) tries once, as the first did
+      seen = s3.seen.length;
+      const other = await lro(['ls', '--max-tokens', '0'], { env: { ...env, XDG_CACHE_HOME: join(root, `read-only-2-${prefix}`) } });
+      expect([other.code, other.stderr]).toEqual([0, '']);
+      expect(indexPuts(seen)).toHaveLength(1);
+    } finally {
+      s3.fault = 'none';
+    }
+  }, 120_000);
+});
+
 describe('the index kept current by several machines at once', () => {
   const headerGets = (prefix: string, from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
   const indexKeys = async (prefix: string) => (await s3.keys(prefix)).filter((k) => k.includes('/index/'));

@@ -23,7 +23,8 @@ export type Fault =
   | 'no-batch-delete'
   | 'hide-ref-once'
   | 'fail-pointer-put'
-  | 'refuse-mark-put';
+  | 'refuse-mark-put'
+  | 'read-only';
 
 export interface S3TestServer {
   endpoint: string;
@@ -81,6 +82,10 @@ function exists(target: number, path: string): Promise<boolean> {
     head.end();
   });
 }
+
+const ACCESS_DENIED =
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
 
 const INTERNAL_ERROR =
   '<?xml version="1.0" encoding="UTF-8"?>' +
@@ -140,6 +145,11 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
     if (req.method === 'PUT' && req.headers['if-none-match'] === '*' && (await exists(target, req.url ?? ''))) {
       req.resume();
       res.writeHead(412, { 'content-type': 'application/xml' }).end(PRECONDITION_FAILED);
+      return;
+    }
+    if (state.fault === 'read-only' && (req.method === 'PUT' || req.method === 'DELETE' || (req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? '')))) {
+      req.resume();
+      res.writeHead(403, { 'content-type': 'application/xml' }).end(ACCESS_DENIED); // read-only credentials
       return;
     }
     if (state.fault === 'fail-pointer-put' && req.method === 'PUT' && /\/ids\/[0-9A-Z]{26}(\?|$)/.test(req.url ?? '')) {

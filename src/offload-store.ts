@@ -400,11 +400,12 @@ async function commitOrReuse(
     const key = options.dedupe === false ? null : dedupeKey(header, plan.format);
     claim = key ? await takeClaim(ioDir, key) : null;
     const nowMs = (options.now ?? (() => new Date()))().getTime();
-    let found = key && claim ? findStored(dir, ioDir, key, plan.format, nowMs) : null;
+    const mac = storeKey(options.env ?? process.env);
+    let found = key && claim ? findStored(dir, ioDir, key, plan.format, nowMs, mac) : null;
     const pulled = key && claim && !found ? pullRemoteRef(dir, key) : null; // another machine's, in a remote store
     if (pulled) {
       writeRef(ioDir, key!, pulled.id, pulled.name);
-      found = findStored(dir, ioDir, key!, plan.format, nowMs);
+      found = findStored(dir, ioDir, key!, plan.format, nowMs, mac);
     }
     if (found) {
       writer.abort();
@@ -418,7 +419,7 @@ async function commitOrReuse(
       key && claim
         ? publishRef(dir, key, path, (w) => {
             writeRef(ioDir, key, w.id, w.name);
-            return findStored(dir, ioDir, key, plan.format, nowMs);
+            return findStored(dir, ioDir, key, plan.format, nowMs, mac);
           })
         : null;
     return won ? { found: won.rf } : { path };
@@ -492,7 +493,8 @@ async function storedAlready(
     const source = options.source ? await options.source : undefined;
     const fields = { ...givenFields(options, plan, source), sha256, bytes, redacted: redaction ? redaction.counts : undefined };
     const key = dedupeKey(fields, plan.format);
-    return findStored(store.dir, store.ioDir, key, plan.format, (options.now ?? (() => new Date()))().getTime())?.rf ?? null;
+    const now = (options.now ?? (() => new Date()))().getTime();
+    return findStored(store.dir, store.ioDir, key, plan.format, now, storeKey(options.env ?? process.env))?.rf ?? null;
   } catch {
     return null;
   }

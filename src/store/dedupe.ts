@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Header } from '../format/header.js';
 import { claimFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
-import { openResultFile, type ResultFile } from '../format/reader.js';
+import { checkLineMac } from '../format/mac.js';
+import { openResultFile, readHeaderLine, type ResultFile } from '../format/reader.js';
 import { removeUnchanged } from './gc.js';
 import { lstatFacts } from './scan.js';
 import { processMayBeAlive } from './writers.js';
@@ -159,9 +160,11 @@ export interface Found {
 
 /**
  * The result the ref for `key` names in `dir` (read through `ioDir`), if it still holds the same output with
- * the same options and lives long enough to be handed out; null otherwise.
+ * the same options and lives long enough to be handed out; null otherwise. With the store's secret (`mac`:
+ * LRO_STORE_KEY), only a result whose line 1 carries its MAC: one stored without it (or with another key) would be
+ * handed out and then refused by every reader that has the key.
  */
-export function findStored(dir: string, ioDir: string, key: string, format: string, nowMs: number): Found | null {
+export function findStored(dir: string, ioDir: string, key: string, format: string, nowMs: number, mac: Buffer | null = null): Found | null {
   const name = readRef(join(ioDir, refFileName(key)));
   if (!name) return null;
   let rf: ResultFile;
@@ -174,6 +177,13 @@ export function findStored(dir: string, ioDir: string, key: string, format: stri
   const life = Date.parse(h.expires_at) - nowMs;
   if (h.id !== parseResultFileName(name)!.id || dedupeKey(h, format) !== key) return null;
   if (life <= Math.min(MIN_LIFE_MS, (h.ttl_seconds * 1000) / 10)) return null;
+  if (mac) {
+    try {
+      checkLineMac(mac, rf.line ?? readHeaderLine(rf.path).line);
+    } catch {
+      return null; // not signed with this key: store one that is
+    }
+  }
   return { rf };
 }
 

@@ -73,6 +73,22 @@ describe('the same output twice', () => {
   });
 });
 
+describe('with the store\'s secret (LRO_STORE_KEY)', () => {
+  it('hands out only a result signed with the same key: one stored without it, or with another, is stored again', async () => {
+    const { dir, env } = freshStore();
+    const unsigned = idOf((await lro(['offload'], { input: log, env })).out);
+    const keyed = { ...env, LRO_STORE_KEY: 'k'.repeat(32) };
+    const signed = idOf((await lro(['offload'], { input: log, env: keyed })).out);
+    expect(signed).not.toBe(unsigned);
+    // the signed one is the answer from now on, with the key, and it reads with the key
+    expect(idOf((await lro(['offload'], { input: log, env: keyed })).out)).toBe(signed);
+    expect((await lro(['read', signed, '--head', '1'], { env: keyed })).code).toBe(0);
+    const other = idOf((await lro(['offload'], { input: log, env: { ...env, LRO_STORE_KEY: 'o'.repeat(32) } })).out);
+    expect([unsigned, signed]).not.toContain(other);
+    expect(results(dir)).toHaveLength(3);
+  });
+});
+
 describe('concurrent identical offloads', () => {
   it('end with one file, and every caller gets the same id', { tags: ['soak'] }, async () => {
     const { dir, env } = freshStore();

@@ -1,7 +1,7 @@
 // bin/lro-hook, the hook `lro init codex|gemini` installs: the same answers as `lro __codex-hook` and
 // `lro __gemini-hook`, without a Node start for a small Gemini output or a Codex call the resident helper answers.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
@@ -81,7 +81,7 @@ test('Gemini, MCP tools: a small result is left as it is without Node; a large o
   const fakeNode = join(root, 'fake-node');
   writeFileSync(fakeNode, `#!/bin/sh\nwc -c > '${node}'\n`, { mode: 0o755 });
   for (const input of [call(lines(220)), call(lines(20000))]) {
-    await hook('__gemini-hook', input, { LRO_NODE: fakeNode });
+    await hook('__gemini-hook', input, { LRO_NODE: fakeNode, LRO_RESIDENT: '0' });
     expect(Number(readFileSync(node, 'utf8'))).toBe(Buffer.byteLength(input));
   }
   const big = await hook('__gemini-hook', call(Array.from({ length: 30000 }, (_, i) => i).join('\n')));
@@ -89,6 +89,47 @@ test('Gemini, MCP tools: a small result is left as it is without Node; a large o
   const answer = JSON.parse(big.out) as { decision: string; reason: string };
   expect(answer.decision).toBe('deny');
   expect(answer.reason).toMatch(/Result of mcp_fake_lines offloaded: 30,000 lines/);
+});
+
+test('Gemini, a medium result: once the resident helper runs, one it would leave costs no Node; one over the threshold in tokens is stored', async () => {
+  const tmp2 = join(root, 'tmp-gemini');
+  mkdirSync(tmp2);
+  const env2 = { TMPDIR: tmp2, LRO_DIR: join(root, 'store-gemini') };
+  const call = (text: string, tool = 'mcp_fake_lines') =>
+    JSON.stringify({
+      hook_event_name: 'AfterTool',
+      tool_name: tool,
+      tool_input: { lines: 3 },
+      tool_response: { llmContent: [{ text: `<untrusted_context>\n${text}\n</untrusted_context>` }], returnDisplay: text },
+      mcp_context: { server_name: 'fake', tool_name: 'lines', command: 'node', args: ['fake-upstream.mjs'] },
+    });
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of the fake upstream`).join('\n');
+  const dense = (n: number) => Array.from({ length: n }, (_, i) => `${(i * 7919) % 10}${(i * 104729) % 7} ${(i * 31) % 9}`).join('\n');
+  // 9.2 kB of text, about 2,400 tokens: over the threshold (6,400) in bytes only; the input (it holds the text
+  // twice) is under what bin/lro-hook reads whole, also for a threshold of 2,000 (20 kB)
+  const medium = call(lines(300));
+  expect(medium.length).toBeLessThan(2 * 2000 + 16384);
+  const over = call(dense(2000)); // 10 kB of text, about 8,000 tokens
+  // the first call: Node decides (nothing to store), makes the prefix's folder and leaves a helper behind
+  expect(await hook('__gemini-hook', medium, env2)).toEqual({ code: 0, out: '' });
+  const spool2 = join(tmp2, `lro-prefix-${process.getuid!()}`);
+  const file = join(spool2, 'resident');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(statSync(spool2).mode & 0o777).toBe(0o700);
+  const ran = join(root, 'gemini-node-ran');
+  const fakeNode = join(root, 'gemini-fake-node');
+  writeFileSync(fakeNode, `#!/bin/sh\necho ran >> '${ran}'\ncat > /dev/null\n`, { mode: 0o755 });
+  expect(await hook('__gemini-hook', medium, { ...env2, LRO_NODE: fakeNode })).toEqual({ code: 0, out: '' });
+  expect(await hook('__gemini-hook', call(lines(300), 'run_shell_command'), { ...env2, LRO_NODE: fakeNode })).toEqual({ code: 0, out: '' });
+  expect(existsSync(ran)).toBe(false);
+  // the caller's threshold, not the helper's: under 2,000 tokens the medium result is Node's to store
+  await hook('__gemini-hook', medium, { ...env2, LRO_NODE: fakeNode, LRO_THRESHOLD_TOKENS: '2000' });
+  await hook('__gemini-hook', over, { ...env2, LRO_NODE: fakeNode });
+  expect(readFileSync(ran, 'utf8')).toBe('ran\nran\n');
+  // and with Node there, it is stored; the helper's folder holds nothing of it
+  const big = await hook('__gemini-hook', over, env2);
+  expect((JSON.parse(big.out) as { decision: string }).decision).toBe('deny');
+  expect(readdirSync(spool2)).toEqual(['resident']);
 });
 
 test('a verb it does not know: one line, exit 2', async () => {

@@ -106,9 +106,9 @@ test('Gemini, a medium result: once the resident helper runs, one it would leave
   const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of the fake upstream`).join('\n');
   const dense = (n: number) => Array.from({ length: n }, (_, i) => `${(i * 7919) % 10}${(i * 104729) % 7} ${(i * 31) % 9}`).join('\n');
   // 9.2 kB of text, about 2,400 tokens: over the threshold (6,400) in bytes only; the input (it holds the text
-  // twice) is under what bin/lro-hook reads whole, also for a threshold of 2,000 (20 kB)
+  // twice) is under what bin/lro-hook reads whole (16 thresholds of bytes and 16 kB), also for a threshold of 2,000
   const medium = call(lines(300));
-  expect(medium.length).toBeLessThan(2 * 2000 + 16384);
+  expect(medium.length).toBeLessThan(16 * 2000 + 16384);
   const over = call(dense(2000)); // 10 kB of text, about 8,000 tokens
   // the first call: Node decides (nothing to store), makes the prefix's folder and leaves a helper behind
   expect(await hook('__gemini-hook', medium, env2)).toEqual({ code: 0, out: '' });
@@ -121,6 +121,8 @@ test('Gemini, a medium result: once the resident helper runs, one it would leave
   writeFileSync(fakeNode, `#!/bin/sh\necho ran >> '${ran}'\ncat > /dev/null\n`, { mode: 0o755 });
   expect(await hook('__gemini-hook', medium, { ...env2, LRO_NODE: fakeNode })).toEqual({ code: 0, out: '' });
   expect(await hook('__gemini-hook', call(lines(300), 'run_shell_command'), { ...env2, LRO_NODE: fakeNode })).toEqual({ code: 0, out: '' });
+  // 19 kB of text, about 4,800 tokens (an input of 37 kB)
+  expect(await hook('__gemini-hook', call(lines(600)), { ...env2, LRO_NODE: fakeNode })).toEqual({ code: 0, out: '' });
   expect(existsSync(ran)).toBe(false);
   // the caller's threshold, not the helper's: under 2,000 tokens the medium result is Node's to store
   await hook('__gemini-hook', medium, { ...env2, LRO_NODE: fakeNode, LRO_THRESHOLD_TOKENS: '2000' });

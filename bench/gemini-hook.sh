@@ -85,4 +85,21 @@ for spec in "3:a few lines" "195:5.7 kB" "300:9.2 kB, under the threshold in tok
   echo "left as it is, $what: bin/lro-hook $(ms "$h"); a hook that only reads $(ms "$r");" \
     "lro adds $(ms $((h - r))), ratio $(awk -v a="$h" -v b="$r" 'BEGIN { printf "%.2f", a / b }')"
 done
+
+# memory: a shell command's large output (25 MB and 100 MB, sent twice as Gemini CLI sends it) through bin/lro-hook,
+# stored; the peak resident size of the Node it starts (target: at most 120 MB for any output). MEMORY=0 skips it.
+if [[ ${MEMORY:-1} != 0 ]]; then
+  for mb in 25 100; do
+    f="$WORK/gemini-hook-shell-$mb.json"
+    [[ -f $f ]] || node -e '
+      const n = +process.argv[1] * 1e6; const lines = []; let size = 0;
+      for (let i = 0; size < n; i++) { const l = `${i} ${"x".repeat(i % 80)} build step ${(i * 7) % 1000} ok`; lines.push(l); size += l.length + 1; }
+      const out = lines.join("\n");
+      process.stdout.write(JSON.stringify({ hook_event_name: "AfterTool", tool_name: "run_shell_command", tool_input: { command: "make" },
+        tool_response: { llmContent: `<untrusted_context>\nOutput: ${out}\nExit Code: 0\n</untrusted_context>`, returnDisplay: out } }));' "$mb" >"$f"
+    out=$( { cat "$f" | LRO_DIR="$WORK/gemini-hook-mem-store" LRO_NODE="$NODE" /usr/bin/time -f '%e %M' "$HOOK" __gemini-hook >/dev/null; } 2>&1 | tail -1)
+    rm -rf "$WORK/gemini-hook-mem-store"
+    echo "a $mb MB shell output, stored: ${out%% *} s, peak RSS $(( ${out##* } / 1024 )) MB (target <= 120)"
+  done
+fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

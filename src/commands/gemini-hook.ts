@@ -16,7 +16,8 @@
 // CLI marks as an error.
 // A small output, a call that was cancelled or moved to the background, anything else, or any failure prints
 // nothing and exits 0: the model gets what Gemini CLI made, unchanged, and a call is never broken by lro.
-import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { CommandDef } from './command.js';
@@ -230,10 +231,51 @@ export async function leaves(input: StreamedInput, file: string, settings: { thr
   return fitsThreshold(Buffer.concat(chunks), settings.threshold ?? DEFAULT_THRESHOLD);
 }
 
+/** How long a call's claim is kept: far longer than Gemini CLI's hooks of one call run apart. */
+const CLAIM_MS = 10 * 60_000;
+
+/**
+ * Whether this process is the one to answer for the call: Gemini CLI 0.61.0 runs every matching hook of the
+ * user's and the project's settings, at once, on the same input, and joins their reasons; with lro's hook in both
+ * (the user's by absolute paths, the project's by PATH: two commands, so Gemini CLI does not take them for one)
+ * the model read the descriptor twice. The first to create the call's file in `dir` answers; the other leaves the
+ * result as it is, which adds nothing to the first's. The call is told by its session, the event's time, the tool,
+ * its arguments and the result's size. Claims older than CLAIM_MS are removed. No folder: this one answers.
+ */
+export function claimCall(input: StreamedInput, p: Plan, dir: string | null, now = Date.now()): boolean {
+  if (!dir || input.session_id === undefined || input.timestamp === undefined) return true;
+  const size = p.kind === 'shell' ? `${p.parsed.start}-${p.parsed.end}` : p.texts.map((t) => `${t.start}-${t.end}`).join(',');
+  const key = createHash('sha256')
+    .update([input.session_id, input.timestamp, input.tool_name ?? '', input.toolInput?.json ?? input.command ?? '', size].join('\0'))
+    .digest('hex')
+    .slice(0, 32);
+  try {
+    mkdirSync(dir, { mode: 0o700, recursive: true });
+    for (const f of readdirSync(dir)) {
+      try {
+        if (now - statSync(join(dir, f)).mtimeMs > CLAIM_MS) unlinkSync(join(dir, f));
+      } catch {
+        // removed by another call
+      }
+    }
+    closeSync(openSync(join(dir, key), 'wx', 0o600));
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'EEXIST';
+  }
+}
+
+/** Where the calls' claims are: a folder in the shell prefix's own (this user's, 0700). */
+export function claimsFolder(env: NodeJS.ProcessEnv): string | null {
+  const spool = prefixFolder(env, true);
+  return spool ? join(spool, 'gemini-calls') : null;
+}
+
 /** The hook's answer for one input (llmContent in `file`), or null to leave the result as it is. */
 export async function answer(input: StreamedInput, file: string, io: IO): Promise<object | null> {
   const p = plan(input, file);
   if (!p) return null;
+  if (input.session_id !== undefined && !claimCall(input, p, claimsFolder(io.env))) return null;
   const options = offloadOptions({}, io);
   const r = await offload(
     planText(p, file),

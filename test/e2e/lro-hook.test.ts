@@ -134,6 +134,28 @@ test('Gemini, a medium result: once the resident helper runs, one it would leave
   expect(readdirSync(spool2)).toEqual(['resident']);
 });
 
+test("Gemini, lro's hook in the user's and the project's settings: both run at once on the call, one answers", async () => {
+  const tmp3 = join(root, 'tmp-both');
+  mkdirSync(tmp3);
+  const env3 = { TMPDIR: tmp3, LRO_DIR: join(root, 'store-both'), LRO_RESIDENT: '0' };
+  const input = (timestamp: string) =>
+    JSON.stringify({
+      session_id: '9a130d1b-0f0c-4074-9671-2f99ca25ea21',
+      hook_event_name: 'AfterTool',
+      timestamp,
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'seq 1 30000' },
+      tool_response: { llmContent: `Output: ${Array.from({ length: 30000 }, (_, i) => i + 1).join('\n')}\nProcess Group PGID: 7`, returnDisplay: '' },
+    });
+  const both = await Promise.all([hook('__gemini-hook', input('2026-11-28T09:00:07.833Z'), env3), hook('__gemini-hook', input('2026-11-28T09:00:07.833Z'), env3)]);
+  expect(both.map((r) => r.code)).toEqual([0, 0]);
+  expect(both.filter((r) => r.out === '')).toHaveLength(1);
+  expect(JSON.parse(both.find((r) => r.out)!.out).reason).toMatch(/Output offloaded: 30,000 lines/);
+  // the next call (another moment) is answered again
+  const next = await hook('__gemini-hook', input('2026-11-28T09:00:09.101Z'), env3);
+  expect(JSON.parse(next.out).decision).toBe('deny');
+});
+
 test('a verb it does not know: one line, exit 2', async () => {
   const r = await hook('__other', '{}');
   expect(r.code).toBe(2);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { answer, leaves, plan } from '../../src/commands/gemini-hook.js';
+import { answer, claimCall, leaves, plan } from '../../src/commands/gemini-hook.js';
 import { readHookInput } from '../../src/commands/gemini-input.js';
 import type { IO } from '../../src/io.js';
 
@@ -96,5 +96,32 @@ describe('leaves() says what answer() does', () => {
       { numRuns: 60 },
     );
     expect(readdirSync(store).length).toBeGreaterThan(0); // some were stored: both sides of the threshold were met
+  });
+});
+
+describe('claimCall(): one answer for a call that two of lro\'s hooks see (user and project settings)', () => {
+  const claims = join(dir, 'claims');
+  const call = (extra: object = {}) => ({ ...shell(dense(3000)), session_id: 's1', timestamp: '2026-11-28T09:00:07.833Z', ...extra });
+  async function claim(input: object, now?: number): Promise<boolean> {
+    const streamed = await readHookInput(once(JSON.stringify(input)), file);
+    return claimCall(streamed, plan(streamed, file)!, claims, now);
+  }
+
+  test('the first claims it, the second of the same call does not; another call, or the same much later, does', async () => {
+    expect(await claim(call())).toBe(true);
+    expect(await claim(call())).toBe(false);
+    expect(await claim(call({ timestamp: '2026-11-28T09:00:07.834Z' }))).toBe(true);
+    expect(await claim(call({ tool_input: { command: 'make check' } }))).toBe(true);
+    expect(await claim(call({ session_id: 's2' }))).toBe(true);
+    expect(await claim(call(), Date.now() + 11 * 60_000)).toBe(true); // the old claims are gone
+    expect(readdirSync(claims)).toHaveLength(1);
+  });
+
+  test('no folder, or no session in the input: each answers, as before', async () => {
+    const streamed = await readHookInput(once(JSON.stringify(call())), file);
+    expect(claimCall(streamed, plan(streamed, file)!, null)).toBe(true);
+    const bare = await readHookInput(once(JSON.stringify(shell(dense(3000)))), file);
+    expect(claimCall(bare, plan(bare, file)!, claims)).toBe(true);
+    expect(claimCall(bare, plan(bare, file)!, claims)).toBe(true);
   });
 });

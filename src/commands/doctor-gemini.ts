@@ -9,9 +9,9 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Check } from '../harness/check.js';
-import { hookPaths, lroOnPathFix } from './doctor-overview.js';
+import { hookPaths } from './doctor-overview.js';
 import { readSettings, realFile } from '../harness/settings-file.js';
-import { onPath, portableFix, portableProblem } from '../harness/portable.js';
+import { onPath, pathFix, portableProblem } from '../harness/portable.js';
 import { valueAt } from '../harness/json-edit.js';
 import {
   findLroHook,
@@ -96,7 +96,8 @@ function hookPathsCheck(command: string, scope: string | undefined, env: NodeJS.
     const problem = portableProblem(HOOK_BIN, env);
     if (problem) {
       const detail = `${problem}: the project's hook steps aside here (a large output reaches the model whole)`;
-      checks.push({ name: 'hook', ok: false, detail, fix: portableFix() });
+      // the checks stop here: the fix names lro too when it is missing (the model's `lro grep ID …` needs it)
+      checks.push({ name: 'hook', ok: false, detail, fix: pathFix([HOOK_BIN, ...(onPath('lro', env) ? [] : ['lro'])]) });
       return false;
     }
     checks.push({ name: 'hook', ok: true, detail: `${command} (${HOOK_BIN} on PATH: ${onPath(HOOK_BIN, env)})` });
@@ -286,14 +287,19 @@ export function geminiChecks(env: NodeJS.ProcessEnv, cwd = process.cwd()): Check
   hookRunChecks(found.hook.command, env, checks);
   // the model's next call (`lro grep ID …`) runs in Gemini CLI's `bash -c`, with Gemini CLI's PATH
   const lro = bash('command -v lro', env).out.trim();
+  // a project's hook (lro init gemini --project) runs lro-hook by PATH: when that is missing too, the fix names both
+  const hookToo = !lro && !onPath(HOOK_BIN, env);
   checks.push(
     lro
       ? { name: 'lro on PATH', ok: true, detail: lro }
       : {
           name: 'lro on PATH',
           ok: false,
-          detail: "lro is not on PATH: the model's `lro grep ID …` will not be found",
-          fix: lroOnPathFix(),
+          detail: hookToo
+            ? "lro and lro-hook are not on PATH: the model's `lro grep ID …` will not be found, and a project's hook " +
+              '(named by PATH) steps aside'
+            : "lro is not on PATH: the model's `lro grep ID …` will not be found",
+          fix: pathFix(hookToo ? ['lro', HOOK_BIN] : ['lro']),
         },
   );
   return checks;

@@ -16,17 +16,19 @@
 // CLI marks as an error.
 // A small output, a call that was cancelled or moved to the background, anything else, or any failure prints
 // nothing and exits 0: the model gets what Gemini CLI made, unchanged, and a call is never broken by lro.
-import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { CommandDef } from './command.js';
 import { readHookInput, type ContentPart, type StreamedInput } from './gemini-input.js';
 import type { IO } from '../io.js';
 import type { Source } from '../format/header.js';
-import { offload } from '../offload.js';
+import { DEFAULT_THRESHOLD, fitsThreshold, offload } from '../offload.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { formatBytes } from '../units.js';
 import { offloadOptions } from './offload.js';
+import { ensureResident, prefixFolder } from '../harness/resident-start.js';
 
 /** The shell tool's result: where the output is in the file of llmContent, and Gemini CLI's lines after it. */
 export interface ShellResult {
@@ -168,59 +170,128 @@ function mcpSource(input: StreamedInput, tool: string): Source {
   return { command: call, exit_code: null, tool };
 }
 
-/** The answer for an MCP tool's result, or null to leave it as it is. */
-async function answerMcp(input: StreamedInput, file: string, io: IO): Promise<object | null> {
-  const tool = input.tool_name!;
-  if (input.error || !input.parts || isLroServer(input.mcp)) return null;
+/**
+ * What the hook would store for an input: a shell command's output (its place in the file of llmContent) or an MCP
+ * tool's text blocks; null when the result is left as it is whatever its size (another event or tool, a call
+ * Gemini CLI marks as an error, lro's own server, inline data, no finished command's output). One decision for the
+ * hook and for the resident helper that answers for it (leaves()).
+ */
+export type Plan =
+  | { kind: 'shell'; command: string; parsed: ShellResult }
+  | { kind: 'mcp'; tool: string; texts: { start: number; end: number }[] };
+
+/** The plan for one input (llmContent in `file`), or null to leave the result as it is. */
+export function plan(input: StreamedInput, file: string): Plan | null {
+  if (input.hook_event_name !== undefined && input.hook_event_name !== 'AfterTool') return null;
+  if (input.error) return null;
+  if (input.tool_name?.startsWith(MCP_PREFIX)) {
+    if (!input.parts || isLroServer(input.mcp)) return null;
+    const parsed = withFile(file, (fd) => parseMcpResult(fd, input.parts!));
+    if (!parsed.texts.length || parsed.other.length) return null;
+    return { kind: 'mcp', tool: input.tool_name, texts: parsed.texts };
+  }
+  const command = input.command;
+  if (input.tool_name !== 'run_shell_command' || typeof command !== 'string' || input.content === null) return null;
+  const size = input.content;
+  const parsed = withFile(file, (fd) => parseShellResult(fd, size));
+  if (!parsed || parsed.end <= parsed.start) return null;
+  return { kind: 'shell', command, parsed };
+}
+
+function withFile<T>(file: string, f: (fd: number) => T): T {
   const fd = openSync(file, 'r');
-  let parsed: McpResult;
   try {
-    parsed = parseMcpResult(fd, input.parts);
+    return f(fd);
   } finally {
     closeSync(fd);
   }
-  if (!parsed.texts.length || parsed.other.length) return null;
-  const texts = parsed.texts;
-  // the text blocks joined by line breaks, read from the file a range at a time
-  async function* joined(): AsyncGenerator<Uint8Array> {
-    for (const [k, t] of texts.entries()) {
-      if (k > 0) yield Buffer.from('\n');
-      if (t.end > t.start) yield* createReadStream(file, { start: t.start, end: t.end - 1 });
-    }
+}
+
+/** The text a plan stores, read from the file a range at a time (an MCP tool's text blocks joined by line breaks). */
+export async function* planText(p: Plan, file: string): AsyncGenerator<Uint8Array> {
+  const ranges = p.kind === 'shell' ? [{ start: p.parsed.start, end: p.parsed.end }] : p.texts;
+  for (const [k, t] of ranges.entries()) {
+    if (k > 0) yield Buffer.from('\n');
+    if (t.end > t.start) yield* createReadStream(file, { start: t.start, end: t.end - 1 });
   }
-  const r = await offload(joined(), {
-    ...offloadOptions({}, io),
-    operation: tool.slice(MCP_PREFIX.length),
-    source: mcpSource(input, tool),
-  });
-  if (!r.offloaded) return null;
-  return { decision: 'deny', reason: mcpReplacement(renderDescriptorText(r.descriptor)) };
+}
+
+/**
+ * Whether the hook leaves this input as it is (prints nothing, stores nothing): the resident helper's answer for
+ * bin/lro-hook, so that a medium result is settled without a Node start. The same plan as answer(), and the same
+ * decision offload() makes on its text (offload.ts fitsThreshold); with LRO_REDACT the text offload() counts is the
+ * redacted one, so only Node can tell (false: the hook runs). `settings` are offloadOptions() of the caller's env.
+ */
+export async function leaves(input: StreamedInput, file: string, settings: { threshold?: number; redact?: boolean }): Promise<boolean> {
+  const p = plan(input, file);
+  if (!p) return true;
+  if (settings.redact) return false;
+  const chunks: Buffer[] = [];
+  for await (const c of planText(p, file)) chunks.push(Buffer.from(c));
+  return fitsThreshold(Buffer.concat(chunks), settings.threshold ?? DEFAULT_THRESHOLD);
+}
+
+/** How long a call's claim is kept: far longer than Gemini CLI's hooks of one call run apart. */
+const CLAIM_MS = 10 * 60_000;
+
+/**
+ * Whether this process is the one to answer for the call: Gemini CLI 0.61.0 runs every matching hook of the
+ * user's and the project's settings, at once, on the same input, and joins their reasons; with lro's hook in both
+ * (the user's by absolute paths, the project's by PATH: two commands, so Gemini CLI does not take them for one)
+ * the model read the descriptor twice. The first to create the call's file in `dir` answers; the other leaves the
+ * result as it is, which adds nothing to the first's. The call is told by its session, the event's time, the tool,
+ * its arguments and the result's size. Claims older than CLAIM_MS are removed. No folder: this one answers.
+ */
+export function claimCall(input: StreamedInput, p: Plan, dir: string | null, now = Date.now()): boolean {
+  if (!dir || input.session_id === undefined || input.timestamp === undefined) return true;
+  const size = p.kind === 'shell' ? `${p.parsed.start}-${p.parsed.end}` : p.texts.map((t) => `${t.start}-${t.end}`).join(',');
+  const key = createHash('sha256')
+    .update([input.session_id, input.timestamp, input.tool_name ?? '', input.toolInput?.json ?? input.command ?? '', size].join('\0'))
+    .digest('hex')
+    .slice(0, 32);
+  try {
+    mkdirSync(dir, { mode: 0o700, recursive: true });
+    for (const f of readdirSync(dir)) {
+      try {
+        if (now - statSync(join(dir, f)).mtimeMs > CLAIM_MS) unlinkSync(join(dir, f));
+      } catch {
+        // removed by another call
+      }
+    }
+    closeSync(openSync(join(dir, key), 'wx', 0o600));
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'EEXIST';
+  }
+}
+
+/** Where the calls' claims are: a folder in the shell prefix's own (this user's, 0700). */
+export function claimsFolder(env: NodeJS.ProcessEnv): string | null {
+  const spool = prefixFolder(env, true);
+  return spool ? join(spool, 'gemini-calls') : null;
 }
 
 /** The hook's answer for one input (llmContent in `file`), or null to leave the result as it is. */
 export async function answer(input: StreamedInput, file: string, io: IO): Promise<object | null> {
-  if (input.tool_name?.startsWith(MCP_PREFIX)) return answerMcp(input, file, io);
-  const command = input.command;
-  if (input.tool_name !== 'run_shell_command' || typeof command !== 'string' || input.content === null) return null;
-  if (input.error) return null;
-  const fd = openSync(file, 'r');
-  let parsed: ShellResult | null;
-  try {
-    parsed = parseShellResult(fd, input.content);
-  } finally {
-    closeSync(fd);
-  }
-  if (!parsed || parsed.end <= parsed.start) return null;
-  const source = { command, exit_code: parsed.exitCode, ...(parsed.signal ? { signal: parsed.signal } : {}) };
-  const r = await offload(createReadStream(file, { start: parsed.start, end: parsed.end - 1 }), {
-    ...offloadOptions({}, io),
-    operation: 'bash',
-    query: command,
-    format: 'auto',
-    source,
-  });
+  const p = plan(input, file);
+  if (!p) return null;
+  if (input.session_id !== undefined && !claimCall(input, p, claimsFolder(io.env))) return null;
+  const options = offloadOptions({}, io);
+  const r = await offload(
+    planText(p, file),
+    p.kind === 'shell'
+      ? {
+          ...options,
+          operation: 'bash',
+          query: p.command,
+          format: 'auto',
+          source: { command: p.command, exit_code: p.parsed.exitCode, ...(p.parsed.signal ? { signal: p.parsed.signal } : {}) },
+        }
+      : { ...options, operation: p.tool.slice(MCP_PREFIX.length), source: mcpSource(input, p.tool) },
+  );
   if (!r.offloaded) return null;
-  return { decision: 'deny', reason: replacement(parsed, renderDescriptorText(r.descriptor)) };
+  const descriptor = renderDescriptorText(r.descriptor);
+  return { decision: 'deny', reason: p.kind === 'shell' ? replacement(p.parsed, descriptor) : mcpReplacement(descriptor) };
 }
 
 export async function runGeminiHook(io: IO): Promise<number> {
@@ -228,7 +299,6 @@ export async function runGeminiHook(io: IO): Promise<number> {
   try {
     const file = join(dir, 'output');
     const input = await readHookInput(io.stdin, file);
-    if (input.hook_event_name !== undefined && input.hook_event_name !== 'AfterTool') return 0;
     const out = await answer(input, file, io);
     if (out) await io.stdout.write(`${JSON.stringify(out)}\n`);
   } catch {
@@ -236,6 +306,10 @@ export async function runGeminiHook(io: IO): Promise<number> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  // the next call's hook (bin/lro-hook) asks the resident helper whether a medium result is left, instead of
+  // starting Node; Gemini CLI runs no shell prefix, so the prefix's folder is made here when it is not there
+  const spool = prefixFolder(io.env, true);
+  if (spool) ensureResident(spool, io.env);
   return 0;
 }
 

@@ -19,6 +19,9 @@ export type ContentPart =
 export interface StreamedInput {
   hook_event_name?: string;
   tool_name?: string;
+  /** The session and the moment Gemini CLI made the event: with the call, what tells one call from another. */
+  session_id?: string;
+  timestamp?: string;
   command?: string;
   /** tool_response.error is there and not null/false/empty. */
   error: boolean;
@@ -36,6 +39,8 @@ export interface StreamedInput {
 const KEPT: Record<string, keyof StreamedInput> = {
   hook_event_name: 'hook_event_name',
   tool_name: 'tool_name',
+  session_id: 'session_id',
+  timestamp: 'timestamp',
   'tool_input\u0000command': 'command',
 };
 const CONTENT = 'tool_response\u0000llmContent';

@@ -115,7 +115,7 @@ class EnvSettings {
  * usage error (the caller typed it and sees the answer); a bad LRO_* variable becomes `settingError` (see
  * EnvSettings).
  */
-export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
+export function offloadOptions(o: OffloadCliOptions, io: Pick<IO, 'env' | 'now'> & Partial<Pick<IO, 'stderr'>>): OffloadOptions {
   const env = new EnvSettings(io.env);
   const meta: Record<string, string> = {};
   for (const kv of o.meta ?? []) {
@@ -154,7 +154,7 @@ export function offloadOptions(o: OffloadCliOptions, io: IO): OffloadOptions {
     previewTokens: o.previewTokens !== undefined ? parseCount(o.previewTokens, '--preview-tokens') : undefined,
     settingError: env.error(),
     now: io.now,
-    warn: (m) => void io.stderr.write(`lro: ${m}\n`).catch(() => undefined),
+    warn: (m) => void io.stderr?.write(`lro: ${m}\n`).catch(() => undefined),
   };
 }
 

@@ -6,18 +6,24 @@
 // the bytes, and reads `small` or `large`: the same decision `lro offload` makes (offload.ts fitsThreshold). It
 // stores nothing: a large output still goes to `lro __shell-output`. It also answers for Codex's hook (bin/lro-hook):
 // `TOKEN codex-hook BYTES 0`, then CODEX_HOME, a newline and the hook's input, is answered `ok`, a newline, and
-// what `lro __codex-hook` prints for that input (commands/codex-hook.ts). Anything else (a wrong token, a malformed
+// what `lro __codex-hook` prints for that input (commands/codex-hook.ts); and for Gemini CLI's
+// (`TOKEN gemini-hook BYTES 0`: `leave` when `lro __gemini-hook` would leave the input as it is, else `run`, and
+// bin/lro-hook then starts Node, which stores it: the helper never stores anything, its env may not be the
+// caller's; geminiAnswer()). Anything else (a wrong token, a malformed
 // line, more than MAX_BODY bytes, a slow client) closes the connection without an answer, and the prefix then
 // does as without the helper. It exits after IDLE_MS without a request, or as soon as its file is gone or names
 // another helper (a newer one, or the folder removed).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { CommandDef } from './command.js';
 import type { IO } from '../io.js';
 import { fitsThreshold } from '../offload.js';
 import { codexHookOutput } from './codex-hook.js';
+import { leaves } from './gemini-hook.js';
+import { Malformed, readHookInput } from './gemini-input.js';
+import { offloadOptions } from './offload.js';
 import { RESIDENT_FILE, residentVersion } from '../harness/resident-start.js';
 import { UsageError } from '../errors.js';
 
@@ -27,24 +33,68 @@ const IDLE_MS = 15 * 60_000;
 const CHECK_MS = 10_000;
 const CLIENT_MS = 5_000;
 
+const VERBS = ['tokens', 'codex-hook', 'gemini-hook'] as const;
+type Verb = (typeof VERBS)[number];
+
 /** What a request line says, or null when it is not one. */
 interface Request {
-  verb: 'tokens' | 'codex-hook';
+  verb: Verb;
   bytes: number;
   threshold: number;
 }
 
 function parseRequest(line: string, token: Buffer): Request | null {
   const [got, verb, bytes, threshold, ...rest] = line.split(' ');
-  if (rest.length > 0 || (verb !== 'tokens' && verb !== 'codex-hook') || !/^\d{1,9}$/.test(bytes ?? '') || !/^\d{1,9}$/.test(threshold ?? '')) return null;
+  if (rest.length > 0 || !VERBS.includes(verb as Verb) || !/^\d{1,9}$/.test(bytes ?? '') || !/^\d{1,9}$/.test(threshold ?? '')) return null;
   const given = Buffer.from(got ?? '');
   if (given.length !== token.length || !timingSafeEqual(given, token)) return null;
   const n = Number(bytes);
-  return n > MAX_BODY ? null : { verb, bytes: n, threshold: Number(threshold) };
+  return n > MAX_BODY ? null : { verb: verb as Verb, bytes: n, threshold: Number(threshold) };
 }
 
-/** Answers one connection: reads the line and the bytes, writes `small` or `large`, closes. */
-function serve(socket: Socket, token: Buffer, onRequest: () => void): void {
+/**
+ * `leave` when `lro __gemini-hook` would leave this input as it is, else `run`: the body is the caller's
+ * LRO_THRESHOLD_TOKENS and LRO_REDACT (a line each, empty when unset: the helper's own env may differ), then the
+ * hook's input. The input is read as the hook reads it (commands/gemini-input.ts: its llmContent to a file of its
+ * own in the helper's folder, removed after) and decided as the hook decides (commands/gemini-hook.ts leaves()).
+ */
+async function geminiAnswer(body: Buffer, spool: string): Promise<string> {
+  const first = body.indexOf(10);
+  const second = first < 0 ? -1 : body.indexOf(10, first + 1);
+  if (second < 0) throw new Error('malformed');
+  const setting = (text: string) => text || undefined;
+  const env = { LRO_THRESHOLD_TOKENS: setting(body.subarray(0, first).toString('utf8')), LRO_REDACT: setting(body.subarray(first + 1, second).toString('utf8')) };
+  const settings = offloadOptions({}, { env, now: () => new Date() });
+  const dir = mkdtempSync(join(spool, 'gemini-'));
+  try {
+    const file = join(dir, 'output');
+    let input;
+    try {
+      input = await readHookInput((async function* () {
+        yield body.subarray(second + 1);
+      })(), file);
+    } catch (e) {
+      if (e instanceof Malformed) return 'leave'; // not an input the hook can read: it leaves the call as it is too
+      throw e;
+    }
+    return (await leaves(input, file, settings)) ? 'leave' : 'run';
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The answer to one request (without its newline for `tokens` and `gemini-hook`). */
+async function respond(request: Request, body: Buffer, spool: string): Promise<string> {
+  if (request.verb === 'tokens') return fitsThreshold(body, request.threshold) ? 'small' : 'large';
+  if (request.verb === 'gemini-hook') return geminiAnswer(body, spool);
+  const eol = body.indexOf(10);
+  const home = body.subarray(0, Math.max(eol, 0)).toString('utf8');
+  const env = { ...process.env, CODEX_HOME: home || undefined };
+  return `ok\n${codexHookOutput(body.subarray(eol + 1).toString('utf8'), env)}`;
+}
+
+/** Answers one connection: reads the line and the bytes, writes the answer, closes. */
+function serve(socket: Socket, token: Buffer, spool: string, onRequest: () => void): void {
   socket.setTimeout(CLIENT_MS, () => socket.destroy());
   socket.on('error', () => socket.destroy());
   let held: Buffer = Buffer.alloc(0);
@@ -63,22 +113,13 @@ function serve(socket: Socket, token: Buffer, onRequest: () => void): void {
       onRequest();
     }
     if (held.length < request.bytes) return;
-    let answer: string;
-    const body = held.subarray(0, request.bytes);
-    try {
-      if (request.verb === 'tokens') answer = fitsThreshold(body, request.threshold) ? 'small' : 'large';
-      else {
-        const eol = body.indexOf(10);
-        const home = body.subarray(0, Math.max(eol, 0)).toString('utf8');
-        const env = { ...process.env, CODEX_HOME: home || undefined };
-        answer = `ok\n${codexHookOutput(body.subarray(eol + 1).toString('utf8'), env)}`;
-      }
-    } catch {
-      return void socket.destroy();
-    }
-    socket.end(request.verb === 'tokens' ? `${answer}\n` : answer);
+    const verb = request.verb;
     socket.removeAllListeners('data');
     socket.resume();
+    respond(request, held.subarray(0, request.bytes), spool).then(
+      (answer) => socket.end(verb === 'codex-hook' ? answer : `${answer}\n`),
+      () => socket.destroy(),
+    );
   });
 }
 
@@ -88,7 +129,7 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
   const token = randomBytes(16).toString('hex');
   const file = join(o.spool, RESIDENT_FILE);
   let last = Date.now();
-  const server = createServer((socket) => serve(socket, Buffer.from(token), () => (last = Date.now())));
+  const server = createServer((socket) => serve(socket, Buffer.from(token), o.spool!, () => (last = Date.now())));
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const line = `${port} ${token} ${process.pid} ${residentVersion()}\n`;

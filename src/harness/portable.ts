@@ -40,13 +40,19 @@ export function portableProblem(name: string, env: NodeJS.ProcessEnv): string | 
   }
 }
 
-/** What puts lro and lro-hook on PATH (lro is not published to npm: npm installs this folder). */
-export function portableFix(): string {
+/**
+ * What puts `names` (lro, lro-hook: the ones missing) on PATH: npm installs this folder (lro is not published to
+ * npm), or a link for each, to this installation's files.
+ */
+export function pathFix(names: string[]): string {
   const bin = binDir();
-  return (
-    `npm install -g ${dirname(bin)} (puts lro and lro-hook on PATH), or ln -s ${join(bin, 'lro.js')} ` +
-    `~/.local/bin/lro and ln -s ${join(bin, 'lro-hook')} ~/.local/bin/lro-hook`
-  );
+  const links = names.map((n) => `ln -s ${join(bin, n === 'lro' ? 'lro.js' : n)} ~/.local/bin/${n}`).join(' and ');
+  return `npm install -g ${dirname(bin)} (puts lro and lro-hook on PATH), or ${links}`;
+}
+
+/** What puts lro and lro-hook on PATH. */
+export function portableFix(): string {
+  return pathFix(['lro', 'lro-hook']);
 }
 
 /**

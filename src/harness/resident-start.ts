@@ -2,7 +2,7 @@
 // outlive the call that starts them. The helper's file is `resident` in the prefix's own folder,
 // $TMPDIR/lro-prefix-$UID (bin/lro-shell-prefix makes it, 0700).
 import { spawn } from 'node:child_process';
-import { lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binDir } from './claude-code.js';
 import { VERSION } from '../version.js';
@@ -10,9 +10,17 @@ import { VERSION } from '../version.js';
 /** The helper's file in the prefix's folder. */
 export const RESIDENT_FILE = 'resident';
 
-/** The prefix's folder for this user, as bin/lro-shell-prefix names it; null when it is not there or not ours. */
-export function prefixFolder(env: NodeJS.ProcessEnv): string | null {
+/**
+ * The prefix's folder for this user, as bin/lro-shell-prefix names it; null when it is not there or not ours.
+ * `make`: made first when it is not there, as the prefix makes it (0700: only this user reads the helper's token).
+ */
+export function prefixFolder(env: NodeJS.ProcessEnv, make = false): string | null {
   const dir = join((env.TMPDIR || '/tmp').replace(/\/+$/, '') || '/', `lro-prefix-${process.getuid?.() ?? 0}`);
+  try {
+    if (make && !existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
+  } catch {
+    // made by another call meanwhile, or it cannot be: checked below
+  }
   try {
     const st = lstatSync(dir);
     return st.isDirectory() && st.uid === process.getuid?.() ? dir : null;

@@ -334,6 +334,9 @@ describe('--project: lro named by PATH in a file the team commits', () => {
     expect(missing.code).toBe(1);
     expect(missing.out).toContain("X  hook: lro-hook is not on PATH: the project's hook steps aside here");
     expect(missing.out).toContain('fix: npm install -g');
+    // the fix links what is missing: lro-hook, not lro (a link is there)
+    expect(missing.out).toMatch(/or ln -s \S+\/bin\/lro-hook ~\/\.local\/bin\/lro-hook$/m);
+    expect(missing.out).not.toContain('~/.local/bin/lro ');
     // lro-hook on PATH, as npm links it: no warning, and doctor runs the project's hook on its samples
     const again = await lro(['init', 'gemini', '--project', '--mcp'], { env: withHook(h), shellPrefix: inDir(h.work) });
     expect(again.stderr).toBe('');
@@ -346,6 +349,22 @@ describe('--project: lro named by PATH in a file the team commits', () => {
     expect(un.code, un.stderr).toBe(0);
     expect(un.stderr).toBe('');
     expect(existsSync(join(h.work, '.gemini'))).toBe(false);
+  });
+
+  test('lro off PATH: the fix links lro, and lro-hook too when that is missing (a project\'s hook runs it by PATH)', async () => {
+    const h = home('off-path');
+    const env = { ...h.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
+    expect((await lro(['init', 'gemini', '--force'], { env })).code).toBe(0);
+    const neither = await lro(['doctor', 'gemini'], { env, shellPrefix: inDir(h.work) });
+    expect(neither.code).toBe(1);
+    expect(neither.out).toContain("X  lro on PATH: lro and lro-hook are not on PATH: the model's `lro grep ID …` will not be found");
+    expect(neither.out).toMatch(/ln -s \S+\/bin\/lro\.js ~\/\.local\/bin\/lro and ln -s \S+\/bin\/lro-hook ~\/\.local\/bin\/lro-hook$/m);
+    const hookOnly = join(root, 'hook-only-bin');
+    mkdirSync(hookOnly);
+    symlinkSync(join(dirname(BIN), 'lro-hook'), join(hookOnly, 'lro-hook'));
+    const one = await lro(['doctor', 'gemini'], { env: { ...env, PATH: `${hookOnly}:${env.PATH}` }, shellPrefix: inDir(h.work) });
+    expect(one.out).toContain("X  lro on PATH: lro is not on PATH: the model's `lro grep ID …` will not be found");
+    expect(one.out).toMatch(/or ln -s \S+\/bin\/lro\.js ~\/\.local\/bin\/lro$/m);
   });
 
   test("an earlier lro's project file (absolute paths): init rewrites it by PATH, uninstall gives the user's back", async () => {

@@ -1,7 +1,7 @@
 // bin/lro-hook, the hook `lro init codex|gemini` installs: the same answers as `lro __codex-hook` and
 // `lro __gemini-hook`, without a Node start for a small Gemini output or a Codex call the resident helper answers.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
@@ -81,7 +81,7 @@ test('Gemini, MCP tools: a small result is left as it is without Node; a large o
   const fakeNode = join(root, 'fake-node');
   writeFileSync(fakeNode, `#!/bin/sh\nwc -c > '${node}'\n`, { mode: 0o755 });
   for (const input of [call(lines(220)), call(lines(20000))]) {
-    await hook('__gemini-hook', input, { LRO_NODE: fakeNode });
+    await hook('__gemini-hook', input, { LRO_NODE: fakeNode, LRO_RESIDENT: '0' });
     expect(Number(readFileSync(node, 'utf8'))).toBe(Buffer.byteLength(input));
   }
   const big = await hook('__gemini-hook', call(Array.from({ length: 30000 }, (_, i) => i).join('\n')));
@@ -89,6 +89,71 @@ test('Gemini, MCP tools: a small result is left as it is without Node; a large o
   const answer = JSON.parse(big.out) as { decision: string; reason: string };
   expect(answer.decision).toBe('deny');
   expect(answer.reason).toMatch(/Result of mcp_fake_lines offloaded: 30,000 lines/);
+});
+
+test('Gemini, a medium result: once the resident helper runs, one it would leave costs no Node; one over the threshold in tokens is stored', async () => {
+  const tmp2 = join(root, 'tmp-gemini');
+  mkdirSync(tmp2);
+  const env2 = { TMPDIR: tmp2, LRO_DIR: join(root, 'store-gemini') };
+  const call = (text: string, tool = 'mcp_fake_lines') =>
+    JSON.stringify({
+      hook_event_name: 'AfterTool',
+      tool_name: tool,
+      tool_input: { lines: 3 },
+      tool_response: { llmContent: [{ text: `<untrusted_context>\n${text}\n</untrusted_context>` }], returnDisplay: text },
+      mcp_context: { server_name: 'fake', tool_name: 'lines', command: 'node', args: ['fake-upstream.mjs'] },
+    });
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of the fake upstream`).join('\n');
+  const dense = (n: number) => Array.from({ length: n }, (_, i) => `${(i * 7919) % 10}${(i * 104729) % 7} ${(i * 31) % 9}`).join('\n');
+  // 9.2 kB of text, about 2,400 tokens: over the threshold (6,400) in bytes only; the input (it holds the text
+  // twice) is under what bin/lro-hook reads whole (16 thresholds of bytes and 16 kB), also for a threshold of 2,000
+  const medium = call(lines(300));
+  expect(medium.length).toBeLessThan(16 * 2000 + 16384);
+  const over = call(dense(2000)); // 10 kB of text, about 8,000 tokens
+  // the first call: Node decides (nothing to store), makes the prefix's folder and leaves a helper behind
+  expect(await hook('__gemini-hook', medium, env2)).toEqual({ code: 0, out: '' });
+  const spool2 = join(tmp2, `lro-prefix-${process.getuid!()}`);
+  const file = join(spool2, 'resident');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(statSync(spool2).mode & 0o777).toBe(0o700);
+  const ran = join(root, 'gemini-node-ran');
+  const fakeNode = join(root, 'gemini-fake-node');
+  writeFileSync(fakeNode, `#!/bin/sh\necho ran >> '${ran}'\ncat > /dev/null\n`, { mode: 0o755 });
+  expect(await hook('__gemini-hook', medium, { ...env2, LRO_NODE: fakeNode })).toEqual({ code: 0, out: '' });
+  expect(await hook('__gemini-hook', call(lines(300), 'run_shell_command'), { ...env2, LRO_NODE: fakeNode })).toEqual({ code: 0, out: '' });
+  // 19 kB of text, about 4,800 tokens (an input of 37 kB)
+  expect(await hook('__gemini-hook', call(lines(600)), { ...env2, LRO_NODE: fakeNode })).toEqual({ code: 0, out: '' });
+  expect(existsSync(ran)).toBe(false);
+  // the caller's threshold, not the helper's: under 2,000 tokens the medium result is Node's to store
+  await hook('__gemini-hook', medium, { ...env2, LRO_NODE: fakeNode, LRO_THRESHOLD_TOKENS: '2000' });
+  await hook('__gemini-hook', over, { ...env2, LRO_NODE: fakeNode });
+  expect(readFileSync(ran, 'utf8')).toBe('ran\nran\n');
+  // and with Node there, it is stored; the helper's folder holds nothing of it
+  const big = await hook('__gemini-hook', over, env2);
+  expect((JSON.parse(big.out) as { decision: string }).decision).toBe('deny');
+  expect(readdirSync(spool2)).toEqual(['resident']);
+});
+
+test("Gemini, lro's hook in the user's and the project's settings: both run at once on the call, one answers", async () => {
+  const tmp3 = join(root, 'tmp-both');
+  mkdirSync(tmp3);
+  const env3 = { TMPDIR: tmp3, LRO_DIR: join(root, 'store-both'), LRO_RESIDENT: '0' };
+  const input = (timestamp: string) =>
+    JSON.stringify({
+      session_id: '9a130d1b-0f0c-4074-9671-2f99ca25ea21',
+      hook_event_name: 'AfterTool',
+      timestamp,
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'seq 1 30000' },
+      tool_response: { llmContent: `Output: ${Array.from({ length: 30000 }, (_, i) => i + 1).join('\n')}\nProcess Group PGID: 7`, returnDisplay: '' },
+    });
+  const both = await Promise.all([hook('__gemini-hook', input('2026-11-28T09:00:07.833Z'), env3), hook('__gemini-hook', input('2026-11-28T09:00:07.833Z'), env3)]);
+  expect(both.map((r) => r.code)).toEqual([0, 0]);
+  expect(both.filter((r) => r.out === '')).toHaveLength(1);
+  expect(JSON.parse(both.find((r) => r.out)!.out).reason).toMatch(/Output offloaded: 30,000 lines/);
+  // the next call (another moment) is answered again
+  const next = await hook('__gemini-hook', input('2026-11-28T09:00:09.101Z'), env3);
+  expect(JSON.parse(next.out).decision).toBe('deny');
 });
 
 test('a verb it does not know: one line, exit 2', async () => {

@@ -2,7 +2,7 @@
 // scripted model: every assertion is on the functionResponse the model receives. Folder trust is left on (Gemini
 // CLI's default) and the work folder trusted the way Gemini CLI records it (trustedFolders.json), so the runs also
 // prove that `lro doctor gemini` reads trust as Gemini CLI does.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -160,6 +160,24 @@ describe.skipIf(!!install.skip)('Gemini CLI 0.61.0 with lro init gemini', () => 
     // without lro the model gets Gemini CLI's own cut: 40,000 characters of the middle-less output
     const [cut] = (await play(s, [shell('seq 1 200000')])).outputs;
     expect(cut.text).toContain('Output too large. Showing first 8,000 and last 32,000 characters.');
+  });
+
+  test("lro's hook in the user's settings and the project's: Gemini CLI runs both, the model reads one descriptor", async () => {
+    const s = scratch('both');
+    await installLro(s);
+    await installLro(s, ['--project']);
+    const own = join(s.home, 'own-store');
+    const model = await startScriptedModel([shell('seq 1 200000')]);
+    try {
+      const run = await runGemini(install.bin!, { home: s.home, cwd: s.work, url: model.url, env: { LRO_DIR: own, PATH: s.env.PATH } });
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      const [out] = model.outputs();
+      // (before: the two hooks' reasons joined, the descriptor twice)
+      expect(out.text.match(/Output offloaded: 200,000 lines/g)).toHaveLength(1);
+      expect(readdirSync(own).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
+    } finally {
+      await model.close();
+    }
   });
 
   test('an untrusted folder: Gemini CLI runs no hook from settings (headless: does not start); doctor says so', async () => {

@@ -48,3 +48,35 @@ describe('TopCounts', () => {
     expect(authors['Main Author']).toBeGreaterThanOrEqual(3000 - low);
   });
 });
+
+describe('tables counted over every row', () => {
+  const facts = (text: string) => {
+    const t = new TextAnalyzer();
+    t.push(Buffer.from(text));
+    return t.end().kind!;
+  };
+
+  it('a row longer than the counters read is a row: its whole cells are in the figures, the cut one is not', () => {
+    const rows = Array.from({ length: 50 }, (_, i) => `${i},ok,${i * 2},short note`);
+    rows[20] = `20,late,9999,${'x'.repeat(3000)}`;
+    const k = facts(`id,status,amount,note\n${rows.join('\n')}\n`);
+    expect(k.kind).toBe('csv');
+    expect(k.facts.rows).toBe(50);
+    expect(k.facts.long_rows).toMatch(/^1 rows are longer than 2048 characters/);
+    const amount = (k.facts.columns as { name: string; max?: number; max_line?: number }[]).find((c) => c.name === 'amount')!;
+    expect([amount.max, amount.max_line]).toEqual([9999, 22]);
+  });
+
+  it('ps aux with a command line longer than the counters read: its %MEM still counts', () => {
+    const head = 'USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND';
+    const row = (pid: number, mem: string, cmd: string) => `root     ${String(pid).padStart(7)}  0.0  ${mem} 167744 11636 ?        Ss   Nov27   0:02 ${cmd}`;
+    const lines = Array.from({ length: 30 }, (_, i) => row(100 + i, '0.1', '/usr/bin/sleep 1000'));
+    lines.push(row(999, '42.5', `java ${'-Dopt=1 '.repeat(500)}`));
+    lines.push('E: a line that is no row');
+    const k = facts(`${head}\n${lines.join('\n')}\n`);
+    expect(k.kind).toBe('table');
+    expect(k.facts).toMatchObject({ rows: 31, lines_not_rows: 1 });
+    const mem = (k.facts.columns as { name: string; max?: number; max_line?: number }[]).find((c) => c.name === '%MEM')!;
+    expect([mem.max, mem.max_line]).toEqual([42.5, 32]);
+  });
+});

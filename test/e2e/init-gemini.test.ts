@@ -185,7 +185,8 @@ const shellText = (output: string, trailer: string[]) =>
 
 test('__gemini-hook: a large output stored and replaced (exit code kept); a small one, or another, left alone', async () => {
   const store = join(root, 'hook-store');
-  const hook = (input: unknown) => lro(['__gemini-hook'], { input: JSON.stringify(input), env: { LRO_DIR: store } });
+  // (TMPDIR: the calls' claims live in the prefix's folder there; these inputs repeat a recorded call's session and time)
+  const hook = (input: unknown) => lro(['__gemini-hook'], { input: JSON.stringify(input), env: { LRO_DIR: store, TMPDIR: claimsDir() } });
   const big = Array.from({ length: 20000 }, (_, i) => `${i + 1}`).join('\n') + '\nFATAL: sample';
   const input = (llmContent: string, tool = 'run_shell_command') => ({
     hook_event_name: 'AfterTool',
@@ -240,6 +241,13 @@ test('an install from before MCP results (the shell group alone): doctor warns, 
   expect(readFileSync(h.settings, 'utf8')).toBe(USER_SETTINGS);
 });
 
+/** A TMPDIR of this run's own: a claim of a call made by an earlier run of these tests would leave it alone. */
+function claimsDir(): string {
+  const dir = join(root, `tmp-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** An MCP tool's AfterTool input as Gemini CLI 0.61.0 sends it (recorded from the real binary, paths neutral). */
 function mcpInput(texts: string[], o: { tool?: string; args?: unknown; extra?: unknown[]; error?: unknown; server?: { command: string; args: string[] } } = {}) {
   const tool = o.tool ?? 'mcp_fake_lines';
@@ -262,7 +270,7 @@ function mcpInput(texts: string[], o: { tool?: string; args?: unknown; extra?: u
 
 test('__gemini-hook, MCP tools: a large result stored (text blocks joined, unwrapped) and replaced; others left alone', async () => {
   const store = join(root, 'mcp-hook-store');
-  const env = { LRO_DIR: store };
+  const env = { LRO_DIR: store, TMPDIR: claimsDir() };
   const hook = (input: unknown) => lro(['__gemini-hook'], { input: JSON.stringify(input), env });
   const rows = Array.from({ length: 20000 }, (_, i) => `line ${i + 1} of the fake upstream`).join('\n');
   // a second block that names Gemini CLI's wrapper (escaped by it), and one that ends with a line break

@@ -4,6 +4,7 @@
 // over every row as it passes (ColumnProfiler), in bounded memory: a column's values are counted exactly up to
 // twice DISTINCT_CAP of them, past that its distinct count says it is a lower bound and no top list is given, and a cell
 // of a numeric column that is no number is counted beside the range (`not_numbers`), never taken for one.
+import { KIND_LINE_CHARS } from './types.js';
 import { TopCounts } from './util.js';
 
 export interface ColumnFacts {
@@ -89,10 +90,15 @@ function laterType(t: Tally): ColumnFacts['type'] {
   return type === 'int' || type === 'number' || type === 'empty' ? type : 'text';
 }
 
-/** Column figures over every row fed, the types fixed beforehand (columnTypes of the first rows). */
+/**
+ * Column figures over every row fed, the types fixed beforehand (columnTypes of the first rows), and the count of
+ * rows, of lines that are no row, and of rows cut where the kind counters stop reading a line (KIND_LINE_CHARS).
+ */
 export class ColumnProfiler {
   private readonly tallies: Tally[];
   private rows = 0;
+  private notRows = 0;
+  private cutRows = 0;
 
   constructor(
     private readonly names: string[],
@@ -108,10 +114,20 @@ export class ColumnProfiler {
     }));
   }
 
-  /** One row's cells (a missing cell is empty), on line `line`; only its first `upTo` columns when it was cut. */
-  add(cells: string[], line: number, upTo = this.tallies.length): void {
+  /** A line that is no row (a message after the table, a line of another number of fields). */
+  notRow(): void {
+    this.notRows++;
+  }
+
+  /**
+   * One row's cells (a missing cell is empty), on line `line`. A row `cut` short where the counters stop reading
+   * is counted, and its cells but the last (not whole) are in the figures.
+   */
+  add(cells: string[], line: number, cut = false): void {
     this.rows++;
-    for (let c = 0; c < Math.min(upTo, this.tallies.length); c++) {
+    if (cut) this.cutRows++;
+    const upTo = cut ? Math.min(cells.length - 1, this.tallies.length) : this.tallies.length;
+    for (let c = 0; c < upTo; c++) {
       const t = this.tallies[c];
       const raw = cells[c] ?? '';
       // (most cells have no space at either end: trim only those that do)
@@ -137,6 +153,17 @@ export class ColumnProfiler {
         t.maxText = v;
       }
     }
+  }
+
+  /** The rows counted, and the lines that were not rows or were cut, when there are any. */
+  rowFacts(): Record<string, number | string> {
+    return {
+      rows: this.rows,
+      ...(this.notRows ? { lines_not_rows: this.notRows } : {}),
+      ...(this.cutRows
+        ? { long_rows: `${this.cutRows} rows are longer than ${KIND_LINE_CHARS} characters: their cells past that are not in the column figures` }
+        : {}),
+    };
   }
 
   end(): ColumnFacts[] {

@@ -79,10 +79,6 @@ function delimitedCounter(sep: string, rows: string[][], ns: number[]): Delimite
 
 class DelimitedCounter implements KindCounter {
   private readonly profile: ColumnProfiler;
-  private rows = 0;
-  private notRows = 0;
-  /** Rows longer than the counters see: their cells up to the cut are in the column figures, the rest not. */
-  private longRows = 0;
 
   constructor(
     private readonly sep: string,
@@ -96,19 +92,10 @@ class DelimitedCounter implements KindCounter {
   line(text: string, n: number): void {
     if (n === this.headerLine) return;
     const cells = splitDelimited(text, this.sep);
-    if (text.length >= KIND_LINE_CHARS && cells.length <= this.names.length) {
-      // cut where the counters stop reading: the fields before the last one seen are whole
-      this.rows++;
-      this.longRows++;
-      this.profile.add(cells, n, cells.length - 1);
-      return;
-    }
-    if (cells.length !== this.names.length) {
-      this.notRows++;
-      return;
-    }
-    this.rows++;
-    this.profile.add(cells, n);
+    // a line cut where the counters stop reading: the fields before the last one seen are whole
+    if (text.length >= KIND_LINE_CHARS && cells.length <= this.names.length) this.profile.add(cells, n, true);
+    else if (cells.length !== this.names.length) this.profile.notRow();
+    else this.profile.add(cells, n);
   }
 
   end(): KindFacts {
@@ -127,10 +114,8 @@ class DelimitedCounter implements KindCounter {
     return {
       kind,
       facts: {
-        rows: this.rows,
+        ...this.profile.rowFacts(),
         ...(header ? { header_line: this.headerLine } : { header: 'none (columns numbered from 1)' }),
-        ...(this.notRows ? { lines_not_rows: this.notRows } : {}),
-        ...(this.longRows ? { long_rows: `${this.longRows} rows are longer than ${KIND_LINE_CHARS} characters: their cells past that are not in the column figures` } : {}),
         columns,
       },
       errors: 'none',

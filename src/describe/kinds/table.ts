@@ -55,10 +55,6 @@ export function countTable(s: TextSample): KindCounter | null {
 
 class TableCounter implements KindCounter {
   private readonly profile: ColumnProfiler;
-  private rows = 0;
-  private notRows = 0;
-  /** Rows longer than the counters see: their cells up to the cut are in the column figures, the rest not. */
-  private longRows = 0;
 
   constructor(
     private readonly split: Split,
@@ -72,15 +68,9 @@ class TableCounter implements KindCounter {
   line(text: string, n: number): void {
     if (n < this.firstRow) return;
     const cells = this.split.cut(text);
-    if (!cells) {
-      this.notRows++;
-      return;
-    }
-    this.rows++;
     // a row cut where the counters stop reading (ps's long command lines): its last column is not whole
-    const long = text.length >= KIND_LINE_CHARS;
-    if (long) this.longRows++;
-    this.profile.add(cells, n, long ? cells.length - 1 : cells.length);
+    if (cells) this.profile.add(cells, n, text.length >= KIND_LINE_CHARS);
+    else this.profile.notRow();
   }
 
   end(): KindFacts {
@@ -98,10 +88,8 @@ class TableCounter implements KindCounter {
     return {
       kind: 'table',
       facts: {
-        rows: this.rows,
+        ...this.profile.rowFacts(),
         header_line: this.headerLine,
-        ...(this.notRows ? { lines_not_rows: this.notRows } : {}),
-        ...(this.longRows ? { long_rows: `${this.longRows} rows are longer than ${KIND_LINE_CHARS} characters: their cells past that are not in the column figures` } : {}),
         columns,
       },
       errors: 'none',

@@ -134,8 +134,19 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
   const port = (server.address() as AddressInfo).port;
   const line = `${port} ${token} ${process.pid} ${residentVersion()}\n`;
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, line, { mode: 0o600, flag: 'wx' });
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, line, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, file);
+  } catch (e) {
+    // (a full $TMPDIR): no call can find this helper, and its open port would keep it running for ever
+    server.close();
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never written
+    }
+    throw e;
+  }
   const ours = () => {
     try {
       return readFileSync(file, 'utf8') === line;

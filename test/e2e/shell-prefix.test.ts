@@ -211,6 +211,14 @@ describe('the resident helper and the store that cleans itself', () => {
     expect(large.out.toString()).toMatch(/^Output offloaded: 5,000 lines/);
   });
 
+  test('a helper that cannot write where calls find it (a full or broken $TMPDIR) ends at once, not listening for ever', async () => {
+    // before, its port stayed open with no file naming it: one leaked process per such start (seen after the
+    // full-temporary-folder test: helpers of hours before, still listening)
+    const r = await lro(['__resident', '--spool', join(root, 'not-a-folder', 'x')], { input: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^lro: .*ENOENT/);
+  }, 10_000);
+
   test('the helper answers only its token, and only a well-formed request', async () => {
     const tmp = join(root, 'tmp-resident');
     const [port, token] = readFileSync(join(tmp, `lro-prefix-${process.getuid!()}`, 'resident'), 'utf8').split(' ');

@@ -222,14 +222,26 @@ export function addition(store: RemoteStore, entries: IndexEntry[], id = ulid())
   return { key: keyOf(store, `${INDEX_DIR}/add-${id}.jsonl`), body: lines(entries) };
 }
 
-/** Adds entries to the index (one PUT of a new object); best effort: false when the server refused it. */
-export function addToIndex(store: RemoteStore, entries: IndexEntry[]): boolean {
-  if (entries.length === 0) return true;
+/**
+ * How a write to the index went: written; refused (the credentials may not write it: denied, or not accepted), which
+ * the caller remembers for a while; or failed otherwise (a time-out, a cut connection, a server error), which the next
+ * listing simply tries again.
+ */
+export type IndexWrite = 'written' | 'refused' | 'failed';
+
+const REFUSALS = new Set(['denied', 'credentials']);
+
+/** An index write's failure by its cause's code (s3-worker.ts causeOf). */
+const failure = (code: string | undefined): IndexWrite => (code !== undefined && REFUSALS.has(code) ? 'refused' : 'failed');
+
+/** Adds entries to the index (one PUT of a new object); best effort. */
+export function addToIndex(store: RemoteStore, entries: IndexEntry[]): IndexWrite {
+  if (entries.length === 0) return 'written';
   try {
-    const failed = s3Call<(string | null)[]>({ op: 'putSmalls', bucket: store.bucket, bodies: [addition(store, entries)] }, store.env, WAIT_MS);
-    return failed[0] === null;
-  } catch {
-    return false;
+    const failed = s3Call<({ code: string } | null)[]>({ op: 'putSmalls', bucket: store.bucket, bodies: [addition(store, entries)] }, store.env, WAIT_MS);
+    return failed[0] === null ? 'written' : failure(failed[0].code);
+  } catch (e) {
+    return failure((e as { kind?: string }).kind);
   }
 }
 
@@ -265,21 +277,21 @@ export function kept(
 /**
  * Replaces the index objects `read` (and only those: another writer's added since stay) by one base of `entries`:
  * the base is written first, then they are deleted, so an entry is in some object at every moment. With no entries
- * no base is written: a store gc emptied has no index left. Best effort: a failed write deletes nothing (false).
+ * no base is written: a store gc emptied has no index left. Best effort: a failed write deletes nothing.
  */
-export function compactIndex(store: RemoteStore, entries: IndexEntry[], read: string[], tmp: string): boolean {
+export function compactIndex(store: RemoteStore, entries: IndexEntry[], read: string[], tmp: string): IndexWrite {
   if (entries.length > 0) {
     try {
       writeFileSync(tmp, zlib().gzipSync(lines(entries)), { mode: 0o600 });
       s3Call({ op: 'put', bucket: store.bucket, key: keyOf(store, `${INDEX_DIR}/base-${ulid()}.jsonl.gz`), path: tmp }, store.env, WAIT_MS);
-    } catch {
-      return false; // the index stays as it was
+    } catch (e) {
+      return failure((e as { kind?: string }).kind); // the index stays as it was
     } finally {
       rmSync(tmp, { force: true });
     }
   }
   deleteKeys(store, read);
-  return true;
+  return 'written';
 }
 
 /** Deletes keys, 1,000 a request (one at a time on a server without DeleteObjects); one that fails stays. */

@@ -550,6 +550,9 @@ function keepMark(store: RemoteStore, ms: number): void {
   }
 }
 
+/** Failures that say nothing of what the server allows (s3-worker.ts causeOf): never remembered as a refusal. */
+const TRANSIENT = new Set(['timeout', 'cut', 'unreachable', 'throttled']);
+
 /** After the mark was refused (not by a 412), how long this machine leaves it before asking again. */
 const MARK_RETRY_MS = 60 * 60_000;
 
@@ -557,7 +560,8 @@ const MARK_RETRY_MS = 60 * 60_000;
  * Marks the store, once (If-None-Match), as having a pointer for every result from now on: this lro writes one for
  * each, or deletes the result (publishResult). A machine that has seen the mark asks nothing; a failure only leaves
  * readers listing the bucket for an unknown id, as before. A refusal (a server without conditional writes, a
- * denied PUT) is remembered beside the cache for MARK_RETRY_MS, so that not every offload pays a request for it.
+ * denied PUT) is remembered beside the cache for MARK_RETRY_MS, so that not every offload pays a request for it; a
+ * time-out, a cut connection or throttling is not.
  */
 function markPointers(store: RemoteStore): void {
   if (existsSync(markFile(store))) return;
@@ -570,7 +574,8 @@ function markPointers(store: RemoteStore): void {
     const put = { op: 'putSmall', bucket: store.bucket, key: keyOf(store, MARK), body, ifNoneMatch: true } as const;
     if (s3Call<boolean>(put, store.env, READ_WAIT_MS)) keepMark(store, now);
     else pointersSince(store); // another machine marked it first: its mark is the store's
-  } catch {
+  } catch (e) {
+    if (TRANSIENT.has((e as { kind?: string }).kind ?? '')) return; // the next offload asks again
     try {
       mkdirSync(store.root, { recursive: true, mode: 0o700 });
       writeFileSync(refused, `${new Date().toISOString()}\n`, { mode: 0o600 });
@@ -598,8 +603,8 @@ function writePointer(store: RemoteStore, rel: string, entry: { key: string; bod
   const id = parseResultFileName(rel.split('/').pop()!)?.id;
   if (!id) return;
   const bodies = [{ key: pointerKey(store, id), body: `${rel}\n` }, ...(entry ? [entry] : [])];
-  const failed = s3Call<(string | null)[]>({ op: 'putSmalls', bucket: store.bucket, bodies }, store.env, READ_WAIT_MS);
-  if (failed[0] !== null) throw new S3Error(failed[0], 'other');
+  const failed = s3Call<({ error: string; code: string } | null)[]>({ op: 'putSmalls', bucket: store.bucket, bodies }, store.env, READ_WAIT_MS);
+  if (failed[0] !== null) throw new S3Error(failed[0].error, failed[0].code);
 }
 
 /**
@@ -1045,19 +1050,20 @@ export function keepIndex(dir: string, gc = false): void {
   const read = run.read;
   const dropped = [...removed].some((rel) => run.entries!.has(rel)); // gc removed results the index holds
   if (!dropped && added.length < INDEX_MIN && read.length < COMPACT_AT) {
-    if (!addToIndex(store, added)) rememberIndexRefused(store);
+    if (addToIndex(store, added) === 'refused') rememberIndexRefused(store);
     return;
   }
   const entries = new Map(kept(run.entries.values(), run.listed, (rel) => removed.has(rel), run.listedAt, run.addedAt).map((e) => [e.rel, e]));
   for (const e of added) entries.set(e.rel, e);
   if (entries.size === 0 && read.length === 0) return;
-  if (!compactIndex(store, [...entries.values()], read, join(store.root, `.index.${process.pid}.put.gz`))) rememberIndexRefused(store);
+  if (compactIndex(store, [...entries.values()], read, join(store.root, `.index.${process.pid}.put.gz`)) === 'refused') rememberIndexRefused(store);
 }
 
 /**
- * A write to the store's index that failed (read-only credentials, a denying policy, the server down) is remembered
- * beside the cache for MARK_RETRY_MS: a listing then writes none, silently, instead of paying a refused PUT each time
- * (the index is a shortcut; another machine keeps it).
+ * A write to the store's index that was refused (read-only credentials, a denying policy) is remembered beside the
+ * cache for MARK_RETRY_MS: a listing then writes none, silently, instead of paying a refused PUT each time (the index
+ * is a shortcut; another machine keeps it). One that failed otherwise (a time-out, a server error) is not: the next
+ * listing writes it.
  */
 function indexRefusedFile(store: RemoteStore): string {
   return join(store.root, 'index.refused');

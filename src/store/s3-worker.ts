@@ -359,10 +359,10 @@ async function putSmall(bucket: string, key: string, body: string, ifNoneMatch: 
 }
 
 /** Small objects written together, each by its own PUT (in parallel): per object, null or the cause of its failure. */
-async function putSmalls(bucket: string, bodies: { key: string; body: string }[]): Promise<(string | null)[]> {
+async function putSmalls(bucket: string, bodies: { key: string; body: string }[]): Promise<({ error: string; code: string } | null)[]> {
   const endpoint = process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL || 'of AWS';
   const done = await Promise.allSettled(bodies.map((b) => putSmall(bucket, b.key, b.body, false)));
-  return done.map((d, i) => (d.status === 'fulfilled' ? null : causeOf(d.reason, endpoint, bucket, bodies[i].key).error));
+  return done.map((d, i) => (d.status === 'fulfilled' ? null : causeOf(d.reason, endpoint, bucket, bodies[i].key)));
 }
 
 async function exists(bucket: string, key: string): Promise<boolean> {

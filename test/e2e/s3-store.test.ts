@@ -427,6 +427,34 @@ describe('the index with read-only credentials', () => {
   }, 120_000);
 });
 
+describe('the index when its write fails for a while', () => {
+  it('a server error is not remembered as a refusal: the next listing writes the index', async () => {
+    const { prefix, env } = remote();
+    await fill(prefix, 70);
+    const indexPuts = (from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`PUT /team/${prefix}/index/`));
+    const m = { ...env, XDG_CACHE_HOME: join(root, `index-500-${prefix}`) };
+    s3.fault = 'fail-index-put';
+    try {
+      let seen = s3.seen.length;
+      const first = await lro(['ls', '--max-tokens', '0'], { env: m });
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      expect(first.out.trim().split('\n')).toHaveLength(70);
+      expect(indexPuts(seen).length).toBeGreaterThanOrEqual(1); // tried (the SDK retries a 500), failed
+      expect((await s3.keys(prefix)).filter((k) => k.includes('/index/'))).toEqual([]);
+      s3.fault = 'none';
+      await fill(prefix, 140);
+      seen = s3.seen.length;
+      const again = await lro(['ls', '--max-tokens', '0'], { env: m });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(again.out.trim().split('\n')).toHaveLength(140);
+      expect(indexPuts(seen).length).toBeGreaterThanOrEqual(1); // tried again at once, not an hour on
+      expect((await s3.keys(prefix)).filter((k) => k.includes('/index/')).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      s3.fault = 'none';
+    }
+  }, 120_000);
+});
+
 describe('the index kept current by several machines at once', () => {
   const headerGets = (prefix: string, from: number) => s3.seen.slice(from).filter((l) => l.startsWith(`GET /team/${prefix}/lro-`));
   const indexKeys = async (prefix: string) => (await s3.keys(prefix)).filter((k) => k.includes('/index/'));

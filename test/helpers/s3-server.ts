@@ -24,6 +24,7 @@ export type Fault =
   | 'hide-ref-once'
   | 'fail-pointer-put'
   | 'refuse-mark-put'
+  | 'fail-index-put'
   | 'read-only';
 
 export interface S3TestServer {
@@ -155,6 +156,11 @@ function startProxy(target: number, state: ProxyState): Promise<Server> {
     if (state.fault === 'fail-pointer-put' && req.method === 'PUT' && /\/ids\/[0-9A-Z]{26}(\?|$)/.test(req.url ?? '')) {
       req.resume();
       res.writeHead(500, { 'content-type': 'application/xml' }).end(INTERNAL_ERROR); // every attempt: the SDK gives up
+      return;
+    }
+    if (state.fault === 'fail-index-put' && req.method === 'PUT' && /\/index\//.test(req.url ?? '')) {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/xml' }).end(INTERNAL_ERROR); // a server error, not a refusal
       return;
     }
     if (state.fault === 'refuse-mark-put' && req.method === 'PUT' && /\/ids\/\.since(\?|$)/.test(req.url ?? '')) {

@@ -453,7 +453,7 @@ export function causeOf(e: unknown, endpoint: string, bucket: string, key = ''):
     return { code: 'credentials', error: `S3 refused the credentials (${name || status}): ${fix}` };
   }
   if (name === 'AccessDenied' || status === 403) {
-    const fix = 'check the credentials and the IAM permissions lro needs (README)';
+    const fix = 'check the credentials and the IAM permissions lro needs (docs/commands.md, A shared store on S3)';
     return { code: 'denied', error: `S3 denied access (AccessDenied): ${fix}` };
   }
   if (name === 'NoSuchKey') return { code: 'missing', error: `no object ${key} in the bucket ${bucket} (NoSuchKey)` };

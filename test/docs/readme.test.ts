@@ -1,4 +1,5 @@
-// Every example in README.md runs, and prints what the README shows (jq's idea: the manual's examples are tests).
+// Every example in README.md and docs/ runs, and prints what the page shows (jq's idea: the manual's examples are
+// tests). The pages run in the order of DOCS, as one document: an example may use the ids of an earlier page's.
 //   ```console blocks: each `$ command` runs in bash, in order, in one store, from the repository root, with
 //     `lro` on PATH; its stdout and stderr must be the lines under it (a line `…` stands for any lines). Ids,
 //     store paths and times may differ: the README's ids are mapped to this run's in the order they appear.
@@ -12,7 +13,7 @@
 // LRO_UPDATE_README=1 rewrites the outputs (and the ids in later commands) from a fresh run instead of checking.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -21,7 +22,10 @@ import { shellWords } from '../../src/describe/shell.js';
 import { BIN, cleanup } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
-const README = join(ROOT, 'README.md');
+/** The pages whose examples run, in this order. */
+const DOCS = ['README.md', 'docs/harnesses.md', 'docs/commands.md', 'docs/mcp.md', 'docs/library.md', 'docs/reference.md', 'docs/benchmarks.md'];
+/** README.md is the front page: what lro is, the two commands, and where to read more. */
+const README_MAX_LINES = 300;
 const UPDATE = process.env.LRO_UPDATE_README === '1';
 const ULID = /\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b/g;
 
@@ -29,19 +33,28 @@ interface Step {
   command: string;
   expected: string[];
 }
+interface Page {
+  file: string;
+  lines: string[];
+  /** The lines as rewritten by LRO_UPDATE_README, and how many lines the rewrites so far added. */
+  updated: string[];
+  shift: number;
+}
 interface Block {
   lang: string;
   body: string[];
   start: number; // line index of the first body line
+  page: Page;
 }
 
-function blocks(lines: string[]): Block[] {
+function blocks(page: Page): Block[] {
+  const { lines } = page;
   const out: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
     const m = /^```(\w+)\s*$/.exec(lines[i]);
     if (!m) continue;
     const end = lines.indexOf('```', i + 1);
-    out.push({ lang: m[1], body: lines.slice(i + 1, end), start: i + 1 });
+    out.push({ lang: m[1], body: lines.slice(i + 1, end), start: i + 1, page });
     i = end;
   }
   return out;
@@ -111,17 +124,24 @@ function matches(expected: string[], actual: string[]): boolean {
   return go(0, 0);
 }
 
-const lines = readFileSync(README, 'utf8').split('\n');
-const all = blocks(lines);
+const pages: Page[] = DOCS.map((f) => {
+  const lines = readFileSync(join(ROOT, f), 'utf8').split('\n');
+  return { file: join(ROOT, f), lines, updated: [...lines], shift: 0 };
+});
+const all = pages.flatMap(blocks);
 
-describe('README examples', () => {
+describe('README and docs/ examples', () => {
+  it('runs every page of docs/, and keeps the README short', () => {
+    const inDocs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
+    expect(inDocs.map((f) => `docs/${f}`).sort()).toEqual(DOCS.filter((f) => f.startsWith('docs/')).sort());
+    expect(pages[0].lines.length).toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
   it('has examples of every kind', () => {
     for (const lang of ['console', 'js', 'sh', 'crontab', 'json', 'mcp']) expect(all.some((b) => b.lang === lang), lang).toBe(true);
   });
 
   it('run and print what the README shows', { timeout: 300_000 }, async () => {
-    const updated = [...lines];
-    let shift = 0; // lines added or removed by updates so far
     let config: { command: string; args: string[] } | null = null; // the MCP client config shown last
     /** Checks (or, updating, takes) the output of one step; returns the lines the README should show. */
     const step = (s: Step, actual: string[], shownCommand: string): string[] => {
@@ -162,8 +182,8 @@ describe('README examples', () => {
           await client.close();
         }
         if (UPDATE) {
-          updated.splice(block.start + shift, block.body.length, ...body);
-          shift += body.length - block.body.length;
+          block.page.updated.splice(block.start + block.page.shift, block.body.length, ...body);
+          block.page.shift += body.length - block.body.length;
         }
         continue;
       }
@@ -190,8 +210,8 @@ describe('README examples', () => {
           body.push(...step(s, out === '' ? [] : out.split('\n'), `$ ${withActualIds(s.command)}`));
         }
         if (UPDATE) {
-          updated.splice(block.start + shift, block.body.length, ...body);
-          shift += body.length - block.body.length;
+          block.page.updated.splice(block.start + block.page.shift, block.body.length, ...body);
+          block.page.shift += body.length - block.body.length;
         }
       } else if (block.lang === 'js') {
         const next = all[all.indexOf(block) + 1];
@@ -207,11 +227,11 @@ describe('README examples', () => {
         expect(r.status, r.stderr).toBe(0);
         const actual = r.stdout.replace(/\n$/, '').split('\n');
         if (UPDATE) {
-          updated.splice(next.start + shift, next.body.length, ...actual);
-          shift += actual.length - next.body.length;
+          next.page.updated.splice(next.start + next.page.shift, next.body.length, ...actual);
+          next.page.shift += actual.length - next.body.length;
         } else expect(actual.map(normal)).toEqual(next.body.map(normal));
       }
     }
-    if (UPDATE) writeFileSync(README, updated.join('\n'));
+    if (UPDATE) for (const page of pages) writeFileSync(page.file, page.updated.join('\n'));
   });
 });

@@ -12,7 +12,7 @@ import type { IO } from '../io.js';
 import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { damagedError, resolveResult, uncheckedNote } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
 import { nthRecord, streamCount, type StreamFilter } from '../format/streams.js';

@@ -19,7 +19,7 @@ import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { formatRange } from '../ranges.js';
 import { continuationLine, OutputBudget } from '../render/budget.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { formatCount } from '../units.js';
 import { BudgetedLines, StopJq, TrialOutput, type Cut, type StdoutWatch } from './jq-output.js';
 import { runFast } from './jq-fast.js';

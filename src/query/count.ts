@@ -11,7 +11,7 @@ import { parseRange, type Range } from '../ranges.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';
 import { formatCount } from '../units.js';
 import { LEVEL_RE } from '../describe/text-stats.js';
-import { compareValues, groupKey, type JsonValue } from './json-value.js';
+import { compareValues, groupKey, type JsonValue } from '../values/json-value.js';
 import { follow, parseColumnOrPath, type FieldPath } from './path.js';
 import type { RecordDecoder } from './records.js';
 import type { StoredRecord } from './scan.js';
@@ -19,7 +19,7 @@ import { parseConditions, patternStalled } from './where.js';
 import { matchesAll, type Condition } from './condition.js';
 import { planNeedles } from './prefilter.js';
 import type { ContentType } from '../format/header.js';
-import { TemplateMiner } from './templates.js';
+import { TemplateMiner } from '../describe/templates.js';
 
 /** Distinct values kept per count (memory bound), and the bytes their keys may take (values may be objects). */
 export const MAX_GROUPS = 100_000;

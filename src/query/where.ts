@@ -7,7 +7,7 @@ import type { ResultFile } from '../format/reader.js';
 import { parseRange, type Range } from '../ranges.js';
 import { formatCount, parseCount } from '../units.js';
 import { conditionToJq, joinConditionArgs, matchesAll, parseCondition, type Condition } from './condition.js';
-import type { JsonValue } from './json-value.js';
+import type { JsonValue } from '../values/json-value.js';
 import { isMulti, parseColumnOrPath, pathLabel, pathToJq, type FieldPath } from './path.js';
 import { planNeedles } from './prefilter.js';
 import type { RecordDecoder } from './records.js';

@@ -1,11 +1,11 @@
 // Printing `lro count`: one row per group, most frequent first (`count  first  value`, `first` being the first
 // record with that value), or one JSON object per group with --json, within the output budget; a cut output
 // ends with the exact command for the next groups. A last line says how many records and groups there were.
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import type { ResultFile } from '../format/reader.js';
 import { countFromHeader, countRecords, type CountPlan, type CountResult } from '../query/count.js';
-import { valueText as shownValue } from '../query/literal.js';
-import { toJson, type JsonValue } from '../query/json-value.js';
+import { valueText as shownValue } from '../values/literal.js';
+import { toJson, type JsonValue } from '../values/json-value.js';
 import { pathLabel } from '../query/path.js';
 import { recordView } from '../query/view.js';
 import { requireFields } from '../query/fields.js';

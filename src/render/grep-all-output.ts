@@ -2,7 +2,7 @@
 // with matches under a heading line and its lines exactly as `lro grep ID` prints them; -l (ids), -c (ID:count).
 // One budget for the whole output; when it is spent, the last line's next: command continues at the result and
 // record where this part stopped (--from ID:N). A result lro cannot read is skipped with a warning on stderr.
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { oneLine, EXIT, LroError } from '../errors.js';
 import { FormatError, type Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';

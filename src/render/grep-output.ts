@@ -1,7 +1,7 @@
 // Printing a grep: the lines of each match and context record (`N:text`, `N-text`, `--`; windows for long
 // records; JSON objects with --json), within the output budget, ending with the exact next command when cut.
 import { closeSync, constants as fsc, openSync } from 'node:fs';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { runWatched, Stalled } from '../watchdog.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';

@@ -6,7 +6,7 @@ import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { printableStrings } from '../search/strings.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { formatCount } from '../units.js';
 import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
 import { grepFlags, truncatedObject } from './grep-output.js';

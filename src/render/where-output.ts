@@ -1,9 +1,9 @@
 // Printing `lro where`: the matching records numbered like `lro read` (`N: record`), or only the --fields of
 // each, or their count (-c), within the output budget; a cut output ends with the exact next command.
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
-import { toJson, type JsonValue } from '../query/json-value.js';
+import { toJson, type JsonValue } from '../values/json-value.js';
 import { follow, isMulti } from '../query/path.js';
 import type { RecordDecoder } from '../query/records.js';
 import { recordView } from '../query/view.js';

@@ -13,13 +13,6 @@ const KNOWN_UP = [
   // the newline count of the SIMD scan kernel, wanted below it by the reader and the S3 cache
   'format/reader.ts -> search/scan.ts',
   'store/remote.ts -> search/scan.ts',
-  // query reads what describe found (templates, stored facts, table columns) and quotes as describe does
-  'query/count.ts -> describe/text-stats.ts',
-  'query/explain.ts -> describe/shell.ts',
-  'query/map.ts -> describe/stored.ts',
-  'query/table.ts -> describe/stored.ts',
-  'query/table.ts -> describe/kinds/table.ts',
-  'query/table.ts -> describe/kinds/csv.ts',
 ];
 
 /** The floor of each room named in ARCHITECTURE.md's table ("| 7 | `commands/` | …"): `commands` -> 7. */
@@ -43,7 +36,8 @@ describe("the floors of ARCHITECTURE.md's table", () => {
         ['io.ts', 1],
       ]),
     );
-    expect(floors.get('cli.ts')).toBe(10);
+    expect(floors.get('cli.ts')).toBe(Math.max(...floors.values())); // the top floor
+    expect(floors.size).toBeGreaterThan(20);
   });
 
   it('names a floor for every module of src/', () => {

@@ -9,7 +9,7 @@ import { shellQuote } from '../shell-quote.js';
 import { EXIT } from '../errors.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
-import { maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { maxTokensFrom, OutputBudget } from '../budget.js';
 import { parseCount } from '../units.js';
 
 export interface DiffCommandOptions {

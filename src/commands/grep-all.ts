@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { isUlid } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
-import { maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { maxTokensFrom, OutputBudget } from '../budget.js';
 import { printGrepAll } from '../render/grep-all-output.js';
 import { planGrep } from '../search/grep-plan.js';
 import { checkStore, storePath } from '../store/dir.js';

@@ -4,7 +4,7 @@
 import { Chalk } from 'chalk';
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
 import { shellQuote } from '../shell-quote.js';
-import { continuationLine, inToolCall, maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { continuationLine, inToolCall, maxTokensFrom, OutputBudget } from '../budget.js';
 import { formatCount, parseCount } from '../units.js';
 import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';

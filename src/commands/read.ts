@@ -11,7 +11,7 @@ import { MAX_TOKEN_BYTES } from '../tokens/tokenizer.js';
 import type { IO } from '../io.js';
 import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget } from '../budget.js';
 import { shellQuote } from '../shell-quote.js';
 import { damagedError, resolveResult, uncheckedNote } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import { parseRange } from '../ranges.js';
-import { maxTokensFrom } from '../render/budget.js';
+import { maxTokensFrom } from '../budget.js';
 import { damagedError } from '../store/resolve.js';
 import { parseCount } from '../units.js';
 import { loadJq, runJqOn, type JqSpec } from './jq.js';

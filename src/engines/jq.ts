@@ -18,7 +18,7 @@ import { readRecords, type ResultFile } from '../format/reader.js';
 import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { formatRange } from '../ranges.js';
-import { continuationLine, OutputBudget } from '../render/budget.js';
+import { continuationLine, OutputBudget } from '../budget.js';
 import { shellQuote } from '../shell-quote.js';
 import { formatCount } from '../units.js';
 import { BudgetedLines, StopJq, TrialOutput, type Cut, type StdoutWatch } from './jq-output.js';

@@ -2,7 +2,7 @@
 // outputSchema) for programs. Exit codes as the CLI means them: 0 ok; 1 "nothing matched", an ordinary answer;
 // anything else an error result (`isError`) with the message the CLI prints.
 import type { Descriptor } from '../describe/descriptor.js';
-import type { Continuation } from '../render/budget.js';
+import type { Continuation } from '../budget.js';
 import { formatCount } from '../units.js';
 import { MAX_OUTPUT_BYTES } from './bounds.js';
 import { formatCall, type CallReader, type ToolCall } from './calls.js';

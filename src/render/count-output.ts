@@ -12,7 +12,7 @@ import { requireFields } from '../query/fields.js';
 import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget } from '../budget.js';
 
 /** The column titles: what each group's value is. */
 function labels(plan: CountPlan): string[] {

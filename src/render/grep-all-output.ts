@@ -13,8 +13,8 @@ import type { ResultName } from '../store/scan.js';
 import { commandOf, headerPasses, nameMayPass, type ResultFilter } from '../store/select.js';
 import { formatCount } from '../units.js';
 import { Stalled } from '../watchdog.js';
-import { continuationLine, OutputBudget } from './budget.js';
-import { grepFlags, searchInto, truncatedObject, type GrepTarget } from './grep-output.js';
+import { continuationLine, OutputBudget, truncatedObject } from '../budget.js';
+import { grepFlags, searchInto, type GrepTarget } from './grep-output.js';
 
 /** What `lro grep --all` was asked besides the search itself. */
 export interface StoreGrep {

@@ -12,7 +12,7 @@ import { fieldKey, whereMatches, type WherePlan, type WhereQuery } from '../quer
 import { formatRange } from '../ranges.js';
 import { typeHint } from '../query/condition.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget } from '../budget.js';
 
 /** The printed text of a match: the record as stored (JSON) or the line (text), or the --fields object. */
 function shown(q: WhereQuery, decoder: RecordDecoder, n: number, line: Buffer, value: JsonValue): string {

@@ -4,7 +4,7 @@ import { Command, CommanderError } from 'commander';
 import type { CommandDef, Input } from './commands/command.js';
 import { commanderCommand, helpAfter, joinTwoWordValues } from './commands/commander.js';
 import { failureOf, reportFailure, runReported } from './commands/failure.js';
-import { shellQuote } from './describe/shell.js';
+import { shellQuote } from './shell-quote.js';
 import { EXIT } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { COMMANDS, PROGRAM } from './faces/program.js';

@@ -1,11 +1,10 @@
 // lro where and lro count for programs (an MCP server, an agent loop): the same planning, engines and guards
-// as the commands, with no output budget, and the printed lines parsed back into values.
+// as the commands, with no output budget, their values returned as they are found (nothing printed).
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
-import { printCount } from '../render/count-output.js';
-import { printWhere } from '../render/where-output.js';
-import { planCount, type CountOptions } from '../query/count.js';
+import { countQuery, planCount, type CountOptions } from '../query/count.js';
 import { recordView } from '../query/view.js';
-import { planWhere, type WhereOptions } from '../query/where.js';
+import { matchText, planWhere, requireWhereFields, whereMatches, type WhereOptions } from '../query/where.js';
+import { toJson } from '../values/json-value.js';
 import { formatRange } from '../ranges.js';
 import { damaged } from '../store/resolve.js';
 import { openResult, type ResultRef, type StoreOptions } from './results.js';
@@ -39,12 +38,8 @@ export interface CountOutput {
 
 const range = (from?: number, to?: number) => (from === undefined && to === undefined ? undefined : formatRange(from ?? 1, to ?? Infinity));
 
-/** Runs a printer, a pattern that could run away (not `linear`) watched; collects what it prints. */
-async function collect(linear: boolean, timeout: number | undefined, print: (w: (s: string) => void, stallSeconds?: number) => Promise<number>): Promise<string> {
-  let out = '';
-  await print((s) => void (out += s), linear ? undefined : (timeout ?? DEFAULT_STALL_SECONDS));
-  return out;
-}
+/** How long a pattern that could run away (not `linear`) may make no progress before it is stopped. */
+const stallOf = (linear: boolean, timeout: number | undefined) => (linear ? undefined : (timeout ?? DEFAULT_STALL_SECONDS));
 
 /** The records of a stored result where every condition holds (any, with `any`): `['status=error', 'ms>500']`. */
 export async function whereResult(ref: ResultRef, conditions: string[], opts: WhereResultOptions = {}): Promise<WhereRecord[]> {
@@ -60,18 +55,18 @@ export async function whereResult(ref: ResultRef, conditions: string[], opts: Wh
   const view = recordView(rf);
   const plan = planWhere(conditions, o, view.count, view.table?.names);
   const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
-  const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printWhere(rf, plan, {}, w, () => undefined, stall)));
-  return out
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const sep = l.indexOf(': ');
-      const text = l.slice(sep + 2);
-      let value: unknown = text;
-      // JSON records, or --fields objects (of a table's rows: a text result)
-      if (rf.header.content_type !== 'text' || o.fields !== undefined) value = JSON.parse(text);
-      return { n: Number(l.slice(0, sep)), text, value };
-    });
+  const q = plan.query;
+  // JSON records, or --fields objects (of a table's rows: a text result), as parsed from their text
+  const parsed = rf.header.content_type !== 'text' || o.fields !== undefined;
+  return damaged(rf, () => {
+    requireWhereFields(rf, q, view);
+    const found: WhereRecord[] = [];
+    for (const m of whereMatches(rf, q, view, stallOf(linear, opts.timeoutSeconds))) {
+      const text = matchText(q, view, m);
+      found.push({ n: m.n, text, value: parsed ? (JSON.parse(text) as unknown) : text });
+    }
+    return found;
+  });
 }
 
 /** Options of countResult, as lro count's flags. */
@@ -89,13 +84,10 @@ export async function countResult(ref: ResultRef, by: string[], opts: CountResul
   const plan = planCount(o, rf.header.content_type, view.count, view.table?.names ?? null);
   const t = plan.query.text;
   const linear = t?.kind !== 'regex' || t.matcher.linearTime;
-  const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printCount(rf, plan, {}, w, () => undefined, stall)));
-  const result: CountOutput = { groups: [], other: 0 };
-  for (const l of out.split('\n')) {
-    if (!l) continue;
-    const g = JSON.parse(l) as { type?: string; count: number; first: number; value: unknown };
-    if (g.type === 'other') result.other = g.count;
-    else result.groups.push({ value: g.value, count: g.count, first: g.first });
-  }
-  return result;
+  const res = damaged(rf, () => countQuery(rf, plan.query, view, stallOf(linear, opts.timeoutSeconds)));
+  // no --by: the number of records, as one group with neither a value nor a first record
+  if (plan.query.total) return { groups: [{ value: undefined, count: res.records, first: undefined as unknown as number }], other: 0 };
+  // a value as JSON reads it (an exact decimal becomes a number)
+  const groups = res.groups.map((g) => ({ value: JSON.parse(toJson(g.value)) as unknown, count: g.count, first: g.first }));
+  return { groups, other: res.other };
 }

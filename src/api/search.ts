@@ -2,7 +2,7 @@
 // `lro jq -c`, with the output parsed back into values instead of printed. A pattern or filter that could run
 // away is watched and stopped when it makes no progress, so a host (an MCP server) never hangs.
 import { printGrepAll } from '../render/grep-all-output.js';
-import { OutputBudget } from '../render/budget.js';
+import { OutputBudget } from '../budget.js';
 import { printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';

@@ -25,7 +25,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } f
 import { dirname, join as joinPath } from 'node:path';
 import type { CommandDef } from './command.js';
 import type { IO } from '../io.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { binDir } from '../harness/claude-code.js';
 import { codexHome } from '../harness/codex.js';
 import { ensureResident, prefixFolder } from '../harness/resident-start.js';

@@ -5,11 +5,11 @@
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
 import { openAndCompare } from '../compare/api.js';
 import { printDiff } from '../compare/print.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { EXIT } from '../errors.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
-import { maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { maxTokensFrom, OutputBudget } from '../budget.js';
 import { parseCount } from '../units.js';
 
 export interface DiffCommandOptions {

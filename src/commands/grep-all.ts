@@ -2,12 +2,12 @@
 // --since, --source, and continued by --from ID[:N] (what a cut output's next: line writes). The printing is
 // render/grep-all-output.ts; here the options become a filter of the store's listing.
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import { isUlid } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
-import { maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { maxTokensFrom, OutputBudget } from '../budget.js';
 import { printGrepAll } from '../render/grep-all-output.js';
 import { planGrep } from '../search/grep-plan.js';
 import { checkStore, storePath } from '../store/dir.js';

@@ -1,8 +1,8 @@
 // `lro info ID`: the descriptor again, with the current id and path; --full drops the size bound.
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
-import { inToolCall, maxTokensFrom } from '../render/budget.js';
+import { inToolCall, maxTokensFrom } from '../budget.js';
 import { textPage } from '../render/text-page.js';
 import { describeResult } from '../api/results.js';
 import { renderDescriptorJson } from '../describe/descriptor.js';

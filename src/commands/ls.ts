@@ -3,8 +3,8 @@
 // Files lro cannot read are reported (a row on a terminal, a note on stderr otherwise), never a crash.
 import { Chalk } from 'chalk';
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
-import { shellQuote } from '../describe/shell.js';
-import { continuationLine, inToolCall, maxTokensFrom, OutputBudget } from '../render/budget.js';
+import { shellQuote } from '../shell-quote.js';
+import { continuationLine, inToolCall, maxTokensFrom, OutputBudget } from '../budget.js';
 import { formatCount, parseCount } from '../units.js';
 import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { constants as os } from 'node:os';
 import { basename, dirname } from 'node:path';
 import type { CommandDef } from './command.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { LroError, UsageError } from '../errors.js';
 import type { Source } from '../format/header.js';
 import type { IO } from '../io.js';

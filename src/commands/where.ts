@@ -3,7 +3,7 @@
 // 1 if none did, 2 on error (a condition naming a field no record has is one).
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { STREAM_OPTION } from './stream-option.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';

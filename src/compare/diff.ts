@@ -13,7 +13,7 @@ import { eachRecord, fetchTexts, firstDifference, isJsonResult, sampleValues } f
 import { chooseKey, keyLabel, parseKey, RecordCompare, type RowText } from './records.js';
 import { tableOf, type TableRecords } from '../query/table.js';
 import { parseColumnOrPath, type FieldPath } from '../query/path.js';
-import { toJson, type JsonValue } from '../query/json-value.js';
+import { toJson, type JsonValue } from '../values/json-value.js';
 import { readRecords } from '../format/reader.js';
 import { damaged } from '../store/resolve.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';

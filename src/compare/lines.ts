@@ -5,7 +5,7 @@
 // unified diff is left out with a note saying so: the other sections say what changed.
 import type { DiffItem, Section } from './model.js';
 import type { Difference } from './read.js';
-import { commonEnds } from '../render/diff.js';
+import { commonEnds } from '../common-ends.js';
 
 const CONTEXT = 3;
 /** Edits (lines removed plus lines added) the diff finds at most: its memory is about MAX_EDITS² / 2 ints. */

@@ -3,8 +3,7 @@
 // first item left out (--from N). --json prints the summary object, then one object an item, then a
 // {"type":"truncated"} object when cut. Record numbers are written A:N and B:N (lro read ID --records N:N).
 import type { ResultFile } from '../format/reader.js';
-import { continuationLine, type OutputBudget } from '../render/budget.js';
-import { truncatedObject } from '../render/grep-output.js';
+import { continuationLine, truncatedObject, type OutputBudget } from '../budget.js';
 import { formatBytes, formatCount } from '../units.js';
 import { itemCount, itemsAt } from './diff.js';
 import type { Comparison, DiffItem, DiffSide, DiffSummary, TestTally } from './model.js';

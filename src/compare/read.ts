@@ -3,7 +3,7 @@
 import { moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import { readRecords, recordChunks, type ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
-import { parseRecord, type JsonValue } from '../query/json-value.js';
+import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { damaged } from '../store/resolve.js';
 
 /** Whether a result's records are JSON values (json, jsonl). */

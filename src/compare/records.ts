@@ -4,13 +4,13 @@
 // matched by their whole content: only added and removed. Memory: the key table (hashes and record numbers,
 // 16 to 32 bytes a record of A); the records themselves are read again only for the items printed.
 import { parsePath, jqKeyStep, pathLabel, follow, type FieldPath } from '../query/path.js';
-import { groupKey, JsonNumber, parseRecord, toJson, type JsonValue } from '../query/json-value.js';
+import { groupKey, JsonNumber, parseRecord, toJson, type JsonValue } from '../values/json-value.js';
 import type { ResultFile } from '../format/reader.js';
 import { HASH, hashBytes, hashString, IntList, SeenTable } from './hash.js';
 import type { DiffItem, FieldChange, Section } from './model.js';
 import { BOUNDS, keyBounds, keySteps } from './json-member.js';
 import { eachRecord } from './read.js';
-import { decimalKey } from '../query/decimal.js';
+import { decimalKey } from '../values/decimal.js';
 
 /** Id-like fields tried in this order when no --key is given. */
 const KEY_CANDIDATES = ['id', '_id', 'uid', 'uuid', 'key', 'name', 'ID', 'Id', 'Name', 'Key', 'metadata.name', 'metadata.uid', 'slug', 'sha', 'number', 'path', 'url'];

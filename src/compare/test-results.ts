@@ -4,7 +4,7 @@
 // summary's `FAILED path::test - reason`), jest and vitest (`FAIL src/a.test.ts > suite > name`), cargo test
 // (`test a::b ... FAILED`), each read as the descriptor reads it (describe/kinds/test-lines.ts). A name is what the
 // runner calls the test; the same name in both results is the same test.
-import type { JsonValue } from '../query/json-value.js';
+import type { JsonValue } from '../values/json-value.js';
 import {
   CARGO_TEST,
   goOutcome,

@@ -2,7 +2,7 @@
 // its last word), and the tests that fail in B and did not in A (newly failing), that failed in A and pass in B
 // (newly passing), that fail in both (still failing). Held by hash: a name is read back from its record only
 // for the items printed.
-import { parseRecord } from '../query/json-value.js';
+import { parseRecord } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
 import type { DiffItem, Section, TestTally } from './model.js';
 import { FAIL, goTestResult, lineTestResult, PASS, SKIP, type TestResult } from './test-results.js';

@@ -6,7 +6,7 @@
 // and one record number per new error line.
 import { ERROR_PATTERN } from '../describe/text-stats.js';
 import { ErrorLines } from '../describe/error-lines.js';
-import { TemplateMiner } from '../query/templates.js';
+import { TemplateMiner } from '../describe/templates.js';
 import type { ResultFile } from '../format/reader.js';
 import { IntList } from './hash.js';
 import type { DiffItem, Section } from './model.js';

@@ -1,8 +1,8 @@
 // The descriptor's log templates: the lines of the first TEMPLATE_SCAN_BYTES of a text input grouped by
-// TemplateMiner (src/query/templates.ts), fed from TextAnalyzer as it sees the input. The cap keeps offload fast
+// TemplateMiner (templates.ts), fed from TextAnalyzer as it sees the input. The cap keeps offload fast
 // whatever the size (lro count ID --by template groups every line). Plain data, so it crosses from the worker
 // thread that analyzes large inputs.
-import { TemplateMiner, type Template } from '../query/templates.js';
+import { TemplateMiner, type Template } from './templates.js';
 
 /**
  * Bytes of lines grouped at offload: grouping costs about 60 ms a MB, which `lro info` pays again on every call;

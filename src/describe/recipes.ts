@@ -5,7 +5,7 @@ import type { Header } from '../format/header.js';
 import type { FieldValues, RecordStats } from './record-stats.js';
 import type { TextStats } from './text-stats.js';
 import { ERROR_PATTERN } from './text-stats.js';
-import { shellQuote } from './shell.js';
+import { shellQuote } from '../shell-quote.js';
 
 export interface JqRecipe {
   description: string;

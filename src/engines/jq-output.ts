@@ -1,7 +1,7 @@
 // jq's standard output as it is written (the patched glue hands lro each write, see scripts/build-jq.mjs), so a
 // call of the engine can be stopped as soon as its output is known not to fit the budget: a filter with ten
 // million outputs, or one enormous line, costs what a budget's worth of output costs, not the whole of it.
-import type { OutputBudget } from '../render/budget.js';
+import type { OutputBudget } from '../budget.js';
 
 /** Thrown from inside a call of jq to end it: the output already decided what happens next. */
 export class StopJq extends Error {

@@ -1,11 +1,11 @@
 // `lro jq`'s options (as on the command line, also sent to a worker) turned into a JqSpec for engines/jq.ts, and
 // running it on the calling thread. Usage errors surface here, before the engine loads.
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import { parseRange } from '../ranges.js';
-import { maxTokensFrom } from '../render/budget.js';
+import { maxTokensFrom } from '../budget.js';
 import { damagedError } from '../store/resolve.js';
 import { parseCount } from '../units.js';
 import { loadJq, runJqOn, type JqSpec } from './jq.js';

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
 import { at, EditRefused, hasHandler, isObject, prune, stripHandlers, type Verifier } from './verified-edit.js';
 

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { binDir } from './claude-code.js';
 import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
 import { keyPath, statementEnd, tomlLines, type TomlLine } from './toml-lines.js';

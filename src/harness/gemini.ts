@@ -20,7 +20,7 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { binDir } from './claude-code.js';
 import { removeAt, setAt, treeOf, valueAt } from './json-edit.js';
 import { at, difference, EditRefused, hasHandler, isObject as isPlainObject, prune, stripHandlers, type Verifier } from './verified-edit.js';

@@ -4,7 +4,7 @@
 // MAX_OUTPUT_BYTES (a run of spaces is one token per 128 bytes), so that a command cuts its own output and ends it
 // with its next call, as at any budget; a result still too large (JSON escapes) is made again with less.
 import type { Input } from '../commands/command.js';
-import { maxTokensFrom } from '../render/budget.js';
+import { maxTokensFrom } from '../budget.js';
 import { formatBytes } from '../units.js';
 import type { ToolDef } from './definitions.js';
 

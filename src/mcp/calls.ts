@@ -3,7 +3,7 @@
 // parsed by the command's own definition, so the CLI's printing stays the one source of these commands.
 import type { Input } from '../commands/command.js';
 import { commanderCommand, joinTwoWordValues } from '../commands/commander.js';
-import { shellWords } from '../describe/shell.js';
+import { shellWords } from '../shell-quote.js';
 import type { ToolDef } from './definitions.js';
 
 /** A tool call: what a client sends as tools/call params. */

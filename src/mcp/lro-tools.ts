@@ -5,7 +5,7 @@
 import type { Input } from '../commands/command.js';
 import { runReported } from '../commands/failure.js';
 import { LroError, oneLine } from '../errors.js';
-import { withContinuations } from '../render/budget.js';
+import { withContinuations } from '../budget.js';
 import { checkArguments, storeWide, toInput } from './arguments.js';
 import { capEchoes, cappedBudget, MAX_OUTPUT_BYTES, MAX_RESULT_BYTES, resultBytes, smallerInput, tooLargeMessage } from './bounds.js';
 import { CallReader } from './calls.js';

@@ -2,7 +2,8 @@
 // outputSchema) for programs. Exit codes as the CLI means them: 0 ok; 1 "nothing matched", an ordinary answer;
 // anything else an error result (`isError`) with the message the CLI prints.
 import type { Descriptor } from '../describe/descriptor.js';
-import type { Continuation } from '../render/budget.js';
+import type { Continuation } from '../budget.js';
+import { TSV_COLUMNS, tsvFields } from '../render/store-table.js';
 import { formatCount } from '../units.js';
 import { MAX_OUTPUT_BYTES } from './bounds.js';
 import { formatCall, type CallReader, type ToolCall } from './calls.js';
@@ -34,9 +35,6 @@ const text = (t: string): ToolResult['content'] => [{ type: 'text', text: t }];
 
 /** How much of a listing one result shows, as text (see bounds.ts). */
 const LISTING_BYTES = MAX_OUTPUT_BYTES / 2;
-
-/** The columns of `lro ls` in a pipe. */
-const LS_COLUMNS = ['id', 'operation', 'records', 'tokens', 'bytes', 'timestamp', 'expires_at', 'session'] as const;
 
 /** A command's output as the result of the tool that ran it. */
 export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReader, args: Record<string, unknown> = {}): Promise<ToolResult> {
@@ -104,17 +102,9 @@ async function recordsResult(out: Captured, calls: CallReader, args: Record<stri
 function listingResult(out: Captured): ToolResult {
   const all = out.stdout.split('\n').filter(Boolean);
   const rows = newestWithin(all, LISTING_BYTES);
-  const results = rows.map((row) => {
-    const cells = row.split('\t');
-    const r: Record<string, unknown> = {};
-    LS_COLUMNS.forEach((c, i) => {
-      const v = cells[i];
-      r[c] = c === 'records' || c === 'tokens' || c === 'bytes' ? Number(v) : c === 'session' && v === '-' ? null : v;
-    });
-    return r;
-  });
+  const results = rows.map(tsvFields);
   const cut = rows.length < all.length ? `[lro: listed the newest ${formatCount(rows.length)} of ${formatCount(all.length)} results, as many as one result holds; filter with session or operation]\n` : '';
-  const shown = rows.length ? `${LS_COLUMNS.join('\t')}\n${rows.join('\n')}\n${cut}` : '';
+  const shown = rows.length ? `${TSV_COLUMNS.join('\t')}\n${rows.join('\n')}\n${cut}` : '';
   return { content: text(`${shown}${out.stderr}`.trim() || 'No results.'), structuredContent: { results } };
 }
 

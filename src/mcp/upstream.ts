@@ -10,7 +10,7 @@ import {
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { spawnError } from '../commands/run.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { HttpTextKeeper, TextKeepingReadBuffer } from './raw-json.js';

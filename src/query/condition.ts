@@ -5,8 +5,8 @@
 // A value is a JSON literal when it parses as one (200, true, null, "quoted"), otherwise the string as typed.
 import { UsageError } from '../errors.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';
-import { compareValues, kindOf, toJson, type JsonValue, type Kind } from './json-value.js';
-import { literalValue } from './literal.js';
+import { compareValues, kindOf, toJson, type JsonValue, type Kind } from '../values/json-value.js';
+import { literalValue } from '../values/literal.js';
 import { columnPath, follow, isMulti, pathToJq, readPath, type FieldPath } from './path.js';
 
 /** The operators of a condition (`==` is read as `=`). */

@@ -11,7 +11,7 @@ import { parseRange, type Range } from '../ranges.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';
 import { formatCount } from '../units.js';
 import { LEVEL_RE } from '../describe/text-stats.js';
-import { compareValues, groupKey, type JsonValue } from './json-value.js';
+import { compareValues, groupKey, type JsonValue } from '../values/json-value.js';
 import { follow, parseColumnOrPath, type FieldPath } from './path.js';
 import type { RecordDecoder } from './records.js';
 import type { StoredRecord } from './scan.js';
@@ -19,7 +19,8 @@ import { parseConditions, patternStalled } from './where.js';
 import { matchesAll, type Condition } from './condition.js';
 import { planNeedles } from './prefilter.js';
 import type { ContentType } from '../format/header.js';
-import { TemplateMiner } from './templates.js';
+import { TemplateMiner } from '../describe/templates.js';
+import { requireFields } from './fields.js';
 
 /** Distinct values kept per count (memory bound), and the bytes their keys may take (values may be objects). */
 export const MAX_GROUPS = 100_000;
@@ -166,6 +167,18 @@ export function countFromHeader(rf: ResultFile, range: Range): number {
   if (range.from > last) return 0;
   const skipped = (h.invalid_records ?? []).filter((n) => n >= range.from && n <= last).length;
   return last - range.from + 1 - skipped;
+}
+
+/**
+ * Checks the fields the query names and counts: the records of the range by the query's key, or their number
+ * alone from the header when that is all it asks of the records as stored.
+ */
+export function countQuery(rf: ResultFile, q: CountQuery, decoder: RecordDecoder, stallSeconds?: number): CountResult {
+  requireFields(rf, q.paths, q.range, decoder, '--by names it');
+  requireFields(rf, q.conditions.map((c) => c.path), q.range, decoder, 'a condition names it');
+  return q.total && q.conditions.length === 0 && !decoder.table && !decoder.map && !decoder.streams
+    ? { groups: [], records: countFromHeader(rf, q.range), other: 0, otherFirst: 0 }
+    : countRecords(rf, q, decoder, stallSeconds);
 }
 
 /** Counts the records of the range by the query's key. */

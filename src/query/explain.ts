@@ -1,7 +1,8 @@
 // `--explain`: the lro jq command that answers what `lro count` asks (where's is in where.ts), printed so an
 // agent sees the question as jq and a test can check both give the same answer.
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { LroError } from '../errors.js';
+import { LEVEL_RE } from '../describe/text-stats.js';
 import type { CountPlan } from './count.js';
 import { conditionToJq } from './condition.js';
 import { pathToJq } from './path.js';
@@ -9,7 +10,8 @@ import type { MapRecords, RecordDecoder } from './records.js';
 import { tableRecordsOption } from './table.js';
 import type { Range } from '../ranges.js';
 
-const LEVELS = '\\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE)\\b|\\[(trace|debug|info|notice|warn|warning|error|crit|alert|emerg|fatal)\\]';
+/** The log level regex of lro count --by level (text-stats.ts), as jq's match takes it. */
+const LEVELS = LEVEL_RE.source;
 
 /**
  * The jq filter (run with -s) that counts as the plan does: [{value, count}], most frequent first. On a table,

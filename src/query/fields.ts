@@ -3,7 +3,7 @@
 import type { Range } from '../ranges.js';
 import type { ResultFile } from '../format/reader.js';
 import { LroError } from '../errors.js';
-import { JsonNumber, type JsonValue } from './json-value.js';
+import { JsonNumber, type JsonValue } from '../values/json-value.js';
 import { follow, jqKeyStep, pathLabel, type FieldPath } from './path.js';
 import type { RecordDecoder } from './records.js';
 

@@ -2,8 +2,8 @@
 // `.items[0]`, `."key with space"`, `.["key"]`. Parsed into steps, followed on a record, and written back as
 // jq syntax for --explain.
 import { UsageError } from '../errors.js';
-import type { JsonValue } from './json-value.js';
-import { JsonNumber } from './json-value.js';
+import type { JsonValue } from '../values/json-value.js';
+import { JsonNumber } from '../values/json-value.js';
 
 /** One step of a path: a key, an index, or every element (`[]`). */
 export type Step = { kind: 'key'; key: string } | { kind: 'index'; index: number } | { kind: 'each' };

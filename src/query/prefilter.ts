@@ -5,7 +5,7 @@
 // cannot be searched for (a number, !=) rules nothing out.
 import type { ContentType } from '../format/header.js';
 import type { Condition } from './condition.js';
-import type { JsonValue } from './json-value.js';
+import type { JsonValue } from '../values/json-value.js';
 
 /** Bytes any candidate record contains one of; null when every record is a candidate. */
 export type Needles = Buffer[] | null;

@@ -8,7 +8,7 @@ import type { ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet, searchBytes } from '../format/record-text.js';
 import type { StreamFilter } from '../format/streams.js';
 import type { Range } from '../ranges.js';
-import { parseRecord, type JsonValue } from './json-value.js';
+import { parseRecord, type JsonValue } from '../values/json-value.js';
 import type { Needles } from './prefilter.js';
 import { candidateRecords, type StoredRecord } from './scan.js';
 

@@ -8,8 +8,8 @@ import { chooseSplit, type Split } from '../describe/kinds/table.js';
 import { delimitedJq, NUM_DEF, splitDelimited } from '../describe/kinds/csv.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange, type Range } from '../ranges.js';
-import { isNumberLiteral } from './decimal.js';
-import { parseRecord, toJson, type JsonValue } from './json-value.js';
+import { isNumberLiteral } from '../values/decimal.js';
+import { parseRecord, toJson, type JsonValue } from '../values/json-value.js';
 import { perResult, RecordDecoder, type TableRecords } from './records.js';
 
 export type { TableRecords } from './records.js';

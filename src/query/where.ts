@@ -7,8 +7,9 @@ import type { ResultFile } from '../format/reader.js';
 import { parseRange, type Range } from '../ranges.js';
 import { formatCount, parseCount } from '../units.js';
 import { conditionToJq, joinConditionArgs, matchesAll, parseCondition, type Condition } from './condition.js';
-import type { JsonValue } from './json-value.js';
-import { isMulti, parseColumnOrPath, pathLabel, pathToJq, type FieldPath } from './path.js';
+import { toJson, type JsonValue } from '../values/json-value.js';
+import { requireFields } from './fields.js';
+import { follow, isMulti, parseColumnOrPath, pathLabel, pathToJq, type FieldPath } from './path.js';
 import { planNeedles } from './prefilter.js';
 import type { RecordDecoder } from './records.js';
 import type { StoredRecord } from './scan.js';
@@ -109,6 +110,22 @@ export interface WhereMatch {
   n: number;
   line: Buffer;
   value: JsonValue;
+}
+
+/** Checks that the fields the query names (its conditions', --fields) are in the records of its range. */
+export function requireWhereFields(rf: ResultFile, q: WhereQuery, decoder: RecordDecoder): void {
+  requireFields(rf, [...q.conditions.map((c) => c.path), ...(q.fields ?? [])], q.range, decoder, 'a condition or --fields names it');
+}
+
+/** The text of a match: the record as stored (JSON) or the line (text), or the --fields object. */
+export function matchText(q: WhereQuery, decoder: RecordDecoder, m: WhereMatch): string {
+  if (!q.fields) return decoder.text(m.n, m.line);
+  const out: Record<string, JsonValue> = {};
+  for (const p of q.fields) {
+    const { values } = follow(m.value, p);
+    out[fieldKey(p)] = isMulti(p) ? values : (values[0] ?? null);
+  }
+  return toJson(out);
 }
 
 /** The records of the range that satisfy the query, in order (at most maxCount). */

@@ -1,18 +1,17 @@
 // Printing `lro count`: one row per group, most frequent first (`count  first  value`, `first` being the first
 // record with that value), or one JSON object per group with --json, within the output budget; a cut output
 // ends with the exact command for the next groups. A last line says how many records and groups there were.
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import type { ResultFile } from '../format/reader.js';
-import { countFromHeader, countRecords, type CountPlan, type CountResult } from '../query/count.js';
-import { valueText as shownValue } from '../query/literal.js';
-import { toJson, type JsonValue } from '../query/json-value.js';
+import { countQuery, type CountPlan, type CountResult } from '../query/count.js';
+import { valueText as shownValue } from '../values/literal.js';
+import { toJson, type JsonValue } from '../values/json-value.js';
 import { pathLabel } from '../query/path.js';
 import { recordView } from '../query/view.js';
-import { requireFields } from '../query/fields.js';
 import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget } from '../budget.js';
 
 /** The column titles: what each group's value is. */
 function labels(plan: CountPlan): string[] {
@@ -54,12 +53,7 @@ export async function printCount(
 ): Promise<number> {
   const q = plan.query;
   const decoder = recordView(rf, plan.options.stream);
-  requireFields(rf, q.paths, q.range, decoder, '--by names it');
-  requireFields(rf, q.conditions.map((c) => c.path), q.range, decoder, 'a condition names it');
-  const res: CountResult =
-    q.total && q.conditions.length === 0 && !decoder.table && !decoder.map && !decoder.streams
-      ? { groups: [], records: countFromHeader(rf, q.range), other: 0, otherFirst: 0 }
-      : countRecords(rf, q, decoder, stallSeconds);
+  const res = countQuery(rf, q, decoder, stallSeconds);
   await (q.distinct ? printDistinct(rf, plan, res, env, write) : printGroups(rf, plan, res, env, write));
   const note = decoder.skippedNote(q.range);
   if (note) await writeErr(note);

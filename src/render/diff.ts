@@ -1,6 +1,7 @@
 // A unified diff of two texts, as `diff -u` prints it, for `lro init --dry-run`: the lines both share at the
 // start and at the end are left out but for three lines of context, and what is between is one hunk (lro's
 // edits to a settings file are few and close together).
+import { commonEnds } from '../common-ends.js';
 
 /** The unified diff from `before` to `after` (labels `a` and `b`), or '' when they are the same. */
 export function unifiedDiff(before: string, after: string, a: string, b: string): string {
@@ -17,22 +18,6 @@ export function unifiedDiff(before: string, after: string, a: string, b: string)
   for (let i = start; i < endY; i++) out.push(`+${y[i]}`);
   for (let i = endX; i < toX; i++) out.push(` ${x[i]}`);
   return `${out.join('\n')}\n`;
-}
-
-/**
- * What two sequences share at the start and at the end: x[0, start) equals y[0, start), x[endX, ) equals
- * y[endY, ), and what differs lies between (the shared end never overlaps the shared start).
- */
-export function commonEnds<T>(x: ArrayLike<T>, y: ArrayLike<T>): { start: number; endX: number; endY: number } {
-  let start = 0;
-  while (start < x.length && start < y.length && x[start] === y[start]) start++;
-  let endX = x.length;
-  let endY = y.length;
-  while (endX > start && endY > start && x[endX - 1] === y[endY - 1]) {
-    endX--;
-    endY--;
-  }
-  return { start, endX, endY };
 }
 
 /** Lines without their terminators; a last line without one is marked as diff marks it. */

@@ -2,7 +2,7 @@
 // with matches under a heading line and its lines exactly as `lro grep ID` prints them; -l (ids), -c (ID:count).
 // One budget for the whole output; when it is spent, the last line's next: command continues at the result and
 // record where this part stopped (--from ID:N). A result lro cannot read is skipped with a warning on stderr.
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { oneLine, EXIT, LroError } from '../errors.js';
 import { FormatError, type Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
@@ -13,8 +13,8 @@ import type { ResultName } from '../store/scan.js';
 import { commandOf, headerPasses, nameMayPass, type ResultFilter } from '../store/select.js';
 import { formatCount } from '../units.js';
 import { Stalled } from '../watchdog.js';
-import { continuationLine, OutputBudget } from './budget.js';
-import { grepFlags, searchInto, truncatedObject, type GrepTarget } from './grep-output.js';
+import { continuationLine, OutputBudget, truncatedObject } from '../budget.js';
+import { grepFlags, searchInto, type GrepTarget } from './grep-output.js';
 
 /** What `lro grep --all` was asked besides the search itself. */
 export interface StoreGrep {

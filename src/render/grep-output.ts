@@ -1,7 +1,7 @@
 // Printing a grep: the lines of each match and context record (`N:text`, `N-text`, `--`; windows for long
 // records; JSON objects with --json), within the output budget, ending with the exact next command when cut.
 import { closeSync, constants as fsc, openSync } from 'node:fs';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { runWatched, Stalled } from '../watchdog.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
@@ -11,7 +11,7 @@ import type { ByteScanner } from '../search/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { stallMessage } from '../search/slow-pattern.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject } from '../budget.js';
 
 /** Room kept for the line that continues a cut output. */
 const CONTINUATION_TOKENS = 80;
@@ -183,11 +183,6 @@ export async function printGrep(
 function cut(at: number, rangeFrom: number, after: number, recent: number[], matched: number): GrepRun {
   const searchFrom = Math.max(rangeFrom, at - after);
   return { matched, cutAt: at, searchFrom, again: recent.filter((n) => n >= searchFrom && n < at).length };
-}
-
-/** The last line of a cut --json output. */
-export function truncatedObject(what: string, next: string): string {
-  return `${JSON.stringify({ type: 'truncated', message: what, next })}\n`;
 }
 
 /** The next events of a search, as many as come in a short while; printed bytes copied (the search reuses its memory). */

@@ -6,10 +6,10 @@ import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { printableStrings } from '../search/strings.js';
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
-import { grepFlags, truncatedObject } from './grep-output.js';
+import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject } from '../budget.js';
+import { grepFlags } from './grep-output.js';
 
 /** Searches the printable strings of rf and prints those selected; returns the exit code. */
 export async function printStrings(rf: ResultFile, plan: GrepPlan, env: NodeJS.ProcessEnv, write: (s: string) => Promise<void>): Promise<number> {

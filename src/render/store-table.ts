@@ -34,10 +34,35 @@ function shorten(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-/** A row for a pipe: id, operation, records, tokens, bytes, timestamp, expires_at, session (`-` if none). */
+/** The columns of a row for a pipe, in order, named as the header's fields and the MCP listing name them. */
+export const TSV_COLUMNS = ['id', 'operation', 'records', 'tokens', 'bytes', 'timestamp', 'expires_at', 'session'] as const;
+const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['records', 'tokens', 'bytes']);
+
+/** A row for a pipe: the TSV_COLUMNS, tab-separated, session `-` if none. */
 export function tsvRow(row: LsRow): string {
   if (row.kind === 'damaged') return ''; // damaged files are reported on stderr, so stdout stays parseable
-  return `${[row.id, row.operation, row.records, row.tokens, row.size, row.timestamp, row.expiresAt, row.session === null ? '-' : clean(row.session)].join('\t')}\n`;
+  const cells: Record<(typeof TSV_COLUMNS)[number], string | number> = {
+    id: row.id,
+    operation: row.operation,
+    records: row.records,
+    tokens: row.tokens,
+    bytes: row.size,
+    timestamp: row.timestamp,
+    expires_at: row.expiresAt,
+    session: row.session === null ? '-' : clean(row.session),
+  };
+  return `${TSV_COLUMNS.map((c) => cells[c]).join('\t')}\n`;
+}
+
+/** A row for a pipe read back (its line, without the newline): the columns by name, numbers as numbers, no session null. */
+export function tsvFields(line: string): Record<string, string | number | null> {
+  const cells = line.split('\t');
+  const r: Record<string, string | number | null> = {};
+  TSV_COLUMNS.forEach((c, i) => {
+    const v = cells[i];
+    r[c] = NUMBER_COLUMNS.has(c) ? Number(v) : c === 'session' && v === '-' ? null : v;
+  });
+  return r;
 }
 
 /** `{...header, file_path, file_size}` from the raw header line, so the envelope keeps its bytes as written. */

@@ -3,7 +3,7 @@
 // exact command for the rest. The pages, without their last lines, put back together are the text.
 import type { Encoding } from '../tokens/tokenizer.js';
 import { formatCount } from '../units.js';
-import { continuationLine, OutputBudget } from './budget.js';
+import { continuationLine, OutputBudget } from '../budget.js';
 
 /** Tokens kept for the continuation line itself. */
 const NEXT_LINE_TOKENS = 80;

@@ -1,29 +1,14 @@
 // Printing `lro where`: the matching records numbered like `lro read` (`N: record`), or only the --fields of
 // each, or their count (-c), within the output budget; a cut output ends with the exact next command.
-import { shellQuote } from '../describe/shell.js';
+import { shellQuote } from '../shell-quote.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
-import { toJson, type JsonValue } from '../query/json-value.js';
-import { follow, isMulti } from '../query/path.js';
-import type { RecordDecoder } from '../query/records.js';
 import { recordView } from '../query/view.js';
-import { requireFields } from '../query/fields.js';
-import { fieldKey, whereMatches, type WherePlan, type WhereQuery } from '../query/where.js';
+import { matchText, requireWhereFields, whereMatches, type WherePlan } from '../query/where.js';
 import { formatRange } from '../ranges.js';
 import { typeHint } from '../query/condition.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from './budget.js';
-
-/** The printed text of a match: the record as stored (JSON) or the line (text), or the --fields object. */
-function shown(q: WhereQuery, decoder: RecordDecoder, n: number, line: Buffer, value: JsonValue): string {
-  if (!q.fields) return decoder.text(n, line);
-  const out: Record<string, JsonValue> = {};
-  for (const p of q.fields) {
-    const { values } = follow(value, p);
-    out[fieldKey(p)] = isMulti(p) ? values : (values[0] ?? null);
-  }
-  return toJson(out);
-}
+import { continuationLine, maxTokensFrom, OutputBudget } from '../budget.js';
 
 /** The command that continues a cut output from record `from`, `matched` matches later. */
 export function whereNextCommand(id: string, p: WherePlan, from: number, matched: number): string {
@@ -56,7 +41,7 @@ export async function printWhere(
   const q = plan.query;
   const id = rf.header.id;
   const decoder = recordView(rf, plan.options.stream);
-  requireFields(rf, [...q.conditions.map((c) => c.path), ...(q.fields ?? [])], q.range, decoder, 'a condition or --fields names it');
+  requireWhereFields(rf, q, decoder);
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
   let matched = 0;
   let cut = false;
@@ -65,7 +50,7 @@ export async function printWhere(
       matched++;
       continue;
     }
-    const text = shown(q, decoder, m.n, m.line, m.value);
+    const text = matchText(q, decoder, m);
     const line = `${m.n}: ${text}\n`;
     if (budget.take(line)) {
       await write(line);

@@ -13,14 +13,19 @@ const KNOWN_UP = [
   // the newline count of the SIMD scan kernel, wanted below it by the reader and the S3 cache
   'format/reader.ts -> search/scan.ts',
   'store/remote.ts -> search/scan.ts',
-  // query reads what describe found (templates, stored facts, table columns) and quotes as describe does
-  'query/count.ts -> describe/text-stats.ts',
-  'query/explain.ts -> describe/shell.ts',
-  'query/map.ts -> describe/stored.ts',
-  'query/table.ts -> describe/stored.ts',
-  'query/table.ts -> describe/kinds/table.ts',
-  'query/table.ts -> describe/kinds/csv.ts',
 ];
+
+/**
+ * The rooms that find, read, compare and describe: they give values (and use the budget, budget.ts, to stop), and
+ * the printers of render/ print them; none of them imports a printer, not even one on its own floor.
+ */
+const ENGINE_ROOMS = ['engines', 'compare', 'search', 'query', 'describe', 'store', 'format'];
+
+/** The imports of a printer (`render/…`) by a module of ENGINE_ROOMS, `from -> to`. */
+export function printerImports(graph: Map<string, string[]>): string[] {
+  const engine = (rel: string) => ENGINE_ROOMS.includes(rel.split('/')[0]);
+  return [...graph].flatMap(([from, tos]) => (engine(from) ? tos.filter((to) => to.startsWith('render/')).map((to) => `${from} -> ${to}`) : []));
+}
 
 /** The floor of each room named in ARCHITECTURE.md's table ("| 7 | `commands/` | …"): `commands` -> 7. */
 export function floorsOf(page: string): Map<string, number> {
@@ -43,7 +48,8 @@ describe("the floors of ARCHITECTURE.md's table", () => {
         ['io.ts', 1],
       ]),
     );
-    expect(floors.get('cli.ts')).toBe(10);
+    expect(floors.get('cli.ts')).toBe(Math.max(...floors.values())); // the top floor
+    expect(floors.size).toBeGreaterThan(20);
   });
 
   it('names a floor for every module of src/', () => {
@@ -60,5 +66,24 @@ describe("the floors of ARCHITECTURE.md's table", () => {
       }
     }
     expect(up.sort()).toEqual([...KNOWN_UP].sort());
+  });
+});
+
+describe('no printer under the engines', () => {
+  it('finds an engine that imports a printer (the checker works)', () => {
+    const g = new Map([
+      ['compare/print.ts', ['budget.ts', 'render/grep-output.ts']],
+      ['engines/jq.ts', ['render/budget.ts']],
+      ['commands/grep.ts', ['render/grep-output.ts']],
+      ['render/diff.ts', ['common-ends.ts']],
+    ]);
+    expect(printerImports(g)).toEqual(['compare/print.ts -> render/grep-output.ts', 'engines/jq.ts -> render/budget.ts']);
+  });
+
+  it('has no import of render/ in engines/, compare/, search/, query/, describe/, store/ or format/', () => {
+    const graph = new Map<string, string[]>();
+    for (const file of sources(SRC)) graph.set(relative(SRC, file), importsOf(file, readFileSync(file, 'utf8')));
+    expect(graph.has('compare/print.ts')).toBe(true);
+    expect(printerImports(graph)).toEqual([]);
   });
 });

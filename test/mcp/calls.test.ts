@@ -2,7 +2,7 @@
 // shellQuote writes them, and the round trip arguments -> command line -> arguments for every tool.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { shellQuote, shellWords } from '../../src/describe/shell.js';
+import { shellQuote, shellWords } from '../../src/shell-quote.js';
 import { toArgv, checkArguments } from '../../src/mcp/arguments.js';
 import { CallReader, formatCall } from '../../src/mcp/calls.js';
 import { loadToolDefs, type ToolDef } from '../../src/mcp/definitions.js';

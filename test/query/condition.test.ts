@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { literalValue } from '../../src/query/literal.js';
+import { literalValue } from '../../src/values/literal.js';
 import { conditionToJq, joinConditionArgs, parseCondition, test as holds } from '../../src/query/condition.js';
-import { parseRecord } from '../../src/query/json-value.js';
+import { parseRecord } from '../../src/values/json-value.js';
 import { parsePath, pathLabel, pathToJq } from '../../src/query/path.js';
 import { LroError } from '../../src/errors.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareDecimal, decimalKey, significantDigits } from '../../src/query/decimal.js';
-import { compareValues, groupKey, JsonNumber, parseRecord, toJson } from '../../src/query/json-value.js';
+import { compareDecimal, decimalKey, significantDigits } from '../../src/values/decimal.js';
+import { compareValues, groupKey, JsonNumber, parseRecord, toJson } from '../../src/values/json-value.js';
 
 describe('exact number literals', () => {
   it('compares literals a float cannot tell apart', () => {

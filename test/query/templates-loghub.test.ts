@@ -5,7 +5,7 @@
 // message, which changes the number of words, so grouping whole lines cannot match it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TemplateMiner, maskedWords } from '../../src/query/templates.js';
+import { TemplateMiner, maskedWords } from '../../src/describe/templates.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { groupingAccuracy, loghubTemplates, trueEvents } from '../helpers/loghub.js';
 

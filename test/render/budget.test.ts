@@ -1,6 +1,6 @@
 // The budget's hand-over to an MCP tool call: the continuations a run made, as data, and its limit in bytes.
 import { describe, expect, it } from 'vitest';
-import { continuationLine, OutputBudget, withContinuations } from '../../src/render/budget.js';
+import { continuationLine, OutputBudget, withContinuations } from '../../src/budget.js';
 
 describe('withContinuations', () => {
   it('gives the continuations made within the run, and only those, even with runs interleaved', async () => {

@@ -1,7 +1,7 @@
 // The `lro ls` printers, written into strings: table for a terminal, rows for a pipe, JSON items.
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { jsonItem, renderTable, tsvRow, type LsRow } from '../../src/render/store-table.js';
+import { jsonItem, renderTable, tsvFields, tsvRow, type LsRow } from '../../src/render/store-table.js';
 
 const NOW = Date.parse('2026-01-10T12:00:00Z');
 const row = (id: string, ageS: number, leftS: number, extra: Partial<LsRow> = {}): LsRow => ({
@@ -56,5 +56,20 @@ describe('pipe and JSON rows', () => {
   it('JSON item: the header line as written (padding dropped, big numbers kept) plus file_path and file_size', () => {
     const line = Buffer.from('{"type":"lro_header","envelope":{"n":12345678901234567890}}      ');
     expect(jsonItem(line, '/s/lro-x.jsonl', 99)).toBe('{"type":"lro_header","envelope":{"n":12345678901234567890},"file_path":"/s/lro-x.jsonl","file_size":99}');
+  });
+
+  it('a row for a pipe reads back as the named columns (the MCP listing), numbers as numbers, no session as null', () => {
+    const r = row('01AAAAAAAAAAAAAAAAAAAAAAAA', 90, 7200);
+    expect(tsvFields(tsvRow(r).replace(/\n$/, ''))).toEqual({
+      id: '01AAAAAAAAAAAAAAAAAAAAAAAA',
+      operation: 'kubectl-get',
+      records: 1234,
+      tokens: 56789,
+      bytes: 2_500_000,
+      timestamp: '2026-01-10T11:58:30.000Z',
+      expires_at: '2026-01-10T14:00:00.000Z',
+      session: 'build-42',
+    });
+    expect(tsvFields(tsvRow(row('01BBBBBBBBBBBBBBBBBBBBBBBB', 1, 1, { session: null })).replace(/\n$/, '')).session).toBeNull();
   });
 });

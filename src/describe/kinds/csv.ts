@@ -4,10 +4,10 @@
 import { ColumnProfiler, columnTypes, profileColumns, type ColumnFacts } from './columns.js';
 import { fed, KIND_LINE_CHARS, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { numbered } from './util.js';
-import { shellQuote } from '../shell.js';
-import { isNumberLiteral } from '../../query/decimal.js';
-import { valueText } from '../../query/literal.js';
-import { toJson, type JsonValue } from '../../query/json-value.js';
+import { shellQuote } from '../../shell-quote.js';
+import { isNumberLiteral } from '../../values/decimal.js';
+import { valueText } from '../../values/literal.js';
+import { toJson, type JsonValue } from '../../values/json-value.js';
 
 /** A cell as a condition's value that equals it as lro where reads the row (a number, an empty cell null). */
 export function cellText(cell: string): string {

@@ -2,7 +2,7 @@
 // counted, by file and by code, over the whole output. Here the error lines are errors: the descriptor lists them.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { estimateNote, FirstLast, TopCounts } from './util.js';
-import { shellQuote } from '../shell.js';
+import { shellQuote } from '../../shell-quote.js';
 
 /** A diagnostic line: [file, severity, code] or null. */
 const FORMS: ((l: string, next: string) => [string, string, string] | null)[] = [

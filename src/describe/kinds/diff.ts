@@ -4,7 +4,7 @@
 import { COMMIT, GitLogCounter } from './git-log.js';
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { Largest } from './util.js';
-import { shellQuote } from '../shell.js';
+import { shellQuote } from '../../shell-quote.js';
 
 interface FileChange {
   file: string;

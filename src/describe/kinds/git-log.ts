@@ -3,7 +3,7 @@
 // is no error line.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { estimateNote, TopCounts } from './util.js';
-import { shellQuote } from '../shell.js';
+import { shellQuote } from '../../shell-quote.js';
 
 export const COMMIT = /^commit ([0-9a-f]{7,64})\b/;
 const STAT = /^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/;

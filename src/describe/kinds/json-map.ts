@@ -3,7 +3,7 @@
 // types and how often present, the values of low-cardinality fields, and for a tree its nodes and depth — with
 // recipes that use to_entries.
 import type { KindFacts, KindRecipe } from './types.js';
-import { shellQuote } from '../shell.js';
+import { shellQuote } from '../../shell-quote.js';
 
 const MIN_ENTRIES = 8;
 const MAX_FIELDS = 12;

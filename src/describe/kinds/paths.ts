@@ -2,7 +2,7 @@
 // top directory, over the whole list. A path holding "error" is not an error: no error lines, no log levels.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { escapeRegex, estimateNote, most, numbered, TopCounts } from './util.js';
-import { shellQuote } from '../shell.js';
+import { shellQuote } from '../../shell-quote.js';
 
 const PATH = /^(\/|\.{1,2}\/|~\/|[\w@.+-]+\/)[^\t\n]*$/;
 

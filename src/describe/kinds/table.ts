@@ -7,7 +7,7 @@
 import { ColumnProfiler, columnTypes, profileColumns, type ColumnFacts } from './columns.js';
 import { fed, KIND_LINE_CHARS, type KindCounter, type KindFacts, type KindRecipe, type TextSample } from './types.js';
 import { numbered } from './util.js';
-import { shellQuote } from '../shell.js';
+import { shellQuote } from '../../shell-quote.js';
 import { cellText } from './csv.js';
 
 const HEADER_WORD = /^[A-Za-z%#0-9][\w%#./()-]*$/;

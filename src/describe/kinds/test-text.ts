@@ -5,7 +5,7 @@
 // ERRORS) block, a `____ test_name ____` heading per test; cargo's `failures:` block, `---- name stdout ----` per
 // test; go test's lines from the test's last `=== RUN`/`=== CONT` to its `--- FAIL:`.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
-import { shellQuote } from '../shell.js';
+import { shellQuote } from '../../shell-quote.js';
 import { CARGO_TEST, GO_TEST, OUTCOME, PYTEST, type ResultLine } from './test-lines.js';
 
 /** The runners whose -v lines make a test run's text (a summary line repeats a test, so it is not one of them). */

@@ -3,9 +3,9 @@
 // fit; the command then ends with one line saying what was left out and the exact command for the next part.
 // A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { tokenBound } from '../tokens/token-bound.js';
-import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from '../tokens/tokenizer.js';
-import { parseCount } from '../units.js';
+import { tokenBound } from './tokens/token-bound.js';
+import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from './tokens/tokenizer.js';
+import { parseCount } from './units.js';
 
 export const DEFAULT_MAX_TOKENS = 2000;
 
@@ -213,4 +213,9 @@ export function continuationLine(what: string, next: string): string {
   const line = `[lro: ${what}; next: ${next}]\n`;
   runs.getStore()?.continuations.push({ what, next, line });
   return line;
+}
+
+/** The last line of a cut --json output: the continuation as a JSON object. */
+export function truncatedObject(what: string, next: string): string {
+  return `${JSON.stringify({ type: 'truncated', message: what, next })}\n`;
 }

@@ -1,4 +1,4 @@
-// Two logs (or any text) compared by the kinds of line they hold: one template miner (src/query/templates.ts,
+// Two logs (or any text) compared by the kinds of line they hold: one template miner (src/describe/templates.ts,
 // as `lro count --by template` groups lines) is fed every line of A, then every line of B, and counts each
 // group's lines on each side; a template with no line in A is new, one with no line in B is gone. B's lines
 // with an error word (found by describe/error-lines.ts, as the descriptor finds them) are new when their group

@@ -1,0 +1,130 @@
+// Each reader command run in this process, as gh tests its commands: `def.run(input, io)` with a fake IO (no
+// binary spawned, no commander), the exit code and the text asserted; then the same text through the CLI
+// (`main(argv, io)`, the declaration's parser in front) and through the built binary, which must agree byte for
+// byte: the command is one function whatever face calls it.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { catCommand } from '../../src/commands/cat.js';
+import { countCommand } from '../../src/commands/count.js';
+import { diffCommand } from '../../src/commands/diff.js';
+import { grepCommand } from '../../src/commands/grep.js';
+import { infoCommand } from '../../src/commands/info.js';
+import { jqCommand } from '../../src/commands/jq.js';
+import { lsCommand } from '../../src/commands/ls.js';
+import { offloadCommand } from '../../src/commands/offload.js';
+import { readCommand } from '../../src/commands/read.js';
+import { whereCommand } from '../../src/commands/where.js';
+import { LroError } from '../../src/errors.js';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { fakeIO } from '../helpers/fake-io.js';
+
+const FIXTURES = resolve(__dirname, '../../fixtures');
+const log = readFileSync(join(FIXTURES, 'corpus/loghub/HDFS_2k.log'));
+const events = readFileSync(join(FIXTURES, 'corpus/json-docs/github_events.json'));
+const root = tempDir();
+afterAll(() => cleanup(root));
+const env = { LRO_DIR: join(root, 'store'), NO_COLOR: '1', HOME: root, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+const io = (stdin?: Buffer) => fakeIO({ stdin, env });
+
+let logId = '';
+let eventsId = '';
+
+beforeAll(async () => {
+  for (const [input, set] of [
+    [log, (id: string) => (logId = id)],
+    [events, (id: string) => (eventsId = id)],
+  ] as const) {
+    const f = io(input);
+    expect(await offloadCommand.run({ json: true }, f)).toBe(0);
+    const d = JSON.parse(f.out()) as { offloaded: boolean; id: string };
+    expect(d.offloaded).toBe(true);
+    set(d.id);
+  }
+});
+
+describe('commands run in this process with a fake IO', () => {
+  it('offload: a small input passes through unchanged, nothing stored', async () => {
+    const f = io(Buffer.from('hello\n'));
+    expect(await offloadCommand.run({}, f)).toBe(0);
+    expect(f.out()).toBe('hello\n');
+  });
+
+  it('read: a range of records, numbered', async () => {
+    const f = io();
+    expect(await readCommand.run({ id: logId, records: '76:77' }, f)).toBe(0);
+    expect(f.out()).toBe(
+      '76: 081109 213908 2549 INFO dfs.DataNode$DataXceiver: 10.251.39.192:50010 Served block blk_-5341992729755584578 to /10.251.39.192\n' +
+        '77: 081109 214009 2594 INFO dfs.DataNode$DataXceiver: 10.250.5.237:50010 Served block blk_3166960787499091856 to /10.251.43.147\n',
+    );
+  });
+
+  it('grep: matches with their line numbers; 1 when nothing matches', async () => {
+    const f = io();
+    expect(await grepCommand.run({ id: logId, pattern: 'exception', ignoreCase: true, maxCount: '2' }, f)).toBe(0);
+    expect(f.out().split('\n').filter(Boolean).map((l) => l.split(':')[0])).toEqual(['78', '79']);
+    const none = io();
+    expect(await grepCommand.run({ id: logId, pattern: 'no such words here' }, none)).toBe(1);
+    expect(none.out()).toBe('');
+  });
+
+  it('where and count: JSON records by field', async () => {
+    const w = io();
+    expect(await whereCommand.run({ id: eventsId, condition: ['type=IssuesEvent'], fields: 'id' }, w)).toBe(0);
+    expect(w.out()).toContain('1652857694');
+    const c = io();
+    expect(await countCommand.run({ id: eventsId, condition: [], by: ['type'] }, c)).toBe(0);
+    expect(c.out().split('\n')[1]).toMatch(/^\s*13\s+.*PushEvent/); // under the header line
+  });
+
+  it('jq: a filter over the records', async () => {
+    const f = io();
+    expect(await jqCommand.run({ id: eventsId, filter: 'select(.type == "IssuesEvent") | .actor.login', rawOutput: true }, f)).toBe(0);
+    expect(f.out()).toBe('imsky\n');
+  });
+
+  it('cat: the original bytes back', async () => {
+    const f = io();
+    expect(await catCommand.run({ id: logId }, f)).toBe(0);
+    expect(f.out()).toBe(log.toString());
+  });
+
+  it('info, ls and diff answer about the store', async () => {
+    const i = io();
+    expect(await infoCommand.run({ id: logId }, i)).toBe(0);
+    expect(i.out()).toContain(logId);
+    const l = io();
+    expect(await lsCommand.run({ json: true }, l)).toBe(0);
+    const ids = (JSON.parse(l.out()) as { id: string }[]).map((h) => h.id);
+    expect(ids.sort()).toEqual([logId, eventsId].sort());
+    const d = io();
+    expect(await diffCommand.run({ a: logId, b: logId }, d)).toBe(0); // the same result: no difference
+  });
+
+  it('an unknown id is an LroError for the face to print, not output', async () => {
+    const f = io();
+    await expect(readCommand.run({ id: '01AAAAAAAAAAAAAAAAAAAAAAAA' }, f)).rejects.toBeInstanceOf(LroError);
+    expect(f.out()).toBe('');
+  });
+});
+
+describe('the same command through each face prints the same bytes', () => {
+  const cases = () => [
+    ['read', logId, '--records', '1990:2000'],
+    ['grep', logId, 'WARN', '-m', '5', '-C', '1'],
+    ['count', eventsId, '--by', 'type'],
+    ['where', eventsId, 'type=PushEvent', '--fields', 'id,actor.login'],
+    ['jq', eventsId, '-c', '{id, type}'],
+    ['info', eventsId],
+    ['read', 'nonexistent-id'],
+  ];
+  it('def.run behind the parser (main) and the built binary agree', async () => {
+    for (const argv of cases()) {
+      const f = io();
+      const code = await main(argv, f);
+      const bin = await lro(argv, { env });
+      expect([code, f.out(), f.err()], argv.join(' ')).toEqual([bin.code, bin.out, bin.stderr]);
+    }
+  });
+});

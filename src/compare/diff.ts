@@ -106,6 +106,7 @@ function recordSections(a: ResultFile, b: ResultFile, summary: DiffSummary, key:
   const records = new RecordCompare(key, rows);
   records.pass(a, 0);
   records.pass(b, 1);
+  records.gather(a, b);
   const c = summary.counts;
   c.records_changed = records.changedB.length;
   c.records_added = records.added.length;
@@ -204,8 +205,8 @@ export function itemsAt(c: Comparison, a: ResultFile, b: ResultFile, from: numbe
   const wantB: number[] = [];
   for (const p of picked) {
     const need = c.sections[p.section].needs(p.i);
-    if (need.a) wantA.push(need.a);
-    if (need.b) wantB.push(need.b);
+    if (need.a) wantA.push(...[need.a].flat());
+    if (need.b) wantB.push(...[need.b].flat());
   }
   const texts = { a: fetchTexts(a, wantA), b: fetchTexts(b, wantB) };
 

@@ -55,6 +55,8 @@ export interface DiffSummary {
   counts: DiffCounts;
   /** Test results found in each, when either has any. */
   tests?: { a: TestTally; b: TestTally };
+  /** Two runs of a test suite as text: only the tests are compared (--lines adds the unified diff). */
+  tests_only?: true;
   /** Why the unified diff (--lines) was left out, when it was. */
   lines_note?: string;
 }
@@ -68,7 +70,8 @@ export interface FieldChange {
 }
 
 export type DiffItem =
-  | { type: 'test'; change: 'newly_failing' | 'newly_passing' | 'still_failing'; name: string; record_a?: number; record_b?: number }
+  /** `message`: why a test failing in B failed, as its runner said it (pytest's summary, go's `file_test.go:N:` line). */
+  | { type: 'test'; change: 'newly_failing' | 'newly_passing' | 'still_failing'; name: string; record_a?: number; record_b?: number; message?: string }
   /**
    * Records changed the same way (the same fields, from the same values to the same values) are one item: `count`
    * of them, `key` and the records of the first, `keys` the first few (when more than one).

@@ -62,6 +62,7 @@ function verdictLine(s: DiffSummary): string {
     [c.tests_still_failing, 'still failing'],
   ]);
   if (s.tests) parts.push(`tests: ${tests || 'no failure changed'} (A: ${tally(s.tests.a)}; B: ${tally(s.tests.b)})`);
+  if (s.tests_only) parts.push('the other lines are not compared: see --lines');
   const records = listed([
     [c.records_changed, 'changed'],
     [c.records_added, 'added'],
@@ -93,7 +94,7 @@ function itemText(it: DiffItem): string {
   switch (it.type) {
     case 'test': {
       const at = [it.record_a ? `A:${it.record_a}` : '', it.record_b ? `B:${it.record_b}` : ''].filter(Boolean).join(' ');
-      return `  ${cut(it.name)}  ${at}\n`;
+      return `  ${cut(it.name)}  ${at}\n${it.message ? `      ${cut(it.message)}\n` : ''}`;
     }
     case 'record': {
       // several records alike: how many, then the first few keys (after their pattern, when added or removed)

@@ -29,6 +29,7 @@ function goTestJson(fails: string[]): string {
   for (const t of ['TestAdd', 'TestRemove', 'TestTotal', 'TestDiscount', 'TestEmpty']) {
     out.push(JSON.stringify({ Time: '2026-01-01T00:00:00Z', Action: 'run', Package: pkg, Test: t }));
     out.push(JSON.stringify({ Action: 'output', Package: pkg, Test: t, Output: `=== RUN   ${t}\n` }));
+    if (fails.includes(t)) out.push(JSON.stringify({ Action: 'output', Package: pkg, Test: t, Output: `    cart_test.go:${t.length}: ${t} got 3, want 4\n` }));
     const action = fails.includes(t) ? 'fail' : 'pass';
     out.push(JSON.stringify({ Action: action, Package: pkg, Test: t, Elapsed: 0.01 }));
   }
@@ -43,7 +44,7 @@ describe('lro diff: two runs of a test suite', () => {
     const r = await lro(['diff', a, b], { env });
     expect(r.code, r.stderr).toBe(1);
     const lines = r.out.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^A ${a}  \\S+  jsonl  16 records  .*\\$ go test -json \\./\\.\\.\\.$`));
+    expect(lines[0]).toMatch(new RegExp(`^A ${a}  \\S+  jsonl  18 records  .*\\$ go test -json \\./\\.\\.\\.$`));
     expect(lines[1]).toMatch(new RegExp(`^B ${b}  `));
     expect(lines[2]).toBe(
       'different: tests: 1 newly failing, 1 newly passing, 2 still failing (A: 3 passed, 3 failed, 0 skipped; ' +
@@ -52,12 +53,14 @@ describe('lro diff: two runs of a test suite', () => {
     expect(lines.slice(3).join('\n')).toBe(
       [
         'tests newly failing (1):',
-        '  TestEmpty (example.com/shop/cart)  A:15 B:15',
+        '  TestEmpty (example.com/shop/cart)  A:17 B:17',
+        '      cart_test.go:9: TestEmpty got 3, want 4',
         'tests newly passing (1):',
-        '  TestTotal (example.com/shop/cart)  A:9 B:9',
+        '  TestTotal (example.com/shop/cart)  A:10 B:9',
         'tests still failing (2):',
-        '  TestDiscount (example.com/shop/cart)  A:12 B:12',
-        '  example.com/shop/cart (package)  A:16 B:16',
+        '  TestDiscount (example.com/shop/cart)  A:14 B:13',
+        '      cart_test.go:12: TestDiscount got 3, want 4',
+        '  example.com/shop/cart (package)  A:18 B:18',
         '',
       ].join('\n'),
     );
@@ -65,15 +68,25 @@ describe('lro diff: two runs of a test suite', () => {
 
   it('go test -v and pytest text: the tests named by their result lines', async () => {
     const goV = (fail: string) =>
-      ['TestA', 'TestB', 'TestC'].map((t) => `=== RUN   ${t}\n--- ${t === fail ? 'FAIL' : 'PASS'}: ${t} (0.00s)\n`).join('') +
-      `${fail ? 'FAIL' : 'ok  '}\texample.com/x\t0.01s\n`;
+      ['TestA', 'TestB', 'TestC']
+        .map((t) => `=== RUN   ${t}\n${t === fail ? '    x_test.go:17: got 3, want 4\n' : ''}--- ${t === fail ? 'FAIL' : 'PASS'}: ${t} (0.00s)\n`)
+        .join('') + `${fail ? 'FAIL' : 'ok  '}\texample.com/x\t0.01s\n`;
     const a = await store(goV(''), 'go test -v');
     const b = await store(goV('TestB'), 'go test -v');
     const r = await lro(['diff', a, b], { env });
     expect(r.code).toBe(1);
-    expect(r.out).toContain('tests newly failing (2):\n  TestB  A:4 B:4\n  example.com/x (package)  A:7 B:7\n');
-    expect(r.out).toContain('new error lines in B (2):\n  B:4  --- FAIL: TestB (0.00s)\n  B:7  FAIL\texample.com/x\t0.01s\n');
-    expect(r.out).toContain('templates new in B (2):\n  + 1×  B:4  --- FAIL: TestB (<*>)\n  + 1×  B:7  FAIL example.com/x <*>\n');
+    // each failing test with the line that says why (go prints it before --- FAIL), and nothing else: the
+    // failures' templates and error lines would tell them again
+    expect(r.out.split('\n').slice(2).join('\n')).toBe(
+      [
+        'different: tests: 2 newly failing (A: 4 passed, 0 failed, 0 skipped; B: 2 passed, 2 failed, 0 skipped); the other lines are not compared: see --lines',
+        'tests newly failing (2):',
+        '  TestB  A:4 B:5',
+        '      x_test.go:17: got 3, want 4',
+        '  example.com/x (package)  A:7 B:8',
+        '',
+      ].join('\n'),
+    );
 
     const pytest = (failing: string[]) =>
       ['test_login', 'test_logout', 'test_signup'].map((t) => `tests/test_auth.py::${t} ${failing.includes(t) ? 'FAILED' : 'PASSED'}  [ 33%]\n`).join('') +
@@ -85,9 +98,39 @@ describe('lro diff: two runs of a test suite', () => {
     const items = p.out.trim().split('\n').map((l) => JSON.parse(l));
     expect(items[0].kind).toBe('text');
     expect(items.filter((i) => i.type === 'test')).toEqual([
-      { type: 'test', change: 'newly_failing', name: 'tests/test_auth.py::test_signup', record_a: 3, record_b: 4 },
+      { type: 'test', change: 'newly_failing', name: 'tests/test_auth.py::test_signup', record_a: 3, record_b: 4, message: 'AssertionError: assert 401 == 200' },
       { type: 'test', change: 'newly_passing', name: 'tests/test_auth.py::test_logout', record_a: 4, record_b: 2 },
     ]);
+  });
+
+  it('two real pytest -v runs (fixtures/outputs/pytest-v*.txt): each failing test with its message, nothing else', async () => {
+    // pytest-v-after.txt is the next run, by bench/make-pytest-after.mjs: case 5 fixed, test_error_handling_30 broken
+    const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/outputs', name), 'utf8');
+    const a = await store(fixture('pytest-v.txt'), 'pytest -v');
+    const b = await store(fixture('pytest-v-after.txt'), 'pytest -v');
+    const r = await lro(['diff', a, b], { env });
+    expect(r.code).toBe(1);
+    expect(r.out.split('\n').slice(3).join('\n')).toBe(
+      [
+        'tests newly failing (1):',
+        '  test_sample.py::test_error_handling_30  A:39 B:105',
+        "      KeyError: 'status'",
+        'tests newly passing (1):',
+        '  test_sample.py::test_parse_case_5  A:104 B:14',
+        'tests still failing (3):',
+        '  test_sample.py::test_parse_case_22  A:105 B:104',
+        '      AssertionError: error: off by one',
+        '  test_sample.py::test_parse_case_39  A:106 B:106',
+        '      AssertionError: error: off by one',
+        '  test_sample.py::test_parse_case_56  A:107 B:107',
+        '      AssertionError: error: off by one',
+        '',
+      ].join('\n'),
+    );
+    expect(r.out).not.toContain('^^^^'); // no traceback
+    // --lines still gives every line that differs
+    const lines = await lro(['diff', a, b, '--lines'], { env });
+    expect(lines.out).toContain('+E       KeyError: \'status\'');
   });
 
   it('cargo test text and a pytest parameter with spaces: tests named as the descriptor names them', async () => {

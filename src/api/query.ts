@@ -4,7 +4,7 @@ import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { printCount } from '../render/count-output.js';
 import { printWhere } from '../render/where-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
-import { recordView } from '../query/view.js';
+import { queryContentType, recordView } from '../query/view.js';
 import { planWhere, type WhereOptions } from '../query/where.js';
 import { formatRange } from '../ranges.js';
 import { damaged } from '../store/resolve.js';
@@ -69,7 +69,7 @@ export async function whereResult(ref: ResultRef, conditions: string[], opts: Wh
       const text = l.slice(sep + 2);
       let value: unknown = text;
       // JSON records, or --fields objects (of a table's rows: a text result)
-      if (rf.header.content_type !== 'text' || o.fields !== undefined) value = JSON.parse(text);
+      if (queryContentType(rf) !== 'text' || o.fields !== undefined) value = JSON.parse(text);
       return { n: Number(l.slice(0, sep)), text, value };
     });
 }
@@ -86,7 +86,7 @@ export async function countResult(ref: ResultRef, by: string[], opts: CountResul
   const rf = openResult(ref, opts);
   const o: CountOptions = { by, records: range(opts.from, opts.to), json: true, maxTokens: '0' };
   const view = recordView(rf);
-  const plan = planCount(o, rf.header.content_type, view.count, view.table?.names ?? null);
+  const plan = planCount(o, queryContentType(rf), view.count, view.table?.names ?? null);
   const t = plan.query.text;
   const linear = t?.kind !== 'regex' || t.matcher.linearTime;
   const out = await collect(linear, opts.timeoutSeconds, (w, stall) => damaged(rf, () => printCount(rf, plan, {}, w, () => undefined, stall)));

@@ -9,10 +9,14 @@
 // RECORD_MAX, or anything that is not YAML (a syntax error, a duplicate key, an alias bomb), the result stays text.
 import { createRequire } from 'node:module';
 
-/** Bytes of YAML parsed at most: a larger output stays text (its lines), and the descriptor says so. */
-export const YAML_TOTAL_MAX = 32 << 20;
+/**
+ * Bytes of YAML parsed at most: a larger output stays text (its lines), and the descriptor says so. The yaml
+ * package parses about 1.5 MB a second here (11 MB of kubectl get pods -o yaml: 7 s, where JSON.parse of the same
+ * takes 0.2 s), and every where, count and jq parses the records again: 2 MB is a second or so, each time.
+ */
+export const YAML_TOTAL_MAX = 2 << 20;
 /** Bytes of one record (a document, an item of a List) at most. */
-export const YAML_RECORD_MAX = 4 << 20;
+export const YAML_RECORD_MAX = 1 << 20;
 
 /** What a YAML output's records are: its documents, or the items of its one List. */
 export type YamlRecordsOf = 'documents' | 'items';
@@ -62,7 +66,7 @@ export class YamlRecordCutter {
 
   line(text: string): void {
     this.total += text.length + 1;
-    if (this.total > YAML_TOTAL_MAX) throw new NotYaml(`over ${YAML_TOTAL_MAX >> 20} MB of YAML`);
+    if (this.total > YAML_TOTAL_MAX) throw new NotYaml(`over ${YAML_TOTAL_MAX >> 20} MB of YAML, too much to parse again at each query`);
     if (START.test(text)) {
       if (this.content) this.endDocument();
       else {

@@ -62,6 +62,8 @@ describe('YamlRecordCutter', () => {
     for (let i = 0; i < 8; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`);
     expect(() => cut(`${bomb.join('\n')}\n`)).toThrow(NotYaml);
     const big = `a: |\n${`  ${'x'.repeat(1000)}\n`.repeat(YAML_RECORD_MAX / 1000 + 10)}`;
-    expect(() => cut(big)).toThrow(/a record over 4 MB/);
+    expect(() => cut(big)).toThrow(/a record over 1 MB/);
+    const docs = `---\na: |\n${`  ${'x'.repeat(1000)}\n`.repeat(900)}`.repeat(3);
+    expect(() => cut(docs)).toThrow(/over 2 MB of YAML/);
   });
 });

@@ -20,10 +20,19 @@ class RecordFacts {
   readonly kinds = new TopCounts();
   readonly scalars = new TopCounts();
   count = 0;
+  /** The first record's field holding the largest mapping (a workflow's jobs, a compose file's services). */
+  widest: string | null = null;
 
   add(v: unknown): void {
     this.count++;
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
+    if (this.count === 1) {
+      let most = 0;
+      for (const [k, x] of Object.entries(v)) {
+        const members = x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.keys(x).length : 0;
+        if (members > most && PLAIN_FIELD.test(k)) [most, this.widest] = [members, k];
+      }
+    }
     for (const [k, x] of Object.entries(v)) if (x === null || typeof x !== 'object') this.scalars.add(k);
     const kind = (v as Record<string, unknown>).kind;
     if (typeof kind === 'string') this.kinds.add(kind);
@@ -119,7 +128,7 @@ class YamlCounter implements KindCounter {
 
 /** The next commands on YAML read as records: by field, with lro's verbs. */
 function recordsNext(of: YamlRecordsOf, count: number, facts: RecordFacts): string[] {
-  if (count === 1) return ["lro jq ID 'keys'", 'lro read ID --head 40'];
+  if (count === 1) return ["lro jq ID 'keys'", ...(facts.widest ? [`lro jq ID '.${facts.widest} | keys'`] : [])];
   // a field of scalars to count by: the kinds when several, else the first other plain one
   const scalar = Object.keys(facts.scalars.top(20)).find((k) => k !== 'apiVersion' && k !== 'kind' && PLAIN_FIELD.test(k));
   const field = facts.kinds.size > 1 ? 'kind' : scalar;

@@ -5,6 +5,7 @@
 // table) and test/e2e/kinds-economy.test.ts (soak).
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { stringify as yamlText } from 'yaml';
 
 const OUTPUTS = new URL('../fixtures/outputs/', import.meta.url).pathname;
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
@@ -62,6 +63,13 @@ function bigLock() {
   const base = Object.entries(lock.packages);
   for (let i = 0; JSON.stringify(lock).length < MIN; i++) for (const [k, v] of base) if (k) lock.packages[`${k}-copy${i}`] = v;
   return `${JSON.stringify(lock, null, 2)}\n`;
+}
+/** kubectl get pods -A -o yaml of the pods of kubectl-get-pods.json, copied (renamed) until MIN bytes, as kubectl writes it. */
+function bigPodsYaml() {
+  const list = JSON.parse(fixture('kubectl-get-pods.json'));
+  const items = [];
+  for (let i = 0; items.length * 370 < MIN; i++) items.push(...list.items.map((p) => ({ ...p, metadata: { ...p.metadata, name: `${p.metadata.name}-${i}` } })));
+  return yamlText({ ...list, items }, { sortMapEntries: true, indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
 }
 const maxBy = (items, key) => items.reduce((best, x) => (key(x) > key(best) ? x : best));
 
@@ -536,6 +544,15 @@ export const KIND_TASKS = [
       });
       return best.file;
     },
+  },
+  {
+    name: 'kubectl get pods -o yaml: how many pods failed',
+    kind: 'yaml',
+    input: bigPodsYaml,
+    // the descriptor's first next command, a field of the List's items counted
+    calls: () => [['count', 'ID', '--by', 'status.phase']],
+    answer: (outs) => groups(outs[1]).find(([v]) => v === 'Failed')?.[1],
+    truth: (t) => rows(t).filter((l) => l === '    phase: Failed').length,
   },
   {
     name: 'packages.csv: the largest installed package',

@@ -2,7 +2,7 @@
 // as the commands, with no output budget, their values returned as they are found (nothing printed).
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { countQuery, planCount, type CountOptions } from '../query/count.js';
-import { recordView } from '../query/view.js';
+import { queryContentType, recordView } from '../query/view.js';
 import { matchText, planWhere, requireWhereFields, whereMatches, type WhereOptions } from '../query/where.js';
 import { toJson } from '../values/json-value.js';
 import { formatRange } from '../ranges.js';
@@ -57,7 +57,7 @@ export async function whereResult(ref: ResultRef, conditions: string[], opts: Wh
   const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
   const q = plan.query;
   // JSON records, or --fields objects (of a table's rows: a text result), as parsed from their text
-  const parsed = rf.header.content_type !== 'text' || o.fields !== undefined;
+  const parsed = queryContentType(rf) !== 'text' || o.fields !== undefined;
   return damaged(rf, () => {
     requireWhereFields(rf, q, view);
     const found: WhereRecord[] = [];
@@ -81,7 +81,7 @@ export async function countResult(ref: ResultRef, by: string[], opts: CountResul
   const rf = openResult(ref, opts);
   const o: CountOptions = { by, records: range(opts.from, opts.to), json: true, maxTokens: '0' };
   const view = recordView(rf);
-  const plan = planCount(o, rf.header.content_type, view.count, view.table?.names ?? null);
+  const plan = planCount(o, queryContentType(rf), view.count, view.table?.names ?? null);
   const t = plan.query.text;
   const linear = t?.kind !== 'regex' || t.matcher.linearTime;
   const res = damaged(rf, () => countQuery(rf, plan.query, view, stallOf(linear, opts.timeoutSeconds)));

@@ -9,7 +9,7 @@ import { OutputBatch } from '../render/batch.js';
 import { printCount } from '../render/count-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
 import { countExplain } from '../query/explain.js';
-import { recordView } from '../query/view.js';
+import { queryContentType, recordView } from '../query/view.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
@@ -21,7 +21,7 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
   refuseBinary(rf, 'count');
   const view = recordView(rf, o.stream);
-  const plan = planCount(o, rf.header.content_type, view.count, view.table?.names ?? null);
+  const plan = planCount(o, queryContentType(rf), view.count, view.table?.names ?? null);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
     if (o.stream !== undefined) throw new UsageError(EXPLAIN_STREAM);

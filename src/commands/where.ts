@@ -33,7 +33,7 @@ export function whereExplain(rf: ResultFile, plan: WherePlan): string {
   if (map) {
     const entries = mapEntriesJq(map, q.range);
     const filter = q.countOnly ? `[.[] | ${entries} | ${whereFilter({ ...q, fields: null })}] | length` : `${entries} | ${whereFilter(q)}`;
-    return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}\n`;
+    return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}${map.inputs ? records : ''}\n`;
   }
   const row = table ? 'row | ' : ''; // lro jq's own row on a table (query/table.ts)
   const filter = q.countOnly ? `map(${row}${whereFilter({ ...q, fields: null })}) | length` : row + whereFilter(q);

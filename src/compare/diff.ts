@@ -30,6 +30,8 @@ export interface CompareOptions {
 
 /** A go test -json result event holds one of these (its Action). */
 const RESULT_WORDS = ['"pass"', '"fail"', '"skip"'].map((w) => Buffer.from(w));
+/** A go test -json output event that may be a failure's message (`cart_test.go:12: …`) holds this. */
+const GO_MESSAGE_WORD = Buffer.from('_test.go:');
 
 /** Records looked at to tell a go test -json output and to find the key field. */
 const SAMPLE = 200;
@@ -106,6 +108,7 @@ function recordSections(a: ResultFile, b: ResultFile, summary: DiffSummary, key:
   const records = new RecordCompare(key, rows);
   records.pass(a, 0);
   records.pass(b, 1);
+  records.gather(a, b);
   const c = summary.counts;
   c.records_changed = records.changedB.length;
   c.records_added = records.added.length;
@@ -126,7 +129,8 @@ function kindSections(a: ResultFile, b: ResultFile, summary: DiffSummary, key: K
     const tests = new TestCompare();
     for (const [s, rf] of [a, b].entries()) {
       eachRecord(rf, (n, bytes, isJson) => {
-        // most events are output lines: only a record that can be a result is decoded and parsed
+        // most events are output lines: only a record that can be a result, or a failure's message, is decoded
+        if (s === 1 && isJson && bytes.includes(GO_MESSAGE_WORD)) tests.output(s, n, bytes.toString('utf8'));
         if (!RESULT_WORDS.some((w) => bytes.includes(w))) return;
         const r = TestCompare.fromRecord(bytes.toString('utf8'), isJson);
         if (r) tests.add(s, n, r);
@@ -144,17 +148,23 @@ function textSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Secti
   const visit = (s: number, n: number, line: string) => {
     const r = TestCompare.fromRecord(line, false);
     if (r) tests.add(s, n, r);
+    else tests.line(s, n, line);
   };
   text.pass(a, 0, visit);
   text.pass(b, 1, visit);
-  const sections = tests.found ? testSections(tests, summary, [false, false]) : [];
+  // two runs of a test suite: the tests are the answer, and nothing else by default (their tracebacks'
+  // templates and error lines are the failures told again, at length)
+  if (tests.found) {
+    summary.tests_only = true;
+    return testSections(tests, summary, [false, false]);
+  }
   const templates = text.sections();
   const c = summary.counts;
   c.templates_new = templates[0].size;
   c.templates_gone = templates[1].size;
   c.templates_changed = text.changedTotal();
   c.error_lines_new = templates[3].size;
-  return [...sections, ...templates];
+  return templates;
 }
 
 function testSections(tests: TestCompare, summary: DiffSummary, json: [boolean, boolean]): Section[] {
@@ -204,8 +214,8 @@ export function itemsAt(c: Comparison, a: ResultFile, b: ResultFile, from: numbe
   const wantB: number[] = [];
   for (const p of picked) {
     const need = c.sections[p.section].needs(p.i);
-    if (need.a) wantA.push(need.a);
-    if (need.b) wantB.push(need.b);
+    if (need.a) wantA.push(...[need.a].flat());
+    if (need.b) wantB.push(...[need.b].flat());
   }
   const texts = { a: fetchTexts(a, wantA), b: fetchTexts(b, wantB) };
 

@@ -127,17 +127,17 @@ export class KeyTable {
   }
 
   /**
-   * Calls f for every key: its records on each side (0: absent), whether the two values are the same, and the
-   * low lanes of the values (a test's status code).
+   * Calls f for every key: its records on each side (0: absent), whether the two values are the same, the
+   * low lanes of the values (a test's status code), and the key's hash.
    */
-  forEach(f: (recordA: number, recordB: number, same: boolean, lowA: number, lowB: number) => void): void {
+  forEach(f: (recordA: number, recordB: number, same: boolean, lowA: number, lowB: number, kh: number, kl: number) => void): void {
     for (let s = 0; s < this.cap; s++) {
       const a = this.records[s * SIDES];
       const b = this.records[s * SIDES + 1];
       if (a === 0 && b === 0) continue;
       const v = s * 2 * SIDES;
       const same = this.values[v] === this.values[v + 2] && this.values[v + 1] === this.values[v + 3];
-      f(a, b, same, this.values[v + 1], this.values[v + 3]);
+      f(a, b, same, this.values[v + 1], this.values[v + 3], this.keys[s * 2], this.keys[s * 2 + 1]);
     }
   }
 }

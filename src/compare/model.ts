@@ -55,6 +55,8 @@ export interface DiffSummary {
   counts: DiffCounts;
   /** Test results found in each, when either has any. */
   tests?: { a: TestTally; b: TestTally };
+  /** Two runs of a test suite as text: only the tests are compared (--lines adds the unified diff). */
+  tests_only?: true;
   /** Why the unified diff (--lines) was left out, when it was. */
   lines_note?: string;
 }
@@ -68,19 +70,35 @@ export interface FieldChange {
 }
 
 export type DiffItem =
-  | { type: 'test'; change: 'newly_failing' | 'newly_passing' | 'still_failing'; name: string; record_a?: number; record_b?: number }
-  | { type: 'record'; change: 'changed'; key: string; record_a: number; record_b: number; changes: FieldChange[]; more_changes: number }
-  /** `row`: a table's row added or removed, as its line (spaces run together): which process, not only its PID. */
-  | { type: 'record'; change: 'added'; key: string; record_b: number; row?: string }
-  | { type: 'record'; change: 'removed'; key: string; record_a: number; row?: string }
+  /** `message`: why a test failing in B failed, as its runner said it (pytest's summary, go's `file_test.go:N:` line). */
+  | { type: 'test'; change: 'newly_failing' | 'newly_passing' | 'still_failing'; name: string; record_a?: number; record_b?: number; message?: string }
+  /**
+   * Records changed the same way (the same fields, from the same values to the same values) are one item: `count`
+   * of them, `key` and the records of the first, `keys` the first few (when more than one).
+   */
+  | ({ type: 'record'; change: 'changed'; key: string; record_a: number; record_b: number; changes: FieldChange[]; more_changes: number } & Gathered)
+  /**
+   * Records added or removed whose keys have one pattern (web-*-*) are one item (`pattern`, when more than one).
+   * `row`: a table's row added or removed, as its line (spaces run together): which process, not only its PID.
+   */
+  | ({ type: 'record'; change: 'added'; key: string; record_b: number; row?: string; pattern?: string } & Gathered)
+  | ({ type: 'record'; change: 'removed'; key: string; record_a: number; row?: string; pattern?: string } & Gathered)
   | { type: 'template'; change: 'new' | 'gone' | 'count'; template: string; count_a: number; count_b: number; first_a?: number; first_b?: number }
   | { type: 'error_line'; record_b: number; text: string }
   | { type: 'line'; text: string };
 
+/** How many records an item of records stands for, and the keys of the first few when more than one. */
+export interface Gathered {
+  count: number;
+  keys?: string[];
+  /** Keys not listed: count - keys.length. */
+  more_keys?: number;
+}
+
 /** Record numbers an item needs the text of, on either side. */
 export interface Needs {
-  a?: number;
-  b?: number;
+  a?: number | number[];
+  b?: number | number[];
 }
 
 /** The texts of the records a window of items needs (display text: a text line, a record's JSON). */
@@ -93,6 +111,8 @@ export interface Texts {
 export interface Section {
   heading: string;
   size: number;
+  /** Items that stand for several records each: how many records in all (the heading says both). */
+  records?: number;
   needs(i: number): Needs;
   item(i: number, texts: Texts): DiffItem;
 }

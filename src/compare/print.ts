@@ -61,6 +61,7 @@ function verdictLine(s: DiffSummary): string {
     [c.tests_still_failing, 'still failing'],
   ]);
   if (s.tests) parts.push(`tests: ${tests || 'no failure changed'} (A: ${tally(s.tests.a)}; B: ${tally(s.tests.b)})`);
+  if (s.tests_only) parts.push('the other lines are not compared: see --lines');
   const records = listed([
     [c.records_changed, 'changed'],
     [c.records_added, 'added'],
@@ -92,16 +93,23 @@ function itemText(it: DiffItem): string {
   switch (it.type) {
     case 'test': {
       const at = [it.record_a ? `A:${it.record_a}` : '', it.record_b ? `B:${it.record_b}` : ''].filter(Boolean).join(' ');
-      return `  ${cut(it.name)}  ${at}\n`;
+      return `  ${cut(it.name)}  ${at}\n${it.message ? `      ${cut(it.message)}\n` : ''}`;
     }
-    case 'record':
-      if (it.change === 'added') return `  + ${cut(it.key)}  B:${it.record_b}${it.row ? `  ${cut(it.row)}` : ''}\n`;
-      if (it.change === 'removed') return `  - ${cut(it.key)}  A:${it.record_a}${it.row ? `  ${cut(it.row)}` : ''}\n`;
+    case 'record': {
+      // several records alike: how many, then the first few keys (after their pattern, when added or removed)
+      const who = it.keys
+        ? `${formatCount(it.count)} × ${it.change !== 'changed' && it.pattern ? `${cut(it.pattern)}: ` : ''}${it.keys.map((k) => cut(k)).join(', ')}${
+            it.more_keys ? `, … (+${formatCount(it.more_keys)})` : ''
+          }`
+        : cut(it.key);
+      if (it.change === 'added') return `  + ${who}  B:${it.record_b}${it.row ? `  ${cut(it.row)}` : ''}\n`;
+      if (it.change === 'removed') return `  - ${who}  A:${it.record_a}${it.row ? `  ${cut(it.row)}` : ''}\n`;
       // no field changed: the same values written differently (1 and 1.0, keys in another order)
-      if (it.changes.length === 0) return `  ~ ${cut(it.key)}  A:${it.record_a} B:${it.record_b}  (the same values, written differently)\n`;
-      return `  ~ ${cut(it.key)}  A:${it.record_a} B:${it.record_b}\n${it.changes
+      if (it.changes.length === 0) return `  ~ ${who}  A:${it.record_a} B:${it.record_b}  (the same values, written differently)\n`;
+      return `  ~ ${who}  A:${it.record_a} B:${it.record_b}\n${it.changes
         .map((f) => `      ${cut(f.field, 120)}: ${f.old ?? '(absent)'} → ${f.new ?? '(absent)'}\n`)
         .join('')}${it.more_changes ? `      … ${it.more_changes} more fields changed\n` : ''}`;
+    }
     case 'template': {
       if (it.change === 'new') return `  + ${it.count_b}×  B:${it.first_b}  ${cut(it.template)}\n`;
       if (it.change === 'gone') return `  - ${it.count_a}×  A:${it.first_a}  ${cut(it.template)}\n`;
@@ -116,7 +124,12 @@ function itemText(it: DiffItem): string {
 
 function heading(c: Comparison, section: number, continued: boolean): string {
   const s = c.sections[section];
-  return `${s.heading} (${formatCount(s.size)}${continued ? ', continued' : ''}):\n`;
+  // items that stand for several records each: both counts, and in what order
+  const size =
+    s.records !== undefined && s.records !== s.size
+      ? `${formatCount(s.records)} in ${formatCount(s.size)} group${s.size === 1 ? '' : 's'}, the smallest first`
+      : formatCount(s.size);
+  return `${s.heading} (${size}${continued ? ', continued' : ''}):\n`;
 }
 
 /** Prints a comparison within the budget; returns whether everything from `from` on was printed. */

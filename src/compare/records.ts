@@ -1,15 +1,18 @@
 // Two listings of JSON records compared record by record: each record is matched to the record of the other
 // result with the same key (--key F, else an id-like field both results have on every record of their start,
 // each value once), and is added, removed, or changed (its fields old → new). Without a key, records are
-// matched by their whole content: only added and removed. Memory: the key table (hashes and record numbers,
-// 16 to 32 bytes a record of A); the records themselves are read again only for the items printed.
+// matched by their whole content: only added and removed. Records changed the same way are one item, and so are
+// records added or removed whose keys have one pattern, the rarest first (groups.ts). Memory: the key table
+// (hashes and record numbers, 16 to 32 bytes a record of A) and a hash per record changed, added or removed;
+// the records themselves are read again to gather them, a window at a time, and for the items printed.
 import { parsePath, jqKeyStep, pathLabel, follow, type FieldPath } from '../query/path.js';
 import { groupKey, JsonNumber, parseRecord, toJson, type JsonValue } from '../values/json-value.js';
 import type { ResultFile } from '../format/reader.js';
-import { HASH, hashBytes, hashString, IntList, SeenTable } from './hash.js';
-import type { DiffItem, FieldChange, Section } from './model.js';
+import { HASH, hash53, hashBytes, hashString, IntList, SeenTable } from './hash.js';
+import type { DiffItem, FieldChange, Gathered, Section } from './model.js';
 import { BOUNDS, keyBounds, keySteps } from './json-member.js';
-import { eachRecord } from './read.js';
+import { eachRecord, fetchTexts } from './read.js';
+import { groupByHash, groupFirst, groupSize, keyPattern, type Groups } from './groups.js';
 import { decimalKey } from '../values/decimal.js';
 
 /** Id-like fields tried in this order when no --key is given. */
@@ -18,6 +21,11 @@ const KEY_CANDIDATES = ['id', '_id', 'uid', 'uuid', 'key', 'name', 'ID', 'Id', '
 const MAX_FIELDS = 10;
 /** Characters of a value shown in a change. */
 const MAX_VALUE = 120;
+/** Keys listed for an item that stands for several records, and characters of each. */
+const KEYS_SHOWN = 5;
+const MAX_KEY = 60;
+/** Records read back at a time to gather them (their texts, parsed and hashed, then let go). */
+const GATHER_WINDOW = 2048;
 /** Members of an object or array compared one by one; a larger one is compared whole. */
 const MAX_MEMBERS = 1000;
 
@@ -151,40 +159,137 @@ export class RecordCompare {
     return true;
   }
 
-  /** The record sections: changed, added, removed (each in record order). */
+  private groups: { changed: Groups; added: Groups; removed: Groups } | null = null;
+
+  /**
+   * Gathers the records found changed by how they changed (the set of their field changes, old → new) and the
+   * records added and removed by their key's pattern (web-*-*): one more read of just those records, a window
+   * at a time, kept as a hash each. Called once both sides are passed.
+   */
+  gather(a: ResultFile, b: ResultFile): void {
+    const { changedA, changedB, added, removed } = this;
+    const changed = new Float64Array(changedB.length);
+    for (let at = 0; at < changed.length; at += GATHER_WINDOW) {
+      const to = Math.min(changed.length, at + GATHER_WINDOW);
+      const na = Array.from({ length: to - at }, (_, i) => changedA.at(at + i));
+      const nb = Array.from({ length: to - at }, (_, i) => changedB.at(at + i));
+      const [ta, tb] = [fetchTexts(a, na), fetchTexts(b, nb)];
+      for (let i = at; i < to; i++) {
+        const [x, y] = [changedA.at(i), changedB.at(i)];
+        changed[i] = this.changeHash(this.json(0, x, ta.get(x)) ?? 'null', this.json(1, y, tb.get(y)) ?? 'null');
+      }
+    }
+    const byPattern = (list: IntList, rf: ResultFile, side: 0 | 1) => {
+      const out = new Float64Array(list.length);
+      for (let at = 0; at < out.length; at += GATHER_WINDOW) {
+        const to = Math.min(out.length, at + GATHER_WINDOW);
+        const ns = Array.from({ length: to - at }, (_, i) => list.at(at + i));
+        const texts = this.key ? fetchTexts(rf, ns) : null;
+        for (let i = at; i < to; i++) {
+          // matched by content (no key): nothing to gather by, each record its own
+          if (!texts) {
+            out[i] = -1 - i;
+            continue;
+          }
+          const pattern = keyPattern(this.keyText(this.json(side, list.at(i), texts.get(list.at(i))) ?? ''));
+          // a key that is all masked (a PID, a number id) says nothing in common: each record its own
+          if (!/[^*\W]/.test(pattern)) {
+            out[i] = -1 - i;
+            continue;
+          }
+          hashString(pattern);
+          out[i] = hash53();
+        }
+      }
+      return out;
+    };
+    this.groups = { changed: groupByHash(changed), added: groupByHash(byPattern(added, b, 1)), removed: groupByHash(byPattern(removed, a, 0)) };
+  }
+
+  /** A table's lines are compared as the JSON of their rows. */
+  private json(side: 0 | 1, n: number, text: string | undefined): string | undefined {
+    return text !== undefined && this.rows ? (this.rows[side](n, text) ?? text) : text;
+  }
+
+  /** The hash of a changed record's changes (each field, its old and its new value, whole), in any order. */
+  private changeHash(a: string, b: string): number {
+    let changes: FieldChange[];
+    try {
+      changes = fieldChanges(parseRecord(a), parseRecord(b), Infinity);
+    } catch {
+      changes = [{ field: '.', old: a, new: b }];
+    }
+    hashString(
+      changes
+        .map((c) => JSON.stringify([c.field, c.old ?? null, c.new ?? null]))
+        .sort()
+        .join('\n'),
+    );
+    return hash53();
+  }
+
+  /**
+   * The record sections: changed, added, removed; each a list of groups (records changed alike, records added
+   * or removed whose keys have one pattern), the smallest group first.
+   */
   sections(): Section[] {
     const { changedA, changedB, added, removed } = this;
-    // a table's lines are compared as the JSON of their rows
-    const json = (side: 0 | 1, n: number, text: string | undefined) => (text !== undefined && this.rows ? (this.rows[side](n, text) ?? text) : text);
+    const g = this.groups!;
+    const gathered = (groups: Groups, i: number, first: number[], keyOf: (m: number) => string): Gathered => {
+      const count = groupSize(groups, i);
+      if (count === 1) return { count };
+      const keys = first.map((m) => cut(keyOf(m), MAX_KEY));
+      return { count, keys, more_keys: count - keys.length };
+    };
     return [
       {
         heading: this.rows ? 'rows changed' : 'records changed',
-        size: changedB.length,
-        needs: (i) => ({ a: changedA.at(i), b: changedB.at(i) }),
+        size: g.changed.size,
+        records: changedB.length,
+        needs: (i) => {
+          const first = groupFirst(g.changed, i, KEYS_SHOWN);
+          return { a: changedA.at(first[0]), b: first.map((m) => changedB.at(m)) };
+        },
         item: (i, t): DiffItem => {
-          const [na, nb] = [changedA.at(i), changedB.at(i)];
-          return this.changedItem(na, nb, json(0, na, t.a.get(na)) ?? 'null', json(1, nb, t.b.get(nb)) ?? 'null');
+          const first = groupFirst(g.changed, i, KEYS_SHOWN);
+          const [na, nb] = [changedA.at(first[0]), changedB.at(first[0])];
+          const item = this.changedItem(na, nb, this.json(0, na, t.a.get(na)) ?? 'null', this.json(1, nb, t.b.get(nb)) ?? 'null');
+          const more = gathered(g.changed, i, first, (m) => this.keyText(this.json(1, changedB.at(m), t.b.get(changedB.at(m))) ?? ''));
+          return { ...item, ...more };
         },
       },
-      {
-        heading: this.rows ? 'rows added in B' : 'records added in B',
-        size: added.length,
-        needs: (i) => ({ b: added.at(i) }),
-        item: (i, t): DiffItem => {
-          const n = added.at(i);
-          return { type: 'record', change: 'added', key: this.keyText(json(1, n, t.b.get(n)) ?? ''), record_b: n, ...this.rowCells(t.b.get(n)) };
-        },
-      },
-      {
-        heading: this.rows ? 'rows removed from A' : 'records removed from A',
-        size: removed.length,
-        needs: (i) => ({ a: removed.at(i) }),
-        item: (i, t): DiffItem => {
-          const n = removed.at(i);
-          return { type: 'record', change: 'removed', key: this.keyText(json(0, n, t.a.get(n)) ?? ''), record_a: n, ...this.rowCells(t.a.get(n)) };
-        },
-      },
+      this.keyedSection('added', this.rows ? 'rows added in B' : 'records added in B', g.added, added, 1, gathered),
+      this.keyedSection('removed', this.rows ? 'rows removed from A' : 'records removed from A', g.removed, removed, 0, gathered),
     ];
+  }
+
+  /** Records added (in B) or removed (from A), gathered by their key's pattern. */
+  private keyedSection(
+    change: 'added' | 'removed',
+    heading: string,
+    groups: Groups,
+    list: IntList,
+    side: 0 | 1,
+    gathered: (groups: Groups, i: number, first: number[], keyOf: (m: number) => string) => Gathered,
+  ): Section {
+    const numbers = (i: number) => groupFirst(groups, i, KEYS_SHOWN).map((m) => list.at(m));
+    return {
+      heading,
+      size: groups.size,
+      records: list.length,
+      needs: (i) => (side === 1 ? { b: numbers(i) } : { a: numbers(i) }),
+      item: (i, t): DiffItem => {
+        const texts = side === 1 ? t.b : t.a;
+        const first = groupFirst(groups, i, KEYS_SHOWN);
+        const n = list.at(first[0]);
+        const key = this.keyText(this.json(side, n, texts.get(n)) ?? '');
+        const more = gathered(groups, i, first, (m) => this.keyText(this.json(side, list.at(m), texts.get(list.at(m))) ?? ''));
+        const pattern = more.count > 1 ? { pattern: keyPattern(key) } : this.rowCells(texts.get(n));
+        return change === 'added'
+          ? { type: 'record', change, key, record_b: n, ...pattern, ...more }
+          : { type: 'record', change, key, record_a: n, ...pattern, ...more };
+      },
+    };
   }
 
   /** A table's row added or removed: its line, spaces run together (which process, not only its PID). */
@@ -213,7 +318,7 @@ export class RecordCompare {
       changes = [{ field: '.', old: shorten(a), new: shorten(b) }];
     }
     const shown = changes.slice(0, MAX_FIELDS);
-    return { type: 'record', change: 'changed', key: this.keyText(b), record_a: na, record_b: nb, changes: shown, more_changes: changes.length - shown.length };
+    return { type: 'record', change: 'changed', key: this.keyText(b), record_a: na, record_b: nb, changes: shown, more_changes: changes.length - shown.length, count: 1 };
   }
 }
 
@@ -227,19 +332,20 @@ export function parseKey(text: string): FieldPath {
   return parsePath(text, '--key');
 }
 
-const shorten = (s: string) => (s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE)}…` : s);
+const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}…` : s);
+const shorten = (s: string) => cut(s, MAX_VALUE);
 
 /**
  * The fields (leaf paths) whose values differ between two records, in the order of B's fields then A's. Values
  * compare as jq compares them (1 and 1.0 are equal) and are shown as written.
  */
-export function fieldChanges(a: JsonValue, b: JsonValue): FieldChange[] {
+export function fieldChanges(a: JsonValue, b: JsonValue, maxValue = MAX_VALUE): FieldChange[] {
   const fa = new Map<string, JsonValue>();
   const fb = new Map<string, JsonValue>();
   flatten(a, '', fa);
   flatten(b, '', fb);
   const out: FieldChange[] = [];
-  const shown = (v: JsonValue) => shorten(toJson(v));
+  const shown = (v: JsonValue) => cut(toJson(v), maxValue);
   for (const [field, v] of fb) {
     const had = fa.has(field);
     const old = fa.get(field)!;

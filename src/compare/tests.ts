@@ -1,13 +1,36 @@
 // Two runs of a test suite compared test by test: each test's last status in A and in B (a test re-run keeps
 // its last word), and the tests that fail in B and did not in A (newly failing), that failed in A and pass in B
 // (newly passing), that fail in both (still failing). Held by hash: a name is read back from its record only
-// for the items printed.
-import { parseRecord } from '../values/json-value.js';
+// for the items printed. A test failing in B is shown with its failure message: what its summary line says after
+// the name (pytest's `FAILED path::test - AssertionError: …`), else the line of its output that tells where and
+// why (go's last `    cart_test.go:12: got 3, want 4`, in go test -v's text under the test's `=== RUN` or `=== CONT`
+// line, or in go test -json's output events of the test), kept as a record number per test.
+import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
 import type { DiffItem, Section, TestTally } from './model.js';
 import { FAIL, goTestResult, lineTestResult, PASS, SKIP, type TestResult } from './test-results.js';
 
 type Change = 'newly_failing' | 'newly_passing' | 'still_failing';
+
+/** A line of go test's output that says where and why a test failed: `    cart_test.go:12: got 3, want 4`. */
+const GO_MESSAGE = /^\s+[\w./-]+_test\.go:\d+: \S/;
+/** go test -v's line before a test's lines: `=== RUN   TestA/b`, `=== CONT  TestA/b`, `=== NAME  TestA`. */
+const GO_RUN = /^=== (?:RUN|CONT|NAME)\s+(\S+)/;
+/** Characters of a failure message shown. */
+const MAX_MESSAGE = 300;
+
+/** A go test -json output event of a test. */
+function isGoOutput(v: JsonValue): v is { Action: 'output'; Test: string; Package: string; Output: string } {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const o = v as Record<string, JsonValue>;
+  return o.Action === 'output' && typeof o.Test === 'string' && typeof o.Package === 'string' && typeof o.Output === 'string';
+}
+
+/** The message a failing test's result line holds itself (pytest's short summary), or undefined. */
+function ownMessage(line: string): string | undefined {
+  const m = /^(?:FAILED|ERROR) \S+::\S+ - (.+)$/.exec(line);
+  return m ? m[1] : undefined;
+}
 
 export class TestCompare {
   private readonly table = new KeyTable();
@@ -16,6 +39,12 @@ export class TestCompare {
     { passed: 0, failed: 0, skipped: 0 },
   ];
   private lists: Record<Change, [number, number][]> | null = null;
+  /** B's failing tests (by their name's hash) → the record of their message line. */
+  private readonly messages = new Map<string, number>();
+  /** The same by the test's result record in B (once finished). */
+  private readonly messageAt = new Map<number, number>();
+  /** The test B's go test -v lines are about (its last `=== RUN`, `=== CONT` or result line), by its name's hash. */
+  private current = '';
 
   /** Whether either side had any test result. */
   get found(): boolean {
@@ -26,6 +55,35 @@ export class TestCompare {
   add(side: number, n: number, r: TestResult): void {
     hashString(r.name);
     this.table.set(HASH[0], HASH[1], side, 0, r.status, n);
+    if (side === 1) this.current = `${HASH[0]}:${HASH[1]}`;
+  }
+
+  /**
+   * A line of B's text that is no result: a go test -v line that names the test the next lines are about, or a
+   * message line, kept (the last, as the test's last record is) for that test: parallel tests' messages come
+   * under their `=== CONT` line.
+   */
+  line(side: number, n: number, text: string): void {
+    if (side !== 1) return;
+    const run = GO_RUN.exec(text);
+    if (run) {
+      hashString(run[1]);
+      this.current = `${HASH[0]}:${HASH[1]}`;
+    } else if (this.current && GO_MESSAGE.test(text)) this.messages.set(this.current, n);
+  }
+
+  /** A go test -json output event of B: its message line is kept for its test (the last one). */
+  output(side: number, n: number, text: string): void {
+    if (side !== 1 || !text.includes('"output"')) return;
+    let v;
+    try {
+      v = parseRecord(text);
+    } catch {
+      return;
+    }
+    if (!isGoOutput(v) || !GO_MESSAGE.test(v.Output)) return;
+    hashString(`${v.Test} (${v.Package})`);
+    this.messages.set(`${HASH[0]}:${HASH[1]}`, n);
   }
 
   /** The record's test result, as a JSON record (go test -json) or as a line of a runner. */
@@ -49,11 +107,13 @@ export class TestCompare {
       else if (status === FAIL) t.failed++;
       else if (status === SKIP) t.skipped++;
     };
-    this.table.forEach((na, nb, _same, sa, sb) => {
+    this.table.forEach((na, nb, _same, sa, sb, kh, kl) => {
       if (na) tallyOf(0, sa);
       if (nb) tallyOf(1, sb);
       const failedA = na !== 0 && sa === FAIL;
       const failedB = nb !== 0 && sb === FAIL;
+      const m = failedB ? this.messages.get(`${kh}:${kl}`) : undefined;
+      if (m) this.messageAt.set(nb, m);
       if (failedB) lists[failedA ? 'still_failing' : 'newly_failing'].push([na, nb]);
       else if (failedA && nb !== 0 && sb === PASS) lists.newly_passing.push([na, nb]);
     });
@@ -67,6 +127,23 @@ export class TestCompare {
     return { newly_failing: l.newly_failing.length, newly_passing: l.newly_passing.length, still_failing: l.still_failing.length };
   }
 
+  /** A failing test's message: its result line's own (pytest's summary), else its message line's, trimmed. */
+  private message(nb: number, text: string, json: boolean, texts: Map<number, string>): string | undefined {
+    const own = json ? undefined : ownMessage(text);
+    const m = this.messageAt.get(nb);
+    let line = own ?? (m ? texts.get(m) : undefined);
+    if (line !== undefined && json && m) {
+      try {
+        const v = parseRecord(line);
+        line = isGoOutput(v) ? v.Output : undefined;
+      } catch {
+        line = undefined;
+      }
+    }
+    const t = line?.trim();
+    return t ? (t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : t) : undefined;
+  }
+
   /** The three sections; `json` says how each side's records are read back (go test -json, or lines). */
   sections(json: [boolean, boolean]): Section[] {
     const lists = this.finish();
@@ -75,12 +152,17 @@ export class TestCompare {
       return {
         heading,
         size: l.length,
-        needs: (i) => (l[i][1] ? { b: l[i][1] } : { a: l[i][0] }),
+        needs: (i) => {
+          const [na, nb] = l[i];
+          const m = this.messageAt.get(nb);
+          return nb ? { b: m ? [nb, m] : nb } : { a: na };
+        },
         item: (i, t): DiffItem => {
           const [na, nb] = l[i];
           const text = nb ? t.b.get(nb) : t.a.get(na);
           const name = TestCompare.fromRecord(text ?? '', json[nb ? 1 : 0])?.name ?? '?';
-          return { type: 'test', change, name, ...(na ? { record_a: na } : {}), ...(nb ? { record_b: nb } : {}) };
+          const message = change === 'newly_passing' || !nb ? undefined : this.message(nb, text ?? '', json[1], t.b);
+          return { type: 'test', change, name, ...(na ? { record_a: na } : {}), ...(nb ? { record_b: nb } : {}), ...(message ? { message } : {}) };
         },
       };
     };

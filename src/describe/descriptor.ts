@@ -419,7 +419,13 @@ function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): str
     } else errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
   }
   const next = [...lead, ...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i);
-  const rec = h.content_type === 'text' ? ' Record N is line N.' : '';
+  let rec = h.content_type === 'text' ? ' Record N is line N.' : '';
+  // YAML read as records (query/view.ts): where, count and jq number those, read and grep the lines
+  const yaml = k.kind === 'yaml' ? (k.facts.records as { of: string; count: number } | null | undefined) : undefined;
+  if (yaml) {
+    const records = yaml.of === 'items' ? `the List's ${formatCount(yaml.count)} items` : `its ${formatCounted(yaml.count, 'document')}`;
+    rec = ` where, count and jq read ${records} as JSON records; for read and grep, record N is line N.`;
+  }
   return `${what} stored as ${id}; nothing printed.${errors} Next: ${quoted(next.slice(0, 3))}.${rec}`;
 }
 

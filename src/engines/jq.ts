@@ -15,6 +15,7 @@ import { boundedMessage, EXIT, LroError, UsageError } from '../errors.js';
 import { runWatched, Stalled } from '../watchdog.js';
 import { FormatError, serializeHeader, type Header } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
+import { yamlOf } from '../query/view.js';
 import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { formatRange } from '../ranges.js';
@@ -238,11 +239,21 @@ class JqRun {
     return this.exitCode();
   }
 
+  /**
+   * The records in range: as stored, or a YAML result's documents (query/view.ts), which jq reads as it reads a
+   * JSON result's records (the YAML's lines are lro read's and lro grep's).
+   */
+  private records(): Iterable<{ n: number; line: Buffer }> {
+    const { from, to } = this.spec.range;
+    const yaml = yamlOf(this.rf);
+    return yaml ? yaml.records(this.rf, { from, to }) : readRecords(this.rf, from, to);
+  }
+
   /** The records in range as one input (the invalid ones skipped, and said so), their numbers into `numbers`. */
   private async recordsInRange(numbers: number[]): Promise<{ input: Buffer; what: string }> {
     const { invalid } = this;
     const parts: Buffer[] = [];
-    for (const rec of readRecords(this.rf, this.spec.range.from, this.spec.range.to)) {
+    for (const rec of this.records()) {
       if (invalid?.has(rec.n)) this.skippedInvalid++;
       else {
         parts.push(rec.line);
@@ -260,7 +271,7 @@ class JqRun {
     let batch: Item[] = [];
     let batchBytes = 0;
     let batchLimit = FIRST_BATCH_BYTES;
-    for (const rec of readRecords(this.rf, this.spec.range.from, this.spec.range.to)) {
+    for (const rec of this.records()) {
       if (invalid?.has(rec.n)) {
         this.skippedInvalid++;
         continue;

@@ -61,6 +61,7 @@ function countMapFilter(plan: CountPlan, map: MapRecords, cond: string): string 
 
 /** jq giving the entries of a map in the range one by one: the records where and count see in a map result. */
 export function mapEntriesJq(map: MapRecords, range: Range): string {
+  if (map.inputs) return '.'; // lro jq reads them as they are (the range is its --records)
   if (range.from <= 1 && range.to === Infinity) return `${map.at} | to_entries[]`;
   return `${map.at} | to_entries | .[${range.from - 1}:${range.to === Infinity ? '' : range.to}][]`;
 }
@@ -69,6 +70,6 @@ export function mapEntriesJq(map: MapRecords, range: Range): string {
 export function countExplain(id: string, plan: CountPlan, view: Pick<RecordDecoder, 'table' | 'map'>): string {
   let records = plan.options.records !== undefined ? ` --records ${plan.options.records}` : '';
   if (view.table) records = tableRecordsOption(view.table, plan.query.range);
-  if (view.map) records = ''; // the range is of entries, in the filter
+  if (view.map && !view.map.inputs) records = ''; // the range is of entries, in the filter
   return `lro jq ${id} -s -c ${shellQuote(countFilter(plan, view))}${records}\n`;
 }

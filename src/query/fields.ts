@@ -66,7 +66,7 @@ function present(v: JsonValue, p: FieldPath): boolean {
 export function requireFields(rf: ResultFile, paths: FieldPath[], range: Range, decoder: RecordDecoder, what: string): void {
   const pending = paths.filter((p) => p.steps.length > 0);
   if (pending.length === 0) return;
-  if ((rf.header.content_type === 'text' || rf.header.content_type === 'binary') && !decoder.table) {
+  if ((rf.header.content_type === 'text' || rf.header.content_type === 'binary') && !decoder.table && !decoder.map) {
     throw new LroError(
       `result ${rf.header.id} is ${rf.header.content_type}: its lines have no field ${pathLabel(pending[0])}: ` +
         `test the line itself ('.~REGEX', '.=TEXT'), or use lro grep; lro count --by level, --by template or --by 'REGEX' group lines`,

@@ -30,6 +30,11 @@ export interface MapRecords {
   entries: number;
   /** The entries of the range, numbered from 1 in the order written: `{"key":K,"value":V}` as stored text. */
   records: (rf: ResultFile, range: Range) => Generator<StoredRecord>;
+  /**
+   * Records that are no map's entries but values lro jq reads one by one too (a YAML result's documents or
+   * items: view.ts), said in words; their range is lro jq's --records.
+   */
+  inputs?: string;
 }
 
 /** f once per opened result (a command asks several times; a stored result never changes while it is open). */
@@ -121,6 +126,7 @@ export class RecordDecoder {
    * lro jq says it; from the header's list, so records the prefilter never decoded count too.
    */
   skippedNote(range: Range): string {
+    if (this.map?.inputs) return `lro: the records here are ${this.map.inputs}\n`;
     if (this.map) return `lro: the records here are the ${this.map.entries} entries of ${this.map.at}, each {key, value} as jq's to_entries gives them\n`;
     if (this.table) return this.tableNote(range);
     const skipped = (this.header.invalid_records ?? []).filter((n) => n >= range.from && n <= range.to);

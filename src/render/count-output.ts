@@ -7,7 +7,7 @@ import { countQuery, type CountPlan, type CountResult } from '../query/count.js'
 import { valueText as shownValue } from '../values/literal.js';
 import { toJson, type JsonValue } from '../values/json-value.js';
 import { pathLabel } from '../query/path.js';
-import { recordView } from '../query/view.js';
+import { queryContentType, recordView } from '../query/view.js';
 import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
@@ -80,7 +80,7 @@ async function printGroups(rf: ResultFile, plan: CountPlan, res: CountResult, en
   const q = plan.query;
   const json = !!plan.options.json;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
-  const unit = rf.header.content_type === 'text' ? 'lines' : 'records';
+  const unit = queryContentType(rf) === 'text' ? 'lines' : 'records';
   const what = q.text?.kind === 'template' ? 'templates' : q.paths.length > 1 ? 'combinations' : 'values';
   if (q.total) {
     await write(json ? `${JSON.stringify({ count: res.records })}\n` : `${res.records}\n`);
@@ -123,7 +123,7 @@ async function printDistinct(
   const q = plan.query;
   const json = !!plan.options.json;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
-  const unit = rf.header.content_type === 'text' ? 'lines' : 'records';
+  const unit = queryContentType(rf) === 'text' ? 'lines' : 'records';
   const n = res.groups.length;
   const atLeast = res.other > 0 ? 'at least ' : ''; // values past MAX_GROUPS were not kept apart
   const what = `${labels(plan).join(', ')}`;

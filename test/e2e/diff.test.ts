@@ -29,6 +29,7 @@ function goTestJson(fails: string[]): string {
   for (const t of ['TestAdd', 'TestRemove', 'TestTotal', 'TestDiscount', 'TestEmpty']) {
     out.push(JSON.stringify({ Time: '2026-01-01T00:00:00Z', Action: 'run', Package: pkg, Test: t }));
     out.push(JSON.stringify({ Action: 'output', Package: pkg, Test: t, Output: `=== RUN   ${t}\n` }));
+    if (fails.includes(t)) out.push(JSON.stringify({ Action: 'output', Package: pkg, Test: t, Output: `    cart_test.go:${t.length}: ${t} got 3, want 4\n` }));
     const action = fails.includes(t) ? 'fail' : 'pass';
     out.push(JSON.stringify({ Action: action, Package: pkg, Test: t, Elapsed: 0.01 }));
   }
@@ -43,7 +44,7 @@ describe('lro diff: two runs of a test suite', () => {
     const r = await lro(['diff', a, b], { env });
     expect(r.code, r.stderr).toBe(1);
     const lines = r.out.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^A ${a}  \\S+  jsonl  16 records  .*\\$ go test -json \\./\\.\\.\\.$`));
+    expect(lines[0]).toMatch(new RegExp(`^A ${a}  \\S+  jsonl  18 records  .*\\$ go test -json \\./\\.\\.\\.$`));
     expect(lines[1]).toMatch(new RegExp(`^B ${b}  `));
     expect(lines[2]).toBe(
       'different: tests: 1 newly failing, 1 newly passing, 2 still failing (A: 3 passed, 3 failed, 0 skipped; ' +
@@ -52,12 +53,14 @@ describe('lro diff: two runs of a test suite', () => {
     expect(lines.slice(3).join('\n')).toBe(
       [
         'tests newly failing (1):',
-        '  TestEmpty (example.com/shop/cart)  A:15 B:15',
+        '  TestEmpty (example.com/shop/cart)  A:17 B:17',
+        '      cart_test.go:9: TestEmpty got 3, want 4',
         'tests newly passing (1):',
-        '  TestTotal (example.com/shop/cart)  A:9 B:9',
+        '  TestTotal (example.com/shop/cart)  A:10 B:9',
         'tests still failing (2):',
-        '  TestDiscount (example.com/shop/cart)  A:12 B:12',
-        '  example.com/shop/cart (package)  A:16 B:16',
+        '  TestDiscount (example.com/shop/cart)  A:14 B:13',
+        '      cart_test.go:12: TestDiscount got 3, want 4',
+        '  example.com/shop/cart (package)  A:18 B:18',
         '',
       ].join('\n'),
     );
@@ -65,15 +68,25 @@ describe('lro diff: two runs of a test suite', () => {
 
   it('go test -v and pytest text: the tests named by their result lines', async () => {
     const goV = (fail: string) =>
-      ['TestA', 'TestB', 'TestC'].map((t) => `=== RUN   ${t}\n--- ${t === fail ? 'FAIL' : 'PASS'}: ${t} (0.00s)\n`).join('') +
-      `${fail ? 'FAIL' : 'ok  '}\texample.com/x\t0.01s\n`;
+      ['TestA', 'TestB', 'TestC']
+        .map((t) => `=== RUN   ${t}\n${t === fail ? '    x_test.go:17: got 3, want 4\n' : ''}--- ${t === fail ? 'FAIL' : 'PASS'}: ${t} (0.00s)\n`)
+        .join('') + `${fail ? 'FAIL' : 'ok  '}\texample.com/x\t0.01s\n`;
     const a = await store(goV(''), 'go test -v');
     const b = await store(goV('TestB'), 'go test -v');
     const r = await lro(['diff', a, b], { env });
     expect(r.code).toBe(1);
-    expect(r.out).toContain('tests newly failing (2):\n  TestB  A:4 B:4\n  example.com/x (package)  A:7 B:7\n');
-    expect(r.out).toContain('new error lines in B (2):\n  B:4  --- FAIL: TestB (0.00s)\n  B:7  FAIL\texample.com/x\t0.01s\n');
-    expect(r.out).toContain('templates new in B (2):\n  + 1×  B:4  --- FAIL: TestB (<*>)\n  + 1×  B:7  FAIL example.com/x <*>\n');
+    // each failing test with the line that says why (go prints it before --- FAIL), and nothing else: the
+    // failures' templates and error lines would tell them again
+    expect(r.out.split('\n').slice(2).join('\n')).toBe(
+      [
+        'different: tests: 2 newly failing (A: 4 passed, 0 failed, 0 skipped; B: 2 passed, 2 failed, 0 skipped); the other lines are not compared: see --lines',
+        'tests newly failing (2):',
+        '  TestB  A:4 B:5',
+        '      x_test.go:17: got 3, want 4',
+        '  example.com/x (package)  A:7 B:8',
+        '',
+      ].join('\n'),
+    );
 
     const pytest = (failing: string[]) =>
       ['test_login', 'test_logout', 'test_signup'].map((t) => `tests/test_auth.py::${t} ${failing.includes(t) ? 'FAILED' : 'PASSED'}  [ 33%]\n`).join('') +
@@ -85,9 +98,39 @@ describe('lro diff: two runs of a test suite', () => {
     const items = p.out.trim().split('\n').map((l) => JSON.parse(l));
     expect(items[0].kind).toBe('text');
     expect(items.filter((i) => i.type === 'test')).toEqual([
-      { type: 'test', change: 'newly_failing', name: 'tests/test_auth.py::test_signup', record_a: 3, record_b: 4 },
+      { type: 'test', change: 'newly_failing', name: 'tests/test_auth.py::test_signup', record_a: 3, record_b: 4, message: 'AssertionError: assert 401 == 200' },
       { type: 'test', change: 'newly_passing', name: 'tests/test_auth.py::test_logout', record_a: 4, record_b: 2 },
     ]);
+  });
+
+  it('two real pytest -v runs (fixtures/outputs/pytest-v*.txt): each failing test with its message, nothing else', async () => {
+    // pytest-v-after.txt is the next run, by bench/make-pytest-after.mjs: case 5 fixed, test_error_handling_30 broken
+    const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/outputs', name), 'utf8');
+    const a = await store(fixture('pytest-v.txt'), 'pytest -v');
+    const b = await store(fixture('pytest-v-after.txt'), 'pytest -v');
+    const r = await lro(['diff', a, b], { env });
+    expect(r.code).toBe(1);
+    expect(r.out.split('\n').slice(3).join('\n')).toBe(
+      [
+        'tests newly failing (1):',
+        '  test_sample.py::test_error_handling_30  A:39 B:105',
+        "      KeyError: 'status'",
+        'tests newly passing (1):',
+        '  test_sample.py::test_parse_case_5  A:104 B:14',
+        'tests still failing (3):',
+        '  test_sample.py::test_parse_case_22  A:105 B:104',
+        '      AssertionError: error: off by one',
+        '  test_sample.py::test_parse_case_39  A:106 B:106',
+        '      AssertionError: error: off by one',
+        '  test_sample.py::test_parse_case_56  A:107 B:107',
+        '      AssertionError: error: off by one',
+        '',
+      ].join('\n'),
+    );
+    expect(r.out).not.toContain('^^^^'); // no traceback
+    // --lines still gives every line that differs
+    const lines = await lro(['diff', a, b, '--lines'], { env });
+    expect(lines.out).toContain('+E       KeyError: \'status\'');
   });
 
   it('cargo test text and a pytest parameter with spaces: tests named as the descriptor names them', async () => {
@@ -175,12 +218,18 @@ describe('lro diff: two versions of a JSON listing', () => {
       const summary = JSON.parse(r.out.split('\n')[0]);
       expect(summary.key).toBe('.id');
       const items = r.out.trim().split('\n').slice(1).map((l) => JSON.parse(l));
-      // matched by value: none added or removed; only record 3 has a field that changed
-      expect(items.map((i) => [i.change, i.record_a, i.record_b])).toEqual([1, 2, 3, 4].map((n) => ['changed', n, n]));
-      expect(items.map((i) => i.changes.map((c: { field: string }) => c.field))).toEqual([[], [], ['v'], []]);
+      // matched by value: none added or removed; only record 3 has a field that changed, the rarer change first,
+      // then the three whose values are only written differently, as one item
+      expect(items.map((i) => [i.change, i.record_a, i.record_b, i.count])).toEqual([
+        ['changed', 3, 3, 1],
+        ['changed', 1, 1, 3],
+      ]);
+      expect(items.map((i) => i.changes.map((c: { field: string }) => c.field))).toEqual([['v'], []]);
+      expect(items[1].keys).toEqual(['1', '7', '3.00000000000000000001e20']); // as B writes them
     }
     const text = await lro(['diff', x, y], { env });
-    expect(text.out).toContain('  ~ 1  A:1 B:1  (the same values, written differently)\n');
+    expect(text.out).toContain('records changed (4 in 2 groups, the smallest first):\n');
+    expect(text.out).toContain('  ~ 3 × 1, 7, 3.00000000000000000001e20  A:1 B:1  (the same values, written differently)\n');
     expect(text.out).toContain('  ~ 12  A:3 B:3\n      v: 1 → 2\n');
   });
 
@@ -188,6 +237,70 @@ describe('lro diff: two versions of a JSON listing', () => {
     const r = await lro(['diff', a, b, '--key', '.[['], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^lro: invalid --key '\.\[\['.*\n$/);
+  });
+});
+
+describe('lro diff: two pod listings of a rollout, by entity (fixtures/outputs/kubectl-get-pods*.json)', () => {
+  // B is made from A by bench/make-pods-after.mjs: 26 web pods bumped to 2.1.0, one api pod in CrashLoopBackOff,
+  // two cron pods gone, three worker pods new
+  const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/outputs', name), 'utf8');
+  let a: string;
+  let b: string;
+  beforeAll(async () => {
+    a = await store(fixture('kubectl-get-pods.json'), 'kubectl get pods -A -o json');
+    b = await store(fixture('kubectl-get-pods-after.json'), 'kubectl get pods -A -o json');
+  });
+
+  it('records changed alike are one item with their count and first keys, the rare change first', async () => {
+    const r = await lro(['diff', a, b], { env });
+    expect(r.code, r.stderr).toBe(1);
+    const lines = r.out.split('\n');
+    expect(lines[2]).toBe('different: records: 27 changed, 3 added, 2 removed (matched by .metadata.name)');
+    expect(lines.slice(3, 6)).toEqual([
+      'records changed (27 in 2 groups, the smallest first):',
+      '  ~ api-a7sdl-3h0c  A:5 B:4',
+      '      status.containerStatuses[0].restartCount: 44 → 51',
+    ]);
+    expect(r.out).toContain(
+      '  ~ 26 × web-53w6s-1qi6, web-fbokd-57ii, web-903h0-8oiu, web-cwar8-fmji, web-6kpnw-j3ju, … (+21)  A:3 B:3\n' +
+        '      spec.containers[0].image: "registry.example.com/web:1.4.0" → "registry.example.com/web:2.1.0"\n',
+    );
+    expect(r.out).toContain('records added in B (3 in 1 group, the smallest first):\n  + 3 × worker-*-*: worker-qk2vd-x8pm, worker-qk2vd-r4tn, worker-qk2vd-m7wz  B:119\n');
+    expect(r.out).toContain('records removed from A (2 in 1 group, the smallest first):\n  - 2 × cron-*-*: cron-fxj0n-2lr9, cron-9lxxa-62rl  A:4\n');
+    // the CrashLoopBackOff is on the first screen, however small the budget that still holds one item
+    expect(r.out.indexOf('CrashLoopBackOff')).toBeLessThan(r.out.indexOf('web:2.1.0'));
+    expect(r.out.length).toBeLessThan(1500);
+  });
+
+  it('--json: one object a group, with count, keys and more_keys; the groups cover every record once', async () => {
+    const r = await lro(['diff', a, b, '--json'], { env });
+    const [summary, ...items] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(summary.counts).toMatchObject({ records_changed: 27, records_added: 3, records_removed: 2 });
+    expect(items.map((i) => [i.change, i.count])).toEqual([
+      ['changed', 1],
+      ['changed', 26],
+      ['added', 3],
+      ['removed', 2],
+    ]);
+    expect(items[0]).toMatchObject({ key: 'api-a7sdl-3h0c', record_a: 5, record_b: 4 });
+    expect(items[0].keys).toBeUndefined();
+    expect(items[1]).toMatchObject({ key: 'web-53w6s-1qi6', more_keys: 21, changes: [{ field: 'spec.containers[0].image' }] });
+    expect(items[1].keys).toHaveLength(5);
+    expect(items[2]).toMatchObject({ pattern: 'worker-*-*', keys: ['worker-qk2vd-x8pm', 'worker-qk2vd-r4tn', 'worker-qk2vd-m7wz'] });
+    // the truth, from the files: 26 web pods on 1.4.0 in A
+    const web = JSON.parse(fixture('kubectl-get-pods.json')).items.filter((p: { spec: { containers: { image: string }[] } }) => p.spec.containers[0].image.endsWith('web:1.4.0'));
+    expect(web).toHaveLength(items[1].count);
+    expect(items[1].keys).toEqual(web.slice(0, 5).map((p: { metadata: { name: string } }) => p.metadata.name));
+  });
+
+  it('a small budget: the rare change first, and the next: line reaches the rest', async () => {
+    const r = await lro(['diff', a, b, '--max-tokens', '300'], { env });
+    expect(r.out).toContain('CrashLoopBackOff');
+    expect(r.out).not.toContain('web:2.1.0');
+    const next = /next: (lro diff [^\]]*)\]$/m.exec(r.out);
+    expect(next, r.out).not.toBeNull();
+    const rest = await lro(next![1].split(' ').slice(1), { env });
+    expect(rest.out).toContain('records changed (27 in 2 groups, the smallest first, continued):\n  ~ 26 × web-53w6s-1qi6');
   });
 });
 

@@ -1,13 +1,43 @@
 // YAML (kubectl get -o yaml, a Helm chart's values, CI configs, multi-document manifests): its documents, the keys
 // at the top of each, and for Kubernetes objects their kinds, over the whole output. A key holding "error"
-// (clouderrorreporting:, onError:) is data, not an error line.
-import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
+// (clouderrorreporting:, onError:) is data, not an error line. As the lines pass, they are parsed a record at a
+// time (format/yaml-records.ts: a List's items, else the documents): when all of it is YAML, the facts say what
+// the records are and how many, and where, count and jq read them as JSON records (query/view.ts), by field; when
+// not (not YAML, too large, a line longer than the counters see), the facts say why and it stays text lines.
+import { NotYaml, YamlRecordCutter, type YamlRecordsOf } from '../../format/yaml-records.js';
+import { fed, KIND_LINE_CHARS, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { estimateNote, most, TopCounts } from './util.js';
 
 /** A mapping key (plain or quoted), a list item, a comment, a document marker. */
 const KEY = /^(\s*)(?:- +)?(?:[\w.$/@-]+|"[^"]*"|'[^']*'):(?:\s|$)/;
 const ITEM = /^\s*- /;
 const MARK = /^(---|\.\.\.)(\s|$)/;
+/** A field name lro where and count take as it is (no quoting). */
+const PLAIN_FIELD = /^[A-Za-z_][\w-]*$/;
+
+/** What the parsed records have: their kinds (Kubernetes) and top-level fields with a scalar value. */
+class RecordFacts {
+  readonly kinds = new TopCounts();
+  readonly scalars = new TopCounts();
+  count = 0;
+  /** The first record's field holding the largest mapping (a workflow's jobs, a compose file's services). */
+  widest: string | null = null;
+
+  add(v: unknown): void {
+    this.count++;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
+    if (this.count === 1) {
+      let most = 0;
+      for (const [k, x] of Object.entries(v)) {
+        const members = x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.keys(x).length : 0;
+        if (members > most && PLAIN_FIELD.test(k)) [most, this.widest] = [members, k];
+      }
+    }
+    for (const [k, x] of Object.entries(v)) if (x === null || typeof x !== 'object') this.scalars.add(k);
+    const kind = (v as Record<string, unknown>).kind;
+    if (typeof kind === 'string') this.kinds.add(kind);
+  }
+}
 
 class YamlCounter implements KindCounter {
   private documents = 0;
@@ -16,8 +46,17 @@ class YamlCounter implements KindCounter {
   private readonly kinds = new TopCounts();
   private keys = 0;
   private items = 0;
+  /** The records as they parse (null once the output is found not to be records: `notRecords` says why). */
+  private cutter: YamlRecordCutter | null;
+  private notRecords = '';
+  private readonly records: Record<YamlRecordsOf, RecordFacts> = { documents: new RecordFacts(), items: new RecordFacts() };
+
+  constructor() {
+    this.cutter = new YamlRecordCutter((_json, v, of) => this.records[of].add(v));
+  }
 
   line(l: string): void {
+    if (this.cutter) this.parse(l);
     if (MARK.test(l)) {
       if (l.startsWith('---')) this.content = false;
       return;
@@ -38,24 +77,71 @@ class YamlCounter implements KindCounter {
     } else if (ITEM.test(l)) this.items++;
   }
 
+  /** One line to the records' cutter; a line the counters see cut, or one that is no YAML, ends it. */
+  private parse(l: string): void {
+    try {
+      if (l.length >= KIND_LINE_CHARS) throw new NotYaml(`a line of over ${KIND_LINE_CHARS} characters`);
+      this.cutter!.line(l);
+    } catch (e) {
+      if (!(e instanceof NotYaml)) throw e;
+      this.notRecords = e.message;
+      this.cutter = null;
+    }
+  }
+
+  /** What the records are and how many, or why there are none. */
+  private recordsFact(): { of: YamlRecordsOf; count: number; facts: RecordFacts } | null {
+    if (!this.cutter) return null;
+    try {
+      const r = this.cutter.end();
+      return { ...r, facts: this.records[r.of] };
+    } catch (e) {
+      if (!(e instanceof NotYaml)) throw e;
+      this.notRecords = e.message;
+      return null;
+    }
+  }
+
   end(): KindFacts {
+    const r = this.recordsFact();
+    // Kubernetes objects: their kinds (a List's items' own, when the records are its items)
+    const kinds = r?.of === 'items' && r.facts.kinds.size ? r.facts.kinds : this.kinds;
     return {
       kind: 'yaml',
       facts: {
         documents: this.documents,
-        ...(this.kinds.size ? { kinds: this.kinds.top(8), ...estimateNote('kinds', this.kinds) } : {}),
+        ...(kinds.size ? { kinds: kinds.top(8), ...estimateNote('kinds', kinds) } : {}),
         top_level_keys: this.top.top(10),
         ...estimateNote('top_level_keys', this.top),
         keys: this.keys,
         list_items: this.items,
+        ...(r
+          ? { records: { of: r.of, count: r.count } }
+          : { records: null, records_note: `the lines stay text, not records: ${this.notRecords || 'no YAML value'}` }),
       },
       errors: 'none',
       levels: false,
-      next: this.kinds.size
-        ? ["lro grep ID '^kind: ' -c", "lro grep ID '^  name: ' -m 40"]
-        : ["lro grep ID '^[^ #][^:]*:' -m 40", 'lro read ID --head 40'],
+      next: r ? recordsNext(r.of, r.count, r.facts) : linesNext(this.kinds.size > 0),
     };
   }
+}
+
+/** The next commands on YAML read as records: by field, with lro's verbs. */
+function recordsNext(of: YamlRecordsOf, count: number, facts: RecordFacts): string[] {
+  if (count === 1) return ["lro jq ID 'keys'", ...(facts.widest ? [`lro jq ID '.${facts.widest} | keys'`] : [])];
+  // a field of scalars to count by: the kinds when several, else the first other plain one
+  const scalar = Object.keys(facts.scalars.top(20)).find((k) => k !== 'apiVersion' && k !== 'kind' && PLAIN_FIELD.test(k));
+  const field = facts.kinds.size > 1 ? 'kind' : scalar;
+  const next = field ? [`lro count ID --by ${field}`] : [];
+  if (of === 'items' && facts.kinds.top(1).Pod === count) next.push('lro count ID --by status.phase');
+  if (facts.kinds.size > 0) next.push("lro where ID kind=" + Object.keys(facts.kinds.top(1))[0] + ' --fields metadata.name');
+  else next.push(`lro jq ID -c 'keys' --records 1:${Math.min(count, 3)}`);
+  return next;
+}
+
+/** The next commands on YAML that stays text: its lines. */
+function linesNext(kubernetes: boolean): string[] {
+  return kubernetes ? ["lro grep ID '^kind: ' -c", "lro grep ID '^  name: ' -m 40"] : ["lro grep ID '^[^ #][^:]*:' -m 40", 'lro read ID --head 40'];
 }
 
 export function countYaml(s: TextSample): KindCounter | null {

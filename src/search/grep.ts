@@ -8,6 +8,7 @@ import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import { chunkRegex, type LineFinder, RegexFinder } from './chunk-regex.js';
+import { DfaFinder, dfaFor } from './dfa-finder.js';
 import { endOfRecords, grepLines } from './grep-lines.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
@@ -75,11 +76,14 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
 }
 
 /**
- * Without a literal to look for: a regex over many stored records at once (chunk-regex.ts) finds the candidates,
- * when the records are text searched as stored; else null (every record is tested).
+ * Without a literal to look for, when the records are text searched as stored: lro's regex engine (dfa.ts) finds
+ * the records that match, for a pattern it takes; else a regex over many stored records at once (chunk-regex.ts)
+ * finds the candidates; else null (every record is tested).
  */
 function regexFinder(h: Header, q: GrepQuery): LineFinder | null {
   if (h.content_type !== 'text' || (isNoisy(h) && !q.asStored)) return null;
+  const engine = dfaFor(q.matcher);
+  if ('dfa' in engine) return new DfaFinder(engine.dfa);
   const cr = chunkRegex(q.matcher, true);
   return cr ? new RegexFinder(cr) : null;
 }

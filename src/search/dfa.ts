@@ -58,6 +58,7 @@ export class LazyDfa {
   private readonly x: Exports;
   private view: Uint8Array;
   private table: Int32Array;
+  private slots: Int32Array;
   /** Byte -> class; a representative byte of each class. */
   private readonly classOf = new Uint8Array(256);
   private readonly rep: number[] = [];
@@ -82,6 +83,7 @@ export class LazyDfa {
     this.x.memory.grow(Math.ceil((DATA + (1 << 16)) / 65536));
     this.view = new Uint8Array(this.x.memory.buffer);
     this.table = new Int32Array(this.x.memory.buffer, TABLE, TABLE_BYTES / 4);
+    this.slots = new Int32Array(this.x.memory.buffer, SLOTS, 2);
     this.mark = new Int32Array(nfa.states.length);
     // byte classes: bytes no range of the pattern tells apart are one class; the framing bytes have their own
     const cuts = new Uint8Array(257);
@@ -112,7 +114,21 @@ export class LazyDfa {
       this.x.memory.grow(Math.ceil(need / 65536));
       this.view = new Uint8Array(this.x.memory.buffer);
       this.table = new Int32Array(this.x.memory.buffer, TABLE, TABLE_BYTES / 4);
+      this.slots = new Int32Array(this.x.memory.buffer, SLOTS, 2);
     }
+  }
+
+  /**
+   * Whether the stored text record view[ls, le) (le at its newline) matches: true or false, or undefined when
+   * the DFA leaves it to JavaScript (an escape, a damaged record). (It uses the memory for data: not while a
+   * walk over other data goes on.)
+   */
+  decide(view: Uint8Array, ls: number, le: number): boolean | undefined {
+    const length = le + 1 - ls;
+    if (DATA + length > this.view.length) this.reserve(length);
+    this.view.set(view.subarray(ls, le + 1), DATA);
+    const h = this.walk(DATA, DATA + length);
+    return h < 0 ? false : this.matched ? true : undefined;
   }
 
   /** Where data to walk is put in memory (see reserve). */
@@ -221,7 +237,7 @@ export class LazyDfa {
   matched = false;
   walk(pos: number, end: number): number {
     let s = 0;
-    const slots = new Int32Array(this.x.memory.buffer, SLOTS, 2);
+    const slots = this.slots;
     for (;;) {
       const r = this.x.run(pos, end, s);
       if (r === 0) return -1;

@@ -238,6 +238,20 @@ describe('lro grep', () => {
     }
   });
 
+  it('--explain says which engine runs a pattern and why, and searches nothing', async () => {
+    const d = JSON.parse((await lro(['offload', '--force'], { input: 'size 12345678 x\nquux q12u\n', env })).out);
+    const explain = async (...args: string[]) => {
+      const r = await lro(['grep', d.id, ...args, '--explain'], { env });
+      expect(r.code).toBe(0);
+      return r.out;
+    };
+    expect(await explain('q[a-z0-9]{2}u')).toMatch(/^engine: lro's DFA \(linear time by construction: a lazy DFA over \d+ byte classes, in WebAssembly\), as no literal is required by every match\n/);
+    expect(await explain('size\\s[0-9]{8}\\s')).toMatch(/^engine: literal scan \(the SIMD kernel\) for "size"\nthen: lro's DFA/);
+    expect(await explain('-F', 'q12u')).toMatch(/^engine: literal scan .* for "q12u"\na hit in a record without escapes is a match/);
+    expect(await explain('(q)\\1')).toMatch(/^not lro's DFA: it has a backreference\nengine: the JavaScript regex \(backtracking: watched, stopped after the timeout\), record by record/);
+    expect(await explain('\\d-?\\d', '-w')).toMatch(/^not lro's DFA: -w .*\nengine: the JavaScript regex .* over 64 KB windows/);
+  });
+
   it('searches a range of records', async () => {
     const id = await offloaded(corpusFile('loghub/HDFS_2k.log'), env);
     const r = await lro(['grep', id, 'INFO', '--records', '10:12'], { env });

@@ -29,6 +29,9 @@ const NEWLINE = 0x0a;
 
 /** Layout of the kernel's memory (see dfa.wat). */
 const SLOTS = 1024;
+/** The bytes that leave the accelerated state, as 8 v128 splats (see dfa.wat). */
+const ACCEL = 1040;
+const MAX_ACCEL = 8;
 const TABLE = 4096;
 /** The table's size: the states cached (rows of C i32) before it is cleared. */
 export const TABLE_BYTES = 2 << 20;
@@ -43,7 +46,7 @@ declare const WebAssembly: {
 };
 interface Exports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  run(pos: number, end: number, s: number): number;
+  run(pos: number, end: number, s: number, acc: number): number;
 }
 
 let compiled: object | null = null;
@@ -68,6 +71,12 @@ export class LazyDfa {
   private byKey = new Map<string, number>();
   private readonly mark: Int32Array;
   private gen = 0;
+  /** The pattern has a `^`: the start of a text is a state of its own. */
+  private readonly anchored: boolean;
+  /** The set of the state between attempts (nothing started), its bytes out, and its row offset (-1: none). */
+  private readonly idle: Int32Array;
+  private readonly idleBytes: number[] | null;
+  private acc = -1;
   /** Times the table was full and cleared. */
   clears = 0;
   /** The pattern matches the empty text: every record matches. */
@@ -100,6 +109,13 @@ export class LazyDfa {
     const cls = new Int32Array(this.x.memory.buffer, 0, 256);
     for (let b = 0; b < 256; b++) cls[b] = this.classOf[b] * 4;
     this.matchesEmpty = this.closure([nfa.start], true, true).includes(this.matchId);
+    this.anchored = nfa.states.some((st) => st.kind === LINE_START);
+    this.idle = this.closure([nfa.start], false, false);
+    this.idleBytes = this.bytesOut(this.idle);
+    if (this.idleBytes) {
+      const v = this.view;
+      for (let i = 0; i < MAX_ACCEL; i++) v.fill(this.idleBytes[i % this.idleBytes.length], ACCEL + 16 * i, ACCEL + 16 * i + 16);
+    }
     this.clear();
   }
 
@@ -147,6 +163,7 @@ export class LazyDfa {
       { set: new Int32Array(0), atStart: false },
     ];
     this.byKey.clear();
+    this.acc = -1;
     const C = this.C;
     const t = this.table;
     t.fill(FOR_JS, 0, 2 * C);
@@ -154,8 +171,27 @@ export class LazyDfa {
     t[C + this.classOf[NEWLINE]] = 0; // state 1: the newline ends the record
   }
 
+  /**
+   * The byte values on which the walk leaves the idle state (a byte the pattern may start with, the framing
+   * bytes), when they are few enough to skip to (MAX_ACCEL), else null. (A byte that starts no match keeps the
+   * idle state: the next set is the idle set again.)
+   */
+  private bytesOut(idle: Int32Array): number[] | null {
+    if (idle.includes(this.matchId)) return null;
+    const out = new Set([QUOTE, BACKSLASH, NEWLINE]);
+    for (const i of idle) {
+      const st = this.nfa.states[i];
+      if (st.kind !== BYTE) continue;
+      if (st.hi - st.lo + 1 + out.size > MAX_ACCEL) return null;
+      for (let b = st.lo; b <= st.hi; b++) out.add(b);
+      if (out.size > MAX_ACCEL) return null;
+    }
+    return [...out];
+  }
+
   /** The state of a set of NFA states, added (its row not known yet) if new; -1 if the table is full. */
   private intern(set: Int32Array, atStart: boolean): number {
+    atStart &&= this.anchored;
     const key = `${atStart ? 's' : ''}${set.join(',')}`;
     const known = this.byKey.get(key);
     if (known !== undefined) return known;
@@ -163,6 +199,7 @@ export class LazyDfa {
     if (k >= this.maxStates || (k + 1) * this.rowBytes > TABLE_BYTES) return -1;
     this.states.push({ set, atStart });
     this.byKey.set(key, k * this.rowBytes);
+    if (this.idleBytes && !atStart && sameSet(set, this.idle)) this.acc = k * this.rowBytes;
     const C = this.C;
     const row = k * C;
     this.table.fill(UNKNOWN, row, row + C);
@@ -239,7 +276,7 @@ export class LazyDfa {
     let s = 0;
     const slots = this.slots;
     for (;;) {
-      const r = this.x.run(pos, end, s);
+      const r = this.x.run(pos, end, s, this.acc);
       if (r === 0) return -1;
       pos = slots[0];
       s = slots[1];
@@ -267,6 +304,12 @@ export class LazyDfa {
   get cachedStates(): number {
     return this.states.length;
   }
+}
+
+function sameSet(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The DFA of a pattern's tree (parsed with the u flag); throws Unsupported for what it does not take. */

@@ -85,7 +85,7 @@ const PATTERNS = [
 
 describe("lro's regex engine", () => {
   it('embeds dfa.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
-    const wasm = await assembledWat('search/dfa.wat', {});
+    const wasm = await assembledWat('search/dfa.wat', { simd: true });
     expect(DFA_WASM).toBe(wasm);
     expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });

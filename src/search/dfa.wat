@@ -3,15 +3,18 @@
 ;; asks for states (test/search/dfa.test.ts assembles this file with wabt and checks they match).
 ;;
 ;; Memory: [0, 1024) cls: for each byte value, its class times 4 (an i32); [1024, 1032) where run() stopped (pos,
-;; state); [1040, 1168) the bytes that leave the accelerated state, 8 v128 splats (repeats fill the unused ones);
-;; the table from TABLE (4096): a state is the byte offset of its row (C i32: its next state for each class), a
-;; next state < 0 is no state: -1 not known yet (JavaScript adds it), -2 a match, -3 a record for JavaScript to
-;; decide (an escape, a damaged record). The data searched lies after the table.
+;; state); [1040, 1072) the bytes that leave the accelerated state, as two nibble tables (below); the table from
+;; TABLE (4096): a state is the byte offset of its row (C i32: its next state for each class), a next state < 0
+;; is no state: -1 not known yet (JavaScript adds it), -2 a match, -3 a record for JavaScript to decide (an
+;; escape, a damaged record). The data searched lies after the table.
 ;;
 ;; The accelerated state (`acc`, a row offset, or -1) is the state of an unanchored search between attempts
-;; (nothing of the pattern started yet): the walk spends most of its bytes there and leaves it only on a few byte
-;; values (the pattern's first bytes, the closing quote, an escape), so it skips 16 bytes at a time while none of
-;; those is among them, as ripgrep's regex-automata accelerates such states with memchr.
+;; (nothing of the pattern started yet): the walk spends most of its bytes there and leaves it only on the bytes
+;; a match may start with and the framing ones (the closing quote, an escape), so it skips 16 bytes at a time
+;; while none of those is among them, as ripgrep's regex-automata accelerates such states. A byte x is one of
+;; them when LO[x & 15] & HI[x >> 4] is not 0: LO[n] has bit h (h < 8) when the byte h * 16 + n is, and bit 7
+;; too when a byte beyond ASCII is; HI[h] is 1 << h for h < 8, and 0x80 (beyond ASCII: any such byte) or 0 above
+;; (exact for ASCII, a superset beyond; a byte that does not leave the state is then only stepped over).
 (module
   (memory (export "memory") 1)
 
@@ -28,16 +31,13 @@
               (loop $skip
                 (br_if $found (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
                 (local.set $v (v128.load (local.get $p)))
-                (local.set $m (v128.or
-                  (v128.or
-                    (v128.or (i8x16.eq (local.get $v) (v128.load (i32.const 1040))) (i8x16.eq (local.get $v) (v128.load (i32.const 1056))))
-                    (v128.or (i8x16.eq (local.get $v) (v128.load (i32.const 1072))) (i8x16.eq (local.get $v) (v128.load (i32.const 1088)))))
-                  (v128.or
-                    (v128.or (i8x16.eq (local.get $v) (v128.load (i32.const 1104))) (i8x16.eq (local.get $v) (v128.load (i32.const 1120))))
-                    (v128.or (i8x16.eq (local.get $v) (v128.load (i32.const 1136))) (i8x16.eq (local.get $v) (v128.load (i32.const 1152)))))))
+                (local.set $m (v128.and
+                  (i8x16.swizzle (v128.load (i32.const 1040)) (v128.and (local.get $v) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
+                  (i8x16.swizzle (v128.load (i32.const 1056)) (i8x16.shr_u (local.get $v) (i32.const 4)))))
                 (if (v128.any_true (local.get $m))
                   (then
-                    (local.set $p (i32.add (local.get $p) (i32.ctz (i8x16.bitmask (local.get $m)))))
+                    (local.set $p (i32.add (local.get $p)
+                      (i32.ctz (i8x16.bitmask (i8x16.ne (local.get $m) (v128.const i64x2 0 0))))))
                     (br $found)))
                 (local.set $p (i32.add (local.get $p) (i32.const 16)))
                 (br $skip)))

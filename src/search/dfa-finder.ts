@@ -2,19 +2,24 @@
 // chunk of stored text records and stops at the first that matches (settled: its text matches, proved without
 // the JavaScript regex) or that it leaves to JavaScript (a record with an escape: the regex decides it). Which
 // patterns it takes, and why not the others, is `dfaFor` (also what `lro grep --explain` says).
-import { type LazyDfa, compileDfa } from './dfa.js';
+import { LazyDfa } from './dfa.js';
 import type { LineFinder } from './chunk-regex.js';
-import { Unsupported, parseUnicode } from './nfa.js';
+import { Unsupported, compileNfa, parseUnicode } from './nfa.js';
 import type { Matcher } from './pattern.js';
 
-/** The DFA for a matcher, or why the pattern is left to the JavaScript regex. */
+/**
+ * The DFA for a matcher, or why the pattern is left to the JavaScript regex. Word boundaries (\b, \B, -w) are
+ * not in the engine: such a pattern's DFA matches as if they held everywhere, a superset (dfa.exact false): a
+ * record it does not match is ruled out, the others are candidates for the regex.
+ */
 export function dfaFor(m: Matcher): { dfa: LazyDfa } | { why: string } {
   if (!m.unicode) return { why: 'it is valid only without the u flag (legacy syntax)' };
-  if (m.word) return { why: '-w (whole words) is not in the engine yet' };
   const tree = parseUnicode(m.source);
   if (!tree) return { why: 'it does not parse' };
   try {
-    return { dfa: compileDfa(tree, m.ignoreCase) };
+    const nfa = compileNfa(tree, m.ignoreCase, true);
+    if (m.word) nfa.exact = false; // (the source is the pattern before -w wraps it)
+    return { dfa: new LazyDfa(nfa) };
   } catch (e) {
     if (e instanceof Unsupported) return { why: e.message };
     throw e;
@@ -62,6 +67,6 @@ export class DfaFinder implements LineFinder {
 
   /** The record [ls, le) where the last find() stopped matches, proved by the DFA on its exact text. */
   settles(view: Buffer, ls: number, le: number): boolean {
-    return this.matched && this.hit >= ls && this.hit < le && le - ls >= 2 && view[ls] === 0x22 && view[le - 1] === 0x22;
+    return this.matched && this.dfa.exact && this.hit >= ls && this.hit < le && le - ls >= 2 && view[ls] === 0x22 && view[le - 1] === 0x22;
   }
 }

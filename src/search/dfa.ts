@@ -31,7 +31,7 @@ const NEWLINE = 0x0a;
 
 /** Layout of the kernel's memory (see dfa.wat). */
 const SLOTS = 1024;
-/** The bytes that leave the accelerated state, as two nibble tables (see dfa.wat). */
+/** The bytes that leave the accelerated state, as four nibble tables (see dfa.wat). */
 const ACCEL = 1040;
 /** A state left on more byte values than this is not accelerated (skipping would stop at most bytes). */
 const MAX_ACCEL = 160;
@@ -82,6 +82,8 @@ export class LazyDfa {
   private acc = -1;
   /** Times the table was full and cleared. */
   clears = 0;
+  /** A match proves the record matches (else it is a candidate: see Nfa.exact). */
+  readonly exact: boolean;
   /** The pattern matches the empty text: every record matches. */
   readonly matchesEmpty: boolean;
 
@@ -111,21 +113,19 @@ export class LazyDfa {
     this.rowBytes = this.C * 4;
     const cls = new Int32Array(this.x.memory.buffer, 0, 256);
     for (let b = 0; b < 256; b++) cls[b] = this.classOf[b] * 4;
+    this.exact = nfa.exact;
     this.matchesEmpty = this.closure([nfa.start], true, true).includes(this.matchId);
     this.anchored = nfa.states.some((st) => st.kind === LINE_START);
     this.idle = this.closure([nfa.start], false, false);
     this.idleBytes = this.bytesOut(this.idle);
     if (this.idleBytes) {
       const v = this.view;
-      v.fill(0, ACCEL, ACCEL + 32);
-      for (let h = 0; h < 8; h++) v[ACCEL + 16 + h] = 1 << h;
-      for (const b of this.idleBytes) {
-        if (b < 0x80) v[ACCEL + (b & 15)] |= 1 << (b >> 4);
-        else {
-          for (let n = 0; n < 16; n++) v[ACCEL + n] |= 0x80;
-          for (let h = 8; h < 16; h++) v[ACCEL + 16 + h] = 0x80;
-        }
+      v.fill(0, ACCEL, ACCEL + 64);
+      for (let h = 0; h < 8; h++) {
+        v[ACCEL + 16 + h] = 1 << h;
+        v[ACCEL + 48 + 8 + h] = 1 << h;
       }
+      for (const b of this.idleBytes) v[ACCEL + (b < 0x80 ? 0 : 32) + (b & 15)] |= 1 << ((b >> 4) & 7);
     }
     this.clear();
   }
@@ -147,7 +147,7 @@ export class LazyDfa {
 
   /**
    * Whether the stored text record view[ls, le) (le at its newline) matches: true or false, or undefined when
-   * the DFA leaves it to JavaScript (an escape, a damaged record). (It uses the memory for data: not while a
+   * the DFA leaves it to JavaScript (an escape, a damaged record, a match of a DFA that is not exact). (It uses the memory for data: not while a
    * walk over other data goes on.)
    */
   decide(view: Uint8Array, ls: number, le: number): boolean | undefined {
@@ -155,7 +155,7 @@ export class LazyDfa {
     if (DATA + length > this.view.length) this.reserve(length);
     this.view.set(view.subarray(ls, le + 1), DATA);
     const h = this.walk(DATA, DATA + length);
-    return h < 0 ? false : this.matched ? true : undefined;
+    return h < 0 ? false : this.matched && this.exact ? true : undefined;
   }
 
   /** Where data to walk is put in memory (see reserve). */
@@ -320,7 +320,7 @@ function sameSet(a: Int32Array, b: Int32Array): boolean {
   return true;
 }
 
-/** The DFA of a pattern's tree (parsed with the u flag); throws Unsupported for what it does not take. */
-export function compileDfa(tree: Pattern, ignoreCase: boolean): LazyDfa {
-  return new LazyDfa(compileNfa(tree, ignoreCase));
+/** The DFA of a pattern's tree (parsed with the u flag); throws Unsupported for what it does not take (see compileNfa). */
+export function compileDfa(tree: Pattern, ignoreCase: boolean, relaxWords = false): LazyDfa {
+  return new LazyDfa(compileNfa(tree, ignoreCase, relaxWords));
 }

@@ -3,7 +3,7 @@
 ;; asks for states (test/search/dfa.test.ts assembles this file with wabt and checks they match).
 ;;
 ;; Memory: [0, 1024) cls: for each byte value, its class times 4 (an i32); [1024, 1032) where run() stopped (pos,
-;; state); [1040, 1072) the bytes that leave the accelerated state, as two nibble tables (below); the table from
+;; state); [1040, 1104) the bytes that leave the accelerated state, as four nibble tables (below); the table from
 ;; TABLE (4096): a state is the byte offset of its row (C i32: its next state for each class), a next state < 0
 ;; is no state: -1 not known yet (JavaScript adds it), -2 a match, -3 a record for JavaScript to decide (an
 ;; escape, a damaged record). The data searched lies after the table.
@@ -12,16 +12,16 @@
 ;; (nothing of the pattern started yet): the walk spends most of its bytes there and leaves it only on the bytes
 ;; a match may start with and the framing ones (the closing quote, an escape), so it skips 16 bytes at a time
 ;; while none of those is among them, as ripgrep's regex-automata accelerates such states. A byte x is one of
-;; them when LO[x & 15] & HI[x >> 4] is not 0: LO[n] has bit h (h < 8) when the byte h * 16 + n is, and bit 7
-;; too when a byte beyond ASCII is; HI[h] is 1 << h for h < 8, and 0x80 (beyond ASCII: any such byte) or 0 above
-;; (exact for ASCII, a superset beyond; a byte that does not leave the state is then only stepped over).
+;; them when LO[x & 15] & HI[x >> 4] is not 0, with one pair of tables for ASCII (at 1040: LO[n] has bit h when
+;; the byte h * 16 + n is one, HI[h] is 1 << h, 0 for h >= 8) and one for the bytes beyond (at 1072: bit h - 8,
+;; HI 0 for h < 8), as Teddy looks bytes up by their nibbles.
 (module
   (memory (export "memory") 1)
 
   ;; run(pos, end, s, acc): walks memory[pos, end) from state s until a next state < 0 (returned; pos is the
   ;; byte whose step it is, s the state before it) or the end (0 returned); pos and s are left at 1024 and 1028.
   (func (export "run") (param $p i32) (param $end i32) (param $s i32) (param $acc i32) (result i32)
-    (local $n i32) (local $v v128) (local $m v128)
+    (local $n i32) (local $v v128) (local $m v128) (local $lo v128) (local $hi v128)
     (block $out
       (loop $next
         (br_if $out (i32.ge_u (local.get $p) (local.get $end)))
@@ -31,9 +31,11 @@
               (loop $skip
                 (br_if $found (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
                 (local.set $v (v128.load (local.get $p)))
-                (local.set $m (v128.and
-                  (i8x16.swizzle (v128.load (i32.const 1040)) (v128.and (local.get $v) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
-                  (i8x16.swizzle (v128.load (i32.const 1056)) (i8x16.shr_u (local.get $v) (i32.const 4)))))
+                (local.set $lo (v128.and (local.get $v) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15)))
+                (local.set $hi (i8x16.shr_u (local.get $v) (i32.const 4)))
+                (local.set $m (v128.or
+                  (v128.and (i8x16.swizzle (v128.load (i32.const 1040)) (local.get $lo)) (i8x16.swizzle (v128.load (i32.const 1056)) (local.get $hi)))
+                  (v128.and (i8x16.swizzle (v128.load (i32.const 1072)) (local.get $lo)) (i8x16.swizzle (v128.load (i32.const 1088)) (local.get $hi)))))
                 (if (v128.any_true (local.get $m))
                   (then
                     (local.set $p (i32.add (local.get $p)

@@ -151,8 +151,10 @@ export function explainSearch(h: Header, q: GrepQuery): string[] {
     if (plan.definite > 0 && !q.invert) out.push('a hit in a record without escapes is a match: the pattern is nothing but these literals');
     const engine = plan.quoted && h.content_type === 'text' && plan.definite === 0 ? dfaFor(m) : null;
     if (q.invert) out.push(`then: the records holding none are selected; ${regexRuns} decides the others`);
-    else if (engine && 'dfa' in engine) {
+    else if (engine && 'dfa' in engine && engine.dfa.exact) {
       out.push(`then: lro's DFA (linear time by construction) decides the records holding one on their stored bytes; those with escapes and the positions of matches to print are left to ${regexRuns}`);
+    } else if (engine && 'dfa' in engine) {
+      out.push(`then: lro's DFA rules out records holding one that do not match but for word boundaries (\\b, \\B, -w); ${regexRuns} decides the others`);
     } else out.push(`then: ${regexRuns} on the records holding one (and to locate matches when printing)`);
     return out;
   }
@@ -160,10 +162,16 @@ export function explainSearch(h: Header, q: GrepQuery): string[] {
   if (q.invert) return [`engine: ${regexRuns}, record by record (-v; ${why})`];
   if (h.content_type === 'text' && !(isNoisy(h) && !q.asStored)) {
     const engine = dfaFor(m);
-    if ('dfa' in engine) {
+    if ('dfa' in engine && engine.dfa.exact) {
       return [
         `engine: lro's DFA (linear time by construction: a lazy DFA over ${engine.dfa.classes} byte classes, in WebAssembly), as ${why}`,
         `a record it matches is proved; records with escapes and the positions of matches to print are left to ${regexRuns}`,
+      ];
+    }
+    if ('dfa' in engine) {
+      return [
+        `engine: lro's DFA as a prefilter (linear time: a lazy DFA over ${engine.dfa.classes} byte classes, in WebAssembly), as ${why}`,
+        `word boundaries (\\b, \\B, -w) are not in it: it rules out the records it does not match, and ${regexRuns} decides the others`,
       ];
     }
     out.push(`not lro's DFA: ${engine.why}`);

@@ -28,6 +28,11 @@ export interface NfaState {
 export interface Nfa {
   states: NfaState[];
   start: number;
+  /**
+   * Whether it matches exactly the texts the pattern matches; false when word boundaries were left out (see
+   * compileNfa): then it matches more, and a match is only a candidate.
+   */
+  exact: boolean;
 }
 
 /** Above this many states a pattern is left to the JavaScript regex (`\w{1000}` and the like). */
@@ -160,17 +165,24 @@ export function parseUnicode(source: string): Pattern | null {
   }
 }
 
-/** Compiles a pattern's tree (parsed with the u flag) to an NFA; throws Unsupported for what it does not take. */
-export function compileNfa(tree: Pattern, ignoreCase: boolean): Nfa {
-  const b = new Builder(ignoreCase);
+/**
+ * Compiles a pattern's tree (parsed with the u flag) to an NFA; throws Unsupported for what it does not take.
+ * `relaxWords`: a word boundary (\b, \B) matches anywhere (the NFA is then not exact: it matches a superset).
+ */
+export function compileNfa(tree: Pattern, ignoreCase: boolean, relaxWords = false): Nfa {
+  const b = new Builder(ignoreCase, relaxWords);
   const match = b.add(MATCH, 0, 0, -1);
   const start = b.alternatives(tree.alternatives, match);
-  return { states: b.states, start };
+  return { states: b.states, start, exact: !b.relaxed };
 }
 
 class Builder {
   states: NfaState[] = [];
-  constructor(private readonly fold: boolean) {}
+  relaxed = false;
+  constructor(
+    private readonly fold: boolean,
+    private readonly relaxWords: boolean,
+  ) {}
 
   add(kind: number, lo: number, hi: number, out: number, outs: number[] = []): number {
     if (this.states.length >= MAX_NFA_STATES) throw new Unsupported(`it needs more than ${MAX_NFA_STATES} automaton states`);
@@ -201,6 +213,10 @@ class Builder {
       case 'Assertion':
         if (el.kind === 'start') return this.add(LINE_START, 0, 0, next);
         if (el.kind === 'end') return this.add(LINE_END, 0, 0, next);
+        if (el.kind === 'word' && this.relaxWords) {
+          this.relaxed = true;
+          return next;
+        }
         throw new Unsupported(el.kind === 'word' ? 'it has a word boundary (\\b, \\B)' : 'it has a lookaround');
       case 'Group':
       case 'CapturingGroup':

@@ -118,6 +118,16 @@ describe("lro's regex engine against ripgrep, on random patterns and text", () =
         }
       }
       expect(taken).toBeGreaterThan(60);
+      // -w and \b: the DFA is a prefilter there (search/dfa-finder.ts); JavaScript's word characters are not rg's
+      // (ASCII, or \p{L}\p{N}_ with -w), so these are checked against the JavaScript regex
+      for (let k = 0; k < 20; k++) {
+        const p = rand(2) ? `\\b${pattern()}` : pattern();
+        const m = compilePattern(p, { fixed: false, ignoreCase: rand(2) === 0, word: rand(2) === 0 });
+        const e = dfaFor(m);
+        if (!('dfa' in e)) continue;
+        const want = lines.flatMap((l, i) => ((m.regex.lastIndex = 0), m.regex.test(l) ? [i + 1] : []));
+        expect(dfaLines(new DfaFinder(e.dfa), lines, m.regex), `seed ${1000 + round}, ${p}${m.word ? ' -w' : ''}`).toEqual(want);
+      }
       expect(some).toBeGreaterThan(20);
     });
   }

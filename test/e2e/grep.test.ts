@@ -249,7 +249,8 @@ describe('lro grep', () => {
     expect(await explain('size\\s[0-9]{8}\\s')).toMatch(/^engine: literal scan \(the SIMD kernel\) for "size"\nthen: lro's DFA/);
     expect(await explain('-F', 'q12u')).toMatch(/^engine: literal scan .* for "q12u"\na hit in a record without escapes is a match/);
     expect(await explain('(q)\\1')).toMatch(/^not lro's DFA: it has a backreference\nengine: the JavaScript regex \(backtracking: watched, stopped after the timeout\), record by record/);
-    expect(await explain('\\d-?\\d', '-w')).toMatch(/^not lro's DFA: -w .*\nengine: the JavaScript regex .* over 64 KB windows/);
+    expect(await explain('\\d-?\\d', '-w')).toMatch(/^engine: lro's DFA as a prefilter .*\nword boundaries \(\\b, \\B, -w\) are not in it/);
+    expect(await explain('\\d\\-\\d')).toMatch(/^not lro's DFA: it is valid only without the u flag .*\nengine: the JavaScript regex .* over 64 KB windows/);
   });
 
   it('searches a range of records', async () => {

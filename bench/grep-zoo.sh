@@ -5,6 +5,8 @@
 # median <= 2x. Times are hyperfine's medians (3 runs after a warm-up), else the best of 3 by `date +%s%N`.
 # The log is bench/make-data.mjs text (loghub logs, repeated): 20 MB, and 200 MB too with ZOO_BIG=1.
 # The load average is printed at the start and the end: quote it with a table.
+# With LRO_BASELINE=/path/to/other/bin/lro.js, that build is timed too (its own store), beside: before/after.
+# ZOO_ONLY=REGEX: only the zoo lines matching it (grep -E).
 # Usage: bench/grep-zoo.sh [SIZE_BYTES ...] (default 20000000, plus 200000000 with ZOO_BIG=1). Needs: npm run build.
 . "$(dirname "$0")/lib.sh"
 export LRO_DIR="$WORK/zoo-store"
@@ -13,7 +15,17 @@ SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || { SIZES=(20000000); [ "${ZOO_BIG:-}" = 1 ] && SIZES+=(200000000); }
 
 # the zoo: flags<TAB>pattern<TAB>kind, one per line (test/e2e/grep-zoo.test.ts checks each against rg)
-ZOO=$(cat "$BENCH_DIR/grep-zoo.tsv")
+ZOO=$(grep -E -- "${ZOO_ONLY:-.}" "$BENCH_DIR/grep-zoo.tsv")
+BASE="${LRO_BASELINE:-}"
+# base_id FILE SIZE: the baseline build's id of the log (its own store: the file format may differ)
+base_id() {
+  local marker="$WORK/zoo-base-$2.id"
+  if ! { [ -f "$marker" ] && LRO_DIR="$WORK/zoo-base-store" "$BASE" info "$(cat "$marker")" --header >/dev/null 2>&1; }; then
+    LRO_DIR="$WORK/zoo-base-store" "$BASE" offload --force --no-dedupe --ttl 7d --operation "bench-zoo" < "$1" |
+      node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))' > "$marker"
+  fi
+  cat "$marker"
+}
 
 # seconds CMD: the command's time in seconds (hyperfine's median, else the best of 3)
 seconds() {
@@ -39,11 +51,13 @@ for SIZE in "${SIZES[@]}"; do
       node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))' > "$marker"
   fi
   ID=$(cat "$marker")
+  [ -z "$BASE" ] || BID=$(base_id "$text" "$SIZE")
   echo "== grep zoo: $(stat -c %s "$text") bytes, $(wc -l < "$text") lines; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   # the start-up floor, which a small file's ratios mostly measure (issue 25, item 3)
   echo "start-up: lro --version $(seconds "'$LRO' --version") s, node -e 0 $(seconds "node -e 0") s"
-  printf '| %-3s | %-64s | %-36s | %9s | %8s | %8s | %6s |\n' '#' 'pattern' 'kind' 'count' 'lro s' 'rg s' 'lro/rg'
-  : > "$WORK/zoo.ratios"
+  printf '| %-3s | %-64s | %-36s | %9s | %8s | %8s | %6s |%s\n' '#' 'pattern' 'kind' 'count' 'lro s' 'rg s' 'lro/rg' \
+    "${BASE:+ $(printf ' %8s | %7s |' 'base s' 'base/rg')}"
+  : > "$WORK/zoo.ratios"; : > "$WORK/zoo.base-ratios"
   k=0
   while IFS= read -r line; do
     # (split by hand: read with IFS=tab would merge an empty flags column into the next)
@@ -56,8 +70,15 @@ for SIZE in "${SIZES[@]}"; do
     [ "${a:-0}" = "${b:-0}" ] || echo "COUNTS DIFFER for $flags $pat: lro ${a:-0}, rg ${b:-0}" >&2
     lo=$(seconds "$ours"); r=$(seconds "$ref"); q=$(ratio "$lo" "$r")
     echo "$q $flags $pat" >> "$WORK/zoo.ratios"
-    printf '| %-3s | %-64s | %-36s | %9s | %8s | %8s | %6s |\n' "$k" "${flags:+$flags }$pat" "$kind" "${b:-0}" "$lo" "$r" "$q"
+    extra=''
+    if [ -n "$BASE" ]; then
+      bl=$(seconds "LRO_DIR='$WORK/zoo-base-store' '$BASE' grep -c $flags $BID -- $qp"); bq=$(ratio "$bl" "$r")
+      echo "$bq $flags $pat" >> "$WORK/zoo.base-ratios"
+      extra=$(printf ' %8s | %7s |' "$bl" "$bq")
+    fi
+    printf '| %-3s | %-64s | %-36s | %9s | %8s | %8s | %6s |%s\n' "$k" "${flags:+$flags }$pat" "$kind" "${b:-0}" "$lo" "$r" "$q" "$extra"
   done <<< "$ZOO"
   echo "median lro/rg: $(cut -d' ' -f1 "$WORK/zoo.ratios" | median)   worst: $(sort -g "$WORK/zoo.ratios" | tail -1)"
+  [ -z "$BASE" ] || echo "baseline: median $(cut -d' ' -f1 "$WORK/zoo.base-ratios" | median)   worst: $(sort -g "$WORK/zoo.base-ratios" | tail -1)"
   echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 done

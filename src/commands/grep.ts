@@ -8,6 +8,7 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { LONG_RECORD, printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
+import { explainSearch } from '../search/grep.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { optimiseLater } from '../v8-flags.js';
 import { parseTimeout } from '../units.js';
@@ -73,6 +74,11 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
     }
   }
   refuseBinary(rf, 'grep');
+  if (o.explain) {
+    out.add(`${explainSearch(rf.header, plan.query).join('\n')}\n`);
+    await out.flush();
+    return 0;
+  }
   if (io.ownProcess && rf.size > LATE_OPTIMISING_BYTES.from && rf.size <= LATE_OPTIMISING_BYTES.to) optimiseLater();
   try {
     // a pattern that matches in linear time needs no watching
@@ -116,6 +122,7 @@ export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?
       mcp: 'with id "*": where a next part starts',
     },
     { flags: '--raw', description: 'search text as stored, terminal escapes and \\r redraws included (default: as a terminal shows it)' },
+    { flags: '--explain', description: 'say which engine runs the pattern (literal scan, lro\'s DFA, the JavaScript regex) and why, instead of searching' },
     { flags: '--json', description: 'one JSON object per printed record: {type, record, stream, text, offset, record_length, matches}' },
     STREAM_OPTION,
     { flags: '--strings', description: 'search the printable strings of a binary result, as strings(1) finds them: N:@OFFSET text (--records counts strings)', mcp: '' },

@@ -23,6 +23,11 @@ export interface LinesSearch {
   textOf: (n: number, line: Buffer) => string;
   /** Whether a text matches the pattern (ignoring -v). */
   matches: (text: string, n: number) => boolean;
+  /**
+   * Whether the stored text record view[ls, le) matches (ignoring -v), told from its bytes by lro's regex engine
+   * (search/dfa.ts); undefined when it cannot tell (then `matches` decides on the text).
+   */
+  decide?: (view: Buffer, ls: number, le: number) => boolean | undefined;
 }
 
 /** Writes the decimal digits of n at `at`; returns the position after them. */
@@ -125,8 +130,12 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
       const ts = plan.quoted ? ls + 1 : ls;
       const te = plan.quoted ? le - 1 : le;
       const asStored = plan.asStored && !(plan.quoted && (st[S.esc] || le - ls < 2 || view[ls] !== 0x22 || view[le - 1] !== 0x22));
-      const text = asStored ? view.toString('utf8', ts, te) : s.textOf(n, view.subarray(ls, le));
-      if (!s.matches(text, n)) continue;
+      // lro's regex engine decides most records on their stored bytes, without a text (undefined: it leaves it)
+      const verdict = s.decide?.(view, ls, le);
+      if (verdict === false) continue;
+      const needText = verdict === undefined || (print && !(asStored && te - ts <= st[S.maxText]));
+      const text = !needText ? '' : asStored ? view.toString('utf8', ts, te) : s.textOf(n, view.subarray(ls, le));
+      if (verdict === undefined && !s.matches(text, n)) continue;
       if (!print) st[S.selected]++;
       else if (asStored && te - ts <= st[S.maxText]) {
         // printed as bytes too, as the kernel prints its own lines

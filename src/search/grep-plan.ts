@@ -27,6 +27,8 @@ export interface GrepOptions {
   stream?: string;
   /** Search the printable strings of a binary result (render/grep-strings.ts). */
   strings?: boolean;
+  /** Say which engine runs the pattern and why, instead of searching. */
+  explain?: boolean;
 }
 
 export interface GrepPlan {

@@ -8,6 +8,7 @@ import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import { chunkRegex, type LineFinder, RegexFinder } from './chunk-regex.js';
+import { DfaFinder, dfaFor } from './dfa-finder.js';
 import { endOfRecords, grepLines } from './grep-lines.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
@@ -57,7 +58,10 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
   const fast = plan && whole && noContext && !q.only && (q.countOnly ? !q.invert || q.maxCount === Infinity : !q.invert && form.plain);
   const scanner = form.scanner ?? new ByteScanner(CHUNK);
   if (fast) {
-    const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches };
+    // candidates of a text result decided on their stored bytes by lro's regex engine, for a pattern it takes
+    const engine = plan.quoted && h.content_type === 'text' && plan.definite === 0 ? dfaFor(q.matcher) : null;
+    const decide = engine && 'dfa' in engine ? (view: Buffer, ls: number, le: number) => engine.dfa.decide(view, ls, le) : undefined;
+    const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches, decide };
     yield* grepLines(rf, search, fd, scanner);
   } else {
     let finder: LineFinder | null = null;
@@ -75,11 +79,14 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
 }
 
 /**
- * Without a literal to look for: a regex over many stored records at once (chunk-regex.ts) finds the candidates,
- * when the records are text searched as stored; else null (every record is tested).
+ * Without a literal to look for, when the records are text searched as stored: lro's regex engine (dfa.ts) finds
+ * the records that match, for a pattern it takes; else a regex over many stored records at once (chunk-regex.ts)
+ * finds the candidates; else null (every record is tested).
  */
 function regexFinder(h: Header, q: GrepQuery): LineFinder | null {
   if (h.content_type !== 'text' || (isNoisy(h) && !q.asStored)) return null;
+  const engine = dfaFor(q.matcher);
+  if ('dfa' in engine) return new DfaFinder(engine.dfa);
   const cr = chunkRegex(q.matcher, true);
   return cr ? new RegexFinder(cr) : null;
 }
@@ -125,6 +132,52 @@ function* countByWindows(
   }
   if (n < h.count) throw fewerRecordsThanHeader(h.count, n);
   return selected;
+}
+
+/**
+ * Which engine runs a search and why (`lro grep --explain`): the same choices grepResult makes, in words, one
+ * line each.
+ */
+export function explainSearch(h: Header, q: GrepQuery): string[] {
+  const m = q.matcher;
+  const out: string[] = [];
+  const plan = isNoisy(h) && !q.asStored ? null : planNeedles(h, m, q.word);
+  const regexRuns = m.linearTime
+    ? 'the JavaScript regex (linear for this pattern: no watchdog)'
+    : 'the JavaScript regex (backtracking: watched, stopped after the timeout)';
+  if (plan) {
+    const needles = plan.needles.map((n) => JSON.stringify(Buffer.from(n.bytes).toString('utf8'))).join(', ');
+    out.push(`engine: literal scan (the SIMD kernel) for ${needles}${m.ignoreCase ? ', either case' : ''}`);
+    if (plan.definite > 0 && !q.invert) out.push('a hit in a record without escapes is a match: the pattern is nothing but these literals');
+    const engine = plan.quoted && h.content_type === 'text' && plan.definite === 0 ? dfaFor(m) : null;
+    if (q.invert) out.push(`then: the records holding none are selected; ${regexRuns} decides the others`);
+    else if (engine && 'dfa' in engine && engine.dfa.exact) {
+      out.push(`then: lro's DFA (linear time by construction) decides the records holding one on their stored bytes; those with escapes and the positions of matches to print are left to ${regexRuns}`);
+    } else if (engine && 'dfa' in engine) {
+      out.push(`then: lro's DFA rules out records holding one that do not match but for word boundaries (\\b, \\B, -w); ${regexRuns} decides the others`);
+    } else out.push(`then: ${regexRuns} on the records holding one (and to locate matches when printing)`);
+    return out;
+  }
+  const why = isNoisy(h) && !q.asStored ? 'the text has terminal noise, searched as rendered' : m.literals.length === 0 ? 'no literal is required by every match' : `its literals cannot be looked for in ${h.content_type} records as stored`;
+  if (q.invert) return [`engine: ${regexRuns}, record by record (-v; ${why})`];
+  if (h.content_type === 'text' && !(isNoisy(h) && !q.asStored)) {
+    const engine = dfaFor(m);
+    if ('dfa' in engine && engine.dfa.exact) {
+      return [
+        `engine: lro's DFA (linear time by construction: a lazy DFA over ${engine.dfa.classes} byte classes, in WebAssembly), as ${why}`,
+        `a record it matches is proved; records with escapes and the positions of matches to print are left to ${regexRuns}`,
+      ];
+    }
+    if ('dfa' in engine) {
+      return [
+        `engine: lro's DFA as a prefilter (linear time: a lazy DFA over ${engine.dfa.classes} byte classes, in WebAssembly), as ${why}`,
+        `word boundaries (\\b, \\B, -w) are not in it: it rules out the records it does not match, and ${regexRuns} decides the others`,
+      ];
+    }
+    out.push(`not lro's DFA: ${engine.why}`);
+    if (chunkRegex(m, true)) return [...out, `engine: ${regexRuns} over 64 KB windows of stored records, as ${why}`];
+  }
+  return [...out, `engine: ${regexRuns}, record by record (${why})`];
 }
 
 /** A record passed without printing, kept for the context before a match (a copy: the chunk is reused). */

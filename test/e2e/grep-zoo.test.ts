@@ -18,7 +18,7 @@ const ZOO = readFileSync(new URL('../../bench/grep-zoo.tsv', import.meta.url), '
   .map((l) => l.split('\t') as [string, string, string]);
 
 /** The zoo's patterns `npm test` runs (an alternation inside a quoted literal; one with -i); the soak runs all. */
-const QUICK = ['tag="(RILJ_ACK_WL|WakeLocks)"', 'connection (closed|reset)'];
+const QUICK = ['tag="(RILJ_ACK_WL|WakeLocks)"', 'connection (closed|reset)', 'q[a-z]{2}u', 'size\\s[0-9]{8}\\s'];
 const VARIANTS = [[], ['-c'], ['-C', '2'], ['-i'], ['-w'], ['-v']];
 
 const extra = [
@@ -42,6 +42,10 @@ const extra = [
   'ssh2',
   'Jun 9',
   'tab\t123e4567-e89b-12d3-a456-426614174000\tin tabs',
+  // for lro's own regex engine (search/dfa.ts): the issue 40 shapes, next to quotes, escapes and non-ASCII text
+  'quux qaau "q12u" size 12345678 ',
+  'q\u00e9\u00e9u size\t12345678\t and QUUX',
+  '"quux" size 87654321\\',
 ];
 
 let root: string;

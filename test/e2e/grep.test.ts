@@ -202,29 +202,55 @@ describe('lro grep', () => {
     const input = `${'a'.repeat(50_000)}!\nsecond line\n`;
     const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
     const start = Date.now();
-    const r = await lro(['grep', d.id, '(a+)+$', '--timeout', '2'], { env, timeout: 30_000 });
+    // (a lookahead keeps the pattern from lro's own engine, search/dfa.ts: the JavaScript regex runs it)
+    const r = await lro(['grep', d.id, '(a+)+(?=$)', '--timeout', '2'], { env, timeout: 30_000 });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^lro: the pattern made no progress for 2 s/);
     expect(Date.now() - start).toBeLessThan(15_000);
-    const i = await lro(['grep', d.id, '(a|aa)+$', '-i', '--timeout', '2'], { env, timeout: 30_000 });
+    const i = await lro(['grep', d.id, '(a|aa)+(?=$)', '-i', '--timeout', '2'], { env, timeout: 30_000 });
     expect(i.code).toBe(2);
+    // lro's engine takes the same patterns without the lookahead: linear, nothing to stop
+    for (const p of ['(a+)+$', '(a|aa)+$']) {
+      const dfa = await lro(['grep', d.id, p, '-i', '--timeout', '2'], { env, timeout: 30_000 });
+      expect([dfa.code, dfa.out, dfa.stderr]).toEqual([1, '', '']);
+    }
   });
 
   // progress by offset: `a+b` ends every attempt (each reads the rest of the line), `(a+)+b` never ends its first
   it('tells a pattern only slow on a huge line from a stuck one, and says what to do instead', async () => {
     const input = `${'a'.repeat(256 << 10)}\nsecond line\n`;
     const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
-    // (a+\s requires no literal: a+b would be ruled out by its literal ab without running)
-    const slow = await lro(['grep', d.id, 'a+\\s', '--timeout', '1'], { env, timeout: 30_000 });
+    // (a+(?=\s) requires no literal: a+b would be ruled out by its literal ab without running; the lookahead
+    // keeps it from lro's own engine, which takes a+\s in linear time)
+    const slow = await lro(['grep', d.id, 'a+(?=\\s)', '--timeout', '1'], { env, timeout: 30_000 });
     expect(slow.code).toBe(2);
     expect(slow.stderr).toMatch(/^lro: the pattern is slow on record 1 \(262 kB in one line\), not stuck: each of its 262,144 starting positions takes about [\d.]+ ms/);
     expect(slow.stderr).toContain(`use -F for a fixed string, a narrower pattern`);
     expect(slow.stderr).toContain(`lro read ${d.id} --records 1 --columns 1:2000`);
     expect(slow.stderr).not.toMatch(/catastrophic/);
     // ((a+)+b is ruled out without running: no record holds a b, search/chunk-regex.ts finds)
-    const stuck = await lro(['grep', d.id, '(a+)+\\s', '--timeout', '1'], { env, timeout: 30_000 });
+    const stuck = await lro(['grep', d.id, '(a+)+(?=\\s)', '--timeout', '1'], { env, timeout: 30_000 });
     expect(stuck.code).toBe(2);
     expect(stuck.stderr).toMatch(/^lro: the pattern made no progress for 1 s on record 1 \(262 kB\), stuck at offset 0 \(catastrophic backtracking\?\)/);
+    for (const p of ['a+\\s', '(a+)+\\s']) {
+      const dfa = await lro(['grep', d.id, p, '--timeout', '1'], { env, timeout: 30_000 });
+      expect([dfa.code, dfa.out, dfa.stderr]).toEqual([1, '', '']);
+    }
+  });
+
+  it('--explain says which engine runs a pattern and why, and searches nothing', async () => {
+    const d = JSON.parse((await lro(['offload', '--force'], { input: 'size 12345678 x\nquux q12u\n', env })).out);
+    const explain = async (...args: string[]) => {
+      const r = await lro(['grep', d.id, ...args, '--explain'], { env });
+      expect(r.code).toBe(0);
+      return r.out;
+    };
+    expect(await explain('q[a-z0-9]{2}u')).toMatch(/^engine: lro's DFA \(linear time by construction: a lazy DFA over \d+ byte classes, in WebAssembly\), as no literal is required by every match\n/);
+    expect(await explain('size\\s[0-9]{8}\\s')).toMatch(/^engine: literal scan \(the SIMD kernel\) for "size"\nthen: lro's DFA/);
+    expect(await explain('-F', 'q12u')).toMatch(/^engine: literal scan .* for "q12u"\na hit in a record without escapes is a match/);
+    expect(await explain('(q)\\1')).toMatch(/^not lro's DFA: it has a backreference\nengine: the JavaScript regex \(backtracking: watched, stopped after the timeout\), record by record/);
+    expect(await explain('\\d-?\\d', '-w')).toMatch(/^engine: lro's DFA as a prefilter .*\nword boundaries \(\\b, \\B, -w\) are not in it/);
+    expect(await explain('\\d\\-\\d')).toMatch(/^not lro's DFA: it is valid only without the u flag .*\nengine: the JavaScript regex .* over 64 KB windows/);
   });
 
   it('searches a range of records', async () => {

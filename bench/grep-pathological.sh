@@ -83,7 +83,8 @@ for kind in runs near line; do
     extra=''
     if [ -n "$BASE" ]; then
       t0=$(date +%s%N)
-      if LRO_DIR="$WORK/patho-base-store" "$BASE" grep -c --timeout 10 "$bid" -- "$pat" >/dev/null 2>&1; then stop=''; else stop=' stopped'; fi
+      code=0; LRO_DIR="$WORK/patho-base-store" "$BASE" grep -c --timeout 10 "$bid" -- "$pat" >/dev/null 2>&1 || code=$?
+      if [ "$code" = 2 ]; then stop=' stopped'; else stop=''; fi
       extra=$(printf ' %8s |' "$(awk -v n="$(( $(date +%s%N) - t0 ))" 'BEGIN { printf "%.4f", n / 1e9 }')$stop")
     fi
     printf '| %-6s | %-28s | %9s | %8s | %8s | %6s | %10s |%s\n' "$kind" "$pat" "${b:-0}" "$lo" "$r" "$(ratio "$lo" "$r")" "$per" "$extra"

@@ -37,8 +37,8 @@ export class DfaFinder implements LineFinder {
   private from = -1;
   private hit = -1;
   private matched = false;
+  /** Chunks walked (the search reports progress when it grows). */
   windows = 0;
-  onWindow?: (start: number) => void;
 
   constructor(readonly dfa: LazyDfa) {}
 

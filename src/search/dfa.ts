@@ -80,6 +80,8 @@ export class LazyDfa {
   private readonly idle: Int32Array;
   private readonly idleBytes: number[] | null;
   private acc = -1;
+  /** Whether the last walk() stopped at a match (else at a record for JavaScript). */
+  matched = false;
   /** Times the table was full and cleared. */
   clears = 0;
   /** A match proves the record matches (else it is a candidate: see Nfa.exact). */
@@ -130,9 +132,8 @@ export class LazyDfa {
     this.clear();
   }
 
-  private get matchId(): number {
-    return 0; // compileNfa adds the match state first
-  }
+  /** The NFA's match state (compileNfa adds it first). */
+  private readonly matchId = 0;
 
   /** Bytes of the kernel's memory for data (from dataAt()). */
   reserve(bytes: number): void {
@@ -279,7 +280,6 @@ export class LazyDfa {
    * JavaScript; returns the position of the byte where that was found (in that record), or -1 at the end.
    * `matched` tells which of the two it was.
    */
-  matched = false;
   walk(pos: number, end: number): number {
     let s = 0;
     const slots = this.slots;

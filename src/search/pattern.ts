@@ -33,6 +33,16 @@ export interface Matcher {
 
 const META = /[\\^$.*+?()[\]{}|]/;
 
+/**
+ * A set of literals without those that contain another one (`ac`, `aac`: a text holding `aac` holds `ac`), so
+ * that the scan kernel looks for fewer needles, and for none whose every position is a candidate in a run of one
+ * byte (`aac` in `aaaa…`, the first bytes of both matching everywhere).
+ */
+export function withoutSuperstrings(ls: string[]): string[] {
+  const unique = [...new Set(ls)];
+  return unique.filter((l) => !unique.some((o) => o.length < l.length && l.includes(o)));
+}
+
 /** Escapes a string for use inside a RegExp. */
 export function escapeRegex(s: string): string {
   return s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
@@ -62,12 +72,14 @@ export function compilePattern(pattern: string, o: PatternOptions): Matcher {
   // (a pattern without a metacharacter is its own literal: no need to parse it)
   const found = o.fixed || literalOnly ? null : analyzeLiterals(pattern, unicode, MAX_NEEDLES - (o.ignoreCase ? 2 : 0));
   const literals = o.fixed ? [pattern] : found ? found.literals : [pattern].filter((l) => l.length >= 2);
+  const exact = o.fixed ? (pattern ? [pattern] : null) : (literalAlternatives(pattern) ?? found?.exact ?? null);
   return {
     regex,
-    literals: literals.filter((l) => l.length > 0),
+    literals: withoutSuperstrings(literals.filter((l) => l.length > 0)),
     ignoreCase: o.ignoreCase,
     linearTime: literalOnly || linearTime(pattern),
-    exact: o.fixed ? (pattern ? [pattern] : null) : (literalAlternatives(pattern) ?? found?.exact ?? null),
+    // (with -w a hit of `ac` inside `aac` is no word, but `aac` may be: the longer strings stay)
+    exact: exact && !o.word ? withoutSuperstrings(exact) : exact,
     source: bare,
     unicode,
     word: o.word,

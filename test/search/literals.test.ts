@@ -2,6 +2,7 @@
 // pattern contains one of its strings; and the patterns from which nothing may be extracted.
 import { describe, expect, it } from 'vitest';
 import { analyzeLiterals, extractLiterals } from '../../src/search/literals.js';
+import { compilePattern, withoutSuperstrings } from '../../src/search/pattern.js';
 
 const ex = (p: string, max = 8) => extractLiterals(p, true, max).sort();
 
@@ -82,5 +83,16 @@ describe('analyzeLiterals: the whole match as a set of strings', () => {
     ['a(?=b)', 'a lookahead'],
   ])('%s is no exact set (%s)', (p) => {
     expect(exact(p)).toBeNull();
+  });
+});
+
+describe('compilePattern: the literals looked for', () => {
+  it('drops a literal that contains another (a text holding aac holds ac), but not the exact strings of -w', () => {
+    const m = compilePattern('(a|aa)+c', { fixed: false, ignoreCase: false, word: false });
+    expect(m.literals).toEqual(['ac']);
+    expect(compilePattern('ac|aac|b\\d', { fixed: false, ignoreCase: false, word: false }).exact).toBeNull();
+    expect(compilePattern('ac|aac', { fixed: false, ignoreCase: false, word: false }).exact).toEqual(['ac']);
+    expect(compilePattern('ac|aac', { fixed: false, ignoreCase: false, word: true }).exact).toEqual(['ac', 'aac']);
+    expect(withoutSuperstrings(['abc', 'bc', 'xbcx', 'q', 'bc'])).toEqual(['bc', 'q']);
   });
 });

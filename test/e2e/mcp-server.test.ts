@@ -57,6 +57,25 @@ describe('lro mcp: the tools', () => {
     expect(client.getInstructions()).toMatch(/lro_read, lro_grep, lro_jq/);
   });
 
+  it("opencode, which shows a tool as '<server>_<tool>', is listed the names without lro_, so the model sees lro_read", async () => {
+    // opencode 1.18 named lro's tools lro_lro_read, and no call a result printed (lro_read {…}) matched one
+    const oc = await stdioClient(['mcp'], mcpEnv(store), {}, 'opencode');
+    try {
+      const { tools } = await oc.client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['read', 'grep', 'jq', 'where', 'count', 'diff', 'info', 'ls', 'offload']);
+      const stored = (await oc.client.callTool({ name: 'offload', arguments: { content: HDFS } })) as Result;
+      const id = (stored.structuredContent as { id: string }).id;
+      expect(textOf(stored)).toContain(`lro_read {"id":"${id}"`); // as opencode shows it under the entry lro
+      const read = (await oc.client.callTool({ name: 'read', arguments: { id, records: '1:1' } })) as Result;
+      expect(textOf(read).trimEnd()).toBe(`1: ${HDFS.split('\n')[0]}`.trimEnd());
+      // the full name is taken too (a model may write it from a result)
+      const again = (await oc.client.callTool({ name: 'lro_read', arguments: { id, records: '1:1' } })) as Result;
+      expect(textOf(again)).toBe(textOf(read));
+    } finally {
+      await oc.client.close();
+    }
+  });
+
   it('lro_offload stores text and returns the descriptor, whose next steps are tool calls', async () => {
     const r = await call('lro_offload', { content: HDFS, operation: 'hdfs' });
     expect(r.isError).toBeFalsy();

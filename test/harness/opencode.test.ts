@@ -62,8 +62,16 @@ describe.skipIf(!!install.skip)('opencode (real binary) with lro init opencode -
     expect(got).toContain('greeting: hello from opencode.json'); // the entry's environment reached the server
     const found = await lro(['grep', id!, 'line 19999 of'], { env });
     expect(found.out).toContain('line 19999 of the fake upstream');
-    // lro's own server is there too: the model can read the result back
-    expect(model.tools).toEqual(expect.arrayContaining(['fake_lines', 'lro_lro_grep', 'lro_lro_read']));
+    // lro's own server is there too, its tools named as every result names them (not lro_lro_read)
+    expect(model.tools).toEqual(expect.arrayContaining(['fake_lines', 'lro_grep', 'lro_read']));
+    expect(model.tools.filter((t) => t.startsWith('lro_lro_'))).toEqual([]);
+    // the call the descriptor names is one the model can make as written
+    const named = /\blro_read (\{[^\n]*?\})/.exec(got)?.[1];
+    expect(named, got).toBeDefined();
+    model.script('lro_read', JSON.parse(named!) as Record<string, unknown>);
+    const back = await runOpencode(install.bin!, 'read it', join(root, 'work'), env);
+    expect(back.code, back.out).toBe(0);
+    expect(model.results.at(-1)).toMatch(/^1: greeting: hello from opencode\.json\n2: line 1 of the fake upstream\n/);
   });
 
   test('a small result reaches the model unchanged', async () => {

@@ -22,11 +22,11 @@ export function mcpEnv(store: string, extra: Record<string, string> = {}): Recor
 }
 
 /** A client connected to `lro ARGS` over stdio; `stderr()` is what lro has written there so far. */
-export async function stdioClient(args: string[], env: Record<string, string>, capabilities: Record<string, unknown> = {}) {
+export async function stdioClient(args: string[], env: Record<string, string>, capabilities: Record<string, unknown> = {}, name = 'lro-test') {
   const transport = new StdioClientTransport({ command: NODE, args: [BIN, ...args], env, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const client = new Client({ name: 'lro-test', version: '1.0.0' }, { capabilities });
+  const client = new Client({ name, version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   return { client, transport, stderr: () => err };
 }

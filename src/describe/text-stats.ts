@@ -164,6 +164,10 @@ export class TextAnalyzer {
   private counter: KindCounter | null = null;
   /** Whether the kind was decided (when the sample filled up, or at the end). */
   private kindStarted = false;
+  /** What the detectors made of the full sample when it filled up: facts of it, a counter, or no kind. */
+  private sampleKind: 'facts' | 'counter' | 'none' | undefined;
+  /** The full sample's lines as the detectors see them, made once. */
+  private sampleLinesText: string[] | undefined;
 
   /** Feeds input bytes; the chunk may be reused once this returns (what the preview keeps is copied). */
   push(chunk: Buffer): void {
@@ -259,11 +263,19 @@ export class TextAnalyzer {
     this.sampleBytes += piece.length;
     for (let i = piece.indexOf(0x0a); i >= 0; i = piece.indexOf(0x0a, i + 1)) this.sampleLines++;
     // the kind is decided now, so that its counter sees every later line as it passes
-    if (this.sampleFull) this.startKind(false);
+    if (this.sampleFull) this.sampleKind = this.startKind(false) ? 'facts' : this.counter ? 'counter' : 'none';
   }
 
   /** The sample's lines as the detectors see them: cut, without ANSI escapes or a final CR, secrets masked. */
   private sampleText(): string[] {
+    // a full sample no longer changes: its lines are made once (they took 50 ms of 200,000 short lines, twice)
+    if (this.sampleFull && this.sampleLinesText) return this.sampleLinesText;
+    const lines = this.makeSampleText();
+    if (this.sampleFull) this.sampleLinesText = lines;
+    return lines;
+  }
+
+  private makeSampleText(): string[] {
     const text = Buffer.concat(this.sample).toString('utf8');
     const lines = text.split('\n');
     lines.pop(); // after the last newline
@@ -308,7 +320,9 @@ export class TextAnalyzer {
     let kind: KindFacts | null = null;
     if (this.counter) kind = this.maskFacts(this.counter.end(this.lineNo));
     else {
-      const again = this.kindStarted && !described ? startKind({ lines: shown, total: this.lineNo, complete }) : described;
+      // (a sample that no detector took when it filled up is not asked again: the 13 detectors took 90 ms of it)
+      const askAgain = this.kindStarted && !described && this.sampleKind !== 'none';
+      const again = askAgain ? startKind({ lines: shown, total: this.lineNo, complete }) : described;
       kind = again && 'facts' in again ? again.facts : null;
       if (kind && !complete) kind = { ...kind, facts: sampleScope(kind.facts, this.sampleLines, this.lineNo) };
     }

@@ -1,37 +1,7 @@
 // `lro doctor` with no harness named: every harness lro knows, found on this machine or not, with what lro
 // installed there and whether it works, one line each; `lro doctor HARNESS` gives every check of one of them.
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { Check } from '../harness/check.js';
-import { binDir } from '../harness/claude-code.js';
-
-/**
- * The files a hook command lro installed names, as a shell reads its first two words: `LRO_NODE='NODE'
- * 'BIN/lro-hook' VERB` (bin/lro-hook, this lro) or, as an older lro wrote it, `'NODE' 'BIN/lro.js' VERB`.
- */
-export function hookPaths(command: string): string[] {
-  const words = [...command.matchAll(/(?:LRO_NODE=)?(?:'((?:[^']|'\\'')*)'|(\S+))/g)].slice(0, 2);
-  return words.map((m) => (m[1] ?? m[2]).replace(/'\\''/g, "'"));
-}
-
-/**
- * How to put this lro on PATH (lro is not published to npm: `npm install -g lro` would fetch another package or
- * nothing): a link to this installation's bin/lro.js, or npm installing this folder.
- */
-export function lroOnPathFix(where = 'a folder on PATH'): string {
-  const bin = binDir();
-  return `ln -s ${join(bin, 'lro.js')} ~/.local/bin/lro (or another folder in ${where}), or npm install -g ${dirname(bin)}`;
-}
-
-/** What `lro doctor` knows of one harness. */
-export interface HarnessDoctor {
-  name: string;
-  label: string;
-  /** What shows the harness is on this machine (its binary on PATH, its settings folder), or null. */
-  found(env: NodeJS.ProcessEnv): string | null;
-  checks(env: NodeJS.ProcessEnv): Check[] | Promise<Check[]>;
-}
+import type { HarnessDoctor } from '../harness/harness.js';
 
 /** One harness in the overview. */
 export interface HarnessStatus {
@@ -92,9 +62,3 @@ export function overviewText(all: HarnessStatus[], harnesses: HarnessDoctor[]): 
   return `${lines.join('\n')}\n`;
 }
 
-/** A settings folder under HOME, when it exists: `~/.codex`-like evidence that a harness is used here. */
-export function homeFolder(env: NodeJS.ProcessEnv, ...parts: string[]): string | null {
-  const home = env.HOME || homedir();
-  const path = [home, ...parts].join('/');
-  return existsSync(path) ? `~/${parts.join('/')}` : null;
-}

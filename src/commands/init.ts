@@ -1,26 +1,12 @@
 // `lro init <harness>`: wires lro into an agent harness's settings, or takes it out again (--uninstall), or shows
 // the change (--dry-run), or puts back the files as they were before lro first edited them (--restore). One installer (harness/installer.ts) with a small adapter per harness: the files it
-// edits and how (harness/claude-code.ts, harness/codex.ts), and what it tells the user. Each file is edited in
+// edits and how (harness/<name>/), and what it tells the user. Each file is edited in
 // place, atomically, and its original bytes are kept aside so that an uninstall with nothing else changed gives
 // them back exactly.
 import { dirname, join } from 'node:path';
 import type { CommandDef } from './command.js';
-import { HARNESS_DOCTORS } from './doctor.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { claudeCodeAdapter } from '../harness/claude-code-init.js';
-import {
-  codexHome,
-  codexHooksVerifier,
-  codexHookCommand,
-  codexTomlVerifier,
-  installHooks,
-  installMcp,
-  mcpTable,
-  TRUST_STEP,
-  uninstallHooks,
-  uninstallMcp,
-} from '../harness/codex.js';
 import {
   apply,
   applyRestore,
@@ -28,85 +14,20 @@ import {
   EditRefused,
   plan,
   planRestore,
-  removalLine,
   restoreDiff,
-  scopeOf,
   type Adapter,
-  type FileEdit,
   type InitOptions,
 } from '../harness/installer.js';
-import { isMcpHarness, MCP_HARNESSES } from '../harness/mcp-config.js';
-import { mcpConfigAdapter } from '../harness/mcp-config-init.js';
-import { geminiAdapter } from '../harness/gemini-init.js';
+import { isMcpHarness, MCP_HARNESSES } from '../harness/mcp-config/settings.js';
+import { HARNESS_LIST, harnessNamed } from '../harness/list.js';
 
-export const HARNESSES = ['claude-code', 'codex', 'gemini', ...MCP_HARNESSES];
-
-function codex(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {
-  if (o.project) {
-    throw new UsageError('--project is for claude-code and gemini: lro init codex edits $CODEX_HOME (or ~/.codex)');
-  }
-  const home = codexHome(env);
-  const hooks = join(home, 'hooks.json');
-  const config = join(home, 'config.toml');
-  const command = codexHookCommand();
-  const table = mcpTable();
-  const edits: FileEdit[] = [
-    {
-      shown: hooks,
-      verify: codexHooksVerifier(command),
-      install: (t) => installHooks(t, command, hooks),
-      uninstall: (t) => uninstallHooks(t, hooks),
-    },
-  ];
-  // uninstall takes lro's MCP server out whether or not --mcp is given: nothing of lro's is left behind
-  if (o.mcp || o.uninstall || o.restore) {
-    edits.push({
-      shown: config,
-      verify: codexTomlVerifier(table),
-      install: (t) => installMcp(t, table, config),
-      uninstall: (t) => uninstallMcp(t, config),
-    });
-  }
-  return {
-    edits,
-    report(outcomes) {
-      const lines: string[] = [];
-      const [hook, mcp] = outcomes;
-      if (o.uninstall) {
-        for (const [i, outcome] of outcomes.entries()) {
-          const shown = edits[i].shown;
-          if (outcome === 'restored' || outcome === 'removed' || i === 0) lines.push(removalLine(outcome, shown));
-        }
-        return `${lines.join('\n')}\n`;
-      }
-      lines.push(
-        hook === 'unchanged'
-          ? `lro: already installed in ${hooks}: nothing to change (lro doctor codex checks it works)`
-          : `lro: installed in ${hooks}: shell commands run through lro's shell prefix (PreToolUse hook, ^Bash$)`,
-      );
-      if (mcp === 'installed') lines.push(`lro: lro's MCP server registered in ${config} ([mcp_servers.lro])`);
-      else if (mcp === 'unchanged') lines.push(`lro: lro's MCP server already registered in ${config}`);
-      lines.push(`trust it: ${TRUST_STEP}`);
-      lines.push('check it: lro doctor codex; undo it: lro init codex --uninstall');
-      return `${lines.join('\n')}\n`;
-    },
-  };
-}
+export const HARNESSES = HARNESS_LIST.map((h) => h.name);
 
 export async function runInit(o: InitOptions, io: IO): Promise<number> {
   if (o.wrap && !isMcpHarness(o.harness)) {
     throw new UsageError(`--wrap is for ${MCP_HARNESSES.join(', ')}: ${o.harness} is not configured by an MCP list`);
   }
-  const adapter =
-    o.harness === 'claude-code'
-      ? claudeCodeAdapter(o, io.env)
-      : o.harness === 'codex'
-        ? codex(o, io.env)
-        : o.harness === 'gemini'
-          ? geminiAdapter(o, io.env)
-          : isMcpHarness(o.harness)
-            ? mcpConfigAdapter(o.harness, o, io.env)
-            : null;
+  const adapter = harnessNamed(o.harness)?.adapter(o, io.env);
   if (!adapter) throw new UsageError(`unknown harness '${o.harness}': lro init ${HARNESSES.join(' | ')}`);
   if (o.restore) return runRestore(o, adapter, io);
   const uninstalling = !!o.uninstall;
@@ -138,26 +59,15 @@ export async function runInit(o: InitOptions, io: IO): Promise<number> {
  * project's, always written.
  */
 function checkInstalled(harness: string, settings: string, env: NodeJS.ProcessEnv): void {
-  const doctor = HARNESS_DOCTORS.find((h) => h.name === harness);
-  if (!doctor || doctor.found(env)) return;
-  const command = HARNESS_COMMANDS[harness];
+  const h = harnessNamed(harness);
+  if (!h || h.found(env)) return;
+  const command = h.command;
   const looked = command ? `no ${command} on PATH and no ${dirname(settings)}` : `no ${dirname(settings)}`;
   throw new LroError(
     `${harness} does not look installed here (${looked}): nothing written; install it first, or ` +
       `lro init ${harness} --force writes ${settings} anyway`,
   );
 }
-
-/** The command each harness is started by, named when it is missing (null: an app without one). */
-const HARNESS_COMMANDS: Record<string, string | null> = {
-  'claude-code': 'claude',
-  codex: 'codex',
-  gemini: 'gemini',
-  cursor: 'cursor',
-  vscode: 'code',
-  'claude-desktop': null,
-  opencode: 'opencode',
-};
 
 /** When lro kept an original of a file: how to get it back (said after a refusal). */
 function restoreHint(o: InitOptions, adapter: Adapter, env: NodeJS.ProcessEnv): string {

@@ -6,7 +6,7 @@
 // the bytes, and reads `small` or `large`: the same decision `lro offload` makes (offload.ts fitsThreshold). It
 // stores nothing: a large output still goes to `lro __shell-output`. It also answers for Codex's hook (bin/lro-hook):
 // `TOKEN codex-hook BYTES 0`, then CODEX_HOME, a newline and the hook's input, is answered `ok`, a newline, and
-// what `lro __codex-hook` prints for that input (commands/codex-hook.ts); and for Gemini CLI's
+// what `lro __codex-hook` prints for that input (harness/codex/hook.ts); and for Gemini CLI's
 // (`TOKEN gemini-hook BYTES 0`: `leave` when `lro __gemini-hook` would leave the input as it is, else `run`, and
 // bin/lro-hook then starts Node, which stores it: the helper never stores anything, its env may not be the
 // caller's; geminiAnswer()). Anything else (a wrong token, a malformed
@@ -20,10 +20,10 @@ import { join } from 'node:path';
 import type { CommandDef } from './command.js';
 import type { IO } from '../io.js';
 import { fitsThreshold } from '../offload.js';
-import { codexHookOutput } from './codex-hook.js';
-import { leaves } from './gemini-hook.js';
-import { Malformed, readHookInput } from './gemini-input.js';
-import { offloadOptions } from './offload.js';
+import { codexHookOutput } from '../harness/codex/hook.js';
+import { leaves } from '../harness/gemini/hook.js';
+import { Malformed, readHookInput } from '../harness/gemini/input.js';
+import { offloadOptions } from '../offload-settings.js';
 import { RESIDENT_FILE, residentVersion } from '../harness/resident-start.js';
 import { UsageError } from '../errors.js';
 
@@ -55,8 +55,8 @@ function parseRequest(line: string, token: Buffer): Request | null {
 /**
  * `leave` when `lro __gemini-hook` would leave this input as it is, else `run`: the body is the caller's
  * LRO_THRESHOLD_TOKENS and LRO_REDACT (a line each, empty when unset: the helper's own env may differ), then the
- * hook's input. The input is read as the hook reads it (commands/gemini-input.ts: its llmContent to a file of its
- * own in the helper's folder, removed after) and decided as the hook decides (commands/gemini-hook.ts leaves()).
+ * hook's input. The input is read as the hook reads it (harness/gemini/input.ts: its llmContent to a file of its
+ * own in the helper's folder, removed after) and decided as the hook decides (harness/gemini/hook.ts leaves()).
  */
 async function geminiAnswer(body: Buffer, spool: string): Promise<string> {
   const first = body.indexOf(10);

@@ -18,7 +18,8 @@ import type { StreamFields, StreamName } from '../format/streams.js';
 import { HeadAndTail, StreamMerger } from '../engines/stream-merge.js';
 import { storePath } from '../store/dir.js';
 import { formatBytes, formatCount, parseSize } from '../units.js';
-import { offloadOptionDefs, offloadOptions, runOffload, type OffloadCliOptions, type SplitOutput } from './offload.js';
+import { offloadOptionDefs, runOffload, type SplitOutput } from './offload.js';
+import { offloadOptions, type OffloadCliOptions } from '../offload-settings.js';
 
 /** Exit statuses a shell uses when it cannot run a command. */
 export const EXIT_NOT_FOUND = 127;

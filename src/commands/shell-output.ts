@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import type { CommandDef } from './command.js';
 import { ensureResident, startApart } from '../harness/resident-start.js';
 import { formatBytes } from '../units.js';
-import { commandOfClaudeScript } from '../harness/claude-shell-script.js';
+import { commandOfClaudeScript } from '../harness/claude-code/shell-script.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import type { IO } from '../io.js';
 import { offload } from '../offload.js';
-import { offloadOptions } from './offload.js';
+import { offloadOptions } from '../offload-settings.js';
 import { UsageError } from '../errors.js';
 
 /** The prefix's cue to print the output itself. */

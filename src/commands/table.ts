@@ -3,6 +3,7 @@
 // call, and most commands need little of the rest. The faces read this table: the CLI (cli.ts), completion and
 // the man page (faces/), and the MCP tools (mcp/). A new command is one module and one line here.
 import type { CommandDef } from './command.js';
+import type { HookCommand } from '../harness/harness.js';
 
 /** A command of the table: its name, and its declaration, loaded on demand. */
 export interface TableEntry {
@@ -11,6 +12,9 @@ export interface TableEntry {
   /** For scripts, not people: left out of the help, the completion and the man page. */
   hidden?: boolean;
 }
+
+/** A harness's hook as a command: hidden, no options, its input on stdin. */
+const hook = (h: HookCommand): CommandDef<Record<string, never>> => ({ ...h, options: [], hidden: true, run: (_o, io) => h.run(io) });
 
 export const TABLE: TableEntry[] = [
   { name: 'offload', load: async () => (await import('./offload.js')).offloadCommand },
@@ -29,9 +33,9 @@ export const TABLE: TableEntry[] = [
   { name: 'doctor', load: async () => (await import('./doctor.js')).doctorCommand },
   { name: '__shell-output', load: async () => (await import('./shell-output.js')).shellOutputCommand, hidden: true },
   { name: '__resident', load: async () => (await import('./resident.js')).residentCommand, hidden: true },
-  { name: '__claude-code-hook', load: async () => (await import('./claude-hook.js')).claudeHookCommand, hidden: true },
-  { name: '__codex-hook', load: async () => (await import('./codex-hook.js')).codexHookCommand, hidden: true },
-  { name: '__gemini-hook', load: async () => (await import('./gemini-hook.js')).geminiHookCommand, hidden: true },
+  { name: '__claude-code-hook', load: async () => hook((await import('../harness/claude-code/hook.js')).claudeHook), hidden: true },
+  { name: '__codex-hook', load: async () => hook((await import('../harness/codex/hook.js')).codexHook), hidden: true },
+  { name: '__gemini-hook', load: async () => hook((await import('../harness/gemini/hook.js')).geminiHook), hidden: true },
   { name: '__complete-ids', load: async () => (await import('./complete-ids.js')).completeIdsCommand, hidden: true },
 ];
 

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { unifiedDiff } from '../render/diff.js';
-import type { Scope } from './claude-code.js';
+import type { Scope } from './claude-code/settings.js';
 import {
   linkTarget,
   readRecord,

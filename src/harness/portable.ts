@@ -5,7 +5,7 @@
 // still written: it is right for the team), `lro doctor` as a failed check.
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { binDir } from './claude-code.js';
+import { binDir } from './lro-bin.js';
 
 /** The first executable named `name` on PATH, or null. */
 export function onPath(name: string, env: NodeJS.ProcessEnv): string | null {

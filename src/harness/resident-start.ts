@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { binDir } from './claude-code.js';
+import { binDir } from './lro-bin.js';
 import { VERSION } from '../version.js';
 
 /** The helper's file in the prefix's folder. */

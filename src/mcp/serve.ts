@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { offloadOptions, type OffloadCliOptions } from '../commands/offload.js';
+import { offloadOptions, type OffloadCliOptions } from '../offload-settings.js';
 import { parseCount, parseDuration } from '../units.js';
 import { newToken, readToken } from './auth.js';
 import { DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, serveHttp, type HttpOptions } from './http.js';

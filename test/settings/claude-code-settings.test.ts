@@ -1,6 +1,6 @@
 // Editing Claude Code's settings.json: lro's entries in, lro's entries out, the user's layout and entries kept.
 import { describe, expect, test } from 'vitest';
-import { install, installedIn, uninstall, type Installation } from '../../src/harness/claude-code.js';
+import { install, installedIn, uninstall, type Installation } from '../../src/harness/claude-code/settings.js';
 import { layoutOf, setAt, strictJsonProblem } from '../../src/harness/json-edit.js';
 import { unifiedDiff } from '../../src/render/diff.js';
 

@@ -1,6 +1,6 @@
 // lro's [mcp_servers.lro] in a user's Codex config.toml: where init puts it and what uninstall takes away.
 import { expect, test } from 'vitest';
-import { installMcp, uninstallMcp } from '../../src/harness/codex.js';
+import { installMcp, uninstallMcp } from '../../src/harness/codex/settings.js';
 
 const TABLE = ['[mcp_servers.lro]', 'command = "/usr/bin/node"', 'args = ["/opt/lro/bin/lro.js", "mcp"]'];
 const USER = '# mine\nmodel = "x"  # c\n\n[profiles.fast]\nmodel = "m"\n\n# servers\n[mcp_servers.docs]\ncommand = "d"\n';

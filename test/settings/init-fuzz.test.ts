@@ -9,11 +9,11 @@ import fc from 'fast-check';
 import { parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, test } from 'vitest';
-import { claudeVerifier, install, uninstall, type Installation } from '../../src/harness/claude-code.js';
-import { codexHooksVerifier, codexTomlVerifier, installHooks, installMcp, uninstallHooks, uninstallMcp } from '../../src/harness/codex.js';
-import { geminiVerifier, installHook, installMcp as installGeminiMcp, uninstallAll } from '../../src/harness/gemini.js';
+import { claudeVerifier, install, uninstall, type Installation } from '../../src/harness/claude-code/settings.js';
+import { codexHooksVerifier, codexTomlVerifier, installHooks, installMcp, uninstallHooks, uninstallMcp } from '../../src/harness/codex/settings.js';
+import { geminiVerifier, installHook, installMcp as installGeminiMcp, uninstallAll } from '../../src/harness/gemini/settings.js';
 import { EditRefused, verifiedEdit, type FileEdit } from '../../src/harness/installer.js';
-import { installMcpConfig, mcpConfigVerifier, uninstallMcpConfig, type McpHarness } from '../../src/harness/mcp-config.js';
+import { installMcpConfig, mcpConfigVerifier, uninstallMcpConfig, type McpHarness } from '../../src/harness/mcp-config/settings.js';
 import { difference } from '../../src/harness/verified-edit.js';
 
 const P = 'settings';

@@ -3,7 +3,7 @@
 // `lro mcp proxy`, remote), an upgrade that moved lro, opencode 2's mcp.servers, and what is refused.
 import { describe, expect, test } from 'vitest';
 import { parse } from 'jsonc-parser';
-import { installMcpConfig, survey, uninstallMcpConfig } from '../../src/harness/mcp-config.js';
+import { installMcpConfig, survey, uninstallMcpConfig } from '../../src/harness/mcp-config/settings.js';
 
 const LRO = ['/opt/node/bin/node', '/opt/lro/bin/lro.js'];
 const P = 'mcp.json';

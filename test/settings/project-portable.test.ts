@@ -11,7 +11,7 @@ import {
   mcpConfigVerifier,
   uninstallMcpConfig,
   type McpHarness,
-} from '../../src/harness/mcp-config.js';
+} from '../../src/harness/mcp-config/settings.js';
 import {
   geminiHookCommand,
   geminiVerifier,
@@ -21,7 +21,7 @@ import {
   mcpServer,
   PORTABLE_HOOK_COMMAND,
   uninstallAll,
-} from '../../src/harness/gemini.js';
+} from '../../src/harness/gemini/settings.js';
 
 const OLD = ['/home/ann/.nvm/versions/node/v20.11.0/bin/node', '/home/ann/src/lro/bin/lro.js'];
 const P = 'mcp.json';

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { commandOfClaudeScript, readShellWord } from '../../src/harness/claude-shell-script.js';
+import { commandOfClaudeScript, readShellWord } from '../../src/harness/claude-code/shell-script.js';
 import { claudeScript } from '../helpers/claude-script.js';
 
 /** shell-quote's `quote` (double quotes with backslashes, or bare with backslashes): another quoting to read. */

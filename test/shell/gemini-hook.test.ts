@@ -1,4 +1,4 @@
-// Gemini CLI's hook decision (commands/gemini-hook.ts): leaves(), the resident helper's answer for bin/lro-hook,
+// Gemini CLI's hook decision (harness/gemini/hook.ts): leaves(), the resident helper's answer for bin/lro-hook,
 // says "left as it is" exactly when answer(), what `lro __gemini-hook` prints, is null, for the shell tool and MCP
 // tools, around the threshold in bytes and in tokens, and for each input the hook leaves whatever its size.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { answer, claimCall, leaves, plan } from '../../src/commands/gemini-hook.js';
-import { readHookInput } from '../../src/commands/gemini-input.js';
+import { answer, claimCall, leaves, plan } from '../../src/harness/gemini/hook.js';
+import { readHookInput } from '../../src/harness/gemini/input.js';
 import type { IO } from '../../src/io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lro-gemini-hook-'));

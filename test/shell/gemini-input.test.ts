@@ -1,4 +1,4 @@
-// Gemini CLI's hook input read as it streams (commands/gemini-input.ts) against JSON.parse of the whole: the same
+// Gemini CLI's hook input read as it streams (harness/gemini/input.ts) against JSON.parse of the whole: the same
 // small fields, and llmContent's bytes exactly Buffer.from(JSON.parse(input).tool_response.llmContent) (an MCP
 // tool's list of parts: each text part's bytes, each inline part's type and size), tool_input's text parsing to the
 // same value, whatever the escapes (\u with surrogate pairs and lone halves), key order, nesting and chunking.
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MAX_TOOL_INPUT, readHookInput, type ContentPart } from '../../src/commands/gemini-input.js';
+import { MAX_TOOL_INPUT, readHookInput, type ContentPart } from '../../src/harness/gemini/input.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lro-gemini-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,11 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Check } from '../harness/check.js';
-import { hookPaths } from './doctor-overview.js';
-import { readSettings, realFile } from '../harness/settings-file.js';
-import { onPath, pathFix, portableProblem } from '../harness/portable.js';
-import { valueAt } from '../harness/json-edit.js';
+import type { Check } from '../check.js';
+import { hookPaths } from '../check.js';
+import { readSettings, realFile } from '../settings-file.js';
+import { onPath, pathFix, portableProblem } from '../portable.js';
+import { valueAt } from '../json-edit.js';
 import {
   findLroHook,
   findLroHooks,
@@ -27,7 +27,7 @@ import {
   settingsProblem,
   TRUST_STEP,
   trustedFoldersPath,
-} from '../harness/gemini.js';
+} from './settings.js';
 
 /** The Gemini CLI release lro's end-to-end tests run. */
 export const TESTED_GEMINI = '0.61.0';

@@ -7,13 +7,12 @@
 // Claude Code reads settings as strict JSON and ignores a file holding a comment, so lro refuses to edit one
 // (doctor says so), and the text it writes is strict JSON.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { shellQuote } from '../shell-quote.js';
-import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
-import { at, EditRefused, hasHandler, isObject, prune, stripHandlers, type Verifier } from './verified-edit.js';
+import { join } from 'node:path';
+import { binDir } from '../lro-bin.js';
+import { shellQuote } from '../../shell-quote.js';
+import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from '../json-edit.js';
+import { at, EditRefused, hasHandler, isObject, prune, stripHandlers, type Verifier } from '../verified-edit.js';
 
 export type Scope = 'user' | 'project';
 
@@ -29,14 +28,6 @@ export function settingsPath(scope: Scope, env: NodeJS.ProcessEnv, cwd: string):
   return join(config, 'settings.json');
 }
 
-/** The package's bin/ folder (next to dist/ when built, two floors up from src/harness/ in tests). */
-export function binDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [resolve(here, '../bin'), resolve(here, '../../bin')]) {
-    if (existsSync(join(candidate, 'lro-shell-prefix'))) return candidate;
-  }
-  return resolve(here, '../bin');
-}
 
 /** What lro installs, by absolute paths: the prefix script, and the hook command (this Node, lro's bin/lro.js). */
 export interface Installation {
@@ -52,7 +43,7 @@ export function installation(nodePath = process.execPath): Installation {
   };
 }
 
-/** The hidden command Claude Code's PostToolUse hook runs (src/commands/claude-hook.ts). */
+/** The hidden command Claude Code's PostToolUse hook runs (harness/claude-code/hook.ts). */
 export const HOOK_SUBCOMMAND = '__claude-code-hook';
 export const MCP_MATCHER = 'mcp__.*';
 export const PREFIX_PATH: (string | number)[] = ['env', 'CLAUDE_CODE_SHELL_PREFIX'];

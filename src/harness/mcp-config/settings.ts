@@ -10,9 +10,9 @@ import { basename, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { applyEdits, findNodeAtLocation, parse, printParseErrorCode } from 'jsonc-parser';
 import type { JSONPath, ParseError } from 'jsonc-parser';
-import { binDir } from './claude-code.js';
-import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
-import { at, EditRefused, isObject, prune, type Path, type Verifier } from './verified-edit.js';
+import { binDir } from '../lro-bin.js';
+import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from '../json-edit.js';
+import { at, EditRefused, isObject, prune, type Path, type Verifier } from '../verified-edit.js';
 
 export const MCP_HARNESSES = ['cursor', 'vscode', 'claude-desktop', 'opencode'] as const;
 export type McpHarness = (typeof MCP_HARNESSES)[number];

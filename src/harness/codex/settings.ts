@@ -3,7 +3,7 @@
 //   - hooks.json: a PreToolUse group for the shell tool (matcher ^Bash$) whose handler is `lro __codex-hook`. It
 //     rewrites each shell command to run through lro's shell prefix (bin/lro-shell-prefix, by absolute path, since
 //     Codex runs commands with `bash -lc` and a login PATH): small output unchanged, large or failing output stored
-//     whole, the command's exit code kept (src/commands/codex-hook.ts). Codex reads hooks.json as strict JSON.
+//     whole, the command's exit code kept (harness/codex/hook.ts). Codex reads hooks.json as strict JSON.
 //     The group is appended last: Codex keys its trust records by the group's index, so the user's own hooks keep
 //     theirs.
 //   - config.toml, only with --mcp: a [mcp_servers.lro] table before the user's first table, by exact line edits
@@ -18,10 +18,10 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { shellQuote } from '../shell-quote.js';
-import { binDir } from './claude-code.js';
-import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from './json-edit.js';
-import { keyPath, statementEnd, tomlLines, type TomlLine } from './toml-lines.js';
+import { shellQuote } from '../../shell-quote.js';
+import { binDir } from '../lro-bin.js';
+import { removeAt, setAt, strictJsonProblem, treeOf, valueAt } from '../json-edit.js';
+import { keyPath, statementEnd, tomlLines, type TomlLine } from '../toml-lines.js';
 import {
   at,
   difference,
@@ -32,14 +32,14 @@ import {
   prune,
   stripHandlers,
   type Verifier,
-} from './verified-edit.js';
+} from '../verified-edit.js';
 
 /** $CODEX_HOME, else ~/.codex. */
 export function codexHome(env: NodeJS.ProcessEnv): string {
   return env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
 }
 
-/** The hidden command Codex's PreToolUse hook runs (src/commands/codex-hook.ts). */
+/** The hidden command Codex's PreToolUse hook runs (harness/codex/hook.ts). */
 export const CODEX_HOOK_SUBCOMMAND = '__codex-hook';
 export const BASH_MATCHER = '^Bash$';
 export const HOOK_TIMEOUT = 30;

@@ -4,12 +4,12 @@
 // result, a result with anything but text, or any failure prints nothing and exits 0: the result goes to the model
 // unchanged, and a tool call is never broken by lro.
 import { readFileSync, statSync } from 'node:fs';
-import type { CommandDef } from './command.js';
-import type { IO } from '../io.js';
-import { offload } from '../offload.js';
-import { renderDescriptorText } from '../render/descriptor-text.js';
-import type { Source } from '../format/header.js';
-import { offloadOptions } from './offload.js';
+import type { HookCommand } from '../harness.js';
+import type { IO } from '../../io.js';
+import { offload } from '../../offload.js';
+import { renderDescriptorText } from '../../render/descriptor-text.js';
+import type { Source } from '../../format/header.js';
+import { offloadOptions } from '../../offload-settings.js';
 
 interface HookInput {
   hook_event_name?: string;
@@ -76,11 +76,9 @@ export async function runClaudeHook(io: IO): Promise<number> {
 }
 
 /** The hidden `lro __claude-code-hook`. */
-export const claudeHookCommand: CommandDef<Record<string, never>> = {
+export const claudeHook: HookCommand = {
   name: '__claude-code-hook',
   description: "Claude Code's PostToolUse hook for MCP tools: a large result becomes its descriptor",
-  options: [],
   examples: ["echo '{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"mcp__s__t\",\"tool_response\":\"…\"}' | lro __claude-code-hook"],
-  hidden: true,
-  run: (_o, io) => runClaudeHook(io),
+  run: (io) => runClaudeHook(io),
 };

@@ -23,12 +23,12 @@
 // Any failure (input that is not a shell call, no command) prints nothing and exits 0: the command runs unchanged.
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join as joinPath } from 'node:path';
-import type { CommandDef } from './command.js';
-import type { IO } from '../io.js';
-import { shellQuote } from '../shell-quote.js';
-import { binDir } from '../harness/claude-code.js';
-import { codexHome } from '../harness/codex.js';
-import { ensureResident, prefixFolder } from '../harness/resident-start.js';
+import type { HookCommand } from '../harness.js';
+import type { IO } from '../../io.js';
+import { shellQuote } from '../../shell-quote.js';
+import { binDir } from '../lro-bin.js';
+import { codexHome } from './settings.js';
+import { ensureResident, prefixFolder } from '../resident-start.js';
 
 /** The marker the prefix recognises a Codex command by (and the hook an already rewritten command by). */
 export const WRAP_VARIABLE = 'LRO_SHELL_PREFIX_WRAP';
@@ -173,11 +173,9 @@ export async function runCodexHook(io: IO): Promise<number> {
 }
 
 /** The hidden `lro __codex-hook` Codex runs before each shell command. */
-export const codexHookCommand: CommandDef<Record<string, never>> = {
+export const codexHook: HookCommand = {
   name: '__codex-hook',
   description: "Codex's PreToolUse hook: each shell command runs through lro's shell prefix (lro init codex)",
-  options: [],
   examples: ['lro __codex-hook < hook-input.json'],
-  hidden: true,
-  run: (_o, io) => runCodexHook(io),
+  run: (io) => runCodexHook(io),
 };

@@ -1,7 +1,7 @@
 // `lro init claude-code`: the adapter the installer (installer.ts) runs for Claude Code: one settings file, the
 // user's or the project's own (.claude/settings.local.json), with lro's shell prefix and MCP hook (claude-code.ts
 // edits them); with --project, an earlier lro's entries are taken out of the shared .claude/settings.json.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import {
   claudeVerifier,
   gitIgnored,
@@ -12,9 +12,9 @@ import {
   sharedFileVerifier,
   sharedProjectSettingsPath,
   uninstall,
-} from './claude-code.js';
-import { removalLine, scopeOf, type Adapter, type FileEdit, type InitOptions } from './installer.js';
-import { readSettings } from './settings-file.js';
+} from './settings.js';
+import { removalLine, scopeOf, type Adapter, type FileEdit, type InitOptions } from '../installer.js';
+import { readSettings } from '../settings-file.js';
 
 /** The files `lro init claude-code` edits, and what it says afterwards. */
 export function claudeCodeAdapter(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {

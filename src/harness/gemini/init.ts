@@ -1,8 +1,8 @@
 // `lro init gemini`: the adapter the installer (installer.ts) runs for Gemini CLI: one settings file, the user's
 // or the project's, with lro's AfterTool hook (the shell tool and MCP tools) and, on request, lro's MCP server
-// (harness/gemini.ts edits them). A project's file names lro by PATH; init writes it whether or not lro is on this
+// (gemini/settings.ts edits them). A project's file names lro by PATH; init writes it whether or not lro is on this
 // PATH (the file is right for the team) and says on stderr when it is not, and what to run.
-import { removalLine, scopeOf, type Adapter, type FileEdit, type InitOptions, type Outcome } from './installer.js';
+import { removalLine, scopeOf, type Adapter, type FileEdit, type InitOptions, type Outcome } from '../installer.js';
 import {
   geminiHookCommand,
   geminiSettingsPath,
@@ -13,8 +13,8 @@ import {
   mcpServer,
   TRUST_STEP,
   uninstallAll,
-} from './gemini.js';
-import { portableWarning } from './portable.js';
+} from './settings.js';
+import { portableWarning } from '../portable.js';
 
 /** The one file `lro init gemini` edits, and what it says afterwards. */
 export function geminiAdapter(o: InitOptions, env: NodeJS.ProcessEnv): Adapter {

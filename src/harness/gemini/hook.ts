@@ -20,15 +20,15 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { CommandDef } from './command.js';
-import { readHookInput, type ContentPart, type StreamedInput } from './gemini-input.js';
-import type { IO } from '../io.js';
-import type { Source } from '../format/header.js';
-import { DEFAULT_THRESHOLD, fitsThreshold, offload } from '../offload.js';
-import { renderDescriptorText } from '../render/descriptor-text.js';
-import { formatBytes } from '../units.js';
-import { offloadOptions } from './offload.js';
-import { ensureResident, prefixFolder } from '../harness/resident-start.js';
+import type { HookCommand } from '../harness.js';
+import { readHookInput, type ContentPart, type StreamedInput } from './input.js';
+import type { IO } from '../../io.js';
+import type { Source } from '../../format/header.js';
+import { DEFAULT_THRESHOLD, fitsThreshold, offload } from '../../offload.js';
+import { renderDescriptorText } from '../../render/descriptor-text.js';
+import { formatBytes } from '../../units.js';
+import { offloadOptions } from '../../offload-settings.js';
+import { ensureResident, prefixFolder } from '../resident-start.js';
 
 /** The shell tool's result: where the output is in the file of llmContent, and Gemini CLI's lines after it. */
 export interface ShellResult {
@@ -314,11 +314,9 @@ export async function runGeminiHook(io: IO): Promise<number> {
 }
 
 /** The hidden `lro __gemini-hook` Gemini CLI runs after each shell command. */
-export const geminiHookCommand: CommandDef<Record<string, never>> = {
+export const geminiHook: HookCommand = {
   name: '__gemini-hook',
   description: "Gemini CLI's AfterTool hook: a shell command's large output or an MCP tool's large result is stored, the model gets the descriptor",
-  options: [],
   examples: ['lro __gemini-hook < hook-input.json'],
-  hidden: true,
-  run: (_o, io) => runGeminiHook(io),
+  run: (io) => runGeminiHook(io),
 };

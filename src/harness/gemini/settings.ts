@@ -2,7 +2,7 @@
 // run it. lro adds to a settings.json (the user's ~/.gemini/settings.json, $GEMINI_CLI_HOME moving the home, or
 // a project's ./.gemini/settings.json):
 //   - an AfterTool group for the shell tool (matcher run_shell_command) whose handler, named "lro", runs
-//     `lro __gemini-hook` through bin/lro-hook (src/commands/gemini-hook.ts): by absolute paths in the user's file,
+//     `lro __gemini-hook` through bin/lro-hook (harness/gemini/hook.ts): by absolute paths in the user's file,
 //     by PATH in a project's, which a team commits (a teammate's paths differ; without lro there, it steps aside). Gemini CLI hands an AfterTool hook the
 //     command's whole output (it cuts it only later), so a large output is stored whole there and the model gets
 //     the descriptor. A BeforeTool rewrite of the command was measured and not used: Gemini CLI judges its policy
@@ -20,11 +20,11 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { shellQuote } from '../shell-quote.js';
-import { binDir } from './claude-code.js';
-import { removeAt, setAt, treeOf, valueAt } from './json-edit.js';
-import { at, difference, EditRefused, hasHandler, isObject as isPlainObject, prune, stripHandlers, type Verifier } from './verified-edit.js';
-import { realFile } from './settings-file.js';
+import { shellQuote } from '../../shell-quote.js';
+import { binDir } from '../lro-bin.js';
+import { removeAt, setAt, treeOf, valueAt } from '../json-edit.js';
+import { at, difference, EditRefused, hasHandler, isObject as isPlainObject, prune, stripHandlers, type Verifier } from '../verified-edit.js';
+import { realFile } from '../settings-file.js';
 
 export type GeminiScope = 'user' | 'project';
 
@@ -38,7 +38,7 @@ export function geminiSettingsPath(scope: GeminiScope, env: NodeJS.ProcessEnv, c
   return scope === 'project' ? join(cwd, '.gemini', 'settings.json') : join(geminiDir(env), 'settings.json');
 }
 
-/** The hidden command Gemini CLI's AfterTool hook runs (src/commands/gemini-hook.ts). */
+/** The hidden command Gemini CLI's AfterTool hook runs (harness/gemini/hook.ts). */
 export const GEMINI_HOOK_SUBCOMMAND = '__gemini-hook';
 export const SHELL_MATCHER = 'run_shell_command';
 export const MCP_MATCHER = '^mcp_';

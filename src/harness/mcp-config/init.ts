@@ -1,9 +1,9 @@
 // `lro init cursor | vscode | claude-desktop | opencode`: the adapter init.ts runs for the harnesses configured by an
-// MCP server list (harness/mcp-config.ts): the one file to edit, and what to tell the user afterwards.
-import { UsageError } from '../errors.js';
-import { readSettings, realFile } from './settings-file.js';
-import { removalLine, type Adapter, type Outcome } from './installer.js';
-import { portableWarning } from './portable.js';
+// MCP server list (mcp-config/settings.ts): the one file to edit, and what to tell the user afterwards.
+import { UsageError } from '../../errors.js';
+import { readSettings, realFile } from '../settings-file.js';
+import { removalLine, type Adapter, type Outcome } from '../installer.js';
+import { portableWarning } from '../portable.js';
 import {
   installMcpConfig,
   lroArgv,
@@ -14,7 +14,7 @@ import {
   uninstallMcpConfig,
   type McpHarness,
   type McpScope,
-} from './mcp-config.js';
+} from './settings.js';
 import { resolve } from 'node:path';
 
 export interface McpInitOptions {

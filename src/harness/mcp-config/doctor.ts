@@ -4,11 +4,11 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { Check } from './check.js';
-import { readSettings, realFile } from './settings-file.js';
-import { EditRefused } from './installer.js';
-import { REMOTE_NOTE } from './mcp-config-init.js';
-import { onPath, portableFix, portableProblem } from './portable.js';
+import type { Check } from '../check.js';
+import { readSettings, realFile } from '../settings-file.js';
+import { EditRefused } from '../installer.js';
+import { REMOTE_NOTE } from './init.js';
+import { onPath, portableFix, portableProblem } from '../portable.js';
 import {
   argvOf,
   checkConfig,
@@ -21,7 +21,7 @@ import {
   survey,
   type McpHarness,
   type McpScope,
-} from './mcp-config.js';
+} from './settings.js';
 
 /** How long lro's server has to answer initialize and tools/list. */
 const LIVE_TIMEOUT_MS = 10_000;

@@ -67,6 +67,11 @@ export interface FieldChange {
   /** The JSON text of the value, or undefined where the field is absent. */
   old?: string;
   new?: string;
+  /**
+   * In an item standing for several records: the field changed in each of them, each with values of its own (a
+   * resourceVersion, a start time), so they were gathered by the field's name; `old` and `new` are the first's.
+   */
+  varies?: boolean;
 }
 
 export type DiffItem =

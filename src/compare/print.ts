@@ -107,7 +107,7 @@ function itemText(it: DiffItem): string {
       // no field changed: the same values written differently (1 and 1.0, keys in another order)
       if (it.changes.length === 0) return `  ~ ${who}  A:${it.record_a} B:${it.record_b}  (the same values, written differently)\n`;
       return `  ~ ${who}  A:${it.record_a} B:${it.record_b}\n${it.changes
-        .map((f) => `      ${cut(f.field, 120)}: ${f.old ?? '(absent)'} → ${f.new ?? '(absent)'}\n`)
+        .map((f) => `      ${cut(f.field, 120)}: ${f.old ?? '(absent)'} → ${f.new ?? '(absent)'}${f.varies ? ' (the first; each record its own values)' : ''}\n`)
         .join('')}${it.more_changes ? `      … ${it.more_changes} more fields changed\n` : ''}`;
     }
     case 'template': {

@@ -160,6 +160,8 @@ export class RecordCompare {
   }
 
   private groups: { changed: Groups; added: Groups; removed: Groups } | null = null;
+  /** Fields whose values differ on nearly every record changed: grouped by name, shown as varying. */
+  private varying = new Set<string>();
 
   /**
    * Gathers the records found changed by how they changed (the set of their field changes, old → new) and the
@@ -169,16 +171,27 @@ export class RecordCompare {
   gather(a: ResultFile, b: ResultFile): void {
     const { changedA, changedB, added, removed } = this;
     const changed = new Float64Array(changedB.length);
-    for (let at = 0; at < changed.length; at += GATHER_WINDOW) {
-      const to = Math.min(changed.length, at + GATHER_WINDOW);
-      const na = Array.from({ length: to - at }, (_, i) => changedA.at(at + i));
-      const nb = Array.from({ length: to - at }, (_, i) => changedB.at(at + i));
-      const [ta, tb] = [fetchTexts(a, na), fetchTexts(b, nb)];
-      for (let i = at; i < to; i++) {
-        const [x, y] = [changedA.at(i), changedB.at(i)];
-        changed[i] = this.changeHash(this.json(0, x, ta.get(x)) ?? 'null', this.json(1, y, tb.get(y)) ?? 'null');
+    const stats = new FieldStats();
+    const hashChanged = (each: (changes: FieldChange[], i: number) => void) => {
+      for (let at = 0; at < changed.length; at += GATHER_WINDOW) {
+        const to = Math.min(changed.length, at + GATHER_WINDOW);
+        const na = Array.from({ length: to - at }, (_, i) => changedA.at(at + i));
+        const nb = Array.from({ length: to - at }, (_, i) => changedB.at(at + i));
+        const [ta, tb] = [fetchTexts(a, na), fetchTexts(b, nb)];
+        for (let i = at; i < to; i++) {
+          const [x, y] = [changedA.at(i), changedB.at(i)];
+          each(allChanges(this.json(0, x, ta.get(x)) ?? 'null', this.json(1, y, tb.get(y)) ?? 'null'), i);
+        }
       }
-    }
+    };
+    hashChanged((changes, i) => {
+      stats.add(changes);
+      changed[i] = changeHash(changes, null);
+    });
+    // a field whose values differ on (nearly) every record (a resourceVersion, a start time) made each record a
+    // group of its own: such fields are gathered by their name alone, in a second read of the changed records
+    this.varying = stats.varying(changed.length);
+    if (this.varying.size) hashChanged((changes, i) => void (changed[i] = changeHash(changes, this.varying)));
     const byPattern = (list: IntList, rf: ResultFile, side: 0 | 1) => {
       const out = new Float64Array(list.length);
       for (let at = 0; at < out.length; at += GATHER_WINDOW) {
@@ -211,23 +224,6 @@ export class RecordCompare {
     return text !== undefined && this.rows ? (this.rows[side](n, text) ?? text) : text;
   }
 
-  /** The hash of a changed record's changes (each field, its old and its new value, whole), in any order. */
-  private changeHash(a: string, b: string): number {
-    let changes: FieldChange[];
-    try {
-      changes = fieldChanges(parseRecord(a), parseRecord(b), Infinity);
-    } catch {
-      changes = [{ field: '.', old: a, new: b }];
-    }
-    hashString(
-      changes
-        .map((c) => JSON.stringify([c.field, c.old ?? null, c.new ?? null]))
-        .sort()
-        .join('\n'),
-    );
-    return hash53();
-  }
-
   /**
    * The record sections: changed, added, removed; each a list of groups (records changed alike, records added
    * or removed whose keys have one pattern), the smallest group first.
@@ -255,6 +251,9 @@ export class RecordCompare {
           const [na, nb] = [changedA.at(first[0]), changedB.at(first[0])];
           const item = this.changedItem(na, nb, this.json(0, na, t.a.get(na)) ?? 'null', this.json(1, nb, t.b.get(nb)) ?? 'null');
           const more = gathered(g.changed, i, first, (m) => this.keyText(this.json(1, changedB.at(m), t.b.get(changedB.at(m))) ?? ''));
+          if (more.count > 1 && item.type === 'record' && item.change === 'changed' && this.varying.size) {
+            item.changes = item.changes.map((c) => (this.varying.has(c.field) ? { ...c, varies: true } : c));
+          }
           return { ...item, ...more };
         },
       },
@@ -364,4 +363,63 @@ function flatten(v: JsonValue, path: string, out: Map<string, JsonValue>): void 
   }
   if (Array.isArray(v)) v.forEach((x, i) => flatten(x, `${path}[${i}]`, out));
   else for (const [k, x] of Object.entries(v as Record<string, JsonValue>)) flatten(x, path + (path ? jqKeyStep(k) : jqKeyStep(k).slice(1)), out);
+}
+
+/** A changed record's changes, every one (a record that is not JSON: one change of the whole). */
+function allChanges(a: string, b: string): FieldChange[] {
+  try {
+    return fieldChanges(parseRecord(a), parseRecord(b), Infinity);
+  } catch {
+    return [{ field: '.', old: a, new: b }];
+  }
+}
+
+/**
+ * The hash of a changed record's changes (each field, its old and its new value, whole), in any order; a field of
+ * `byName` counts by its name alone.
+ */
+function changeHash(changes: FieldChange[], byName: Set<string> | null): number {
+  hashString(
+    changes
+      .map((c) => JSON.stringify(byName?.has(c.field) ? [c.field] : [c.field, c.old ?? null, c.new ?? null]))
+      .sort()
+      .join('\n'),
+  );
+  return hash53();
+}
+
+/** Fields followed, and distinct changes kept per field: enough to tell "nearly every record its own" (bounded). */
+const MAX_FIELDS_FOLLOWED = 10_000;
+const MAX_PAIRS_KEPT = 4096;
+
+/** Per field of the records changed: in how many it changed, and how many distinct changes (old → new) it had. */
+class FieldStats {
+  private readonly fields = new Map<string, { records: number; pairs: Set<number> }>();
+
+  add(changes: FieldChange[]): void {
+    for (const c of changes) {
+      let f = this.fields.get(c.field);
+      if (!f) {
+        if (this.fields.size >= MAX_FIELDS_FOLLOWED) continue;
+        this.fields.set(c.field, (f = { records: 0, pairs: new Set() }));
+      }
+      f.records++;
+      if (f.pairs.size < MAX_PAIRS_KEPT) {
+        hashString(JSON.stringify([c.old ?? null, c.new ?? null]));
+        f.pairs.add(hash53());
+      }
+    }
+  }
+
+  /**
+   * The fields that changed in at least half of the `records` changed (and in 3 or more) with a change of their
+   * own in at least 9 of 10 of them: gathered by those, no two records would be alike.
+   */
+  varying(records: number): Set<string> {
+    const out = new Set<string>();
+    for (const [field, f] of this.fields) {
+      if (f.records >= 3 && f.records * 2 >= records && f.pairs.size * 10 >= Math.min(f.records, MAX_PAIRS_KEPT) * 9) out.add(field);
+    }
+    return out;
+  }
 }

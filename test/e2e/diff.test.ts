@@ -293,6 +293,31 @@ describe('lro diff: two pod listings of a rollout, by entity (fixtures/outputs/k
     expect(items[1].keys).toEqual(web.slice(0, 5).map((p: { metadata: { name: string } }) => p.metadata.name));
   });
 
+  it('a field with values of its own on every record (resourceVersion) does not split the groups', async () => {
+    // a real rollout bumps every pod's resourceVersion: gathered by their values, no two pods changed alike
+    const bump = (text: string, base: number) => {
+      const doc = JSON.parse(text);
+      doc.items.forEach((p: { metadata: Record<string, unknown> }, i: number) => (p.metadata.resourceVersion = String(base + i * 7)));
+      return JSON.stringify(doc, null, 2);
+    };
+    const ra = await store(bump(fixture('kubectl-get-pods.json'), 5000), 'kubectl get pods -A -o json');
+    const rb = await store(bump(fixture('kubectl-get-pods-after.json'), 9000), 'kubectl get pods -A -o json');
+    const r = await lro(['diff', ra, rb, '--json'], { env });
+    const [summary, ...items] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    const changed = items.filter((i) => i.change === 'changed');
+    expect(summary.counts.records_changed).toBe(118); // every pod that is in both
+    // the crash alone first, then the 26 web pods, then the 91 that only got a new resourceVersion
+    expect(changed.map((i) => i.count ?? 1)).toEqual([1, 26, 91]);
+    expect(changed[0].key).toBe('api-a7sdl-3h0c');
+    const rv = (i: { changes: { field: string; varies?: boolean }[] }) => i.changes.find((c) => c.field === 'metadata.resourceVersion');
+    expect(rv(changed[0])?.varies).toBeUndefined(); // one record: its own values, nothing to say
+    expect(rv(changed[1])).toMatchObject({ varies: true });
+    expect(changed[1].changes.map((c: { field: string }) => c.field)).toContain('spec.containers[0].image');
+    const text = await lro(['diff', ra, rb], { env });
+    expect(text.out).toContain('records changed (118 in 3 groups, the smallest first):');
+    expect(text.out).toMatch(/ {6}metadata\.resourceVersion: "\d+" → "\d+" \(the first; each record its own values\)\n/);
+  });
+
   it('a small budget: the rare change first, and the next: line reaches the rest', async () => {
     const r = await lro(['diff', a, b, '--max-tokens', '300'], { env });
     expect(r.out).toContain('CrashLoopBackOff');

@@ -106,6 +106,12 @@ export function buildRuleTable(gitleaksToml, lroToml, source) {
       else dropped.push({ id: r.id, origin, reason: built.dropped });
     }
   }
+  // lro's own allowlists for a rule of gitleaks' (what its output shows that a source file never does)
+  for (const extra of l.ruleAllowlists ?? []) {
+    const rule = rules.find((r) => r.id === extra.rule);
+    if (!rule) throw new Error(`data/secrets/lro.toml: ruleAllowlists names ${extra.rule}, no rule of that id`);
+    rule.allowlists.push(...allowlists([extra]).lists);
+  }
   const global = g.allowlist ?? {};
   // every anchor literal once; a rule's anchor names its literals by index
   const anchorLiterals = [...new Set(rules.flatMap((r) => r.anchor?.literals ?? []))].sort();

@@ -58,3 +58,23 @@ describe("gitleaks' examples", () => {
     });
   }
 });
+
+describe('listings of files: a symbolic link is not a key', () => {
+  // `ls -l`, `stat` and `find -ls` print NAME -> TARGET; generic-api-key read `api` in libgssapi_krb5.so.2, the
+  // arrow as an assignment and the target as the key (a stat listing of /usr/lib was told "2 possible secrets")
+  const outputs = resolve(__dirname, '../../fixtures/outputs');
+  it.each(['ls-l-usr-bin.txt', 'stat-usr-bin.txt', 'ls-laR-share-doc.txt', 'find-usr-include.txt'])('%s: no finding', (name) => {
+    expect(scan(readFileSync(resolve(outputs, name), 'utf8')).counts).toEqual({});
+  });
+  it('symbolic links to libraries and configuration files', () => {
+    const lines = [
+      'lrwxrwxrwx 1 root root 21 Jan  1 00:00 libgssapi_krb5.so.2 -> libgssapi_krb5.so.2.2',
+      '  File: /usr/lib/x86_64-linux-gnu/libgssapi_krb5.so.2 -> libgssapi_krb5.so.2.2',
+      'lrwxrwxrwx 1 root root 33 Jan  1 00:00 apikeys.json -> /etc/secrets-store/apikeys-prod.json',
+    ];
+    expect(scan(lines.join('\n')).counts).toEqual({});
+  });
+  it('an arrow after a key name, not a file, is still a finding', () => {
+    expect(scan('api_key -> "Zx9kq2Lm8Pw4Rt6Yu1Vb3N"').counts['generic-api-key']).toBe(1);
+  });
+});

@@ -108,7 +108,8 @@ const ownBundle = (only) => ({
         if (!pattern.test(source)) throw new Error(`build: ${args.path} no longer loads commands as import('./x.js')`);
         return { contents: source.replace(pattern, (m, name) => (keep(name) ? m : stub(name))), loader: 'ts' };
       });
-    rewrite(/[\\/]src[\\/]commands[\\/]table\.ts$/, /await import\('\.\/([\w-]+)\.js'\)/g, (name) => name === only);
+    // (a harness's hook is loaded from its folder, '../harness/NAME/hook.js': it is not one of these commands)
+    rewrite(/[\\/]src[\\/]commands[\\/]table\.ts$/, /await import\('\.\.?\/([\w/-]+)\.js'\)/g, (name) => name === only);
     rewrite(/[\\/]src[\\/]faces[\\/]program\.ts$/, /await import\('\.\/(mcp-command)\.js'\)/g, () => false);
   },
 });

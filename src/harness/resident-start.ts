@@ -29,8 +29,24 @@ export function prefixFolder(env: NodeJS.ProcessEnv, make = false): string | nul
   }
 }
 
+/**
+ * Whether a process started now may outlive this call. Not inside bubblewrap's pid namespace (Claude Code's Linux
+ * sandbox runs each Bash call in `bwrap --unshare-pid`): bwrap's first process there waits for every process of the
+ * namespace before it exits, so a helper started from inside kept the call (and the harness waiting on its output)
+ * open until the helper's idle exit, 15 minutes. Such a call does as without the helper; a helper would not be
+ * reached from there anyway when the sandbox has no network.
+ */
+export function canOutliveCall(): boolean {
+  try {
+    return readFileSync('/proc/1/comm', 'utf8').trim() !== 'bwrap';
+  } catch {
+    return true; // no /proc (macOS: its sandbox has no pid namespace), or not readable
+  }
+}
+
 /** `lro ARGS` started apart (its own session, nothing printed, not waited for): it outlives this call. */
 export function startApart(args: string[], env: NodeJS.ProcessEnv): void {
+  if (!canOutliveCall()) return;
   try {
     spawn(process.execPath, [join(binDir(), 'lro.js'), ...args], { detached: true, stdio: 'ignore', env }).unref();
   } catch {
@@ -43,20 +59,38 @@ export const residentVersion = (): string => `${VERSION}@${binDir()}`.replace(/\
 
 /**
  * Starts the resident helper for the folder `spool` unless one of this lro is running there; one of another lro
- * (an older version, another installation) is stopped and replaced. LRO_RESIDENT=0: never.
+ * (an older version, another installation) is replaced: the new helper writes the file, and the old one exits
+ * when it sees its file name another (commands/resident.ts). No signal is sent to the pid the file names: the file
+ * may come from another pid namespace (a helper started inside a container or a sandbox), where that pid is not a
+ * helper at all. LRO_RESIDENT=0: never.
  */
 export function ensureResident(spool: string, env: NodeJS.ProcessEnv): void {
   if (env.LRO_RESIDENT === '0') return;
   try {
     const [, , pidText, version] = readFileSync(join(spool, RESIDENT_FILE), 'utf8').trim().split(' ');
     const pid = Number(pidText);
-    if (Number.isSafeInteger(pid) && pid > 0) {
-      process.kill(pid, 0);
-      if (version === residentVersion()) return;
-      process.kill(pid, 'SIGTERM');
-    }
+    if (Number.isSafeInteger(pid) && pid > 0 && version === residentVersion() && isResident(pid, spool)) return;
   } catch {
     // none, or it died: start one
   }
   startApart(['__resident', '--spool', spool], env);
+}
+
+/**
+ * Whether `pid` is a resident helper of `spool` as seen from here: its command line where /proc shows it (a pid
+ * the file names from another pid namespace is another process here, or none), else that it is alive.
+ */
+function isResident(pid: number, spool: string): boolean {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes('__resident') && cmdline.includes(spool);
+  } catch {
+    if (existsSync('/proc/self')) return false; // /proc is there and shows no such process
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -3,7 +3,7 @@
 // (newly passing), that fail in both (still failing). Held by hash: a name is read back from its record only
 // for the items printed. A test failing in B is shown with its failure message: what its summary line says after
 // the name (pytest's `FAILED path::test - AssertionError: …`), else the line of its output that tells where and
-// why (go's last `    cart_test.go:12: got 3, want 4`, in go test -v's text under the test's `=== RUN` or `=== CONT`
+// why (go's last `    cart_test.go:12: got 3, want 4`, vitest's `→ expected 4 to be 3`, in go test -v's text under the test's `=== RUN` or `=== CONT`
 // line, or in go test -json's output events of the test), kept as a record number per test.
 import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
@@ -14,6 +14,8 @@ type Change = 'newly_failing' | 'newly_passing' | 'still_failing';
 
 /** A line of go test's output that says where and why a test failed: `    cart_test.go:12: got 3, want 4`. */
 const GO_MESSAGE = /^\s+[\w./-]+_test\.go:\d+: \S/;
+/** vitest's line under a failing test's `×` line: `   → expected 4 to be 3 // Object.is equality`. */
+const VITEST_MESSAGE = /^\s+→ \S/;
 /** go test -v's line before a test's lines: `=== RUN   TestA/b`, `=== CONT  TestA/b`, `=== NAME  TestA`. */
 const GO_RUN = /^=== (?:RUN|CONT|NAME)\s+(\S+)/;
 /** Characters of a failure message shown. */
@@ -69,7 +71,7 @@ export class TestCompare {
     if (run) {
       hashString(run[1]);
       this.current = `${HASH[0]}:${HASH[1]}`;
-    } else if (this.current && GO_MESSAGE.test(text)) this.messages.set(this.current, n);
+    } else if (this.current && (GO_MESSAGE.test(text) || VITEST_MESSAGE.test(text))) this.messages.set(this.current, n);
   }
 
   /** A go test -json output event of B: its message line is kept for its test (the last one). */

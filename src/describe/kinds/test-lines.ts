@@ -55,6 +55,16 @@ export const CARGO_TEST: ResultLine = {
   fail: ' ... FAILED',
 };
 
+/**
+ * vitest --reporter=verbose: `✓ a.test.ts > suite > name 2ms`, `× …` failed, `↓ …` skipped (the file is part of the
+ * name, as in its failures block's `FAIL  a.test.ts > suite > name` heading, which JS_RUNNER reads the same).
+ */
+export const VITEST: ResultLine = {
+  runner: 'vitest',
+  read: match(/^\s*([✓×↓])\s+(\S+\.[cm]?[jt]sx? > .+?)(?: \d+ms)?\s*$/, 1, 2),
+  fail: ' × ',
+};
+
 /** jest and vitest: `FAIL src/a.test.ts > suite > name` (a test), `PASS src/a.test.js` (a file). */
 export const JS_RUNNER: ResultLine = {
   runner: 'jest',
@@ -75,6 +85,9 @@ export const OUTCOME: Record<string, Outcome> = {
   SKIP: 'skipped',
   ignored: 'skipped',
   XFAIL: 'skipped',
+  '✓': 'passed',
+  '×': 'failed',
+  '↓': 'skipped',
 };
 
 const GO_ACTION: Record<string, Outcome> = { pass: 'passed', fail: 'failed', skip: 'skipped' };

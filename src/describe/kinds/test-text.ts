@@ -1,4 +1,5 @@
-// The text of a test run: pytest -v (path::test PASSED), go test -v (--- FAIL: TestX), cargo test (test x ... ok).
+// The text of a test run: pytest -v (path::test PASSED), go test -v (--- FAIL: TestX), cargo test (test x ... ok),
+// vitest --reporter=verbose (✓ a.test.ts > suite > name).
 // Passed, failed and skipped counts over the whole run, and the failing tests by name with their line, up front:
 // those lines are the errors, and only those. Each failing test's own section (its traceback, assertion and
 // output) is found by its lines too, so the next command reads it, not the progress lines: pytest's FAILURES (and
@@ -6,10 +7,10 @@
 // test; go test's lines from the test's last `=== RUN`/`=== CONT` to its `--- FAIL:`.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { shellQuote } from '../../shell-quote.js';
-import { CARGO_TEST, GO_TEST, OUTCOME, PYTEST, type ResultLine } from './test-lines.js';
+import { CARGO_TEST, GO_TEST, OUTCOME, PYTEST, type ResultLine, VITEST } from './test-lines.js';
 
 /** The runners whose -v lines make a test run's text (a summary line repeats a test, so it is not one of them). */
-const RUNNERS: ResultLine[] = [PYTEST, GO_TEST, CARGO_TEST];
+const RUNNERS: ResultLine[] = [PYTEST, GO_TEST, CARGO_TEST, VITEST];
 /** Failing tests named (the descriptor shows them whole: see kind-summary.ts UNCUT). */
 const NAMED = 20;
 /**
@@ -43,6 +44,12 @@ const SECTION_RULES: Record<string, SectionRule> = {
     block: /^failures:$/,
     heading: /^---- (\S+) stdout ----$/,
     end: /^(?:failures:|test result: .*)$/,
+    headed: (name) => name,
+  },
+  vitest: {
+    block: /^⎯+ Failed Tests \d+ ⎯+$/,
+    heading: /^ FAIL {2}(.+?)\s*$/,
+    end: /^(?:⎯+ [A-Z][\w ]+ ⎯+| Test Files .*)$/,
     headed: (name) => name,
   },
 };

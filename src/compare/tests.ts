@@ -8,6 +8,7 @@
 import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
 import type { DiffItem, Section, TestTally } from './model.js';
+import { TapSuites } from '../describe/kinds/test-lines.js';
 import { FAIL, goTestResult, lineTestResult, PASS, SKIP, type TestResult } from './test-results.js';
 
 type Change = 'newly_failing' | 'newly_passing' | 'still_failing';
@@ -16,6 +17,8 @@ type Change = 'newly_failing' | 'newly_passing' | 'still_failing';
 const GO_MESSAGE = /^\s+[\w./-]+_test\.go:\d+: \S/;
 /** vitest's line under a failing test's `×` line: `   → expected 4 to be 3 // Object.is equality`. */
 const VITEST_MESSAGE = /^\s+→ \S/;
+/** TAP's (node --test) message in a failing test's YAML block: `error: 'msg'`, or `error: |-` and the message below. */
+const TAP_ERROR = /^\s+error: (?:'(.+)'|"(.+)"|(\|-?))\s*$/;
 /** go test -v's line before a test's lines: `=== RUN   TestA/b`, `=== CONT  TestA/b`, `=== NAME  TestA`. */
 const GO_RUN = /^=== (?:RUN|CONT|NAME)\s+(\S+)/;
 /** Characters of a failure message shown. */
@@ -47,6 +50,15 @@ export class TestCompare {
   private readonly messageAt = new Map<number, number>();
   /** The test B's go test -v lines are about (its last `=== RUN`, `=== CONT` or result line), by its name's hash. */
   private current = '';
+  /** Each side's TAP suites (their result lines are no tests), and whether B's next line is a TAP message. */
+  private readonly suites = [new TapSuites(), new TapSuites()];
+  private tapMessageNext = false;
+
+  /** The test result a line of a side's text states, or null (a TAP suite's line is none). */
+  lineResult(side: number, line: string): TestResult | null {
+    if (this.suites[side].suite(line)) return null;
+    return lineTestResult(line);
+  }
 
   /** Whether either side had any test result. */
   get found(): boolean {
@@ -67,6 +79,17 @@ export class TestCompare {
    */
   line(side: number, n: number, text: string): void {
     if (side !== 1) return;
+    if (this.tapMessageNext) {
+      this.tapMessageNext = false;
+      if (this.current && text.trim()) this.messages.set(this.current, n);
+      return;
+    }
+    const tap = TAP_ERROR.exec(text);
+    if (tap && this.current) {
+      if (tap[3]) this.tapMessageNext = true;
+      else this.messages.set(this.current, n);
+      return;
+    }
     const run = GO_RUN.exec(text);
     if (run) {
       hashString(run[1]);

@@ -57,6 +57,18 @@ const nextCall = (d, i) => {
   const cmds = [...d.guidance.matchAll(/`lro ([^`]*)`/g)].map((m) => m[1]);
   return cmds[i].match(/'(?:[^']|'\\'')*'|\S+/g).map((w) => (w.startsWith("'") ? w.slice(1, -1).replace(/'\\''/g, "'") : w));
 };
+/** vitest's verbose run (bench/make-vitest-runs.mjs), its passing lines copied under new file names until MIN bytes. */
+const vitestRun = () => {
+  const t = fixture('vitest-verbose.txt');
+  const passing = rows(t).filter((l) => /^ ✓ /.test(l));
+  return grow(`${t}${passing.join('\n')}\n`, rows(t).length, (i, l) => l.replace(/^ ✓ (\w+)\.test\.js/, ` ✓ $1_${i}.test.js`));
+};
+/** node --test's TAP run (bench/make-node-test-runs.mjs), its passing tests' lines copied under new names. */
+const tapRun = () => {
+  const t = fixture('node-test-tap.txt');
+  const passing = rows(t).filter((l) => /^ {4}ok \d+ - \w+ \d+$/.test(l));
+  return grow(`${t}${passing.join('\n')}\n`, rows(t).length, (i, l) => `${l}_${i}`);
+};
 /** The lock file with copies of its packages until MIN bytes. */
 function bigLock() {
   const lock = JSON.parse(fixture('package-lock.json'));
@@ -448,6 +460,43 @@ export const KIND_TASKS = [
     calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines.TestFailedWithStderr]],
     answer: (outs) => readTexts(outs[1]).find((l) => /_test\.go:\d+: /.test(l))?.trim(),
     truth: (t) => section(t, /^=== RUN +TestFailedWithStderr$/, /^--- FAIL: TestFailedWithStderr /).find((l) => /_test\.go:\d+: /.test(l))?.trim(),
+  },
+  {
+    name: 'vitest --reporter=verbose: which tests failed',
+    kind: 'test-run',
+    input: () => vitestRun(),
+    calls: () => [],
+    answer: (_, d) => [...facts(d).failing].sort(),
+    truth: (t) => [...new Set(rows(t).filter((l) => /^ × /.test(l)).map((l) => l.slice(3)))].sort(),
+  },
+  {
+    name: 'vitest --reporter=verbose: the assertion that failed parse > case 13',
+    kind: 'test-run',
+    input: () => vitestRun(),
+    calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['parse.test.js > parse > case 13']]],
+    answer: (outs) => readTexts(outs[1]).find((l) => l.startsWith('AssertionError')),
+    truth: (t) => section(t, /^ FAIL {2}parse\.test\.js > parse > case 13$/, /^⎯/).find((l) => l.startsWith('AssertionError')),
+  },
+  {
+    name: 'node --test (TAP): how many tests passed, failed, were skipped',
+    kind: 'test-run',
+    input: () => tapRun(),
+    calls: () => [],
+    answer: (_, d) => [facts(d).passed, facts(d).failed, facts(d).skipped],
+    // node's own count of the first run, and each copied line a test more
+    truth: (t) => {
+      const own = (w) => Number(new RegExp(`^# ${w} (\\d+)$`, 'm').exec(t)[1]);
+      const copied = rows(t).slice(rows(fixture('node-test-tap.txt')).length);
+      return [own('pass') + copied.length, own('fail'), own('skipped')];
+    },
+  },
+  {
+    name: 'node --test (TAP): what the failing total 14 got',
+    kind: 'test-run',
+    input: () => tapRun(),
+    calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['total 14']]],
+    answer: (outs) => readTexts(outs[1]).find((l) => /^\s+actual: /.test(l))?.trim(),
+    truth: (t) => section(t, /^\s+not ok \d+ - total 14$/, /^\s+\.\.\.$/).find((l) => /^\s+actual: /.test(l))?.trim(),
   },
   {
     name: 'lsof: the command holding the most files open',

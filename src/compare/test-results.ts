@@ -2,7 +2,8 @@
 // records of `go test -json` (Action pass, fail or skip, with Package and Test), and the lines runners print:
 // go test -v (`--- FAIL: TestName`, `ok  pkg 0.1s`, `FAIL pkg 0.1s`), pytest (`path::test PASSED`, the
 // summary's `FAILED path::test - reason`), jest and vitest (`FAIL src/a.test.ts > suite > name`), cargo test
-// (`test a::b ... FAILED`), each read as the descriptor reads it (describe/kinds/test-lines.ts). A name is what the
+// (`test a::b ... FAILED`), vitest's verbose lines (`× a.test.ts > suite > name`), TAP
+// (`not ok 3 - name`, node --test), each read as the descriptor reads it (describe/kinds/test-lines.ts). A name is what the
 // runner calls the test; the same name in both results is the same test.
 import type { JsonValue } from '../values/json-value.js';
 import {
@@ -15,6 +16,8 @@ import {
   type Outcome,
   PYTEST,
   PYTEST_SUMMARY,
+  TAP,
+  VITEST,
 } from '../describe/kinds/test-lines.js';
 
 export const PASS = 1;
@@ -46,10 +49,10 @@ export function goTestResult(v: JsonValue): TestResult | null {
 }
 
 /** Words a result line holds; a line without any is not looked at further (most lines of a log). */
-const MAYBE = /PASS|FAIL|SKIP|ERROR|ignored|^ok\s| ok$/;
+const MAYBE = /PASS|FAIL|SKIP|ERROR|ignored|^ok\s| ok$|ok \d|[✓×↓]/;
 const SGR = /\x1b\[[0-9;]*m/g;
 /** Every kind of line that tells a test's result, the first that reads a line wins. */
-const LINES = [GO_TEST, GO_PACKAGE, PYTEST, PYTEST_SUMMARY, JS_RUNNER, CARGO_TEST];
+const LINES = [GO_TEST, GO_PACKAGE, PYTEST, PYTEST_SUMMARY, JS_RUNNER, CARGO_TEST, VITEST, TAP];
 
 /** The test result a line of a runner's output states, or null. */
 export function lineTestResult(line: string): TestResult | null {

@@ -3,17 +3,22 @@
 // (newly passing), that fail in both (still failing). Held by hash: a name is read back from its record only
 // for the items printed. A test failing in B is shown with its failure message: what its summary line says after
 // the name (pytest's `FAILED path::test - AssertionError: …`), else the line of its output that tells where and
-// why (go's last `    cart_test.go:12: got 3, want 4`, in go test -v's text under the test's `=== RUN` or `=== CONT`
+// why (go's last `    cart_test.go:12: got 3, want 4`, vitest's `→ expected 4 to be 3`, in go test -v's text under the test's `=== RUN` or `=== CONT`
 // line, or in go test -json's output events of the test), kept as a record number per test.
 import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
 import type { DiffItem, Section, TestTally } from './model.js';
+import { TapSuites } from '../describe/kinds/test-lines.js';
 import { FAIL, goTestResult, lineTestResult, PASS, SKIP, type TestResult } from './test-results.js';
 
 type Change = 'newly_failing' | 'newly_passing' | 'still_failing';
 
 /** A line of go test's output that says where and why a test failed: `    cart_test.go:12: got 3, want 4`. */
 const GO_MESSAGE = /^\s+[\w./-]+_test\.go:\d+: \S/;
+/** vitest's line under a failing test's `×` line: `   → expected 4 to be 3 // Object.is equality`. */
+const VITEST_MESSAGE = /^\s+→ \S/;
+/** TAP's (node --test) message in a failing test's YAML block: `error: 'msg'`, or `error: |-` and the message below. */
+const TAP_ERROR = /^\s+error: (?:'(.+)'|"(.+)"|(\|-?))\s*$/;
 /** go test -v's line before a test's lines: `=== RUN   TestA/b`, `=== CONT  TestA/b`, `=== NAME  TestA`. */
 const GO_RUN = /^=== (?:RUN|CONT|NAME)\s+(\S+)/;
 /** Characters of a failure message shown. */
@@ -45,6 +50,15 @@ export class TestCompare {
   private readonly messageAt = new Map<number, number>();
   /** The test B's go test -v lines are about (its last `=== RUN`, `=== CONT` or result line), by its name's hash. */
   private current = '';
+  /** Each side's TAP suites (their result lines are no tests), and whether B's next line is a TAP message. */
+  private readonly suites = [new TapSuites(), new TapSuites()];
+  private tapMessageNext = false;
+
+  /** The test result a line of a side's text states, or null (a TAP suite's line is none). */
+  lineResult(side: number, line: string): TestResult | null {
+    if (this.suites[side].suite(line)) return null;
+    return lineTestResult(line);
+  }
 
   /** Whether either side had any test result. */
   get found(): boolean {
@@ -65,11 +79,22 @@ export class TestCompare {
    */
   line(side: number, n: number, text: string): void {
     if (side !== 1) return;
+    if (this.tapMessageNext) {
+      this.tapMessageNext = false;
+      if (this.current && text.trim()) this.messages.set(this.current, n);
+      return;
+    }
+    const tap = TAP_ERROR.exec(text);
+    if (tap && this.current) {
+      if (tap[3]) this.tapMessageNext = true;
+      else this.messages.set(this.current, n);
+      return;
+    }
     const run = GO_RUN.exec(text);
     if (run) {
       hashString(run[1]);
       this.current = `${HASH[0]}:${HASH[1]}`;
-    } else if (this.current && GO_MESSAGE.test(text)) this.messages.set(this.current, n);
+    } else if (this.current && (GO_MESSAGE.test(text) || VITEST_MESSAGE.test(text))) this.messages.set(this.current, n);
   }
 
   /** A go test -json output event of B: its message line is kept for its test (the last one). */

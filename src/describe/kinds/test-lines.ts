@@ -55,6 +55,46 @@ export const CARGO_TEST: ResultLine = {
   fail: ' ... FAILED',
 };
 
+/**
+ * vitest --reporter=verbose: `✓ a.test.ts > suite > name 2ms`, `× …` failed, `↓ …` skipped (the file is part of the
+ * name, as in its failures block's `FAIL  a.test.ts > suite > name` heading, which JS_RUNNER reads the same).
+ */
+export const VITEST: ResultLine = {
+  runner: 'vitest',
+  read: match(/^\s*([✓×↓])\s+(\S+\.[cm]?[jt]sx? > .+?)(?: \d+ms)?\s*$/, 1, 2),
+  fail: ' × ',
+};
+
+/**
+ * TAP, as node --test prints it: `ok 3 - name`, `not ok 4 - name`, `ok 5 - name # SKIP reason` (subtests
+ * indented). A suite's line comes after its subtests' plan (`    1..6`) and is no test: TapSuites tells it.
+ */
+export const TAP: ResultLine = {
+  runner: 'tap',
+  read: (line) => {
+    const m = /^\s*(ok|not ok) \d+ - (.+?)(?: # (SKIP|TODO)\b.*)?$/.exec(line);
+    return m ? { word: m[3] ? 'SKIP' : m[1], name: m[2] } : null;
+  },
+  fail: 'not ok ',
+};
+
+/**
+ * Which TAP result lines are suites': the line right after a plan indented deeper than itself (node --test prints
+ * a suite's subtests, their plan, then the suite's own `ok`/`not ok`, which node does not count as a test). Fed
+ * every line in order.
+ */
+export class TapSuites {
+  private plan = -1;
+
+  /** Whether this line is a suite's result line (and notes a plan for the next one). */
+  suite(line: string): boolean {
+    const indent = line.length - line.trimStart().length;
+    const wasPlan = this.plan;
+    this.plan = /^\s*1\.\.\d+\s*$/.test(line) ? indent : -1;
+    return wasPlan > indent && /^\s*(?:not )?ok \d/.test(line);
+  }
+}
+
 /** jest and vitest: `FAIL src/a.test.ts > suite > name` (a test), `PASS src/a.test.js` (a file). */
 export const JS_RUNNER: ResultLine = {
   runner: 'jest',
@@ -75,6 +115,10 @@ export const OUTCOME: Record<string, Outcome> = {
   SKIP: 'skipped',
   ignored: 'skipped',
   XFAIL: 'skipped',
+  'not ok': 'failed',
+  '✓': 'passed',
+  '×': 'failed',
+  '↓': 'skipped',
 };
 
 const GO_ACTION: Record<string, Outcome> = { pass: 'passed', fail: 'failed', skip: 'skipped' };

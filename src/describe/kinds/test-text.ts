@@ -1,4 +1,5 @@
-// The text of a test run: pytest -v (path::test PASSED), go test -v (--- FAIL: TestX), cargo test (test x ... ok).
+// The text of a test run: pytest -v (path::test PASSED), go test -v (--- FAIL: TestX), cargo test (test x ... ok),
+// vitest --reporter=verbose (✓ a.test.ts > suite > name), TAP as node --test prints it (not ok 3 - name).
 // Passed, failed and skipped counts over the whole run, and the failing tests by name with their line, up front:
 // those lines are the errors, and only those. Each failing test's own section (its traceback, assertion and
 // output) is found by its lines too, so the next command reads it, not the progress lines: pytest's FAILURES (and
@@ -6,10 +7,10 @@
 // test; go test's lines from the test's last `=== RUN`/`=== CONT` to its `--- FAIL:`.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { shellQuote } from '../../shell-quote.js';
-import { CARGO_TEST, GO_TEST, OUTCOME, PYTEST, type ResultLine } from './test-lines.js';
+import { CARGO_TEST, GO_TEST, OUTCOME, PYTEST, type ResultLine, TAP, TapSuites, VITEST } from './test-lines.js';
 
 /** The runners whose -v lines make a test run's text (a summary line repeats a test, so it is not one of them). */
-const RUNNERS: ResultLine[] = [PYTEST, GO_TEST, CARGO_TEST];
+const RUNNERS: ResultLine[] = [PYTEST, GO_TEST, CARGO_TEST, VITEST, TAP];
 /** Failing tests named (the descriptor shows them whole: see kind-summary.ts UNCUT). */
 const NAMED = 20;
 /**
@@ -45,7 +46,15 @@ const SECTION_RULES: Record<string, SectionRule> = {
     end: /^(?:failures:|test result: .*)$/,
     headed: (name) => name,
   },
+  vitest: {
+    block: /^⎯+ Failed Tests \d+ ⎯+$/,
+    heading: /^ FAIL {2}(.+?)\s*$/,
+    end: /^(?:⎯+ [A-Z][\w ]+ ⎯+| Test Files .*)$/,
+    headed: (name) => name,
+  },
 };
+/** TAP's YAML block under a result line ends with `...` (a failing test's section: its line to that end). */
+const TAP_END = /^\s*\.\.\.\s*$/;
 const GO_START = /^\s*=== (?:RUN|CONT)\s+(\S+)/;
 const GO_FAIL = /^\s*--- FAIL: (\S+)/;
 
@@ -62,6 +71,9 @@ class TestRunCounter implements KindCounter {
   private block: { from: number; to: number } | null = null;
   private open: { from: number; to: number } | null = null;
   private goStarts = new Map<string, number>();
+  private readonly suites = new TapSuites();
+  /** A failing TAP test whose YAML block is being read: its name and first line. */
+  private tapOpen: { name: string; from: number } | null = null;
 
   constructor(private readonly r: ResultLine) {
     this.rule = SECTION_RULES[r.runner];
@@ -79,6 +91,15 @@ class TestRunCounter implements KindCounter {
       const fail = GO_FAIL.exec(l);
       const from = fail && this.goStarts.get(fail[1]);
       if (fail && from && this.sections.size < SECTIONS_MAX) this.sections.set(fail[1], { from, to: n });
+      return;
+    }
+    if (this.r === TAP) {
+      const m = TAP.read(l);
+      if (m) this.tapOpen = m.word === 'not ok' ? { name: m.name, from: n } : null;
+      else if (this.tapOpen && TAP_END.test(l)) {
+        if (this.sections.size < SECTIONS_MAX && !this.sections.has(this.tapOpen.name)) this.sections.set(this.tapOpen.name, { from: this.tapOpen.from, to: n });
+        this.tapOpen = null;
+      }
       return;
     }
     const rule = this.rule;
@@ -102,6 +123,8 @@ class TestRunCounter implements KindCounter {
   line(l: string, n: number): void {
     if (l.length < 600) this.section(l, n);
     const m = l.length < 600 ? this.r.read(l) : null;
+    // (a TAP suite's own line is not a test: node --test counts its subtests alone)
+    if (this.r === TAP && this.suites.suite(l)) return;
     if (!m) return;
     const status = OUTCOME[m.word];
     const key = `${status} ${m.name}`;

@@ -1,18 +1,19 @@
 // grep and jq over a stored result for programs: the same engines, guards and limits as `lro grep --json` and
-// `lro jq -c`, with the output parsed back into values instead of printed. A pattern or filter that could run
+// `lro jq -c`. grep's lines are the search's values (search/grep-values.ts, which --json prints as they are);
+// jq's outputs are its compact JSON texts parsed back. A pattern or filter that could run
 // away is watched and stopped when it makes no progress, so a host (an MCP server) never hangs.
-import { printGrepAll } from '../render/grep-all-output.js';
-import { OutputBudget } from '../budget.js';
-import { printGrep } from '../render/grep-output.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
+import { grepValues, type GrepLineValue } from '../search/grep-values.js';
+import { walkStore } from '../search/grep-store.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { EXIT, LroError } from '../errors.js';
+import { ByteScanner } from '../search/scan.js';
 import { formatRange } from '../ranges.js';
 import { checkStore, storePath } from '../store/dir.js';
 import { damaged } from '../store/resolve.js';
 import { listStore } from '../store/scan.js';
-import { parseSince, type ResultFilter } from '../store/select.js';
+import { commandOf, parseSince, type ResultFilter } from '../store/select.js';
 import { checkSession } from '../store/session.js';
 import { openResult, type ResultRef, type StoreOptions } from './results.js';
 
@@ -74,13 +75,16 @@ export async function grepResult(ref: ResultRef, pattern: string, opts: GrepResu
   const o: GrepOptions = { ...grepOptions(opts), records: range(opts.from, opts.to), json: true, maxTokens: '0' };
   const plan = planGrep(pattern, o, rf.header.count);
   const lines: GrepLine[] = [];
-  const collect = (s: string) => {
-    for (const line of s.split('\n')) if (line) lines.push(JSON.parse(line) as GrepLine);
-  };
   const stall = plan.query.matcher.linearTime ? undefined : opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS;
-  await damaged(rf, () => printGrep(rf, plan, {}, (s) => collect(typeof s === 'string' ? s : Buffer.from(s).toString('utf8')), stall));
-  return { lines, matched: new Set(lines.filter((l) => l.type === 'match').map((l) => l.record)).size };
+  await damaged(rf, () => grepValues(rf, plan, { stallSeconds: stall }, (v) => void lines.push(asLine(v))));
+  return { lines, matched: matchedIn(lines) };
 }
+
+/** A search's value as the library's GrepLine (the same fields; a result of grep --stream has its stream too). */
+const asLine = (v: GrepLineValue): GrepLine => v;
+
+/** How many records were selected. */
+const matchedIn = (lines: GrepLine[]) => new Set(lines.filter((l) => l.type === 'match').map((l) => l.record)).size;
 
 /** Options of grepStore, as `lro grep --all`'s flags: which results (all by default), then grep's own. */
 export interface GrepStoreOptions extends Omit<GrepResultOptions, 'from' | 'to'> {
@@ -124,34 +128,29 @@ export async function grepStore(pattern: string, opts: GrepStoreOptions = {}): P
   const plan = planGrep(pattern, o, 0);
   const dir = storePath(opts.dir, env);
   const out: GrepStoreOutput = { results: [], skipped: [] };
-  const byId = new Map<string, GrepStoreResult>();
-  const collect = (s: string) => {
-    for (const text of s.split('\n')) {
-      if (!text) continue;
-      const line = JSON.parse(text) as GrepLine & { result: string } & Omit<GrepStoreResult, 'id' | 'lines' | 'matched'>;
-      const { result: id, ...rest } = line;
-      if ((line.type as string) === 'result') {
-        const r = { id, timestamp: line.timestamp, records: line.records, operation: line.operation, command: line.command };
-        byId.set(id, { ...r, matched: 0, lines: [] });
-        out.results.push(byId.get(id)!);
-      } else byId.get(id)!.lines.push(rest as GrepLine);
-    }
-  };
-  await printGrepAll({
-    plan,
+  const stallSeconds = plan.query.matcher.linearTime ? undefined : opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS;
+  const scanner = new ByteScanner(1 << 20);
+  const walk = {
     results: checkStore(dir) ? listStore(dir).results : [],
     filter,
     fromRecord: 1,
-    listOnly: false,
-    filterFlags: [],
-    budget: new OutputBudget(0),
-    write: (s) => collect(typeof s === 'string' ? s : Buffer.from(s).toString('utf8')),
-    warn: (line) => {
+    warn: (line: string) => {
       if (!line.startsWith('lro: no stored results')) out.skipped.push(line.trim());
     },
-    stallSeconds: plan.query.matcher.linearTime ? undefined : opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS,
+  };
+  await walkStore(walk, false, async (rf) => {
+    const h = rf.header;
+    let r: GrepStoreResult | undefined; // listed at its first line, as --json prints its heading
+    await grepValues(rf, plan, { scanner, stallSeconds }, (v) => {
+      if (!r) {
+        r = { id: h.id, timestamp: h.timestamp, records: h.count, operation: h.operation, command: commandOf(h), matched: 0, lines: [] };
+        out.results.push(r);
+      }
+      r.lines.push(asLine(v));
+    });
+    return true;
   });
-  for (const r of out.results) r.matched = new Set(r.lines.filter((l) => l.type === 'match').map((l) => l.record)).size;
+  for (const r of out.results) r.matched = matchedIn(r.lines);
   return out;
 }
 

@@ -3,38 +3,27 @@
 // One budget for the whole output; when it is spent, the last line's next: command continues at the result and
 // record where this part stopped (--from ID:N). A result lro cannot read is skipped with a warning on stderr.
 import { shellQuote } from '../shell-quote.js';
-import { oneLine, EXIT, LroError } from '../errors.js';
-import { FormatError, type Header } from '../format/header.js';
+import { oneLine, EXIT } from '../errors.js';
+import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { ByteScanner } from '../search/scan.js';
-import { damagedError, openInStore } from '../store/resolve.js';
-import type { ResultName } from '../store/scan.js';
-import { commandOf, headerPasses, nameMayPass, type ResultFilter } from '../store/select.js';
+import { walkStore, type StoreWalk } from '../search/grep-store.js';
+import { commandOf } from '../store/select.js';
 import { formatCount } from '../units.js';
-import { Stalled } from '../watchdog.js';
 import { continuationLine, OutputBudget, truncatedObject } from '../budget.js';
 import { grepFlags, searchInto, type GrepTarget } from './grep-output.js';
 
-/** What `lro grep --all` was asked besides the search itself. */
-export interface StoreGrep {
+/** What `lro grep --all` was asked besides the search itself (and which results, StoreWalk). */
+export interface StoreGrep extends StoreWalk {
   plan: GrepPlan;
-  /** The results of the store, newest first. */
-  results: ResultName[];
-  filter: ResultFilter;
-  /** The record of the --from result to start at (1: all of it). */
-  fromRecord: number;
   /** -l: only the ids of the results with a selected record. */
   listOnly: boolean;
   /** The filters as the next command repeats them (--since as an absolute time, so the next part is the same set). */
   filterFlags: string[];
   budget: OutputBudget;
   write: (s: string | Uint8Array) => Promise<void> | void;
-  /** A warning line to stderr (a result skipped). */
-  warn: (line: string) => Promise<void> | void;
   stallSeconds?: number;
-  /** A remote store's result is fetched into its cache before it is opened (store/remote.ts). */
-  fetch?: (entry: ResultName) => void;
 }
 
 /** Where the search of the store stands. */
@@ -96,20 +85,6 @@ function cutLine(s: StoreGrep, id: string, record: number, tally: Tally): string
   return s.plan.options.json ? truncatedObject(what, next) : continuationLine(what, next);
 }
 
-/** Opens a listed result; null when it vanished since the listing or is skipped (damaged: warned). */
-async function openListed(entry: ResultName, s: StoreGrep): Promise<ResultFile | null> {
-  try {
-    s.fetch?.(entry);
-    return openInStore(`${entry.dir}/${entry.name}`, entry.id);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // removed by gc meanwhile
-    const cause = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    const why = e instanceof LroError ? e.message : `result ${entry.id} cannot be read (${cause})`;
-    await s.warn(`lro: skipped: ${oneLine(why)}\n`);
-    return null;
-  }
-}
-
 /** The search of one result: -l stops at its first selected record, -l and -c only count. */
 function planFor(s: StoreGrep): GrepPlan {
   const q = s.plan.query;
@@ -155,39 +130,17 @@ async function searchOne(
   return 1; // -l and -c count whole results: the next part starts with this one
 }
 
-/** Searches the store; returns the exit code (0 a record selected, 1 none). */
+/** Searches the store; returns the exit code (0 a record selected, 1 none, 2 a result not finished in time). */
 export async function printGrepAll(s: StoreGrep): Promise<number> {
   const scanner = new ByteScanner(1 << 20);
   const tally: Tally = { matched: 0, results: 0 };
-  let searched = 0;
-  let unfinished = 0; // results the pattern could not finish in time: named, skipped, and the exit is 2
-  for (const entry of s.results) {
-    if (!nameMayPass(entry, s.filter)) continue;
-    const rf = await openListed(entry, s);
-    if (!rf || !headerPasses(rf.header, Date.parse(rf.header.timestamp), s.filter)) continue;
-    const from = entry.id === s.filter.fromId && !s.listOnly && !s.plan.query.countOnly ? s.fromRecord : 1;
-    if (from > rf.header.count) continue; // a next part that starts past this result's end
-    searched++;
-    let cutAt: number | null;
-    try {
-      cutAt = await searchOne(rf, s, from, tally, scanner);
-    } catch (e) {
-      if (e instanceof Stalled) {
-        // one result the pattern runs away on does not stop the search of the others (as rg goes on past a file)
-        unfinished++;
-        await s.warn(`lro: skipped ${entry.id}, not finished: ${oneLine(e.message)}\n`);
-        continue;
-      }
-      if (!(e instanceof FormatError)) throw e;
-      await s.warn(`lro: skipped: ${oneLine(damagedError(rf, e).message)}\n`);
-      continue;
-    }
-    if (cutAt !== null) {
-      await s.write(cutLine(s, entry.id, cutAt, tally));
-      break;
-    }
-  }
-  if (searched === 0) await s.warn('lro: no stored results to search (see lro ls)\n');
+  const resume = !s.listOnly && !s.plan.query.countOnly;
+  const { unfinished } = await walkStore(s, resume, async (rf, from) => {
+    const cutAt = await searchOne(rf, s, from, tally, scanner);
+    if (cutAt === null) return true;
+    await s.write(cutLine(s, rf.header.id, cutAt, tally));
+    return false;
+  });
   if (unfinished > 0) return EXIT.error;
   return tally.matched > 0 ? EXIT.ok : EXIT.noMatch;
 }

@@ -1,56 +1,20 @@
 // Printing a grep: the lines of each match and context record (`N:text`, `N-text`, `--`; windows for long
 // records; JSON objects with --json), within the output budget, ending with the exact next command when cut.
-import { closeSync, constants as fsc, openSync } from 'node:fs';
 import { shellQuote } from '../shell-quote.js';
-import { runWatched, Stalled } from '../watchdog.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
-import { grepResult, type GrepEvent } from '../search/grep.js';
+import type { GrepEvent } from '../search/grep.js';
+import { LONG_RECORD, matchOffsets, MAX_WINDOWS, recordValues, walkGrep, WINDOW, windows } from '../search/grep-values.js';
 import type { ByteScanner } from '../search/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
-import { stallMessage } from '../search/slow-pattern.js';
 import { formatCount } from '../units.js';
 import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject } from '../budget.js';
 
 /** Room kept for the line that continues a cut output. */
 const CONTINUATION_TOKENS = 80;
 
-/** Records longer than this are shown as windows around their matches. */
-export const LONG_RECORD = 1000;
-const WINDOW = 100;
-const MAX_WINDOWS = 10;
-
-/** The longest window: matches closer together than this go into more windows, never into one without end. */
-const MAX_WINDOW = 4 * WINDOW;
-
-/**
- * Windows of a long record around its matches: [start, end) pairs, merged while the merged window stays within
- * MAX_WINDOW (a record holding a match every 30 characters was one window of all of it, larger than any budget).
- */
-function windows(length: number, matches: [number, number][]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const [s, e] of matches) {
-    const ws = Math.max(0, s - WINDOW);
-    const we = Math.min(length, e + WINDOW);
-    const last = out[out.length - 1];
-    if (last && ws <= last[1] && Math.max(last[1], we) - last[0] <= MAX_WINDOW) last[1] = Math.max(last[1], we);
-    else if (last && ws < last[1]) out.push([last[1], Math.max(last[1], we)]); // the rest of this match's window
-    else out.push([ws, we]);
-  }
-  return out;
-}
-
-/** Where a regex matches in a text: [start, end) pairs. */
-function matchOffsets(re: RegExp, text: string): [number, number][] {
-  const out: [number, number][] = [];
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    out.push([m.index, m.index + m[0].length]);
-    if (m[0].length === 0) re.lastIndex++;
-  }
-  return out;
-}
+export { LONG_RECORD };
 
 /** The output lines of a match, context or gap (several for a long record); `re` finds the match offsets. */
 function render(
@@ -62,16 +26,10 @@ function render(
   if (ev.kind === 'gap') return json ? [] : ['--\n'];
   const { text } = ev;
   const sep = ev.kind === 'match' ? ':' : '-';
-  // offsets are needed for JSON and for the windows of a long record only
-  const matches = ev.kind === 'match' && re && (json || text.length > LONG_RECORD) ? matchOffsets(re, text) : [];
-  if (json) {
-    const obj = (t: string, offset: number, ms: [number, number][]) =>
-      `${JSON.stringify({ type: ev.kind, record: ev.n, ...(streamOf ? { stream: streamOf(ev.n) } : {}), text: t, offset, record_length: text.length, matches: ms.map(([start, end]) => ({ start, end })) })}\n`;
-    if (text.length <= LONG_RECORD) return [obj(text, 0, matches)];
-    const ws = matches.length ? windows(text.length, matches).slice(0, MAX_WINDOWS) : [[0, Math.min(text.length, WINDOW * 2)] as [number, number]];
-    return ws.map(([s, e]) => obj(text.slice(s, e), s, matches.filter(([ms]) => ms >= s && ms < e)));
-  }
+  if (json) return recordValues(ev, re, streamOf).map((v) => `${JSON.stringify(v)}\n`);
   if (text.length <= LONG_RECORD) return [`${ev.n}${sep}${text}\n`];
+  // the windows of a long record
+  const matches = ev.kind === 'match' && re ? matchOffsets(re, text) : [];
   if (matches.length === 0) return [`${ev.n}${sep}[0-${WINDOW * 2}/${text.length}] ${text.slice(0, WINDOW * 2)}…\n`];
   const ws = windows(text.length, matches);
   const lines = ws.slice(0, MAX_WINDOWS).map(([s, e]) => `${ev.n}${sep}[${s}-${e}/${text.length}] ${s > 0 ? '…' : ''}${text.slice(s, e)}${e < text.length ? '…' : ''}\n`);
@@ -114,13 +72,6 @@ function nextCommand(id: string, p: GrepPlan, run: Required<GrepRun>): string {
   if (run.searchFrom < run.cutAt) flags.push(`--from ${run.cutAt}`);
   return `lro grep ${id} ${shellQuote(p.pattern)} ${flags.join(' ')}`;
 }
-
-/** A slice of the search's events: up to this many, or this much time (see watchdog.ts; each watched
- * slice costs about 0.1 ms, more on a busy machine, so slices are long but well within any allowance). */
-const SLICE_EVENTS = 1024;
-/** ...and at most about this much printed output held (memory stays flat whatever the output). */
-const SLICE_BYTES = 2 << 20;
-const SLICE_MS = 200;
 
 /** Where a search printed into a budget (searchInto) stopped. */
 export interface GrepRun {
@@ -185,32 +136,6 @@ function cut(at: number, rangeFrom: number, after: number, recent: number[], mat
   return { matched, cutAt: at, searchFrom, again: recent.filter((n) => n >= searchFrom && n < at).length };
 }
 
-/** The next events of a search, as many as come in a short while; printed bytes copied (the search reuses its memory). */
-function slicer(search: Generator<GrepEvent>, sliceMs: number): { next: () => GrepEvent[]; done: boolean } {
-  const s = {
-    done: false,
-    next: (): GrepEvent[] => {
-      const out: GrepEvent[] = [];
-      const started = performance.now();
-      let bytes = 0;
-      while (out.length < SLICE_EVENTS && bytes < SLICE_BYTES && performance.now() - started < sliceMs) {
-        const r = search.next();
-        if (r.done) {
-          s.done = true;
-          break;
-        }
-        const ev = r.value;
-        if (ev.kind === 'printed') {
-          out.push({ ...ev, bytes: Buffer.from(ev.bytes) });
-          bytes += ev.bytes.length;
-        } else if (ev.kind !== 'progress') out.push(ev);
-      }
-      return out;
-    },
-  };
-  return s;
-}
-
 /**
  * Searches one result and prints its lines into `t` until the budget is spent (then says where the next part
  * starts); with -c only counts. A pattern that could run away (`stallSeconds` given) runs in watched slices.
@@ -219,7 +144,6 @@ function slicer(search: Generator<GrepEvent>, sliceMs: number): { next: () => Gr
  */
 export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, stallSeconds?: number): Promise<GrepRun> {
   const q = plan.query;
-  const id = rf.header.id;
   if (q.maxCount === 0) return { matched: 0 };
   const json = !!plan.options.json;
   const skip = t.skipBefore ?? 1;
@@ -263,40 +187,31 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
     printedAny = true;
     return true;
   };
-  const fd = openSync(rf.path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   const plain = !json && t.budget.unlimited && !t.mark && skip <= 1;
-  const search = grepResult(rf, q, fd, { plain, longText: LONG_RECORD, scanner: t.scanner });
-  const events = slicer(search, Math.min(SLICE_MS, ((stallSeconds ?? 1) * 1000) / 4));
-  const stalled = `the pattern made no progress for ${stallSeconds} s`;
-  try {
-    while (!events.done) {
-      for (const ev of stallSeconds === undefined ? events.next() : runWatched(events.next, stallSeconds, stalled)) {
-        if (ev.kind === 'counted' || ev.kind === 'printed') {
-          matched += ev.matches;
-          if (ev.kind === 'printed') {
-            if (heading) await t.write(heading);
-            heading = '';
-            await t.write(ev.bytes);
-          }
-        } else if (ev.kind === 'gap') gap = true;
-        else if (ev.kind === 'progress') continue;
-        else if (ev.n < skip) {
-          gap = false; // printed by the part before (a next part's search starts before it)
-          if (ev.kind === 'match') skipped++;
-        }
-        else if (q.countOnly || (await print(ev))) {
-          if (ev.kind !== 'match') continue;
-          matched++;
-          if (q.after > 0 && recent.push(ev.n) > q.after) recent.shift(); // only the last `after` can matter
-        } else return { ...cut(ev.n, q.range.from, q.after, recent, matched), skipped };
+  let stopped: GrepRun | undefined;
+  await walkGrep(rf, plan, { plain, scanner: t.scanner, stallSeconds }, async (ev) => {
+    if (ev.kind === 'counted' || ev.kind === 'printed') {
+      matched += ev.matches;
+      if (ev.kind === 'printed') {
+        if (heading) await t.write(heading);
+        heading = '';
+        await t.write(ev.bytes);
       }
+    } else if (ev.kind === 'gap') gap = true;
+    else if (ev.kind === 'progress') return true;
+    else if (ev.n < skip) {
+      gap = false; // printed by the part before (a next part's search starts before it)
+      if (ev.kind === 'match') skipped++;
+    } else if (q.countOnly || (await print(ev))) {
+      if (ev.kind !== 'match') return true;
+      matched++;
+      if (q.after > 0 && recent.push(ev.n) > q.after) recent.shift(); // only the last `after` can matter
+    } else {
+      stopped = { ...cut(ev.n, q.range.from, q.after, recent, matched), skipped };
+      return false;
     }
-  } catch (e) {
-    // stuck or only slow on a huge record: measured on the record it was stopped on
-    if (!(e instanceof Stalled)) throw e;
-    throw new Stalled(stallMessage(q.matcher.regex, stallSeconds!, (n) => `lro read ${id} --records ${n} --columns 1:2000`));
-  } finally {
-    closeSync(fd);
-  }
+    return true;
+  });
+  if (stopped) return stopped;
   return { matched };
 }

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, tempDir } from '../helpers/cli.js';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
 
 type Lib = typeof import('../../src/index.js');
 const pkgRoot = new URL('../../', import.meta.url);
@@ -165,5 +165,29 @@ describe('more inputs', () => {
     const started = Date.now();
     await expect(lib.grepResult(r.id, '^(a+)+(?=$)', { dir, timeoutSeconds: 1 })).rejects.toThrow(/no progress/);
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe("the library's grep lines are lro grep --json's, as values", () => {
+  it('gives the same lines as the printed objects: context, long records as windows, grep --all', async () => {
+    const store = join(root, 'store-same');
+    const long = (i: number) => `${'x'.repeat(700)} HIT ${i} ${'y'.repeat(600)} HIT again ${'z'.repeat(900)} HIT end`;
+    const text = `${Array.from({ length: 400 }, (_, i) => (i % 50 === 7 ? long(i) : i % 50 === 30 ? `short HIT ${i}` : `line ${i} ok ${'w'.repeat(i % 3 === 0 ? 1200 : 5)}`)).join('\n')}\n`;
+    const r = await lib.offload(text, { dir: store, force: true, query: 'make long' });
+    if (!r.offloaded) throw new Error('not offloaded');
+    const env = { LRO_DIR: store, LRO_MAX_OUTPUT_TOKENS: '0' };
+    const parsed = (out: string) => out.split('\n').filter((l) => l).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const printed = await lro(['grep', r.id, 'HIT', '-C', '1', '--json'], { env });
+    expect(printed.code).toBe(0);
+    const g = await lib.grepResult(r.id, 'HIT', { dir: store, context: 1 });
+    expect(g.lines.some((l) => l.offset > 0)).toBe(true); // windows of a long record
+    expect(g.lines.some((l) => l.type === 'context' && l.record_length > 1000)).toBe(true);
+    expect(g.lines).toEqual(parsed(printed.out));
+    const all = await lro(['grep', '--all', 'HIT', '-C', '1', '--json'], { env });
+    const objs = parsed(all.out);
+    expect(objs[0]).toMatchObject({ type: 'result', result: r.id, command: 'make long' });
+    const s = await lib.grepStore('HIT', { dir: store, context: 1 });
+    expect(s.results.map((x) => x.id)).toEqual([r.id]);
+    expect(s.results[0].lines).toEqual(objs.slice(1).map(({ result: _, ...line }) => line));
   });
 });

@@ -21,9 +21,15 @@ const KNOWN_UP = [
  */
 const ENGINE_ROOMS = ['engines', 'compare', 'search', 'query', 'describe', 'store', 'format'];
 
-/** The imports of a printer (`render/…`) by a module of ENGINE_ROOMS, `from -> to`. */
-export function printerImports(graph: Map<string, string[]>): string[] {
-  const engine = (rel: string) => ENGINE_ROOMS.includes(rel.split('/')[0]);
+/**
+ * The faces that hand values to a program rather than print: the library (`api/`) takes a search's lines as
+ * values (search/grep-values.ts), never by parsing what a printer printed. (`mcp/` still reads printed output.)
+ */
+const VALUE_FACES = ['api'];
+
+/** The imports of a printer (`render/…`) by a module of `rooms` (ENGINE_ROOMS by default), `from -> to`. */
+export function printerImports(graph: Map<string, string[]>, rooms = ENGINE_ROOMS): string[] {
+  const engine = (rel: string) => rooms.includes(rel.split('/')[0]);
   return [...graph].flatMap(([from, tos]) => (engine(from) ? tos.filter((to) => to.startsWith('render/')).map((to) => `${from} -> ${to}`) : []));
 }
 
@@ -85,5 +91,12 @@ describe('no printer under the engines', () => {
     for (const file of sources(SRC)) graph.set(relative(SRC, file), importsOf(file, readFileSync(file, 'utf8')));
     expect(graph.has('compare/print.ts')).toBe(true);
     expect(printerImports(graph)).toEqual([]);
+  });
+
+  it('has no import of render/ in api/ (the library collects values, not printed lines)', () => {
+    const graph = new Map<string, string[]>();
+    for (const file of sources(SRC)) graph.set(relative(SRC, file), importsOf(file, readFileSync(file, 'utf8')));
+    expect(graph.has('api/search.ts')).toBe(true);
+    expect(printerImports(graph, VALUE_FACES)).toEqual([]);
   });
 });

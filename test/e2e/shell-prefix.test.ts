@@ -55,10 +55,13 @@ function prefix(
   });
 }
 
-/** The same script in plain `bash -c`, as Claude Code runs it without lro: stdout and stderr in one stream. */
+/**
+ * The same script in plain `bash -c`, as Claude Code runs it without lro: by the path it finds (SHELL is not set
+ * here: /bin/bash), stdout and stderr in one stream.
+ */
 function plain(script: string): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn('bash', ['-c', `exec "$@" 2>&1`, 'bash', 'bash', '-c', script], {
+    const child = spawn('bash', ['-c', `exec "$@" 2>&1`, 'bash', '/bin/bash', '-c', script], {
       env: { PATH: process.env.PATH!, HOME: root, TMPDIR: join(root, 'tmp') },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -82,6 +85,7 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     ["bash's notes on a child killed by a signal", "bash -c 'kill -SEGV $$'; sh -c 'kill -KILL $$'; bash -c 'kill -ABRT $$'; echo after"],
     ['set -e and a large exit status', 'set -e; echo one; false; echo two'],
     ['an exit status above 255', 'echo x; exit 300'],
+    ["bash -c's shell level (the prefix's own bash adds none)", 'echo "$SHLVL"; bash -c \'echo "$SHLVL"\''],
     ['no trailing newline, CR and invalid UTF-8', "printf 'a\\r\\nb\\377\\300'"],
   ])('%s', async (_what, command) => {
     const script = claudeScript(command);
@@ -89,6 +93,17 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     expect(shellStatus(ours)).toBe(shellStatus(theirs));
     expect(pidless(ours.out)).toBe(pidless(theirs.out));
     expect(leftovers(spool)).toEqual([]);
+  });
+
+  test('LRO_SHELL_PREFIX_OFF=1: a large output comes back as plain bash gives it, and nothing of lro is in the environment', async () => {
+    const command = 'seq 1 20000; echo "$SHLVL ${LRO_NODE-unset} ${LRO_SHELL_PREFIX_WRAP-unset}"';
+    const script = claudeScript(command);
+    const [ours, theirs] = await Promise.all([prefix([script], { LRO_SHELL_PREFIX_OFF: '1' }), plain(script)]);
+    expect(ours.code).toBe(0);
+    expect(ours.out.equals(theirs.out)).toBe(true);
+    // as lro's Codex hook calls it, off in that project: the hook's own variables are not the command's
+    const codex = await prefix([command], { LRO_SHELL_PREFIX_OFF: '1', LRO_SHELL_PREFIX_WRAP: 'codex', LRO_NODE: process.execPath });
+    expect(codex.out.equals((await plain(command)).out)).toBe(true);
   });
 
   test('a long call with a medium output comes back once, exactly as bash gives it (text and NUL bytes)', async () => {

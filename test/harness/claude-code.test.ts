@@ -112,13 +112,14 @@ describe.skipIf(!!install.skip)('Claude Code 2.1.328 with lro-shell-prefix', () 
   });
 
   test('a small output reaches the model byte for byte as without lro (stdout and stderr interleaved)', async () => {
-    const command = "echo err >&2; echo out; printf 'tab\\there\\n'; echo 'é ✓'; echo late >&2";
+    // bash's error names, $0 and SHLVL are plain bash's too
+    const command = "echo err >&2; echo out; printf 'tab\\there\\n'; echo 'é ✓'; echo late >&2; nosuchcommand; echo \"$0 $SHLVL\"";
     const a = await scratch('small-with');
     const b = await scratch('small-without', '{}\n');
     const [withLro] = await play(a.home, a.work, [bash(command)]);
     const [without] = await play(b.home, b.work, [bash(command)]);
     expect(withLro).toEqual({ ...without, tool_use_id: withLro.tool_use_id });
-    expect(withLro.text).toBe('err\nout\ntab\there\né ✓\nlate');
+    expect(withLro.text).toMatch(/^err\nout\ntab\there\né ✓\nlate\n\S*bash: line \d+: nosuchcommand: command not found\n\S*bash \d+$/);
   });
 
   test('cd persists between calls, and a command reading stdin gets none', async () => {

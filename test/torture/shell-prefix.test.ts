@@ -33,27 +33,27 @@ interface Place {
   skip?: string;
   /** Put before the command (a wrapper such as unshare or bwrap). */
   wrap: string[];
-  /** The bash that runs the prefix and the plain script. */
+  /** The bash that runs the prefix and the plain script, by the path Claude Code would run (SHELL is set to it). */
   bash: string;
   /** PATH first entries (bash 3.2's folder, busybox's applets). */
   path: string[];
 }
 
 function places(): Place[] {
-  const out: Place[] = [{ name: 'bash 5', wrap: [], bash: 'bash', path: [] }];
+  const out: Place[] = [{ name: 'bash 5', wrap: [], bash: '/bin/bash', path: [] }];
   const b32 = ensureBash32();
   out.push(b32.skip !== undefined ? { name: 'bash 3.2', skip: b32.skip, wrap: [], bash: 'bash', path: [] } : { name: 'bash 3.2', wrap: [], bash: b32.bin, path: [resolve(b32.bin, '..')] });
   const bb = ensureBusybox();
-  out.push(bb.skip !== undefined ? { name: 'busybox userland', skip: bb.skip, wrap: [], bash: 'bash', path: [] } : { name: 'busybox userland', wrap: [], bash: 'bash', path: [bb.pathDir] });
+  out.push(bb.skip !== undefined ? { name: 'busybox userland', skip: bb.skip, wrap: [], bash: 'bash', path: [] } : { name: 'busybox userland', wrap: [], bash: '/bin/bash', path: [bb.pathDir] });
   // macOS has no /proc (but has /dev/fd): the prefix's paths for that, taken on request
-  out.push({ name: 'no /proc (the paths macOS takes)', wrap: ['env', 'LRO_SHELL_PREFIX_NO_PROC=1'], bash: 'bash', path: [] });
+  out.push({ name: 'no /proc (the paths macOS takes)', wrap: ['env', 'LRO_SHELL_PREFIX_NO_PROC=1'], bash: '/bin/bash', path: [] });
   // Linux with no /proc mounted at all (no /dev/fd either): the prefix steps aside, the call runs as without lro
   const noProc = isRoot && spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs none /proc && test ! -e /proc/self']).status === 0;
   out.push({
     name: 'Linux without /proc',
     ...(noProc ? {} : { skip: 'needs root and mount namespaces' }),
     wrap: ['unshare', '-m', 'sh', '-c', 'mount -t tmpfs none /proc && exec "$@"', 'sh'],
-    bash: 'bash',
+    bash: '/bin/bash',
     path: [],
   });
   const bw = ensureBwrap();
@@ -62,7 +62,7 @@ function places(): Place[] {
     const name = `bubblewrap --unshare-pid${proc ? '' : ' without its own /proc'}`;
     if (bw.skip !== undefined) out.push({ name, skip: bw.skip, wrap: [], bash: 'bash', path: [] });
     else if (proc && !bw.proc) out.push({ name, skip: 'bwrap cannot mount a /proc here', wrap: [], bash: 'bash', path: [] });
-    else out.push({ name, wrap: [bw.bin, ...bwrapArgs({ writable: [root], proc })], bash: 'bash', path: [] });
+    else out.push({ name, wrap: [bw.bin, ...bwrapArgs({ writable: [root], proc })], bash: '/bin/bash', path: [] });
   }
   return out;
 }
@@ -83,7 +83,7 @@ const store = join(root, 'store');
 const spoolOf = (tmp: string) => join(tmp, `lro-prefix-${process.getuid!()}`);
 
 function envFor(place: Place, tmp: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: [...place.path, process.env.PATH!].join(':'), HOME: root, LRO_DIR: store, TMPDIR: tmp, LRO_NODE: process.execPath, ...extra };
+  return { PATH: [...place.path, process.env.PATH!].join(':'), SHELL: place.bash, HOME: root, LRO_DIR: store, TMPDIR: tmp, LRO_NODE: process.execPath, ...extra };
 }
 
 const prefixed = (place: Place, script: string, env: Record<string, string>, onSpawn?: (pid: number) => void) =>
@@ -177,6 +177,18 @@ for (const place of places()) {
       expect(leftovers(spoolOf(tmp))).toEqual([]);
     });
 
+    test.skipIf(place.skip !== undefined)("what the command sees and bash says: SHLVL, $0, error names, notes of a killed child", async () => {
+      const tmp = join(root, `tmp-env-${place.name.replace(/\W+/g, '-')}`);
+      mkdirSync(tmp, { recursive: true });
+      const command = 'echo "$SHLVL $BASH_SUBSHELL $0 ${LRO_NODE-unset}"; nosuchcommand; bash -c \'kill -SEGV $$\'; echo after';
+      const script = claudeScript(command, join(root, 'cwd'));
+      const env = envFor(place, tmp);
+      const [ours, theirs] = await Promise.all([prefixed(place, script, env), plain(place, script, env)]);
+      const pidless = (b: Buffer) => b.toString('latin1').replace(/line (\d+): +\d+ /g, 'line $1: PID ');
+      expect(ours.status).toBe(theirs.status);
+      expect(pidless(ours.out)).toBe(pidless(theirs.out));
+    });
+
     test.skipIf(place.skip !== undefined)('TERM at a random moment: ended by TERM as bash is; the output given, or stored marked as cut', async () => {
       const tmp = join(root, `tmp-term-${place.name.replace(/\W+/g, '-')}`);
       mkdirSync(tmp, { recursive: true });
@@ -209,7 +221,7 @@ describe('the shell prefix, many at once and when things are missing', () => {
   test('20 calls at once (half in pid namespaces of their own, where possible) each get only their own output', async () => {
     const tmp = join(root, 'tmp-many');
     mkdirSync(tmp);
-    const place: Place = { name: 'bash 5', wrap: [], bash: 'bash', path: [] };
+    const place: Place = { name: 'bash 5', wrap: [], bash: '/bin/bash', path: [] };
     const unshare = isRoot && spawnSync('unshare', ['-pf', '--mount-proc', 'true']).status === 0;
     const calls = Array.from({ length: 20 }, async (_, i) => {
       const size = i % 3 === 0 ? 50_000 : 2_000; // stored, or given back
@@ -224,7 +236,7 @@ describe('the shell prefix, many at once and when things are missing', () => {
   });
 
   test('a read-only store and no Node: the output as it is, with the status', async () => {
-    const place: Place = { name: 'bash 5', wrap: [], bash: 'bash', path: [] };
+    const place: Place = { name: 'bash 5', wrap: [], bash: '/bin/bash', path: [] };
     const tmp = join(root, 'tmp-missing');
     mkdirSync(tmp);
     const readOnly = join(root, 'ro-store');

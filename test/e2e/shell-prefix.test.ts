@@ -95,6 +95,28 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     expect(leftovers(spool)).toEqual([]);
   });
 
+  test.skipIf(spawnSync('zsh', ['-c', 'true']).status !== 0)("a zsh snapshot runs in zsh, by its path: zsh's own words, status and SHLVL; a large output is stored", async () => {
+    // Claude Code with SHELL=zsh (macOS's default) snapshots zsh and runs the script in it
+    const script = (command: string) => scriptFor(command, join(root, 'cwd'), join(root, 'snapshot-zsh-1.sh'));
+    const zsh = spawnSync('sh', ['-c', 'command -v zsh']).stdout.toString().trim();
+    const small = script('print -r -- "${ZSH_VERSION:+zsh} $0 $SHLVL"; nosuchcommand; echo ${(U)${:-up}}; exit 3');
+    const ours = await prefix([small], { SHELL: zsh });
+    const theirs = await new Promise<Buffer>((done) => {
+      const child = spawn('bash', ['-c', 'exec "$@" 2>&1', 'bash', zsh, '-c', small], { env: { PATH: process.env.PATH!, HOME: root, TMPDIR: join(root, 'tmp'), SHELL: zsh } });
+      const out: Buffer[] = [];
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.on('close', () => done(Buffer.concat(out)));
+    });
+    expect(ours.code).toBe(3);
+    expect(ours.out.toString()).toBe(theirs.toString());
+    expect(ours.out.toString()).toMatch(/^zsh \S*zsh \d+\n/);
+    const large = await prefix([script('seq 1 20000; print -r -- "${ZSH_VERSION:+zsh}"')], { SHELL: zsh, LRO_NODE: process.execPath });
+    const id = /id: (\w{26})/.exec(large.out.toString())?.[1];
+    expect(id, large.out.toString().slice(0, 300)).toBeDefined();
+    const cat = await lro(['cat', id!], { env: { LRO_DIR: join(root, 'store') } });
+    expect(cat.stdout.toString().endsWith('20000\nzsh\n')).toBe(true);
+  });
+
   test('LRO_SHELL_PREFIX_OFF=1: a large output comes back as plain bash gives it, and nothing of lro is in the environment', async () => {
     const command = 'seq 1 20000; echo "$SHLVL ${LRO_NODE-unset} ${LRO_SHELL_PREFIX_WRAP-unset}"';
     const script = claudeScript(command);

@@ -66,7 +66,17 @@ export interface OffloadOptions {
 export type OffloadResult =
   | { offloaded: false; truncated: false; content: Buffer; warning?: string }
   | { offloaded: true; id: string; path: string; header: Header; descriptor: Descriptor; deduplicated?: boolean }
-  | { offloaded: false; truncated: true; content: Buffer; estimatedTokens: number; warning: string; error: Error };
+  | {
+      offloaded: false;
+      truncated: true;
+      content: Buffer;
+      estimatedTokens: number;
+      /** The one line to print: the output cut to the threshold, and why. */
+      warning: string;
+      /** Why it was not stored ("could not store the full result in DIR (reason)"), for a caller that prints it whole. */
+      problem: string;
+      error: Error;
+    };
 
 export type OffloadInput = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array | string;
 

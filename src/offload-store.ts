@@ -518,8 +518,9 @@ function truncatedFallback(error: Error, taken: TakenInput, threshold: number, t
   const estimatedTokens = taken.kept >= taken.bytes ? keptTokens : Math.round((keptTokens * taken.bytes) / Math.max(1, taken.kept));
   const content = truncateToTokens(Buffer.concat(taken.keep), threshold, tokenizer);
   const where = storeDir ? ` in ${storeDir}` : '';
-  const warning = `lro: ${oneLine(`output truncated to ${threshold} of ~${estimatedTokens} tokens: could not store the full result${where} (${errorReason(error)})`)}`;
-  return { offloaded: false, truncated: true, content, estimatedTokens, warning, error };
+  const problem = oneLine(`could not store the full result${where} (${errorReason(error)})`);
+  const warning = `lro: output truncated to ${threshold} of ~${estimatedTokens} tokens: ${problem}`;
+  return { offloaded: false, truncated: true, content, estimatedTokens, warning, problem, error };
 }
 
 /** Header fields about secrets: what --redact replaced, or the likely secrets seen (sorted by rule id). */

@@ -114,7 +114,8 @@ export async function runShellOutput(o: ShellOutputOptions, io: IO): Promise<num
     return 0;
   }
   if (result.truncated) {
-    await io.stderr.write(`${result.warning}\n`);
+    // the prefix prints the output whole after this line
+    await io.stderr.write(`lro: ${result.problem}: the output follows whole, as without lro\n`);
     return EXIT_STORE_FAILED;
   }
   await io.stdout.write(result.content.subarray(shown));

@@ -23,6 +23,7 @@ const isRoot = process.getuid?.() === 0;
 const leftovers = (dir: string) => readdirSync(dir).filter((f) => f !== 'resident' && !f.startsWith('gc-'));
 const canUnsharePid = isRoot && spawnSync('unshare', ['-pf', '--mount-proc', 'true']).status === 0;
 const bwrap = ensureBwrap();
+const canMountTmpfs = isRoot && spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=64k none "$0"', root]).status === 0;
 
 interface Ran {
   code: number | null;
@@ -115,6 +116,36 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     expect(id, large.out.toString().slice(0, 300)).toBeDefined();
     const cat = await lro(['cat', id!], { env: { LRO_DIR: join(root, 'store') } });
     expect(cat.stdout.toString().endsWith('20000\nzsh\n')).toBe(true);
+  });
+
+  test.skipIf(!canMountTmpfs)("a full $TMPDIR: an output cut by it is stored marked as cut, or told as cut, never shown as if whole", async () => {
+    // a tmpfs of 256 kB as $TMPDIR, filled but for `free` kB (the store elsewhere, or on it too)
+    const inFullTmp = (free: number, command: string, storeThere = false) => {
+      const dir = join(root, `full-${free}-${storeThere}`);
+      mkdirSync(dir);
+      const setup = `mount -t tmpfs -o size=256k none "$0" && mkdir -m 700 "$0/lro-prefix-$(id -u)" && head -c $(((256 - ${free}) * 1024)) /dev/zero > "$0/fill" 2>/dev/null; export TMPDIR="$0"${storeThere ? ' LRO_DIR="$0/store"' : ''}; exec "$@"`;
+      return prefix([claudeScript(command)], { LRO_NODE: process.execPath }, undefined, undefined, ['unshare', '-m', 'sh', '-c', setup, dir]);
+    };
+    const idOf = (text: string) => /id: (\w{26})/.exec(text)?.[1];
+    const all = (n: number) => Buffer.from(Array.from({ length: 5000 }, (_, i) => `${i + 1}\n`).join('').slice(0, n));
+    // a medium output (the resident helper would call it small) and a small one, each cut where the disk ran out
+    for (const [free, bytes] of [[8, 23_897], [4, 10_000]]) {
+      const r = await inFullTmp(free, `seq 1 5000 | head -c ${bytes}`);
+      const text = r.out.toString();
+      expect(text, text.slice(0, 300)).toMatch(/INCOMPLETE: the temporary folder \(.*\) was full: the end may be missing/);
+      const cat = await lro(['cat', idOf(text)!], { env: { LRO_DIR: join(root, 'store') } });
+      expect(cat.stdout.length).toBeLessThan(bytes);
+      expect(all(bytes).subarray(0, cat.stdout.length).equals(cat.stdout)).toBe(true);
+    }
+    // nothing could be written: said so, not silence
+    const none = await inFullTmp(0, 'seq 1 3000');
+    expect(none.out.toString()).toMatch(/^lro-shell-prefix: the temporary folder \(.*\) is full: what the command printed, if anything, was lost; /);
+    // the store is full too: what there is, whole, between a line saying why and a note saying it is cut
+    const both = await inFullTmp(8, 'seq 1 5000 | head -c 23897', true);
+    const text = both.out.toString();
+    expect(text).toMatch(/^lro: could not store the full result in .* \(ENOSPC: .*\): the output follows whole, as without lro\n1\n2\n/);
+    expect(text).toMatch(/\nlro-shell-prefix: the temporary folder \(.*\) is full: the output above may be cut where it ran out of space; .*\n$/);
+    expect(idOf(text)).toBeUndefined();
   });
 
   test('LRO_SHELL_PREFIX_OFF=1: a large output comes back as plain bash gives it, and nothing of lro is in the environment', async () => {

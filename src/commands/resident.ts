@@ -14,7 +14,7 @@
 // does as without the helper. It exits after IDLE_MS without a request, or as soon as its file is gone or names
 // another helper (a newer one, or the folder removed).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { CommandDef } from './command.js';
@@ -22,7 +22,7 @@ import type { IO } from '../io.js';
 import { fitsThreshold } from '../offload.js';
 import { codexHookOutput } from '../harness/codex/hook.js';
 import { leaves } from '../harness/gemini/hook.js';
-import { Malformed, readHookInput } from '../harness/gemini/input.js';
+import { Malformed, readHookInput, scratchFile } from '../harness/gemini/input.js';
 import { offloadOptions } from '../offload-settings.js';
 import { RESIDENT_FILE, residentVersion } from '../harness/resident-start.js';
 import { UsageError } from '../errors.js';
@@ -56,7 +56,7 @@ function parseRequest(line: string, token: Buffer): Request | null {
  * `leave` when `lro __gemini-hook` would leave this input as it is, else `run`: the body is the caller's
  * LRO_THRESHOLD_TOKENS and LRO_REDACT (a line each, empty when unset: the helper's own env may differ), then the
  * hook's input. The input is read as the hook reads it (harness/gemini/input.ts: its llmContent to a file of its
- * own in the helper's folder, removed after) and decided as the hook decides (harness/gemini/hook.ts leaves()).
+ * own in the helper's folder, its name removed at once) and decided as the hook decides (harness/gemini/hook.ts leaves()).
  */
 async function geminiAnswer(body: Buffer, spool: string): Promise<string> {
   const first = body.indexOf(10);
@@ -65,21 +65,20 @@ async function geminiAnswer(body: Buffer, spool: string): Promise<string> {
   const setting = (text: string) => text || undefined;
   const env = { LRO_THRESHOLD_TOKENS: setting(body.subarray(0, first).toString('utf8')), LRO_REDACT: setting(body.subarray(first + 1, second).toString('utf8')) };
   const settings = offloadOptions({}, { env, now: () => new Date() });
-  const dir = mkdtempSync(join(spool, 'gemini-'));
+  const fd = scratchFile(spool);
   try {
-    const file = join(dir, 'output');
     let input;
     try {
       input = await readHookInput((async function* () {
         yield body.subarray(second + 1);
-      })(), file);
+      })(), fd);
     } catch (e) {
       if (e instanceof Malformed) return 'leave'; // not an input the hook can read: it leaves the call as it is too
       throw e;
     }
-    return (await leaves(input, file, settings)) ? 'leave' : 'run';
+    return (await leaves(input, fd, settings)) ? 'leave' : 'run';
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    closeSync(fd);
   }
 }
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 
 const HOOK = resolve(__dirname, '../../bin/lro-hook');
 const root = tempDir();
@@ -58,6 +58,20 @@ test('Gemini: a small output is left as it is without Node; a large one gets lro
   const answer = JSON.parse(big.out) as { decision: string; reason: string };
   expect(answer.decision).toBe('deny');
   expect(answer.reason).toMatch(/Output offloaded: 30,000 lines/);
+});
+
+test('lro __gemini-hook killed while it reads a large output leaves nothing of it in $TMPDIR', async () => {
+  const own = join(root, 'tmp-killed');
+  mkdirSync(own);
+  const child = spawn(process.execPath, [BIN, '__gemini-hook'], { env: { ...env, TMPDIR: own }, stdio: ['pipe', 'ignore', 'inherit'] });
+  child.stdin.on('error', () => undefined);
+  const start = '{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"seq"},"tool_response":{"llmContent":"<untrusted_context>\\nOutput: ';
+  child.stdin.write(start + 'a secret line\\n'.repeat(200_000)); // 3 MB, the input left open: the hook is still reading
+  await new Promise((r) => setTimeout(r, 1500));
+  const ended = new Promise((r) => child.on('close', r));
+  child.kill('SIGKILL');
+  await ended;
+  expect(readdirSync(own)).toEqual([]);
 });
 
 test('Gemini, MCP tools: a small result is left as it is without Node; a large one gets lro __gemini-hook\'s answer', async () => {

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { answer, claimCall, leaves, plan } from '../../src/harness/gemini/hook.js';
-import { readHookInput } from '../../src/harness/gemini/input.js';
+import { readHookInput, scratchFile } from '../../src/harness/gemini/input.js';
 import type { IO } from '../../src/io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lro-gemini-hook-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = join(dir, 'content');
+/** The llmContent file every read reuses (written from its start each time). */
+const file = scratchFile(dir);
 const store = join(dir, 'store');
 
 async function* once(text: string): AsyncGenerator<Uint8Array> {

@@ -2,16 +2,17 @@
 // small fields, and llmContent's bytes exactly Buffer.from(JSON.parse(input).tool_response.llmContent) (an MCP
 // tool's list of parts: each text part's bytes, each inline part's type and size), tool_input's text parsing to the
 // same value, whatever the escapes (\u with surrogate pairs and lone halves), key order, nesting and chunking.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MAX_TOOL_INPUT, readHookInput, type ContentPart } from '../../src/harness/gemini/input.js';
+import { MAX_TOOL_INPUT, readHookInput, scratchFile, type ContentPart } from '../../src/harness/gemini/input.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lro-gemini-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = join(dir, 'content');
+/** The llmContent file every read reuses (written from its start each time). */
+const file = scratchFile(dir);
 
 async function* chunked(text: Buffer, sizes: number[]): AsyncGenerator<Uint8Array> {
   for (let i = 0, k = 0; i < text.length; k++) {
@@ -75,9 +76,20 @@ function expected(json: string) {
   };
 }
 
+/** The file's first `n` bytes (what one read wrote; the file is reused, so what is past them is an older read's). */
+function written(n: number): Buffer {
+  const b = Buffer.alloc(n);
+  for (let at = 0; at < n; ) {
+    const k = readSync(file, b, at, n - at, at);
+    if (k === 0) break;
+    at += k;
+  }
+  return b;
+}
+
 async function read(json: string, sizes: number[]) {
   const got = await readHookInput(chunked(Buffer.from(json, 'utf8'), sizes), file);
-  const bytes = got.content === null && !got.parts ? null : readFileSync(file);
+  const bytes = got.content === null && !got.parts ? null : written(got.content ?? Math.max(0, ...got.parts!.map((p) => (p.kind === 'text' ? p.end : 0))));
   const part = (p: ContentPart): Part =>
     p.kind === 'text' ? { text: bytes!.subarray(p.start, p.end) } : p.kind === 'inline' ? { inline: p.mimeType, bytes: p.bytes } : { other: p.keys };
   // tool_input's text parses to tool_input; one cut at MAX_TOOL_INPUT bytes is as long as that

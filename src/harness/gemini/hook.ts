@@ -17,11 +17,11 @@
 // A small output, a call that was cancelled or moved to the background, anything else, or any failure prints
 // nothing and exits 0: the model gets what Gemini CLI made, unchanged, and a call is never broken by lro.
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { HookCommand } from '../harness.js';
-import { readHookInput, type ContentPart, type StreamedInput } from './input.js';
+import { readHookInput, scratchFile, type ContentPart, type StreamedInput } from './input.js';
 import type { IO } from '../../io.js';
 import type { Source } from '../../format/header.js';
 import { DEFAULT_THRESHOLD, fitsThreshold, offload } from '../../offload.js';
@@ -180,39 +180,30 @@ export type Plan =
   | { kind: 'shell'; command: string; parsed: ShellResult }
   | { kind: 'mcp'; tool: string; texts: { start: number; end: number }[] };
 
-/** The plan for one input (llmContent in `file`), or null to leave the result as it is. */
-export function plan(input: StreamedInput, file: string): Plan | null {
+/** The plan for one input (llmContent in the file `fd`), or null to leave the result as it is. */
+export function plan(input: StreamedInput, fd: number): Plan | null {
   if (input.hook_event_name !== undefined && input.hook_event_name !== 'AfterTool') return null;
   if (input.error) return null;
   if (input.tool_name?.startsWith(MCP_PREFIX)) {
     if (!input.parts || isLroServer(input.mcp)) return null;
-    const parsed = withFile(file, (fd) => parseMcpResult(fd, input.parts!));
+    const parsed = parseMcpResult(fd, input.parts!);
     if (!parsed.texts.length || parsed.other.length) return null;
     return { kind: 'mcp', tool: input.tool_name, texts: parsed.texts };
   }
   const command = input.command;
   if (input.tool_name !== 'run_shell_command' || typeof command !== 'string' || input.content === null) return null;
   const size = input.content;
-  const parsed = withFile(file, (fd) => parseShellResult(fd, size));
+  const parsed = parseShellResult(fd, size);
   if (!parsed || parsed.end <= parsed.start) return null;
   return { kind: 'shell', command, parsed };
 }
 
-function withFile<T>(file: string, f: (fd: number) => T): T {
-  const fd = openSync(file, 'r');
-  try {
-    return f(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** The text a plan stores, read from the file a range at a time (an MCP tool's text blocks joined by line breaks). */
-export async function* planText(p: Plan, file: string): AsyncGenerator<Uint8Array> {
+export async function* planText(p: Plan, fd: number): AsyncGenerator<Uint8Array> {
   const ranges = p.kind === 'shell' ? [{ start: p.parsed.start, end: p.parsed.end }] : p.texts;
   for (const [k, t] of ranges.entries()) {
     if (k > 0) yield Buffer.from('\n');
-    if (t.end > t.start) yield* createReadStream(file, { start: t.start, end: t.end - 1 });
+    if (t.end > t.start) yield* createReadStream('', { fd, autoClose: false, start: t.start, end: t.end - 1 });
   }
 }
 
@@ -222,12 +213,12 @@ export async function* planText(p: Plan, file: string): AsyncGenerator<Uint8Arra
  * decision offload() makes on its text (offload.ts fitsThreshold); with LRO_REDACT the text offload() counts is the
  * redacted one, so only Node can tell (false: the hook runs). `settings` are offloadOptions() of the caller's env.
  */
-export async function leaves(input: StreamedInput, file: string, settings: { threshold?: number; redact?: boolean }): Promise<boolean> {
-  const p = plan(input, file);
+export async function leaves(input: StreamedInput, fd: number, settings: { threshold?: number; redact?: boolean }): Promise<boolean> {
+  const p = plan(input, fd);
   if (!p) return true;
   if (settings.redact) return false;
   const chunks: Buffer[] = [];
-  for await (const c of planText(p, file)) chunks.push(Buffer.from(c));
+  for await (const c of planText(p, fd)) chunks.push(Buffer.from(c));
   return fitsThreshold(Buffer.concat(chunks), settings.threshold ?? DEFAULT_THRESHOLD);
 }
 
@@ -271,14 +262,14 @@ export function claimsFolder(env: NodeJS.ProcessEnv): string | null {
   return spool ? join(spool, 'gemini-calls') : null;
 }
 
-/** The hook's answer for one input (llmContent in `file`), or null to leave the result as it is. */
-export async function answer(input: StreamedInput, file: string, io: IO): Promise<object | null> {
-  const p = plan(input, file);
+/** The hook's answer for one input (llmContent in the file `fd`), or null to leave the result as it is. */
+export async function answer(input: StreamedInput, fd: number, io: IO): Promise<object | null> {
+  const p = plan(input, fd);
   if (!p) return null;
   if (input.session_id !== undefined && !claimCall(input, p, claimsFolder(io.env))) return null;
   const options = offloadOptions({}, io);
   const r = await offload(
-    planText(p, file),
+    planText(p, fd),
     p.kind === 'shell'
       ? {
           ...options,
@@ -295,16 +286,16 @@ export async function answer(input: StreamedInput, file: string, io: IO): Promis
 }
 
 export async function runGeminiHook(io: IO): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'lro-gemini-hook-'));
+  let fd: number | undefined;
   try {
-    const file = join(dir, 'output');
-    const input = await readHookInput(io.stdin, file);
-    const out = await answer(input, file, io);
+    fd = scratchFile(tmpdir());
+    const input = await readHookInput(io.stdin, fd);
+    const out = await answer(input, fd, io);
     if (out) await io.stdout.write(`${JSON.stringify(out)}\n`);
   } catch {
     // the result reaches the model unchanged
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (fd !== undefined) closeSync(fd);
   }
   // the next call's hook (bin/lro-hook) asks the resident helper whether a medium result is left, instead of
   // starting Node; Gemini CLI runs no shell prefix, so the prefix's folder is made here when it is not there

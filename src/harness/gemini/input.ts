@@ -7,7 +7,9 @@
 // `{text}` note naming it): each part's text goes to the same file, its place there kept, and of inline data only
 // its type and size (its base64 is skipped). The call's `tool_input` is kept as its JSON text, cut at 4 kB, and
 // the MCP server's name, command and first arguments from `mcp_context`.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { openSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** A part of an llmContent list: a text (its bytes in the file, from start to before end), inline data, or else. */
 export type ContentPart =
@@ -66,16 +68,29 @@ function indexOr(b: Buffer, c: number, from: number): number {
 }
 
 /**
- * Reads a hook input from `chunks`, writing llmContent's bytes to `file`; throws on JSON that is not an object. The
- * bytes are exactly Buffer.from(JSON.parse(input).tool_response.llmContent) (a lone surrogate as U+FFFD).
+ * A file of its own in `dir` for a call's llmContent, open for writing and reading, its name already removed: it is
+ * gone when the process ends, however it ends (a killed hook left the output, which may hold secrets, behind).
  */
-export async function readHookInput(chunks: AsyncIterable<Uint8Array>, file: string): Promise<StreamedInput> {
-  const fd = openSync(file, 'w', 0o600);
-  try {
-    return await new HookInputReader(fd).read(chunks);
-  } finally {
-    closeSync(fd);
+export function scratchFile(dir: string): number {
+  for (let tries = 0; ; tries++) {
+    const file = join(dir, `lro-gemini-hook-${randomBytes(8).toString('hex')}`);
+    try {
+      const fd = openSync(file, 'wx+', 0o600);
+      unlinkSync(file);
+      return fd;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || tries >= 8) throw e;
+    }
   }
+}
+
+/**
+ * Reads a hook input from `chunks`, writing llmContent's bytes to the file `fd` (scratchFile()) from its start;
+ * throws on JSON that is not an object. The bytes are exactly Buffer.from(JSON.parse(input).tool_response.llmContent)
+ * (a lone surrogate as U+FFFD).
+ */
+export async function readHookInput(chunks: AsyncIterable<Uint8Array>, fd: number): Promise<StreamedInput> {
+  return new HookInputReader(fd).read(chunks);
 }
 
 type Frame = { kind: 'object'; key: string | null; state: 'key' | 'colon' | 'value' | 'comma' } | { kind: 'array'; state: 'value' | 'comma' };
@@ -143,7 +158,8 @@ class HookInputReader {
   }
 
   private flush(): void {
-    for (let at = 0; at < this.pos; ) at += writeSync(this.fd, this.buf, at, this.pos - at);
+    // (at the reader's own offsets: the file may be reused, and its read position moved by a reader)
+    for (let at = 0; at < this.pos; ) at += writeSync(this.fd, this.buf, at, this.pos - at, this.written + at);
     this.written += this.pos;
     this.pos = 0;
   }

@@ -6,11 +6,9 @@
 // its end is stored marked so (`source.incomplete`): the call was interrupted, or the prefix's temporary folder
 // was full. When the store cannot be written nothing is printed and the exit status is 75 (EX_TEMPFAIL): the
 // prefix then gives the output back as the harness would have shown it.
-import { createHash } from 'node:crypto';
-import { statfsSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { statfsSync } from 'node:fs';
 import type { CommandDef } from './command.js';
-import { ensureResident, startApart } from '../harness/resident-start.js';
+import { ensureResident, gcNowAndThen } from '../harness/resident-start.js';
 import { formatBytes } from '../units.js';
 import { commandOfClaudeScript } from '../harness/claude-code/shell-script.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
@@ -62,29 +60,6 @@ function incompleteBecause(o: ShellOutputOptions): string | undefined {
   return undefined;
 }
 
-const HOUR_MS = 3_600_000;
-
-/**
- * At most once an hour (per store), a call that stored an output starts `lro gc` apart, so a store used only
- * through the harnesses removes its expired results without a cron line. LRO_AUTO_GC=0: never.
- */
-function gcNowAndThen(spool: string, dir: string | undefined, env: NodeJS.ProcessEnv, now: Date): void {
-  if (env.LRO_AUTO_GC === '0') return;
-  const store = dir ?? env.LRO_DIR ?? '(the default store)';
-  const stamp = join(spool, `gc-${createHash('sha256').update(store).digest('hex').slice(0, 16)}`);
-  try {
-    if (now.getTime() - statSync(stamp).mtimeMs < HOUR_MS) return;
-  } catch {
-    // never ran
-  }
-  try {
-    writeFileSync(stamp, '');
-  } catch {
-    return;
-  }
-  startApart(dir === undefined ? ['gc'] : ['gc', '--dir', dir], env);
-}
-
 /** Offloads the shell call's output from stdin; returns 0, or EXIT_STORE_FAILED with nothing printed. */
 export async function runShellOutput(o: ShellOutputOptions, io: IO): Promise<number> {
   const exitCode = o.exitCode === undefined ? null : Number(o.exitCode);
@@ -107,7 +82,7 @@ export async function runShellOutput(o: ShellOutputOptions, io: IO): Promise<num
   });
   if (o.spool) ensureResident(o.spool, io.env);
   if (result.offloaded) {
-    if (o.spool) gcNowAndThen(o.spool, o.dir, io.env, io.now());
+    if (o.spool) gcNowAndThen(o.dir, io.env, io.now(), o.spool);
     const kept = Number(o.dropped ?? 0) > 0 ? 'its end is stored' : 'all of it is stored';
     const before = shown > 0 ? `\n[lro: the output above is its first ${shown} bytes, shown while it ran; ${kept}:]\n` : '';
     await io.stdout.write(before + renderDescriptorText(result.descriptor));

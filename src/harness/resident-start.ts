@@ -2,7 +2,8 @@
 // outlive the call that starts them. The helper's file is `resident` in the prefix's own folder,
 // $TMPDIR/lro-prefix-$UID (bin/lro-shell-prefix makes it, 0700).
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binDir } from './lro-bin.js';
 import { VERSION } from '../version.js';
@@ -93,4 +94,28 @@ function isResident(pid: number, spool: string): boolean {
   } catch {
     return false;
   }
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * At most once an hour (per store), a call that stored a result starts `lro gc` apart, so a store used only through
+ * the harnesses (the shell prefix, the Gemini CLI and Claude Code hooks, the MCP proxy) removes its expired results
+ * without a cron line. The hour is a stamp file in the prefix's folder (`spool`). LRO_AUTO_GC=0: never.
+ */
+export function gcNowAndThen(dir: string | undefined, env: NodeJS.ProcessEnv, now: Date, spool = prefixFolder(env, true)): void {
+  if (env.LRO_AUTO_GC === '0' || !spool) return;
+  const store = dir ?? env.LRO_DIR ?? '(the default store)';
+  const stamp = join(spool, `gc-${createHash('sha256').update(store).digest('hex').slice(0, 16)}`);
+  try {
+    if (now.getTime() - statSync(stamp).mtimeMs < HOUR_MS) return;
+  } catch {
+    // never ran
+  }
+  try {
+    writeFileSync(stamp, '');
+  } catch {
+    return;
+  }
+  startApart(dir === undefined ? ['gc'] : ['gc', '--dir', dir], env);
 }

@@ -9,6 +9,7 @@ import { offload, type OffloadOptions, type OffloadResult } from '../offload.js'
 import type { Source } from '../format/header.js';
 import { formatCall, type CallReader, type ToolCall } from './calls.js';
 import { renderToolDescriptor, toolDescriptor } from './descriptor.js';
+import { gcNowAndThen } from '../harness/resident-start.js';
 
 /** How the proxy offloads: the offload options (store, threshold, ttl...) and the per-tool exceptions. */
 export interface OffloadPolicy {
@@ -158,6 +159,7 @@ export class ResultOffloader {
     const source: Source = { command: formatCall({ tool: call.tool, arguments: args }), exit_code: null, tool: call.tool, arguments: args };
     if (isError === true) source.is_error = true;
     const r = await offload(text, { ...this.policy.options, threshold, force, format, operation: call.tool, source });
+    if (r.offloaded) gcNowAndThen(this.policy.options.dir, process.env, new Date());
     return r.offloaded || r.truncated ? r : null;
   }
 

@@ -74,6 +74,30 @@ test('lro __gemini-hook killed while it reads a large output leaves nothing of i
   expect(readdirSync(own)).toEqual([]);
 });
 
+test('the Gemini CLI and Claude Code hooks start gc now and then when they store: an expired result goes without cron', async () => {
+  const big = Array.from({ length: 30000 }, (_, i) => `line ${i}`).join('\n');
+  const calls: [string, string][] = [
+    ['__gemini-hook', JSON.stringify({ hook_event_name: 'AfterTool', tool_name: 'run_shell_command', tool_input: { command: 'seq' }, tool_response: { llmContent: `<untrusted_context>\nOutput: ${big}\nExit Code: 0\n</untrusted_context>` } })],
+    ['__claude-code-hook', JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'mcp__s__t', tool_input: {}, tool_response: [{ type: 'text', text: big }] })],
+  ];
+  for (const [verb, input] of calls) {
+    const own = join(root, `tmp-gc${verb}`);
+    const store = join(root, `store-gc${verb}`);
+    mkdirSync(own);
+    const old = await lro(['offload', '--force', '--ttl', '1s', '--descriptor', 'json'], { input: 'x\n'.repeat(10), env: { LRO_DIR: store } });
+    const id = JSON.parse(old.out).id as string;
+    await new Promise((r) => setTimeout(r, 1100));
+    const r = await lro([verb], { input, env: { ...env, TMPDIR: own, LRO_DIR: store } });
+    expect(r.out, verb).toMatch(/offloaded: 30,000 lines/);
+    let left = true;
+    for (let i = 0; i < 100 && left; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+      left = readdirSync(store).some((f) => f.includes(id));
+    }
+    expect(left, verb).toBe(false);
+  }
+});
+
 test('Gemini, MCP tools: a small result is left as it is without Node; a large one gets lro __gemini-hook\'s answer', async () => {
   const call = (text: string) =>
     JSON.stringify({
@@ -142,10 +166,10 @@ test('Gemini, a medium result: once the resident helper runs, one it would leave
   await hook('__gemini-hook', medium, { ...env2, LRO_NODE: fakeNode, LRO_THRESHOLD_TOKENS: '2000' });
   await hook('__gemini-hook', over, { ...env2, LRO_NODE: fakeNode });
   expect(readFileSync(ran, 'utf8')).toBe('ran\nran\n');
-  // and with Node there, it is stored; the helper's folder holds nothing of it
+  // and with Node there, it is stored; the helper's folder holds nothing of it (gc's hourly stamp is not output)
   const big = await hook('__gemini-hook', over, env2);
   expect((JSON.parse(big.out) as { decision: string }).decision).toBe('deny');
-  expect(readdirSync(spool2)).toEqual(['resident']);
+  expect(readdirSync(spool2).filter((f) => !f.startsWith('gc-'))).toEqual(['resident']);
 });
 
 test("Gemini, lro's hook in the user's and the project's settings: both run at once on the call, one answers", async () => {

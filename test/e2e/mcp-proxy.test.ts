@@ -104,6 +104,24 @@ describe('lro mcp proxy -- server-filesystem', () => {
     }
   });
 
+  it('a result it stores starts gc now and then: an expired result goes without cron', async () => {
+    const own = join(root, 'tmp-gc');
+    const gcStore = join(root, 'store-gc');
+    mkdirSync(own);
+    const old = await lro(['offload', '--force', '--ttl', '1s', '--descriptor', 'json'], { input: 'x\n'.repeat(10), env: { LRO_DIR: gcStore } });
+    const id = JSON.parse(old.out).id as string;
+    await new Promise((r) => setTimeout(r, 1100));
+    const c = (await stdioClient(['mcp', 'proxy', '--', NODE, FILESYSTEM, files], mcpEnv(gcStore, { TMPDIR: own }))).client;
+    clients.push(c);
+    expect(textOf(await read(c, 'HDFS_2k.log'))).toMatch(/^Result of read_text_file offloaded/);
+    let left = true;
+    for (let i = 0; i < 100 && left; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = ls(gcStore).some((f) => f.includes(id));
+    }
+    expect(left).toBe(false);
+  });
+
   it('--exclude passes a tool through whatever its size; --threshold-for sets one tool its own threshold', async () => {
     const c = (await stdioClient(['mcp', 'proxy', '--exclude', 'read_text_file', '--threshold-for', 'read_file=5', '--', NODE, FILESYSTEM, files], mcpEnv(store))).client;
     clients.push(c);

@@ -23,7 +23,7 @@ async function* once(text: string): AsyncGenerator<Uint8Array> {
 /** The IO answer() runs with: the caller's env, a store of the test's own. */
 function io(env: Record<string, string>): IO {
   const quiet = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
-  return { stdin: once(''), stdinIsTTY: false, stdout: quiet, stderr: quiet, env: { LRO_DIR: store, ...env }, now: () => new Date() } as IO;
+  return { stdin: once(''), stdinIsTTY: false, stdout: quiet, stderr: quiet, env: { LRO_DIR: store, LRO_AUTO_GC: '0', ...env }, now: () => new Date() } as IO;
 }
 
 /** What the two say for one input: leaves() with the caller's settings, and whether answer() printed nothing. */

@@ -10,6 +10,7 @@ import { offload } from '../../offload.js';
 import { renderDescriptorText } from '../../render/descriptor-text.js';
 import type { Source } from '../../format/header.js';
 import { offloadOptions } from '../../offload-settings.js';
+import { gcNowAndThen } from '../resident-start.js';
 
 interface HookInput {
   hook_event_name?: string;
@@ -65,8 +66,10 @@ export async function runClaudeHook(io: IO): Promise<number> {
     let call = `${tool} ${JSON.stringify(args)}`;
     if (call.length > 200) call = `${call.slice(0, 199)}…`;
     const source: Source = { command: call, exit_code: null, tool };
-    const r = await offload(found.text, { ...offloadOptions({}, io), operation: tool.replace(/^mcp__/, ''), source });
+    const options = offloadOptions({}, io);
+    const r = await offload(found.text, { ...options, operation: tool.replace(/^mcp__/, ''), source });
     if (!r.offloaded) return 0;
+    gcNowAndThen(options.dir, io.env, io.now());
     const output = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: found.reshape(renderDescriptorText(r.descriptor)) } };
     await io.stdout.write(`${JSON.stringify(output)}\n`);
   } catch {

@@ -28,7 +28,7 @@ import { DEFAULT_THRESHOLD, fitsThreshold, offload } from '../../offload.js';
 import { renderDescriptorText } from '../../render/descriptor-text.js';
 import { formatBytes } from '../../units.js';
 import { offloadOptions } from '../../offload-settings.js';
-import { ensureResident, prefixFolder } from '../resident-start.js';
+import { ensureResident, gcNowAndThen, prefixFolder } from '../resident-start.js';
 
 /** The shell tool's result: where the output is in the file of llmContent, and Gemini CLI's lines after it. */
 export interface ShellResult {
@@ -281,6 +281,7 @@ export async function answer(input: StreamedInput, fd: number, io: IO): Promise<
       : { ...options, operation: p.tool.slice(MCP_PREFIX.length), source: mcpSource(input, p.tool) },
   );
   if (!r.offloaded) return null;
+  gcNowAndThen(options.dir, io.env, io.now());
   const descriptor = renderDescriptorText(r.descriptor);
   return { decision: 'deny', reason: p.kind === 'shell' ? replacement(p.parsed, descriptor) : mcpReplacement(descriptor) };
 }

@@ -23,7 +23,7 @@ test('no settings file: init creates it, uninstall removes it and the folder it 
   expect((await lro(['init', 'claude-code', '--force'], { env: h.env })).code).toBe(0);
   const written = JSON.parse(readFileSync(h.settings, 'utf8'));
   expect(written.env.CLAUDE_CODE_SHELL_PREFIX).toMatch(/^\/.*\/bin\/lro-shell-prefix$/);
-  expect(written.hooks.PostToolUse[0].hooks[0].command).toMatch(/^\/.* \/.*\/bin\/lro\.js __claude-code-hook$/);
+  expect(written.hooks.PostToolUse[0].hooks[0].command).toMatch(/^LRO_NODE=\/.* \/.*\/bin\/lro-hook __claude-code-hook$/);
   const un = await lro(['init', 'claude-code', '--uninstall'], { env: h.env });
   expect(un.out).toContain('as it was before lro init');
   expect(existsSync(join(h.dir, '.claude'))).toBe(false);

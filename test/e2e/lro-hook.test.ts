@@ -98,6 +98,23 @@ test('the Gemini CLI and Claude Code hooks start gc now and then when they store
   }
 });
 
+test("Claude Code's MCP hook: a small result is left as it is without Node; a large one, or one Claude Code saved to a file, gets lro __claude-code-hook's answer", async () => {
+  const call = (response: unknown) => JSON.stringify({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'mcp__fs__read', tool_input: { path: 'x' }, tool_response: response });
+  const small = await hook('__claude-code-hook', call([{ type: 'text', text: 'hello' }]), { LRO_NODE: '/nonexistent/node' });
+  expect(small).toEqual({ code: 0, out: '' });
+  const big = call([{ type: 'text', text: Array.from({ length: 30000 }, (_, i) => i).join('\n') }]);
+  const want = await lro(['__claude-code-hook'], { input: big, env });
+  expect(want.out).toContain('offloaded: 30,000 lines');
+  expect((await hook('__claude-code-hook', big)).out).toBe(want.out); // (the same bytes: the same id)
+  // Claude Code's note for a result too large for it names the file it saved: small itself, but Node's to store
+  const saved = join(root, 'saved-result.txt');
+  writeFileSync(saved, Array.from({ length: 30000 }, (_, i) => `row ${i}`).join('\n'));
+  const note = call(`Error: result (1,234,567 characters) exceeds maximum allowed tokens. Output has been saved to ${saved}.\nUse offset and limit.`);
+  expect(note.length).toBeLessThan(6400);
+  const r = await hook('__claude-code-hook', note);
+  expect(r.out).toContain('offloaded: 30,000 lines');
+});
+
 test('Gemini, MCP tools: a small result is left as it is without Node; a large one gets lro __gemini-hook\'s answer', async () => {
   const call = (text: string) =>
     JSON.stringify({

@@ -113,14 +113,21 @@ function installChecks(prefix: string | undefined, hook: string | undefined, che
   }
   if (!hook) checks.push({ name: 'MCP hook', ok: false, detail: 'no PostToolUse hook for mcp__.* tools', fix: 'lro init claude-code' });
   else {
-    const node = /^'?([^' ]+)/.exec(hook)?.[1] ?? '';
-    let ok = true;
-    try {
-      accessSync(node, constants.X_OK);
-    } catch {
-      ok = false;
-    }
-    checks.push(ok ? { name: 'MCP hook', ok, detail: hook } : { name: 'MCP hook', ok, detail: `${node} (the hook's Node) is gone`, fix: 'lro init claude-code' });
+    // `LRO_NODE='node' 'lro-hook' __claude-code-hook`, or (as earlier lro installed it) `'node' 'lro.js' __claude-code-hook`
+    const [, node = '', program = ''] = /^(?:LRO_NODE=)?'?([^' ]+)'? '?([^' ]+)/.exec(hook) ?? [];
+    const gone = [node, program].find((f) => {
+      try {
+        accessSync(f, f.endsWith('.js') ? constants.R_OK : constants.X_OK);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    checks.push(
+      gone === undefined
+        ? { name: 'MCP hook', ok: true, detail: hook }
+        : { name: 'MCP hook', ok: false, detail: `${gone} (the hook's ${gone === node ? 'Node' : 'program'}) is gone`, fix: 'lro init claude-code' },
+    );
   }
   return true;
 }

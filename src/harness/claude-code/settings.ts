@@ -29,7 +29,10 @@ export function settingsPath(scope: Scope, env: NodeJS.ProcessEnv, cwd: string):
 }
 
 
-/** What lro installs, by absolute paths: the prefix script, and the hook command (this Node, lro's bin/lro.js). */
+/**
+ * What lro installs, by absolute paths: the prefix script, and the hook command for MCP results (lro's bin/lro-hook
+ * with this Node: a small result is left as it is without a Node start, about 100 ms a call before).
+ */
 export interface Installation {
   prefix: string;
   hookCommand: string;
@@ -39,7 +42,7 @@ export function installation(nodePath = process.execPath): Installation {
   const bin = binDir();
   return {
     prefix: join(bin, 'lro-shell-prefix'),
-    hookCommand: `${shellQuote(nodePath)} ${shellQuote(join(bin, 'lro.js'))} ${HOOK_SUBCOMMAND}`,
+    hookCommand: `LRO_NODE=${shellQuote(nodePath)} ${shellQuote(join(bin, 'lro-hook'))} ${HOOK_SUBCOMMAND}`,
   };
 }
 

@@ -214,6 +214,26 @@ for (const place of places()) {
       }
       expect(leftovers(spoolOf(tmp))).toEqual([]);
     });
+
+    test.skipIf(place.skip !== undefined)('INT and HUP at random moments: ended by that signal as bash is; the output given, or stored marked as cut', async () => {
+      const tmp = join(root, `tmp-inthup-${place.name.replace(/\W+/g, '-')}`);
+      mkdirSync(tmp, { recursive: true });
+      const slow = join(root, 'slow-inthup.sh');
+      writeFileSync(slow, 'i=0\nwhile [ $i -lt 30 ]; do seq 1 2000; i=$((i+1)); sleep 0.1; done\n');
+      const early = place.name.startsWith('bubblewrap') ? 200 : 10 + Math.floor(Math.random() * 60);
+      for (const signal of ['SIGINT', 'SIGHUP'] as const) {
+        for (const after of [early, 300 + Math.floor(Math.random() * 700), 1200 + Math.floor(Math.random() * 1500)]) {
+          const r = await prefixed(place, claudeScript(`bash ${slow}`, join(root, 'cwd')), envFor(place, tmp), (pid) =>
+            setTimeout(() => process.kill(-pid, signal), after),
+          );
+          const text = r.out.toString();
+          expect(r.status, `${signal} after ${after} ms`).toBe(128 + constants.signals[signal]);
+          if (text.includes('Output offloaded')) expect(text).toContain(`INCOMPLETE: the call was interrupted (${signal})`);
+          else expect(text, `${signal} after ${after} ms`).toMatch(/^(\d+\n)*\d*$/);
+        }
+      }
+      expect(leftovers(spoolOf(tmp))).toEqual([]);
+    });
   });
 }
 

@@ -162,6 +162,20 @@ describe.skipIf(!!install.skip)('Gemini CLI 0.61.0 with lro init gemini', () => 
     expect(cut.text).toContain('Output too large. Showing first 8,000 and last 32,000 characters.');
   });
 
+  test('the README\'s off switch for one project: "hooksConfig": {"disabled": ["lro"]} there, and Gemini CLI runs as without lro', async () => {
+    const s = scratch('off-switch');
+    await installLro(s);
+    mkdirSync(join(s.work, '.gemini'));
+    writeFileSync(join(s.work, '.gemini', 'settings.json'), '{ "hooksConfig": { "disabled": ["lro"] } }\n');
+    const [off] = (await play(s, [shell('seq 1 200000')])).outputs;
+    expect(idIn(off.text)).toBe('');
+    expect(off.text).toContain('Output too large. Showing first 8,000 and last 32,000 characters.');
+    // the same user settings in a folder without the switch: lro stores it
+    rmSync(join(s.work, '.gemini'), { recursive: true });
+    const [on] = (await play(s, [shell('seq 1 200000')])).outputs;
+    expect(idIn(on.text)).not.toBe('');
+  });
+
   test("lro's hook in the user's settings and the project's: Gemini CLI runs both, the model reads one descriptor", async () => {
     const s = scratch('both');
     await installLro(s);

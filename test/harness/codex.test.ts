@@ -2,6 +2,7 @@
 // scripted model: every assertion is on the function_call_output the model receives. The hook is trusted the way
 // Codex records it (a [hooks.state] trust record in config.toml), never with --dangerously-bypass-hook-trust, so
 // the runs also prove that `lro doctor codex` reads trust as Codex does.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +99,26 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     await installLro(s);
     const after = JSON.parse((await lro(['doctor', 'codex', '--json'], { env: s.env })).out) as { checks: { name: string; ok: boolean }[] };
     expect(after.checks.find((c) => c.name === 'trust')?.ok).toBe(true);
+  });
+
+  test.skipIf(spawnSync('script', ['--version']).status !== 0)('the trust step lro init gives ("press 2, then Enter" at "hooks need review") trusts the hook in the real TUI', async () => {
+    const s = scratch('tui-trust');
+    await installLro(s, false);
+    const config = join(s.codexHome, 'config.toml');
+    const model = ['model = "gpt-5.1"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "mock"', 'base_url = "http://127.0.0.1:9/v1"', 'wire_api = "responses"', 'env_key = "MOCK_API_KEY"'];
+    writeFileSync(config, `${model.join('\n')}\n\n[projects.${JSON.stringify(s.work)}]\ntrust_level = "trusted"\n${existsSync(config) ? readFileSync(config, 'utf8') : ''}`);
+    const doctor = async () => (JSON.parse((await lro(['doctor', 'codex', '--json'], { env: s.env })).out) as { checks: { name: string; ok: boolean }[] }).checks.find((c) => c.name === 'trust')?.ok;
+    expect(await doctor()).toBe(false);
+    // Codex's TUI in a terminal of its own (script), the keys typed as a person would, a pause between them
+    const keys = `sleep 6; printf 2; sleep 1; printf '\\r'; sleep 3`;
+    const tui = spawnSync('bash', ['-c', `(${keys}) | timeout 20 script -qfc "$0" /dev/null`, install.bin!], {
+      cwd: s.work,
+      env: { PATH: process.env.PATH!, HOME: s.home, CODEX_HOME: s.codexHome, MOCK_API_KEY: 'x', TERM: 'xterm' },
+      timeout: 30_000,
+    });
+    expect(tui.error).toBeUndefined();
+    expect(readFileSync(config, 'utf8')).toMatch(/\[hooks\.state\."[^"]*hooks\.json:pre_tool_use:0:0"\]\ntrusted_hash = "sha256:/);
+    expect(await doctor()).toBe(true);
   });
 
   test('the off switch: LRO_SHELL_PREFIX_OFF set by shell_environment_policy makes a large output Codex\'s own again', async () => {

@@ -65,7 +65,7 @@ function delimitedTable(rf: ResultFile, sep: string, facts: Record<string, unkno
     const f = splitDelimited(line.replace(/\r$/, ''), sep);
     if (f.length !== names.length) return undefined;
     const out: Record<string, JsonValue> = {};
-    names.forEach((name, i) => (out[name] = cellValue(f[i])));
+    for (let i = 0; i < names.length; i++) out[names[i]] = cellValue(f[i]);
     return out;
   };
   return { headerLine, names, row, jq: delimitedJq(sep, names, headerLine ? row(first) : undefined) };
@@ -77,7 +77,8 @@ function tableRecords(headerLine: number, split: Split, header: string): TableRe
     const cells = split.cut(line);
     if (!cells) return undefined;
     const out: Record<string, JsonValue> = {};
-    split.names.forEach((name, i) => (out[name] = cellValue(cells[i])));
+    const names = split.names;
+    for (let i = 0; i < names.length; i++) out[names[i]] = cellValue(cells[i]);
     return out;
   };
   return { headerLine, names: split.names, row, jq: rowJq(split, row(header)) };
@@ -102,7 +103,11 @@ export function callsRow(filter: string): boolean {
  */
 export function cellValue(cell: string): JsonValue {
   if (cell === '') return null;
-  return isNumberLiteral(cell) ? parseRecord(cell) : cell;
+  const c = cell.charCodeAt(0);
+  if (!((c >= 48 && c <= 57) || c === 45) || !isNumberLiteral(cell)) return cell; // (a number starts with a digit or -)
+  // a literal of at most 15 characters and no exponent holds at most 15 digits: a double is exact for it, so the
+  // exact parse (parseRecord: two more regexes and JSON.parse, a third of `lro count`'s time on a table) is not needed
+  return cell.length <= 15 && !cell.includes('e') && !cell.includes('E') ? Number(cell) : parseRecord(cell);
 }
 
 /**

@@ -64,10 +64,9 @@ function delimitedTable(rf: ResultFile, sep: string, facts: Record<string, unkno
   const row = (line: string): JsonValue | undefined => {
     const f = splitDelimited(line.replace(/\r$/, ''), sep);
     if (f.length !== names.length) return undefined;
-    const out: Record<string, JsonValue> = {};
-    for (let i = 0; i < names.length; i++) out[names[i]] = cellValue(f[i]);
-    return out;
+    return make(f, cellValue);
   };
+  const make = rowMaker(names);
   return { headerLine, names, row, jq: delimitedJq(sep, names, headerLine ? row(first) : undefined) };
 }
 
@@ -76,12 +75,28 @@ function tableRecords(headerLine: number, split: Split, header: string): TableRe
     if (line.trim() === '') return undefined;
     const cells = split.cut(line);
     if (!cells) return undefined;
-    const out: Record<string, JsonValue> = {};
-    const names = split.names;
-    for (let i = 0; i < names.length; i++) out[names[i]] = cellValue(cells[i]);
-    return out;
+    return make(cells, cellValue);
   };
+  const make = rowMaker(split.names);
   return { headerLine, names: split.names, row, jq: rowJq(split, row(header)) };
+}
+
+/**
+ * The row object of `names` from its cells, made by one object literal of those keys (compiled once a table): a
+ * row is the same shape every time, where filling `{}` key by key cost a fifth of `lro count`'s time on a table.
+ */
+function rowMaker(names: string[]): (cells: string[], value: (cell: string) => JsonValue) => Record<string, JsonValue> {
+  // (the names are JSON strings in the literal: any text is a safe key, but `__proto__` there, as assigned, would
+  // set the object's prototype: a table with such a column has each property defined)
+  if (names.includes('__proto__')) {
+    return (cells, value) => {
+      const out: Record<string, JsonValue> = {};
+      names.forEach((name, i) => Object.defineProperty(out, name, { value: value(cells[i]), enumerable: true, writable: true, configurable: true }));
+      return out;
+    };
+  }
+  const fields = names.map((n, i) => `${JSON.stringify(n)}: value(cells[${i}])`).join(', ');
+  return new Function('cells', 'value', `return { ${fields} };`) as (cells: string[], value: (cell: string) => JsonValue) => Record<string, JsonValue>;
 }
 
 /**

@@ -129,6 +129,15 @@ describe('a column table is queried by its columns', () => {
     expect(field.out).toBe('1\n');
   });
 
+  it('a column named __proto__ is a column like any other (the row objects do not take it as their prototype)', async () => {
+    const csv = ['a,__proto__,b', ...Array.from({ length: 300 }, (_, i) => `${i},v${i % 3},${i * 2}`)].join('\n');
+    const r = await lro(['offload', '--force'], { input: csv, env });
+    const id = JSON.parse(r.out).id as string;
+    const count = await run(['count', id, '--by', '__proto__']);
+    expect(count.out).toMatch(/^ +count +first +\.__proto__\n +100 +2 +v0\n +100 +3 +v1\n +100 +4 +v2\n/);
+    expect((await run(['where', id, '__proto__=v1', 'b>590', '--count'])).out).toBe('1\n');
+  });
+
   it('a field that is not a column is an error listing the columns', async () => {
     const r = await run(['where', ps, 'MEM>0.5']);
     expect(r.code).toBe(2);

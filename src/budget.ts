@@ -16,11 +16,25 @@ export function maxTokensFrom(option: string | undefined, env: NodeJS.ProcessEnv
   return DEFAULT_MAX_TOKENS;
 }
 
-/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
+/**
+ * The next command as a value: the command's name and its input (arguments by name, options by attribute, as its
+ * `run` takes them), with the `lro …` line the text shows (commands/argv.ts makes both from the declaration).
+ */
+export interface Next {
+  command: string;
+  input: Record<string, unknown>;
+  text: string;
+}
+
+/**
+ * A cut output's continuation as lro made it: what was left out, the next command (as printed, and as a value
+ * when the command gave one), and the line printed.
+ */
 export interface Continuation {
   what: string;
   next: string;
   line: string;
+  command?: Next;
 }
 
 /**
@@ -209,9 +223,10 @@ export class OutputBudget {
 }
 
 /** The final line of a cut output: what was left out and the exact next command. */
-export function continuationLine(what: string, next: string): string {
-  const line = `[lro: ${what}; next: ${next}]\n`;
-  runs.getStore()?.continuations.push({ what, next, line });
+export function continuationLine(what: string, next: string | Next): string {
+  const text = typeof next === 'string' ? next : next.text;
+  const line = `[lro: ${what}; next: ${text}]\n`;
+  runs.getStore()?.continuations.push({ what, next: text, line, ...(typeof next === 'string' ? {} : { command: next }) });
   return line;
 }
 

@@ -63,7 +63,7 @@ async function withNextCall(
   args: Record<string, unknown>,
 ): Promise<{ output: string; next?: NextCall }> {
   if (!c || !stdout.endsWith(c.line)) return { output: stdout };
-  const full = await calls.read(c.next);
+  const full = c.command ? calls.fromNext(c.command) : await calls.read(c.next); // a value, else the printed line
   if (!full) return { output: stdout };
   // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
   const what = c.what.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));

@@ -1,7 +1,8 @@
 // The output budget of every command that prints records (CONTRACT section 4): --max-tokens N (default 2000,
 // $LRO_MAX_OUTPUT_TOKENS, 0 = unlimited). Output is taken whole line by whole line until the next one would not
 // fit; the command then ends with one line saying what was left out and the exact command for the next part.
-// A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data.
+// A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data, with
+// the values a command gives besides its text (giveValue: `lro ls`'s rows).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { tokenBound } from './tokens/token-bound.js';
 import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from './tokens/tokenizer.js';
@@ -16,11 +17,25 @@ export function maxTokensFrom(option: string | undefined, env: NodeJS.ProcessEnv
   return DEFAULT_MAX_TOKENS;
 }
 
-/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
+/**
+ * The next command as a value: the command's name and its input (arguments by name, options by attribute, as its
+ * `run` takes them), with the `lro …` line the text shows (commands/argv.ts makes both from the declaration).
+ */
+export interface Next {
+  command: string;
+  input: Record<string, unknown>;
+  text: string;
+}
+
+/**
+ * A cut output's continuation as lro made it: what was left out, the next command (as printed, and as a value
+ * when the command gave one), and the line printed.
+ */
 export interface Continuation {
   what: string;
   next: string;
   line: string;
+  command?: Next;
 }
 
 /**
@@ -30,16 +45,28 @@ export interface Continuation {
  */
 interface RunContext {
   continuations: Continuation[];
+  values: unknown[];
   maxBytes: number;
 }
 
 const runs = new AsyncLocalStorage<RunContext>();
 
-/** Runs f with budgets of at most maxBytes; returns with its result the continuations it made (in order). */
-export async function withContinuations<T>(f: () => Promise<T>, maxBytes = Infinity): Promise<{ result: T; continuations: Continuation[] }> {
-  const run: RunContext = { continuations: [], maxBytes };
+/**
+ * Runs f with budgets of at most maxBytes; returns with its result the continuations it made and the values it gave
+ * (each in order).
+ */
+export async function withContinuations<T>(
+  f: () => Promise<T>,
+  maxBytes = Infinity,
+): Promise<{ result: T; continuations: Continuation[]; values: unknown[] }> {
+  const run: RunContext = { continuations: [], values: [], maxBytes };
   const result = await runs.run(run, f);
-  return { result, continuations: run.continuations };
+  return { result, continuations: run.continuations, values: run.values };
+}
+
+/** Hands a value of the output (what the text printed, as data) to the MCP tool call this runs for, if any. */
+export function giveValue(value: unknown): void {
+  runs.getStore()?.values.push(value);
 }
 
 /** Whether this runs for an MCP tool call, whose layer bounds listings and descriptors as wholes of its own. */
@@ -209,9 +236,10 @@ export class OutputBudget {
 }
 
 /** The final line of a cut output: what was left out and the exact next command. */
-export function continuationLine(what: string, next: string): string {
-  const line = `[lro: ${what}; next: ${next}]\n`;
-  runs.getStore()?.continuations.push({ what, next, line });
+export function continuationLine(what: string, next: string | Next): string {
+  const text = typeof next === 'string' ? next : next.text;
+  const line = `[lro: ${what}; next: ${text}]\n`;
+  runs.getStore()?.continuations.push({ what, next: text, line, ...(typeof next === 'string' ? {} : { command: next }) });
   return line;
 }
 

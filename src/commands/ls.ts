@@ -4,12 +4,12 @@
 import { Chalk } from 'chalk';
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
 import { shellQuote } from '../shell-quote.js';
-import { continuationLine, inToolCall, maxTokensFrom, OutputBudget } from '../budget.js';
+import { continuationLine, giveValue, inToolCall, maxTokensFrom, OutputBudget } from '../budget.js';
 import { formatCount, parseCount } from '../units.js';
 import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
-import { jsonItem, renderTable, tsvRow, type LsRow } from '../render/store-table.js';
+import { jsonItem, renderTable, tsvFields, tsvLine, type LsRow, type TsvFields } from '../render/store-table.js';
 import { checkStore } from '../store/dir.js';
 import { fetchPendingHead, isPendingHead, isRemoteListing, keepIndex, listingPath, readListed, shownStore } from '../store/remote.js';
 import { withPendingHeads } from '../store/remote.js';
@@ -31,6 +31,11 @@ export interface LsOptions {
 }
 
 const MAX_NOTES = 10;
+
+/** What `lro ls` gives an MCP tool call besides its text: the rows it printed for a pipe, newest first. */
+export interface ListedRows {
+  results: TsvFields[];
+}
 
 function toRow(r: ScannedResult): LsRow {
   const h = r.header;
@@ -76,6 +81,8 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   const notes: string[] = [];
   let damagedCount = 0;
   let shown = 0;
+  // the rows an MCP tool call lists, as values (its result is made from them, not from the lines printed)
+  const given: TsvFields[] | null = inToolCall() && !tty && !opts.json ? [] : null;
   if (opts.json) await out.add('[');
   for (const entry of listing.results) {
     if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
@@ -107,8 +114,13 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     else if (opts.json) {
       await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, shownStore(r.path), r.size)}`, out);
     }
-    else await page.add(shown - 1, tsvRow(toRow(r)), out);
+    else {
+      const fields = tsvFields(toRow(r))!;
+      given?.push(fields);
+      await page.add(shown - 1, tsvLine(fields), out);
+    }
   }
+  if (given) giveValue({ results: given } satisfies ListedRows);
   if (tty && rows.length > 0) await out.add(page.table(rows, now, io.stdout.color));
   const cut = page.cutLine(shown);
   if (opts.json) {

@@ -11,14 +11,14 @@ import { MAX_TOKEN_BYTES } from '../tokens/tokenizer.js';
 import type { IO } from '../io.js';
 import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from '../budget.js';
-import { shellQuote } from '../shell-quote.js';
+import { continuationLine, maxTokensFrom, OutputBudget, type Next } from '../budget.js';
 import { damagedError, resolveResult, uncheckedNote } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
 import { nthRecord, streamCount, type StreamFilter } from '../format/streams.js';
 import { streamFilter } from '../query/view.js';
 import { STREAM_OPTION } from './stream-option.js';
 import { refuseBinary } from './binary-result.js';
+import { nextCommand } from './argv.js';
 
 export interface ReadOptions {
   dir?: string;
@@ -127,8 +127,10 @@ function streamSelection(sel: Selection, o: ReadOptions, f: StreamFilter, count:
 }
 
 /** The options to repeat in a continuation command. */
-function keptOptions(o: ReadOptions): string {
-  return [o.raw ? ' --raw' : '', o.stream ? ` --stream ${o.stream}` : '', o.maxTokens !== undefined ? ` --max-tokens ${o.maxTokens}` : '', o.dir ? ` --dir ${shellQuote(o.dir)}` : ''].join('');
+/** The next part's command: `lro read ID` with what it selects and the options of this one it keeps. */
+function nextRead(id: string, o: ReadOptions, select: ReadOptions): Next {
+  const kept = { raw: o.raw, stream: o.stream || undefined, maxTokens: o.maxTokens, dir: o.dir || undefined };
+  return nextCommand(readCommand, { id, ...select, ...kept });
 }
 
 async function readRecordRange(
@@ -181,7 +183,7 @@ async function readRecordRange(
     await out.add(
       continuationLine(
         `showed records ${range.from}-${r.n - 1} of ${formatCount(h.count)} (--max-tokens ${budget.max})`,
-        `lro read ${id} --records ${formatRange(r.n, range.to >= h.count ? Infinity : range.to)}${columnsOption(o)}${keptOptions(o)}`,
+        nextRead(id, o, { records: formatRange(r.n, range.to >= h.count ? Infinity : range.to), columns: o.columns }),
       ),
     );
     return true;
@@ -216,13 +218,9 @@ async function showWindow(id: string, n: number, v: TextWindow, budget: OutputBu
   await out.add(
     continuationLine(
       `record ${n} has ${formatCount(v.total)} characters, more than --max-tokens ${budget.max} allows; showed characters ${v.start}-${shownEnd}`,
-      `lro read ${id} --records ${n} --columns ${formatCharRange(shownEnd, end)}${keptOptions(o)}`,
+      nextRead(id, o, { records: String(n), columns: formatCharRange(shownEnd, end) }),
     ),
   );
-}
-
-function columnsOption(o: ReadOptions): string {
-  return o.columns !== undefined ? ` --columns ${o.columns}` : '';
 }
 
 /**
@@ -268,7 +266,7 @@ async function readChars(rf: ResultFile, start: number, end: number, budget: Out
       await out.add(
         continuationLine(
           `showed characters ${start}-${start + fit}${total !== null ? ` of ${formatCount(total)}` : ''} (--max-tokens ${budget.max})`,
-          `lro read ${rf.header.id} --chars ${formatCharRange(start + fit, end)}${keptOptions(o)}`,
+          nextRead(rf.header.id, o, { chars: formatCharRange(start + fit, end) }),
         ),
       );
     }

@@ -1,7 +1,9 @@
-// The commands lro prints (`next: lro read ID --records 13:20 --max-tokens 150`, the descriptor's recipes and
-// guidance) read back as the tool calls that do the same (`lro_read {"id":"ID","records":"13:20","max_tokens":150}`),
-// parsed by the command's own definition, so the CLI's printing stays the one source of these commands.
-import type { Input } from '../commands/command.js';
+// The commands lro gives as tool calls that do the same (`lro_read {"id":"ID","records":"13:20","max_tokens":150}`).
+// A continuation made as a value (budget.ts `Next`: the command and its input) becomes its call from that value
+// (`fromNext`), nothing printed read back. The commands lro only prints (the descriptor's recipes and guidance, and
+// the continuations of commands that give no value yet) are read back by the command's own definition (`read`).
+import type { Next } from '../budget.js';
+import { attributeOf, longFlag, type Input } from '../commands/command.js';
 import { commanderCommand, joinTwoWordValues } from '../commands/commander.js';
 import { shellWords } from '../shell-quote.js';
 import type { ToolDef } from './definitions.js';
@@ -26,6 +28,45 @@ export class CallReader {
 
   constructor(defs: ToolDef[]) {
     this.byCommand = new Map(defs.map((d) => [d.spec.command, d]));
+  }
+
+  /**
+   * The tool call of a next command made as a value, or null when no tool of these makes it (a command no tool
+   * runs, or an option its tool does not offer).
+   */
+  fromNext(next: Next): ToolCall | null {
+    const def = this.byCommand.get(next.command);
+    if (!def) return null;
+    const input = next.input;
+    const args: Record<string, unknown> = {};
+    for (const p of def.positionals) {
+      const v = input[p.key];
+      if (v !== undefined && !(p.optional && Array.isArray(v) && v.length === 0)) args[p.name] = v;
+    }
+    const storeWide = def.spec.allId !== undefined && input.all === true;
+    if (storeWide) {
+      const [id, second] = def.positionals;
+      args[second.name] = args[id.name];
+      args[id.name] = def.spec.allId;
+    }
+    const fixed = new Set(def.command.options.filter((o) => def.spec.fixed?.includes(longFlag(o))).map(attributeOf)); // the tool's own
+    const positional = new Set(def.positionals.map((p) => p.key));
+    for (const [attribute, value] of Object.entries(input)) {
+      if (value === undefined || value === null || positional.has(attribute) || fixed.has(attribute)) continue;
+      if (storeWide && attribute === 'all') continue;
+      const o = def.options.find((x) => x.attribute === attribute);
+      if (!o) {
+        if (SERVER_OPTIONS.has(attribute) || value === false) continue;
+        return null;
+      }
+      const v = argumentValue(o.type, typeof value === 'number' ? String(value) : value);
+      if (v === undefined) {
+        if (value === false) continue; // a flag not given
+        return null;
+      }
+      args[o.arg] = v;
+    }
+    return { tool: def.spec.name, arguments: args };
   }
 
   /** The tool call a command line makes, or null when it is not one lro's tools can make. */

@@ -90,11 +90,11 @@ export class LroTools {
     }
   }
 
-  /** One run of the command, its output kept, with the continuation it made handed over as data. */
+  /** One run of the command, its output kept, with the continuation it made and the values it gave handed over as data. */
   private async run(def: ToolDef, input: Input, args: Record<string, unknown>): Promise<ToolResult> {
     const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '');
-    const { result: code, continuations } = await withContinuations(() => runReported(def.command, input, io), MAX_OUTPUT_BYTES);
-    const out = { stdout: stdout(), stderr: capEchoes(this.hideStore(stderr()), args), code, continuation: continuations.at(-1) };
+    const { result: code, continuations, values } = await withContinuations(() => runReported(def.command, input, io), MAX_OUTPUT_BYTES);
+    const out = { stdout: stdout(), stderr: capEchoes(this.hideStore(stderr()), args), code, continuation: continuations.at(-1), values };
     return toolResult(def.spec, out, this.calls, args);
   }
 }

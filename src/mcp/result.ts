@@ -3,19 +3,24 @@
 // anything else an error result (`isError`) with the message the CLI prints.
 import type { Descriptor } from '../describe/descriptor.js';
 import type { Continuation } from '../budget.js';
-import { TSV_COLUMNS, tsvFields } from '../render/store-table.js';
+import type { ListedRows } from '../commands/ls.js';
+import { TSV_COLUMNS, tsvLine, type TsvFields } from '../render/store-table.js';
 import { formatCount } from '../units.js';
 import { MAX_OUTPUT_BYTES } from './bounds.js';
 import { formatCall, type CallReader, type ToolCall } from './calls.js';
 import { renderToolDescriptor, toolDescriptor } from './descriptor.js';
 import type { ToolSpec } from './tools.js';
 
-/** What a command printed, how it exited, and the continuation it made when it cut its output. */
+/**
+ * What a command printed, how it exited, the continuation it made when it cut its output, and the values it gave
+ * besides its text (budget.ts giveValue).
+ */
 export interface Captured {
   stdout: string;
   stderr: string;
   code: number;
   continuation?: Continuation;
+  values?: unknown[];
 }
 
 /** A tools/call result. */
@@ -63,7 +68,7 @@ async function withNextCall(
   args: Record<string, unknown>,
 ): Promise<{ output: string; next?: NextCall }> {
   if (!c || !stdout.endsWith(c.line)) return { output: stdout };
-  const full = await calls.read(c.next);
+  const full = c.command ? calls.fromNext(c.command) : await calls.read(c.next); // a value, else the printed line
   if (!full) return { output: stdout };
   // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
   const what = c.what.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
@@ -99,20 +104,26 @@ async function recordsResult(out: Captured, calls: CallReader, args: Record<stri
   };
 }
 
+/** `lro ls`'s rows as it gave them (commands/ls.ts ListedRows), the newest that one result holds. */
 function listingResult(out: Captured): ToolResult {
-  const all = out.stdout.split('\n').filter(Boolean);
-  const rows = newestWithin(all, LISTING_BYTES);
-  const results = rows.map(tsvFields);
-  const cut = rows.length < all.length ? `[lro: listed the newest ${formatCount(rows.length)} of ${formatCount(all.length)} results, as many as one result holds; filter with session or operation]\n` : '';
-  const shown = rows.length ? `${TSV_COLUMNS.join('\t')}\n${rows.join('\n')}\n${cut}` : '';
+  const given = out.values?.find((v): v is ListedRows => typeof v === 'object' && v !== null && 'results' in v);
+  const all = given?.results ?? [];
+  const { results, lines } = newestWithin(all, LISTING_BYTES);
+  const cut = results.length < all.length ? `[lro: listed the newest ${formatCount(results.length)} of ${formatCount(all.length)} results, as many as one result holds; filter with session or operation]\n` : '';
+  const shown = results.length ? `${TSV_COLUMNS.join('\t')}\n${lines.join('')}${cut}` : '';
   return { content: text(`${shown}${out.stderr}`.trim() || 'No results.'), structuredContent: { results } };
 }
 
-/** The first rows whose text is within `bytes` (their structured form takes about twice as much again). */
-function newestWithin(rows: string[], bytes: number): string[] {
+/** The first rows whose lines are within `bytes` (their structured form takes about twice as much again). */
+function newestWithin(rows: TsvFields[], bytes: number): { results: TsvFields[]; lines: string[] } {
+  const lines: string[] = [];
   let used = 0;
-  const i = rows.findIndex((row) => (used += Buffer.byteLength(row) + 1) > bytes);
-  return i < 0 ? rows : rows.slice(0, i);
+  for (const row of rows) {
+    const line = tsvLine(row);
+    if ((used += Buffer.byteLength(line)) > bytes) break;
+    lines.push(line);
+  }
+  return { results: rows.slice(0, lines.length), lines };
 }
 
 /** A descriptor (offload, info), a passthrough (offload) or a header (info --header). */

@@ -36,12 +36,14 @@ function shorten(s: string, max: number): string {
 
 /** The columns of a row for a pipe, in order, named as the header's fields and the MCP listing name them. */
 export const TSV_COLUMNS = ['id', 'operation', 'records', 'tokens', 'bytes', 'timestamp', 'expires_at', 'session'] as const;
-const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['records', 'tokens', 'bytes']);
 
-/** A row for a pipe: the TSV_COLUMNS, tab-separated, session `-` if none. */
-export function tsvRow(row: LsRow): string {
-  if (row.kind === 'damaged') return ''; // damaged files are reported on stderr, so stdout stays parseable
-  const cells: Record<(typeof TSV_COLUMNS)[number], string | number> = {
+/** A row for a pipe as a value: the TSV_COLUMNS by name, numbers as numbers, no session null (the MCP listing's). */
+export type TsvFields = Record<(typeof TSV_COLUMNS)[number], string | number | null>;
+
+/** The value of a row for a pipe; null for a damaged file (reported on stderr, so stdout stays parseable). */
+export function tsvFields(row: LsRow): TsvFields | null {
+  if (row.kind === 'damaged') return null;
+  return {
     id: row.id,
     operation: row.operation,
     records: row.records,
@@ -49,20 +51,19 @@ export function tsvRow(row: LsRow): string {
     bytes: row.size,
     timestamp: row.timestamp,
     expires_at: row.expiresAt,
-    session: row.session === null ? '-' : clean(row.session),
+    session: row.session === null ? null : clean(row.session),
   };
-  return `${TSV_COLUMNS.map((c) => cells[c]).join('\t')}\n`;
 }
 
-/** A row for a pipe read back (its line, without the newline): the columns by name, numbers as numbers, no session null. */
-export function tsvFields(line: string): Record<string, string | number | null> {
-  const cells = line.split('\t');
-  const r: Record<string, string | number | null> = {};
-  TSV_COLUMNS.forEach((c, i) => {
-    const v = cells[i];
-    r[c] = NUMBER_COLUMNS.has(c) ? Number(v) : c === 'session' && v === '-' ? null : v;
-  });
-  return r;
+/** A row's value as its line for a pipe: the TSV_COLUMNS, tab-separated, session `-` if none. */
+export function tsvLine(fields: TsvFields): string {
+  return `${TSV_COLUMNS.map((c) => fields[c] ?? '-').join('\t')}\n`;
+}
+
+/** A row for a pipe (nothing for a damaged file). */
+export function tsvRow(row: LsRow): string {
+  const fields = tsvFields(row);
+  return fields ? tsvLine(fields) : '';
 }
 
 /** `{...header, file_path, file_size}` from the raw header line, so the envelope keeps its bytes as written. */

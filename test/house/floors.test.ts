@@ -100,3 +100,40 @@ describe('no printer under the engines', () => {
     expect(printerImports(graph, VALUE_FACES)).toEqual([]);
   });
 });
+
+/** Where a module splits printed output: a command's stdout into lines, or a line at its tabs (`path: the code`). */
+export function printedSplits(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  const split = /\bstdout\.split\(|\.split\(\s*(['"`])\\t\1\s*\)/g;
+  for (const [name, text] of files) for (const m of text.matchAll(split)) found.push(`${name}: ${m[0]}`);
+  return found;
+}
+
+/** Where a module writes an `lro NAME …` command line by hand in a template (not by commands/argv.ts). */
+export function handMadeCommands(files: Map<string, string>, name: string): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) for (const m of text.matchAll(new RegExp(`\`lro ${name} \\$\\{`, 'g'))) found.push(`${file}: ${m[0]}`);
+  return found;
+}
+
+describe('the MCP server parses no printed output of what it gets as values', () => {
+  const read = (dir: string) => new Map(sources(join(SRC, dir)).map((f) => [relative(SRC, f), readFileSync(f, 'utf8')]));
+
+  it('finds a split of a printed row and a hand-made command (the checkers work)', () => {
+    const sample = new Map([['mcp/x.ts', "const rows = out.stdout.split('\\n').map((l) => l.split('\\t'));\nconst next = `lro read ${id} --records 5:`;"]]);
+    expect(printedSplits(sample)).toEqual(['mcp/x.ts: stdout.split(', "mcp/x.ts: .split('\\t')"]);
+    expect(handMadeCommands(sample, 'read')).toEqual(['mcp/x.ts: `lro read ${']);
+  });
+
+  it("has no module of mcp/ that splits lro ls's printed rows (lro_ls is made from the rows ls gives)", () => {
+    const mcp = read('mcp');
+    expect(mcp.has('mcp/result.ts')).toBe(true);
+    expect(printedSplits(mcp)).toEqual([]);
+  });
+
+  it("has lro read's continuations made as values (commands/argv.ts), so no tool call is read back from their text", () => {
+    const commands = read('commands');
+    expect(commands.get('commands/read.ts')).toContain('nextCommand(readCommand');
+    expect(handMadeCommands(commands, 'read')).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 // The `lro ls` printers, written into strings: table for a terminal, rows for a pipe, JSON items.
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { jsonItem, renderTable, tsvFields, tsvRow, type LsRow } from '../../src/render/store-table.js';
+import { jsonItem, renderTable, tsvFields, tsvLine, tsvRow, type LsRow } from '../../src/render/store-table.js';
 
 const NOW = Date.parse('2026-01-10T12:00:00Z');
 const row = (id: string, ageS: number, leftS: number, extra: Partial<LsRow> = {}): LsRow => ({
@@ -58,9 +58,10 @@ describe('pipe and JSON rows', () => {
     expect(jsonItem(line, '/s/lro-x.jsonl', 99)).toBe('{"type":"lro_header","envelope":{"n":12345678901234567890},"file_path":"/s/lro-x.jsonl","file_size":99}');
   });
 
-  it('a row for a pipe reads back as the named columns (the MCP listing), numbers as numbers, no session as null', () => {
+  it("a row's value (the MCP listing's): the named columns, numbers as numbers, no session null; its line the pipe's", () => {
     const r = row('01AAAAAAAAAAAAAAAAAAAAAAAA', 90, 7200);
-    expect(tsvFields(tsvRow(r).replace(/\n$/, ''))).toEqual({
+    const fields = tsvFields(r)!;
+    expect(fields).toEqual({
       id: '01AAAAAAAAAAAAAAAAAAAAAAAA',
       operation: 'kubectl-get',
       records: 1234,
@@ -70,6 +71,10 @@ describe('pipe and JSON rows', () => {
       expires_at: '2026-01-10T14:00:00.000Z',
       session: 'build-42',
     });
-    expect(tsvFields(tsvRow(row('01BBBBBBBBBBBBBBBBBBBBBBBB', 1, 1, { session: null })).replace(/\n$/, '')).session).toBeNull();
+    expect(tsvLine(fields)).toBe(tsvRow(r));
+    const none = row('01BBBBBBBBBBBBBBBBBBBBBBBB', 1, 1, { session: null });
+    expect(tsvFields(none)!.session).toBeNull();
+    expect(tsvRow(none).trimEnd().split('\t').at(-1)).toBe('-');
+    expect(tsvFields({ kind: 'damaged', id: 'x', operation: 'op', reason: 'bad' })).toBeNull();
   });
 });

@@ -67,6 +67,13 @@ describe('JUnit XML reports', () => {
     expect(f.failure_lines).toEqual({ 'tests.test_a > test_cmp[a<b]': '4:4', 'tests.test_a > test_setup': '5:7' });
   });
 
+  it('a one-line report longer than a counter sees is not counted (its counts would not be whole)', () => {
+    const cases = Array.from({ length: 100 }, (_, i) => `<testcase classname="tests.test_a" name="test_${i}" time="0.001" />`);
+    const line = `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite tests="100">${cases.join('')}</testsuite></testsuites>`;
+    expect(line.length).toBeGreaterThan(2048);
+    expect(describeLines([line.slice(0, 2048)])).toBeNull();
+  });
+
   it('other XML is no test report', () => {
     expect(describeLines(['<?xml version="1.0"?>', '<project>', '<testcase-like/>', '</project>'])).toBeNull();
   });

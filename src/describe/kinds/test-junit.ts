@@ -2,7 +2,7 @@
 // counted over every <testcase> of the file, the failing tests by name (classname > name) with their failure
 // message, and each failing test's own <testcase> element addressable by its lines, so the next command reads
 // exactly it. Read line by line (vitest and jest write an element per line, pytest the whole report on one), memory bounded by the names kept.
-import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
+import { fed, KIND_LINE_CHARS, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { junitLine, type JunitLine, type Outcome } from './test-lines.js';
 
 /** Failing tests named (the descriptor shows them whole). */
@@ -29,7 +29,11 @@ class JunitCounter implements KindCounter {
     if (this.failing.length < NAMED) this.failing.push({ name: o.name, line: o.from, text: o.text, message: o.message, to });
   }
 
+  /** A line longer than a counter sees (a long one-line report): its counts would not be the whole file's. */
+  private cut = false;
+
   line(l: string, n: number): void {
+    if (l.length >= KIND_LINE_CHARS) this.cut = true;
     for (const j of junitLine(l)) this.element(j, l, n);
   }
 
@@ -49,7 +53,8 @@ class JunitCounter implements KindCounter {
     return this.counts.passed + this.counts.failed + this.counts.skipped;
   }
 
-  end(total: number): KindFacts {
+  end(total: number): KindFacts | null {
+    if (this.cut) return null;
     if (this.open) this.close(total);
     const more = this.failed - this.failing.length;
     const first = this.failing[0];

@@ -69,6 +69,22 @@ const tapRun = () => {
   const passing = rows(t).filter((l) => /^ {4}ok \d+ - \w+ \d+$/.test(l));
   return grow(`${t}${passing.join('\n')}\n`, rows(t).length, (i, l) => `${l}_${i}`);
 };
+/** vitest's JUnit report (bench/make-vitest-runs.mjs), its passing testcases copied under new file names until MIN bytes. */
+const junitRun = () => {
+  const t = rows(fixture('vitest-junit.xml'));
+  const end = t.lastIndexOf('    </testsuite>');
+  const passing = [];
+  for (let i = 0; i < t.length - 1; i++) if (/^ +<testcase /.test(t[i]) && /^ +<\/testcase>$/.test(t[i + 1])) passing.push(t[i], t[i + 1]);
+  const copies = [];
+  for (let i = 0, size = t.join('\n').length; size < MIN; i++) {
+    for (const l of passing) {
+      const c = l.replace(/classname="(\w+)\.test\.js"/, `classname="$1_${i}.test.js"`);
+      copies.push(c);
+      size += c.length + 1;
+    }
+  }
+  return `${[...t.slice(0, end), ...copies, ...t.slice(end)].join('\n')}\n`;
+};
 /** The lock file with copies of its packages until MIN bytes. */
 function bigLock() {
   const lock = JSON.parse(fixture('package-lock.json'));
@@ -476,6 +492,27 @@ export const KIND_TASKS = [
     calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['parse.test.js > parse > case 13']]],
     answer: (outs) => readTexts(outs[1]).find((l) => l.startsWith('AssertionError')),
     truth: (t) => section(t, /^ FAIL {2}parse\.test\.js > parse > case 13$/, /^⎯/).find((l) => l.startsWith('AssertionError')),
+  },
+  {
+    name: 'JUnit XML (vitest): how many tests passed, failed, were skipped',
+    kind: 'test-run',
+    input: () => junitRun(),
+    calls: () => [],
+    answer: (_, d) => [facts(d).passed, facts(d).failed, facts(d).skipped],
+    truth: (t) => {
+      const cases = t.split('<testcase ').slice(1).map((c) => c.slice(0, c.indexOf('</testcase>')));
+      const failed = cases.filter((c) => c.includes('<failure')).length;
+      const skipped = cases.filter((c) => c.includes('<skipped')).length;
+      return [cases.length - failed - skipped, failed, skipped];
+    },
+  },
+  {
+    name: 'JUnit XML (vitest): the assertion that failed parse > case 13',
+    kind: 'test-run',
+    input: () => junitRun(),
+    calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['parse.test.js > parse > case 13']]],
+    answer: (outs) => readTexts(outs[1]).find((l) => l.startsWith('AssertionError')),
+    truth: (t) => section(t, /^ +<testcase classname="parse\.test\.js" name="parse &gt; case 13"/, /^ +<\/testcase>$/).find((l) => l.startsWith('AssertionError')),
   },
   {
     name: 'node --test (TAP): how many tests passed, failed, were skipped',

@@ -2,7 +2,7 @@
 // (bench/kinds-tasks.mjs, test/e2e/diff.test.ts): 2 files of 30 generated tests each, written to a scratch
 // folder and run by the vitest lro's own tests use, `--reporter=verbose` (fixtures/outputs/vitest-verbose.txt and
 // its -after.txt: the next run, which fixes `parse > case 3`, leaves cases 13 and 23 failing and breaks
-// `format > width 20`) and `--reporter=junit` of the first run (vitest-junit.xml). Real runs, the scratch path,
+// `format > width 20`) and `--reporter=junit` of both runs (vitest-junit.xml and vitest-junit-after.xml). Real runs, the scratch path,
 // the times and the start time scrubbed so the fixtures are the same on every run.
 // Usage: node bench/make-vitest-runs.mjs [DIR]   (default fixtures/outputs)
 import { spawnSync } from 'node:child_process';
@@ -66,3 +66,4 @@ function run(after, reporter) {
 writeFileSync(join(dir, 'vitest-verbose.txt'), run(false, 'verbose'));
 writeFileSync(join(dir, 'vitest-verbose-after.txt'), run(true, 'verbose'));
 writeFileSync(join(dir, 'vitest-junit.xml'), run(false, 'junit'));
+writeFileSync(join(dir, 'vitest-junit-after.xml'), run(true, 'junit'));

@@ -3,7 +3,8 @@
 // go test -v (`--- FAIL: TestName`, `ok  pkg 0.1s`, `FAIL pkg 0.1s`), pytest (`path::test PASSED`, the
 // summary's `FAILED path::test - reason`), jest and vitest (`FAIL src/a.test.ts > suite > name`), cargo test
 // (`test a::b ... FAILED`), vitest's verbose lines (`× a.test.ts > suite > name`), TAP
-// (`not ok 3 - name`, node --test), each read as the descriptor reads it (describe/kinds/test-lines.ts). A name is what the
+// (`not ok 3 - name`, node --test), JUnit XML (a `<testcase>` and the `<failure>` in it: compare/tests.ts reads
+// those, a test's outcome being known at its element's end), each read as the descriptor reads it (describe/kinds/test-lines.ts). A name is what the
 // runner calls the test; the same name in both results is the same test.
 import type { JsonValue } from '../values/json-value.js';
 import {

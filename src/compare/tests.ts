@@ -4,11 +4,12 @@
 // for the items printed. A test failing in B is shown with its failure message: what its summary line says after
 // the name (pytest's `FAILED path::test - AssertionError: …`), else the line of its output that tells where and
 // why (go's last `    cart_test.go:12: got 3, want 4`, vitest's `→ expected 4 to be 3`, in go test -v's text under the test's `=== RUN` or `=== CONT`
-// line, or in go test -json's output events of the test), kept as a record number per test.
+// line, or in go test -json's output events of the test, or a JUnit <failure>'s message attribute), kept as a record
+// number per test. A JUnit test's record is its <testcase> line.
 import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
 import type { DiffItem, Section, TestTally } from './model.js';
-import { TapSuites } from '../describe/kinds/test-lines.js';
+import { junitLine, type JunitLine, TapSuites } from '../describe/kinds/test-lines.js';
 import { FAIL, goTestResult, lineTestResult, PASS, SKIP, type TestResult } from './test-results.js';
 
 type Change = 'newly_failing' | 'newly_passing' | 'still_failing';
@@ -53,11 +54,40 @@ export class TestCompare {
   /** Each side's TAP suites (their result lines are no tests), and whether B's next line is a TAP message. */
   private readonly suites = [new TapSuites(), new TapSuites()];
   private tapMessageNext = false;
+  /**
+   * Each side's JUnit testcase being read: its result is known at its end, and is kept at its `<testcase` line
+   * (the record read back for its name); a failure's line is B's message.
+   */
+  private readonly junit: ({ name: string; n: number; status: number } | null)[] = [null, null];
 
   /** The test result a line of a side's text states, or null (a TAP suite's line is none). */
   lineResult(side: number, line: string): TestResult | null {
     if (this.suites[side].suite(line)) return null;
+    // (a JUnit element is read by line(), whatever words its names hold)
+    if (junitLine(line).length) return null;
     return lineTestResult(line);
+  }
+
+  /** A line of a JUnit report: notes its testcase's outcome, adds the test at its end; whether it was one. */
+  private junitLine(side: number, n: number, text: string): boolean {
+    const events = junitLine(text);
+    for (const j of events) this.junitElement(side, n, j);
+    return events.length > 0;
+  }
+
+  private junitElement(side: number, n: number, j: JunitLine): void {
+    const open = this.junit[side];
+    if (j.tag === 'case' || j.tag === 'end') {
+      if (open) this.add(side, open.n, { name: open.name, status: open.status });
+      this.junit[side] = j.tag === 'case' && !j.closed ? { name: j.name, n, status: PASS } : null;
+      if (j.tag === 'case' && j.closed) this.add(side, n, { name: j.name, status: PASS });
+    } else if (open && j.tag === 'failed') {
+      if (open.status !== FAIL && side === 1) {
+        hashString(open.name);
+        this.messages.set(`${HASH[0]}:${HASH[1]}`, n);
+      }
+      open.status = FAIL;
+    } else if (open && j.tag === 'skipped' && open.status === PASS) open.status = SKIP;
   }
 
   /** Whether either side had any test result. */
@@ -78,7 +108,7 @@ export class TestCompare {
    * under their `=== CONT` line.
    */
   line(side: number, n: number, text: string): void {
-    if (side !== 1) return;
+    if (this.junitLine(side, n, text) || side !== 1) return;
     if (this.tapMessageNext) {
       this.tapMessageNext = false;
       if (this.current && text.trim()) this.messages.set(this.current, n);
@@ -113,6 +143,8 @@ export class TestCompare {
 
   /** The record's test result, as a JSON record (go test -json) or as a line of a runner. */
   static fromRecord(text: string, json: boolean): TestResult | null {
+    const j = json ? undefined : junitLine(text)[0];
+    if (j?.tag === 'case') return { name: j.name, status: PASS };
     if (!json) return lineTestResult(text);
     if (!text.includes('"Action"')) return null;
     try {
@@ -125,6 +157,9 @@ export class TestCompare {
   /** Sorts the tests into the three lists (by their record in B, else in A) and counts each side's results. */
   private finish(): Record<Change, [number, number][]> {
     if (this.lists) return this.lists;
+    // (a report cut before its last testcase's end: that test as far as it was told)
+    for (const [side, open] of this.junit.entries()) if (open) this.add(side, open.n, { name: open.name, status: open.status });
+    this.junit.fill(null);
     const lists: Record<Change, [number, number][]> = { newly_failing: [], newly_passing: [], still_failing: [] };
     const tallyOf = (side: number, status: number) => {
       const t = this.tally[side];
@@ -165,7 +200,9 @@ export class TestCompare {
         line = undefined;
       }
     }
-    const t = line?.trim();
+    // (a JUnit failure's line: its message attribute)
+    const failure = line === undefined ? undefined : junitLine(line).find((j) => j.tag === 'failed');
+    const t = (failure?.tag === 'failed' ? failure.message : line)?.trim();
     return t ? (t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : t) : undefined;
   }
 

@@ -133,6 +133,76 @@ describe('lro diff: two runs of a test suite', () => {
     expect(lines.out).toContain('+E       KeyError: \'status\'');
   });
 
+  it('two real vitest JUnit reports (fixtures/outputs/vitest-junit*.xml): tests by classname > name, each with its message', async () => {
+    // made by bench/make-vitest-runs.mjs: the after run fixes parse > case 3 and breaks format > width 20
+    const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/outputs', name), 'utf8');
+    const a = await store(fixture('vitest-junit.xml'), 'vitest --reporter=junit');
+    const b = await store(fixture('vitest-junit-after.xml'), 'vitest --reporter=junit');
+    const r = await lro(['diff', a, b], { env });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('tests: 1 newly failing, 1 newly passing, 2 still failing (A: 54 passed, 3 failed, 3 skipped; B: 54 passed, 3 failed, 3 skipped)');
+    expect(r.out.split('\n').slice(3).join('\n')).toBe(
+      [
+        'tests newly failing (1):',
+        '  format.test.js > format > width 20  A:44 B:44',
+        "      expected 'xxxxxxxxxxxxxxxxxxx' to have a length of 20 but got 19",
+        'tests newly passing (1):',
+        '  parse.test.js > parse > case 3  A:72 B:83',
+        'tests still failing (2):',
+        '  parse.test.js > parse > case 13  A:104 B:104',
+        '      expected 14 to be 13 // Object.is equality',
+        '  parse.test.js > parse > case 23  A:136 B:136',
+        '      expected 24 to be 23 // Object.is equality',
+        '',
+      ].join('\n'),
+    );
+    // B's record of a test is its <testcase> line, so reading it starts the test's own element
+    expect(fixture('vitest-junit-after.xml').split('\n')[43]).toMatch(/<testcase classname="format.test.js" name="format &gt; width 20"/);
+  });
+
+  it('two real vitest --reporter=verbose runs and two real node --test TAP runs: each failing test with its message', async () => {
+    // made by bench/make-vitest-runs.mjs and bench/make-node-test-runs.mjs
+    const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/outputs', name), 'utf8');
+    const pair = async (before: string, after: string, query: string) => {
+      const r = await lro(['diff', await store(fixture(before), query), await store(fixture(after), query)], { env });
+      expect(r.code).toBe(1);
+      return r.out.split('\n').slice(2).join('\n');
+    };
+    expect(await pair('vitest-verbose.txt', 'vitest-verbose-after.txt', 'vitest --reporter=verbose')).toBe(
+      [
+        'different: tests: 1 newly failing, 1 newly passing, 2 still failing (A: 54 passed, 3 failed, 3 skipped; B: 54 passed, 3 failed, ' +
+          '3 skipped); the other lines are not compared: see --lines',
+        'tests newly failing (1):',
+        '  format.test.js > format > width 20  A:24 B:70',
+        "      → expected 'xxxxxxxxxxxxxxxxxxx' to have a length of 20 but got 19",
+        'tests newly passing (1):',
+        '  parse.test.js > parse > case 3  A:70 B:38',
+        'tests still failing (2):',
+        '  parse.test.js > parse > case 13  A:89 B:89',
+        '      → expected 14 to be 13 // Object.is equality',
+        '  parse.test.js > parse > case 23  A:108 B:108',
+        '      → expected 24 to be 23 // Object.is equality',
+        '',
+      ].join('\n'),
+    );
+    // TAP: a suite's own line is no test; node's counts (37 passed, 2 failed, 1 skipped) on both sides
+    expect(await pair('node-test-tap.txt', 'node-test-tap-after.txt', 'node --test')).toBe(
+      [
+        'different: tests: 1 newly failing, 1 newly passing, 1 still failing (A: 37 passed, 2 failed, 1 skipped; B: 37 passed, 2 failed, ' +
+          '1 skipped); the other lines are not compared: see --lines',
+        'tests newly failing (1):',
+        '  rate 9  A:200 B:180',
+        '      Expected values to be strictly deep-equal:',
+        'tests newly passing (1):',
+        '  total 4  A:24 B:24',
+        'tests still failing (1):',
+        '  total 14  A:94 B:74',
+        '      Expected values to be strictly equal:',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('cargo test text and a pytest parameter with spaces: tests named as the descriptor names them', async () => {
     const cargo = (fail: string) =>
       ['parse::empty', 'parse::nested', 'eval::sum'].map((t) => `test ${t} ... ${t === fail ? 'FAILED' : 'ok'}\n`).join('');

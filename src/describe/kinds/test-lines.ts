@@ -125,3 +125,51 @@ const GO_ACTION: Record<string, Outcome> = { pass: 'passed', fail: 'failed', ski
 
 /** The outcome a go test -json event's Action tells (pass, fail, skip), or undefined for the others (run, output). */
 export const goOutcome = (action: string): Outcome | undefined => (Object.hasOwn(GO_ACTION, action) ? GO_ACTION[action] : undefined);
+
+/** An attribute's value in an XML start tag (`name="a &gt; b"` → `a > b`), or undefined. */
+export function xmlAttr(line: string, attr: string): string | undefined {
+  const m = new RegExp(`\\s${attr}="([^"]*)"`).exec(line);
+  return m ? unescapeXml(m[1]) : undefined;
+}
+
+const ENTITY: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const unescapeXml = (s: string) =>
+  s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[\da-fA-F]+);/g, (_, e: string) =>
+    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : ENTITY[e],
+  );
+
+/**
+ * JUnit XML (the junit reporters of vitest, jest, pytest, maven, gradle): what one line tells of a test. A
+ * `<testcase classname="a.test.js" name="suite &gt; case">` opens a test, named `a.test.js > suite > case` (classname
+ * and name, as vitest's verbose line names it); a `<failure`, `<error` or `<skipped` inside tells its outcome (with
+ * the failure's message attribute); `</testcase>`, or a testcase tag closed on its own line (`/>`), ends it. Reporters
+ * write one element per line, so a test's lines are read in order, not parsed as a document.
+ */
+export type JunitLine =
+  | { tag: 'case'; name: string; closed: boolean }
+  | { tag: 'failed'; message: string }
+  | { tag: 'skipped' }
+  | { tag: 'end' };
+
+/** A JUnit element's tag: `<testcase …>`, `</testcase>`, `<failure …/>` and so on (a quoted value may hold `>`). */
+const JUNIT_TAG = /<(\/?)(testcase|failure|error|skipped)((?:\s+[\w:.-]+\s*=\s*"[^"]*")*)\s*(\/?)>/g;
+
+/** What a line of a JUnit report tells, in order (pytest writes a report on one line, vitest an element per line). */
+export function junitLine(line: string): JunitLine[] {
+  if (!line.includes('<')) return [];
+  const out: JunitLine[] = [];
+  for (const m of line.matchAll(JUNIT_TAG)) {
+    const [, close, tag, attrs, selfClosed] = m;
+    if (tag === 'testcase') {
+      if (close) out.push({ tag: 'end' });
+      else {
+        const name = xmlAttr(attrs, 'name') ?? '?';
+        const cls = xmlAttr(attrs, 'classname');
+        out.push({ tag: 'case', name: cls ? `${cls} > ${name}` : name, closed: selfClosed === '/' });
+      }
+    } else if (close) continue;
+    else if (tag === 'skipped') out.push({ tag: 'skipped' });
+    else out.push({ tag: 'failed', message: xmlAttr(attrs, 'message') ?? '' });
+  }
+  return out;
+}

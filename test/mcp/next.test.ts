@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commandLine, nextCommand } from '../../src/commands/argv.js';
 import { readCommand } from '../../src/commands/read.js';
+import { WHERE_LAYOUT, whereCommand } from '../../src/commands/where.js';
+import { COUNT_LAYOUT, countCommand } from '../../src/commands/count.js';
 import { CallReader } from '../../src/mcp/calls.js';
 import { loadToolDefs, type ToolDef } from '../../src/mcp/definitions.js';
 import { continuationLine, withContinuations } from '../../src/budget.js';
@@ -57,5 +59,52 @@ describe('fromNext', () => {
     const next = nextCommand(readCommand, { id: ID, records: '9:' });
     const { continuations } = await withContinuations(async () => continuationLine('showed records 1-8', next));
     expect(continuations).toEqual([{ what: 'showed records 1-8', next: next.text, line: `[lro: showed records 1-8; next: ${next.text}]\n`, command: next }]);
+  });
+});
+
+/** A condition or a --by as a model writes one (spaces, quotes, operators; a dash first sometimes). */
+const word = fc.oneof(fc.constantFrom('status=error', 'latency>500', "msg~time(d )?out", 'user.id?', "it's", '-x=1', 'a b'), fc.string({ minLength: 1, maxLength: 12 }));
+const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+describe('lro where and lro count continuations as values', () => {
+  it('prints where as its continuations printed before: conditions, options, --records last', () => {
+    const input = { id: ID, condition: ['status=error', 'latency>500'], any: true, ignoreCase: true, fields: 'id,msg', maxCount: '7', stream: 'stderr', maxTokens: '50', dir: '/a b', records: '12:' };
+    expect(nextCommand(whereCommand, input, WHERE_LAYOUT).text).toBe(
+      `lro where ${ID} status=error 'latency>500' --any -i --fields id,msg -m 7 --stream stderr --max-tokens 50 --dir '/a b' --records 12:`,
+    );
+  });
+
+  it('prints count as its continuations printed before: --by before the conditions, --groups last', () => {
+    const input = { id: ID, by: ['status', 'user name'], condition: ['a=1'], any: true, ignoreCase: true, distinct: true, records: '1:100', json: true, stream: 'stdout', maxTokens: '80', dir: '/s', groups: '21:' };
+    expect(nextCommand(countCommand, input, COUNT_LAYOUT).text).toBe(
+      `lro count ${ID} --by status --by 'user name' a=1 --any -i --distinct --records 1:100 --json --stream stdout --max-tokens 80 --dir /s --groups 21:`,
+    );
+  });
+
+  it('makes lines CallReader reads back to the call fromNext makes, for any conditions and options', async () => {
+    const where = fc.record({ condition: fc.array(word, { minLength: 1, maxLength: 3 }), any: maybe(fc.constant(true)), ignoreCase: maybe(fc.constant(true)), fields: maybe(word), maxCount: maybe(fc.nat(50).map(String)), maxTokens: maybe(fc.nat().map(String)), records: fc.constantFrom('3:', '3:9', '1') });
+    await fc.assert(
+      fc.asyncProperty(where, async (o) => {
+        const next = nextCommand(whereCommand, { id: ID, ...o }, WHERE_LAYOUT);
+        const call = calls.fromNext(next);
+        expect(call?.tool).toBe('lro_where');
+        expect(await calls.read(next.text)).toEqual(call);
+      }),
+      { numRuns: 60 },
+    );
+    const count = fc.record({ by: fc.array(word, { maxLength: 2 }), condition: fc.array(word, { maxLength: 2 }), distinct: maybe(fc.constant(true)), json: maybe(fc.constant(true)), groups: fc.constantFrom('5:', '2:8') });
+    await fc.assert(
+      fc.asyncProperty(count, async (o) => {
+        const next = nextCommand(countCommand, { id: ID, ...o }, COUNT_LAYOUT);
+        const call = calls.fromNext(next);
+        expect(call?.tool).toBe(o.json ? undefined : 'lro_count'); // lro_count has no --json: no call made of either
+        expect(await calls.read(next.text)).toEqual(call);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('fails on a layout naming what the command does not have', () => {
+    expect(() => commandLine(whereCommand, { id: ID }, ['--nope'])).toThrow('lro where has no argument or option --nope');
   });
 });

@@ -28,6 +28,12 @@ export interface Next {
 }
 
 /**
+ * Makes the next command of an input, for a printer below the command table (floor 6): the command passes
+ * `nextCommand` of commands/argv.ts with its own declaration, and the printer gives the input of the next part.
+ */
+export type NextOf = (input: Record<string, unknown>) => Next;
+
+/**
  * A cut output's continuation as lro made it: what was left out, the next command (as printed, and as a value
  * when the command gave one), and the line printed.
  */
@@ -244,6 +250,6 @@ export function continuationLine(what: string, next: string | Next): string {
 }
 
 /** The last line of a cut --json output: the continuation as a JSON object. */
-export function truncatedObject(what: string, next: string): string {
-  return `${JSON.stringify({ type: 'truncated', message: what, next })}\n`;
+export function truncatedObject(what: string, next: string | Next): string {
+  return `${JSON.stringify({ type: 'truncated', message: what, next: typeof next === 'string' ? next : next.text })}\n`;
 }

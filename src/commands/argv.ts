@@ -4,36 +4,71 @@
 // printed is parsed back.
 import type { Next } from '../budget.js';
 import { shellQuote } from '../shell-quote.js';
-import { argumentKey, attributeOf, longFlag, takesValue, type CommandDef, type Input } from './command.js';
+import { argumentKey, attributeOf, longFlag, shortFlag, takesValue, type ArgumentDef, type CommandDef, type Input, type OptionDef } from './command.js';
+
+/**
+ * The order a command's line shows its words in, when it is not the declaration's (its continuations printed it
+ * so before they were values, and the text stays byte-identical): argument names and option flags, an option
+ * printed with the flag named ('-i' its short flag, '--ignore-case' its long one). What the layout leaves out comes
+ * after it, arguments then options, in the declaration's order, so no input is lost from the line.
+ */
+export type Layout = readonly string[];
+
+type Word = { argument: ArgumentDef } | { option: OptionDef; flag: string };
+
+/** The arguments and options of def in the order a line shows them. */
+function ordered(def: CommandDef, layout: Layout): Word[] {
+  const words: Word[] = [];
+  const placed = new Set<ArgumentDef | OptionDef>();
+  for (const name of layout) {
+    const argument = def.arguments?.find((a) => a.name === name);
+    const option = def.options.find((o) => longFlag(o) === name || shortFlag(o) === name);
+    if (argument) words.push({ argument });
+    else if (option) words.push({ option, flag: name });
+    else throw new Error(`lro ${def.name} has no argument or option ${name}`); // a layout's typo, caught by its tests
+    placed.add((argument ?? option)!);
+  }
+  for (const argument of def.arguments ?? []) if (!placed.has(argument)) words.push({ argument });
+  for (const option of def.options) if (!placed.has(option)) words.push({ option, flag: longFlag(option) });
+  return words;
+}
 
 /**
  * The command line for an input: `lro NAME`, the arguments, then the options in the order the declaration lists
- * them (long flags, each value quoted for a POSIX shell). An argument that begins with a dash goes after `--`, the
- * options before it. Options the input does not set (undefined, or false for a flag) are left out.
+ * them (long flags, each value quoted for a POSIX shell), or in the order `layout` gives. An argument that begins
+ * with a dash goes after `--`, the options before it. Options the input does not set (undefined, or false for a
+ * flag) are left out.
  */
-export function commandLine(def: CommandDef, input: Input): string {
+export function commandLine(def: CommandDef, input: Input, layout: Layout = []): string {
   const positionals: string[] = [];
-  for (const a of def.arguments ?? []) {
-    const v = input[argumentKey(a)];
-    for (const word of Array.isArray(v) ? v : v === undefined ? [] : [v]) positionals.push(String(word));
-  }
+  const line: string[] = []; // the words in order, arguments and options together
   const options: string[] = [];
-  for (const o of def.options ?? []) {
-    const v = input[attributeOf(o)];
-    const flag = longFlag(o);
-    if (v === undefined || v === null) continue;
-    if (!takesValue(o)) {
-      if (v === !flag.startsWith('--no-')) options.push(flag); // --no-dedupe sets dedupe to false
+  for (const w of ordered(def, layout)) {
+    if ('argument' in w) {
+      const v = input[argumentKey(w.argument)];
+      for (const word of Array.isArray(v) ? v : v === undefined ? [] : [v]) {
+        positionals.push(String(word));
+        line.push(shellQuote(String(word)));
+      }
       continue;
     }
-    for (const value of Array.isArray(v) ? v : [v]) options.push(flag, shellQuote(String(value)));
+    const o = w.option;
+    const v = input[attributeOf(o)];
+    if (v === undefined || v === null) continue;
+    const words: string[] = [];
+    if (!takesValue(o)) {
+      if (v === !longFlag(o).startsWith('--no-')) words.push(w.flag); // --no-dedupe sets dedupe to false
+    } else {
+      for (const value of Array.isArray(v) ? v : [v]) words.push(w.flag, shellQuote(String(value)));
+    }
+    options.push(...words);
+    line.push(...words);
   }
   const dashed = positionals.some((w) => w.startsWith('-'));
-  const args = positionals.map(shellQuote);
-  return ['lro', def.name, ...(dashed ? [...options, '--', ...args] : [...args, ...options])].join(' ');
+  return ['lro', def.name, ...(dashed ? [...options, '--', ...positionals.map(shellQuote)] : line)].join(' ');
 }
 
-/** The next command as a value, with the line the text shows. */
-export function nextCommand(def: CommandDef, input: Input): Next {
-  return { command: def.name, input, text: commandLine(def, input) };
+/** The next command as a value, with the line the text shows (in `layout`'s order when given). */
+export function nextCommand(def: CommandDef, input: Input, layout?: Layout): Next {
+  return { command: def.name, input, text: commandLine(def, input, layout) };
 }

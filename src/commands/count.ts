@@ -15,6 +15,14 @@ import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
 import { UsageError } from '../errors.js';
 import { EXPLAIN_STREAM } from './where.js';
+import type { NextOf } from '../budget.js';
+import { nextCommand } from './argv.js';
+
+/** How a count continuation is printed: --by before the conditions, the options after them, --groups last. */
+export const COUNT_LAYOUT = ['id', '--by', 'condition', '--any', '-i', '--distinct', '--records', '--json', '--stream', '--max-tokens', '--dir', '--groups'];
+
+/** The next part of a cut output as a value (commands/argv.ts). */
+const nextCount: NextOf = (input) => nextCommand(countCommand, input, COUNT_LAYOUT);
 
 /** Counts and prints; returns the exit code. A --by pattern that could run away is watched. */
 export async function runCount(ref: string, o: CountOptions, io: IO): Promise<number> {
@@ -34,7 +42,7 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
     const t = plan.query.text;
     const conditionsLinear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
     const linear = (t?.kind !== 'regex' || t.matcher.linearTime) && conditionsLinear;
-    return await damaged(rf, () => printCount(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout));
+    return await damaged(rf, () => printCount(rf, plan, io.env, (s) => out.add(s), err, nextCount, linear ? undefined : timeout));
   } finally {
     await out.flush();
   }

@@ -2,12 +2,11 @@
 // --since, --source, and continued by --from ID[:N] (what a cut output's next: line writes). The printing is
 // render/grep-all-output.ts; here the options become a filter of the store's listing.
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
-import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import { isUlid } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
-import { maxTokensFrom, OutputBudget } from '../budget.js';
+import { maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
 import { printGrepAll } from '../render/grep-all-output.js';
 import { planGrep } from '../search/grep-plan.js';
 import { checkStore, storePath } from '../store/dir.js';
@@ -31,10 +30,10 @@ export interface GrepCommandOptions extends GrepOptions {
 }
 
 /** `lro grep --all`: the store's results, filtered, searched newest first. */
-export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO): Promise<number> {
+export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO, nextOf: NextOf): Promise<number> {
   const plan = planGrep(pattern, o, 0);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
-  const { filter, fromRecord, filterFlags } = storeFilter(o, io.now().getTime());
+  const { filter, fromRecord, filterInput } = storeFilter(o, io.now().getTime());
   const dir = storePath(o.dir, io.env);
   const remote = remoteOf(dir)?.store;
   const results = remote ? remoteResults(remote, filter) : checkStore(dir) ? listStore(dir).results : [];
@@ -48,7 +47,8 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO)
       filter,
       fromRecord,
       listOnly: !!o.filesWithMatches,
-      filterFlags,
+      filterInput,
+      nextOf,
       budget: new OutputBudget(maxTokensFrom(o.maxTokens, io.env)),
       write: (s) => out.add(s),
       warn: async (line) => {
@@ -78,27 +78,27 @@ function remoteResults(remote: RemoteStore, filter: ResultFilter): ResultName[] 
   );
 }
 
-/** --session, --since, --source and --from as a filter, and as the flags of a next command. */
+/** --session, --since, --source and --from as a filter, and as the input of a next command. */
 interface StoreFilter {
   filter: ResultFilter;
   fromRecord: number;
-  filterFlags: string[];
+  filterInput: { session?: string; since?: string; source?: string };
 }
 
 function storeFilter(o: GrepCommandOptions, now: number): StoreFilter {
   const filter: ResultFilter = {};
-  const flags: string[] = [];
+  const input: StoreFilter['filterInput'] = {};
   if (o.session !== undefined) {
     filter.session = checkSession(o.session, '--session');
-    flags.push(`--session ${shellQuote(filter.session)}`);
+    input.session = filter.session;
   }
   if (o.since !== undefined) {
     filter.sinceMs = parseSince(o.since, now, '--since');
-    flags.push(`--since ${new Date(filter.sinceMs).toISOString()}`);
+    input.since = new Date(filter.sinceMs).toISOString();
   }
   if (o.source !== undefined) {
     filter.source = o.source;
-    flags.push(`--source ${shellQuote(o.source)}`);
+    input.source = o.source;
   }
   let fromRecord = 1;
   if (o.from !== undefined) {
@@ -110,5 +110,5 @@ function storeFilter(o: GrepCommandOptions, now: number): StoreFilter {
     filter.fromId = m[1].toUpperCase();
     fromRecord = m[2] !== undefined ? Number(m[2]) : 1;
   }
-  return { filter, fromRecord, filterFlags: flags };
+  return { filter, fromRecord, filterInput: input };
 }

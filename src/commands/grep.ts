@@ -14,6 +14,8 @@ import { optimiseLater } from '../v8-flags.js';
 import { parseTimeout } from '../units.js';
 import { UsageError } from '../errors.js';
 import { runGrepAll, type GrepCommandOptions } from './grep-all.js';
+import type { NextOf } from '../budget.js';
+import { nextCommand } from './argv.js';
 import { streamsOf } from '../format/streams.js';
 import { streamFilter } from '../query/view.js';
 import { STREAM_OPTION } from './stream-option.js';
@@ -24,6 +26,17 @@ const ALL_ONLY = ['filesWithMatches', 'session', 'since', 'source'] as const;
 const ALL_FLAG: Record<(typeof ALL_ONLY)[number], string> = { filesWithMatches: '-l', session: '--session', since: '--since', source: '--source' };
 const ALL_USAGE = 'lro grep --all [options] PATTERN searches every stored result; lro grep ID PATTERN searches one';
 
+/**
+ * How a grep continuation is printed: the id and pattern, the search's flags in grep's order (the short ones as
+ * grep -F -i -w -v writes them), the output's options, --strings, then where the next part starts. With --all the
+ * pattern (the id argument) comes last, after the flags that choose the results.
+ */
+export const GREP_LAYOUT = ['id', 'pattern', '-F', '-i', '-w', '-v', '-C', '-A', '-B', '-m', '--json', '--stream', '--raw', '--max-tokens', '--dir', '--strings', '--records', '--from'];
+export const GREP_ALL_LAYOUT = ['--all', '-l', '-c', ...GREP_LAYOUT.slice(2, -3), '--session', '--since', '--source', '--from', 'id'];
+
+/** The next part of a cut output as a value (commands/argv.ts). */
+export const nextGrep: NextOf = (input) => nextCommand(grepCommand, input, input.all ? GREP_ALL_LAYOUT : GREP_LAYOUT);
+
 /** Checks which form was asked (one result, or --all) and runs it; returns the exit code. */
 export async function runGrepCommand(id: string, pattern: string | undefined, o: GrepCommandOptions, io: IO): Promise<number> {
   if (o.all) {
@@ -31,7 +44,7 @@ export async function runGrepCommand(id: string, pattern: string | undefined, o:
     if (o.stream !== undefined) throw new UsageError('--stream does not go with --all: search one result, lro grep ID PATTERN --stream stderr');
     if (pattern !== undefined) throw new UsageError(`--all takes a PATTERN and no result id (got '${id}' and '${pattern}'): ${ALL_USAGE}`);
     if (o.records !== undefined) throw new UsageError('--records does not go with --all (each result has its own records): use --from ID:N');
-    return runGrepAll(id, o, io);
+    return runGrepAll(id, o, io, nextGrep);
   }
   const alone = ALL_ONLY.find((k) => o[k] !== undefined && o[k] !== false);
   if (alone) throw new UsageError(`${ALL_FLAG[alone]} goes with --all: ${ALL_USAGE}`);
@@ -68,7 +81,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   const out = new OutputBatch(io.stdout);
   if (o.strings) {
     try {
-      return await damaged(rf, () => printStrings(rf, plan, io.env, (s) => out.add(s)));
+      return await damaged(rf, () => printStrings(rf, plan, io.env, (s) => out.add(s), nextGrep));
     } finally {
       await out.flush();
     }
@@ -83,7 +96,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   try {
     // a pattern that matches in linear time needs no watching
     const stall = plan.query.matcher.linearTime ? undefined : timeout;
-    return await damaged(rf, () => printGrep(rf, plan, io.env, (s) => out.add(s), stall, printFrom));
+    return await damaged(rf, () => printGrep(rf, plan, io.env, (s) => out.add(s), nextGrep, stall, printFrom));
   } finally {
     await out.flush();
   }

@@ -17,6 +17,8 @@ import { mapEntriesJq } from '../query/explain.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
 import { UsageError } from '../errors.js';
+import type { NextOf } from '../budget.js';
+import { nextCommand } from './argv.js';
 
 /** lro jq reads every record: a question asked of one stream has no jq equivalent. */
 export const EXPLAIN_STREAM = '--explain does not go with --stream: lro jq reads the records of both streams; drop one of them';
@@ -40,6 +42,12 @@ export function whereExplain(rf: ResultFile, plan: WherePlan): string {
   return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}${records}\n`;
 }
 
+/** How a where continuation is printed: the conditions, then the options that shape the output, --records last. */
+export const WHERE_LAYOUT = ['id', 'condition', '--any', '-i', '--fields', '-m', '--stream', '--max-tokens', '--dir', '--records'];
+
+/** The next part of a cut output as a value (commands/argv.ts). */
+const nextWhere: NextOf = (input) => nextCommand(whereCommand, input, WHERE_LAYOUT);
+
 /** Runs the query and prints it; returns the exit code. A pattern that could run away is watched. */
 export async function runWhere(ref: string, conditions: string[], o: WhereOptions, io: IO): Promise<number> {
   const rf = resolveResult(ref, { dir: o.dir, env: io.env });
@@ -56,7 +64,7 @@ export async function runWhere(ref: string, conditions: string[], o: WhereOption
   const err = (s: string) => io.stderr.write(s);
   try {
     const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
-    return await damaged(rf, () => printWhere(rf, plan, io.env, (s) => out.add(s), err, linear ? undefined : timeout));
+    return await damaged(rf, () => printWhere(rf, plan, io.env, (s) => out.add(s), err, nextWhere, linear ? undefined : timeout));
   } finally {
     await out.flush();
   }

@@ -53,6 +53,7 @@ export class CallReader {
     const positional = new Set(def.positionals.map((p) => p.key));
     for (const [attribute, value] of Object.entries(input)) {
       if (value === undefined || value === null || positional.has(attribute) || fixed.has(attribute)) continue;
+      if (Array.isArray(value) && value.length === 0) continue; // a repeatable option not given (the line shows none)
       if (storeWide && attribute === 'all') continue;
       const o = def.options.find((x) => x.attribute === attribute);
       if (!o) {

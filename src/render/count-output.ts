@@ -11,7 +11,7 @@ import { queryContentType, recordView } from '../query/view.js';
 import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from '../budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
 
 /** The column titles: what each group's value is. */
 function labels(plan: CountPlan): string[] {
@@ -25,20 +25,23 @@ function row(plan: CountPlan, count: string, first: string, value: JsonValue | s
   return `${count.padStart(7)}  ${first.padStart(6)}  ${cells.join('  ')}\n`;
 }
 
-/** The command that continues a cut output from group `from`. */
-export function countNextCommand(id: string, plan: CountPlan, from: number): string {
+/** The input of the command that continues a cut output from group `from` (COUNT_LAYOUT prints --groups last). */
+export function countNextInput(id: string, plan: CountPlan, from: number): Record<string, unknown> {
   const o = plan.options;
-  const words = ['lro', 'count', id, ...plan.by.flatMap((b) => ['--by', shellQuote(b)]), ...plan.args.map(shellQuote)];
-  if (o.any) words.push('--any');
-  if (o.ignoreCase) words.push('-i');
-  if (o.distinct) words.push('--distinct');
-  if (o.records !== undefined) words.push('--records', o.records);
-  if (o.json) words.push('--json');
-  if (o.stream !== undefined) words.push('--stream', o.stream);
-  if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
-  if (o.dir) words.push('--dir', shellQuote(o.dir));
-  words.push('--groups', formatRange(from, plan.query.groups.to));
-  return words.join(' ');
+  return {
+    id,
+    by: plan.by,
+    condition: plan.args,
+    any: o.any || undefined,
+    ignoreCase: o.ignoreCase || undefined,
+    distinct: o.distinct || undefined,
+    records: o.records,
+    json: o.json || undefined,
+    stream: o.stream,
+    maxTokens: o.maxTokens,
+    dir: o.dir || undefined,
+    groups: formatRange(from, plan.query.groups.to),
+  };
 }
 
 /** Counts (after checking the fields exist) and prints; returns the exit code (0). A --by pattern that could
@@ -49,12 +52,13 @@ export async function printCount(
   env: NodeJS.ProcessEnv,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
+  nextOf: NextOf,
   stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
   const decoder = recordView(rf, plan.options.stream);
   const res = countQuery(rf, q, decoder, stallSeconds);
-  await (q.distinct ? printDistinct(rf, plan, res, env, write) : printGroups(rf, plan, res, env, write));
+  await (q.distinct ? printDistinct(rf, plan, res, env, write, nextOf) : printGroups(rf, plan, res, env, write, nextOf));
   const note = decoder.skippedNote(q.range);
   if (note) await writeErr(note);
   const hint = res.records === 0 ? typeHint(q.conditions) : '';
@@ -76,7 +80,14 @@ function bareWordRegex(q: CountPlan['query']): string | null {
   return t?.kind === 'regex' && /^[A-Za-z_%#][\w%#. -]*$/.test(t.pattern) ? t.pattern : null;
 }
 
-async function printGroups(rf: ResultFile, plan: CountPlan, res: CountResult, env: NodeJS.ProcessEnv, write: (s: string) => Promise<void> | void): Promise<void> {
+async function printGroups(
+  rf: ResultFile,
+  plan: CountPlan,
+  res: CountResult,
+  env: NodeJS.ProcessEnv,
+  write: (s: string) => Promise<void> | void,
+  nextOf: NextOf,
+): Promise<void> {
   const q = plan.query;
   const json = !!plan.options.json;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
@@ -95,8 +106,8 @@ async function printGroups(rf: ResultFile, plan: CountPlan, res: CountResult, en
     const line = json ? `${JSON.stringify({ count: g.count, first: g.first }).slice(0, -1)},"value":${toJson(g.value)}}\n` : row(plan, formatCount(g.count), String(g.first), g.value);
     if (!budget.take(line)) {
       const message = `showed ${what} ${from}-${i} of ${formatCount(res.groups.length)} (--max-tokens ${budget.max})`;
-      const next = countNextCommand(rf.header.id, plan, i + 1);
-      await write(json ? `${JSON.stringify({ type: 'truncated', message, next })}\n` : continuationLine(message, next));
+      const next = nextOf(countNextInput(rf.header.id, plan, i + 1));
+      await write(json ? `${JSON.stringify({ type: 'truncated', message, next: next.text })}\n` : continuationLine(message, next));
       return;
     }
     await write(line);
@@ -119,6 +130,7 @@ async function printDistinct(
   res: CountResult,
   env: NodeJS.ProcessEnv,
   write: (s: string) => Promise<void> | void,
+  nextOf: NextOf,
 ): Promise<void> {
   const q = plan.query;
   const json = !!plan.options.json;
@@ -141,8 +153,8 @@ async function printDistinct(
     const line = json ? `{"value":${toJson(g.value)}}\n` : `${cells}\n`;
     if (!budget.take(line)) {
       const message = `showed values ${from}-${i} of ${formatCount(n)} (--max-tokens ${budget.max})`;
-      const next = countNextCommand(rf.header.id, plan, i + 1);
-      await write(json ? `${JSON.stringify({ type: 'truncated', message, next })}\n` : continuationLine(message, next));
+      const next = nextOf(countNextInput(rf.header.id, plan, i + 1));
+      await write(json ? `${JSON.stringify({ type: 'truncated', message, next: next.text })}\n` : continuationLine(message, next));
       return;
     }
     await write(line);

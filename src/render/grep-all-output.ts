@@ -2,7 +2,6 @@
 // with matches under a heading line and its lines exactly as `lro grep ID` prints them; -l (ids), -c (ID:count).
 // One budget for the whole output; when it is spent, the last line's next: command continues at the result and
 // record where this part stopped (--from ID:N). A result lro cannot read is skipped with a warning on stderr.
-import { shellQuote } from '../shell-quote.js';
 import { oneLine, EXIT } from '../errors.js';
 import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
@@ -11,16 +10,18 @@ import { ByteScanner } from '../search/scan.js';
 import { walkStore, type StoreWalk } from '../search/grep-store.js';
 import { commandOf } from '../store/select.js';
 import { formatCount } from '../units.js';
-import { continuationLine, OutputBudget, truncatedObject } from '../budget.js';
-import { grepFlags, searchInto, type GrepTarget } from './grep-output.js';
+import { continuationLine, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import { grepInput, searchInto, type GrepTarget } from './grep-output.js';
 
 /** What `lro grep --all` was asked besides the search itself (and which results, StoreWalk). */
 export interface StoreGrep extends StoreWalk {
   plan: GrepPlan;
   /** -l: only the ids of the results with a selected record. */
   listOnly: boolean;
-  /** The filters as the next command repeats them (--since as an absolute time, so the next part is the same set). */
-  filterFlags: string[];
+  /** The filters as the next command's input repeats them (--since as an absolute time, so the next part is the same set). */
+  filterInput: Record<string, unknown>;
+  /** Makes the next command of an input (lro grep's declaration and GREP_ALL_LAYOUT). */
+  nextOf: NextOf;
   budget: OutputBudget;
   write: (s: string | Uint8Array) => Promise<void> | void;
   stallSeconds?: number;
@@ -60,13 +61,18 @@ function headingObject(h: Header, fromRecord: number): string {
   return `${JSON.stringify(o)}\n`;
 }
 
-/** The command that continues the search at result `id`, record `record`. */
-function nextCommand(s: StoreGrep, id: string, record: number): string {
-  const summary = s.listOnly ? ['-l'] : s.plan.query.countOnly ? ['-c'] : [];
-  const flags = ['--all', ...summary, ...grepFlags(s.plan, s.plan.query.maxCount)];
-  flags.push(...s.filterFlags, `--from ${record > 1 ? `${id}:${record}` : id}`);
-  const pattern = s.plan.pattern.startsWith('-') ? `-- ${shellQuote(s.plan.pattern)}` : shellQuote(s.plan.pattern);
-  return `lro grep ${flags.join(' ')} ${pattern}`;
+/** The input of the command that continues the search at result `id`, record `record` (the pattern is the id argument). */
+function nextInput(s: StoreGrep, id: string, record: number): Record<string, unknown> {
+  const q = s.plan.query;
+  return {
+    id: s.plan.pattern,
+    all: true,
+    filesWithMatches: s.listOnly || undefined,
+    count: (!s.listOnly && q.countOnly) || undefined,
+    ...grepInput(s.plan, q.maxCount),
+    ...s.filterInput,
+    from: record > 1 ? `${id}:${record}` : id,
+  };
 }
 
 /**
@@ -81,7 +87,7 @@ function cutLine(s: StoreGrep, id: string, record: number, tally: Tally): string
     : `output cut at --max-tokens ${max} after ${formatCount(tally.matched)} matching records` +
       ` in ${formatCount(tally.results)} results`;
   const plan = stuck ? { ...s.plan, options: { ...s.plan.options, maxTokens: String(max * 4) } } : s.plan;
-  const next = nextCommand({ ...s, plan }, id, record);
+  const next = s.nextOf(nextInput({ ...s, plan }, id, record));
   return s.plan.options.json ? truncatedObject(what, next) : continuationLine(what, next);
 }
 

@@ -1,6 +1,5 @@
 // Printing a grep: the lines of each match and context record (`N:text`, `N-text`, `--`; windows for long
 // records; JSON objects with --json), within the output budget, ending with the exact next command when cut.
-import { shellQuote } from '../shell-quote.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
@@ -9,7 +8,7 @@ import { LONG_RECORD, matchOffsets, MAX_WINDOWS, recordValues, walkGrep, WINDOW,
 import type { ByteScanner } from '../search/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject } from '../budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 
 /** Room kept for the line that continues a cut output. */
 const CONTINUATION_TOKENS = 80;
@@ -37,40 +36,46 @@ function render(
   return lines;
 }
 
-/** The flags that ask a search again as `p` asks it (with -m `maxCount` left), for a next command. */
-export function grepFlags(p: GrepPlan, maxCount: number): string[] {
+/**
+ * The options that ask a search again as `p` asks it (with -m `maxCount` left), for a next command's input
+ * (GREP_LAYOUT in commands/grep.ts prints them in grep's order: -F -i -w -v, the context, -m, the rest).
+ */
+export function grepInput(p: GrepPlan, maxCount: number): Record<string, unknown> {
   const o = p.options;
   const q = p.query;
-  const flags: string[] = [];
-  if (o.fixedStrings) flags.push('-F');
-  if (o.ignoreCase) flags.push('-i');
-  if (o.wordRegexp) flags.push('-w');
-  if (o.invertMatch) flags.push('-v');
-  if (q.before && q.before === q.after) flags.push(`-C ${q.before}`);
-  else {
-    if (q.after) flags.push(`-A ${q.after}`);
-    if (q.before) flags.push(`-B ${q.before}`);
-  }
-  if (maxCount !== Infinity) flags.push(`-m ${maxCount}`);
-  if (o.json) flags.push('--json');
-  if (o.stream) flags.push(`--stream ${o.stream}`);
-  if (o.raw) flags.push('--raw');
-  if (o.maxTokens !== undefined) flags.push(`--max-tokens ${o.maxTokens}`);
-  if (o.dir) flags.push(`--dir ${shellQuote(o.dir)}`);
-  return flags;
+  const same = q.before > 0 && q.before === q.after; // -C
+  return {
+    fixedStrings: o.fixedStrings || undefined,
+    ignoreCase: o.ignoreCase || undefined,
+    wordRegexp: o.wordRegexp || undefined,
+    invertMatch: o.invertMatch || undefined,
+    context: same ? String(q.before) : undefined,
+    afterContext: !same && q.after ? String(q.after) : undefined,
+    beforeContext: !same && q.before ? String(q.before) : undefined,
+    maxCount: maxCount !== Infinity ? String(maxCount) : undefined,
+    json: o.json || undefined,
+    stream: o.stream || undefined,
+    raw: o.raw || undefined,
+    maxTokens: o.maxTokens,
+    dir: o.dir || undefined,
+  };
 }
 
 /**
- * The command that continues a cut output at record `run.cutAt`. When that record may be after-context of a match
- * before it, the next part searches from `run.searchFrom` (so it finds that match again) and prints from the cut
- * on (--from): -m then counts the matches it finds again before the cut as well.
+ * The input of the command that continues a cut output at record `run.cutAt`. When that record may be
+ * after-context of a match before it, the next part searches from `run.searchFrom` (so it finds that match again)
+ * and prints from the cut on (--from): -m then counts the matches it finds again before the cut as well.
  */
-function nextCommand(id: string, p: GrepPlan, run: Required<GrepRun>): string {
+function nextInput(id: string, p: GrepPlan, run: Required<GrepRun>): Record<string, unknown> {
   const again = run.searchFrom < run.cutAt ? run.again : 0;
   const left = p.query.maxCount - run.skipped - run.matched + again;
-  const flags = [...grepFlags(p, left), `--records ${formatRange(run.searchFrom, p.query.range.to)}`];
-  if (run.searchFrom < run.cutAt) flags.push(`--from ${run.cutAt}`);
-  return `lro grep ${id} ${shellQuote(p.pattern)} ${flags.join(' ')}`;
+  return {
+    id,
+    pattern: p.pattern,
+    ...grepInput(p, left),
+    records: formatRange(run.searchFrom, p.query.range.to),
+    from: run.searchFrom < run.cutAt ? String(run.cutAt) : undefined,
+  };
 }
 
 /** Where a search printed into a budget (searchInto) stopped. */
@@ -115,6 +120,7 @@ export async function printGrep(
   plan: GrepPlan,
   env: NodeJS.ProcessEnv,
   write: (s: string | Uint8Array) => Promise<void> | void,
+  nextOf: NextOf,
   stallSeconds?: number,
   skipBefore?: number,
 ): Promise<number> {
@@ -124,7 +130,7 @@ export async function printGrep(
   const run = await searchInto(rf, plan, { budget, write, skipBefore }, stallSeconds);
   if (run.cutAt !== undefined) {
     const what = `output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
-    const next = nextCommand(rf.header.id, plan, run as Required<GrepRun>);
+    const next = nextOf(nextInput(rf.header.id, plan, run as Required<GrepRun>));
     await write(plan.options.json ? truncatedObject(what, next) : continuationLine(what, next));
   } else if (q.countOnly) await write(`${run.matched}\n`);
   return run.matched > 0 ? EXIT.ok : EXIT.noMatch;

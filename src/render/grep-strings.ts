@@ -6,13 +6,12 @@ import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { printableStrings } from '../search/strings.js';
-import { shellQuote } from '../shell-quote.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject } from '../budget.js';
-import { grepFlags } from './grep-output.js';
+import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import { grepInput } from './grep-output.js';
 
 /** Searches the printable strings of rf and prints those selected; returns the exit code. */
-export async function printStrings(rf: ResultFile, plan: GrepPlan, env: NodeJS.ProcessEnv, write: (s: string) => Promise<void>): Promise<number> {
+export async function printStrings(rf: ResultFile, plan: GrepPlan, env: NodeJS.ProcessEnv, write: (s: string) => Promise<void>, nextOf: NextOf): Promise<number> {
   const q = plan.query;
   if (q.before > 0 || q.after > 0) throw new UsageError('context (-A, -B, -C) does not go with --strings: each string stands alone');
   if (rf.header.content_type !== 'binary') {
@@ -32,8 +31,7 @@ export async function printStrings(rf: ResultFile, plan: GrepPlan, env: NodeJS.P
         : `${s.n}:@${s.offset} ${s.text}\n`;
       if (!budget.take(line)) {
         const what = `output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching strings`;
-        const flags = [...grepFlags(plan, q.maxCount - matched), '--strings', `--records ${formatRange(s.n, q.range.to)}`];
-        const next = `lro grep ${rf.header.id} ${shellQuote(plan.pattern)} ${flags.join(' ')}`;
+        const next = nextOf({ id: rf.header.id, pattern: plan.pattern, ...grepInput(plan, q.maxCount - matched), strings: true, records: formatRange(s.n, q.range.to) });
         await write(plan.options.json ? truncatedObject(what, next) : continuationLine(what, next));
         return EXIT.ok;
       }

@@ -1,6 +1,5 @@
 // Printing `lro where`: the matching records numbered like `lro read` (`N: record`), or only the --fields of
 // each, or their count (-c), within the output budget; a cut output ends with the exact next command.
-import { shellQuote } from '../shell-quote.js';
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { recordView } from '../query/view.js';
@@ -8,22 +7,27 @@ import { matchText, requireWhereFields, whereMatches, type WherePlan } from '../
 import { formatRange } from '../ranges.js';
 import { typeHint } from '../query/condition.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget } from '../budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
 
-/** The command that continues a cut output from record `from`, `matched` matches later. */
-export function whereNextCommand(id: string, p: WherePlan, from: number, matched: number): string {
+/**
+ * The input of the command that continues a cut output from record `from`, `matched` matches later: the
+ * conditions and the options that shape the output, --records last (WHERE_LAYOUT prints it so).
+ */
+export function whereNextInput(id: string, p: WherePlan, from: number, matched: number): Record<string, unknown> {
   const o = p.options;
   const q = p.query;
-  const words = ['lro', 'where', id, ...p.args.map(shellQuote)];
-  if (q.any) words.push('--any');
-  if (o.ignoreCase) words.push('-i');
-  if (o.fields !== undefined) words.push('--fields', shellQuote(o.fields));
-  if (q.maxCount !== Infinity) words.push('-m', String(q.maxCount - matched));
-  if (o.stream !== undefined) words.push('--stream', o.stream);
-  if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
-  if (o.dir) words.push('--dir', shellQuote(o.dir));
-  words.push('--records', formatRange(from, q.range.to));
-  return words.join(' ');
+  return {
+    id,
+    condition: p.args,
+    any: q.any || undefined,
+    ignoreCase: o.ignoreCase || undefined,
+    fields: o.fields,
+    maxCount: q.maxCount !== Infinity ? String(q.maxCount - matched) : undefined,
+    stream: o.stream,
+    maxTokens: o.maxTokens,
+    dir: o.dir || undefined,
+    records: formatRange(from, q.range.to),
+  };
 }
 
 /**
@@ -36,6 +40,7 @@ export async function printWhere(
   env: NodeJS.ProcessEnv,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
+  nextOf: NextOf,
   stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
@@ -63,9 +68,9 @@ export async function printWhere(
       await write(`${m.n}:[0-${fit}/${text.length}] ${text.slice(0, fit)}\n`);
       matched++;
       const rest = `lro read ${id} --records ${m.n} --columns ${fit}:`;
-      await write(continuationLine(`record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest}`, whereNextCommand(id, plan, m.n + 1, matched)));
+      await write(continuationLine(`record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest}`, nextOf(whereNextInput(id, plan, m.n + 1, matched))));
     } else {
-      await write(continuationLine(`output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching records`, whereNextCommand(id, plan, m.n, matched)));
+      await write(continuationLine(`output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching records`, nextOf(whereNextInput(id, plan, m.n, matched))));
     }
     cut = true;
     break;

@@ -109,10 +109,14 @@ export function printedSplits(files: Map<string, string>): string[] {
   return found;
 }
 
-/** Where a module writes an `lro NAME …` command line by hand in a template (not by commands/argv.ts). */
+/**
+ * Where a module writes an `lro NAME …` command line by hand (not by commands/argv.ts): in a template, or as an
+ * array of its words joined.
+ */
 export function handMadeCommands(files: Map<string, string>, name: string): string[] {
   const found: string[] = [];
-  for (const [file, text] of files) for (const m of text.matchAll(new RegExp(`\`lro ${name} \\$\\{`, 'g'))) found.push(`${file}: ${m[0]}`);
+  const made = new RegExp(`\`lro ${name} \\$\\{|\\[\\s*'lro',\\s*'${name}'`, 'g');
+  for (const [file, text] of files) for (const m of text.matchAll(made)) found.push(`${file}: ${m[0]}`);
   return found;
 }
 
@@ -123,6 +127,9 @@ describe('the MCP server parses no printed output of what it gets as values', ()
     const sample = new Map([['mcp/x.ts', "const rows = out.stdout.split('\\n').map((l) => l.split('\\t'));\nconst next = `lro read ${id} --records 5:`;"]]);
     expect(printedSplits(sample)).toEqual(['mcp/x.ts: stdout.split(', "mcp/x.ts: .split('\\t')"]);
     expect(handMadeCommands(sample, 'read')).toEqual(['mcp/x.ts: `lro read ${']);
+    const words = new Map([['render/y.ts', "const words = ['lro', 'where', id, ...args];"]]);
+    expect(handMadeCommands(words, 'where')).toEqual(["render/y.ts: ['lro', 'where'"]);
+    expect(handMadeCommands(words, 'count')).toEqual([]);
   });
 
   it("has no module of mcp/ that splits lro ls's printed rows (lro_ls is made from the rows ls gives)", () => {
@@ -135,5 +142,15 @@ describe('the MCP server parses no printed output of what it gets as values', ()
     const commands = read('commands');
     expect(commands.get('commands/read.ts')).toContain('nextCommand(readCommand');
     expect(handMadeCommands(commands, 'read')).toEqual([]);
+  });
+
+  it("has lro where's, lro count's and lro grep's continuations made as values, none written by their printers", () => {
+    const commands = read('commands');
+    expect(commands.get('commands/where.ts')).toContain('nextCommand(whereCommand');
+    expect(commands.get('commands/count.ts')).toContain('nextCommand(countCommand');
+    expect(commands.get('commands/grep.ts')).toContain('nextCommand(grepCommand');
+    const printers = new Map([...commands, ...read('render')]);
+    expect(printers.has('render/grep-all-output.ts')).toBe(true);
+    for (const name of ['where', 'count', 'grep']) expect(handMadeCommands(printers, name)).toEqual([]);
   });
 });

@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commandLine, nextCommand } from '../../src/commands/argv.js';
 import { readCommand } from '../../src/commands/read.js';
+import { WHERE_LAYOUT, whereCommand } from '../../src/commands/where.js';
+import { COUNT_LAYOUT, countCommand } from '../../src/commands/count.js';
+import { nextGrep } from '../../src/commands/grep.js';
 import { CallReader } from '../../src/mcp/calls.js';
 import { loadToolDefs, type ToolDef } from '../../src/mcp/definitions.js';
 import { continuationLine, withContinuations } from '../../src/budget.js';
@@ -57,5 +60,93 @@ describe('fromNext', () => {
     const next = nextCommand(readCommand, { id: ID, records: '9:' });
     const { continuations } = await withContinuations(async () => continuationLine('showed records 1-8', next));
     expect(continuations).toEqual([{ what: 'showed records 1-8', next: next.text, line: `[lro: showed records 1-8; next: ${next.text}]\n`, command: next }]);
+  });
+});
+
+/** A condition or a --by as a model writes one (spaces, quotes, operators; a dash first sometimes). */
+const word = fc.oneof(fc.constantFrom('status=error', 'latency>500', "msg~time(d )?out", 'user.id?', "it's", '-x=1', 'a b'), fc.string({ minLength: 1, maxLength: 12 }));
+const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+describe('lro where and lro count continuations as values', () => {
+  it('prints where as its continuations printed before: conditions, options, --records last', () => {
+    const input = { id: ID, condition: ['status=error', 'latency>500'], any: true, ignoreCase: true, fields: 'id,msg', maxCount: '7', stream: 'stderr', maxTokens: '50', dir: '/a b', records: '12:' };
+    expect(nextCommand(whereCommand, input, WHERE_LAYOUT).text).toBe(
+      `lro where ${ID} status=error 'latency>500' --any -i --fields id,msg -m 7 --stream stderr --max-tokens 50 --dir '/a b' --records 12:`,
+    );
+  });
+
+  it('prints count as its continuations printed before: --by before the conditions, --groups last', () => {
+    const input = { id: ID, by: ['status', 'user name'], condition: ['a=1'], any: true, ignoreCase: true, distinct: true, records: '1:100', json: true, stream: 'stdout', maxTokens: '80', dir: '/s', groups: '21:' };
+    expect(nextCommand(countCommand, input, COUNT_LAYOUT).text).toBe(
+      `lro count ${ID} --by status --by 'user name' a=1 --any -i --distinct --records 1:100 --json --stream stdout --max-tokens 80 --dir /s --groups 21:`,
+    );
+  });
+
+  it('makes lines CallReader reads back to the call fromNext makes, for any conditions and options', async () => {
+    const where = fc.record({ condition: fc.array(word, { minLength: 1, maxLength: 3 }), any: maybe(fc.constant(true)), ignoreCase: maybe(fc.constant(true)), fields: maybe(word), maxCount: maybe(fc.nat(50).map(String)), maxTokens: maybe(fc.nat().map(String)), records: fc.constantFrom('3:', '3:9', '1') });
+    await fc.assert(
+      fc.asyncProperty(where, async (o) => {
+        const next = nextCommand(whereCommand, { id: ID, ...o }, WHERE_LAYOUT);
+        const call = calls.fromNext(next);
+        expect(call?.tool).toBe('lro_where');
+        expect(await calls.read(next.text)).toEqual(call);
+      }),
+      { numRuns: 60 },
+    );
+    const count = fc.record({ by: fc.array(word, { maxLength: 2 }), condition: fc.array(word, { maxLength: 2 }), distinct: maybe(fc.constant(true)), json: maybe(fc.constant(true)), groups: fc.constantFrom('5:', '2:8') });
+    await fc.assert(
+      fc.asyncProperty(count, async (o) => {
+        const next = nextCommand(countCommand, { id: ID, ...o }, COUNT_LAYOUT);
+        const call = calls.fromNext(next);
+        expect(call?.tool).toBe(o.json ? undefined : 'lro_count'); // lro_count has no --json: no call made of either
+        expect(await calls.read(next.text)).toEqual(call);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('fails on a layout naming what the command does not have', () => {
+    expect(() => commandLine(whereCommand, { id: ID }, ['--nope'])).toThrow('lro where has no argument or option --nope');
+  });
+});
+
+describe('lro grep continuations as values', () => {
+  it('prints grep as its continuations printed before: flags in grep order, --strings, --records, --from', () => {
+    const input = { id: ID, pattern: 'a b', fixedStrings: true, ignoreCase: true, wordRegexp: true, invertMatch: true, afterContext: '2', beforeContext: '1', maxCount: '4', json: true, stream: 'stderr', raw: true, maxTokens: '60', dir: '/d', records: '9:', from: '11' };
+    expect(nextGrep(input).text).toBe(`lro grep ${ID} 'a b' -F -i -w -v -A 2 -B 1 -m 4 --json --stream stderr --raw --max-tokens 60 --dir /d --records 9: --from 11`);
+    expect(nextGrep({ id: ID, pattern: 'GLIBC_[0-9.]+', context: '3', strings: true, records: '40:' }).text).toBe(`lro grep ${ID} 'GLIBC_[0-9.]+' -C 3 --strings --records 40:`);
+  });
+
+  it('prints grep --all as it printed before: the flags, the filters, --from, the pattern last (after -- when it begins with one)', () => {
+    const input = { id: 'timeout', all: true, filesWithMatches: true, ignoreCase: true, maxTokens: '8000', session: 's1', since: '2026-11-29T00:00:00.000Z', source: 'npm test', from: `${ID}:5` };
+    expect(nextGrep(input).text).toBe(`lro grep --all -l -i --max-tokens 8000 --session s1 --since 2026-11-29T00:00:00.000Z --source 'npm test' --from ${ID}:5 timeout`);
+    expect(nextGrep({ id: '-x', all: true, count: true, from: ID }).text).toBe(`lro grep --all -c --from ${ID} -- -x`);
+  });
+
+  it('makes lines CallReader reads back to the call fromNext makes, one result or all', async () => {
+    const flag = maybe(fc.constant(true));
+    const n = maybe(fc.integer({ min: 1, max: 9 }).map(String));
+    const search = { fixedStrings: flag, ignoreCase: flag, wordRegexp: flag, invertMatch: flag, afterContext: n, beforeContext: n, maxCount: n, raw: flag, maxTokens: n };
+    const one = fc.record({ pattern: word, ...search, records: fc.constantFrom('3:', '3:9'), from: n });
+    await fc.assert(
+      fc.asyncProperty(one, async (o) => {
+        const next = nextGrep({ id: ID, ...o });
+        const call = calls.fromNext(next);
+        expect(call?.tool).toBe(o.raw ? undefined : 'lro_grep'); // lro_grep has no --raw: no call made of either
+        expect(await calls.read(next.text)).toEqual(call);
+      }),
+      { numRuns: 60 },
+    );
+    const all = fc.record({ id: word, ...search, session: maybe(fc.constantFrom('s1', 'ci-7')), source: maybe(word), from: fc.constantFrom(ID, `${ID}:4`) });
+    await fc.assert(
+      fc.asyncProperty(all, async (o) => {
+        const next = nextGrep({ ...o, all: true });
+        const call = calls.fromNext(next);
+        const offered = !o.raw && o.session === undefined && o.source === undefined; // lro_grep has no filters of the store
+        expect(call?.tool).toBe(offered ? 'lro_grep' : undefined);
+        expect(await calls.read(next.text)).toEqual(call);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

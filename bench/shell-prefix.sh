@@ -66,3 +66,23 @@ for verb in __codex-hook __gemini-hook; do
   echo "$verb, one small call ($HRUNS runs): Node hook $(ms "$(median "${node_t[@]}")"); bin/lro-hook $(ms "$(median "${bash_t[@]}")")"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# A medium output (seq 1 2000: 8.9 kB, ~4,000 tokens) where sockets lead nowhere (a network namespace of its own,
+# as in Claude Code's bubblewrap; Codex's workspace-write sandbox refuses them): the prefix knocks at the resident
+# helper's door (a FIFO) instead of its port; against plain bash in the same namespace, and against the same call
+# answered by Node (LRO_RESIDENT=0), as every such call was before the door. Needs `unshare -n` (root).
+if unshare -n true 2>/dev/null; then
+  MEDIUM="eval 'seq 1 2000' < /dev/null && pwd -P >| $WORK/cwd"
+  "$PREFIX" "eval 'seq 1 100000' < /dev/null && pwd -P >| $WORK/cwd" >/dev/null 2>&1 # leaves the helper
+  sleep 1
+  plain_t=() door_t=() node_t=()
+  for ((i = 0; i < HRUNS; i++)); do
+    t0=$(us "$EPOCHREALTIME"); unshare -n bash -c "$MEDIUM" >/dev/null 2>&1
+    t1=$(us "$EPOCHREALTIME"); unshare -n "$PREFIX" "$MEDIUM" >/dev/null 2>&1
+    t2=$(us "$EPOCHREALTIME"); LRO_RESIDENT=0 unshare -n "$PREFIX" "$MEDIUM" >/dev/null 2>&1
+    t3=$(us "$EPOCHREALTIME")
+    plain_t+=($((t1 - t0))) door_t+=($((t2 - t1 - (t1 - t0)))) node_t+=($((t3 - t2 - (t1 - t0))))
+  done
+  echo "medium output without a network ($HRUNS runs): plain bash $(ms "$(median "${plain_t[@]}")"); added through the helper's door $(ms "$(median "${door_t[@]}")"), answered by Node instead $(ms "$(median "${node_t[@]}")")"
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi

@@ -1,9 +1,13 @@
 // `lro __resident`: the shell prefix's resident helper, so that a medium output (over the threshold in bytes, maybe
 // not in tokens) is decided without starting Node on every such call. `lro __shell-output` starts one, detached,
-// the first time it runs for a call; it listens on a port of 127.0.0.1 and writes `PORT TOKEN PID VERSION` to the file
-// `resident` in the prefix's own folder ($TMPDIR/lro-prefix-$UID, 0700: only this user reads the token). The
-// prefix (bin/lro-shell-prefix) connects with bash's /dev/tcp, sends one line `TOKEN tokens BYTES THRESHOLD` and
-// the bytes, and reads `small` or `large`: the same decision `lro offload` makes (offload.ts fitsThreshold). It
+// the first time it runs for a call; it listens on a port of 127.0.0.1 and writes `PORT TOKEN PID VERSION DOOR` to
+// the file `resident` in the prefix's own folder ($TMPDIR/lro-prefix-$UID, 0700: only this user reads the token).
+// The prefix (bin/lro-shell-prefix) connects with bash's /dev/tcp, sends one line `TOKEN tokens BYTES THRESHOLD` and
+// the bytes, and reads `small` or `large`: the same decision `lro offload` makes (offload.ts fitsThreshold).
+// A call in a sandbox has no network to reach the port by (Codex's workspace-write sandbox refuses sockets, Claude
+// Code's bubblewrap gives the call a network of its own), but may share the folder: there the prefix knocks at the
+// helper's door, a FIFO named DOOR in the folder (see serveDoor). A helper started inside such a sandbox has
+// the door alone (PORT `-`). It
 // stores nothing: a large output still goes to `lro __shell-output`. It also answers for Codex's hook (bin/lro-hook):
 // `TOKEN codex-hook BYTES 0`, then CODEX_HOME, a newline and the hook's input, is answered `ok`, a newline, and
 // what `lro __codex-hook` prints for that input (harness/codex/hook.ts); and for Gemini CLI's
@@ -14,8 +18,9 @@
 // does as without the helper. It exits after IDLE_MS without a request, or as soon as its file is gone or names
 // another helper (a newer one, or the folder removed).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { connect, createServer, Socket, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { CommandDef } from './command.js';
 import type { IO } from '../io.js';
@@ -24,7 +29,7 @@ import { codexHookOutput } from '../harness/codex/hook.js';
 import { leaves } from '../harness/gemini/hook.js';
 import { Malformed, readHookInput, scratchFile } from '../harness/gemini/input.js';
 import { offloadOptions } from '../offload-settings.js';
-import { RESIDENT_FILE, residentVersion } from '../harness/resident-start.js';
+import { isResident, RESIDENT_FILE, residentVersion } from '../harness/resident-start.js';
 import { UsageError } from '../errors.js';
 
 /** The largest output the helper is asked about (the prefix asks up to 16 thresholds of bytes). */
@@ -122,23 +127,174 @@ function serve(socket: Socket, token: Buffer, spool: string, onRequest: () => vo
   });
 }
 
-/** Runs the helper until it has been idle IDLE_MS, or its file stops naming it. */
+/** A name the prefix gives the pair of FIFOs of one knock (`ASK.in`, `ASK.out`): never a path. */
+const ASK_RE = /^ask\.[0-9]{1,10}\.[0-9]{1,30}$/;
+
+/** Whether `path` is a FIFO of this user's (not a link, not another's). */
+function ownFifo(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isFIFO() && st.uid === process.getuid?.();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One knock at the door (`TOKEN tokens BYTES THRESHOLD ASK`, a line of its own: lines of at most PIPE_BUF bytes
+ * written at once never mix): the caller made the FIFOs ASK.in and ASK.out in the folder, and holds ASK.out open.
+ * The helper opens ASK.in (read and write, so it never blocks nor ends early), says `go` on ASK.out, reads BYTES
+ * bytes from ASK.in, and answers on ASK.out as on the port. A caller gone (ASK.out without a reader), a slow one or
+ * a wrong line gets nothing: it does as without the helper.
+ */
+function answerKnock(line: string, token: Buffer, spool: string, onRequest: () => void): void {
+  const fields = line.split(' ');
+  const ask = fields.pop() ?? '';
+  const request = ASK_RE.test(ask) ? parseRequest(fields.join(' '), token) : null;
+  if (!request || request.verb !== 'tokens') return;
+  const [inPath, outPath] = [join(spool, `${ask}.in`), join(spool, `${ask}.out`)];
+  if (!ownFifo(inPath) || !ownFifo(outPath)) return;
+  onRequest();
+  let out: number;
+  let input: Socket;
+  try {
+    out = openSync(outPath, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch {
+    return; // no reader: the caller has given up
+  }
+  try {
+    input = new Socket({ fd: openSync(inPath, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
+  } catch {
+    closeSync(out);
+    return;
+  }
+  let open = true;
+  const done = (answer?: string) => {
+    if (!open) return;
+    open = false;
+    input.destroy();
+    try {
+      if (answer !== undefined) writeSync(out, `${answer}\n`);
+    } catch {
+      // the caller has given up
+    }
+    closeSync(out);
+  };
+  input.setTimeout(CLIENT_MS, () => done());
+  input.on('error', () => done());
+  let held: Buffer = Buffer.alloc(0);
+  input.on('data', (chunk: Buffer) => {
+    held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+    if (held.length < request.bytes) return;
+    input.removeAllListeners('data');
+    respond(request, held.subarray(0, request.bytes), spool).then(done, () => done());
+  });
+  try {
+    writeSync(out, 'go\n');
+  } catch {
+    done();
+  }
+}
+
+/** Opens the door: the FIFO `door` (made here), read for knocks until `close()`; null when it cannot be made. */
+function openDoor(door: string, token: Buffer, spool: string, onRequest: () => void): { close(): void } | null {
+  let reader: Socket;
+  try {
+    execFileSync('mkfifo', ['-m', '600', door], { stdio: 'ignore' });
+    // read and write: the door never ends when a caller closes it, and opening it never waits for one
+    reader = new Socket({ fd: openSync(door, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
+  } catch {
+    try {
+      unlinkSync(door);
+    } catch {
+      // never made
+    }
+    return null;
+  }
+  let held = '';
+  reader.setEncoding('latin1');
+  reader.on('error', () => undefined);
+  reader.on('data', (chunk: string) => {
+    held += chunk;
+    for (let eol = held.indexOf('\n'); eol >= 0; eol = held.indexOf('\n')) {
+      answerKnock(held.slice(0, eol), token, spool, onRequest);
+      held = held.slice(eol + 1);
+    }
+    if (held.length > 4096) held = ''; // no line of a caller: dropped
+  });
+  return {
+    close() {
+      reader.destroy();
+      try {
+        unlinkSync(door);
+      } catch {
+        // removed by a caller that found no answer (a helper stopped): this one is going anyway
+      }
+    },
+  };
+}
+
+/**
+ * Listens on a port of 127.0.0.1 that a caller can reach (this process connects to it once); null where sockets
+ * are refused (Codex's sandbox) or 127.0.0.1 leads nowhere (a network namespace whose loopback is down).
+ */
+async function listenLocal(server: Server): Promise<number | null> {
+  try {
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((resolve, reject) => {
+      const probe = connect(port, '127.0.0.1', () => {
+        probe.destroy();
+        resolve();
+      });
+      probe.on('error', reject);
+    });
+    return port;
+  } catch {
+    server.close();
+    return null;
+  }
+}
+
+/**
+ * Whether the file names a live helper of this lro with a door alone: a helper that cannot listen either (started
+ * in the same sandbox) does not replace it, since it would be no better.
+ */
+function doorOnlyRunning(file: string, spool: string): boolean {
+  try {
+    const [port, , pid, version, door] = readFileSync(file, 'utf8').trim().split(' ');
+    return port === '-' && version === residentVersion() && !!door && ownFifo(join(spool, door)) && isResident(Number(pid), spool);
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the helper until it has been idle IDLE_MS, or its file or its door stops naming it. */
 export async function runResident(o: { spool?: string }, _io: IO): Promise<number> {
   if (!o.spool) throw new UsageError('__resident needs --spool DIR');
+  const spool = o.spool;
   const token = randomBytes(16).toString('hex');
-  const file = join(o.spool, RESIDENT_FILE);
+  const file = join(spool, RESIDENT_FILE);
   let last = Date.now();
-  const server = createServer((socket) => serve(socket, Buffer.from(token), o.spool!, () => (last = Date.now())));
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const line = `${port} ${token} ${process.pid} ${residentVersion()}\n`;
+  const onRequest = () => (last = Date.now());
+  const server = createServer((socket) => serve(socket, Buffer.from(token), spool, onRequest));
+  const port = await listenLocal(server);
+  if (port === null && doorOnlyRunning(file, spool)) return 0;
+  const doorName = `door.${randomBytes(8).toString('hex')}`;
+  const door = openDoor(join(spool, doorName), Buffer.from(token), spool, onRequest);
+  const stop = () => {
+    door?.close();
+    if (port !== null) server.close();
+  };
+  if (port === null && !door) throw new Error(`the helper can neither listen on 127.0.0.1 nor make a FIFO in ${spool}`);
+  const line = `${port ?? '-'} ${token} ${process.pid} ${residentVersion()} ${door ? doorName : '-'}\n`;
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     writeFileSync(tmp, line, { mode: 0o600, flag: 'wx' });
     renameSync(tmp, file);
   } catch (e) {
     // (a full $TMPDIR): no call can find this helper, and its open port would keep it running for ever
-    server.close();
+    stop();
     try {
       unlinkSync(tmp);
     } catch {
@@ -148,7 +304,7 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
   }
   const ours = () => {
     try {
-      return readFileSync(file, 'utf8') === line;
+      return readFileSync(file, 'utf8') === line && (!door || existsSync(join(spool, doorName)));
     } catch {
       return false;
     }
@@ -157,13 +313,13 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
     const timer = setInterval(() => {
       if (ours() && Date.now() - last < IDLE_MS) return;
       clearInterval(timer);
-      if (ours()) {
-        try {
-          unlinkSync(file);
-        } catch {
-          // gone already
-        }
+      try {
+        if (readFileSync(file, 'utf8') === line) unlinkSync(file);
+      } catch {
+        // gone already
       }
+      door?.close();
+      if (port === null) return resolve();
       server.close(() => resolve());
     }, CHECK_MS);
   });

@@ -34,8 +34,8 @@ export function prefixFolder(env: NodeJS.ProcessEnv, make = false): string | nul
  * Whether a process started now may outlive this call. Not inside bubblewrap's pid namespace (Claude Code's Linux
  * sandbox runs each Bash call in `bwrap --unshare-pid`): bwrap's first process there waits for every process of the
  * namespace before it exits, so a helper started from inside kept the call (and the harness waiting on its output)
- * open until the helper's idle exit, 15 minutes. Such a call does as without the helper; a helper would not be
- * reached from there anyway when the sandbox has no network.
+ * open until the helper's idle exit, 15 minutes. Such a call does as without the helper, or knocks at the door of
+ * one started outside, where the sandbox shares the folder (commands/resident.ts).
  */
 export function canOutliveCall(): boolean {
   try {
@@ -68,9 +68,11 @@ export const residentVersion = (): string => `${VERSION}@${binDir()}`.replace(/\
 export function ensureResident(spool: string, env: NodeJS.ProcessEnv): void {
   if (env.LRO_RESIDENT === '0') return;
   try {
-    const [, , pidText, version] = readFileSync(join(spool, RESIDENT_FILE), 'utf8').trim().split(' ');
+    const [port, , pidText, version] = readFileSync(join(spool, RESIDENT_FILE), 'utf8').trim().split(' ');
     const pid = Number(pidText);
-    if (Number.isSafeInteger(pid) && pid > 0 && version === residentVersion() && isResident(pid, spool)) return;
+    // one with a door alone (started in a sandbox) is replaced by one that can listen too, if this call can:
+    // the new one ends at once when it cannot (commands/resident.ts)
+    if (port !== '-' && Number.isSafeInteger(pid) && pid > 0 && version === residentVersion() && isResident(pid, spool)) return;
   } catch {
     // none, or it died: start one
   }
@@ -81,7 +83,8 @@ export function ensureResident(spool: string, env: NodeJS.ProcessEnv): void {
  * Whether `pid` is a resident helper of `spool` as seen from here: its command line where /proc shows it (a pid
  * the file names from another pid namespace is another process here, or none), else that it is alive.
  */
-function isResident(pid: number, spool: string): boolean {
+export function isResident(pid: number, spool: string): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     return cmdline.includes('__resident') && cmdline.includes(spool);

@@ -1,6 +1,6 @@
 // bin/lro-shell-prefix called as Claude Code calls it: one argument, the script it would run for a Bash call.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +20,7 @@ mkdirSync(join(root, 'tmp'));
 const claudeScript = (command: string) => scriptFor(command, join(root, 'cwd'));
 const isRoot = process.getuid?.() === 0;
 /** Output files left in the prefix's folder (its resident helper's file and gc's stamps are not output). */
-const leftovers = (dir: string) => readdirSync(dir).filter((f) => f !== 'resident' && !f.startsWith('gc-'));
+const leftovers = (dir: string) => readdirSync(dir).filter((f) => f !== 'resident' && !f.startsWith('gc-') && !f.startsWith('door.'));
 const canUnsharePid = isRoot && spawnSync('unshare', ['-pf', '--mount-proc', 'true']).status === 0;
 const bwrap = ensureBwrap();
 const canMountTmpfs = isRoot && spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=64k none "$0"', root]).status === 0;
@@ -272,7 +272,7 @@ describe('the resident helper and the store that cleans itself', () => {
     expect(big.out.toString()).toMatch(/^Output offloaded/);
     const file = join(tmp, `lro-prefix-${process.getuid!()}`, 'resident');
     for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(readFileSync(file, "utf8")).toMatch(/^\d+ [0-9a-f]{32} \d+ \S+\n$/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^\d+ [0-9a-f]{32} \d+ \S+ door\.[0-9a-f]{16}\n$/);
     const medium = claudeScript('seq 1 2000; echo done'); // 8,898 bytes (over 6,400: a question for the helper), ~4,000 tokens
     const [ours, theirs] = await Promise.all([prefix([medium], { ...env, LRO_NODE: '/nonexistent/node' }), plain(medium)]);
     expect(ours.out.equals(theirs.out), ours.out.toString().slice(0, 200)).toBe(true); // no "cannot offload" note
@@ -299,6 +299,98 @@ describe('the resident helper and the store that cleans itself', () => {
     }
     expect(existsSync(join(tmp, `lro-prefix-${process.getuid!()}`, 'resident'))).toBe(false);
   });
+
+  test.skipIf(!!bwrap.skip)("in a sandbox with a network of its own (Claude Code's bubblewrap), the call knocks at the helper's door", async () => {
+    // the port of the helper outside cannot be reached from there: before, every medium output started Node
+    const tmp = join(root, 'tmp-resident'); // the helper the first test of this block left
+    const wrapper = [bwrap.bin!, ...bwrapArgs({ writable: [root], proc: !bwrap.skip && bwrap.proc, net: false })];
+    const medium = claudeScript('seq 1 2000; echo done');
+    const [ours, theirs] = await Promise.all([prefix([medium], { TMPDIR: tmp, LRO_NODE: '/nonexistent/node' }, undefined, undefined, wrapper), plain(medium)]);
+    expect(ours.out.toString().slice(0, 300)).not.toContain('cannot offload');
+    expect(ours.out.equals(theirs.out)).toBe(true);
+    const large = await prefix([claudeScript('seq 1 5000')], { TMPDIR: tmp, LRO_NODE: '/nonexistent/node' }, undefined, undefined, wrapper);
+    expect(large.out.toString()).toMatch(/cannot offload/); // the helper said large: Node's to store
+    expect(leftovers(join(tmp, `lro-prefix-${process.getuid!()}`))).toEqual([]);
+  });
+
+  test.skipIf(!isRoot)('a helper started where sockets are refused has its door alone; one that can listen takes over', async () => {
+    const tmp = join(root, 'tmp-door');
+    const dir = join(tmp, `lro-prefix-${process.getuid!()}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'resident');
+    const lroJs = resolve(__dirname, '../../bin/lro.js');
+    // a network namespace of its own (as Codex's workspace-write sandbox, which refuses sockets)
+    const helper = spawn('unshare', ['-n', process.execPath, lroJs, '__resident', '--spool', dir], { stdio: 'ignore', detached: true });
+    for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(file, 'utf8')).toMatch(/^- [0-9a-f]{32} \d+ \S+ door\.[0-9a-f]{16}\n$/);
+    const medium = claudeScript('seq 1 2000; echo done');
+    const env = { TMPDIR: tmp, LRO_NODE: '/nonexistent/node' };
+    const [ours, theirs] = await Promise.all([prefix([medium], env), plain(medium)]);
+    expect(ours.out.equals(theirs.out), ours.out.toString().slice(0, 200)).toBe(true);
+    // many calls at once, each its own pair of FIFOs
+    const many = await Promise.all(Array.from({ length: 8 }, () => prefix([medium], env)));
+    for (const r of many) expect(r.out.equals(theirs.out)).toBe(true);
+    expect(leftovers(dir)).toEqual([]);
+    // a second one where sockets are refused leaves the first in place
+    const again = spawnSync('unshare', ['-n', process.execPath, lroJs, '__resident', '--spool', dir], { timeout: 10_000 });
+    expect(again.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^- /);
+    // a call that runs Node where it can listen replaces it with a helper that has both
+    const large = await prefix([claudeScript('seq 1 100000')], { TMPDIR: tmp });
+    expect(large.out.toString()).toMatch(/^Output offloaded/);
+    for (let i = 0; i < 100 && readFileSync(file, 'utf8').startsWith('-'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(file, 'utf8')).toMatch(/^\d+ [0-9a-f]{32} \d+ \S+ door\.[0-9a-f]{16}\n$/);
+    // the first saw its file name another and ended (its door closed with it)
+    await new Promise<void>((r) => (helper.exitCode !== null ? r() : helper.on('exit', () => r())));
+    expect(readdirSync(dir).filter((f) => f.startsWith('door.'))).toHaveLength(1);
+  }, 40_000);
+
+  test.skipIf(!isRoot)("a killed helper's door costs one call a second, then is gone", async () => {
+    const tmp = join(root, 'tmp-door');
+    const dir = join(tmp, `lro-prefix-${process.getuid!()}`);
+    const [, , pid, , door] = readFileSync(join(dir, 'resident'), 'utf8').trim().split(' ');
+    process.kill(Number(pid), 'SIGKILL');
+    // sockets refused, so the door is all there is
+    const wrapper = ['unshare', '-n'];
+    const medium = claudeScript('seq 1 2000; echo done');
+    const env = { TMPDIR: tmp, LRO_NODE: '/nonexistent/node' };
+    let started = Date.now();
+    const first = await prefix([medium], env, undefined, undefined, wrapper);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(first.out.toString()).toContain('cannot offload'); // no answer: Node's question (and no Node here)
+    expect(existsSync(join(dir, door))).toBe(false);
+    started = Date.now();
+    const second = await prefix([medium], env, undefined, undefined, wrapper);
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(second.out.toString()).toContain('cannot offload');
+    expect(leftovers(dir)).toEqual([]);
+  }, 30_000);
+
+  test('the door answers only its token, and only a well-formed knock', async () => {
+    const tmp = join(root, 'tmp-door');
+    const dir = join(tmp, `lro-prefix-${process.getuid!()}`);
+    rmSync(join(dir, 'resident'), { force: true });
+    const helper = spawn(process.execPath, [resolve(__dirname, '../../bin/lro.js'), '__resident', '--spool', dir], { stdio: 'ignore' });
+    try {
+      const file = join(dir, 'resident');
+      for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+      const [, token, , , door] = readFileSync(file, 'utf8').trim().split(' ');
+      const body = 'word '.repeat(2000);
+      // the knock as bin/lro-shell-prefix makes it, in bash
+      const knock = (line: string, ask = 'ask.1.2') =>
+        spawnSync('bash', ['-c', `cd "$0" && mkfifo -m 600 ${ask}.in ${ask}.out && exec 9<>${ask}.out && printf '%s\\n' "$1" 1<>"$2" &&
+          if IFS= read -r -t 1 -u 9 go && [[ $go == go ]]; then printf '%s' "$3" >${ask}.in; IFS= read -r -t 2 -u 9 a; echo "$a"; else echo none; fi; rm -f ${ask}.in ${ask}.out`,
+          dir, line.replace('ASK', ask), door, body], { encoding: 'utf8' }).stdout;
+      expect(knock(`${token} tokens ${body.length} 6400 ASK`)).toBe('small\n');
+      expect(knock(`${token} tokens ${body.length} 100 ASK`)).toBe('large\n');
+      expect(knock(`${'0'.repeat(32)} tokens ${body.length} 6400 ASK`)).toBe('none\n');
+      expect(knock(`${token} codex-hook ${body.length} 0 ASK`)).toBe('none\n'); // the door takes the prefix's question only
+      expect(knock(`${token} tokens ${body.length} 6400 ../ASK`)).toBe('none\n');
+      expect(knock(`${token} tokens ${body.length} 6400 ASK`, 'ask.x')).toBe('none\n');
+    } finally {
+      helper.kill();
+    }
+  }, 30_000);
 
   test('a helper that cannot write where calls find it (a full or broken $TMPDIR) ends at once, not listening for ever', async () => {
     // before, its port stayed open with no file naming it: one leaked process per such start (seen after the

@@ -2,11 +2,11 @@
 // scripted model: every assertion is on the function_call_output the model receives. The hook is trusted the way
 // Codex records it (a [hooks.state] trust record in config.toml), never with --dangerously-bypass-hook-trust, so
 // the runs also prove that `lro doctor codex` reads trust as Codex does.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ensureCodex, modelConfig, runCodex, startScriptedModel, type CallOutput, type Step } from '../helpers/codex.js';
 import { BIN, lro } from '../helpers/cli.js';
@@ -160,6 +160,33 @@ describe.skipIf(!!install.skip)('Codex 0.169.0 with lro init codex', () => {
     expect(idIn(readOnly.output)).toBe('');
     expect(readOnly.output).toContain('Process exited with code 2');
     expect(readOnly.output).toContain('truncated');
+  });
+
+  test("in Codex's workspace-write sandbox, which refuses sockets, a medium output is settled by the helper's door: no Node", async () => {
+    // Codex's own sandbox (`codex sandbox`, the policy its shell tool runs under): bash's /dev/tcp is refused there,
+    // so before, every output over 6,400 bytes started Node to count its tokens (130-240 ms a call)
+    const s = scratch('door');
+    const tmp = join(s.home, 'tmp');
+    const spool = join(tmp, `lro-prefix-${process.getuid!()}`);
+    mkdirSync(spool, { recursive: true, mode: 0o700 });
+    // the helper an earlier call's hook left, outside the sandbox
+    const helper = spawn(process.execPath, [BIN, '__resident', '--spool', spool], { stdio: 'ignore' });
+    try {
+      for (let i = 0; i < 100 && !existsSync(join(spool, 'resident')); i++) await new Promise((r) => setTimeout(r, 50));
+      const env = { PATH: process.env.PATH!, HOME: s.home, CODEX_HOME: s.codexHome, TMPDIR: tmp };
+      const inSandbox = (...command: string[]) =>
+        spawnSync(install.bin!, ['sandbox', '-c', 'sandbox_mode="workspace-write"', '--', ...command], { cwd: s.work, env, encoding: 'utf8' });
+      expect(inSandbox('bash', '-c', 'exec 9<>/dev/tcp/127.0.0.1/9').stderr).toContain('Operation not permitted');
+      const prefix = join(dirname(BIN), 'lro-shell-prefix');
+      const medium = inSandbox('env', 'LRO_SHELL_PREFIX_WRAP=codex', 'LRO_NODE=/nonexistent/node', 'bash', prefix, 'seq 1 2000; echo done');
+      expect(medium.stderr).not.toContain('lro-shell-prefix');
+      expect(medium.stdout).toBe(`${Array.from({ length: 2000 }, (_, i) => i + 1).join('\n')}\ndone\n`);
+      expect(medium.status).toBe(0);
+      const large = inSandbox('env', 'LRO_SHELL_PREFIX_WRAP=codex', 'LRO_NODE=/nonexistent/node', 'bash', prefix, 'seq 1 5000');
+      expect(large.stderr).toContain('cannot offload'); // the helper said large: Node's to store
+    } finally {
+      helper.kill();
+    }
   });
 
   test('a command still running when Codex yields shows its head; polled to its end, the descriptor and exit code', async () => {

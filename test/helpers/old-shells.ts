@@ -226,10 +226,11 @@ function readlinkOr(p: string): string | undefined {
  * /proc unless `proc` is false (its "weaker nested sandbox", for inside Docker: the pid namespace is new but /proc
  * is still the host's, so /proc/$$ is some other process). The command follows (after `--`).
  */
-export function bwrapArgs(o: { writable?: string[]; proc?: boolean } = {}): string[] {
+export function bwrapArgs(o: { writable?: string[]; proc?: boolean; net?: false } = {}): string[] {
   const args = ['--new-session', '--die-with-parent', '--ro-bind', '/', '/'];
   for (const w of o.writable ?? []) args.push('--bind', w, w);
   args.push('--dev', '/dev', '--unshare-pid');
+  if (o.net === false) args.push('--unshare-net'); // a network of its own, as Claude Code's sandbox gives
   if (o.proc !== false) args.push('--proc', '/proc');
   return args;
 }

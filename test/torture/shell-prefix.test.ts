@@ -20,7 +20,7 @@ const root = tempDir();
 afterAll(() => cleanup(root));
 const isRoot = process.getuid?.() === 0;
 /** Output files left in the prefix's folder (its resident helper's file and gc's stamps are not output). */
-const leftovers = (dir: string) => readdirSync(dir).filter((f) => f !== 'resident' && !f.startsWith('gc-'));
+const leftovers = (dir: string) => readdirSync(dir).filter((f) => f !== 'resident' && !f.startsWith('gc-') && !f.startsWith('door.'));
 
 interface Ran {
   status: number;

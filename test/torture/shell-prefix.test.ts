@@ -5,12 +5,12 @@
 // Each under bash 5, bash 3.2 (macOS's /bin/bash, built from source), busybox's userland first on PATH, no /proc
 // (macOS has none), and bubblewrap with --unshare-pid (Claude Code's Linux sandbox), where this machine has them.
 // @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import { claudeScript } from '../helpers/claude-script.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { bwrapArgs, ensureBash32, ensureBusybox, ensureBwrap } from '../helpers/old-shells.js';
@@ -37,6 +37,8 @@ interface Place {
   bash: string;
   /** PATH first entries (bash 3.2's folder, busybox's applets). */
   path: string[];
+  /** A resident helper started outside the place first (one inside a sandbox outlives nothing). */
+  helper?: boolean;
 }
 
 function places(): Place[] {
@@ -64,6 +66,10 @@ function places(): Place[] {
     else if (proc && !bw.proc) out.push({ name, skip: 'bwrap cannot mount a /proc here', wrap: [], bash: 'bash', path: [] });
     else out.push({ name, wrap: [bw.bin, ...bwrapArgs({ writable: [root], proc })], bash: '/bin/bash', path: [] });
   }
+  // and with a network of its own, as Claude Code's: a medium output is put to a helper outside through its door
+  const name = 'bubblewrap --unshare-pid --unshare-net, a helper outside';
+  if (bw.skip !== undefined) out.push({ name, skip: bw.skip, wrap: [], bash: 'bash', path: [] });
+  else out.push({ name, wrap: [bw.bin, ...bwrapArgs({ writable: [root], proc: bw.proc, net: false })], bash: '/bin/bash', path: [], helper: true });
   return out;
 }
 
@@ -77,6 +83,15 @@ function run(argv: string[], env: Record<string, string>, onSpawn?: (pid: number
     child.on('spawn', () => onSpawn?.(child.pid!));
     child.on('close', (code, signal) => done({ status: code ?? 128 + constants.signals[signal!], out: Buffer.concat(out) }));
   });
+}
+
+/** `lro __resident` for the folder `spool`, once its file is written. */
+async function startHelper(spool: string): Promise<ChildProcess> {
+  mkdirSync(spool, { recursive: true, mode: 0o700 });
+  const child = spawn(process.execPath, [resolve(__dirname, '../../bin/lro.js'), '__resident', '--spool', spool], { stdio: 'ignore' });
+  for (let i = 0; i < 100 && !existsSync(join(spool, 'resident')); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(readFileSync(join(spool, 'resident'), 'utf8')).toMatch(/ door\.[0-9a-f]{16}\n$/);
+  return child;
 }
 
 const store = join(root, 'store');
@@ -158,6 +173,8 @@ for (const place of places()) {
       const tmp = join(root, `tmp-${place.name.replace(/\W+/g, '-')}`);
       mkdirSync(tmp, { recursive: true });
       const cwd = join(root, 'cwd');
+      const helper = place.helper ? await startHelper(spoolOf(tmp)) : undefined;
+      onTestFinished(() => void helper?.kill());
       const samples = fc.sample(output, { numRuns: 40, seed: 37 });
       for (const o of samples) {
         const script = claudeScript(commandFor(o), cwd);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { claudeScript as scriptFor } from '../helpers/claude-script.js';
-import { bwrapArgs, ensureBwrap } from '../helpers/old-shells.js';
+import { bwrapArgs, ensureBash32, ensureBwrap } from '../helpers/old-shells.js';
 
 const PREFIX = resolve(__dirname, '../../bin/lro-shell-prefix');
 const root = tempDir();
@@ -499,17 +499,26 @@ describe('lro-shell-prefix', () => {
     expect(leftovers(spool)).toEqual([]);
   });
 
-  test('a long-running command shows the head of its output while it runs; the whole is still exact or stored', async () => {
+  // bash 5 with /proc reads the command's status with a time limit and shows the head itself; bash 3.2 and a system
+  // without /proc (macOS) wait for a command substitution, and a watcher beside it shows the head (before, nothing
+  // came until the command ended: a server moved to the background showed nothing at all)
+  const b32 = ensureBash32();
+  test.each([
+    { place: 'bash 5', wrapper: [] as string[], skip: undefined as string | undefined },
+    { place: 'bash 3.2', wrapper: b32.skip === undefined ? [b32.bin] : [], skip: b32.skip },
+    { place: 'no /proc (the paths macOS takes)', wrapper: ['env', 'LRO_SHELL_PREFIX_NO_PROC=1', '/bin/bash'], skip: undefined },
+  ])('a long-running command shows the head of its output while it runs; the whole is still exact or stored ($place)', async ({ wrapper, skip }) => {
+    if (skip) return;
     const live = { LRO_SHELL_PREFIX_LIVE_AFTER: '1' };
     let firstAt = 0;
     const start = Date.now();
     // (sleeps long beside LIVE_AFTER=1, so a loaded machine still sees the head while the command runs)
-    const small = await prefix([claudeScript("printf 'started\\n'; sleep 6; printf 'done\\n'; exit 2")], live, undefined, () => (firstAt ||= Date.now()));
+    const small = await prefix([claudeScript("printf 'started\\n'; sleep 6; printf 'done\\n'; exit 2")], live, undefined, () => (firstAt ||= Date.now()), wrapper);
     expect(small.code).toBe(2);
     expect(small.out.toString()).toBe('started\ndone\n');
     expect(Date.now() - firstAt).toBeGreaterThan(1000); // "started" came while it still ran
     expect(firstAt - start).toBeLessThan(5500);
-    const big = await prefix([claudeScript("echo started; sleep 6; seq 1 100000; exit 1")], live);
+    const big = await prefix([claudeScript("echo started; sleep 6; seq 1 100000; exit 1")], live, undefined, undefined, wrapper);
     expect(big.code).toBe(1);
     const text = big.out.toString();
     // the head is what had come by the first look: "started" alone, or (a loaded machine looking late) more of it
@@ -519,5 +528,6 @@ describe('lro-shell-prefix', () => {
     expect(shown![1]).toBe(whole.slice(0, Number(shown![2])));
     expect(shown![1].startsWith('started\n')).toBe(true);
     expect(text).toContain('(exit code 1)');
+    expect(leftovers(spool)).toEqual([]);
   });
 });

@@ -246,6 +246,15 @@ for (const place of places()) {
             setTimeout(() => process.kill(-pid, signal), after),
           );
           const text = r.out.toString();
+          if (signal === 'SIGINT' && r.status === 0) {
+            // the INT landed while the command's bash forked `seq` or `sleep`: bash took the child's normal end as the
+            // signal handled and went on to the end, as plain bash does (1 call in 60 at 1.9-3.1 s, with lro or
+            // without). Its output is whole, and not told as cut (before, it was stored marked INCOMPLETE)
+            const whole = `${Array.from({ length: 2000 }, (_, i) => i + 1).join('\n')}\n`.repeat(30);
+            expect(text).not.toContain('INCOMPLETE');
+            expect(text.includes('Output offloaded') ? (await stored(text)).toString() : text).toBe(whole);
+            continue;
+          }
           expect(r.status, `${signal} after ${after} ms`).toBe(128 + constants.signals[signal]);
           if (text.includes('Output offloaded')) expect(text).toContain(`INCOMPLETE: the call was interrupted (${signal})`);
           else expect(text, `${signal} after ${after} ms`).toMatch(/^(\d+\n)*\d*$/);

@@ -499,6 +499,19 @@ describe('lro-shell-prefix', () => {
     expect(leftovers(spool)).toEqual([]);
   });
 
+  test('a command that handles the signal and ends on its own: its output is whole, not told as cut', async () => {
+    const script = join(root, 'handles.sh');
+    writeFileSync(script, "trap 'echo caught; exit 0' INT\nseq 1 100000\nsleep 30 & wait\n");
+    const r = await prefix([claudeScript(`bash ${script}`)], {}, (pid) => setTimeout(() => process.kill(-pid, 'SIGINT'), 1500));
+    expect(r.code).toBe(0); // as plain bash ends: the command's own status
+    const text = r.out.toString();
+    expect(text).toMatch(/offloaded: 100,001 lines/);
+    expect(text).not.toContain('INCOMPLETE');
+    const id = /id: (\w{26})/.exec(text)![1];
+    const tail = await lro(['read', id, '--tail', '1'], { env: { LRO_DIR: join(root, 'store') } });
+    expect(tail.out).toContain('caught');
+  });
+
   // bash 5 with /proc reads the command's status with a time limit and shows the head itself; bash 3.2 and a system
   // without /proc (macOS) wait for a command substitution, and a watcher beside it shows the head (before, nothing
   // came until the command ended: a server moved to the background showed nothing at all)

@@ -4,7 +4,8 @@
 # with N small calls (default 20) by a scripted model, with lro installed and without, in turns; printed per
 # harness: the median run time of each and the added milliseconds per call (median of the pairs). The load average
 # is printed at the start and the end: quote it with the figures.
-# Usage: bench/harness-calls.sh   (LRO_BENCH_CALLS=20 LRO_BENCH_PAIRS=3 LRO_BENCH_COMMAND='ls / | head -3')
+# Usage: bench/harness-calls.sh   (LRO_BENCH_CALLS=20 LRO_BENCH_PAIRS=3 LRO_BENCH_COMMAND='ls / | head -3';
+# LRO_BENCH_CODEX_SANDBOX=workspace-write runs Codex's calls in its own sandbox, which refuses sockets)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f dist/cli.cjs ] || npm run build >/dev/null

@@ -144,8 +144,8 @@ function ownFifo(path: string): boolean {
  * One knock at the door (`TOKEN tokens BYTES THRESHOLD ASK`, a line of its own: lines of at most PIPE_BUF bytes
  * written at once never mix): the caller made the FIFOs ASK.in and ASK.out in the folder, and holds ASK.out open.
  * The helper opens ASK.in (read and write, so it never blocks nor ends early), says `go` on ASK.out, reads BYTES
- * bytes from ASK.in, and answers on ASK.out as on the port. A caller gone (ASK.out without a reader), a slow one or
- * a wrong line gets nothing: it does as without the helper.
+ * bytes from ASK.in, answers on ASK.out as on the port, and removes the two. A caller gone (ASK.out without a
+ * reader), a slow one or a wrong line gets nothing: it does as without the helper.
  */
 function answerKnock(line: string, token: Buffer, spool: string, onRequest: () => void): void {
   const fields = line.split(' ');
@@ -179,6 +179,14 @@ function answerKnock(line: string, token: Buffer, spool: string, onRequest: () =
       // the caller has given up
     }
     closeSync(out);
+    // (what the caller would remove: one process fewer for it to start; one that got no answer removes them too)
+    for (const path of [inPath, outPath]) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // removed by the caller
+      }
+    }
   };
   input.setTimeout(CLIENT_MS, () => done());
   input.on('error', () => done());

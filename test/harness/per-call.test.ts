@@ -16,6 +16,8 @@ const on = process.env.LRO_BENCH_HARNESS === '1';
 const CALLS = Number(process.env.LRO_BENCH_CALLS ?? 20);
 const PAIRS = Number(process.env.LRO_BENCH_PAIRS ?? 3);
 const COMMAND = process.env.LRO_BENCH_COMMAND ?? 'ls / | head -3';
+/** Codex's sandbox for its shell tool (`-s`): danger-full-access unless set (workspace-write is Codex's default). */
+const CODEX_SANDBOX = process.env.LRO_BENCH_CODEX_SANDBOX;
 
 const root = mkdtempSync(join(tmpdir(), 'lro-per-call-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -108,7 +110,8 @@ test.skipIf(!on || !!codex.ensureCodex().skip)('Codex', async () => {
         // none yet
       }
       writeFileSync(config, `${codex.modelConfig(model)}${before}`);
-      const r = await codex.runCodex(bin, { codexHome, home, cwd: work, env: { LRO_DIR: store, PATH } });
+      const args = CODEX_SANDBOX ? ['-s', CODEX_SANDBOX] : undefined;
+      const r = await codex.runCodex(bin, { codexHome, home, cwd: work, args, env: { LRO_DIR: store, PATH } });
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       expect(model.outputs()).toHaveLength(CALLS);
     } finally {

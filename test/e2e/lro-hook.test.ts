@@ -183,10 +183,11 @@ test('Gemini, a medium result: once the resident helper runs, one it would leave
   await hook('__gemini-hook', medium, { ...env2, LRO_NODE: fakeNode, LRO_THRESHOLD_TOKENS: '2000' });
   await hook('__gemini-hook', over, { ...env2, LRO_NODE: fakeNode });
   expect(readFileSync(ran, 'utf8')).toBe('ran\nran\n');
-  // and with Node there, it is stored; the helper's folder holds nothing of it (gc's hourly stamp is not output)
+  // and with Node there, it is stored; the helper's folder holds nothing of it (gc's hourly stamp is not output,
+  // and the helper's door, a FIFO, is the helper's)
   const big = await hook('__gemini-hook', over, env2);
   expect((JSON.parse(big.out) as { decision: string }).decision).toBe('deny');
-  expect(readdirSync(spool2).filter((f) => !f.startsWith('gc-'))).toEqual(['resident']);
+  expect(readdirSync(spool2).filter((f) => !f.startsWith('gc-') && !f.startsWith('door.'))).toEqual(['resident']);
 });
 
 test("Gemini, lro's hook in the user's and the project's settings: both run at once on the call, one answers", async () => {

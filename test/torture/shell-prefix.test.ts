@@ -49,6 +49,9 @@ function places(): Place[] {
   out.push(bb.skip !== undefined ? { name: 'busybox userland', skip: bb.skip, wrap: [], bash: 'bash', path: [] } : { name: 'busybox userland', wrap: [], bash: '/bin/bash', path: [bb.pathDir] });
   // macOS has no /proc (but has /dev/fd): the prefix's paths for that, taken on request
   out.push({ name: 'no /proc (the paths macOS takes)', wrap: ['env', 'LRO_SHELL_PREFIX_NO_PROC=1'], bash: '/bin/bash', path: [] });
+  // and with busybox's tools there (its dd prints no byte count, its wc reads what it counts)
+  const noProcBusybox = 'no /proc, busybox userland';
+  out.push(bb.skip !== undefined ? { name: noProcBusybox, skip: bb.skip, wrap: [], bash: 'bash', path: [] } : { name: noProcBusybox, wrap: ['env', 'LRO_SHELL_PREFIX_NO_PROC=1'], bash: '/bin/bash', path: [bb.pathDir] });
   // Linux with no /proc mounted at all (no /dev/fd either): the prefix steps aside, the call runs as without lro
   const noProc = isRoot && spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs none /proc && test ! -e /proc/self']).status === 0;
   out.push({

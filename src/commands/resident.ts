@@ -289,20 +289,25 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
   const port = await listenLocal(server);
   if (port === null && doorOnlyRunning(file, spool)) return 0;
   const doorName = `door.${randomBytes(8).toString('hex')}`;
-  const door = openDoor(join(spool, doorName), Buffer.from(token), spool, onRequest);
-  const stop = () => {
-    door?.close();
-    if (port !== null) server.close();
-  };
-  if (port === null && !door) throw new Error(`the helper can neither listen on 127.0.0.1 nor make a FIFO in ${spool}`);
-  const line = `${port ?? '-'} ${token} ${process.pid} ${residentVersion()} ${door ? doorName : '-'}\n`;
+  const line = (door: boolean) => `${port ?? '-'} ${token} ${process.pid} ${residentVersion()} ${door ? doorName : '-'}\n`;
+  // the file is written first (not yet under its name): on a full $TMPDIR the helper ends before it makes its
+  // door, and no process of it holds the folder (a door held open keeps its file system from being unmounted)
   const tmp = `${file}.${process.pid}.tmp`;
+  let door: { close(): void } | null = null;
+  let written = line(true);
   try {
-    writeFileSync(tmp, line, { mode: 0o600, flag: 'wx' });
+    writeFileSync(tmp, written, { mode: 0o600, flag: 'wx' });
+    door = openDoor(join(spool, doorName), Buffer.from(token), spool, onRequest);
+    if (!door) {
+      if (port === null) throw new Error(`the helper can neither listen on 127.0.0.1 nor make a FIFO in ${spool}`);
+      written = line(false);
+      writeFileSync(tmp, written, { mode: 0o600 });
+    }
     renameSync(tmp, file);
   } catch (e) {
     // (a full $TMPDIR): no call can find this helper, and its open port would keep it running for ever
-    stop();
+    door?.close();
+    if (port !== null) server.close();
     try {
       unlinkSync(tmp);
     } catch {
@@ -312,7 +317,7 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
   }
   const ours = () => {
     try {
-      return readFileSync(file, 'utf8') === line && (!door || existsSync(join(spool, doorName)));
+      return readFileSync(file, 'utf8') === written && (!door || existsSync(join(spool, doorName)));
     } catch {
       return false;
     }
@@ -322,7 +327,7 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
       if (ours() && Date.now() - last < IDLE_MS) return;
       clearInterval(timer);
       try {
-        if (readFileSync(file, 'utf8') === line) unlinkSync(file);
+        if (readFileSync(file, 'utf8') === written) unlinkSync(file);
       } catch {
         // gone already
       }

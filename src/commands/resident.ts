@@ -6,7 +6,7 @@
 // the bytes, and reads `small` or `large`: the same decision `lro offload` makes (offload.ts fitsThreshold).
 // A call in a sandbox has no network to reach the port by (Codex's workspace-write sandbox refuses sockets, Claude
 // Code's bubblewrap gives the call a network of its own), but may share the folder: there the prefix knocks at the
-// helper's door, a FIFO named DOOR in the folder (see serveDoor). A helper started inside such a sandbox has
+// helper's door, a FIFO named DOOR in the folder (openDoor, answerKnock). A helper started inside such a sandbox has
 // the door alone (PORT `-`). It
 // stores nothing: a large output still goes to `lro __shell-output`. It also answers for Codex's hook (bin/lro-hook):
 // `TOKEN codex-hook BYTES 0`, then CODEX_HOME, a newline and the hook's input, is answered `ok`, a newline, and

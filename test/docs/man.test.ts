@@ -14,7 +14,7 @@ const TEMPLATE = resolve(__dirname, '../../man/lro.1.in');
 const roff = readFileSync(MAN, 'utf8');
 
 const quietOutput = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
-const io: IO = { stdin: [], stdinIsTTY: false, stdout: quietOutput, stderr: quietOutput, env: {}, now: () => new Date() };
+const io: IO = { stdin: (async function* () {})(), stdinIsTTY: false, stdout: quietOutput, stderr: quietOutput, env: {}, now: () => new Date() };
 
 describe('man/lro.1', () => {
   it('is what the command table and man/lro.1.in make (npm run man writes it)', async () => {

@@ -23,7 +23,7 @@ function parse(out: string): [string, number, string][] {
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => {
-      if (l.replace(/\r$/, '') === '--') return ['--', 0, ''];
+      if (l.replace(/\r$/, '') === '--') return ['--', 0, ''] as [string, number, string];
       const m = /^(\d+)([:-])([\s\S]*)$/.exec(l);
       if (!m) throw new Error(`unexpected line: ${l.slice(0, 80)}`);
       return [m[2], Number(m[1]), m[3].replace(/\r$/, '')] as [string, number, string];

@@ -9,7 +9,7 @@ import { lro } from '../helpers/cli.js';
 /** The commands, and their subcommands as "parent sub" (lro mcp proxy). */
 async function commandNames(): Promise<string[]> {
   const quiet = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
-  const io: IO = { stdin: [], stdinIsTTY: false, stdout: quiet, stderr: quiet, env: {}, now: () => new Date() };
+  const io: IO = { stdin: (async function* () {})(), stdinIsTTY: false, stdout: quiet, stderr: quiet, env: {}, now: () => new Date() };
   return (await buildProgram({ io, exitCode: 0 })).commands.flatMap((c) => [c.name(), ...c.commands.map((sub) => `${c.name()} ${sub.name()}`)]);
 }
 

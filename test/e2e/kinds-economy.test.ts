@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
-// @ts-expect-error: a plain ES module of the benchmarks, without types
 import { KIND_TASKS, writtenFilter } from '../../bench/kinds-tasks.mjs';
 
 interface Task {

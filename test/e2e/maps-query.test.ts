@@ -156,7 +156,7 @@ describe('entries keep the document order and every digit', () => {
     const r = await run(['where', s.id, 'value.state=stale', '--fields', 'key,value.i']);
     expect(r.code, r.stderr).toBe(0);
     const stale = want.map(([k, v], i) => ({ n: i + 1, k, v })).filter((e) => e.v.state === 'stale');
-    expect(lines(r.out)).toEqual(stale.map((e) => `${e.n}: ${JSON.stringify({ key: e.k, "value.i": (e.v as { i: number }).i })}`));
+    expect(lines(r.out)).toEqual(stale.map((e) => `${e.n}: ${JSON.stringify({ key: e.k, "value.i": (e.v as unknown as { i: number }).i })}`));
   });
 
   it("npm ls --json's dependencies (a tree) are its top-level entries", async () => {

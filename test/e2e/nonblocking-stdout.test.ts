@@ -53,7 +53,7 @@ async function throughNonBlockingPipe(args: string[], delay = 0.5): Promise<{ ou
   const child = spawn('perl', ['-MFcntl', '-e', NONBLOCKING_STDOUT, process.execPath, BIN, ...args], { env, stdio: ['ignore', writer, 'pipe'] });
   closeSync(writer);
   let stderr = '';
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
   const code = await new Promise<number | null>((done) => child.on('close', done));
   await read;
   closeSync(held);

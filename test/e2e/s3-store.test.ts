@@ -910,7 +910,7 @@ describe('faults', () => {
     stored = { id: await offload(text, env), env };
   });
   /** The env of a machine that has not read the result yet. */
-  const fresh = () => ({ ...stored.env, XDG_CACHE_HOME: join(root, `fresh-${++prefixes}`) });
+  const fresh = (): Record<string, string> => ({ ...stored.env, XDG_CACHE_HOME: join(root, `fresh-${++prefixes}`) });
 
   it('a malformed s3:// location', async () => {
     await failsClearly(['ls'], { ...fresh(), LRO_DIR: 's3://Bad_Bucket/x' }, /invalid S3 store "s3:\/\/Bad_Bucket\/x": the bucket/);
@@ -1063,7 +1063,7 @@ describe('the MCP server on an S3 store', () => {
       const grep = (await call('lro_grep', { id, pattern: 'ERROR', count: true })) as { content: { text: string }[] };
       expect(grep.content[0].text).toBe((await lro(['grep', '-c', id, 'ERROR'], { env })).out);
       const offloaded = await call('lro_offload', { content: jsonl, operation: 'mcp' });
-      const stored = offloaded as { structuredContent: { id: string } };
+      const stored = offloaded as unknown as { structuredContent: { id: string } };
       expect(await s3.keys(prefix)).toContain(`${prefix}/lro-mcp-${stored.structuredContent.id}.jsonl`);
     } finally {
       await client.close();

@@ -288,7 +288,7 @@ describe('the resident helper and the store that cleans itself', () => {
     const tmp = join(root, 'tmp-bwrap');
     mkdirSync(tmp);
     // as a sandbox may run it: without --die-with-parent (with it, bwrap's end also ends the helper)
-    const wrapper = [bwrap.bin!, ...bwrapArgs({ writable: [root], proc: !bwrap.skip && bwrap.proc }).filter((a) => a !== '--die-with-parent')];
+    const wrapper = [bwrap.bin!, ...bwrapArgs({ writable: [root], proc: bwrap.skip === undefined && bwrap.proc }).filter((a) => a !== '--die-with-parent')];
     const env = { TMPDIR: tmp, LRO_NODE: process.execPath };
     for (const command of ['seq 1 2000', 'seq 1 5000']) {
       const started = Date.now();
@@ -304,7 +304,7 @@ describe('the resident helper and the store that cleans itself', () => {
   test.skipIf(!!bwrap.skip)("in a sandbox with a network of its own (Claude Code's bubblewrap), the call knocks at the helper's door", async () => {
     // the port of the helper outside cannot be reached from there: before, every medium output started Node
     const tmp = join(root, 'tmp-resident'); // the helper the first test of this block left
-    const wrapper = [bwrap.bin!, ...bwrapArgs({ writable: [root], proc: !bwrap.skip && bwrap.proc, net: false })];
+    const wrapper = [bwrap.bin!, ...bwrapArgs({ writable: [root], proc: bwrap.skip === undefined && bwrap.proc, net: false })];
     const medium = claudeScript('seq 1 2000; echo done');
     const [ours, theirs] = await Promise.all([prefix([medium], { TMPDIR: tmp, LRO_NODE: '/nonexistent/node' }, undefined, undefined, wrapper), plain(medium)]);
     expect(ours.out.toString().slice(0, 300)).not.toContain('cannot offload');

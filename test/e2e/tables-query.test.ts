@@ -338,7 +338,7 @@ describe('real tables are queried by the columns their header names', () => {
         const thread = /^\d+$/.test(f[2]);
         const [tid, taskcmd] = thread ? [f[2], f[3]] : ['', ''];
         const more = f.slice(thread ? 4 : 2);
-        const cells = { COMMAND: f[0], PID: f[1], TID: tid, TASKCMD: taskcmd, ...Object.fromEntries(rest.map((n, j) => [n, j === rest.length - 1 ? more.slice(j).join(' ') : more[j]])) };
+        const cells: Record<string, string> = { COMMAND: f[0], PID: f[1], TID: tid, TASKCMD: taskcmd, ...Object.fromEntries(rest.map((n, j) => [n, j === rest.length - 1 ? more.slice(j).join(' ') : more[j]])) };
         return { n: i + 2, cells };
       });
     expect(rows.some((x) => x.cells.TID !== '')).toBe(true);

@@ -22,6 +22,8 @@ export interface RunOptions {
   timeout?: number;
   uid?: number;
   gid?: number;
+  /** The working folder (default: the test runner's). */
+  cwd?: string;
   /** Run through `bash -c` with this prefix before exec (e.g. `ulimit -f 100;`). */
   shellPrefix?: string;
   /** Options for node itself, before the script (e.g. `--import` a module tracer). */
@@ -39,7 +41,7 @@ export function lro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     ? ['bash', ['--norc', '--noprofile', '-c', `${opts.shellPrefix} exec "${process.execPath}" "$@"`, 'bash', ...(opts.nodeArgs ?? []), BIN, ...args]]
     : [process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args]];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, argv, { env, uid: opts.uid, gid: opts.gid, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, argv, { env, cwd: opts.cwd, uid: opts.uid, gid: opts.gid, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));

@@ -284,7 +284,7 @@ function unpackedBwrap(): { bin: string } | { skip: string } {
 function findBwrap(): Bwrap {
   if (process.platform !== 'linux') return { skip: `bubblewrap is Linux only (this is ${process.platform})` };
   const unpacked = unpackedBwrap();
-  if (unpacked.skip !== undefined) return { skip: unpacked.skip };
+  if ('skip' in unpacked) return { skip: unpacked.skip };
   const bin = unpacked.bin;
   const probe = (proc: boolean) => run(bin, [...bwrapArgs({ proc }), '--', 'sh', '-c', 'echo $$'], { timeout: 30_000 });
   const full = probe(true);

@@ -15,7 +15,8 @@ beforeAll(async () => {
   dir = join(root, 'store');
   for (const word of ['first', 'second', 'third']) {
     const r = await offload(Buffer.from(`${word}\n`.repeat(50)), { dir, env: {}, force: true });
-    ids.push(r.descriptor!.id);
+    if (!r.offloaded) throw new Error('forced, it is stored');
+    ids.push(r.descriptor.id);
     await new Promise((res) => setTimeout(res, 5)); // distinct ULID times: newest first is the order of ids
   }
 });

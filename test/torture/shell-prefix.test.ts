@@ -294,7 +294,7 @@ describe('the shell prefix, many at once and when things are missing', () => {
     mkdirSync(readOnly, { mode: 0o500 });
     const script = claudeScript('seq 1 100000; exit 4', join(root, 'cwd'));
     const want = await plain(place, script, envFor(place, tmp));
-    for (const extra of [{ LRO_DIR: isRoot ? '/proc/lro-store' : readOnly }, { LRO_NODE: '/nonexistent/node' }]) {
+    for (const extra of [{ LRO_DIR: isRoot ? '/proc/lro-store' : readOnly }, { LRO_NODE: '/nonexistent/node' }] as Record<string, string>[]) {
       const r = await prefixed(place, script, envFor(place, tmp, extra));
       expect(r.status).toBe(4);
       const text = r.out.toString();

@@ -102,11 +102,19 @@ export function inStoreTerms(e: Error, store: PinnedStore): Error {
 /**
  * `mkdir -p dir`, each directory it makes mode 0700 (less the umask), one level at a time: Node 20's recursive
  * mkdir loops forever where the system answers ENOENT for a directory whose parent is there (under /proc).
+ * A level another process makes meanwhile (lro commands started at once on a new store) is taken as made; whether
+ * this call made `dir` itself is returned.
  */
-function makeDirs(dir: string): void {
+function makeDirs(dir: string): boolean {
   const parent = dirname(dir);
   if (parent !== dir && !existsSync(parent)) makeDirs(parent);
-  mkdirSync(dir, { mode: 0o700 });
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
 }
 
 /** The store at dir, created (mode 0700, whatever the umask) if missing, and checked. */
@@ -114,11 +122,10 @@ export function openStore(dir: string): Store {
   const existing = checkStore(dir);
   if (existing) return existing;
   try {
-    makeDirs(dir);
-    chmodSync(dir, 0o700);
+    if (makeDirs(dir)) chmodSync(dir, 0o700);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code !== 'EEXIST') throw new LroError(`cannot create the store ${dir}: ${err.code ?? err.message}`);
+    throw new LroError(`cannot create the store ${dir}: ${err.code ?? err.message}`);
   }
   const created = checkStore(dir);
   if (!created) throw new LroError(`cannot create the store ${dir}`);

@@ -80,6 +80,16 @@ function bareWordRegex(q: CountPlan['query']): string | null {
   return t?.kind === 'regex' && /^[A-Za-z_%#][\w%#. -]*$/.test(t.pattern) ? t.pattern : null;
 }
 
+/** What both listings of a count start from: the query, JSON or text, the token budget, and what a record is called. */
+function printing(rf: ResultFile, plan: CountPlan, env: NodeJS.ProcessEnv) {
+  return {
+    q: plan.query,
+    json: !!plan.options.json,
+    budget: new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding),
+    unit: queryContentType(rf) === 'text' ? 'lines' : 'records',
+  };
+}
+
 async function printGroups(
   rf: ResultFile,
   plan: CountPlan,
@@ -88,10 +98,7 @@ async function printGroups(
   write: (s: string) => Promise<void> | void,
   nextOf: NextOf,
 ): Promise<void> {
-  const q = plan.query;
-  const json = !!plan.options.json;
-  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
-  const unit = queryContentType(rf) === 'text' ? 'lines' : 'records';
+  const { q, json, budget, unit } = printing(rf, plan, env);
   const what = q.text?.kind === 'template' ? 'templates' : q.paths.length > 1 ? 'combinations' : 'values';
   if (q.total) {
     await write(json ? `${JSON.stringify({ count: res.records })}\n` : `${res.records}\n`);
@@ -132,10 +139,7 @@ async function printDistinct(
   write: (s: string) => Promise<void> | void,
   nextOf: NextOf,
 ): Promise<void> {
-  const q = plan.query;
-  const json = !!plan.options.json;
-  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
-  const unit = queryContentType(rf) === 'text' ? 'lines' : 'records';
+  const { q, json, budget, unit } = printing(rf, plan, env);
   const n = res.groups.length;
   const atLeast = res.other > 0 ? 'at least ' : ''; // values past MAX_GROUPS were not kept apart
   const what = `${labels(plan).join(', ')}`;

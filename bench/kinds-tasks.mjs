@@ -85,6 +85,20 @@ const junitRun = () => {
   }
   return `${[...t.slice(0, end), ...copies, ...t.slice(end)].join('\n')}\n`;
 };
+/** pytest's JUnit report (bench/make-pytest-junit.mjs, few long lines), its passing testcases copied under new class names until MIN bytes. */
+const pytestJunitRun = () => {
+  const t = fixture('pytest-junit.xml');
+  const passing = t.match(/<testcase classname="test_suite" name="test_error_handling_\d+" time="[\d.]+" \/>/g);
+  const copies = [];
+  for (let i = 0, size = t.length; size < MIN; i++) {
+    for (const c of passing) {
+      const copy = c.replace('classname="test_suite"', `classname="test_suite_${i}"`);
+      copies.push(copy);
+      size += copy.length;
+    }
+  }
+  return t.replace('</testsuite>', `${copies.join('')}</testsuite>`);
+};
 /** The lock file with copies of its packages until MIN bytes. */
 function bigLock() {
   const lock = JSON.parse(fixture('package-lock.json'));
@@ -513,6 +527,30 @@ export const KIND_TASKS = [
     calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['parse.test.js > parse > case 13']]],
     answer: (outs) => readTexts(outs[1]).find((l) => l.startsWith('AssertionError')),
     truth: (t) => section(t, /^ +<testcase classname="parse\.test\.js" name="parse &gt; case 13"/, /^ +<\/testcase>$/).find((l) => l.startsWith('AssertionError')),
+  },
+  {
+    name: 'JUnit XML (pytest, few long lines): how many tests passed, failed, were skipped',
+    kind: 'test-run',
+    input: () => pytestJunitRun(),
+    calls: () => [],
+    answer: (_, d) => [facts(d).passed, facts(d).failed, facts(d).skipped],
+    truth: (t) => {
+      const cases = t.split('<testcase ').slice(1);
+      const failed = cases.filter((c) => /^[^>]*[^/]>\s*<failure/.test(c)).length;
+      const skipped = cases.filter((c) => /^[^>]*[^/]>\s*<skipped/.test(c)).length;
+      return [cases.length - failed - skipped, failed, skipped];
+    },
+  },
+  {
+    name: 'JUnit XML (pytest, few long lines): where test_parse_case_260 failed (its file and line)',
+    kind: 'test-run',
+    input: () => pytestJunitRun(),
+    calls: (d) => [['read', 'ID', '--chars', facts(d).failure_chars['test_suite > test_parse_case_260'], '--raw']],
+    answer: (outs) => /^(test_suite\.py:\d+): AssertionError/m.exec(outs[1])?.[1],
+    truth: (t) => {
+      const at = t.indexOf('<testcase classname="test_suite" name="test_parse_case_260"');
+      return /^(test_suite\.py:\d+): AssertionError/m.exec(t.slice(at, t.indexOf('</testcase>', at)))?.[1];
+    },
   },
   {
     name: 'node --test (TAP): how many tests passed, failed, were skipped',

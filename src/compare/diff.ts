@@ -14,7 +14,8 @@ import { chooseKey, keyLabel, parseKey, RecordCompare, type RowText } from './re
 import { tableOf, type TableRecords } from '../query/table.js';
 import { parseColumnOrPath, type FieldPath } from '../query/path.js';
 import { toJson, type JsonValue } from '../values/json-value.js';
-import { readRecords } from '../format/reader.js';
+import { originalContent, readRecords } from '../format/reader.js';
+import { isJunitStart, JUNIT_SNIFF_BYTES, JunitReport } from '../describe/kinds/test-junit.js';
 import { damaged } from '../store/resolve.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
 import { TestCompare } from './tests.js';
@@ -143,6 +144,7 @@ function kindSections(a: ResultFile, b: ResultFile, summary: DiffSummary, key: K
 }
 
 function textSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Section[] {
+  if (isJunit(a) && isJunit(b)) return junitSections(a, b, summary);
   const text = new TextCompare();
   const tests = new TestCompare();
   const visit = (s: number, n: number, line: string) => {
@@ -165,6 +167,34 @@ function textSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Secti
   c.templates_changed = text.changedTotal();
   c.error_lines_new = templates[3].size;
   return templates;
+}
+
+/** Whether a result is a JUnit report, told from its original's first bytes as offload tells it. */
+function isJunit(rf: ResultFile): boolean {
+  const head: Buffer[] = [];
+  let size = 0;
+  damaged(rf, () => {
+    for (const piece of originalContent(rf)) {
+      head.push(Buffer.from(piece));
+      size += piece.length;
+      if (size >= JUNIT_SNIFF_BYTES) break;
+    }
+  });
+  return isJunitStart(Buffer.concat(head).toString('utf8', 0, JUNIT_SNIFF_BYTES));
+}
+
+/** Two JUnit reports, each read tag by tag (a report's testcases need not have lines of their own). */
+function junitSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Section[] {
+  const tests = new TestCompare();
+  for (const [s, rf] of [a, b].entries()) {
+    const report = new JunitReport((t) => tests.junitTest(s, t));
+    damaged(rf, () => {
+      for (const piece of originalContent(rf)) report.push(piece);
+    });
+    report.end();
+  }
+  summary.tests_only = true;
+  return testSections(tests, summary, [false, false]);
 }
 
 function testSections(tests: TestCompare, summary: DiffSummary, json: [boolean, boolean]): Section[] {

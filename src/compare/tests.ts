@@ -4,12 +4,15 @@
 // for the items printed. A test failing in B is shown with its failure message: what its summary line says after
 // the name (pytest's `FAILED path::test - AssertionError: …`), else the line of its output that tells where and
 // why (go's last `    cart_test.go:12: got 3, want 4`, vitest's `→ expected 4 to be 3`, in go test -v's text under the test's `=== RUN` or `=== CONT`
-// line, or in go test -json's output events of the test, or a JUnit <failure>'s message attribute), kept as a record
-// number per test. A JUnit test's record is its <testcase> line.
+// line, or in go test -json's output events of the test), kept as a record number per test. Two JUnit reports are
+// read tag by tag instead (their testcases need not have lines of their own: pytest writes a report on one line):
+// each test comes with its name, its <testcase>'s line and its <failure>'s message, and the names and messages the
+// lists need are kept as they pass (`named`).
 import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
 import type { DiffItem, Section, TestTally } from './model.js';
-import { junitLine, type JunitLine, TapSuites } from '../describe/kinds/test-lines.js';
+import { TapSuites } from '../describe/kinds/test-lines.js';
+import type { JunitTest } from '../describe/kinds/test-junit.js';
 import { FAIL, goTestResult, lineTestResult, PASS, SKIP, type TestResult } from './test-results.js';
 
 type Change = 'newly_failing' | 'newly_passing' | 'still_failing';
@@ -24,6 +27,8 @@ const TAP_ERROR = /^\s+error: (?:'(.+)'|"(.+)"|(\|-?))\s*$/;
 const GO_RUN = /^=== (?:RUN|CONT|NAME)\s+(\S+)/;
 /** Characters of a failure message shown. */
 const MAX_MESSAGE = 300;
+/** JUnit tests named per side (see TestCompare.named). */
+const NAMED_MAX = 100_000;
 
 /** A go test -json output event of a test. */
 function isGoOutput(v: JsonValue): v is { Action: 'output'; Test: string; Package: string; Output: string } {
@@ -55,39 +60,34 @@ export class TestCompare {
   private readonly suites = [new TapSuites(), new TapSuites()];
   private tapMessageNext = false;
   /**
-   * Each side's JUnit testcase being read: its result is known at its end, and is kept at its `<testcase` line
-   * (the record read back for its name); a failure's line is B's message.
+   * JUnit tests by their number in their report (as a record number): their name and message, for the tests the
+   * lists can hold (A's failing ones; B's failing ones and those that failed in A), at most NAMED_MAX a side (a
+   * test past it is listed as `?`); and each test's <testcase> line, by its number.
    */
-  private readonly junit: ({ name: string; n: number; status: number } | null)[] = [null, null];
+  private readonly named = [new Map<number, { name: string; message: string }>(), new Map<number, { name: string; message: string }>()];
+  private readonly failedA = new Set<string>();
+  private readonly lineOf: number[][] = [[], []];
 
   /** The test result a line of a side's text states, or null (a TAP suite's line is none). */
   lineResult(side: number, line: string): TestResult | null {
     if (this.suites[side].suite(line)) return null;
-    // (a JUnit element is read by line(), whatever words its names hold)
-    if (junitLine(line).length) return null;
     return lineTestResult(line);
   }
 
-  /** A line of a JUnit report: notes its testcase's outcome, adds the test at its end; whether it was one. */
-  private junitLine(side: number, n: number, text: string): boolean {
-    const events = junitLine(text);
-    for (const j of events) this.junitElement(side, n, j);
-    return events.length > 0;
+  /** A test of a side's JUnit report, as read (sides in order: A whole, then B). */
+  junitTest(side: number, t: JunitTest): void {
+    const n = this.lineOf[side].push(t.line);
+    const status = t.status === 'failed' ? FAIL : t.status === 'skipped' ? SKIP : PASS;
+    this.add(side, n, { name: t.name, status });
+    const key = `${HASH[0]}:${HASH[1]}`;
+    if (side === 0 && status === FAIL) this.failedA.add(key);
+    const wanted = status === FAIL || (side === 1 && this.failedA.has(key));
+    if (wanted && this.named[side].size < NAMED_MAX) this.named[side].set(n, { name: t.name, message: t.message });
   }
 
-  private junitElement(side: number, n: number, j: JunitLine): void {
-    const open = this.junit[side];
-    if (j.tag === 'case' || j.tag === 'end') {
-      if (open) this.add(side, open.n, { name: open.name, status: open.status });
-      this.junit[side] = j.tag === 'case' && !j.closed ? { name: j.name, n, status: PASS } : null;
-      if (j.tag === 'case' && j.closed) this.add(side, n, { name: j.name, status: PASS });
-    } else if (open && j.tag === 'failed') {
-      if (open.status !== FAIL && side === 1) {
-        hashString(open.name);
-        this.messages.set(`${HASH[0]}:${HASH[1]}`, n);
-      }
-      open.status = FAIL;
-    } else if (open && j.tag === 'skipped' && open.status === PASS) open.status = SKIP;
+  /** Whether the sides are JUnit reports (their tests are named as read, not read back from records). */
+  private get junit(): boolean {
+    return this.lineOf[0].length + this.lineOf[1].length > 0;
   }
 
   /** Whether either side had any test result. */
@@ -108,7 +108,7 @@ export class TestCompare {
    * under their `=== CONT` line.
    */
   line(side: number, n: number, text: string): void {
-    if (this.junitLine(side, n, text) || side !== 1) return;
+    if (side !== 1) return;
     if (this.tapMessageNext) {
       this.tapMessageNext = false;
       if (this.current && text.trim()) this.messages.set(this.current, n);
@@ -143,8 +143,6 @@ export class TestCompare {
 
   /** The record's test result, as a JSON record (go test -json) or as a line of a runner. */
   static fromRecord(text: string, json: boolean): TestResult | null {
-    const j = json ? undefined : junitLine(text)[0];
-    if (j?.tag === 'case') return { name: j.name, status: PASS };
     if (!json) return lineTestResult(text);
     if (!text.includes('"Action"')) return null;
     try {
@@ -157,9 +155,6 @@ export class TestCompare {
   /** Sorts the tests into the three lists (by their record in B, else in A) and counts each side's results. */
   private finish(): Record<Change, [number, number][]> {
     if (this.lists) return this.lists;
-    // (a report cut before its last testcase's end: that test as far as it was told)
-    for (const [side, open] of this.junit.entries()) if (open) this.add(side, open.n, { name: open.name, status: open.status });
-    this.junit.fill(null);
     const lists: Record<Change, [number, number][]> = { newly_failing: [], newly_passing: [], still_failing: [] };
     const tallyOf = (side: number, status: number) => {
       const t = this.tally[side];
@@ -200,10 +195,23 @@ export class TestCompare {
         line = undefined;
       }
     }
-    // (a JUnit failure's line: its message attribute)
-    const failure = line === undefined ? undefined : junitLine(line).find((j) => j.tag === 'failed');
-    const t = (failure?.tag === 'failed' ? failure.message : line)?.trim();
+    const t = line?.trim();
     return t ? (t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : t) : undefined;
+  }
+
+  /** An item of two JUnit reports: the test as read, its <testcase>'s line on each side (as record_a, record_b). */
+  private junitItem(change: Change, na: number, nb: number): DiffItem {
+    const a = na ? this.named[0].get(na) : undefined;
+    const b = nb ? this.named[1].get(nb) : undefined;
+    const message = change === 'newly_passing' ? undefined : b?.message;
+    return {
+      type: 'test',
+      change,
+      name: b?.name ?? a?.name ?? '?',
+      ...(na ? { record_a: this.lineOf[0][na - 1] } : {}),
+      ...(nb ? { record_b: this.lineOf[1][nb - 1] } : {}),
+      ...(message ? { message } : {}),
+    };
   }
 
   /** The three sections; `json` says how each side's records are read back (go test -json, or lines). */
@@ -216,11 +224,13 @@ export class TestCompare {
         size: l.length,
         needs: (i) => {
           const [na, nb] = l[i];
+          if (this.junit) return {};
           const m = this.messageAt.get(nb);
           return nb ? { b: m ? [nb, m] : nb } : { a: na };
         },
         item: (i, t): DiffItem => {
           const [na, nb] = l[i];
+          if (this.junit) return this.junitItem(change, na, nb);
           const text = nb ? t.b.get(nb) : t.a.get(na);
           const name = TestCompare.fromRecord(text ?? '', json[nb ? 1 : 0])?.name ?? '?';
           const message = change === 'newly_passing' || !nb ? undefined : this.message(nb, text ?? '', json[1], t.b);

@@ -399,7 +399,8 @@ function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): str
   const first = k.errorLines?.[0];
   let errors = '';
   if (k.kind === 'test-run') {
-    const named = n ? ` (kind_facts.failing names them${f.failure_lines ? ', failure_lines gives the lines of each' : ''})` : '';
+    const where = [f.failure_lines ? 'failure_lines gives the lines of each' : '', f.failure_chars ? `failure_chars the characters of each: lro read ${id} --chars A:B --raw` : ''].filter(Boolean);
+    const named = n ? ` (kind_facts.failing names them${where.map((w) => `, ${w}`).join('')})` : '';
     errors = ` ${formatCount(Number(f.failed ?? n))} of ${formatCount(Number(f.tests))} tests failed${named}.`;
   } else if (k.errors === 'own') {
     const at = first ? ` (first: line ${first.line})` : '';

@@ -40,7 +40,7 @@ export function trimFacts(facts: Record<string, unknown>, n: number): Record<str
 }
 
 /** Facts that are the answer itself (the failing tests): kept whole, as the detector bounded them (20). */
-const UNCUT = new Set(['failing', 'failure_lines']);
+const UNCUT = new Set(['failing', 'failure_lines', 'failure_chars']);
 
 function trim(v: unknown, n: number, depth: number): unknown {
   if (Array.isArray(v)) {

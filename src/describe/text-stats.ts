@@ -4,6 +4,7 @@
 import { ErrorLines, failureWord } from './error-lines.js';
 import { LineTemplates, type TemplateStats } from './line-templates.js';
 import { KIND_LINE_CHARS, startKind, type KindCounter, type KindFacts } from './kinds/index.js';
+import { isJunitStart, JUNIT_SNIFF_BYTES, JunitReport } from './kinds/test-junit.js';
 
 /** One line shown in a preview: its number (= record number) and its text, cleaned for display. */
 export interface PreviewLine {
@@ -169,10 +170,35 @@ export class TextAnalyzer {
   /** The full sample's lines as the detectors see them, made once. */
   private sampleLinesText: string[] | undefined;
 
+  /**
+   * A JUnit report, told from the input's first bytes and read tag by tag whatever its lines (pytest writes most
+   * of one on a line): undefined until JUNIT_SNIFF_BYTES are in (`sniffed` holds them), null when it is none.
+   */
+  private junit: JunitReport | null | undefined;
+  private sniffed: Buffer[] = [];
+  private sniffedBytes = 0;
+
   /** Feeds input bytes; the chunk may be reused once this returns (what the preview keeps is copied). */
   push(chunk: Buffer): void {
+    if (this.junit !== null) this.feedJunit(chunk);
     this.lines(chunk);
     this.keepCopies();
+  }
+
+  private feedJunit(chunk: Buffer | null): void {
+    if (this.junit) {
+      if (chunk) this.junit.push(chunk);
+      return;
+    }
+    if (chunk) {
+      this.sniffed.push(Buffer.from(chunk));
+      this.sniffedBytes += chunk.length;
+      if (this.sniffedBytes < JUNIT_SNIFF_BYTES) return;
+    }
+    const head = Buffer.concat(this.sniffed);
+    this.sniffed = [];
+    this.junit = isJunitStart(head.toString('utf8', 0, JUNIT_SNIFF_BYTES)) ? new JunitReport() : null;
+    this.junit?.push(head);
   }
 
   private lines(chunk: Buffer): void {
@@ -214,6 +240,7 @@ export class TextAnalyzer {
   }
 
   end(): TextStats {
+    if (this.junit === undefined) this.feedJunit(null);
     this.flushTail();
     if (this.carry && this.carry.length > 0) {
       this.lineNo++;
@@ -318,7 +345,9 @@ export class TextAnalyzer {
     const described = this.kindStarted ? null : this.startKind(complete);
     const shown = this.sampleText();
     let kind: KindFacts | null = null;
-    if (this.counter) kind = this.maskFacts(this.counter.end(this.lineNo));
+    const junit = this.junit?.end();
+    if (junit) kind = this.maskFacts(junit);
+    else if (this.counter) kind = this.maskFacts(this.counter.end(this.lineNo));
     else {
       // (a sample that no detector took when it filled up is not asked again: the 13 detectors took 90 ms of it)
       const askAgain = this.kindStarted && !described && this.sampleKind !== 'none';

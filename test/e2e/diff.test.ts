@@ -160,6 +160,31 @@ describe('lro diff: two runs of a test suite', () => {
     expect(fixture('vitest-junit-after.xml').split('\n')[43]).toMatch(/<testcase classname="format.test.js" name="format &gt; width 20"/);
   });
 
+  it('two real pytest --junitxml reports (fixtures/outputs/pytest-junit*.xml, few long lines): tests compared one by one', async () => {
+    // made by bench/make-pytest-junit.mjs: the after run fixes test_parse_case_150 and breaks test_error_handling_30
+    const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/outputs', name), 'utf8');
+    const a = await store(fixture('pytest-junit.xml'), 'pytest --junitxml');
+    const b = await store(fixture('pytest-junit-after.xml'), 'pytest --junitxml');
+    const r = await lro(['diff', a, b], { env });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('tests: 1 newly failing, 1 newly passing, 2 still failing (A: 387 passed, 3 failed, 10 skipped; B: 387 passed, 3 failed, 10 skipped)');
+    expect(r.out.split('\n').slice(3).join('\n')).toBe(
+      [
+        'tests newly failing (1):',
+        '  test_suite > test_error_handling_30  A:1 B:1',
+        "      KeyError: 'status'",
+        'tests newly passing (1):',
+        '  test_suite > test_parse_case_150  A:1 B:6',
+        'tests still failing (2):',
+        '  test_suite > test_parse_case_260  A:6 B:6',
+        '      AssertionError: error: off by one / assert (260 + 1) == 260',
+        '  test_suite > test_parse_case_377  A:11 B:11',
+        '      AssertionError: error: off by one / assert (377 + 1) == 377',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('two real vitest --reporter=verbose runs and two real node --test TAP runs: each failing test with its message', async () => {
     // made by bench/make-vitest-runs.mjs and bench/make-node-test-runs.mjs
     const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/outputs', name), 'utf8');

@@ -184,6 +184,24 @@ describe('kinds of text', () => {
     expect(c.guidance).toContain(`Next: \`lro read ${c.id} --records 14:67\``);
   });
 
+  it('pytest --junitxml (a report on few long lines): a test run, and the next command reads exactly the first failing element', async () => {
+    const text = fixture('pytest-junit.xml').toString('utf8');
+    const d = await offload(text);
+    expect(d.summary.kind).toBe('test-run');
+    const f = d.summary.kind_facts;
+    expect([f.runner, f.tests, f.passed, f.failed, f.skipped]).toEqual(['junit', 400, 387, 3, 10]);
+    // the root's errors="0" is no error line: the error lines are the failing tests'
+    expect(d.summary.error_lines).toBe(3);
+    expect(d.preview.errors.every((l: string) => l.includes('<testcase') && l.includes('test_parse_case_'))).toBe(true);
+    const range = f.failure_chars['test_suite > test_parse_case_150'];
+    expect(d.guidance).toContain(`Next: \`lro read ${d.id} --chars ${range} --raw\``);
+    const r = await lro(['read', d.id, '--chars', range, '--raw'], { env });
+    expect(r.code).toBe(0);
+    const [at, end] = range.split(':').map(Number);
+    expect(r.out.trimEnd()).toBe(text.slice(at, end));
+    expect(r.out).toMatch(/^<testcase classname="test_suite" name="test_parse_case_150"[^]*assert \(150 \+ 1\) == 150[^]*<\/testcase>\s*$/);
+  });
+
   it('tsc, gcc and cargo errors: diagnostics by file and code; their error lines are errors', async () => {
     const t = await offload(fixture('tsc-errors.txt'));
     expect(t.summary.kind).toBe('diagnostics');

@@ -17,7 +17,6 @@ import { countStat } from './stat.js';
 import { countSyscalls } from './syscalls.js';
 import { countTable } from './table.js';
 import { countTestText } from './test-text.js';
-import { countJunit } from './test-junit.js';
 import { countYaml } from './yaml.js';
 import type { CountingDetector, KindCounter, KindFacts, TextSample } from './types.js';
 
@@ -31,7 +30,6 @@ const TEXT_DETECTORS: Detector[] = [
   { count: countGitLog },
   { count: countListing },
   { count: countTestText },
-  { count: countJunit },
   { count: countHttpTrace },
   { count: countDiagnostics },
   { count: countSyscalls },

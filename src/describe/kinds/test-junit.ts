@@ -5,7 +5,7 @@
 // of a report on one line). Read tag by tag from the raw text as it streams, whatever its lines: memory bounded by
 // one tag and the names kept. Told from the output's first bytes (JUNIT_START), not from its lines.
 import { StringDecoder } from 'node:string_decoder';
-import { junitLine, type Outcome } from './test-lines.js';
+import type { Outcome } from './test-lines.js';
 import type { KindFacts } from './types.js';
 
 /** Failing tests named (the descriptor shows them whole). */
@@ -16,6 +16,15 @@ const MESSAGE_CHARS = 200;
 const TAG_CHARS = 16 << 10;
 /** Characters of a start tag shown as a failing test's line. */
 const SHOWN_CHARS = 300;
+
+/** What ends a tag's text, or opens a quoted value in it. */
+const TAG_STOP = /["'>]/g;
+const CDATA = '![CDATA[';
+/** Sections skipped whole: their opening (after `<`) and their end. */
+const SKIPPED: [string, string][] = [
+  ['!--', '-->'],
+  [CDATA, ']]>'],
+];
 
 /** A report's start: an XML declaration and comments, then its root element. */
 const JUNIT_START = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<testsuites?[\s>/]/;
@@ -66,6 +75,7 @@ export class XmlTags {
   }
 
   private text(s: string): void {
+    this.nl = s.indexOf('\n');
     let i = 0;
     while (i < s.length) {
       if (this.skip) i = this.skipping(s, i);
@@ -73,7 +83,7 @@ export class XmlTags {
       else {
         const lt = s.indexOf('<', i);
         const upto = lt < 0 ? s.length : lt;
-        this.lines(s, i, upto);
+        this.lines(s, upto);
         if (lt < 0) i = s.length;
         else {
           this.tag = { text: '', line: this.line, at: this.pos + lt, quote: '', long: false };
@@ -84,25 +94,60 @@ export class XmlTags {
     this.pos += s.length;
   }
 
-  /** Counts the newlines of s[from, to). */
-  private lines(s: string, from: number, to: number): void {
-    for (let nl = s.indexOf('\n', from); nl >= 0 && nl < to; nl = s.indexOf('\n', nl + 1)) this.line++;
+  /** The next newline of the piece being read, at or after what lines() has counted (-1: none). */
+  private nl = -1;
+
+  /** Counts the newlines of the piece up to s[to] (the text before was counted: reading only goes forward). */
+  private lines(s: string, to: number): void {
+    while (this.nl >= 0 && this.nl < to) {
+      this.line++;
+      this.nl = s.indexOf('\n', this.nl + 1);
+    }
   }
 
   /** Reads a tag's characters from s[i]; returns where reading goes on. */
   private inTag(s: string, i: number): number {
     const t = this.tag!;
+    if (!t.long && t.text.length < CDATA.length) {
+      // a comment or CDATA section: skipped to its end, whatever it holds
+      const head = t.text + s.slice(i, i + CDATA.length - t.text.length);
+      for (const [open, until] of SKIPPED) {
+        if (!head.startsWith(open)) continue;
+        const from = i + open.length - t.text.length;
+        this.lines(s, from);
+        this.tag = null;
+        this.skip = { until, tail: '' };
+        return from;
+      }
+      // (the piece ends inside what may open one: wait for the next)
+      if (i + CDATA.length - t.text.length > s.length && SKIPPED.some(([open]) => open.startsWith(head))) {
+        t.text = head;
+        return s.length;
+      }
+    }
     let j = i;
-    for (; j < s.length; j++) {
-      const c = s[j];
+    let found = false;
+    while (j < s.length) {
       if (t.quote) {
-        if (c === t.quote) t.quote = '';
-      } else if (c === '"' || c === "'") t.quote = c;
-      else if (c === '>') break;
-      if (c === '\n') this.line++;
-      // a comment or CDATA section starts: skipped to its end, whatever it holds
-      if (!t.long && t.text.length + (j - i) === 2 && (t.text + s.slice(i, j + 1)).startsWith('!--')) return this.startSkip('-->', j + 1);
-      if (!t.long && t.text.length + (j - i) === 7 && (t.text + s.slice(i, j + 1)).startsWith('![CDATA[')) return this.startSkip(']]>', j + 1);
+        const q = s.indexOf(t.quote, j);
+        if (q < 0) j = s.length;
+        else {
+          t.quote = '';
+          j = q + 1;
+        }
+        continue;
+      }
+      TAG_STOP.lastIndex = j;
+      const m = TAG_STOP.exec(s);
+      if (!m) j = s.length;
+      else if (m[0] === '>') {
+        j = m.index;
+        found = true;
+        break;
+      } else {
+        t.quote = m[0];
+        j = m.index + 1;
+      }
     }
     if (!t.long) {
       t.text += s.slice(i, j);
@@ -111,16 +156,11 @@ export class XmlTags {
         t.long = true;
       }
     }
-    if (j === s.length) return j;
+    this.lines(s, j);
+    if (!found) return j;
     this.tag = null;
     this.onTag({ text: t.long ? wholeAttributes(t.text) : t.text, line: t.line, endLine: this.line, at: t.at, end: this.pos + j + 1 });
     return j + 1;
-  }
-
-  private startSkip(until: string, from: number): number {
-    this.tag = null;
-    this.skip = { until, tail: '' };
-    return from;
   }
 
   /** Inside a comment or CDATA section from s[i]: returns where it ends (or s's end). */
@@ -129,7 +169,7 @@ export class XmlTags {
     const window = k.tail + s.slice(i);
     const hit = window.indexOf(k.until);
     const upto = hit < 0 ? s.length : i + hit - k.tail.length + k.until.length;
-    this.lines(s, i, upto);
+    this.lines(s, upto);
     if (hit < 0) {
       k.tail = window.slice(-(k.until.length - 1));
       return s.length;
@@ -145,6 +185,47 @@ export function oneLine(message: string): string {
   return m.length > MESSAGE_CHARS ? `${m.slice(0, MESSAGE_CHARS)}…` : m;
 }
 
+/**
+ * What a tag of a JUnit report tells of a test: `<testcase classname="a.test.js" name="suite &gt; case">` opens one,
+ * named `a.test.js > suite > case` (classname and name, as vitest's verbose line names it); a `<failure`, `<error` or
+ * `<skipped` inside tells its outcome (with the failure's message attribute); `</testcase>`, or a testcase tag closed
+ * on itself (`/>`), ends it. Other tags tell nothing (null).
+ */
+type JunitElement = { tag: 'case'; name: string; closed: boolean } | { tag: 'failed'; message: string } | { tag: 'skipped' } | { tag: 'end' };
+
+/** The element a tag's text (between `<` and `>`) is, for a test. */
+function junitElement(text: string): JunitElement | null {
+  const name = /^\/?(testcase|failure|error|skipped)(?=[\s/]|$)/.exec(text);
+  if (!name) return null;
+  if (text[0] === '/') return name[1] === 'testcase' ? { tag: 'end' } : null;
+  if (name[1] === 'skipped') return { tag: 'skipped' };
+  if (name[1] !== 'testcase') return { tag: 'failed', message: xmlAttr(text, 'message') ?? '' };
+  const test = xmlAttr(text, 'name') ?? '?';
+  const cls = xmlAttr(text, 'classname');
+  return { tag: 'case', name: cls ? `${cls} > ${test}` : test, closed: text.trimEnd().endsWith('/') };
+}
+
+const ATTR_RES = new Map<string, RegExp>();
+
+/** An attribute's value in a start tag (`name="a &gt; b"` or `name='a'` → `a > b`), or undefined. */
+function xmlAttr(tag: string, attr: string): string | undefined {
+  let re = ATTR_RES.get(attr);
+  if (!re) ATTR_RES.set(attr, (re = new RegExp(`\\s${attr}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`)));
+  const m = re.exec(tag);
+  return m ? unescapeXml(m[1] ?? m[2]) : undefined;
+}
+
+const ENTITY: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const unescapeXml = (s: string) =>
+  s.includes('&')
+    ? s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[\da-fA-F]+);/g, (all, e: string) => {
+        if (e[0] !== '#') return ENTITY[e];
+        const code = e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        // (a number past Unicode stays as written: fromCodePoint would throw)
+        return code <= 0x10ffff ? String.fromCodePoint(code) : all;
+      })
+    : s;
+
 /** A start tag cut at TAG_CHARS, up to its last whole attribute (its name first: the attributes are quoted). */
 function wholeAttributes(text: string): string {
   const re = /\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*')/y;
@@ -158,7 +239,7 @@ function wholeAttributes(text: string): string {
 interface Failing {
   name: string;
   message: string;
-  /** The start tag, as shown. */
+  /** The start tag (its text between < and >, then as shown). */
   text: string;
   line: number;
   endLine: number;
@@ -202,19 +283,17 @@ export class JunitReport {
     // the failing test just ended shares its last line with this tag: it is read by characters
     const last = this.failing.at(-1);
     if (shared && last && last.endLine === t.line && last.end <= t.at) last.ownLines = false;
-    if (!/^\/?(?:testcase|failure|error|skipped)\b/.test(t.text)) return;
-    for (const j of junitLine(`<${t.text}>`)) {
-      if (j.tag === 'case') {
-        this.close(t, false, shared);
-        const text = `<${t.text}>`.trim();
-        this.open = { name: j.name, message: '', text: text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text, line: t.line, endLine: t.endLine, at: t.at, end: t.end, ownLines: !shared, status: 'passed' };
-        if (j.closed) this.close(t, true);
-      } else if (j.tag === 'end') this.close(t, true);
-      else if (this.open && j.tag === 'failed') {
-        this.open.status = 'failed';
-        this.open.message ||= oneLine(j.message);
-      } else if (this.open && j.tag === 'skipped' && this.open.status === 'passed') this.open.status = 'skipped';
-    }
+    const el = junitElement(t.text);
+    if (!el) return;
+    if (el.tag === 'case') {
+      this.close(t, false, shared);
+      this.open = { name: el.name, message: '', text: t.text, line: t.line, endLine: t.endLine, at: t.at, end: t.end, ownLines: !shared, status: 'passed' };
+      if (el.closed) this.close(t, true);
+    } else if (el.tag === 'end') this.close(t, true);
+    else if (this.open && el.tag === 'failed') {
+      this.open.status = 'failed';
+      this.open.message ||= oneLine(el.message);
+    } else if (this.open && el.tag === 'skipped' && this.open.status === 'passed') this.open.status = 'skipped';
   }
 
   /**
@@ -230,6 +309,7 @@ export class JunitReport {
     if (o.status !== 'failed') return;
     this.failed++;
     if (this.failing.length >= NAMED) return;
+    o.text = o.text.length > SHOWN_CHARS ? `<${o.text.slice(0, SHOWN_CHARS)}…` : `<${o.text}>`;
     if (t && ends) {
       o.endLine = t.endLine;
       o.end = t.end;

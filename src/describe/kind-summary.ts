@@ -42,6 +42,8 @@ export function trimFacts(facts: Record<string, unknown>, n: number): Record<str
 /** Facts that are the answer itself (the failing tests): kept whole, as the detector bounded them (20). */
 const UNCUT = new Set(['failing', 'failure_lines', 'failure_chars']);
 
+const OTHERS = '(others)';
+
 function trim(v: unknown, n: number, depth: number): unknown {
   if (Array.isArray(v)) {
     // a table's columns are its shape: all of them stay (at most 16), each trimmed
@@ -54,9 +56,11 @@ function trim(v: unknown, n: number, depth: number): unknown {
   if (v === null || typeof v !== 'object') return v;
   const entries = Object.entries(v as Record<string, unknown>);
   const counts = entries.length > 0 && entries.every(([, x]) => typeof x === 'number');
-  if (counts && depth > 0 && entries.length > n) {
-    const rest = entries.slice(n).reduce((a, [, x]) => a + (x as number), 0);
-    return { ...Object.fromEntries(entries.slice(0, n)), '(others)': rest };
+  // (a list that already ends in "(others)" keeps its sum: the keys dropped here join it)
+  const listed = entries.filter(([k]) => k !== OTHERS);
+  if (counts && depth > 0 && listed.length > n) {
+    const rest = [...listed.slice(n), ...entries.filter(([k]) => k === OTHERS)].reduce((a, [, x]) => a + (x as number), 0);
+    return { ...Object.fromEntries(listed.slice(0, n)), [OTHERS]: rest };
   }
   return Object.fromEntries(entries.map(([k, x]) => [k, trim(x, n, depth + 1)]));
 }

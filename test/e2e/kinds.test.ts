@@ -90,6 +90,16 @@ describe('kinds of text', () => {
     expect(mem.type).toBe('number');
     expect(mem.max).toBe(Math.max(...rows.map((r) => Number(r[3]))));
     expect(Number(rows[mem.max_line - 2][3])).toBe(mem.max);
+    // a column's top values are its real counts, and "(others)" the rest of the rows (STAT has 9 values, START 12)
+    for (const [name, i] of [['STAT', 7], ['START', 8]] as const) {
+      const truth = new Map<string, number>();
+      for (const r of rows) truth.set(r[i], (truth.get(r[i]) ?? 0) + 1);
+      const top = column(d, name).top as Record<string, number>;
+      expect(Object.keys(top)).toContain('(others)');
+      const { '(others)': others, ...listed } = top;
+      for (const [v, c] of Object.entries(listed)) expect(c, `${name} ${v}`).toBe(truth.get(v));
+      expect(others, name).toBe(rows.length - Object.values(listed).reduce((a, c) => a + c, 0));
+    }
     noErrors(d);
   });
 

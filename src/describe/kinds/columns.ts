@@ -188,7 +188,7 @@ export class ColumnProfiler {
       col.distinct = counts.size;
       // a column worth counting by: few values, each on several rows
       if (type !== 'time' && counts.size <= 20 && counts.size < this.rows / 2) {
-        col.top = Object.fromEntries([...counts.map()].sort((a, b) => b[1] - a[1]).slice(0, this.topN));
+        col.top = counts.top(this.topN);
       }
       return col;
     });

@@ -271,6 +271,16 @@ describe('kinds of text', () => {
     expect(k8s.summary.kind).toBe('yaml');
     expect(k8s.summary.kind_facts).toMatchObject({ documents: 6, kinds: { Deployment: 2, ConfigMap: 1, CronJob: 1, Job: 1, Service: 1 } });
     expect(k8s.summary.kind_facts.top_level_keys).toMatchObject({ apiVersion: 6, kind: 6, metadata: 6 });
+    // every list's items, mappings too (PyYAML's walk of the file: 10), not only the scalar ones
+    expect(k8s.summary.kind_facts.list_items).toBe(10);
+    const pods = await offload(readFileSync(join(__dirname, '../../fixtures/yaml/kubectl-get-pods.yaml')));
+    expect(pods.summary.kind_facts).toMatchObject({ records: { of: 'items', count: 120 }, list_items: 360 });
+    // a YAML whose lines stay text: the lines that start an item, and the name says lines
+    const long = `x: ${'y'.repeat(3000)}\n`;
+    const lined = await offload(`${'---\na: 1\nlist:\n  - 1\n  - - 2\n    - 3\n  - key: v\n    other: w\n  -\n    k: v\n'.repeat(300)}${long}`);
+    expect(lined.summary.kind).toBe('yaml');
+    expect(lined.summary.kind_facts.list_items).toBeUndefined();
+    expect(lined.summary.kind_facts.list_item_lines).toBe(300 * 6);
     noErrors(k8s);
     const gcloud = await offload(gunzipSync(readFileSync(join(ok, 'gcloud-resource-map.yaml.gz'))));
     expect(gcloud.summary.kind).toBe('yaml');

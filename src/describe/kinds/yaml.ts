@@ -10,7 +10,7 @@ import { estimateNote, most, TopCounts } from './util.js';
 
 /** A mapping key (plain or quoted), a list item, a comment, a document marker. */
 const KEY = /^(\s*)(?:- +)?(?:[\w.$/@-]+|"[^"]*"|'[^']*'):(?:\s|$)/;
-const ITEM = /^\s*- /;
+const ITEM = /^\s*((?:-(?: +|$))+)/;
 const MARK = /^(---|\.\.\.)(\s|$)/;
 /** A field name lro where and count take as it is (no quoting). */
 const PLAIN_FIELD = /^[A-Za-z_][\w-]*$/;
@@ -20,11 +20,14 @@ class RecordFacts {
   readonly kinds = new TopCounts();
   readonly scalars = new TopCounts();
   count = 0;
+  /** The items of every list (sequence) inside the records, at any depth. */
+  listItems = 0;
   /** The first record's field holding the largest mapping (a workflow's jobs, a compose file's services). */
   widest: string | null = null;
 
   add(v: unknown): void {
     this.count++;
+    this.listItems += listItems(v);
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
     if (this.count === 1) {
       let most = 0;
@@ -39,13 +42,28 @@ class RecordFacts {
   }
 }
 
+/** The items of the lists in a parsed value, at any depth. */
+function listItems(v: unknown): number {
+  let n = 0;
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x === null || typeof x !== 'object') continue;
+    const members = Array.isArray(x) ? x : Object.values(x);
+    if (Array.isArray(x)) n += x.length;
+    for (const m of members) if (m !== null && typeof m === 'object') stack.push(m);
+  }
+  return n;
+}
+
 class YamlCounter implements KindCounter {
   private documents = 0;
   private content = false;
   private readonly top = new TopCounts();
   private readonly kinds = new TopCounts();
   private keys = 0;
-  private items = 0;
+  /** Lines that start a block list item (`- a`, `- key: v`, `-` alone), as many as their dashes (`- - a`: 2). */
+  private itemLines = 0;
   /** The records as they parse (null once the output is found not to be records: `notRecords` says why). */
   private cutter: YamlRecordCutter | null;
   private notRecords = '';
@@ -66,6 +84,8 @@ class YamlCounter implements KindCounter {
       this.documents++;
       this.content = true;
     }
+    const dashes = ITEM.exec(l);
+    if (dashes) this.itemLines += dashes[1].split('-').length - 1;
     const m = KEY.exec(l);
     if (m) {
       this.keys++;
@@ -74,7 +94,7 @@ class YamlCounter implements KindCounter {
         this.top.add(key);
         if (key === 'kind') this.kinds.add(l.slice(5).trim());
       }
-    } else if (ITEM.test(l)) this.items++;
+    }
   }
 
   /** One line to the records' cutter; a line the counters see cut, or one that is no YAML, ends it. */
@@ -114,7 +134,9 @@ class YamlCounter implements KindCounter {
         top_level_keys: this.top.top(10),
         ...estimateNote('top_level_keys', this.top),
         keys: this.keys,
-        list_items: this.items,
+        // the items of every list, from the parsed records; else the lines that start a block item (a flow list's
+        // [a, b] is not counted: the name says lines)
+        ...(r ? { list_items: r.facts.listItems + (r.of === 'items' ? r.count : 0) } : { list_item_lines: this.itemLines }),
         ...(r
           ? { records: { of: r.of, count: r.count } }
           : { records: null, records_note: `the lines stay text, not records: ${this.notRecords || 'no YAML value'}` }),

@@ -228,7 +228,7 @@ export const KIND_TASKS = [
     kind: 'diff',
     input: () => grow(fixture('git-diff.patch'), 0, (i, l) => l.replace(/ ([ab])\/src\//g, ` $1/v${i}/src/`).replace(/^(\+\+\+|---) ([ab])\/src\//, `$1 $2/v${i}/src/`)),
     calls: () => [],
-    answer: (_, d) => facts(d).files[0].file,
+    answer: (_, d) => facts(d).most_changed_files[0].file,
     truth: (t) => {
       const per = new Map();
       let file = null;

@@ -204,12 +204,19 @@ describe('the facts of a descriptor are of the whole output', () => {
       const files: { file: string; '+': number; '-': number; line: number }[] = [];
       let hunks = 0;
       let inHunk = false;
+      // a file's change is a `diff --git` section (a rename or a binary file has no +++ line), named by its +++
+      let headed = false;
       lines.forEach((l, i) => {
-        if (l.startsWith('+++ ')) {
+        if (l.startsWith('diff --git ')) {
+          files.push({ file: / b\/(.+)$/.exec(l)![1], '+': 0, '-': 0, line: i + 1 });
+          [headed, inHunk] = [true, false];
+        } else if (l.startsWith('+++ ')) {
           const to = l.slice(4).replace(/^b\//, '');
           const from = lines[i - 1].startsWith('--- ') ? lines[i - 1].slice(4).replace(/^a\//, '') : to;
-          files.push({ file: to === '/dev/null' ? from : to, '+': 0, '-': 0, line: i + 1 });
-          inHunk = false;
+          const file = to === '/dev/null' ? from : to;
+          if (headed) files[files.length - 1].file = file;
+          else files.push({ file, '+': 0, '-': 0, line: i + 1 });
+          [headed, inHunk] = [false, false];
         } else if (l.startsWith('@@ ')) [hunks, inHunk] = [hunks + 1, true];
         else if (l.startsWith('diff ') || l.startsWith('commit ')) inHunk = false;
         else if (inHunk && (l[0] === '+' || l[0] === '-')) files[files.length - 1][l[0]]++;
@@ -232,7 +239,7 @@ describe('the facts of a descriptor are of the whole output', () => {
         expect(f.hunks).toBe(hunks);
         expect(f.lines_added).toBe(files.reduce((a, x) => a + x['+'], 0));
         expect(f.lines_removed).toBe(files.reduce((a, x) => a + x['-'], 0));
-        const listed = f.files.filter((x: unknown) => typeof x === 'object');
+        const listed = (log ? f.most_changed_file_diffs : f.most_changed_files).filter((x: unknown) => typeof x === 'object');
         expect(listed).toEqual(most.slice(0, listed.length));
         if (full) expect(listed.length).toBe(Math.min(12, files.length));
       });

@@ -33,15 +33,23 @@ class DiffCounter implements KindCounter {
     // (a diff's own lines start with +, -, space, @, diff, index: only the log's reach it)
     if (this.log && (l.startsWith('commit ') || l.startsWith('Author: ') || l.startsWith('Date: '))) this.log.line(l);
     if (l.startsWith('+++ ')) {
-      this.close();
       const name = l.slice(4).replace(/^b\//, '').replace(/\t.*$/, '');
       const prev = this.before.startsWith('--- ') ? this.before.slice(4).replace(/^a\//, '').replace(/\t.*$/, '') : name;
-      this.current = { file: name === '/dev/null' ? prev : name, added: 0, removed: 0, line: n };
-      this.files++;
+      const file = name === '/dev/null' ? prev : name;
+      // (git's `diff --git` header began this file's change; a plain diff -u begins with its --- line)
+      if (this.headed && this.current) this.current.file = file;
+      else this.change(file, n);
+      this.headed = false;
       this.inHunk = false;
     } else if (l.startsWith('@@ ')) {
       this.hunks++;
       this.inHunk = true;
+    } else if (l.startsWith('diff --git ')) {
+      // a change of its own even with no hunks: a rename, a mode change, a binary file
+      const m = / b\/(.+)$/.exec(l);
+      this.change(m ? m[1] : l.slice(11), n);
+      this.headed = true;
+      this.inHunk = false;
     } else if (l.startsWith('diff ')) this.inHunk = false;
     else if (this.inHunk && this.current) {
       if (l.startsWith('+')) {
@@ -53,6 +61,16 @@ class DiffCounter implements KindCounter {
       }
     }
     this.before = l;
+  }
+
+  /** Whether the file change open was begun by its `diff --git` header (its `+++` line names it, not a new one). */
+  private headed = false;
+
+  /** A file's change begins on line n. */
+  private change(file: string, n: number): void {
+    this.close();
+    this.current = { file, added: 0, removed: 0, line: n };
+    this.files++;
   }
 
   private close(): void {
@@ -69,14 +87,16 @@ class DiffCounter implements KindCounter {
     this.close();
     if (!this.sure()) return null;
     const shown = this.shown.list();
+    const log = this.log?.end();
+    const listed = shown.map((f) => ({ file: f.file, '+': f.added, '-': f.removed, line: f.line }));
     const diff = {
       lines_added: this.added,
       lines_removed: this.removed,
       hunks: this.hunks,
-      files: shown.map((f) => ({ file: f.file, '+': f.added, '-': f.removed, line: f.line })),
+      // the SHOWN most changed, named for what they are: in a git log -p, one commit's change of a file each
+      ...(log ? { most_changed_file_diffs: listed } : { most_changed_files: listed }),
     };
     const next = ['lro grep ID \'^\\+\\+\\+ \'', `lro grep ID ${shellQuote(`^\\+\\+\\+ b/${shown[0].file}`)} -A 40`];
-    const log = this.log?.end();
     if (log) {
       // a file changed by several commits is counted once per commit: file_changes, not files
       return { ...log, facts: { ...log.facts, file_changes: this.files, ...diff }, next: [...(log.next ?? []).slice(1), ...next] };

@@ -381,6 +381,11 @@ function quoted(commands: string[]): string {
     .join(', ');
 }
 
+/** Records `before` above line `at` to `after` below it, within the result's `count` (a range past its end reads nothing more). */
+function around(at: number, before: number, after: number, count: number): string {
+  return `${Math.max(1, at - before)}:${Math.max(at, Math.min(count, at + after))}`;
+}
+
 /** The kind's commands with the real id in place of ID. */
 export function kindNext(k: KindFacts, id: string): string[] {
   return (k.next ?? []).map((c) => c.replace(/^lro (\S+) ID\b/, `lro $1 ${id}`));
@@ -416,7 +421,7 @@ function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): str
       const what = stray === 1 ? 'line is' : 'lines are';
       const message = stray === 1 ? 'a failure message' : 'failure messages';
       errors = ` ${formatCount(stray)} ${what} not ${k.kind} data but ${message} (line ${at}${last > at ? ` to ${last}` : ''}).`;
-      lead.push(`lro read ${id} --records ${Math.max(1, at - 3)}:${at + 10}`);
+      lead.push(`lro read ${id} --records ${around(at, 3, 10, h.count)}`);
     } else errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
   }
   const next = [...lead, ...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i);
@@ -448,7 +453,7 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
     // grep for the words that made lines look like errors here, so it finds exactly those lines
     const words = t.errorWords.map(([w]) => w).join('|');
     const next = first
-      ? [`lro grep ${id} ${shellQuote(words)} -i -C 2`, `lro read ${id} --records ${Math.max(1, first.line - 5)}:${first.line + 20}`]
+      ? [`lro grep ${id} ${shellQuote(words)} -i -C 2`, `lro read ${id} --records ${around(first.line, 5, 20, h.count)}`]
       : [`lro read ${id} --head 50`];
     if (repeats(t)) next.push(`lro count ${id} --by template`);
     next.push(`lro read ${id} --tail 50`);

@@ -3,7 +3,8 @@
 // whole output: stanzas, their fields, and for packages their sections, architectures and priorities. A package
 // named liberror-perl or a description of error handling is data, not an error line.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
-import { estimateNote, most, TopCounts } from './util.js';
+import { escapeRegex, estimateNote, most, TopCounts } from './util.js';
+import { shellQuote } from '../../shell-quote.js';
 
 const FIELD = /^([A-Za-z][A-Za-z0-9-]*):(?: |$)/;
 
@@ -11,6 +12,7 @@ class Deb822Counter implements KindCounter {
   private stanzas = 0;
   private inStanza = false;
   private packages = 0;
+  private firstPackage: string | undefined;
   private readonly fields = new TopCounts();
   private readonly sections = new TopCounts();
   private readonly archs = new TopCounts();
@@ -33,7 +35,10 @@ class Deb822Counter implements KindCounter {
     const name = m[1];
     this.fields.add(name);
     const value = l.slice(name.length + 1).trim();
-    if (name === 'Package') this.packages++;
+    if (name === 'Package') {
+      this.packages++;
+      this.firstPackage ??= value;
+    }
     else if (name === 'Section') this.sections.add(value);
     else if (name === 'Architecture') this.archs.add(value);
     else if (name === 'Priority') this.priorities.add(value);
@@ -54,7 +59,11 @@ class Deb822Counter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: packages ? ["lro grep ID '^Package: ' -c", "lro grep ID '^Package: NAME$' -A 20"] : ["lro grep ID '^[A-Z][A-Za-z-]*: ' -m 40"],
+      // (a real package's stanza: a placeholder would find nothing)
+      next:
+        packages && this.firstPackage
+          ? ["lro grep ID '^Package: ' -c", `lro grep ID ${shellQuote(`^Package: ${escapeRegex(this.firstPackage)}$`)} -A 20`]
+          : ["lro grep ID '^[A-Z][A-Za-z-]*: ' -m 40"],
     };
   }
 }

@@ -88,7 +88,12 @@ class HtmlCounter implements KindCounter {
       facts: { ...(this.title ? { title: this.title } : {}), tags: this.tags.top(10), ...estimateNote('tags', this.tags) },
       errors: 'none',
       levels: false,
-      next: ["lro grep ID '<h[1-3]' -m 20", "lro grep ID 'href=' -c"],
+      // (a command that finds nothing is not offered: no headings, no links)
+      next: [
+        ...(['h1', 'h2', 'h3'].some((h) => this.tags.has(h)) ? ["lro grep ID '<h[1-3]' -m 20"] : []),
+        ...(this.tags.has('a') ? ["lro grep ID 'href=' -c"] : []),
+        'lro read ID --chars 0:4000 --raw',
+      ],
     };
   }
 }
@@ -117,6 +122,7 @@ export function detectMinified(s: TextSample): KindFacts | null {
     facts: { language: js ? 'javascript' : 'css', lines: s.total },
     errors: 'none',
     levels: false,
-    next: ["lro grep ID 'sourceMappingURL'", 'lro read ID --head 1'],
+    // (its source map's name only when its lines hold one: a grep that finds nothing is no next step)
+    next: [...(s.lines.some((l) => l.includes('sourceMappingURL')) ? ["lro grep ID 'sourceMappingURL'"] : []), 'lro read ID --head 1'],
   };
 }

@@ -89,7 +89,8 @@ class ListingCounter implements KindCounter {
       errors: 'none',
       levels: false,
       next: [
-        `lro grep ID '^d' -c`,
+        // (the directories' own lines, when there are some: by_type counts them, . and .. aside)
+        ...(this.types.has('dir') ? ["lro grep ID '^d' -m 40"] : []),
         biggest ? `lro read ID --records ${biggest.line}` : 'lro read ID --head 20',
       ],
       recipes: [

@@ -90,6 +90,11 @@ export class TopCounts {
     return { ...shown, '(others)': rest };
   }
 
+  /** Whether the key was counted (once the counts are estimates, a rare key may have been dropped). */
+  has(key: string): boolean {
+    return this.counts.has(key);
+  }
+
   /** The most frequent key, or undefined. */
   first(): string | undefined {
     return Object.keys(this.top(1))[0];

@@ -9,7 +9,7 @@
 import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
 import type { DiffItem, Section, TestTally } from './model.js';
-import { junitLine, type JunitLine, TapSuites } from '../describe/kinds/test-lines.js';
+import { junitLine, type JunitLine, TapSuites, tapPath, tapSubtest } from '../describe/kinds/test-lines.js';
 import { FAIL, goTestResult, lineTestResult, PASS, SKIP, type TestResult } from './test-results.js';
 
 type Change = 'newly_failing' | 'newly_passing' | 'still_failing';
@@ -51,8 +51,11 @@ export class TestCompare {
   private readonly messageAt = new Map<number, number>();
   /** The test B's go test -v lines are about (its last `=== RUN`, `=== CONT` or result line), by its name's hash. */
   private current = '';
-  /** Each side's TAP suites (their result lines are no tests), and whether B's next line is a TAP message. */
-  private readonly suites = [new TapSuites(), new TapSuites()];
+  /**
+   * Each side's TAP suites (their result lines are no tests; a test is named with the suites it is in, whose
+   * `# Subtest:` lines are read back with its own), and whether B's next line is a TAP message.
+   */
+  private readonly suites = [new TapSuites(true), new TapSuites(true)];
   private tapMessageNext = false;
   /**
    * Each side's JUnit testcase being read: its result is known at its end, and is kept at its `<testcase` line
@@ -60,12 +63,15 @@ export class TestCompare {
    */
   private readonly junit: ({ name: string; n: number; status: number } | null)[] = [null, null];
 
-  /** The test result a line of a side's text states, or null (a TAP suite's line is none). */
-  lineResult(side: number, line: string): TestResult | null {
-    if (this.suites[side].suite(line)) return null;
+  /** The test result line n of a side's text states, or null (a TAP suite's line is none). */
+  lineResult(side: number, line: string, n: number): TestResult | null {
+    const tap = this.suites[side];
+    if (tap.suite(line, n)) return null;
     // (a JUnit element is read by line(), whatever words its names hold)
     if (junitLine(line).length) return null;
-    return lineTestResult(line);
+    const r = lineTestResult(line);
+    if (r?.tap) r.name = tap.named(r.name);
+    return r;
   }
 
   /** A line of a JUnit report: notes its testcase's outcome, adds the test at its end; whether it was one. */
@@ -217,12 +223,16 @@ export class TestCompare {
         needs: (i) => {
           const [na, nb] = l[i];
           const m = this.messageAt.get(nb);
-          return nb ? { b: m ? [nb, m] : nb } : { a: na };
+          // (a TAP test's suites: their `# Subtest:` lines)
+          return nb ? { b: [nb, ...(m ? [m] : []), ...this.suites[1].enclosing(nb)] } : { a: [na, ...this.suites[0].enclosing(na)] };
         },
         item: (i, t): DiffItem => {
           const [na, nb] = l[i];
-          const text = nb ? t.b.get(nb) : t.a.get(na);
-          const name = TestCompare.fromRecord(text ?? '', json[nb ? 1 : 0])?.name ?? '?';
+          const [side, n, texts] = nb ? [1, nb, t.b] : [0, na, t.a];
+          const text = texts.get(n);
+          const r = TestCompare.fromRecord(text ?? '', json[side]);
+          const suites = r?.tap ? this.suites[side].enclosing(n).map((k) => tapSubtest(texts.get(k) ?? '') ?? '?') : [];
+          const name = r ? tapPath(suites, r.name) : '?';
           const message = change === 'newly_passing' || !nb ? undefined : this.message(nb, text ?? '', json[1], t.b);
           return { type: 'test', change, name, ...(na ? { record_a: na } : {}), ...(nb ? { record_b: nb } : {}), ...(message ? { message } : {}) };
         },

@@ -193,12 +193,12 @@ describe('lro diff: two runs of a test suite', () => {
           '1 skipped); the other lines are not compared: see --lines',
         'tests newly failing (1):',
         '  tax > rate 9  A:200 B:180',
-        '      Expected values to be strictly deep-equal:',
+        '      Expected values to be strictly deep-equal: / + actual - expected / { / +   rate: 0.09 / -   rate: 9 / }',
         'tests newly passing (1):',
         '  cart > total 4  A:24 B:24',
         'tests still failing (1):',
         '  cart > total 14  A:94 B:74',
-        '      Expected values to be strictly equal:',
+        '      Expected values to be strictly equal: / 28 !== 14',
         '',
       ].join('\n'),
     );
@@ -233,6 +233,29 @@ describe('lro diff: two runs of a test suite', () => {
         expect(above?.trim() ?? null).toBe(suites.length ? `# Subtest: ${suites.at(-1)}` : null);
       }
     }
+    // each failing test's message: its `error: |-` block's lines, not the first alone (nor, for the last test of a
+    // suite, the suite's own `error: '1 subtest failed'` under it); cut at 300 characters
+    const text = await lro(['diff', a, b], { env });
+    expect(text.out.split('\n').slice(3).join('\n')).toBe(
+      [
+        'tests newly failing (3):',
+        '  total  A:3 B:3',
+        '      Expected values to be strictly equal: / 5 !== 4',
+        '  cart > discount > total  A:147 B:145',
+        "      Expected values to be strictly deep-equal: / + actual - expected / { / code: 'SPRING', / +   percent: 15 / -   percent: 10 / }",
+        '  tax > total  A:169 B:202',
+        '      Expected values to be strictly equal: / 10 !== 20',
+        'tests newly passing (1):',
+        '  cart > total  A:9 B:30',
+        'tests still failing (2):',
+        '  cart > empty  A:37 B:35',
+        `      Expected values to be strictly deep-equal: / + actual - expected / + [ / ${Array.from({ length: 24 }, (_, i) => `+   ${i},`).join(' / ')}…`,
+        '  tax > empty  A:174 B:230',
+        '      Expected values to be strictly equal: / 1 !== 0',
+        '',
+      ].join('\n'),
+    );
+    expect(items.find((i) => i.name === 'cart > empty').message).toHaveLength(301);
   });
 
   it('cargo test text and a pytest parameter with spaces: tests named as the descriptor names them', async () => {

@@ -107,6 +107,22 @@ describe('TapSuites: the suites of a test, by its result line and by its record 
   });
   afterAll(() => cleanup(root));
 
+  it('long names: a suite named with its first 500 characters, a test with its own whole', () => {
+    const [suite, test] = ['s'.repeat(520), 't'.repeat(520)];
+    const src = ["import { describe, test } from 'node:test';", `describe('${suite}', () => { test('${test}', () => { throw new Error('no'); }); test('b', () => {}); });`];
+    src.push("test('c', () => {});");
+    writeFileSync(join(root, 'long.test.mjs'), `${src.join('\n')}\n`);
+    const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'long.test.mjs'], { cwd: root, encoding: 'utf8' });
+    const lines = r.stdout.replace(/\n$/, '').split('\n');
+    const name = `${suite.slice(0, 500)} > ${test}`;
+    expect(names(lines)).toEqual([
+      [name, name],
+      [`${suite.slice(0, 500)} > b`, `${suite.slice(0, 500)} > b`],
+      ['c', 'c'],
+    ]);
+    expect((describeLines(lines, lines.length).facts as Record<string, unknown>).failing).toEqual([name]);
+  });
+
   it('a run nested deeper than 32 suites: its test named with the outermost 32, the same read back', () => {
     const depth = 40;
     const src = ["import { describe, test } from 'node:test';", "import assert from 'node:assert/strict';"];

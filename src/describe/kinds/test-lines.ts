@@ -136,7 +136,7 @@ export class TapSuites {
     if (!RESULT.test(line)) return false;
     this.close(indent, n);
     const top = this.stack.at(-1);
-    if (top && top.indent === indent && top.name === TAP.read(line)?.name) this.close(indent - 1, n);
+    if (top && top.indent === indent && top.name === TAP.read(line)?.name.slice(0, TAP_NAME_MAX)) this.close(indent - 1, n);
     if (this.spans) this.keep();
     return wasPlan > indent;
   }
@@ -150,10 +150,15 @@ export class TapSuites {
     }
   }
 
-  /** Keeps the spans of the suites open at a result line, outermost first (so they are kept in order of start). */
+  /**
+   * Keeps the spans of the suites open at a result line not kept yet, outermost first (so they are kept in order
+   * of start; the kept ones are the stack's bottom, their parents kept before them).
+   */
   private keep(): void {
-    for (const [i, s] of this.stack.entries()) {
-      if (s.span >= 0) continue;
+    let i = this.stack.length;
+    while (i > 0 && this.stack[i - 1].span < 0) i--;
+    for (; i < this.stack.length; i++) {
+      const s = this.stack[i];
       s.span = this.starts.length;
       this.starts.push(s.line);
       this.ends.push(OPEN);

@@ -566,10 +566,10 @@ export const KIND_TASKS = [
     },
   },
   {
-    name: 'node --test (TAP): what the failing total 14 got',
+    name: 'node --test (TAP): what the failing cart > total 14 got',
     kind: 'test-run',
     input: () => tapRun(),
-    calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['total 14']]],
+    calls: (d) => [['read', 'ID', '--records', facts(d).failure_lines['cart > total 14']]],
     answer: (outs) => readTexts(outs[1]).find((l) => /^\s+actual: /.test(l))?.trim(),
     truth: (t) => section(t, /^\s+not ok \d+ - total 14$/, /^\s+\.\.\.$/).find((l) => /^\s+actual: /.test(l))?.trim(),
   },

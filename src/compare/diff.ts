@@ -148,7 +148,7 @@ function textSections(a: ResultFile, b: ResultFile, summary: DiffSummary): Secti
   const text = new TextCompare();
   const tests = new TestCompare();
   const visit = (s: number, n: number, line: string) => {
-    const r = tests.lineResult(s, line);
+    const r = tests.lineResult(s, line, n);
     if (r) tests.add(s, n, r);
     else tests.line(s, n, line);
   };

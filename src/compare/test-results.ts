@@ -29,6 +29,8 @@ export const SKIP = 3;
 export interface TestResult {
   name: string;
   status: number;
+  /** A TAP line's (its name is the test's own: its suites are told by the lines before, see TapSuites). */
+  tap?: true;
 }
 
 const isObject = (v: JsonValue): v is Record<string, JsonValue> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -61,7 +63,7 @@ export function lineTestResult(line: string): TestResult | null {
   const s = line.includes('\x1b') ? line.replace(SGR, '') : line;
   for (const kind of LINES) {
     const m = kind.read(s);
-    if (m) return { name: m.name, status: STATUS[OUTCOME[m.word]] };
+    if (m) return kind === TAP ? { name: m.name, status: STATUS[OUTCOME[m.word]], tap: true } : { name: m.name, status: STATUS[OUTCOME[m.word]] };
   }
   return null;
 }

@@ -11,7 +11,7 @@
 import { parseRecord, type JsonValue } from '../values/json-value.js';
 import { HASH, hashString, KeyTable } from './hash.js';
 import type { DiffItem, Section, TestTally } from './model.js';
-import { TapSuites } from '../describe/kinds/test-lines.js';
+import { TapSuites, tapPath, tapSubtest } from '../describe/kinds/test-lines.js';
 import type { JunitTest } from '../describe/kinds/test-junit.js';
 import { FAIL, goTestResult, lineTestResult, PASS, SKIP, type TestResult } from './test-results.js';
 
@@ -23,6 +23,8 @@ const GO_MESSAGE = /^\s+[\w./-]+_test\.go:\d+: \S/;
 const VITEST_MESSAGE = /^\s+→ \S/;
 /** TAP's (node --test) message in a failing test's YAML block: `error: 'msg'`, or `error: |-` and the message below. */
 const TAP_ERROR = /^\s+error: (?:'(.+)'|"(.+)"|(\|-?))\s*$/;
+/** Records of a TAP message's block (`error: |-` and the lines below) kept at most (blank lines make more). */
+const TAP_BLOCK_RECORDS = 100;
 /** go test -v's line before a test's lines: `=== RUN   TestA/b`, `=== CONT  TestA/b`, `=== NAME  TestA`. */
 const GO_RUN = /^=== (?:RUN|CONT|NAME)\s+(\S+)/;
 /** Characters of a failure message shown. */
@@ -50,15 +52,25 @@ export class TestCompare {
     { passed: 0, failed: 0, skipped: 0 },
   ];
   private lists: Record<Change, [number, number][]> | null = null;
-  /** B's failing tests (by their name's hash) → the record of their message line. */
+  /** B's failing tests (by their name's hash) → the record of their message line (a TAP block's first). */
   private readonly messages = new Map<string, number>();
+  /**
+   * A TAP message's block of lines: its first record → its last (negative: the block went on past the records
+   * kept). Read back for the tests printed, as any message line: the text is not kept.
+   */
+  private readonly messageEnd = new Map<number, number>();
   /** The same by the test's result record in B (once finished). */
   private readonly messageAt = new Map<number, number>();
   /** The test B's go test -v lines are about (its last `=== RUN`, `=== CONT` or result line), by its name's hash. */
   private current = '';
-  /** Each side's TAP suites (their result lines are no tests), and whether B's next line is a TAP message. */
-  private readonly suites = [new TapSuites(), new TapSuites()];
-  private tapMessageNext = false;
+  /**
+   * Each side's TAP suites (their result lines are no tests; a test is named with the suites it is in, whose
+   * `# Subtest:` lines are read back with its own), and B's TAP message block being read (`error: |-`): the test's
+   * hash, the indent of `error:` (a line no deeper ends it), its first and last nonblank records, the characters
+   * so far; full once past MAX_MESSAGE or TAP_BLOCK_RECORDS (more: lines of it came after).
+   */
+  private readonly suites = [new TapSuites(true), new TapSuites(true)];
+  private tapBlock: { key: string; indent: number; from: number; to: number; chars: number; full: boolean; more: boolean } | null = null;
   /**
    * JUnit tests by their number in their report (as a record number): their name and message, for the tests the
    * lists can hold (A's failing ones; B's failing ones and those that failed in A), at most NAMED_MAX a side (a
@@ -68,10 +80,20 @@ export class TestCompare {
   private readonly failedA = new Set<string>();
   private readonly lineOf: number[][] = [[], []];
 
-  /** The test result a line of a side's text states, or null (a TAP suite's line is none). */
-  lineResult(side: number, line: string): TestResult | null {
-    if (this.suites[side].suite(line)) return null;
-    return lineTestResult(line);
+  /** The test result line n of a side's text states, or null (a TAP suite's line is none). */
+  lineResult(side: number, line: string, n: number): TestResult | null {
+    const tap = this.suites[side];
+    if (tap.suite(line, n)) {
+      // (the lines under a suite's line are about the suite: its `error: '1 subtest failed'` is no test's message)
+      if (side === 1) {
+        this.endTapBlock();
+        this.current = '';
+      }
+      return null;
+    }
+    const r = lineTestResult(line);
+    if (r?.tap) r.name = tap.named(r.name);
+    return r;
   }
 
   /** A test of a side's JUnit report, as read (sides in order: A whole, then B). */
@@ -97,6 +119,7 @@ export class TestCompare {
 
   /** A test result seen on a side, in record n. */
   add(side: number, n: number, r: TestResult): void {
+    if (side === 1) this.endTapBlock();
     hashString(r.name);
     this.table.set(HASH[0], HASH[1], side, 0, r.status, n);
     if (side === 1) this.current = `${HASH[0]}:${HASH[1]}`;
@@ -109,15 +132,13 @@ export class TestCompare {
    */
   line(side: number, n: number, text: string): void {
     if (side !== 1) return;
-    if (this.tapMessageNext) {
-      this.tapMessageNext = false;
-      if (this.current && text.trim()) this.messages.set(this.current, n);
-      return;
-    }
+    if (this.tapBlock && this.tapBlockLine(n, text)) return;
     const tap = TAP_ERROR.exec(text);
     if (tap && this.current) {
-      if (tap[3]) this.tapMessageNext = true;
-      else this.messages.set(this.current, n);
+      if (tap[3]) {
+        const indent = text.length - text.trimStart().length;
+        this.tapBlock = { key: this.current, indent, from: 0, to: 0, chars: 0, full: false, more: false };
+      } else this.messages.set(this.current, n);
       return;
     }
     const run = GO_RUN.exec(text);
@@ -125,6 +146,36 @@ export class TestCompare {
       hashString(run[1]);
       this.current = `${HASH[0]}:${HASH[1]}`;
     } else if (this.current && (GO_MESSAGE.test(text) || VITEST_MESSAGE.test(text))) this.messages.set(this.current, n);
+  }
+
+  /** Whether line n of B is in the TAP message block being read (indented deeper than its `error:`, or blank). */
+  private tapBlockLine(n: number, text: string): boolean {
+    const b = this.tapBlock!;
+    const t = text.trim();
+    if (!t) return true;
+    if (text.length - text.trimStart().length <= b.indent) {
+      this.endTapBlock();
+      return false;
+    }
+    // (blank lines may come between: the records read back stay TAP_BLOCK_RECORDS at most)
+    if (b.full || (b.from && n - b.from >= TAP_BLOCK_RECORDS)) b.full = b.more = true;
+    else {
+      b.chars += b.from ? t.length + 3 : t.length;
+      b.from ||= n;
+      b.to = n;
+      b.full = b.chars > MAX_MESSAGE || b.to - b.from + 1 >= TAP_BLOCK_RECORDS;
+    }
+    return true;
+  }
+
+  /** Keeps the TAP message block read (its records) for its test. */
+  private endTapBlock(): void {
+    const b = this.tapBlock;
+    if (!b) return;
+    this.tapBlock = null;
+    if (!b.from) return;
+    this.messages.set(b.key, b.from);
+    if (b.to > b.from || b.more) this.messageEnd.set(b.from, b.more ? -b.to : b.to);
   }
 
   /** A go test -json output event of B: its message line is kept for its test (the last one). */
@@ -155,6 +206,7 @@ export class TestCompare {
   /** Sorts the tests into the three lists (by their record in B, else in A) and counts each side's results. */
   private finish(): Record<Change, [number, number][]> {
     if (this.lists) return this.lists;
+    this.endTapBlock();
     const lists: Record<Change, [number, number][]> = { newly_failing: [], newly_passing: [], still_failing: [] };
     const tallyOf = (side: number, status: number) => {
       const t = this.tally[side];
@@ -182,10 +234,26 @@ export class TestCompare {
     return { newly_failing: l.newly_failing.length, newly_passing: l.newly_passing.length, still_failing: l.still_failing.length };
   }
 
-  /** A failing test's message: its result line's own (pytest's summary), else its message line's, trimmed. */
+  /** The records of a message: its line, or a TAP block's lines (first to last). */
+  private messageRecords(m: number): number[] {
+    const end = Math.abs(this.messageEnd.get(m) ?? m);
+    return Array.from({ length: end - m + 1 }, (_, i) => m + i);
+  }
+
+  /**
+   * A failing test's message: its result line's own (pytest's summary), else its message line's, trimmed; a TAP
+   * block's lines (`error: |-`, then `Expected values to be strictly equal:`, ``, `8 !== 4`) joined by ` / `,
+   * blank lines left out.
+   */
   private message(nb: number, text: string, json: boolean, texts: Map<number, string>): string | undefined {
     const own = json ? undefined : ownMessage(text);
     const m = this.messageAt.get(nb);
+    const end = m ? this.messageEnd.get(m) : undefined;
+    if (!own && m && end !== undefined) {
+      const lines = this.messageRecords(m).map((k) => texts.get(k)?.trim() ?? '');
+      const t = lines.filter((l) => l).join(' / ');
+      return t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : end < 0 ? `${t} …` : t;
+    }
     let line = own ?? (m ? texts.get(m) : undefined);
     if (line !== undefined && json && m) {
       try {
@@ -226,13 +294,17 @@ export class TestCompare {
           const [na, nb] = l[i];
           if (this.junit) return {};
           const m = this.messageAt.get(nb);
-          return nb ? { b: m ? [nb, m] : nb } : { a: na };
+          // (a TAP test's suites: their `# Subtest:` lines)
+          return nb ? { b: [nb, ...(m ? this.messageRecords(m) : []), ...this.suites[1].enclosing(nb)] } : { a: [na, ...this.suites[0].enclosing(na)] };
         },
         item: (i, t): DiffItem => {
           const [na, nb] = l[i];
           if (this.junit) return this.junitItem(change, na, nb);
-          const text = nb ? t.b.get(nb) : t.a.get(na);
-          const name = TestCompare.fromRecord(text ?? '', json[nb ? 1 : 0])?.name ?? '?';
+          const [side, n, texts] = nb ? [1, nb, t.b] : [0, na, t.a];
+          const text = texts.get(n);
+          const r = TestCompare.fromRecord(text ?? '', json[side]);
+          const suites = r?.tap ? this.suites[side].enclosing(n).map((k) => tapSubtest(texts.get(k) ?? '') ?? '?') : [];
+          const name = r ? tapPath(suites, r.name) : '?';
           const message = change === 'newly_passing' || !nb ? undefined : this.message(nb, text ?? '', json[1], t.b);
           return { type: 'test', change, name, ...(na ? { record_a: na } : {}), ...(nb ? { record_b: nb } : {}), ...(message ? { message } : {}) };
         },

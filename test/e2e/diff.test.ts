@@ -210,22 +210,77 @@ describe('lro diff: two runs of a test suite', () => {
         '',
       ].join('\n'),
     );
-    // TAP: a suite's own line is no test; node's counts (37 passed, 2 failed, 1 skipped) on both sides
+    // TAP: a suite's own line is no test; node's counts (37 passed, 2 failed, 1 skipped) on both sides; a test is
+    // named with its suite, as the descriptor names it
     expect(await pair('node-test-tap.txt', 'node-test-tap-after.txt', 'node --test')).toBe(
       [
         'different: tests: 1 newly failing, 1 newly passing, 1 still failing (A: 37 passed, 2 failed, 1 skipped; B: 37 passed, 2 failed, ' +
           '1 skipped); the other lines are not compared: see --lines',
         'tests newly failing (1):',
-        '  rate 9  A:200 B:180',
-        '      Expected values to be strictly deep-equal:',
+        '  tax > rate 9  A:200 B:180',
+        '      Expected values to be strictly deep-equal: / + actual - expected / { / +   rate: 0.09 / -   rate: 9 / }',
         'tests newly passing (1):',
-        '  total 4  A:24 B:24',
+        '  cart > total 4  A:24 B:24',
         'tests still failing (1):',
-        '  total 14  A:94 B:74',
-        '      Expected values to be strictly equal:',
+        '  cart > total 14  A:94 B:74',
+        '      Expected values to be strictly equal: / 28 !== 14',
         '',
       ].join('\n'),
     );
+  });
+
+  it('node --test TAP: suites holding tests of one name are told apart, each named with its suites', async () => {
+    // made by bench/make-node-test-runs.mjs: `total` at the top and in cart, tax and cart > discount; `empty` in cart
+    // and tax. In B cart > total is fixed, the top-level total, tax > total and cart > discount > total broken.
+    const fixture = (name: string) => readFileSync(resolve(__dirname, '../../fixtures/outputs', name), 'utf8');
+    const a = await store(fixture('node-test-tap-suites.txt'), 'node --test');
+    const b = await store(fixture('node-test-tap-suites-after.txt'), 'node --test');
+    const r = await lro(['diff', a, b, '--json'], { env });
+    expect(r.code).toBe(1);
+    const [summary, ...items] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(summary.tests).toEqual({ a: { passed: 3, failed: 3, skipped: 0 }, b: { passed: 1, failed: 5, skipped: 0 } });
+    expect(items.map(({ change, name, record_a, record_b }) => ({ change, name, record_a, record_b }))).toEqual([
+      { change: 'newly_failing', name: 'total', record_a: 3, record_b: 3 },
+      { change: 'newly_failing', name: 'cart > discount > total', record_a: 147, record_b: 145 },
+      { change: 'newly_failing', name: 'tax > total', record_a: 169, record_b: 202 },
+      { change: 'newly_passing', name: 'cart > total', record_a: 9, record_b: 30 },
+      { change: 'still_failing', name: 'cart > empty', record_a: 37, record_b: 35 },
+      { change: 'still_failing', name: 'tax > empty', record_a: 174, record_b: 230 },
+    ]);
+    // each record is the test's own result line, under its suite's `# Subtest:` line
+    const lines = [fixture('node-test-tap-suites.txt').split('\n'), fixture('node-test-tap-suites-after.txt').split('\n')];
+    for (const { name, record_a, record_b } of items) {
+      for (const [side, n] of [[0, record_a], [1, record_b]]) {
+        const bare = name.split(' > ').at(-1);
+        expect(lines[side][n - 1]).toMatch(new RegExp(`^\\s*(?:not )?ok \\d+ - ${bare}$`));
+        const suites = name.split(' > ').slice(0, -1);
+        const above = lines[side].slice(0, n - 1).findLast((l: string) => l.includes('# Subtest: ') && l.length - l.trimStart().length < lines[side][n - 1].length - lines[side][n - 1].trimStart().length);
+        expect(above?.trim() ?? null).toBe(suites.length ? `# Subtest: ${suites.at(-1)}` : null);
+      }
+    }
+    // each failing test's message: its `error: |-` block's lines, not the first alone (nor, for the last test of a
+    // suite, the suite's own `error: '1 subtest failed'` under it); cut at 300 characters
+    const text = await lro(['diff', a, b], { env });
+    expect(text.out.split('\n').slice(3).join('\n')).toBe(
+      [
+        'tests newly failing (3):',
+        '  total  A:3 B:3',
+        '      Expected values to be strictly equal: / 5 !== 4',
+        '  cart > discount > total  A:147 B:145',
+        "      Expected values to be strictly deep-equal: / + actual - expected / { / code: 'SPRING', / +   percent: 15 / -   percent: 10 / }",
+        '  tax > total  A:169 B:202',
+        '      Expected values to be strictly equal: / 10 !== 20',
+        'tests newly passing (1):',
+        '  cart > total  A:9 B:30',
+        'tests still failing (2):',
+        '  cart > empty  A:37 B:35',
+        `      Expected values to be strictly deep-equal: / + actual - expected / + [ / ${Array.from({ length: 24 }, (_, i) => `+   ${i},`).join(' / ')}…`,
+        '  tax > empty  A:174 B:230',
+        '      Expected values to be strictly equal: / 1 !== 0',
+        '',
+      ].join('\n'),
+    );
+    expect(items.find((i) => i.name === 'cart > empty').message).toHaveLength(301);
   });
 
   it('cargo test text and a pytest parameter with spaces: tests named as the descriptor names them', async () => {

@@ -328,7 +328,8 @@ describe('kinds of text', () => {
       expect(shown.length).toBeGreaterThan(0);
       expect(shown).toEqual(failures.slice(0, shown.length));
       expect(d.guidance).toContain(`4 lines are not ${kind} data but failure messages (line ${first} to ${first + 3}).`);
-      expect(d.guidance).toContain(`\`lro read ${d.id} --records ${first - 3}:${first + 10}\``);
+      // (to the result's last line: the failure lines end it)
+      expect(d.guidance).toContain(`\`lro read ${d.id} --records ${first - 3}:${first + 3}\``);
     }
   });
 

@@ -72,15 +72,15 @@ class TestRunCounter implements KindCounter {
   private open: { from: number; to: number } | null = null;
   private goStarts = new Map<string, number>();
   private readonly suites = new TapSuites();
-  /** A failing TAP test whose YAML block is being read: its name and first line. */
+  /** A failing TAP test whose YAML block is being read: its name (with its suites) and first line. */
   private tapOpen: { name: string; from: number } | null = null;
 
   constructor(private readonly r: ResultLine) {
     this.rule = SECTION_RULES[r.runner];
   }
 
-  /** Notes the failure sections' bounds (see SectionRule). */
-  private section(l: string, n: number): void {
+  /** Notes the failure sections' bounds (see SectionRule); `m` is the line's test result, `tapSuite` a TAP suite's line. */
+  private section(l: string, n: number, m: { word: string; name: string } | null, tapSuite: boolean): void {
     if (this.r === GO_TEST) {
       const start = GO_START.exec(l);
       if (start) {
@@ -94,8 +94,7 @@ class TestRunCounter implements KindCounter {
       return;
     }
     if (this.r === TAP) {
-      const m = TAP.read(l);
-      if (m) this.tapOpen = m.word === 'not ok' ? { name: m.name, from: n } : null;
+      if (m || tapSuite) this.tapOpen = m?.word === 'not ok' ? { name: m.name, from: n } : null;
       else if (this.tapOpen && TAP_END.test(l)) {
         if (this.sections.size < SECTIONS_MAX && !this.sections.has(this.tapOpen.name)) this.sections.set(this.tapOpen.name, { from: this.tapOpen.from, to: n });
         this.tapOpen = null;
@@ -121,10 +120,12 @@ class TestRunCounter implements KindCounter {
   }
 
   line(l: string, n: number): void {
-    if (l.length < 600) this.section(l, n);
-    const m = l.length < 600 ? this.r.read(l) : null;
-    // (a TAP suite's own line is not a test: node --test counts its subtests alone)
-    if (this.r === TAP && this.suites.suite(l)) return;
+    // (a TAP suite's own line is not a test: node --test counts its subtests alone; a TAP test is named with its
+    // suites, `cart > total 4`, so two suites' tests of one name are two tests)
+    const tapSuite = this.r === TAP && this.suites.suite(l);
+    const read = l.length < 600 && !tapSuite ? this.r.read(l) : null;
+    const m = read && this.r === TAP ? { word: read.word, name: this.suites.named(read.name) } : read;
+    if (l.length < 600) this.section(l, n, m, tapSuite);
     if (!m) return;
     const status = OUTCOME[m.word];
     const key = `${status} ${m.name}`;

@@ -175,7 +175,19 @@ describe('kinds of text', () => {
     expect(p.guidance).toContain(`Next: \`lro read ${p.id} --records 70:102\``);
     const g = await offload(fixture('go-test-v.txt'));
     expect(g.summary.kind).toBe('test-run');
-    expect(g.summary.kind_facts.failed).toBe(lines('go-test-v.txt').filter((l) => /^\s*--- FAIL: /.test(l)).length);
+    // every result line is a test: two packages' TestPassed are two tests
+    const result = (w: string) => lines('go-test-v.txt').filter((l) => new RegExp(`^\\s*--- ${w}: `).test(l)).length;
+    expect([g.summary.kind_facts.tests, g.summary.kind_facts.passed, g.summary.kind_facts.failed, g.summary.kind_facts.skipped]).toEqual([
+      result('(PASS|FAIL|SKIP)'),
+      result('PASS'),
+      result('FAIL'),
+      result('SKIP'),
+    ]);
+    expect(result('(PASS|FAIL|SKIP)')).toBe(59);
+    // the packages, a failed build's among them (it has no test)
+    expect(g.summary.kind_facts.packages).toEqual({ ok: 2, failed: 3 });
+    expect(g.summary.kind_facts.failed_packages[0]).toBe('gotest.tools/gotestsum/testjson/internal/badmain');
+    expect(g.guidance).toContain(`\`lro grep ${g.id} -F -C 3 -- '--- FAIL: '\``);
     // go test: a failing test's lines run from its last === RUN / === CONT to its --- FAIL, its message among them
     const [from, to] = g.summary.kind_facts.failure_lines.TestFailedWithStderr.split(':').map(Number);
     const section = fixture('go-test-v.txt').toString().split('\n').slice(from - 1, to);

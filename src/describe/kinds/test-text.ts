@@ -7,7 +7,7 @@
 // test; go test's lines from the test's last `=== RUN`/`=== CONT` to its `--- FAIL:`.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { shellQuote } from '../../shell-quote.js';
-import { CARGO_TEST, GO_TEST, OUTCOME, PYTEST, type ResultLine, TAP, TapSuites, VITEST } from './test-lines.js';
+import { CARGO_TEST, GO_PACKAGE, GO_TEST, OUTCOME, PYTEST, type ResultLine, TAP, TapSuites, VITEST } from './test-lines.js';
 
 /** The runners whose -v lines make a test run's text (a summary line repeats a test, so it is not one of them). */
 const RUNNERS: ResultLine[] = [PYTEST, GO_TEST, CARGO_TEST, VITEST, TAP];
@@ -126,9 +126,14 @@ class TestRunCounter implements KindCounter {
     const read = l.length < 600 && !tapSuite ? this.r.read(l) : null;
     const m = read && this.r === TAP ? { word: read.word, name: this.suites.named(read.name) } : read;
     if (l.length < 600) this.section(l, n, m, tapSuite);
-    if (!m) return;
+    if (!m) {
+      if (this.r === GO_TEST && l.length < 600) this.goPackage(l);
+      return;
+    }
     const status = OUTCOME[m.word];
-    const key = `${status} ${m.name}`;
+    // (go test: a test is its package's; its tests come before its ok/FAIL line, and two packages may each have a
+    // TestParse)
+    const key = this.r === GO_TEST ? `${status} ${this.packages.ok + this.packages.failed} ${m.name}` : `${status} ${m.name}`;
     if (this.seen.has(key)) return;
     if (this.seen.size < SEEN_MAX) this.seen.add(key);
     this.counts[status]++;
@@ -139,6 +144,20 @@ class TestRunCounter implements KindCounter {
     else {
       this.lastFailing.push(f);
       if (this.lastFailing.length > 10) this.lastFailing.shift();
+    }
+  }
+
+  /** go test's packages: ok and failed, and the failed ones' names (a package that fails to build has no test). */
+  private readonly packages = { ok: 0, failed: 0 };
+  private readonly failedPackages: string[] = [];
+
+  private goPackage(l: string): void {
+    const p = GO_PACKAGE.read(l);
+    if (!p) return;
+    if (p.word === 'ok') this.packages.ok++;
+    else {
+      this.packages.failed++;
+      if (this.failedPackages.length < NAMED) this.failedPackages.push(p.name.replace(/ \(package\)$/, ''));
     }
   }
 
@@ -182,12 +201,14 @@ class TestRunCounter implements KindCounter {
         ...(more > 0 ? { failing_not_named: more } : {}),
         ...(block ? { failures_section: `${block.from}:${block.to}` } : {}),
         ...(Object.keys(at).length ? { failure_lines: at } : {}),
+        ...(r === GO_TEST && this.packages.ok + this.packages.failed ? { packages: { ...this.packages }, ...(this.failedPackages.length ? { failed_packages: this.failedPackages } : {}) } : {}),
       },
       errors: 'own',
       errorLines: [...this.failing.slice(0, 10), ...this.failing.slice(10), ...this.lastFailing].map(({ line, text }) => ({ line, text })),
       errorCount: this.failed,
       levels: false,
-      next: read ? [read, `lro grep ID ${shellQuote(r.fail)} -F -C 3`] : [],
+      // (a pattern that starts with - goes after --: go's `--- FAIL: ` is no option)
+      next: read ? [read, r.fail.startsWith('-') ? `lro grep ID -F -C 3 -- ${shellQuote(r.fail)}` : `lro grep ID ${shellQuote(r.fail)} -F -C 3`] : [],
     };
   }
 }

@@ -3,7 +3,10 @@
 // fails cases 150, 260 and 377; the second fixes 150 and breaks test_error_handling_30 with a KeyError. pytest writes
 // a report on few, long lines: a line ends only inside a failure's text. Real `pytest -p no:cacheprovider` runs, the
 // scratch path and host name scrubbed.
-// Usage: node bench/make-pytest-junit.mjs [DIR]   (default fixtures/outputs: pytest-junit.xml, pytest-junit-after.xml)
+// The first run is also kept as pytest prints it without -v (pytest-progress.txt: a character per test on its progress
+// lines, the failures' sections, the short summary).
+// Usage: node bench/make-pytest-junit.mjs [DIR]   (default fixtures/outputs: pytest-junit.xml, pytest-junit-after.xml,
+// pytest-progress.txt)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,5 +35,15 @@ for (const [name, after] of [['pytest-junit.xml', false], ['pytest-junit-after.x
   if (r.error) throw r.error;
   const xml = readFileSync(join(scratch, 'report.xml'), 'utf8');
   writeFileSync(join(dir, name), xml.split(scratch).join('/home/user/project').replace(/hostname="[^"]*"/, 'hostname="build"'));
+  if (!after) {
+    const plain = spawnSync('python3', ['-m', 'pytest', '-p', 'no:cacheprovider', 'test_suite.py'], { cwd: scratch, encoding: 'utf8' });
+    // (its header names the machine: python, plugins, the scratch folder; its last line the time taken)
+    const text = plain.stdout
+      .split(scratch)
+      .join('/home/user/project')
+      .replace(/^(platform|benchmark|plugins|cachedir):.*\n/gm, '')
+      .replace(/ in [\d.]+s /, ' in 1.00s ');
+    writeFileSync(join(dir, 'pytest-progress.txt'), text);
+  }
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -206,6 +206,22 @@ describe('kinds of text', () => {
     expect(c.guidance).toContain(`Next: \`lro read ${c.id} --records 14:67\``);
   });
 
+  it('pytest without -v: a character per test on its progress lines, the failures named by its short summary', async () => {
+    const text = fixture('pytest-progress.txt').toString('utf8');
+    const d = await offload(text);
+    expect(d.summary.kind).toBe('test-run');
+    const f = d.summary.kind_facts;
+    // pytest's own last line: 3 failed, 387 passed, 10 skipped
+    expect(text).toMatch(/=+ 3 failed, 387 passed, 10 skipped in /);
+    expect([f.runner, f.tests, f.passed, f.failed, f.skipped]).toEqual(['pytest', 400, 387, 3, 10]);
+    expect(f.failing).toEqual([150, 260, 377].map((n) => `test_suite.py::test_parse_case_${n}`));
+    const raw = text.split('\n');
+    const [from, to] = f.failure_lines['test_suite.py::test_parse_case_260'].split(':').map(Number);
+    expect(raw[from - 1]).toMatch(/^_+ test_parse_case_260 _+$/);
+    expect(raw.slice(from - 1, to).join('\n')).toContain('assert (260 + 1) == 260');
+    expect(d.guidance).toContain(`Next: \`lro read ${d.id} --records ${f.failures_section}\``);
+  });
+
   it('pytest --junitxml (a report on few long lines): a test run, and the next command reads exactly the first failing element', async () => {
     const text = fixture('pytest-junit.xml').toString('utf8');
     const d = await offload(text);

@@ -7,7 +7,7 @@
 // test; go test's lines from the test's last `=== RUN`/`=== CONT` to its `--- FAIL:`.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { shellQuote } from '../../shell-quote.js';
-import { CARGO_TEST, GO_PACKAGE, GO_TEST, OUTCOME, PYTEST, type ResultLine, TAP, TapSuites, VITEST } from './test-lines.js';
+import { CARGO_TEST, GO_PACKAGE, GO_TEST, OUTCOME, PYTEST, PYTEST_SUMMARY, type ResultLine, TAP, TapSuites, VITEST } from './test-lines.js';
 
 /** The runners whose -v lines make a test run's text (a summary line repeats a test, so it is not one of them). */
 const RUNNERS: ResultLine[] = [PYTEST, GO_TEST, CARGO_TEST, VITEST, TAP];
@@ -57,6 +57,10 @@ const SECTION_RULES: Record<string, SectionRule> = {
 const TAP_END = /^\s*\.\.\.\s*$/;
 const GO_START = /^\s*=== (?:RUN|CONT)\s+(\S+)/;
 const GO_FAIL = /^\s*--- FAIL: (\S+)/;
+/** pytest without -v: a progress line, a character per test (`test_a.py ..F.s   [ 25%]`, `-q`: no file). */
+const PYTEST_PROGRESS = /^(?:\S+\.py )?([.FEsxX]+) *\[ *\d+%\]$/;
+/** What a progress character says of its test. */
+const PROGRESS_OUTCOME: Record<string, 'passed' | 'failed' | 'skipped'> = { '.': 'passed', X: 'passed', F: 'failed', E: 'failed', s: 'skipped', x: 'skipped' };
 
 class TestRunCounter implements KindCounter {
   private readonly counts: Record<string, number> = { passed: 0, failed: 0, skipped: 0 };
@@ -119,7 +123,36 @@ class TestRunCounter implements KindCounter {
     } else if (rule.end.test(l)) this.block.to = n - 1;
   }
 
+  /** pytest without -v: the tests are counted from the progress lines, and named by the short summary's FAILED lines. */
+  private progress = false;
+
+  /** A line of pytest's progress or, after one, of its short summary: whether it was one. */
+  private pytestProgress(l: string, n: number): boolean {
+    const p = PYTEST_PROGRESS.exec(l);
+    if (p) {
+      this.progress = true;
+      for (const c of p[1]) {
+        const status = PROGRESS_OUTCOME[c];
+        this.counts[status]++;
+        if (status === 'failed') this.failed++;
+      }
+      return true;
+    }
+    const summary = this.progress ? PYTEST_SUMMARY.read(l) : null;
+    if (!summary || OUTCOME[summary.word] !== 'failed') return false;
+    // (counted from its character already: named here)
+    if (!this.seen.has(`failed ${summary.name}`) && this.failing.length < NAMED) {
+      this.seen.add(`failed ${summary.name}`);
+      this.failing.push({ line: n, text: l.trim(), name: summary.name });
+    }
+    return true;
+  }
+
   line(l: string, n: number): void {
+    if (this.r === PYTEST && l.length < 600 && this.pytestProgress(l, n)) {
+      this.section(l, n, null, false);
+      return;
+    }
     // (a TAP suite's own line is not a test: node --test counts its subtests alone; a TAP test is named with its
     // suites, `cart > total 4`, so two suites' tests of one name are two tests)
     const tapSuite = this.r === TAP && this.suites.suite(l);

@@ -45,6 +45,7 @@ function save(name, how, text, generated = false) {
 // --- real tools ---------------------------------------------------------------------------------------------
 save('find-usr-include.txt', '`find /usr/include -maxdepth 3`', run('find', ['/usr/include', '-maxdepth', '3']));
 save('ls-l-usr-bin.txt', '`ls -l /usr/bin`', run('ls', ['-l', '/usr/bin']));
+save('ls-lh-usr-bin.txt', '`ls -lh /usr/bin` (sizes in K, M, G)', run('ls', ['-lh', '/usr/bin']));
 save('ls-laR-share-doc.txt', '`ls -laR /usr/share/doc`, first 2,000 lines', run('ls', ['-laR', '/usr/share/doc'])?.split('\n').slice(0, 2000).join('\n') + '\n');
 // the COMMAND column cut to the program's name: a command line can hold anything
 // (a kernel thread keeps its [name]; programs other than common ones are called "worker")

@@ -103,6 +103,21 @@ describe('kinds of text', () => {
     noErrors(d);
   });
 
+  it('ls -lh: a listing whose sizes are K, M, G; the bytes summed from them say they are an estimate', async () => {
+    const d = await offload(fixture('ls-lh-usr-bin.txt'));
+    expect(d.summary.kind).toBe('listing');
+    const f = d.summary.kind_facts;
+    const entries = lines('ls-lh-usr-bin.txt').filter((l) => /^[-dl]/.test(l));
+    expect(f.entries).toBe(entries.length);
+    expect(f.file_bytes_note).toMatch(/estimate/);
+    expect(f.columns).toContain('as ls -h prints it');
+    // the largest file is the one ls -lh prints the largest size for
+    const unit = (s: string) => Number(s.replace(/[KMG]$/, '')) * 1024 ** (' KMG'.indexOf(s.at(-1)!) > 0 ? ' KMG'.indexOf(s.at(-1)!) : 0);
+    const files = entries.filter((l) => l.startsWith('-')).map((l) => l.split(/\s+/));
+    const biggest = files.reduce((a, b) => (unit(b[4]) > unit(a[4]) ? b : a));
+    expect(f.largest[0].name).toBe(biggest.slice(8).join(' '));
+  });
+
   it('df -h: sizes and percents as numbers, "Mounted on" one column', async () => {
     const d = await offload(fixture('df-h.txt'));
     expect(d.summary.kind).toBe('table');

@@ -11,9 +11,17 @@ const DATE = [
 ].join('|');
 /** mode, links, owner, group, size (or a device's major, minor), date, name. */
 const ENTRY = new RegExp(
-  String.raw`^([-dlcbpsD])[-rwxsStT]{9}[.+@]?\s+(\d+)\s+(\S+)\s+(\S+)\s+(?:\d+,\s*)?(\d+)\s+(?:${DATE})\s(.*)$`,
+  String.raw`^([-dlcbpsD])[-rwxsStT]{9}[.+@]?\s+(\d+)\s+(\S+)\s+(\S+)\s+(?:\d+,\s*)?(\d+(?:[.,]\d+)?[KMGTPEZY]?)\s+(?:${DATE})\s(.*)$`,
 );
-const TOTAL = /^total \d+/;
+const TOTAL = /^total \d+(?:[.,]\d+)?[KMGTPEZY]?$/;
+/** ls -h's units (powers of 1,024). */
+const UNIT = 'KMGTPEZY';
+
+/** A size as ls prints it, in bytes: `4096`, or -h's `95M`, `1.5K` (its figure rounded up to the unit: an estimate). */
+function sizeBytes(s: string): number {
+  const unit = UNIT.indexOf(s.at(-1)!);
+  return unit < 0 ? Number(s) : Math.round(Number(s.slice(0, -1).replace(',', '.')) * 1024 ** (unit + 1));
+}
 const HEADING = /^(\S.*):$/;
 const TYPE_NAME: Record<string, string> = {
   '-': 'file',
@@ -40,6 +48,8 @@ class ListingCounter implements KindCounter {
   private dir = '';
   private dirs = 0;
   private bytes = 0;
+  /** Whether sizes were printed by ls -h (K, M, G): the bytes are then estimates. */
+  private human = false;
   private readonly types = new TopCounts();
   private readonly owners = new TopCounts();
   private readonly largest = new Largest<Entry>(5);
@@ -63,7 +73,8 @@ class ListingCounter implements KindCounter {
     this.types.add(type);
     this.owners.add(m[3]);
     if (type === 'file') {
-      const size = Number(m[5]);
+      const size = sizeBytes(m[5]);
+      if (size !== Number(m[5])) this.human = true;
       this.bytes += size;
       this.largest.push(size, { line: n, type, owner: m[3], size, name, dir: this.dir });
     }
@@ -79,9 +90,10 @@ class ListingCounter implements KindCounter {
       facts: {
         entries: this.entries,
         ...(this.dirs ? { directories_listed: this.dirs } : {}),
-        columns: 'mode, links, owner, group, size (bytes), date, name',
+        columns: `mode, links, owner, group, size (${this.human ? 'as ls -h prints it: K, M, G' : 'bytes'}), date, name`,
         by_type: this.types.top(8),
         file_bytes: this.bytes,
+        ...(this.human ? { file_bytes_note: 'an estimate: the sum of ls -h sizes, each rounded to its unit' } : {}),
         largest,
         owners: this.owners.top(4),
         ...estimateNote('owners', this.owners),

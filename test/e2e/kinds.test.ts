@@ -167,6 +167,19 @@ describe('kinds of text', () => {
     noErrors(d);
   });
 
+  it('git log --oneline (and --graph): commits; a subject that says "errors fixed" is no error line', async () => {
+    const subjects = ['a1b2c3d (HEAD -> main) Fix the parser error on empty input', 'b2c3d4e 25 errors fixed in the tests', 'c3d4e5f Add retries'];
+    const oneline = Array.from({ length: 300 }, (_, i) => subjects[i % 3].replace(/^\w{7}/, (i * 7919).toString(16).padStart(7, '0'))).join('\n');
+    const d = await offload(`${oneline}\n`);
+    expect(d.summary.kind).toBe('git-log');
+    expect(d.summary.kind_facts).toMatchObject({ format: 'oneline', commits: 300, newest: '0000000 (line 1)' });
+    noErrors(d);
+    const graph = ['* 1111111 (HEAD -> main) Merge branch x', '|\\', '| * 2222222 fix: error in x', '|/', '* 3333333 Start'];
+    const g = await offload(`${Array.from({ length: 60 }, () => graph.join('\n')).join('\n')}\n`);
+    expect(g.summary.kind_facts).toMatchObject({ format: 'oneline', commits: 180 });
+    expect(g.summary.kind_facts.other_lines).toBeUndefined();
+  });
+
   it('git log --stat: commits, authors, insertions', async () => {
     const d = await offload(fixture('git-log-stat.txt'));
     expect(d.summary.kind).toBe('git-log');

@@ -62,9 +62,55 @@ export class GitLogCounter implements KindCounter {
   }
 }
 
+/** git log --oneline (with --decorate, --graph): `1a2b3c4 (HEAD -> main) subject`, `* 1a2b3c4 subject`. */
+const ONELINE = /^(?:[*|/\\ ]+ )?([0-9a-f]{7,40}) (?:\([^)]*\) )?\S/;
+
+/** A --graph line that joins branches: `|\`, `| |/`, `|/  `. */
+const GRAPH = /^[*|/\\ _.-]+$/;
+
+/** git log --oneline: commits, the newest and the oldest; a subject saying "fix error" is no error line. */
+class OnelineCounter implements KindCounter {
+  private commits = 0;
+  private newest: { hash: string; line: number } | undefined;
+  private oldest: { hash: string; line: number } | undefined;
+  /** Lines that are no commit (a --graph's joins, a message in a script's output). */
+  private other = 0;
+
+  line(l: string, n: number): void {
+    const m = ONELINE.exec(l);
+    if (!m) {
+      if (l.trim() !== '' && !GRAPH.test(l)) this.other++;
+      return;
+    }
+    this.commits++;
+    this.newest ??= { hash: m[1], line: n };
+    this.oldest = { hash: m[1], line: n };
+  }
+
+  end(): KindFacts {
+    return {
+      kind: 'git-log',
+      facts: {
+        format: 'oneline',
+        commits: this.commits,
+        ...(this.newest ? { newest: `${this.newest.hash} (line ${this.newest.line})`, oldest: `${this.oldest!.hash} (line ${this.oldest!.line})` } : {}),
+        ...(this.other ? { other_lines: this.other } : {}),
+      },
+      errors: 'none',
+      levels: false,
+      next: ['lro read ID --head 40', `lro read ID --tail 20`],
+    };
+  }
+}
+
 export function countGitLog(s: TextSample): KindCounter | null {
   const first = s.lines.find((l) => l.trim() !== '') ?? '';
-  if (!COMMIT.test(first)) return null;
+  if (!COMMIT.test(first)) {
+    const lines = s.lines.filter((l) => l.trim() !== '');
+    if (lines.length < 3 || !ONELINE.test(first)) return null;
+    const oneline = lines.filter((l) => ONELINE.test(l) || GRAPH.test(l)).length;
+    return oneline >= lines.length * 0.95 ? fed(new OnelineCounter(), s) : null;
+  }
   const c = fed(new GitLogCounter(), s);
   return c.sure() ? c : null;
 }

@@ -48,7 +48,7 @@ export interface Summary {
   /** json/jsonl: most frequent values of low-cardinality fields, e.g. {".status": {"success": 4800, "error": 200}}. */
   top_values?: Record<string, Record<string, number>>;
   /** json/jsonl: numeric fields' range and median, timestamps' first and last value, ids' count of values. */
-  numbers?: Record<string, { min: number; max: number; median: number }>;
+  numbers?: Record<string, { min: number; max: number; median: number; median_of?: number }>;
   times?: Record<string, { first: string; last: string }>;
   distinct?: Record<string, number | string>;
   /** Whether top_values (and the figures) come from a sample of the records; `sample` says which, in words. */

@@ -21,7 +21,9 @@ const ID_NAME = /(^|[._"])(id|uuid|guid|key|sha|hash|[a-z]+_id)"?$|[a-z]Id"?$/i;
 export interface FieldFigures {
   path: string;
   present: number;
-  numbers?: { min: number; max: number; median: number };
+  /** The median is exact (of an even count, the mean of the two middle values) while every value is kept; past
+   * SAMPLE values it is a sample's, and `median_of` says of how many of the `numbers` values. */
+  numbers?: { min: number; max: number; median: number; median_of?: number };
   /** The earliest and the latest. */
   times?: { first: string; last: string };
   /** How many distinct values (and whether there are more than counted). */
@@ -105,7 +107,9 @@ export class FieldProfiles {
       if (idLike && p.distinct > 20) f.distinct = { count: p.distinct, more: p.moreDistinct };
       else if (p.numbers >= 0.9 * p.present && p.distinct > 20) {
         const s = [...p.sample].sort((a, b) => a - b);
-        f.numbers = { min: p.min, max: p.max, median: s[Math.floor((s.length - 1) / 2)] };
+        const mid = s.length >> 1;
+        const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+        f.numbers = { min: p.min, max: p.max, median, ...(s.length < p.numbers ? { median_of: s.length } : {}) };
       } else if (p.times >= 0.9 * p.present && p.firstTime !== null) f.times = { first: p.firstTime, last: p.lastTime! };
       if (f.numbers || f.times || f.distinct) out.push(f);
     }

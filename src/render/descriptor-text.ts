@@ -34,7 +34,7 @@ export function renderDescriptorText(d: Descriptor): string {
     }
   }
   for (const [path, t] of Object.entries(s.times ?? {})) out.push(`${path}: ${t.first} … ${t.last}`);
-  for (const [path, n] of Object.entries(s.numbers ?? {})) out.push(`${path}: ${n.min} to ${n.max}, median ${n.median}`);
+  for (const [path, n] of Object.entries(s.numbers ?? {})) out.push(`${path}: ${n.min} to ${n.max}, median ${n.median_of ? `≈ ${n.median} (of a sample of ${formatCount(n.median_of)})` : n.median}`);
   for (const [path, n] of Object.entries(s.distinct ?? {})) out.push(`${path}: ${typeof n === 'number' ? formatCount(n) : n} distinct values`);
   if (s.invalid_records?.length) out.push(`not JSON (kept as strings): records ${s.invalid_records.join(', ')}`);
   if (s.noise_bytes) out.push(`terminal noise: ${formatBytes(s.noise_bytes)} of escapes and redraws, left out of counts, read and grep (lro cat has the exact bytes)`);

@@ -53,8 +53,15 @@ describe('descriptor quality', () => {
     );
     const { d } = await describeInput(rows.join('\n'));
     const ms = Array.from({ length: 1000 }, (_, i) => (i * 37) % 1001).sort((a, b) => a - b);
-    expect(d.summary.numbers['.ms']).toEqual({ min: 0, max: 1000, median: ms[499] }); // the lower median
+    // of an even count, the mean of the two middle values, exact: every value was kept
+    expect(d.summary.numbers['.ms']).toEqual({ min: 0, max: 1000, median: (ms[499] + ms[500]) / 2 });
     expect(d.summary.times['.at']).toEqual({ first: '2026-01-01T00:00:00Z', last: '2026-01-01T00:59:00Z' });
+    // past 4,096 values the median is a sample's, and says of how many values
+    const many = await describeInput(Array.from({ length: 10_000 }, (_, i) => JSON.stringify({ ms: (i * 7919) % 10_007 })).join('\n'));
+    const n = many.d.summary.numbers['.ms'];
+    expect(n.median_of).toBeGreaterThan(1000);
+    expect(n.median_of).toBeLessThan(10_000);
+    expect(Math.abs(n.median - 5003)).toBeLessThan(300);
     // the bounded descriptor keeps the first figures (times, then numbers, then ids); --full has them all
     const full = JSON.parse((await lro(['info', d.id, '--full'], { env })).out);
     expect(full.summary.distinct['.id']).toBe(1000);

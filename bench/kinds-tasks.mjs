@@ -196,8 +196,10 @@ export const KIND_TASKS = [
       const c = {};
       for (const l of rows(t).slice(1)) c[l.split(/\s{2,}/)[1]] = (c[l.split(/\s{2,}/)[1]] ?? 0) + 1;
       const most = Math.max(...Object.values(c));
-      return Object.keys(c).find((k) => c[k] === most);
+      // (images run by as many containers as the most are each an answer)
+      return Object.keys(c).filter((k) => c[k] === most);
     },
+    compare: (answer, most) => most.includes(answer),
   },
   {
     name: 'CSV: how many orders are in error',

@@ -272,6 +272,12 @@ describe("a program's own failure message is an error line, error word or not", 
 /** Each output of a failure: the lines that tell the failure (all must be error lines), and others that may be. */
 const FAILURES: Record<string, { must: RegExp; may?: RegExp }> = {
   'curl-refused.txt': { must: /failed: Connection refused|Failed to connect/ },
+  // a listing, a path list, a table with the program's own message among them; a build whose link failed
+  'ls-laR-missing.txt': { must: /^ls: cannot access '\/nonexistent-dir': No such file or directory$/ },
+  'find-missing.txt': { must: /^find: .*: No such file or directory$/ },
+  'du-missing.tsv': { must: /^du: cannot access '\/nonexistent-du': No such file or directory$/ },
+  'gcc-link.txt': { must: /: undefined reference to |^collect2: error: ld returned 1 exit status$/ },
+  'make-link.txt': { must: /: undefined reference to |^collect2: error: ld returned 1 exit status$|^make: \*\*\* \[Makefile:2: all\] Error 1$/ },
   'gcc-errors.txt': { must: /: error: / },
   'git-fatal.txt': { must: /^fatal: / },
   'make-error.txt': { must: /: error: |\*\*\* .* Error \d/ },

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ErrorLines, errorWord, failureMessage, failureWord } from '../../src/describe/error-lines.js';
+import { ErrorLines, errorWord, failureMessage, failureWord, MESSAGE_WORDS } from '../../src/describe/error-lines.js';
 import { DIAGNOSTIC_RE, ERROR_PATTERN, TextAnalyzer } from '../../src/describe/text-stats.js';
 import { WORD_LINES } from '../../src/search/scan.js';
 
@@ -47,6 +47,21 @@ describe('ErrorLines', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('gives the failure messages of its second pass in line order among the others, each line once', () => {
+    const kinds = [
+      'plain row',
+      'build failed',
+      "ls: cannot access 'a': No such file or directory",
+      "rm: cannot remove 'error.log': Permission denied",
+      'make: *** [Makefile:2: all] Error 1',
+    ];
+    const lines = Array.from({ length: WORD_LINES + 500 }, (_, i) => kinds[(i * 7) % kinds.length]);
+    const region = Buffer.from(lines.map((l) => `${l}\n`).join(''));
+    const got: number[] = [];
+    new ErrorLines(ERROR_PATTERN, true, MESSAGE_WORDS).scan(region, (_start, _end, before) => got.push(before));
+    expect(got).toEqual(lines.flatMap((l, i) => (l === 'plain row' ? [] : [i])));
   });
 
   it('goes on past the hits one call of the kernel holds', () => {

@@ -175,6 +175,7 @@ writeFileSync(join(scratch, 'main.rs'), 'fn main() {\n    let v: Vec<i32> = Vec:
 run('rustc', ['-o', join(scratch, 'panics'), 'main.rs']);
 save('error-lines/fail', 'rust-panic.txt', 'a Rust program indexing past an empty vector', run(join(scratch, 'panics'), [], { stderr: true }));
 
+// (error-lines/fail holds bench/make-failure-outputs.mjs's files too: run it after this one, to list them again)
 for (const [dir, rows] of manifests) {
   const text = `# ${dir}\n\nMade by \`node bench/make-whole-outputs.mjs\` on a Debian machine: real outputs of the tools named,\nscrubbed of the machine's own paths and names.\n\n| file | made by | bytes |\n|---|---|---|\n${rows.join('\n')}\n`;
   writeFileSync(join(root, 'fixtures', dir, 'MANIFEST.md'), text);

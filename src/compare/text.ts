@@ -5,7 +5,7 @@
 // had no line in A: the same error with another time or id is not new. Memory: the miner's groups (bounded)
 // and one record number per new error line.
 import { ERROR_PATTERN } from '../describe/text-stats.js';
-import { ErrorLines } from '../describe/error-lines.js';
+import { ErrorLines, MESSAGE_WORDS } from '../describe/error-lines.js';
 import { TemplateMiner } from '../describe/templates.js';
 import type { ResultFile } from '../format/reader.js';
 import { IntList } from './hash.js';
@@ -29,7 +29,7 @@ export class TextCompare {
   private readonly counts: [number[], number[]] = [[], []];
   private readonly firsts: [number[], number[]] = [[], []];
   readonly newErrors = new IntList();
-  private readonly errors = new ErrorLines(ERROR_PATTERN);
+  private readonly errors = new ErrorLines(ERROR_PATTERN, true, MESSAGE_WORDS);
   /** Reads one side (A before B: B's new error lines need A's counts). */
   pass(rf: ResultFile, side: number, visit?: LineVisitor): void {
     const batch = new ErrorBatch();

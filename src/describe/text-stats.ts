@@ -1,7 +1,7 @@
 // What a descriptor says about text: the first and last lines, the lines that look like errors (with their
 // line numbers; errors are often at the end), and how many lines carry each log level. Fed the same bytes as
 // the text encoder, in one pass, with bounded memory.
-import { ErrorLines, failureWord } from './error-lines.js';
+import { ErrorLines, errorWord, failureMessage, failureWord, MESSAGE_START, MESSAGE_WORDS } from './error-lines.js';
 import { LineTemplates, type TemplateStats } from './line-templates.js';
 import { KIND_LINE_CHARS, startKind, type KindCounter, type KindFacts } from './kinds/index.js';
 import { isJunitStart, JUNIT_SNIFF_BYTES, JunitReport } from './kinds/test-junit.js';
@@ -19,12 +19,16 @@ export interface TextStats {
   /** The first and the last error-like lines (deduplicated, in order). */
   errors: PreviewLine[];
   errorCount: number;
-  /** The error words found (lower case) and on how many lines each was the first, most frequent first. */
+  /**
+   * The error words found (lower case; of a failure message, its words, such as "no such file or directory": see
+   * failureMessage) and on how many lines each was the first, most frequent first.
+   */
   errorWords: [string, number][];
   /**
    * The error lines that begin as a program's message of failure (`E: …`, `error: …`, `dpkg: error …`, `ERROR …`,
-   * `Traceback …`, `TypeError: …`): in a kind whose lines are data (a table, a listing, YAML), these are the lines
-   * that are not, so they are errors all the same. Absent in a result stored before they were counted.
+   * `Traceback …`, `TypeError: …`, `ls: cannot access 'x': No such file or directory`: DIAGNOSTIC_RE, failureMessage):
+   * in a kind whose lines are data (a table, a listing, YAML), these are the lines that are not, so they are errors
+   * all the same. Absent in a result stored before they were counted.
    */
   diagnostics?: PreviewLine[];
   diagnosticCount?: number;
@@ -155,7 +159,7 @@ export class TextAnalyzer {
   private restLevel: { level: string; form: 'word' | 'bracketed' } | null = null;
   private restTail = '';
   private readonly templates = new LineTemplates();
-  private readonly errorLines = new ErrorLines(ERROR_PATTERN);
+  private readonly errorLines = new ErrorLines(ERROR_PATTERN, true, MESSAGE_WORDS);
   private readonly sample: Buffer[] = [];
   private sampleBytes = 0;
   private sampleFull = false;
@@ -428,7 +432,7 @@ export class TextAnalyzer {
     this.tail.push({ line: n, bytes: line });
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     const text = line.toString('latin1');
-    const word = failureWord(text) ?? this.restWord;
+    const word = errorWord(text) ?? this.restWord;
     if (word) this.error(line, n, word);
     if (n <= LEVEL_SCAN_LINES && this.countLevels(text) === 0 && this.restLevel) this.addLevel(this.restLevel.level, this.restLevel.form);
     this.templates.line(line, n);
@@ -514,8 +518,8 @@ export class TextAnalyzer {
       this.lastErrors.push(p);
       if (this.lastErrors.length > ERROR_KEEP * 4) this.lastErrors = this.lastErrors.slice(-ERROR_KEEP);
     }
-    const start = Buffer.from(line.buffer, line.byteOffset, Math.min(line.length, 200)).toString('latin1');
-    if (!DIAGNOSTIC_RE.test(start)) return;
+    const start = latin1(line, 200);
+    if (!DIAGNOSTIC_RE.test(start) && !(MESSAGE_START.test(start) && failureMessage(latin1(line, LINE_KEEP_BYTES)))) return;
     this.diagnosticCount++;
     if (this.firstDiagnostics.length < ERROR_KEEP) this.firstDiagnostics.push(copyLine(p));
     else {
@@ -546,6 +550,11 @@ export class TextAnalyzer {
     const had = this.levelForms[level];
     this.levelForms[level] = had && had !== form ? 'both' : form;
   }
+}
+
+/** The first `max` bytes of a line as a latin1 string. */
+function latin1(line: Uint8Array, max: number): string {
+  return Buffer.from(line.buffer, line.byteOffset, Math.min(line.length, max)).toString('latin1');
 }
 
 /** A line as the kind detectors and counters see it: its start, without ANSI escapes or a final CR. */

@@ -1,14 +1,15 @@
 // The error lines of a region, found by the scan kernel (wordLines in scan.wat), are the lines the regex
 // /error|fail|.../gi finds on a latin1 string, with the same first word and line numbers, also when a region has
 // more of them than one call of the kernel gives back (WORD_LINES). Of those candidates, the error lines are the
-// ones whose words say a failure: none in a corpus of real outputs that did not fail, all the failure lines of
+// ones whose words say a failure, or that are a program's own failure message (`ls: cannot access 'x': No such file
+// or directory`, error word or not): none in a corpus of real outputs that did not fail, all the failure lines of
 // outputs of failures (fixtures/error-lines).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ErrorLines, failureWord } from '../../src/describe/error-lines.js';
+import { ErrorLines, errorWord, failureMessage, failureWord, MESSAGE_WORDS } from '../../src/describe/error-lines.js';
 import { DIAGNOSTIC_RE, ERROR_PATTERN, TextAnalyzer } from '../../src/describe/text-stats.js';
 import { WORD_LINES } from '../../src/search/scan.js';
 
@@ -48,6 +49,21 @@ describe('ErrorLines', () => {
     );
   });
 
+  it('gives the failure messages of its second pass in line order among the others, each line once', () => {
+    const kinds = [
+      'plain row',
+      'build failed',
+      "ls: cannot access 'a': No such file or directory",
+      "rm: cannot remove 'error.log': Permission denied",
+      'make: *** [Makefile:2: all] Error 1',
+    ];
+    const lines = Array.from({ length: WORD_LINES + 500 }, (_, i) => kinds[(i * 7) % kinds.length]);
+    const region = Buffer.from(lines.map((l) => `${l}\n`).join(''));
+    const got: number[] = [];
+    new ErrorLines(ERROR_PATTERN, true, MESSAGE_WORDS).scan(region, (_start, _end, before) => got.push(before));
+    expect(got).toEqual(lines.flatMap((l, i) => (l === 'plain row' ? [] : [i])));
+  });
+
   it('goes on past the hits one call of the kernel holds', () => {
     const count = WORD_LINES * 2 + 123;
     const region = Buffer.from(Array.from({ length: count }, (_, i) => (i % 3 === 2 ? 'fine\n' : i % 2 ? 'abort\n' : 'fail\n')).join(''));
@@ -81,7 +97,7 @@ describe('error lines that are errors (fixtures/error-lines, real outputs)', () 
     // the words are there (else the file tests nothing) …
     expect(lines.filter((l) => new RegExp(ERROR_PATTERN, 'i').test(l)).length).toBeGreaterThan(0);
     // … and no line is called an error, by the rule or by the analyzer that counts the descriptor's error lines
-    expect(lines.filter((l) => failureWord(l) !== null)).toEqual([]);
+    expect(lines.filter((l) => errorWord(l) !== null)).toEqual([]);
     const t = new TextAnalyzer();
     t.push(Buffer.from(`${lines.join('\n')}\n`, 'latin1'));
     expect(t.end().errorCount).toBe(0);
@@ -89,11 +105,15 @@ describe('error lines that are errors (fixtures/error-lines, real outputs)', () 
 
   it.each(Object.entries(FAILURES))('%s failed: its failure lines are error lines, and only lines of the failure', (file, { must, may }) => {
     const lines = fixtureLines(join(ERROR_CORPUS, 'fail', file));
-    const found = lines.filter((l) => failureWord(l) !== null);
+    const found = lines.filter((l) => errorWord(l) !== null);
     const wanted = lines.filter((l) => must.test(l));
     expect(wanted.length).toBeGreaterThan(0);
     expect(wanted.filter((l) => !found.includes(l))).toEqual([]);
     expect(found.filter((l) => !must.test(l) && !may?.test(l))).toEqual([]);
+    // the analyzer finds the same lines (the kernel's words make each a candidate)
+    const t = new TextAnalyzer();
+    t.push(Buffer.from(`${lines.join('\n')}\n`, 'latin1'));
+    expect(t.end().errorCount).toBe(found.length);
   });
 
   it.each(Object.keys(FAILURES))('%s failed: a line of it is a failure message, not a row of data (DIAGNOSTIC_RE)', (file) => {
@@ -176,9 +196,103 @@ describe('error lines that are errors (fixtures/error-lines, real outputs)', () 
   });
 });
 
+/** Lines that are analyzed as an output: its error lines and, of them, the failure messages. */
+function analyzed(lines: string[]): { errors: number; messages: number } {
+  const t = new TextAnalyzer();
+  t.push(Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
+  const s = t.end();
+  return { errors: s.errorCount, messages: s.diagnosticCount ?? 0 };
+}
+
+describe("a program's own failure message is an error line, error word or not", () => {
+  // as Unix tools print them (glibc's strerror words; GNU's quotes, ASCII and curly), each with the words found
+  const MESSAGES: [string, string][] = [
+    ["ls: cannot access '/nonexistent-dir': No such file or directory", 'no such file or directory'],
+    ['find: ‘/nonexistent’: No such file or directory', 'no such file or directory'],
+    ["du: cannot access '/nonexistent-du': No such file or directory", 'no such file or directory'],
+    ["python3: can't open file '/srv/app/main.py': [Errno 2] No such file or directory", 'no such file or directory'],
+    ['grep: missing.txt: No such file or directory', 'no such file or directory'],
+    ['bash: cd: notes.txt: Not a directory', 'not a directory'],
+    ['cat: /etc: Is a directory', 'is a directory'],
+    ["rm: cannot remove 'build': Directory not empty", 'directory not empty'],
+    ["chown: changing ownership of '/etc/hosts': Operation not permitted", 'operation not permitted'],
+    ['tee: out.log: No space left on device', 'no space left on device'],
+    ['cat: /dev/sdb1: Input/output error', 'input/output error'],
+    ["ls: cannot access 'loop': Too many levels of symbolic links", 'too many levels of symbolic links'],
+    ["touch: cannot touch '/usr/lib/x': Read-only file system", 'read-only file system'],
+    ['ssh: connect to host 10.0.0.7 port 22: Connection refused', 'connection refused'],
+    ["mkdir: cannot create directory ‘out’: File exists", 'file exists'],
+    ['umount: /mnt: target is busy: Device or resource busy', 'device or resource busy'],
+    ["cp: cannot stat 'a.txt': No such file or directory", 'no such file or directory'],
+    ["stat: cannot statx '/x': No such file or directory", 'no such file or directory'],
+    ['tar: backup.tar: Cannot open: No such file or directory', 'no such file or directory'],
+    ["sort: cannot read: input.txt: No such file or directory", 'no such file or directory'],
+    ["/usr/bin/ld: cannot find -lfoo: No such file or directory", 'no such file or directory'],
+    ["ls: cannot open directory '/root/private'", 'cannot open'],
+    ['/usr/bin/ld: cannot find -lmissing', 'cannot find'],
+    ['bash: line 1: cargo-nextest: command not found', 'command not found'],
+    ['sh: 1: jq: not found', 'not found'],
+    ['make: *** [Makefile:2: all] Error 1', 'error'],
+    ["make[1]: *** No rule to make target 'lib.o', needed by 'all'.  Stop.", 'stop'],
+    ['make: *** No targets specified and no makefile found.  Stop.', 'stop'],
+    ['Makefile:3: *** missing separator.  Stop.', 'stop'],
+    ['collect2: error: ld returned 1 exit status', 'error'],
+    ["/usr/bin/ld: big.c:(.text+0xf): undefined reference to `undefined_two'", 'undefined reference to'],
+    ["big.c:(.text+0x5): undefined reference to `undefined_one'", 'undefined reference to'],
+    ["(.text+0x17): undefined reference to `main'", 'undefined reference to'],
+    ["/usr/bin/ld: b.o:b.c:(.text+0x0): multiple definition of `f'; a.o:a.c:(.text+0x0): first defined here", 'multiple definition of'],
+    ['Undefined symbols for architecture arm64:', 'undefined symbols'],
+    ["error: could not compile `broken` (bin \"broken\") due to 2 previous errors", 'error'],
+    ["error: linking with `cc` failed: exit status: 1", 'error'],
+  ];
+
+  it.each(MESSAGES)('%s', (line, words) => {
+    expect(errorWord(line)).toBe(failureWord(line) ?? words);
+    expect(failureMessage(line)).toBe(words);
+    // found by the analyzer's passes of the kernel among rows of data, and told as a message, not a row
+    const rows = Array.from({ length: 50 }, (_, i) => `/usr/share/doc/pkg${i}/copyright`);
+    expect(analyzed([...rows, line, ...rows])).toEqual({ errors: 1, messages: 1 });
+    expect(analyzed([line.replace(/\s+$/, '') + '\r'])).toEqual({ errors: 1, messages: 1 });
+  });
+
+  it('data that holds the same words is no message: a diff, a grep hit, an indented line, a row, a field, a key, a name', () => {
+    const data = [
+      "+ls: cannot access 'x': No such file or directory",
+      "-ls: cannot access 'x': No such file or directory",
+      "+a.c:3: error: y undeclared",
+      "build.log:12:ls: cannot access 'x': No such file or directory",
+      "    ls: cannot access 'x': No such file or directory",
+      '-rw-r--r-- 1 root root 0 Jan  1 00:00 No such file or directory',
+      '/usr/include/error.h',
+      '/usr/share/doc/x: directory',
+      '/usr/bin/vi: symbolic link to /etc/alternatives/vi',
+      'Description: No such file or directory handling for the shell',
+      'message: cannot be empty',
+      'description: cannot open the door without a key',
+      'error: null',
+      'ii  liberror-perl  0.17029-2  all  Perl module for error/exception handling',
+      'openat(AT_FDCWD, "/etc/ld.so.preload", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)',
+      'dr-xr-xr-x   2 root root 4096 Jan  1 00:00 Read-only file system',
+      '  mountOptions: read-only file system',
+      'The command not found handler prints a hint',
+      "checking for undefined reference to `dlopen'... no",
+      'Undefined behaviour sanitizer found 0 issues',
+    ];
+    expect(data.filter((l) => failureMessage(l) !== null)).toEqual([]);
+    // (a line with an error word is an error line of a text, as before: of a kind whose lines are data, not a message)
+    expect(analyzed(data)).toEqual({ errors: data.filter((l) => failureWord(l) !== null).length, messages: 0 });
+  });
+});
+
 /** Each output of a failure: the lines that tell the failure (all must be error lines), and others that may be. */
 const FAILURES: Record<string, { must: RegExp; may?: RegExp }> = {
   'curl-refused.txt': { must: /failed: Connection refused|Failed to connect/ },
+  // a listing, a path list, a table with the program's own message among them; a build whose link failed
+  'ls-laR-missing.txt': { must: /^ls: cannot access '\/nonexistent-dir': No such file or directory$/ },
+  'find-missing.txt': { must: /^find: .*: No such file or directory$/ },
+  'du-missing.tsv': { must: /^du: cannot access '\/nonexistent-du': No such file or directory$/ },
+  'gcc-link.txt': { must: /: undefined reference to |^collect2: error: ld returned 1 exit status$/ },
+  'make-link.txt': { must: /: undefined reference to |^collect2: error: ld returned 1 exit status$|^make: \*\*\* \[Makefile:2: all\] Error 1$/ },
   'gcc-errors.txt': { must: /: error: / },
   'git-fatal.txt': { must: /^fatal: / },
   'make-error.txt': { must: /: error: |\*\*\* .* Error \d/ },

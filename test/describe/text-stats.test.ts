@@ -20,6 +20,8 @@ function analyze(input: Buffer, cuts: number[]): unknown {
 const filler = (n: number) => 'x'.repeat(n);
 const line = fc.oneof(
   fc.constantFrom('081109 203615 148 INFO dfs.DataNode: PacketResponder 1 terminating', '[notice] child 42 started', 'plain words only'),
+  // failure messages with no error word (found by the second pass of the kernel, given in order among the others)
+  fc.constantFrom("ls: cannot access 'x': No such file or directory", "make: *** No rule to make target 'x'.  Stop.", "big.c:(.text+0x5): undefined reference to `f'"),
   // long lines with an error word or a level far past the part that is kept of a line spanning chunks
   fc.record({ pad: fc.integer({ min: 1900, max: 4500 }), word: fc.constantFrom(' ERROR ', ' failed ', ' WARN ', ' [error] ', ' none ') }).map(
     ({ pad, word }) => `${filler(pad)}${word}${filler(50)}`,

@@ -1,5 +1,11 @@
 // Compiler and linter diagnostics (tsc, gcc/clang, cargo/rustc, eslint's unix format): errors and warnings
 // counted, by file and by code, over the whole output. Here the error lines are errors: the descriptor lists them.
+// The build's other programs failing are errors too, though no compiler diagnostic: the linker's (`undefined
+// reference to`, `collect2: error: ld returned 1 exit status`), make's (`make: *** [Makefile:2: all] Error 1`),
+// cargo's (`error: could not compile …`), any program's own failure message (`gcc: error: x.c: No such file or
+// directory`): a build that failed never says "No error". They count among the errors, not towards being sure of
+// the kind (two `ls: cannot access` lines are no compiler's output).
+import { failureMessage } from '../error-lines.js';
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { estimateNote, FirstLast, TopCounts } from './util.js';
 import { shellQuote } from '../../shell-quote.js';
@@ -32,6 +38,8 @@ class DiagnosticsCounter implements KindCounter {
   private firstFile: string | undefined;
   private errors = 0;
   private warnings = 0;
+  /** Of the errors, those of the build's other programs (the linker, make, the driver). */
+  private failures = 0;
   private held: { text: string; n: number } | null = null;
 
   line(text: string, n: number): void {
@@ -51,12 +59,22 @@ class DiagnosticsCounter implements KindCounter {
         this.errors++;
         this.errorLines.push({ line: n, text: l });
       } else this.warnings++;
-      break;
+      return;
     }
+    if (!failureMessage(l)) return;
+    // (the linker names the source file: big.c:(.text+0x5): undefined reference to …)
+    const file = /^(?:\S+: )?([^\s:()]+):\([^)\s]*\): /.exec(l)?.[1];
+    if (file) {
+      this.files.add(file);
+      this.firstFile ??= file;
+    }
+    this.errors++;
+    this.failures++;
+    this.errorLines.push({ line: n, text: l });
   }
 
   sure(): boolean {
-    return this.errors + this.warnings >= 2;
+    return this.errors - this.failures + this.warnings >= 2;
   }
 
   end(): KindFacts | null {
@@ -64,6 +82,7 @@ class DiagnosticsCounter implements KindCounter {
     this.held = null;
     if (!this.sure()) return null;
     const first = this.errorLines.items()[0];
+    const grep = this.firstFile ? [`lro grep ID ${shellQuote(`^${this.firstFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)}`] : [];
     return {
       kind: 'diagnostics',
       facts: {
@@ -78,10 +97,8 @@ class DiagnosticsCounter implements KindCounter {
       errorLines: this.errorLines.items(),
       errorCount: this.errors,
       levels: false,
-      next: [
-        `lro grep ID ${shellQuote(`^${this.firstFile!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)}`,
-        ...(first ? [`lro read ID --records ${first.line}:${first.line + 10}`] : []),
-      ],
+      // the first error first: what an agent reads of a failed build
+      next: [...(first ? [`lro read ID --records ${Math.max(1, first.line - 3)}:${first.line + 10}`] : []), ...grep],
     };
   }
 }

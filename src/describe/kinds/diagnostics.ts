@@ -77,12 +77,13 @@ class DiagnosticsCounter implements KindCounter {
     return this.errors - this.failures + this.warnings >= 2;
   }
 
-  end(): KindFacts | null {
+  end(total = Infinity): KindFacts | null {
     if (this.held) this.read(this.held.text, this.held.n, '');
     this.held = null;
     if (!this.sure()) return null;
     const first = this.errorLines.items()[0];
-    const grep = this.firstFile ? [`lro grep ID ${shellQuote(`^${this.firstFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)}`] : [];
+    // (gcc and tsc start a line with the file; rustc names it on the line after, ` --> src/main.rs:4:30`)
+    const grep = this.firstFile ? [`lro grep ID ${shellQuote(`^(\\s*--> )?${this.firstFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[:(]`)}`] : [];
     return {
       kind: 'diagnostics',
       facts: {
@@ -98,7 +99,7 @@ class DiagnosticsCounter implements KindCounter {
       errorCount: this.errors,
       levels: false,
       // the first error first: what an agent reads of a failed build
-      next: [...(first ? [`lro read ID --records ${Math.max(1, first.line - 3)}:${first.line + 10}`] : []), ...grep],
+      next: [...(first ? [`lro read ID --records ${Math.max(1, first.line - 3)}:${Math.max(first.line, Math.min(total, first.line + 10))}`] : []), ...grep],
     };
   }
 }

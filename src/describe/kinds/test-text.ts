@@ -241,9 +241,15 @@ class TestRunCounter implements KindCounter {
       errorCount: this.failed,
       levels: false,
       // (a pattern that starts with - goes after --: go's `--- FAIL: ` is no option)
-      next: read ? [read, r.fail.startsWith('-') ? `lro grep ID -F -C 3 -- ${shellQuote(r.fail)}` : `lro grep ID ${shellQuote(r.fail)} -F -C 3`] : [],
+      next: read ? [read, grepFailed(this.progress ? PYTEST_SUMMARY.fail : r.fail)] : [],
     };
   }
+}
+
+/** The grep of a runner's failure lines (pytest without -v: its summary's `FAILED `); a pattern that starts with -
+ * goes after -- (go's `--- FAIL: ` is no option). */
+function grepFailed(fail: string): string {
+  return fail.startsWith('-') ? `lro grep ID -F -C 3 -- ${shellQuote(fail)}` : `lro grep ID ${shellQuote(fail)} -F -C 3`;
 }
 
 export function countTestText(s: TextSample): KindCounter | null {

@@ -47,10 +47,10 @@ const NAMES = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|
 const PART = String.raw`[^\s=:,()[\]{}<>"'|/;]`;
 /**
  * A whole word part (from a delimiter to a delimiter) that is variable: it starts with a digit (after - + # .),
- * or holds 4 digits in a row, or is all hex, 8 characters or more, with a digit. One pattern, no callback per
+ * or holds 4 digits in a row, or a version (a digit, a dot, a digit: package_9-1.9-py3.whl), or is all hex, 8 characters or more, with a digit. One pattern, no callback per
  * part: half the time of testing each part that holds a digit.
  */
-const VARIABLE_PART = new RegExp(String.raw`(?<!${PART})(?:(?=[-+#]?\.?\d)|(?=${PART}*?\d{4})|(?=[0-9a-fA-F]{8,}(?!${PART}))(?=[0-9a-fA-F]*\d))${PART}+`, 'g');
+const VARIABLE_PART = new RegExp(String.raw`(?<!${PART})(?:(?=[-+#]?\.?\d)|(?=${PART}*?\d{4})|(?=${PART}*?\d\.\d)|(?=[0-9a-fA-F]{8,}(?!${PART}))(?=[0-9a-fA-F]*\d))${PART}+`, 'g');
 
 // Whole-line regular expressions rather than a loop over characters: they run at native speed from the first
 // line, and most offloads are small (a JIT-compiled loop pays off only after megabytes).

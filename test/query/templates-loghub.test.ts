@@ -67,4 +67,18 @@ describe('the ground truth itself', () => {
     const ids = csv.map((row) => /,(E\d+),(?:"(?:[^"]|"")*"|[^,]*)$/.exec(row)![1]);
     expect(trueEvents('Linux', lines('Linux'))).toEqual(ids);
   });
+
+  it('a version inside a name is variable: pip install lines are two kinds, not one per package', () => {
+    const miner = new TemplateMiner();
+    for (let i = 0; i < 3000; i++) {
+      miner.add(`Collecting package-${i}==1.${i} (from -r requirements.txt (line ${i}))`, 2 * i + 1);
+      miner.add(`  Downloading package_${i}-1.${i}-py3-none-any.whl (${12 + (i % 50)} kB)`, 2 * i + 2);
+    }
+    const t = miner.result();
+    expect(t.templates.map((x) => [x.template, x.count])).toEqual([
+      ['Collecting <*> (from -r requirements.txt (line <*>))', 3000],
+      ['Downloading <*> (<*> kB)', 3000],
+    ]);
+    expect(maskedWords('python3 ssh2 SOCKS5 lro-v2')).toEqual(['python3', 'ssh2', 'SOCKS5', 'lro-v2']);
+  });
 });

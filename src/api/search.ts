@@ -8,7 +8,7 @@ import { walkStore } from '../search/grep-store.js';
 import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { EXIT, LroError } from '../errors.js';
-import { ByteScanner } from '../search/scan.js';
+import { ByteScanner } from '../kernel/scan.js';
 import { formatRange } from '../ranges.js';
 import { checkStore, storePath } from '../store/dir.js';
 import { damaged } from '../store/resolve.js';

@@ -13,7 +13,7 @@
 // or directory`, `make: *** No rule to make target 'x'.  Stop.`, `big.c:(.text+0x5): undefined reference to 'f'`
 // (failureMessage). Those are found by a second pass of the kernel over the same bytes, with the words of such
 // messages (MESSAGE_WORDS), whose candidates are few: a path or a row holding "directory" is no message.
-import { ByteScanner, DATA, OUT, WORD_LINES } from '../search/scan.js';
+import { ByteScanner, DATA, OUT, WORD_LINES } from '../kernel/scan.js';
 
 /**
  * The words that make a line a candidate failure message (see failureMessage): each message form holds one.

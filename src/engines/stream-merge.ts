@@ -3,7 +3,7 @@
 // until it ends that line: the other stream's bytes wait meanwhile, so no line is ever cut into by the other
 // stream. A line belongs to the stream that began it; a stream that ends without a final newline has what the other
 // prints next joined to its last line (as `2>&1` into a file would give).
-import { countNewlines } from '../search/scan.js';
+import { countNewlines } from '../kernel/scan.js';
 import { formatRuns, parseRuns, RunBuilder, type StreamFields, type StreamName } from '../format/streams.js';
 
 const other = (s: StreamName): StreamName => (s === 'stdout' ? 'stderr' : 'stdout');

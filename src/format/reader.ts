@@ -8,7 +8,7 @@ import { decodeRecords, splitRecords, type RecordLine } from './decode.js';
 import { jsonStringPieces } from './record-text.js';
 import { FormatError, parseHeader, type Header } from './header.js';
 import { blocksOver, blockSpan, checkHeaderSeal, checkLeaves, LEAF, leafDigest } from './blocks.js';
-import { countNewlines } from '../search/scan.js';
+import { countNewlines } from '../kernel/scan.js';
 
 const READ_CHUNK = 4 << 20;
 /** Line 1 may hold a JSON envelope; anything longer than this is not a header lro wrote. */

@@ -4,7 +4,7 @@
 import { moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import { checkEnd, recordChunks, type ResultFile } from '../format/reader.js';
 import type { Range } from '../ranges.js';
-import { countNewlines } from '../search/scan.js';
+import { countNewlines } from '../kernel/scan.js';
 import type { Needles } from './prefilter.js';
 
 /** A stored record: its number and its stored bytes (valid until the next one is asked for). */

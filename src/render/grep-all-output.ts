@@ -6,7 +6,7 @@ import { oneLine, EXIT } from '../errors.js';
 import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { GrepPlan } from '../search/grep-plan.js';
-import { ByteScanner } from '../search/scan.js';
+import { ByteScanner } from '../kernel/scan.js';
 import { walkStore, type StoreWalk } from '../search/grep-store.js';
 import { commandOf } from '../store/select.js';
 import { formatCount } from '../units.js';

@@ -5,7 +5,7 @@ import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
 import type { GrepEvent } from '../search/grep.js';
 import { LONG_RECORD, matchOffsets, MAX_WINDOWS, recordValues, walkGrep, WINDOW, windows } from '../search/grep-values.js';
-import type { ByteScanner } from '../search/scan.js';
+import type { ByteScanner } from '../kernel/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { formatCount } from '../units.js';
 import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';

@@ -21,7 +21,7 @@ import type { Alternative, Element, Node, Pattern } from '@eslint-community/rege
 import { regexpParser } from './literals.js';
 import type { Matcher } from './pattern.js';
 import { wordWrap } from './pattern.js';
-import { byteRarity } from './scan.js';
+import { byteRarity } from '../kernel/scan.js';
 import { lastTried } from './slow-pattern.js';
 
 /** The most stored bytes one regex runs over at once (whole records; a longer record is a window by itself). */

@@ -7,7 +7,7 @@ import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import type { NeedlePlan } from './needles.js';
-import { AT_LIMIT, ByteScanner, FOR_JS, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from './scan.js';
+import { AT_LIMIT, ByteScanner, FOR_JS, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from '../kernel/scan.js';
 
 const INT_MAX = 0x7fffffff;
 

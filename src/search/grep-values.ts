@@ -7,7 +7,7 @@ import type { ResultFile } from '../format/reader.js';
 import { runWatched, Stalled } from '../watchdog.js';
 import { grepResult, type GrepEvent } from './grep.js';
 import type { GrepPlan } from './grep-plan.js';
-import type { ByteScanner } from './scan.js';
+import type { ByteScanner } from '../kernel/scan.js';
 import { stallMessage } from './slow-pattern.js';
 
 /** Records longer than this are shown as windows around their matches. */

@@ -12,7 +12,7 @@ import { DfaFinder, dfaFor } from './dfa-finder.js';
 import { endOfRecords, grepLines } from './grep-lines.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
-import { ByteScanner, scanChunks } from './scan.js';
+import { ByteScanner, scanChunks } from '../kernel/scan.js';
 import { lastTried } from './slow-pattern.js';
 
 export type { GrepEvent, GrepQuery } from './grep-types.js';

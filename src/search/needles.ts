@@ -12,7 +12,7 @@
 // characters outside ASCII that fold to ASCII letters; records containing them are candidates too (checked by
 // the regex), so nothing the regex would match is skipped.
 import type { Header } from '../format/header.js';
-import { MAX_NEEDLE_BYTES, MAX_NEEDLES, type Needle } from './scan.js';
+import { MAX_NEEDLE_BYTES, MAX_NEEDLES, type Needle } from '../kernel/scan.js';
 import type { Matcher } from './pattern.js';
 
 /** Needles for the kernel, of which the first `definite` settle a record without escapes by a hit alone. */

@@ -3,7 +3,7 @@
 // records are decoded and tested (ripgrep's "required literal" idea).
 import { UsageError } from '../errors.js';
 import { analyzeLiterals } from './literals.js';
-import { MAX_NEEDLES } from './scan.js';
+import { MAX_NEEDLES } from '../kernel/scan.js';
 
 export interface PatternOptions {
   fixed: boolean;

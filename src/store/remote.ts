@@ -12,7 +12,7 @@ import { checkLineMac, checkListedMac, storeKey, UNSIGNED } from '../format/mac.
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine, type HeaderLine } from '../format/reader.js';
-import { countNewlines } from '../search/scan.js';
+import { countNewlines } from '../kernel/scan.js';
 import { openResultDir, storePath } from './dir.js';
 import { writeHeaderFile } from './header-file.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ErrorLines, errorWord, failureMessage, failureWord, MESSAGE_WORDS } from '../../src/describe/error-lines.js';
 import { DIAGNOSTIC_RE, ERROR_PATTERN, TextAnalyzer } from '../../src/describe/text-stats.js';
-import { WORD_LINES } from '../../src/search/scan.js';
+import { WORD_LINES } from '../../src/kernel/scan.js';
 
 type Hit = { start: number; end: number; before: number; word: string };
 

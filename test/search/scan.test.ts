@@ -2,7 +2,7 @@
 // as plain loops do, at every offset and near the ends; lines() settles, prints and hands over lines as a plain
 // reading of its contract says.
 import { describe, expect, it } from 'vitest';
-import { AT_END, AT_LIMIT, ByteScanner, DATA, FOR_JS, OUT, OUT_FULL, PRINT, QUOTED, S, SCAN_WASM, WORD, checkPositions, type Needle } from '../../src/search/scan.js';
+import { AT_END, AT_LIMIT, ByteScanner, DATA, FOR_JS, OUT, OUT_FULL, PRINT, QUOTED, S, SCAN_WASM, WORD, checkPositions, type Needle } from '../../src/kernel/scan.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 
 let seed = 7;
@@ -31,7 +31,7 @@ function plainFind(b: Uint8Array, from: number, end: number, needles: Needle[]):
 
 describe('the scan kernel', () => {
   it('embeds scan.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
-    const wasm = await assembledWat('search/scan.wat', { simd: true, bulk_memory: true });
+    const wasm = await assembledWat('kernel/scan.wat', { simd: true, bulk_memory: true });
     expect(SCAN_WASM).toBe(wasm);
     expect(wasmInBundles().get(wasm)).toContain('cli.cjs');
   });

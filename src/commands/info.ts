@@ -1,6 +1,5 @@
 // `lro info ID`: the descriptor again, with the current id and path; --full drops the size bound.
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
-import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import { inToolCall, maxTokensFrom } from '../budget.js';
 import { textPage } from '../render/text-page.js';
@@ -12,6 +11,7 @@ import { renderDescriptorText } from '../render/descriptor-text.js';
 import { resolveResult, uncheckedNote } from '../store/resolve.js';
 import { keptStats } from '../describe/stored.js';
 import { parseCount } from '../units.js';
+import { nextCommand } from './argv.js';
 
 export interface InfoOptions {
   dir?: string;
@@ -60,15 +60,14 @@ function page(id: string, text: string, what: '--full' | '--header', opts: InfoO
   if (inToolCall()) return text.slice(from);
   const max = maxTokensFrom(opts.maxTokens, io.env);
   const next = (at: number) => {
-    const words = ['lro', 'info', id, what, '--from', String(at)];
-    if (opts.descriptor === 'text') words.push('--descriptor', 'text');
-    if (opts.previewTokens !== undefined) words.push('--preview-tokens', opts.previewTokens);
-    if (opts.maxTokens !== undefined) words.push('--max-tokens', opts.maxTokens);
-    if (opts.dir) words.push('--dir', shellQuote(opts.dir));
-    return words.join(' ');
+    const kept = { descriptor: opts.descriptor === 'text' ? 'text' : undefined, previewTokens: opts.previewTokens, maxTokens: opts.maxTokens, dir: opts.dir || undefined };
+    return nextCommand(infoCommand, { id, [what === '--full' ? 'full' : 'header']: true, from: String(at), ...kept }, INFO_LAYOUT);
   };
   return textPage(text, from, max, 'o200k_base', next);
 }
+
+/** The order lro info's next command shows its words in (as it printed them before): the page first. */
+export const INFO_LAYOUT = ['id', '--full', '--header', '--from', '--descriptor', '--preview-tokens', '--max-tokens', '--dir'];
 
 /** `lro info`. */
 export const infoCommand: CommandDef<InfoOptions & { id: string }> = {

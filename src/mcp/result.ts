@@ -61,14 +61,9 @@ export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReade
  * and arguments for flags. Only the continuation the command made counts: stored text that looks the same is
  * output like any other.
  */
-async function withNextCall(
-  stdout: string,
-  c: Continuation | undefined,
-  calls: CallReader,
-  args: Record<string, unknown>,
-): Promise<{ output: string; next?: NextCall }> {
+function withNextCall(stdout: string, c: Continuation | undefined, calls: CallReader, args: Record<string, unknown>): { output: string; next?: NextCall } {
   if (!c || !stdout.endsWith(c.line)) return { output: stdout };
-  const full = c.command ? calls.fromNext(c.command) : await calls.read(c.next); // a value, else the printed line
+  const full = calls.fromNext(c.next);
   if (!full) return { output: stdout };
   // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
   const what = c.what.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
@@ -95,8 +90,8 @@ function shortNext(next: ToolCall, args: Record<string, unknown>): NextCall {
   return { tool: next.tool, arguments: changed, same_arguments_as_this_call: true };
 }
 
-async function recordsResult(out: Captured, calls: CallReader, args: Record<string, unknown>): Promise<ToolResult> {
-  const { output, next } = await withNextCall(out.stdout, out.continuation, calls, args);
+function recordsResult(out: Captured, calls: CallReader, args: Record<string, unknown>): ToolResult {
+  const { output, next } = withNextCall(out.stdout, out.continuation, calls, args);
   const shown = output === '' ? (out.code === 1 ? 'No records matched.' : '(no output)') : output;
   return {
     content: text(`${shown}${out.stderr ? `\n${out.stderr}` : ''}`),

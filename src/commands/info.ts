@@ -5,13 +5,14 @@ import { inToolCall, maxTokensFrom } from '../budget.js';
 import { textPage } from '../render/text-page.js';
 import { describeResult } from '../api/results.js';
 import { renderDescriptorJson } from '../describe/descriptor.js';
-import { serializeHeader, type Header } from '../format/header.js';
+import { headerValue, serializeHeader, type Header } from '../format/header.js';
 import type { IO } from '../io.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { resolveResult, uncheckedNote } from '../store/resolve.js';
 import { keptStats } from '../describe/stored.js';
 import { parseCount } from '../units.js';
 import { nextCommand } from './argv.js';
+import { giveDocument } from './document.js';
 
 export interface InfoOptions {
   dir?: string;
@@ -34,6 +35,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     // one line, the envelope's numbers as written; without the descriptor's statistics (the descriptor shows them)
     // and the block hashes (up to 16 KB of digests, for readers)
     const { stats: _stats, blocks: _blocks, ...header } = rf.header;
+    giveDocument(headerValue(header));
     await io.stdout.write(page(rf.header.id, `${serializeHeader(header)}\n`, '--header', opts, io));
     return 0;
   }
@@ -41,6 +43,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     full: !!opts.full,
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
   });
+  giveDocument(d);
   const text = opts.descriptor === 'text' ? renderDescriptorText(d) : renderDescriptorJson(d, io.stdout.isTTY);
   await io.stdout.write(opts.full ? page(rf.header.id, text, '--full', opts, io) : text);
   return 0;

@@ -33,15 +33,11 @@ export interface Next {
  */
 export type NextOf = (input: Record<string, unknown>) => Next;
 
-/**
- * A cut output's continuation as lro made it: what was left out, the next command (as printed, and as a value
- * when the command gave one), and the line printed.
- */
+/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
 export interface Continuation {
   what: string;
-  next: string;
+  next: Next;
   line: string;
-  command?: Next;
 }
 
 /**
@@ -242,14 +238,13 @@ export class OutputBudget {
 }
 
 /** The final line of a cut output: what was left out and the exact next command. */
-export function continuationLine(what: string, next: string | Next): string {
-  const text = typeof next === 'string' ? next : next.text;
-  const line = `[lro: ${what}; next: ${text}]\n`;
-  runs.getStore()?.continuations.push({ what, next: text, line, ...(typeof next === 'string' ? {} : { command: next }) });
+export function continuationLine(what: string, next: Next): string {
+  const line = `[lro: ${what}; next: ${next.text}]\n`;
+  runs.getStore()?.continuations.push({ what, next, line });
   return line;
 }
 
 /** The last line of a cut --json output: the continuation as a JSON object. */
-export function truncatedObject(what: string, next: string | Next): string {
-  return `${JSON.stringify({ type: 'truncated', message: what, next: typeof next === 'string' ? next : next.text })}\n`;
+export function truncatedObject(what: string, next: Next): string {
+  return `${JSON.stringify({ type: 'truncated', message: what, next: next.text })}\n`;
 }

@@ -196,7 +196,7 @@ export async function jqResult(ref: ResultRef, filter: string, opts: JqResultOpt
   let stderr = '';
   const write = async (s: string) => void (out += s);
   const writeErr = async (s: string) => void (stderr += s);
-  const exitCode = await runJqHere(rf, filter, o, {}, write, writeErr, opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS);
+  const exitCode = await runJqHere(rf, filter, o, {}, { out: write, err: writeErr, stallSeconds: opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS });
   if (exitCode === EXIT.error || exitCode === EXIT.jqCompile) {
     throw new LroError(stderr.trim().split('\n')[0] || `jq exited with ${exitCode}`, exitCode);
   }

@@ -4,7 +4,7 @@
 // printed is parsed back.
 import type { Next } from '../budget.js';
 import { shellQuote } from '../shell-quote.js';
-import { argumentKey, attributeOf, longFlag, shortFlag, takesValue, type ArgumentDef, type CommandDef, type Input, type OptionDef } from './command.js';
+import { argumentKey, attributeOf, longFlag, shortFlag, takesTwoWords, takesValue, type ArgumentDef, type CommandDef, type Input, type OptionDef } from './command.js';
 
 /**
  * The order a command's line shows its words in, when it is not the declaration's (its continuations printed it
@@ -35,9 +35,10 @@ function ordered(def: CommandDef, layout: Layout): Word[] {
 
 /**
  * The command line for an input: `lro NAME`, the arguments, then the options in the order the declaration lists
- * them (long flags, each value quoted for a POSIX shell), or in the order `layout` gives. An argument that begins
- * with a dash goes after `--`, the options before it. Options the input does not set (undefined, or false for a
- * flag) are left out.
+ * them (long flags, each value quoted for a POSIX shell; a two-word value NAME=VALUE as its two words), or in the
+ * order `layout` gives. An argument that begins with a dash goes after `--` with the arguments after it, the options
+ * before it (`lro jq ID -c -- '-.a'`, as lro's usage errors tell to write it). Options the input does not set
+ * (undefined, or false for a flag) are left out.
  */
 export function commandLine(def: CommandDef, input: Input, layout: Layout = []): string {
   const positionals: string[] = [];
@@ -59,13 +60,21 @@ export function commandLine(def: CommandDef, input: Input, layout: Layout = []):
     if (!takesValue(o)) {
       if (v === !longFlag(o).startsWith('--no-')) words.push(w.flag); // --no-dedupe sets dedupe to false
     } else {
-      for (const value of Array.isArray(v) ? v : [v]) words.push(w.flag, shellQuote(String(value)));
+      for (const value of Array.isArray(v) ? v : [v]) words.push(w.flag, ...valueWords(o, String(value)).map(shellQuote));
     }
     options.push(...words);
     line.push(...words);
   }
-  const dashed = positionals.some((w) => w.startsWith('-'));
-  return ['lro', def.name, ...(dashed ? [...options, '--', ...positionals.map(shellQuote)] : line)].join(' ');
+  const dashed = positionals.findIndex((w) => w.startsWith('-'));
+  if (dashed < 0) return ['lro', def.name, ...line].join(' ');
+  const before = positionals.slice(0, dashed).map(shellQuote);
+  return ['lro', def.name, ...before, ...options, '--', ...positionals.slice(dashed).map(shellQuote)].join(' ');
+}
+
+/** The words of an option's value: one, or a two-word value's NAME and VALUE (NAME holds no "="). */
+function valueWords(o: OptionDef, value: string): string[] {
+  const eq = value.indexOf('=');
+  return takesTwoWords(o) && eq > 0 ? [value.slice(0, eq), value.slice(eq + 1)] : [value];
 }
 
 /** The next command as a value, with the line the text shows (in `layout`'s order when given). */

@@ -94,6 +94,14 @@ export function takesValue(o: OptionDef): boolean {
   return /[<[]/.test(o.flags);
 }
 
+/**
+ * Whether an option's value is two words (jq's '--arg <name value>'): the input holds them as NAME=VALUE
+ * (commander.ts joinTwoWordValues), the line as two words.
+ */
+export function takesTwoWords(o: OptionDef): boolean {
+  return /<[^>]* [^>]*>/.test(o.flags);
+}
+
 /** The key of an option in the input, as commander names it: '--max-tokens' is maxTokens, '--no-dedupe' dedupe. */
 export function attributeOf(o: OptionDef): string {
   return longFlag(o)

@@ -1,7 +1,7 @@
 // A command's declaration as commander's Command: the parser of the command line and the source of --help. The
 // declaration is the only place an option is written; this file only translates it.
 import { Argument, Command, Option } from 'commander';
-import { argumentKey, longFlag, type CommandDef, type Input } from './command.js';
+import { argumentKey, longFlag, takesTwoWords, type CommandDef, type Input } from './command.js';
 
 /** What the parsed command line is handed to: the command and its input. */
 export type Runner = (def: CommandDef, input: Input) => Promise<void>;
@@ -62,7 +62,7 @@ export function defaultInput(def: CommandDef): Input {
  * joined as NAME=VALUE before parsing: commander takes one word per value (jq variable names cannot hold "=").
  */
 export function joinTwoWordValues(def: CommandDef, argv: string[]): string[] {
-  const twoWords = new Set(def.options.filter((o) => /<[^>]* [^>]*>/.test(o.flags)).map(longFlag));
+  const twoWords = new Set(def.options.filter(takesTwoWords).map(longFlag));
   if (twoWords.size === 0) return argv;
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -5,12 +5,12 @@
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
 import { openAndCompare } from '../compare/api.js';
 import { printDiff } from '../compare/print.js';
-import { shellQuote } from '../shell-quote.js';
 import { EXIT } from '../errors.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { maxTokensFrom, OutputBudget } from '../budget.js';
 import { parseCount } from '../units.js';
+import { nextCommand } from './argv.js';
 
 export interface DiffCommandOptions {
   key?: string;
@@ -27,14 +27,9 @@ export async function runDiff(refA: string, refB: string, o: DiffCommandOptions,
   const from = o.from !== undefined ? parseCount(o.from, '--from') : 0;
   const { a, b, comparison } = openAndCompare(refA, refB, { key: o.key, lines: o.lines, dir: o.dir, env: io.env });
   const next = (at: number, maxTokens?: number) => {
-    const flags = [a.header.id, b.header.id];
-    if (o.key !== undefined) flags.push(`--key ${shellQuote(o.key)}`);
-    if (o.lines) flags.push('--lines');
-    if (o.json) flags.push('--json');
     const max = maxTokens ?? (o.maxTokens !== undefined ? budget.max : undefined);
-    if (max !== undefined) flags.push(`--max-tokens ${max}`);
-    if (o.dir) flags.push(`--dir ${shellQuote(o.dir)}`);
-    return `lro diff ${flags.join(' ')} --from ${at}`;
+    const input = { a: a.header.id, b: b.header.id, key: o.key, lines: o.lines, json: o.json, maxTokens: max?.toString(), dir: o.dir || undefined, from: String(at) };
+    return nextCommand(diffCommand, input, DIFF_LAYOUT);
   };
   const out = new OutputBatch(io.stdout);
   try {
@@ -44,6 +39,9 @@ export async function runDiff(refA: string, refB: string, o: DiffCommandOptions,
   }
   return comparison.summary.equal ? EXIT.ok : EXIT.noMatch;
 }
+
+/** The order lro diff's next command shows its words in (as it printed them before): --from last. */
+export const DIFF_LAYOUT = ['a', 'b', '--key', '--lines', '--json', '--max-tokens', '--dir', '--from'];
 
 /** `lro diff`. */
 export const diffCommand: CommandDef<DiffCommandOptions & { a: string; b: string }> = {

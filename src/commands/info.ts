@@ -1,17 +1,18 @@
 // `lro info ID`: the descriptor again, with the current id and path; --full drops the size bound.
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
-import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import { inToolCall, maxTokensFrom } from '../budget.js';
 import { textPage } from '../render/text-page.js';
 import { describeResult } from '../api/results.js';
 import { renderDescriptorJson } from '../describe/descriptor.js';
-import { serializeHeader, type Header } from '../format/header.js';
+import { headerValue, serializeHeader, type Header } from '../format/header.js';
 import type { IO } from '../io.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { resolveResult, uncheckedNote } from '../store/resolve.js';
 import { keptStats } from '../describe/stored.js';
 import { parseCount } from '../units.js';
+import { nextCommand } from './argv.js';
+import { giveDocument } from './document.js';
 
 export interface InfoOptions {
   dir?: string;
@@ -34,6 +35,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     // one line, the envelope's numbers as written; without the descriptor's statistics (the descriptor shows them)
     // and the block hashes (up to 16 KB of digests, for readers)
     const { stats: _stats, blocks: _blocks, ...header } = rf.header;
+    giveDocument(headerValue(header));
     await io.stdout.write(page(rf.header.id, `${serializeHeader(header)}\n`, '--header', opts, io));
     return 0;
   }
@@ -41,6 +43,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     full: !!opts.full,
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
   });
+  giveDocument(d);
   const text = opts.descriptor === 'text' ? renderDescriptorText(d) : renderDescriptorJson(d, io.stdout.isTTY);
   await io.stdout.write(opts.full ? page(rf.header.id, text, '--full', opts, io) : text);
   return 0;
@@ -60,15 +63,14 @@ function page(id: string, text: string, what: '--full' | '--header', opts: InfoO
   if (inToolCall()) return text.slice(from);
   const max = maxTokensFrom(opts.maxTokens, io.env);
   const next = (at: number) => {
-    const words = ['lro', 'info', id, what, '--from', String(at)];
-    if (opts.descriptor === 'text') words.push('--descriptor', 'text');
-    if (opts.previewTokens !== undefined) words.push('--preview-tokens', opts.previewTokens);
-    if (opts.maxTokens !== undefined) words.push('--max-tokens', opts.maxTokens);
-    if (opts.dir) words.push('--dir', shellQuote(opts.dir));
-    return words.join(' ');
+    const kept = { descriptor: opts.descriptor === 'text' ? 'text' : undefined, previewTokens: opts.previewTokens, maxTokens: opts.maxTokens, dir: opts.dir || undefined };
+    return nextCommand(infoCommand, { id, [what === '--full' ? 'full' : 'header']: true, from: String(at), ...kept }, INFO_LAYOUT);
   };
   return textPage(text, from, max, 'o200k_base', next);
 }
+
+/** The order lro info's next command shows its words in (as it printed them before): the page first. */
+export const INFO_LAYOUT = ['id', '--full', '--header', '--from', '--descriptor', '--preview-tokens', '--max-tokens', '--dir'];
 
 /** `lro info`. */
 export const infoCommand: CommandDef<InfoOptions & { id: string }> = {

@@ -11,6 +11,8 @@ import { formatCount, parseTimeout } from '../units.js';
 import { UsageError } from '../errors.js';
 import { refuseBinary } from './binary-result.js';
 import { setV8Flags } from '../v8-flags.js';
+import type { NextOf } from '../budget.js';
+import { nextCommand } from './argv.js';
 
 
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {
@@ -29,8 +31,17 @@ export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): 
     jqModule(); // loaded before the flag changes, for its code cache (see jqModule)
     if (io.ownProcess && rf.size <= BASELINE_ONLY_BYTES) setV8Flags('--liftoff-only');
   };
-  return runJqHere(rf, filter, o, io.env, (s) => io.stdout.write(s), (s) => io.stderr.write(s), timeout, beforeEngine);
+  const jqIO = { out: (s: string) => io.stdout.write(s), err: (s: string) => io.stderr.write(s), stallSeconds: timeout, nextOf: nextJq };
+  return runJqHere(rf, filter, o, io.env, jqIO, beforeEngine);
 }
+
+/**
+ * The order lro jq's next command shows its words in (as it printed them before its continuations were values): the
+ * output flags, the input's, the variables, then --records and --skip-lines.
+ */
+export const JQ_LAYOUT = ['id', 'filter', '-r', '-c', '-j', '-S', '--tab', '--indent', '-s', '-n', '-e', '--header', '--arg', '--argjson', '--records', '--skip-lines', '--max-tokens', '--dir'];
+
+const nextJq: NextOf = (input) => nextCommand(jqCommand, input, JQ_LAYOUT);
 
 /** Results up to this size run jq compiled by V8's baseline compiler only. */
 const BASELINE_ONLY_BYTES = 16 << 20;

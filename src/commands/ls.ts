@@ -3,8 +3,7 @@
 // Files lro cannot read are reported (a row on a terminal, a note on stderr otherwise), never a crash.
 import { Chalk } from 'chalk';
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
-import { shellQuote } from '../shell-quote.js';
-import { continuationLine, giveValue, inToolCall, maxTokensFrom, OutputBudget } from '../budget.js';
+import { continuationLine, giveValue, inToolCall, maxTokensFrom, OutputBudget, type Next } from '../budget.js';
 import { formatCount, parseCount } from '../units.js';
 import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';
@@ -18,6 +17,7 @@ import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
 import { renderSessions, type SessionRow } from '../render/session-table.js';
 import { decodeTime } from 'ulid';
+import { nextCommand } from './argv.js';
 
 export interface LsOptions {
   dir?: string;
@@ -124,7 +124,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   if (tty && rows.length > 0) await out.add(page.table(rows, now, io.stdout.color));
   const cut = page.cutLine(shown);
   if (opts.json) {
-    const element = JSON.stringify({ type: 'truncated', message: cut?.what, next: cut?.next });
+    const element = JSON.stringify({ type: 'truncated', message: cut?.what, next: cut?.next.text });
     const last = cut ? `${page.printed ? ',' : ''}\n${element}` : '';
     await out.add(`${last}${page.printed || cut ? '\n]\n' : ']\n'}`);
   }
@@ -170,7 +170,7 @@ class LsPage {
     this.offset = opts.offset !== undefined ? parseCount(opts.offset, '--offset') : 0;
     this.budget = new OutputBudget(inToolCall() ? 0 : maxTokensFrom(opts.maxTokens, io.env));
     // room for the last line (as long as it can be)
-    const longest = { type: 'truncated', message: this.what(1e6, 1e6), next: this.nextCommand(1e6) };
+    const longest = { type: 'truncated', message: this.what(1e6, 1e6), next: this.nextCommand(1e6).text };
     if (!tty) this.budget.take(`${JSON.stringify(longest)}\n`);
   }
 
@@ -228,7 +228,7 @@ class LsPage {
   }
 
   /** The continuation of a cut listing, or null. */
-  cutLine(total: number): { what: string; next: string; line: string } | null {
+  cutLine(total: number): { what: string; next: Next; line: string } | null {
     if (this.cutAt === null) return null;
     const what = this.what(this.cutAt, total);
     const next = this.nextCommand(this.cutAt);
@@ -240,16 +240,10 @@ class LsPage {
     return `listed results ${range} of ${formatCount(total)}, newest first (--max-tokens ${this.budget.max})`;
   }
 
-  private nextCommand(offset: number): string {
-    const words = ['lro', 'ls', '--offset', String(offset)];
+  private nextCommand(offset: number): Next {
     const o = this.opts;
-    if (o.json) words.push('--json');
-    if (o.session !== undefined) words.push('--session', shellQuote(o.session));
-    if (o.operation !== undefined) words.push('--operation', shellQuote(o.operation));
-    if (o.expired) words.push('--expired');
-    if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
-    if (o.dir) words.push('--dir', shellQuote(o.dir));
-    return words.join(' ');
+    const input = { offset: String(offset), json: o.json, session: o.session, operation: o.operation, expired: o.expired, maxTokens: o.maxTokens, dir: o.dir || undefined };
+    return nextCommand(lsCommand, input, LS_LAYOUT);
   }
 }
 
@@ -300,16 +294,16 @@ function sessionsPage(list: SessionRow[], opts: LsOptions, io: IO): string {
     more = render(rest.slice(0, ++n + 1));
   }
   if (n === rest.length) return text;
-  const words = ['lro', 'ls', '--sessions', '--offset', String(offset + n)];
-  if (json) words.push('--json');
-  if (opts.maxTokens !== undefined) words.push('--max-tokens', opts.maxTokens);
-  if (opts.dir) words.push('--dir', shellQuote(opts.dir));
+  const next = nextCommand(lsCommand, { sessions: true, offset: String(offset + n), json: opts.json, maxTokens: opts.maxTokens, dir: opts.dir || undefined }, LS_LAYOUT);
   const what = `listed sessions ${offset + 1}-${offset + n} of ${formatCount(list.length)}, newest first (--max-tokens ${budget.max})`;
-  const line = continuationLine(what, words.join(' '));
+  const line = continuationLine(what, next);
   if (!json) return `${text}${line}`;
-  const element = JSON.stringify({ type: 'truncated', message: what, next: words.join(' ') });
+  const element = JSON.stringify({ type: 'truncated', message: what, next: next.text });
   return `${text.replace(/\]\n$/, '')},${element}]\n`;
 }
+
+/** The order lro ls's next command shows its words in (as it printed them before): --offset first. */
+export const LS_LAYOUT = ['--sessions', '--offset', '--json', '--session', '--operation', '--expired', '--max-tokens', '--dir'];
 
 /** `lro ls`. */
 export const lsCommand: CommandDef<LsOptions> = {

@@ -8,6 +8,7 @@ import type { StreamName } from '../format/streams.js';
 import { DEFAULT_THRESHOLD, offload, type OffloadOptions } from '../offload.js';
 import { offloadOptions, type OffloadCliOptions } from '../offload-settings.js';
 import { DEFAULT_PREVIEW_TOKENS, renderDescriptorJson } from '../describe/descriptor.js';
+import { giveDocument } from './document.js';
 
 
 /**
@@ -88,7 +89,7 @@ export async function runOffload(
       const source = extra.source ? { source: await extra.source } : {};
       const warning = result.warning ? { warning: result.warning } : {};
       const err = stderr.length ? { stderr: stderr.toString('utf8') } : {};
-      await io.stdout.write(`${JSON.stringify({ offloaded: false, content: stdout.toString('utf8'), ...err, ...source, ...warning })}\n`);
+      await printDocument(io, { offloaded: false, content: stdout.toString('utf8'), ...err, ...source, ...warning });
     } else {
       await writeSplit(io, stdout, stderr, inOrder);
     }
@@ -100,9 +101,7 @@ export async function runOffload(
     const { stdout, stderr, inOrder } = split(result.content);
     if (o.json) {
       const err = stderr.length ? { stderr: stderr.toString('utf8') } : {};
-      await io.stdout.write(
-        `${JSON.stringify({ offloaded: false, truncated: true, content: stdout.toString('utf8'), ...err, warning: result.warning })}\n`,
-      );
+      await printDocument(io, { offloaded: false, truncated: true, content: stdout.toString('utf8'), ...err, warning: result.warning });
     } else {
       await writeSplit(io, stdout, stderr, inOrder);
       const sep = stdout.length && stdout[stdout.length - 1] !== 0x0a ? '\n' : '';
@@ -110,9 +109,16 @@ export async function runOffload(
     }
     return 0;
   }
+  giveDocument(result.descriptor);
   if (o.descriptor === 'text') await io.stdout.write(renderDescriptorText(result.descriptor));
   else await io.stdout.write(renderDescriptorJson(result.descriptor, io.stdout.isTTY));
   return 0;
+}
+
+/** Prints a passthrough's JSON, and gives it as a value. */
+async function printDocument(io: IO, document: Record<string, unknown>): Promise<void> {
+  giveDocument(document);
+  await io.stdout.write(`${JSON.stringify(document)}\n`);
 }
 
 const EMPTY = Buffer.alloc(0);

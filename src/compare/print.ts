@@ -3,7 +3,7 @@
 // first item left out (--from N). --json prints the summary object, then one object an item, then a
 // {"type":"truncated"} object when cut. Record numbers are written A:N and B:N (lro read ID --records N:N).
 import type { ResultFile } from '../format/reader.js';
-import { continuationLine, truncatedObject, type OutputBudget } from '../budget.js';
+import { continuationLine, truncatedObject, type Next, type OutputBudget } from '../budget.js';
 import { formatBytes, formatCount } from '../units.js';
 import { itemCount, itemsAt } from './diff.js';
 import type { Comparison, DiffItem, DiffSide, DiffSummary, TestTally } from './model.js';
@@ -15,7 +15,7 @@ export interface DiffPrint {
   budget: OutputBudget;
   write: (s: string) => Promise<void> | void;
   /** The command that prints from item `from` on (with --max-tokens `maxTokens` when given). */
-  next: (from: number, maxTokens?: number) => string;
+  next: (from: number, maxTokens?: number) => Next;
 }
 
 /** Items read back at first, then twice as many each time, up to this many. */

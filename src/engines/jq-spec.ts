@@ -1,6 +1,5 @@
 // `lro jq`'s options (as on the command line, also sent to a worker) turned into a JqSpec for engines/jq.ts, and
 // running it on the calling thread. Usage errors surface here, before the engine loads.
-import { shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
@@ -8,7 +7,7 @@ import { parseRange } from '../ranges.js';
 import { maxTokensFrom } from '../budget.js';
 import { damagedError } from '../store/resolve.js';
 import { parseCount } from '../units.js';
-import { loadJq, runJqOn, type JqSpec } from './jq.js';
+import { loadJq, runJqOn, type JqIO, type JqSpec } from './jq.js';
 import { callsRow, rowDefinition, tableOf } from '../query/table.js';
 
 export interface JqOptions {
@@ -48,7 +47,8 @@ export function jqSpec(id: string, filter: string, o: JqOptions, env: NodeJS.Pro
   if (o.joinOutput) outputFlags.push('-j');
   if (o.sortKeys) outputFlags.push('-S');
   if (o.tab) outputFlags.push('--tab');
-  if (o.indent !== undefined) outputFlags.push('--indent', String(parseCount(o.indent, '--indent')));
+  const indent = o.indent !== undefined ? String(parseCount(o.indent, '--indent')) : undefined;
+  if (indent !== undefined) outputFlags.push('--indent', indent);
   const args = pairs(o.arg, '--arg');
   const jsonArgs = pairs(o.argjson, '--argjson');
   const range = o.records !== undefined ? parseRange(o.records, '--records') : { from: 1, to: Infinity };
@@ -65,37 +65,38 @@ export function jqSpec(id: string, filter: string, o: JqOptions, env: NodeJS.Pro
     range,
     skipLines: o.skipLines !== undefined ? parseCount(o.skipLines, '--skip-lines') : 0,
     maxTokens: maxTokensFrom(o.maxTokens, env),
-    command: (extra) => {
-      // a filter that starts with "-" goes last, after --, as it must be written
-      const dashed = filter.startsWith('-');
-      const words = ['lro', 'jq', id, ...(dashed ? [] : [shellQuote(filter)]), ...outputFlags];
-      if (o.slurp) words.push('-s');
-      if (o.nullInput) words.push('-n');
-      if (o.exitStatus) words.push('-e');
-      if (o.header) words.push('--header');
-      for (const [k, v] of args) words.push('--arg', k, shellQuote(v));
-      for (const [k, v] of jsonArgs) words.push('--argjson', k, shellQuote(v));
-      const records = extra.records ?? o.records;
-      if (records !== undefined) words.push('--records', records);
-      if (extra.skipLines) words.push('--skip-lines', String(extra.skipLines));
-      if (o.maxTokens !== undefined) words.push('--max-tokens', o.maxTokens);
-      if (o.dir) words.push('--dir', shellQuote(o.dir));
-      if (dashed) words.push('--', shellQuote(filter));
-      return words.join(' ');
-    },
+    // the options that shape the output and select the input, as given (--timeout is not repeated)
+    nextInput: (extra) => ({
+      id,
+      filter,
+      rawOutput: o.rawOutput,
+      compactOutput: o.compactOutput,
+      joinOutput: o.joinOutput,
+      sortKeys: o.sortKeys,
+      tab: o.tab,
+      indent,
+      slurp: o.slurp,
+      nullInput: o.nullInput,
+      exitStatus: o.exitStatus,
+      header: o.header,
+      arg: o.arg,
+      argjson: o.argjson,
+      records: extra.records ?? o.records,
+      skipLines: extra.skipLines ? String(extra.skipLines) : undefined,
+      maxTokens: o.maxTokens,
+      dir: o.dir || undefined,
+    }),
   };
   return spec;
 }
 
-/** Runs the filter, each call of the engine stopped after `stallSeconds` (an endless loop). */
+/** Runs the filter, each call of the engine stopped after `io.stallSeconds` (an endless loop). */
 export async function runJqHere(
   rf: ResultFile,
   filter: string,
   o: JqOptions,
   env: NodeJS.ProcessEnv,
-  out: (s: string) => void | Promise<void>,
-  err: (s: string) => void | Promise<void>,
-  stallSeconds: number,
+  io: JqIO,
   /** Called before jq's engine is loaded, if it is (a filter jq-fast.ts answers runs without it). */
   beforeEngine?: () => void,
 ): Promise<number> {
@@ -107,7 +108,7 @@ export async function runJqHere(
     return loadJq();
   };
   try {
-    return await runJqOn(rf, spec, { out, err, stallSeconds }, load);
+    return await runJqOn(rf, spec, io, load);
   } catch (e) {
     if (e instanceof FormatError) throw damagedError(rf, e);
     throw e;

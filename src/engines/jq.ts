@@ -19,7 +19,7 @@ import { yamlOf } from '../query/view.js';
 import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { formatRange } from '../ranges.js';
-import { continuationLine, OutputBudget } from '../budget.js';
+import { continuationLine, OutputBudget, type NextOf } from '../budget.js';
 import { shellQuote } from '../shell-quote.js';
 import { formatCount } from '../units.js';
 import { BudgetedLines, StopJq, TrialOutput, type Cut, type StdoutWatch } from './jq-output.js';
@@ -45,8 +45,8 @@ export interface JqSpec {
    * count the filter's lines from 1 again.
    */
   prelude?: string;
-  /** How to write the command again, for continuation lines. */
-  command: (extra: { records?: string; skipLines?: number }) => string;
+  /** The input of the command again (lro jq's, by attribute), for the next command of a cut output. */
+  nextInput: (extra: { records?: string; skipLines?: number }) => Record<string, unknown>;
 }
 
 export interface JqIO {
@@ -54,6 +54,11 @@ export interface JqIO {
   err: (s: string) => void | Promise<void>;
   /** Stop a call of the engine that runs longer than this (an endless loop); none: unwatched. */
   stallSeconds?: number;
+  /**
+   * Makes the next command of a cut output from its input (lro jq's declaration, commands/jq.ts); a caller without
+   * one (the library's jqResult) runs with no budget, so its output is never cut.
+   */
+  nextOf?: NextOf;
 }
 
 /** Batches start small (a first answer comes fast, and a cut output is found with little rework) and grow. */
@@ -473,12 +478,12 @@ class JqRun {
       await io.out(
         continuationLine(
           `this output line has ${size} characters, more than --max-tokens ${budget.max} allows (showed ${formatCount(fit)}); narrow the filter, e.g. to a field or .[0:10]. The lines after it`,
-          spec.command({ ...resume, skipLines: resume.skipLines + 1 }),
+          io.nextOf!(spec.nextInput({ ...resume, skipLines: resume.skipLines + 1 })),
         ),
       );
       return;
     }
-    await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, spec.command(resume)));
+    await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, io.nextOf!(spec.nextInput(resume))));
   }
   /** jq refused the options or the filter (exit 2, 3): its message, and its exit code. */
   private async failed(r: JqResult): Promise<number> {

@@ -109,6 +109,16 @@ export function serializeHeader(h: Header): string {
   return stats === undefined ? text : `${text.slice(0, -1)}${STATS_MEMBER}${JSON.stringify(stats)}}`;
 }
 
+/**
+ * A header without its statistics as the JSON value serializeHeader prints (for an MCP tool call, which sends
+ * values): the envelope parsed, so a number in it beyond 2^53 is the nearest double, as a JSON reader of the line
+ * gets it; the line itself keeps its digits.
+ */
+export function headerValue(h: Omit<Header, 'stats'>): Record<string, unknown> {
+  const { envelope, ...rest } = h;
+  return envelope ? { ...rest, envelope: JSON.parse(envelope.toString('utf8')) as unknown } : rest;
+}
+
 /** How the `stats` member begins: it is a string, so these bytes cannot occur inside it (its quotes are escaped). */
 const STATS_MEMBER = ',"stats":';
 

@@ -1,7 +1,7 @@
 // The commands lro gives as tool calls that do the same (`lro_read {"id":"ID","records":"13:20","max_tokens":150}`).
 // A continuation made as a value (budget.ts `Next`: the command and its input) becomes its call from that value
-// (`fromNext`), nothing printed read back. The commands lro only prints (the descriptor's recipes and guidance, and
-// the continuations of commands that give no value yet) are read back by the command's own definition (`read`).
+// (`fromNext`), nothing printed read back. The commands lro only prints (the descriptor's recipes and guidance)
+// are read back by the command's own definition (`read`).
 import type { Next } from '../budget.js';
 import { attributeOf, longFlag, type Input } from '../commands/command.js';
 import { commanderCommand, joinTwoWordValues } from '../commands/commander.js';

@@ -3,6 +3,7 @@
 // anything else an error result (`isError`) with the message the CLI prints.
 import type { Descriptor } from '../describe/descriptor.js';
 import type { Continuation } from '../budget.js';
+import type { GivenDocument } from '../commands/document.js';
 import type { ListedRows } from '../commands/ls.js';
 import { TSV_COLUMNS, tsvLine, type TsvFields } from '../render/store-table.js';
 import { formatCount } from '../units.js';
@@ -52,7 +53,7 @@ export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReade
       return listingResult(out);
     case 'descriptor':
     case 'offload':
-      return documentResult(out, calls);
+      return documentResult(spec, out, calls);
   }
 }
 
@@ -61,14 +62,9 @@ export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReade
  * and arguments for flags. Only the continuation the command made counts: stored text that looks the same is
  * output like any other.
  */
-async function withNextCall(
-  stdout: string,
-  c: Continuation | undefined,
-  calls: CallReader,
-  args: Record<string, unknown>,
-): Promise<{ output: string; next?: NextCall }> {
+function withNextCall(stdout: string, c: Continuation | undefined, calls: CallReader, args: Record<string, unknown>): { output: string; next?: NextCall } {
   if (!c || !stdout.endsWith(c.line)) return { output: stdout };
-  const full = c.command ? calls.fromNext(c.command) : await calls.read(c.next); // a value, else the printed line
+  const full = calls.fromNext(c.next);
   if (!full) return { output: stdout };
   // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
   const what = c.what.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
@@ -95,8 +91,8 @@ function shortNext(next: ToolCall, args: Record<string, unknown>): NextCall {
   return { tool: next.tool, arguments: changed, same_arguments_as_this_call: true };
 }
 
-async function recordsResult(out: Captured, calls: CallReader, args: Record<string, unknown>): Promise<ToolResult> {
-  const { output, next } = await withNextCall(out.stdout, out.continuation, calls, args);
+function recordsResult(out: Captured, calls: CallReader, args: Record<string, unknown>): ToolResult {
+  const { output, next } = withNextCall(out.stdout, out.continuation, calls, args);
   const shown = output === '' ? (out.code === 1 ? 'No records matched.' : '(no output)') : output;
   return {
     content: text(`${shown}${out.stderr ? `\n${out.stderr}` : ''}`),
@@ -126,9 +122,14 @@ function newestWithin(rows: TsvFields[], bytes: number): { results: TsvFields[];
   return { results: rows.slice(0, lines.length), lines };
 }
 
-/** A descriptor (offload, info), a passthrough (offload) or a header (info --header). */
-async function documentResult(out: Captured, calls: CallReader): Promise<ToolResult> {
-  const doc = JSON.parse(out.stdout) as Record<string, unknown>;
+/**
+ * A descriptor (offload, info), a passthrough (offload) or a header (info --header), from the document the command
+ * gave as a value (commands/document.ts); its text is what the command printed.
+ */
+async function documentResult(spec: ToolSpec, out: Captured, calls: CallReader): Promise<ToolResult> {
+  const given = out.values?.find((v): v is GivenDocument => typeof v === 'object' && v !== null && 'document' in v);
+  if (!given) throw new Error(`lro ${spec.command} gave no document`); // the tool's fixed options make it give one
+  const doc = given.document as Record<string, unknown>;
   const warning = out.stderr ? `\n${out.stderr.trim()}` : '';
   if (doc.offloaded === true) {
     const d = await toolDescriptor(doc as unknown as Descriptor, calls);

@@ -3,7 +3,7 @@
 // exact command for the rest. The pages, without their last lines, put back together are the text.
 import type { Encoding } from '../tokens/tokenizer.js';
 import { formatCount } from '../units.js';
-import { continuationLine, OutputBudget } from '../budget.js';
+import { continuationLine, OutputBudget, type Next } from '../budget.js';
 
 /** Tokens kept for the continuation line itself. */
 const NEXT_LINE_TOKENS = 80;
@@ -18,7 +18,7 @@ export function textPage(
   from: number,
   max: number,
   encoding: Encoding,
-  next: (at: number) => string,
+  next: (at: number) => Next,
 ): string {
   const rest = text.slice(from);
   const budget = new OutputBudget(max, encoding);

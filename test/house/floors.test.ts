@@ -19,7 +19,8 @@ const ENGINE_ROOMS = ['engines', 'compare', 'search', 'query', 'describe', 'stor
 
 /**
  * The faces that hand values to a program rather than print: the library (`api/`) takes a search's lines as
- * values (search/grep-values.ts), never by parsing what a printer printed. (`mcp/` still reads printed output.)
+ * values (search/grep-values.ts), never by parsing what a printer printed. (`mcp/` gets values too, but for the
+ * descriptor's recipes and guidance, still read back from their printed commands: see the tests below.)
  */
 const VALUE_FACES = ['api'];
 
@@ -105,6 +106,13 @@ export function printedSplits(files: Map<string, string>): string[] {
   return found;
 }
 
+/** Where a module parses a command's printed JSON (`JSON.parse(out.stdout)`). */
+export function printedParses(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [name, text] of files) for (const m of text.matchAll(/\bJSON\.parse\([^()]*\bstdout\b/g)) found.push(`${name}: ${m[0]}`);
+  return found;
+}
+
 /**
  * Where a module writes an `lro NAME …` command line by hand (not by commands/argv.ts): in a template, or as an
  * array of its words joined.
@@ -122,6 +130,7 @@ describe('the MCP server parses no printed output of what it gets as values', ()
   it('finds a split of a printed row and a hand-made command (the checkers work)', () => {
     const sample = new Map([['mcp/x.ts', "const rows = out.stdout.split('\\n').map((l) => l.split('\\t'));\nconst next = `lro read ${id} --records 5:`;"]]);
     expect(printedSplits(sample)).toEqual(['mcp/x.ts: stdout.split(', "mcp/x.ts: .split('\\t')"]);
+    expect(printedParses(new Map([['mcp/z.ts', 'const doc = JSON.parse(out.stdout) as Descriptor;']]))).toEqual(['mcp/z.ts: JSON.parse(out.stdout']);
     expect(handMadeCommands(sample, 'read')).toEqual(['mcp/x.ts: `lro read ${']);
     const words = new Map([['render/y.ts', "const words = ['lro', 'where', id, ...args];"]]);
     expect(handMadeCommands(words, 'where')).toEqual(["render/y.ts: ['lro', 'where'"]);
@@ -132,6 +141,12 @@ describe('the MCP server parses no printed output of what it gets as values', ()
     const mcp = read('mcp');
     expect(mcp.has('mcp/result.ts')).toBe(true);
     expect(printedSplits(mcp)).toEqual([]);
+  });
+
+  it("has no module of mcp/ that parses the JSON lro offload and lro info print (their results are made from the document they give)", () => {
+    const mcp = read('mcp');
+    expect(mcp.get('mcp/result.ts')).toContain('GivenDocument');
+    expect(printedParses(mcp)).toEqual([]);
   });
 
   it("has lro read's continuations made as values (commands/argv.ts), so no tool call is read back from their text", () => {
@@ -148,5 +163,15 @@ describe('the MCP server parses no printed output of what it gets as values', ()
     const printers = new Map([...commands, ...read('render')]);
     expect(printers.has('render/grep-all-output.ts')).toBe(true);
     for (const name of ['where', 'count', 'grep']) expect(handMadeCommands(printers, name)).toEqual([]);
+  });
+
+  it("has lro jq's, lro diff's, lro info's and lro ls's continuations made as values, none written by hand", () => {
+    const commands = read('commands');
+    for (const name of ['jq', 'diff', 'info', 'ls']) expect(commands.get(`commands/${name}.ts`)).toContain(`nextCommand(${name}Command`);
+    // lro where --explain prints the jq command that does the same: a command shown, not a continuation
+    const own = [...commands].filter(([file]) => ['jq', 'diff', 'info', 'ls'].some((name) => file === `commands/${name}.ts`));
+    const makers = new Map([...own, ...read('render'), ...read('engines'), ...read('compare')]);
+    expect(makers.has('engines/jq-spec.ts')).toBe(true);
+    for (const name of ['jq', 'diff', 'info', 'ls']) expect(handMadeCommands(makers, name)).toEqual([]);
   });
 });

@@ -7,6 +7,10 @@ import { readCommand } from '../../src/commands/read.js';
 import { WHERE_LAYOUT, whereCommand } from '../../src/commands/where.js';
 import { COUNT_LAYOUT, countCommand } from '../../src/commands/count.js';
 import { nextGrep } from '../../src/commands/grep.js';
+import { JQ_LAYOUT, jqCommand } from '../../src/commands/jq.js';
+import { DIFF_LAYOUT, diffCommand } from '../../src/commands/diff.js';
+import { INFO_LAYOUT, infoCommand } from '../../src/commands/info.js';
+import { LS_LAYOUT, lsCommand } from '../../src/commands/ls.js';
 import { CallReader } from '../../src/mcp/calls.js';
 import { loadToolDefs, type ToolDef } from '../../src/mcp/definitions.js';
 import { continuationLine, withContinuations } from '../../src/budget.js';
@@ -59,7 +63,7 @@ describe('fromNext', () => {
   it('reaches the MCP layer as the continuation made, not as its printed line', async () => {
     const next = nextCommand(readCommand, { id: ID, records: '9:' });
     const { continuations } = await withContinuations(async () => continuationLine('showed records 1-8', next));
-    expect(continuations).toEqual([{ what: 'showed records 1-8', next: next.text, line: `[lro: showed records 1-8; next: ${next.text}]\n`, command: next }]);
+    expect(continuations).toEqual([{ what: 'showed records 1-8', next, line: `[lro: showed records 1-8; next: ${next.text}]\n` }]);
   });
 });
 
@@ -148,5 +152,45 @@ describe('lro grep continuations as values', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('lro jq, diff, info and ls continuations as values', () => {
+  it('prints jq as its continuations printed before: output flags, -s -n -e, --header, the variables, --records, --skip-lines', () => {
+    const input = { id: ID, filter: '.a | {b}', rawOutput: true, compactOutput: true, sortKeys: true, indent: '3', slurp: true, exitStatus: true, arg: ['user=al ice', 'n=1'], argjson: ['x={"a":1}'], records: '5:', skipLines: '12', maxTokens: '90', dir: '/a b' };
+    expect(nextCommand(jqCommand, input, JQ_LAYOUT).text).toBe(
+      `lro jq ${ID} '.a | {b}' -r -c -S --indent 3 -s -e --arg user 'al ice' --arg n 1 --argjson x '{"a":1}' --records 5: --skip-lines 12 --max-tokens 90 --dir '/a b'`,
+    );
+    // a filter that begins with a dash goes after --, the id before the options (as lro jq's usage error says)
+    expect(nextCommand(jqCommand, { id: ID, filter: '-(range(40))', header: true, skipLines: '3' }, JQ_LAYOUT).text).toBe(`lro jq ${ID} --header --skip-lines 3 -- '-(range(40))'`);
+  });
+
+  it('makes jq lines CallReader reads back to the call fromNext makes', async () => {
+    const flag = maybe(fc.constant(true));
+    const jq = fc.record({ filter: word, rawOutput: flag, compactOutput: flag, slurp: flag, header: flag, arg: fc.array(fc.tuple(fc.constantFrom('a', 'user_1'), word).map(([k, v]) => `${k}=${v}`), { maxLength: 2 }), records: maybe(fc.constantFrom('3:', '3:9')), skipLines: maybe(fc.nat(99).map(String)), maxTokens: maybe(fc.nat().map(String)) });
+    await fc.assert(
+      fc.asyncProperty(jq, async (o) => {
+        const next = nextCommand(jqCommand, { id: ID, ...o }, JQ_LAYOUT);
+        const call = calls.fromNext(next);
+        expect(call?.tool).toBe('lro_jq');
+        expect(await calls.read(next.text)).toEqual(call);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('prints diff, info and ls as their continuations printed before', () => {
+    const diff = { a: ID, b: ID, key: 'metadata name', lines: true, json: true, maxTokens: '400', dir: '/d', from: '17' };
+    expect(nextCommand(diffCommand, diff, DIFF_LAYOUT).text).toBe(`lro diff ${ID} ${ID} --key 'metadata name' --lines --json --max-tokens 400 --dir /d --from 17`);
+    const info = { id: ID, header: true, from: '4000', descriptor: 'text', previewTokens: '300', maxTokens: '500', dir: '/d' };
+    expect(nextCommand(infoCommand, info, INFO_LAYOUT).text).toBe(`lro info ${ID} --header --from 4000 --descriptor text --preview-tokens 300 --max-tokens 500 --dir /d`);
+    const ls = { offset: '40', json: true, session: 'ci 7', operation: 'npm-test', expired: true, maxTokens: '100', dir: '/d' };
+    expect(nextCommand(lsCommand, ls, LS_LAYOUT).text).toBe("lro ls --offset 40 --json --session 'ci 7' --operation npm-test --expired --max-tokens 100 --dir /d");
+    expect(nextCommand(lsCommand, { sessions: true, offset: '9' }, LS_LAYOUT).text).toBe('lro ls --sessions --offset 9');
+  });
+
+  it('makes the tool call of a cut diff from the value', () => {
+    const next = nextCommand(diffCommand, { a: ID, b: ID, key: 'id', maxTokens: '400', from: '17' }, DIFF_LAYOUT);
+    expect(calls.fromNext(next)).toEqual({ tool: 'lro_diff', arguments: { a: ID, b: ID, key: 'id', max_tokens: 400, from: 17 } });
   });
 });

@@ -1,23 +1,26 @@
 // The budget's hand-over to an MCP tool call: the continuations a run made, as data, and its limit in bytes.
 import { describe, expect, it } from 'vitest';
-import { continuationLine, giveValue, OutputBudget, withContinuations } from '../../src/budget.js';
+import { continuationLine, giveValue, OutputBudget, withContinuations, type Next } from '../../src/budget.js';
+
+/** A next command (its input left out: the hand-over carries it as it is). */
+const read = (text: string): Next => ({ command: 'read', input: {}, text });
 
 describe('withContinuations', () => {
   it('gives the continuations made within the run, and only those, even with runs interleaved', async () => {
-    continuationLine('outside', 'lro read A');
+    continuationLine('outside', read('lro read A'));
     giveValue('outside');
     const tick = () => new Promise((r) => setTimeout(r, 1));
     const run = (name: string) =>
       withContinuations(async () => {
         await tick();
-        continuationLine(`cut ${name}`, `lro read ${name} --records 5:`);
+        continuationLine(`cut ${name}`, read(`lro read ${name} --records 5:`));
         giveValue({ name });
         await tick();
         return name;
       });
     const [a, b] = await Promise.all([run('X'), run('Y')]);
-    expect(a).toEqual({ result: 'X', continuations: [{ what: 'cut X', next: 'lro read X --records 5:', line: '[lro: cut X; next: lro read X --records 5:]\n' }], values: [{ name: 'X' }] });
-    expect(b.continuations.map((c) => c.next)).toEqual(['lro read Y --records 5:']);
+    expect(a).toEqual({ result: 'X', continuations: [{ what: 'cut X', next: read('lro read X --records 5:'), line: '[lro: cut X; next: lro read X --records 5:]\n' }], values: [{ name: 'X' }] });
+    expect(b.continuations.map((c) => c.next.text)).toEqual(['lro read Y --records 5:']);
     expect(b.values).toEqual([{ name: 'Y' }]);
   });
 

@@ -4,18 +4,22 @@ import { describe, expect, it } from 'vitest';
 import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { boundedMessage } from '../../src/errors.js';
 import { textPage } from '../../src/render/text-page.js';
+import type { Next } from '../../src/budget.js';
+
+/** A next command as a printer gets it (its input left out: only its line is printed). */
+const line = (text: string): Next => ({ command: 'info', input: {}, text });
 
 const tokens = (s: string) => getTokenizer('o200k_base').count(s);
 
 describe('textPage', () => {
   it('returns a text that fits whole, and cuts one that does not at a line or comma, pages adding up to it', () => {
-    expect(textPage('short\n', 0, 100, 'o200k_base', () => 'lro x')).toBe('short\n');
+    expect(textPage('short\n', 0, 100, 'o200k_base', () => line('lro x'))).toBe('short\n');
     const text = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ key: `value ${i}`, n: i }))) + '\n';
     let from = 0;
     let joined = '';
     for (let pages = 0; from < text.length; pages++) {
       expect(pages).toBeLessThan(100);
-      const page = textPage(text, from, 200, 'o200k_base', (at) => `lro info X --full --from ${at}`);
+      const page = textPage(text, from, 200, 'o200k_base', (at) => line(`lro info X --full --from ${at}`));
       expect(tokens(page)).toBeLessThanOrEqual(200);
       const m = /\[lro: printed characters (\d+)-(\d+) of [\d,]+ \(--max-tokens 200\); next: lro info X --full --from (\d+)\]\n$/.exec(page);
       if (!m) {

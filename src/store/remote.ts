@@ -21,6 +21,7 @@ import { s3Call, S3Error } from './s3-sync.js';
 import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
 import { damaged, readResult, resultOfLine, type DamagedResult, type ResultName, type ScannedResult, type StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
+import type { ListingFor } from './store.js';
 
 /** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
 const READ_WAIT_MS = 12_000;
@@ -803,12 +804,6 @@ type HeadItem = { key: string; path: string; size: number; mtimeMs: number; etag
 
 /** Header files `ls` has not fetched yet (lazy syncHeads), newest first, by path; fetched when a row needs one. */
 const pending = new Map<string, HeadItem & { store: RemoteStore; entry: ResultName }>();
-
-/**
- * Who lists a remote store: `ls` (its results' headers fetched as rows need them), `ls --sessions` (every header,
- * and the sessions' folders), or `gc` (that, and the id pointers, to remove the orphans).
- */
-export type ListingFor = 'ls' | 'sessions' | 'gc';
 
 /**
  * Brings `heads/` in line with the bucket: a sparse file (header line, then zeros to the object's size, the

@@ -13,7 +13,7 @@ import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine, type HeaderLine } from '../format/reader.js';
 import { countNewlines } from '../search/scan.js';
-import { openResultDir, storePath } from './dir.js';
+import { openResultDir } from './dir.js';
 import { writeHeaderFile } from './header-file.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { addition, addToIndex, compactIndex, entryOf, INDEX_DIR, isIndexObject, keyedEntry, kept, listIndex, readIndex, sameObject, type IndexEntry } from './remote-index.js';
@@ -886,11 +886,6 @@ export function isPendingHead(entry: { dir: string; name: string }): boolean {
   return pending.has(join(entry.dir, entry.name));
 }
 
-/** Whether a directory ls lists is a remote store's `heads/` (listingPath). */
-export function isRemoteListing(dir: string): boolean {
-  return remoteOf(dir)?.half === 'heads';
-}
-
 /**
  * Header files fetched together when a row needs one: this one and the next not fetched yet (newest first), 16 at
  * first (one request each, in parallel) and twice as many each time after, up to HEADS_BATCH.
@@ -1164,19 +1159,6 @@ export function shownStore(path: string): string {
   if (!where) return path;
   const { store, rel } = where;
   return rel ? `s3://${store.bucket}/${keyOf(store, rel)}` : store.url;
-}
-
-/**
- * The directory `ls` and `gc` list: the store's own, or for a remote store its `heads/` just brought in line
- * with the bucket (so each listed file's header and size are the object's); for `ls`, the new headers are left to
- * fetch as rows need them (withPendingHeads, fetchPendingHead).
- */
-export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv, listing: ListingFor): string {
-  const dir = storePath(dirOption, env);
-  const where = remoteOf(dir);
-  if (!where) return dir;
-  syncHeads(where.store, listing);
-  return where.store.heads;
 }
 
 /** A file of a folder of a remote store's cache: the store and the file's path relative to the store. */

@@ -8,8 +8,7 @@ import { LocalStore, type Store } from './store.js';
 /** The store named by --dir, else $LRO_DIR, else the default folder (store/dir.ts storePath): `s3://…` or a folder. */
 export function storeFor(dirOption: string | undefined, env: NodeJS.ProcessEnv): Store {
   const dir = storePath(dirOption, env);
-  const remote = remoteOf(dir)?.store;
-  return remote ? new S3Store(remote) : new LocalStore(dir);
+  return backendOf(dir, dir);
 }
 
 /**
@@ -17,6 +16,11 @@ export function storeFor(dirOption: string | undefined, env: NodeJS.ProcessEnv):
  * a result opened before, as the library may be given one).
  */
 export function storeHolding(path: string): Store {
+  return backendOf(path, dirname(path));
+}
+
+/** The store whose cache holds `path` (an S3 store's), else the folder `dir`'s. */
+function backendOf(path: string, dir: string): Store {
   const remote = remoteOf(path)?.store;
-  return remote ? new S3Store(remote) : new LocalStore(dirname(path));
+  return remote ? new S3Store(remote) : new LocalStore(dir);
 }

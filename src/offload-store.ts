@@ -25,8 +25,9 @@ import { BLOCKS_ROOM } from './format/blocks.js';
 import { storeKey } from './format/mac.js';
 import { ResultWriter } from './format/writer.js';
 import { streamFields } from './format/streams.js';
-import { publishRef, publishResult, pullRemoteRef, shownStore } from './store/remote.js';
-import { inStoreTerms, openResultDir, pinStore, storePath, type PinnedStore } from './store/dir.js';
+import { inStoreTerms, openResultDir, pinStore, type PinnedStore } from './store/dir.js';
+import { storeFor } from './store/open.js';
+import type { Store } from './store/store.js';
 import { dedupeKey, findStored, takeClaim, writeRef, type Claim } from './store/dedupe.js';
 import { maskSecrets } from './secrets/mask.js';
 import type { Redaction } from './secrets/redact.js';
@@ -129,10 +130,12 @@ async function store(
   const plan = planResult(options, src, tokenizer.encoding);
   const analysis = await startAnalysis(src, plan, knownTokens);
   const taken = new TakenInput();
+  let store: Store | null = null;
   let pinned: PinnedStore | null = null;
   let pipeline: ResultPipeline | null = null;
   try {
-    pinned = pinStore(openResultDir(storePath(options.dir, options.env ?? process.env), options.session ?? null));
+    store = storeFor(options.dir, options.env ?? process.env);
+    pinned = pinStore(openResultDir(store.dir, options.session ?? null));
     pipeline = new ResultPipeline(pipelineMaker(pinned, plan, options), plan, options);
     await writeInput(src, pipeline, analysis, taken);
     const layout = pipeline.end();
@@ -141,20 +144,20 @@ async function store(
     const streams = streamFields(options.streams ? await options.streams : null, layout.content_type);
     const header = { ...buildHeader(options, plan, layout, facts, taken.bytes, source, src.redaction), ...streams };
     const seen = statsSeen(layout, facts, pipeline.current.records);
-    const kept = await commitOrReuse(options, pinned, plan, header, seen, pipeline.current.writer);
-    return describeResult(kept, header, seen, options, tokenizer);
+    const kept = await commitOrReuse(options, store, pinned, plan, header, seen, pipeline.current.writer);
+    return describeResult(store, kept, header, seen, options, tokenizer);
   } catch (e) {
     pipeline?.abort();
     analysis.cancel();
     const error = pinned ? inStoreTerms(e as Error, pinned) : (e as Error);
     const sha256 = await takeRest(src, taken, pinned !== null && options.dedupe !== false);
     const found = pinned && sha256 ? await storedAlready(options, pinned, plan, sha256, taken.bytes, src.redaction) : null;
-    if (found) {
+    if (store && found) {
       const why = (error as NodeJS.ErrnoException).code ?? error.message;
       options.warn?.(`the store ${pinned!.dir} cannot be written (${why}): answered with the same output stored there before`);
-      return describeFound(found, null, options, tokenizer);
+      return describeFound(store, found, null, options, tokenizer);
     }
-    return truncatedFallback(error, taken, threshold, tokenizer, shownStore(pinned?.dir ?? ''));
+    return truncatedFallback(error, taken, threshold, tokenizer, store && pinned ? store.shown(pinned.dir) : '');
   } finally {
     pinned?.close();
   }
@@ -388,13 +391,14 @@ function statsSeen(layout: Layout, facts: InputFacts, records: RecordAnalyzer | 
  */
 async function commitOrReuse(
   options: OffloadOptions,
-  store: PinnedStore,
+  store: Store,
+  pinned: PinnedStore,
   plan: ResultPlan,
   header: Header,
   seen: Stats | null,
   writer: ResultWriter,
 ): Promise<{ found: ResultFile } | { path: string }> {
-  const { dir, ioDir } = store;
+  const { dir, ioDir } = pinned;
   let claim: Claim | null = null;
   try {
     const key = options.dedupe === false ? null : dedupeKey(header, plan.format);
@@ -402,7 +406,7 @@ async function commitOrReuse(
     const nowMs = (options.now ?? (() => new Date()))().getTime();
     const mac = storeKey(options.env ?? process.env);
     let found = key && claim ? findStored(dir, ioDir, key, plan.format, nowMs, mac) : null;
-    const pulled = key && claim && !found ? pullRemoteRef(dir, key) : null; // another machine's, in a remote store
+    const pulled = key && claim && !found ? store.pullSameOutput(dir, key) : null; // another machine's, in an S3 store
     if (pulled) {
       writeRef(ioDir, key!, pulled.id, pulled.name);
       found = findStored(dir, ioDir, key!, plan.format, nowMs, mac);
@@ -412,12 +416,12 @@ async function commitOrReuse(
       return { found: found.rf };
     }
     const path = await writer.commit(headerLine(header, seen, writer));
-    publishResult(path); // a remote store's: uploaded now, complete (store/remote.ts)
+    store.publish(path); // an S3 store's: uploaded now, complete
     if (key && claim) writeRef(ioDir, key, plan.id, basename(path));
     // another machine's result for the same output, when it stored first (a 412: store/remote.ts), is the answer
     const won =
       key && claim
-        ? publishRef(dir, key, path, (w) => {
+        ? store.publishSameOutput(dir, key, path, (w) => {
             writeRef(ioDir, key, w.id, w.name);
             return findStored(dir, ioDir, key, plan.format, nowMs, mac);
           })
@@ -440,23 +444,24 @@ function headerLine(header: Header, seen: Stats | null, writer: ResultWriter): s
 
 /** The descriptor of the result kept (this one, or the one found stored). */
 function describeResult(
+  store: Store,
   kept: { found: ResultFile } | { path: string },
   header: Header,
   seen: Stats | null,
   options: OffloadOptions,
   tokenizer: Tokenizer,
 ): OffloadResult {
-  if ('found' in kept) return describeFound(kept.found, seen, options, tokenizer);
+  if ('found' in kept) return describeFound(store, kept.found, seen, options, tokenizer);
   const stats = seen ?? statsOfResult(openResultFile(kept.path));
-  // a remote store's result by its object's s3:// URL, not by the file of the cache it was written to
-  const descriptor = describe(header, shownStore(kept.path), stats, { previewTokens: options.previewTokens, tokenizer });
+  // an S3 store's result by its object's s3:// URL, not by the file of the cache it was written to
+  const descriptor = describe(header, store.shown(kept.path), stats, { previewTokens: options.previewTokens, tokenizer });
   return { offloaded: true, id: header.id, path: kept.path, header, descriptor };
 }
 
 /** The descriptor of the same output found stored already (with the statistics seen, when they were). */
-function describeFound(found: ResultFile, seen: Stats | null, options: OffloadOptions, tokenizer: Tokenizer): OffloadResult {
+function describeFound(store: Store, found: ResultFile, seen: Stats | null, options: OffloadOptions, tokenizer: Tokenizer): OffloadResult {
   const { path, header: h } = found;
-  const descriptor = describe(h, shownStore(path), seen ?? statsOfResult(found), { previewTokens: options.previewTokens, tokenizer });
+  const descriptor = describe(h, store.shown(path), seen ?? statsOfResult(found), { previewTokens: options.previewTokens, tokenizer });
   return { offloaded: true, id: h.id, path, header: h, descriptor, deduplicated: true };
 }
 

@@ -6,7 +6,7 @@ import { getTokenizer } from '../tokens/tokenizer.js';
 import { LroError } from '../errors.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
-import { shownStore } from '../store/remote.js';
+import { storeHolding } from '../store/open.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 
 /** Where the store is: `dir`, else `env.LRO_DIR`, else `${TMPDIR:-/tmp}/lro-<uid>` (env defaults to process.env). */
@@ -72,6 +72,6 @@ export interface DescribeResultOptions extends StoreOptions {
 export function describeResult(ref: ResultRef, opts: DescribeResultOptions = {}): Descriptor {
   const rf = openResult(ref, opts);
   const stats = damaged(rf, () => statsOfResult(rf));
-  // a remote store's result by its object's s3:// URL, not by the file of the cache it was read from
-  return describe(rf.header, shownStore(rf.path), stats, { full: !!opts.full, previewTokens: opts.previewTokens, tokenizer: getTokenizer(rf.header.encoding) });
+  // an S3 store's result by its object's s3:// URL, not by the file of the cache it was read from
+  return describe(rf.header, storeHolding(rf.path).shown(rf.path), stats, { full: !!opts.full, previewTokens: opts.previewTokens, tokenizer: getTokenizer(rf.header.encoding) });
 }

@@ -7,7 +7,8 @@ import { DIR_OPTION, type CommandDef } from './command.js';
 import { LroError } from '../errors.js';
 import type { IO } from '../io.js';
 import { checkStore } from '../store/dir.js';
-import { keepIndex, listingPath, pointersRemoved, removeRemoteMany, shownStore, trimCacheFor } from '../store/remote.js';
+import { storeFor } from '../store/open.js';
+import type { Store } from '../store/store.js';
 import { DEAD_WRITER_GRACE_MS, planGc, removeUnchanged, TEMP_GRACE_MS, type GcCandidate, type GcVictim } from '../store/gc.js';
 import { claimHolderMayBeAlive, readRef } from '../store/dedupe.js';
 import { listStore, lstatFacts, readResult } from '../store/scan.js';
@@ -103,9 +104,10 @@ export function gcSummary(report: GcReport): string {
 function gcSettings(opts: GcOptions, io: IO) {
   const maxAgeMs = opts.maxAge !== undefined ? parseDuration(opts.maxAge, '--max-age') * 1000 : undefined;
   const maxTotalSize = opts.maxTotalSize !== undefined ? parseSize(opts.maxTotalSize, '--max-total-size') : undefined;
-  const dir = listingPath(opts.dir, io.env, 'gc');
+  const store = storeFor(opts.dir, io.env);
+  const dir = store.listingDir('gc');
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
-  return { maxAgeMs, maxTotalSize, dir, session, dryRun: !!opts.dryRun };
+  return { maxAgeMs, maxTotalSize, store, dir, session, dryRun: !!opts.dryRun };
 }
 
 /** What gc saw: the files it may remove, the damaged results among them, and the entries it would not judge. */
@@ -193,10 +195,10 @@ function oldTempsKept(kept: GcCandidate[], now: number): Skipped[] {
  * Removes the plan's victims (with --dry-run, only reports them), each only if it is still the file judged, into
  * the report. Returns the removals that failed.
  */
-function removeVictims(victims: GcVictim[], report: GcReport, dryRun: boolean, progress: Progress): string[] {
+function removeVictims(store: Store, victims: GcVictim[], report: GcReport, dryRun: boolean, progress: Progress): string[] {
   const failures: string[] = [];
   let done = 0;
-  if (!dryRun) removeRemoteMany(victims); // a remote store's objects: 1,000 a request (store/remote.ts)
+  if (!dryRun) store.removeJudged(victims); // an S3 store's objects: 1,000 a request
   for (const v of victims) {
     progress.tick('removed', ++done, victims.length);
     if (!dryRun) {
@@ -248,10 +250,10 @@ async function printReport(report: GcReport, opts: GcOptions, io: IO): Promise<v
  * after printing when a file could not be removed.
  */
 export async function runGc(opts: GcOptions, io: IO): Promise<number> {
-  const { maxAgeMs, maxTotalSize, dir, session, dryRun } = gcSettings(opts, io);
+  const { maxAgeMs, maxTotalSize, store, dir, session, dryRun } = gcSettings(opts, io);
   const report: GcReport = {
     dry_run: dryRun,
-    dir: shownStore(dir), // a remote store by its s3:// URL, not its cache
+    dir: store.name, // an S3 store by its s3:// URL, not its cache
     removed_count: 0,
     freed_bytes: 0,
     kept_count: 0,
@@ -260,8 +262,8 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
     files: [],
     skipped: [],
   };
-  const store = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
-  if (!store) {
+  const found = checkStore(dir); // a symlink, another user's or a group/world-writable directory: exit 2
+  if (!found) {
     const none = `${dryRun ? 'would remove' : 'removed'} nothing: there is no store at ${report.dir}\n`;
     await io.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : none);
     return 0;
@@ -276,11 +278,9 @@ export async function runGc(opts: GcOptions, io: IO): Promise<number> {
   report.kept_count = plan.keptCount;
   report.kept_bytes = plan.keptBytes;
   report.kept_temp_count = plan.keptTemps.length;
-  const failures = removeVictims(plan.victims, report, dryRun, progress);
-  const pointers = pointersRemoved(dir, dryRun); // an S3 store's pointers whose result is gone (store/remote.ts)
+  const failures = removeVictims(store, plan.victims, report, dryRun, progress);
+  const pointers = store.tidyAfterGc(dryRun); // an S3 store's pointers whose result is gone, its cache and index
   if (pointers > 0) report.pointers_removed = pointers;
-  if (!dryRun) trimCacheFor(dir); // a remote store's cache of whole results, to LRO_S3_CACHE_MAX (store/remote.ts)
-  if (!dryRun) keepIndex(dir, true); // and its index of headers: what gc removed leaves it (store/remote.ts)
   await progress.clear();
   if (session !== undefined && !dryRun) report.session_removed = removeSessionFolder(dir, session);
 

@@ -9,12 +9,8 @@ import { OutputBatch } from '../render/batch.js';
 import { maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
 import { printGrepAll } from '../render/grep-all-output.js';
 import { planGrep } from '../search/grep-plan.js';
-import { checkStore, storePath } from '../store/dir.js';
-import { remoteOf, type RemoteStore } from '../store/location.js';
-import { fetchListed, remoteListing } from '../store/remote.js';
-import { listStore, type ResultName } from '../store/scan.js';
-import { nameMayPass, parseSince, type ResultFilter } from '../store/select.js';
-import { decodeTime } from 'ulid';
+import { storeFor } from '../store/open.js';
+import { parseSince, type ResultFilter } from '../store/select.js';
 import { checkSession } from '../store/session.js';
 import { parseTimeout } from '../units.js';
 import type { GrepOptions } from '../search/grep-plan.js';
@@ -34,14 +30,13 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO,
   const plan = planGrep(pattern, o, 0);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   const { filter, fromRecord, filterInput } = storeFilter(o, io.now().getTime());
-  const dir = storePath(o.dir, io.env);
-  const remote = remoteOf(dir)?.store;
-  const results = remote ? remoteResults(remote, filter) : checkStore(dir) ? listStore(dir).results : [];
+  const store = storeFor(o.dir, io.env);
+  const results = store.results(filter); // narrowed by name first where each read costs a fetch
   const out = new OutputBatch(io.stdout);
   let fetched = 0;
   try {
     return await printGrepAll({
-      fetch: remote && ((entry) => void (fetchListed(remote, entry) && fetched++)),
+      fetch: (entry) => void (store.fetchListed(entry) && fetched++),
       plan,
       results,
       filter,
@@ -59,23 +54,9 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO,
     });
   } finally {
     await out.flush();
-    const what = `${fetched} result${fetched === 1 ? '' : 's'} from ${remote?.url}`;
+    const what = `${fetched} result${fetched === 1 ? '' : 's'} from ${store.name}`;
     if (fetched > 0) await io.stderr.write(`lro: fetched ${what} into this machine's cache to search them\n`);
   }
-}
-
-/** Leeway between a result's id (its time) and its header's timestamp, both taken as it was stored. */
-const ID_TIME_LEEWAY_MS = 60_000;
-
-/**
- * A remote store's results, by the bucket's listing: --since (by the time in each id) and --session (by folder)
- * narrow them before any is fetched; the header filters still apply to each after.
- */
-function remoteResults(remote: RemoteStore, filter: ResultFilter): ResultName[] {
-  const since = filter.sinceMs;
-  return remoteListing(remote).filter(
-    (e) => nameMayPass(e, filter) && (since === undefined || decodeTime(e.id) >= since - ID_TIME_LEEWAY_MS),
-  );
 }
 
 /** --session, --since, --source and --from as a filter, and as the input of a next command. */

@@ -10,9 +10,8 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvFields, tsvLine, type LsRow, type TsvFields } from '../render/store-table.js';
 import { checkStore } from '../store/dir.js';
-import { fetchPendingHead, isPendingHead, isRemoteListing, keepIndex, listingPath, readListed, shownStore } from '../store/remote.js';
-import { withPendingHeads } from '../store/remote.js';
-import { EMPTY_LISTING, listStore, lstatFacts, readResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
+import { storeFor } from '../store/open.js';
+import { EMPTY_LISTING, listStore, lstatFacts, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
 import { renderSessions, type SessionRow } from '../render/session-table.js';
@@ -62,18 +61,19 @@ export function foreignNote(foreign: ForeignEntry[]): string {
 }
 
 export async function runLs(opts: LsOptions, io: IO): Promise<number> {
-  const dir = listingPath(opts.dir, io.env, opts.sessions ? 'sessions' : 'ls'); // a remote store's headers: fetched as rows need them
-  const store = checkStore(dir);
+  const store = storeFor(opts.dir, io.env);
+  const dir = store.listingDir(opts.sessions ? 'sessions' : 'ls'); // an S3 store's headers: fetched as rows need them
+  const found = checkStore(dir);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   if (opts.sessions) {
-    const code = await listSessions(dir, store ? listStore(dir) : EMPTY_LISTING, opts, io);
-    keepIndex(dir);
+    const code = await listSessions(dir, found ? listStore(dir) : EMPTY_LISTING, opts, io);
+    store.listingDone();
     return code;
   }
   const now = io.now().getTime();
   const tty = io.stdout.isTTY && !opts.json;
-  const listing = withPendingHeads(store ? listStore(dir) : EMPTY_LISTING);
-  const remote = isRemoteListing(dir);
+  const listing = store.withUnread(found ? listStore(dir) : EMPTY_LISTING);
+  const fetches = store.fetchesHeaders;
   const op = opts.operation !== undefined ? sanitizeOperation(opts.operation) : undefined;
   const out = new OutputBatch(io.stdout, { reuse: true });
   const page = new LsPage(opts, io, tty);
@@ -87,19 +87,18 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   for (const entry of listing.results) {
     if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
     if (!nameMayPass(entry, { session })) continue; // another session's folder
-    // a remote store's result past the page is counted by its name (its header may not be here); else fetched
-    if (remote && !page.wants(shown) && session === undefined && !opts.expired) {
+    // a result past the page whose header costs a fetch is counted by its name (its header may not be here)
+    if (fetches && !page.wants(shown) && session === undefined && !opts.expired) {
       shown++;
       continue;
     }
-    if (isPendingHead(entry)) fetchPendingHead(entry);
-    const r = remote ? readListed(entry) : readResult(entry);
+    const r = store.readListed(entry);
     if (!r) continue; // removed since the listing
     if (r.kind === 'damaged') {
       damagedCount++;
       const row: LsRow = { kind: 'damaged', id: r.id, operation: entry.operation, reason: r.reason };
       if (tty && page.wants(shown)) rows.push(row);
-      if (tty && remote) page.fills(rows, now, io.stdout.color);
+      if (tty && fetches) page.fills(rows, now, io.stdout.color);
       else if (!tty && notes.length < MAX_NOTES) notes.push(`lro: damaged result file ${r.name}: ${r.reason}\n`);
       continue;
     }
@@ -110,9 +109,9 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     shown++;
     if (!page.wants(shown - 1)) continue; // before --offset, or after the cut (still counted)
     if (tty) rows.push(toRow(r));
-    if (tty && remote) page.fills(rows, now, io.stdout.color);
+    if (tty && fetches) page.fills(rows, now, io.stdout.color);
     else if (opts.json) {
-      await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, shownStore(r.path), r.size)}`, out);
+      await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, store.shown(r.path), r.size)}`, out);
     }
     else {
       const fields = tsvFields(toRow(r))!;
@@ -135,8 +134,8 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   if (listing.foreign.length > 0) notes.push(foreignNote(listing.foreign));
   if (shown === 0 && damagedCount === 0) {
     const filtered = op !== undefined || session !== undefined || opts.expired;
-    const where = shownStore(dir); // an s3:// store by its URL, not its cache
-    const what = !store
+    const where = store.name; // an s3:// store by its URL, not its cache
+    const what = !found
       ? `no results: the store ${where} does not exist yet`
       : filtered
         ? `no results match in ${where}`
@@ -146,7 +145,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
     else notes.push(`${what}\n`);
   }
   for (const n of notes) await io.stderr.write(n);
-  keepIndex(dir); // a remote store's index of headers, when this listing had to fetch many (store/remote.ts)
+  store.listingDone(); // an S3 store's index of headers, when this listing had to fetch many
   return 0;
 }
 

@@ -19,7 +19,7 @@ export interface StoreWalk {
   fromRecord: number;
   /** A warning line to stderr (a result skipped). */
   warn: (line: string) => Promise<void> | void;
-  /** A remote store's result is fetched into its cache before it is opened (store/remote.ts). */
+  /** Brings a result whole into the store's folder before it is opened (an S3 store's: Store.fetchListed). */
   fetch?: (entry: ResultName) => void;
 }
 

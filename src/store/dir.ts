@@ -7,7 +7,7 @@ import { isRemoteSpec, remoteStore } from './location.js';
 import { SESSIONS_DIR, sessionDir } from './session.js';
 
 /** A checked store directory. `identity` lets a writer notice if the directory is swapped before its rename. */
-export interface Store {
+export interface StoreDir {
   dir: string;
   identity: { dev: number; ino: number };
 }
@@ -41,7 +41,7 @@ export function dirProblem(dir: string, st: import('node:fs').Stats): { what: st
 }
 
 /** Checks the directory found at dir (lstat), without creating it. Returns null when it does not exist. */
-export function checkStore(dir: string): Store | null {
+export function checkStore(dir: string): StoreDir | null {
   let st;
   try {
     st = lstatSync(dir);
@@ -60,13 +60,13 @@ export function checkStore(dir: string): Store | null {
  * that directory even if its path is swapped for a symlink meanwhile (elsewhere `ioDir` is the path). Close it
  * when done.
  */
-export interface PinnedStore extends Store {
+export interface PinnedStore extends StoreDir {
   ioDir: string;
   close(): void;
 }
 
 /** Opens a handle on a checked store (refusing it if the directory changed since the check). */
-export function pinStore(store: Store): PinnedStore {
+export function pinStore(store: StoreDir): PinnedStore {
   let fd: number;
   try {
     fd = openSync(store.dir, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
@@ -118,7 +118,7 @@ function makeDirs(dir: string): boolean {
 }
 
 /** The store at dir, created (mode 0700, whatever the umask) if missing, and checked. */
-export function openStore(dir: string): Store {
+export function openStore(dir: string): StoreDir {
   const existing = checkStore(dir);
   if (existing) return existing;
   try {
@@ -136,7 +136,7 @@ export function openStore(dir: string): Store {
  * The directory results of `session` go to, created and checked at every level: the store, `sessions/` and the
  * session's own folder must each be a real directory of this user that others cannot write.
  */
-export function openResultDir(root: string, session: string | null): Store {
+export function openResultDir(root: string, session: string | null): StoreDir {
   const store = openStore(root);
   if (session === null) return store;
   openStore(join(root, SESSIONS_DIR));

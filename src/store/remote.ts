@@ -13,7 +13,7 @@ import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine, type HeaderLine } from '../format/reader.js';
 import { countNewlines } from '../kernel/scan.js';
-import { openResultDir, storePath } from './dir.js';
+import { openResultDir } from './dir.js';
 import { writeHeaderFile } from './header-file.js';
 import { keyOf, remoteOf, type RemoteStore } from './location.js';
 import { addition, addToIndex, compactIndex, entryOf, INDEX_DIR, isIndexObject, keyedEntry, kept, listIndex, readIndex, sameObject, type IndexEntry } from './remote-index.js';
@@ -21,6 +21,7 @@ import { s3Call, S3Error } from './s3-sync.js';
 import type { DeleteManyAnswer, ListPage, ObjectPart, S3Object } from './s3-worker.js';
 import { damaged, readResult, resultOfLine, type DamagedResult, type ResultName, type ScannedResult, type StoreListing } from './scan.js';
 import { SESSIONS_DIR, sessionOfFolder } from './session.js';
+import type { ListingFor } from './store.js';
 
 /** A request a reader waits for: the whole fault budget (15 s) less the start of the worker. */
 const READ_WAIT_MS = 12_000;
@@ -805,12 +806,6 @@ type HeadItem = { key: string; path: string; size: number; mtimeMs: number; etag
 const pending = new Map<string, HeadItem & { store: RemoteStore; entry: ResultName }>();
 
 /**
- * Who lists a remote store: `ls` (its results' headers fetched as rows need them), `ls --sessions` (every header,
- * and the sessions' folders), or `gc` (that, and the id pointers, to remove the orphans).
- */
-export type ListingFor = 'ls' | 'sessions' | 'gc';
-
-/**
  * Brings `heads/` in line with the bucket: a sparse file (header line, then zeros to the object's size, the
  * object's time) for each result, fetched by a small Range GET when new; those no longer in the bucket removed.
  * For `ls` it fetches none: the new ones wait in `pending` for fetchPendingHead, as a row needs its header.
@@ -889,11 +884,6 @@ export function withPendingHeads(listing: StoreListing): StoreListing {
 /** Whether a listed result's header file is not fetched yet (ls: a row past its page is counted by its name). */
 export function isPendingHead(entry: { dir: string; name: string }): boolean {
   return pending.has(join(entry.dir, entry.name));
-}
-
-/** Whether a directory ls lists is a remote store's `heads/` (listingPath). */
-export function isRemoteListing(dir: string): boolean {
-  return remoteOf(dir)?.half === 'heads';
 }
 
 /**
@@ -1169,19 +1159,6 @@ export function shownStore(path: string): string {
   if (!where) return path;
   const { store, rel } = where;
   return rel ? `s3://${store.bucket}/${keyOf(store, rel)}` : store.url;
-}
-
-/**
- * The directory `ls` and `gc` list: the store's own, or for a remote store its `heads/` just brought in line
- * with the bucket (so each listed file's header and size are the object's); for `ls`, the new headers are left to
- * fetch as rows need them (withPendingHeads, fetchPendingHead).
- */
-export function listingPath(dirOption: string | undefined, env: NodeJS.ProcessEnv, listing: ListingFor): string {
-  const dir = storePath(dirOption, env);
-  const where = remoteOf(dir);
-  if (!where) return dir;
-  syncHeads(where.store, listing);
-  return where.store.heads;
 }
 
 /** A file of a folder of a remote store's cache: the store and the file's path relative to the store. */

@@ -154,7 +154,7 @@ async function store(
     const found = pinned && sha256 ? await storedAlready(options, pinned, plan, sha256, taken.bytes, src.redaction) : null;
     if (store && found) {
       const why = (error as NodeJS.ErrnoException).code ?? error.message;
-      options.warn?.(`the store ${pinned!.dir} cannot be written (${why}): answered with the same output stored there before`);
+      options.warn?.(`the store ${store.shown(pinned!.dir)} cannot be written (${why}): answered with the same output stored there before`);
       return describeFound(store, found, null, options, tokenizer);
     }
     return truncatedFallback(error, taken, threshold, tokenizer, store && pinned ? store.shown(pinned.dir) : '');

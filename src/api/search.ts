@@ -10,9 +10,9 @@ import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { EXIT, LroError } from '../errors.js';
 import { ByteScanner } from '../kernel/scan.js';
 import { formatRange } from '../ranges.js';
-import { checkStore, storePath } from '../store/dir.js';
 import { damaged } from '../store/resolve.js';
-import { listStore } from '../store/scan.js';
+import { storeFor } from '../store/open.js';
+import type { ResultName } from '../store/scan.js';
 import { commandOf, parseSince, type ResultFilter } from '../store/select.js';
 import { checkSession } from '../store/session.js';
 import { openResult, type ResultRef, type StoreOptions } from './results.js';
@@ -126,13 +126,14 @@ export async function grepStore(pattern: string, opts: GrepStoreOptions = {}): P
   if (opts.source !== undefined) filter.source = opts.source;
   const o: GrepOptions = { ...grepOptions(opts), json: true, maxTokens: '0' };
   const plan = planGrep(pattern, o, 0);
-  const dir = storePath(opts.dir, env);
+  const store = storeFor(opts.dir, env); // a folder, or an S3 bucket: its results fetched as they are searched
   const out: GrepStoreOutput = { results: [], skipped: [] };
   const stallSeconds = plan.query.matcher.linearTime ? undefined : opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS;
   const scanner = new ByteScanner(1 << 20);
   const walk = {
-    results: checkStore(dir) ? listStore(dir).results : [],
+    results: store.results(filter),
     filter,
+    fetch: (entry: ResultName) => void store.fetchListed(entry),
     fromRecord: 1,
     warn: (line: string) => {
       if (!line.startsWith('lro: no stored results')) out.skipped.push(line.trim());

@@ -66,7 +66,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   const found = checkStore(dir);
   const session = opts.session !== undefined ? checkSession(opts.session, '--session') : undefined;
   if (opts.sessions) {
-    const code = await listSessions(dir, found ? listStore(dir) : EMPTY_LISTING, opts, io);
+    const code = await listSessions(store.name, found ? listStore(dir) : EMPTY_LISTING, opts, io);
     store.listingDone();
     return code;
   }
@@ -247,7 +247,7 @@ class LsPage {
 }
 
 /** `lro ls --sessions`: one row per session (and one for results outside any), from names and sizes alone. */
-async function listSessions(dir: string, listing: StoreListing, opts: LsOptions, io: IO): Promise<number> {
+async function listSessions(where: string, listing: StoreListing, opts: LsOptions, io: IO): Promise<number> {
   const rows = new Map<string | null, SessionRow>();
   for (const s of listing.sessions) rows.set(s.name, { session: s.name, results: 0, bytes: 0, newestId: null, newestMs: null });
   for (const r of listing.results) {
@@ -265,7 +265,7 @@ async function listSessions(dir: string, listing: StoreListing, opts: LsOptions,
   const list = [...rows.values()].sort((a, b) => (b.newestMs ?? 0) - (a.newestMs ?? 0));
   await io.stdout.write(sessionsPage(list, opts, io));
   if (listing.foreign.length > 0) await io.stderr.write(foreignNote(listing.foreign));
-  if (list.length === 0 && !opts.json) await (io.stdout.isTTY ? io.stdout : io.stderr).write(`no sessions in ${dir}\n`);
+  if (list.length === 0 && !opts.json) await (io.stdout.isTTY ? io.stdout : io.stderr).write(`no sessions in ${where}\n`); // an s3:// store by its URL
   return 0;
 }
 

@@ -3,7 +3,8 @@
 // another machine (another cache) reads them, ls and gc list and tidy the bucket, and the faults a network store
 // has end in one line and a bounded time.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -647,6 +648,17 @@ describe('questions across a remote store', () => {
     expect(objectGets(seen)).toHaveLength(2);
     const ids = await lro(['__complete-ids'], { env: reader() });
     expect(ids.out).toBe(`last\tthe newest result\n${b}\toffload\n${a}\toffload\n`);
+    // the library's grepStore walks the bucket as grep --all does, not only the results already in this cache
+    // (in a process of its own: its S3 requests wait synchronously, and this process serves them)
+    const script = `import { grepStore } from ${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)};
+      const f = await grepStore('error', { ignoreCase: true });
+      console.log(JSON.stringify([f.skipped, f.results.map((x) => [x.id, x.matched])]));`;
+    const found = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, ...reader() } });
+    expect([JSON.parse(found.stdout), found.stderr]).toEqual([[[], [[b, 215], [a, 8]]], '']);
+    // and a listing that finds nothing names the store by its URL, not this machine's cache
+    const empty = remote();
+    const sessions = await lro(['ls', '--sessions'], { env: empty.env });
+    expect(sessions.stderr).toBe(`no sessions in s3://team/${empty.prefix}\n`);
   });
 });
 

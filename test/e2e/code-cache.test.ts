@@ -59,6 +59,22 @@ describe('code cache', () => {
     expect(run(BIN, 'v8', ['offload'], 'hi\n').cache).toEqual({ 'cli-offload.cjs': true });
   });
 
+  it('is loaded with no node:crypto by grep and info: a module that requires it as its bundle loads costs each start', () => {
+    // (ulid's generator, reached once through the S3 store's index, put node:crypto in grep's and info's bundles:
+    // about 8 ms of every call)
+    const store = join(root, 'crypto');
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', LRO_DIR: store };
+    const id = (JSON.parse(spawnSync(process.execPath, [BIN, 'offload', '--force'], { env, input: LOG, encoding: 'utf8' }).stdout) as { id: string }).id;
+    const tracer = join(ROOT, 'test/helpers/thread-trace.cjs');
+    for (const args of [['grep', id, '-c', 'sshd'], ['info', id]]) {
+      const trace = join(root, `crypto-${args[0]}`);
+      spawnSync(process.execPath, ['-r', tracer, BIN, ...args], { env: { ...env, LRO_THREAD_TRACE: trace }, encoding: 'utf8' });
+      const builtins = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { builtins?: string[] }).find((l) => l.builtins)!.builtins!;
+      expect(builtins, args[0]).toContain('vm'); // (the code cache's loader: the trace sees what lro loads)
+      expect(builtins, args[0]).not.toContain('crypto');
+    }
+  });
+
   it('is the command\'s own, in its own bundle, for the commands agents run most; the others take that of all', () => {
     // V8 reads a whole cache before lro's first line runs: one made from every command cost --version 3x its own
     const reporter = join(root, 'report-files.cjs');

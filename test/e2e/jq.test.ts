@@ -217,12 +217,11 @@ describe('lro jq', () => {
       id = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input, env })).out).id;
     });
 
-    it('dies on every record: one line naming the first, after two calls', async () => {
-      const start = Date.now();
+    // (how many calls each takes is counted in test/engines/jq-calls.test.ts: here, what the binary prints)
+    it('dies on every record: one line naming the first', async () => {
       const r = await lro(['jq', id, 'def f: [f]; f', '--timeout', '60'], { env, timeout: 120_000 });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^lro: jq ran out of memory or stack on record 1 \(.*\n$/);
-      expect(Date.now() - start).toBeLessThan(30_000); // 2 calls of about 1.5 s (22 s at load 15); before, a dozen
     });
 
     it('dies on one record deep in: the calls that died share one allowance, the --timeout', async () => {
@@ -237,11 +236,10 @@ describe('lro jq', () => {
       expect(Date.now() - start).toBeLessThan(12_000); // the 4 s and the engine's start; before, 16 calls
     });
 
-    it('makes one huge line: cut in the call that made it, not looked for by halves', async () => {
-      const start = Date.now();
-      const r = await lro(['jq', id, 'if .i == 2 then "x" * 1e9 else empty end'], { env, timeout: 120_000 });
+    it('makes one huge line (1 GB): cut, the next command skipping it', async () => {
+      // one call of about 1.5 s here, more than the default 10 s on a slow CI machine
+      const r = await lro(['jq', id, 'if .i == 2 then "x" * 1e9 else empty end', '--timeout', '60'], { env, timeout: 120_000 });
       expect(r.code, r.stderr).toBe(0);
-      expect(Date.now() - start).toBeLessThan(10_000); // one call of about 1.5 s; before, 7 calls of 1 GB each
       expect(r.out).toMatch(/^"x{100,}…\n\[lro: this output line has at least [\d,]+ characters, more than --max-tokens 2000 allows .*--records 1: --skip-lines 1\]\n$/);
     });
   });

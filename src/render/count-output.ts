@@ -11,7 +11,7 @@ import { queryContentType, recordView } from '../query/view.js';
 import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
+import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 
 /** The column titles: what each group's value is. */
 function labels(plan: CountPlan): string[] {
@@ -114,7 +114,7 @@ async function printGroups(
     if (!budget.take(line)) {
       const message = `showed ${what} ${from}-${i} of ${formatCount(res.groups.length)} (--max-tokens ${budget.max})`;
       const next = nextOf(countNextInput(rf.header.id, plan, i + 1));
-      await write(json ? `${JSON.stringify({ type: 'truncated', message, next: next.text })}\n` : continuationLine(message, next));
+      await write(json ? truncatedObject(message, next) : continuationLine(message, next));
       return;
     }
     await write(line);
@@ -158,7 +158,7 @@ async function printDistinct(
     if (!budget.take(line)) {
       const message = `showed values ${from}-${i} of ${formatCount(n)} (--max-tokens ${budget.max})`;
       const next = nextOf(countNextInput(rf.header.id, plan, i + 1));
-      await write(json ? `${JSON.stringify({ type: 'truncated', message, next: next.text })}\n` : continuationLine(message, next));
+      await write(json ? truncatedObject(message, next) : continuationLine(message, next));
       return;
     }
     await write(line);

@@ -39,7 +39,7 @@ export class S3Store implements Store {
     return this.remote.files;
   }
 
-  /** A header file of `heads/` holds zeros after its first line: its path must not be read as the result's. */
+  /** The s3:// URL of the store, or of the object a path of its cache stands for (never the cache's path). */
   shown(path: string): string {
     return shownStore(path);
   }

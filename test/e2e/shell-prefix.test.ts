@@ -248,6 +248,23 @@ describe('lro-shell-prefix is plain bash\'s twin', () => {
     expect(leftovers(spool)).toEqual([]);
   });
 
+  // A call killed in the few milliseconds between making its file and removing the name (a KILL; under bubblewrap
+  // --unshare-pid, a TERM, which bwrap turns into a KILL of its namespace) leaves the file: each call removes those
+  // whose name gives a time over a minute old, and no other (a live call's name is gone within milliseconds).
+  test('files that killed calls left are removed by a later call once a minute old; no other file', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    mkdirSync(spool, { recursive: true, mode: 0o700 });
+    const stale = [`t${now - 120}.77.1`, `t${now - 3600}.78.2`];
+    const kept = [`t${now - 5}.79.3`, `t${now - 120}.80.4.shown`, '81.5', 'tmpnotes'];
+    for (const f of [...stale, ...kept]) writeFileSync(join(spool, f), '');
+    const r = await prefix([claudeScript('echo hi')]);
+    expect(r.out.toString()).toBe('hi\n');
+    const left = readdirSync(spool);
+    for (const f of stale) expect(left).not.toContain(f);
+    for (const f of kept) expect(left).toContain(f);
+    for (const f of kept) rmSync(join(spool, f));
+  });
+
   test.skipIf(!isRoot)('a full temporary folder: the output is stored marked as cut, never as complete', async () => {
     const small = join(root, 'small-tmp');
     mkdirSync(small);

@@ -6,7 +6,7 @@
 // (macOS has none), and bubblewrap with --unshare-pid (Claude Code's Linux sandbox), where this machine has them.
 // @module-tag soak: every test here is part of `npm run test:soak`, not of `npm test` (vitest.config.ts)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -223,23 +223,46 @@ for (const place of places()) {
       // (bash 3.2 does not block TERM across a fork: one landing while the subshell forked the command's shell was
       // taken by the inherited trap and lost, the command ran whole and the call ended 0, 6 times in 3,200 TERMs at
       // 10–70 ms here, until the command's shell got a `( exec … )` of its own, where bash sends it again.)
+      // A TERM landing just before the prefix or its subshell forks is still lost now and then: bash defers the
+      // trap that notes it until the fork is done, and the child never got it (the command ran whole, the call ended
+      // 0: 0 to 3 calls in 150 with a TERM 10 to 120 ms in, as many before this stop; bench/prefix-signals.sh).
+      // Such a call must give the whole output, not told as cut; more than one in a run is a failure.
+      let lost = 0;
       for (const after of [...early, 50, 400, 900, 1700, 2600]) {
         const r = await prefixed(place, claudeScript(`bash ${slow}`, join(root, 'cwd')), envFor(place, tmp), (pid) =>
           setTimeout(() => process.kill(-pid, 'SIGTERM'), after),
         );
         const text = r.out.toString();
+        if (r.status === 0 && after <= 90) {
+          lost++;
+          const whole = `${Array.from({ length: 2000 }, (_, i) => i + 1).join('\n')}\n`.repeat(30);
+          expect(text).not.toContain('INCOMPLETE');
+          expect(text.includes('Output offloaded') ? (await stored(text)).toString() : text).toBe(whole);
+          continue;
+        }
         expect(r.status, `TERM after ${after} ms`).toBe(143);
         if (text.includes('Output offloaded')) expect(text).toContain('INCOMPLETE: the call was interrupted (SIGTERM)');
         else expect(text).toMatch(/^(\d+\n)*\d*$/); // what it printed, as it printed it
       }
-      // Under bubblewrap --unshare-pid a TERM that kills the prefix before its traps are set (the 50 ms one, at
-      // load) ends the namespace, and with it the subshell's removal of the output file's name: the file stays
-      // until the prefix's sweep of killed calls' files (an hour later). A known window, not yet closed (seen
-      // twice: at load 15 to 58, and in one clean-clone CI run); elsewhere the removal outlives the prefix, and none
-      // may stay.
-      const left = leftovers(spoolOf(tmp));
-      if (place.name.startsWith('bubblewrap')) expect(left.length, left.join(' ')).toBeLessThanOrEqual(1);
-      else expect(left).toEqual([]);
+      expect(lost, 'TERMs lost').toBeLessThanOrEqual(1);
+      // A TERM landing between the prefix making its output file and the removal of the name (milliseconds: the
+      // prefix is killed before its subshell starts; under bubblewrap --unshare-pid, where a TERM to bwrap KILLs its
+      // namespace, 1 call in 6 with a TERM 10 to 120 ms in: bench/prefix-signals.sh) leaves the file, empty. A
+      // later call removes it once its name's time is a minute old: shown here by making the leftovers' names two
+      // minutes older, then making one more call. bash 3.2 has no clock without a process: its names carry none,
+      // and are left to the sweep of files an hour old.
+      const spool = spoolOf(tmp);
+      const left = leftovers(spool);
+      for (const f of left) expect(statSync(join(spool, f)).size, f).toBe(0);
+      if (place.name === 'bash 3.2') return;
+      for (const f of left) {
+        const m = /^t(\d+)(\.\d+\.\d+)$/.exec(f);
+        expect(m, f).not.toBeNull();
+        renameSync(join(spool, f), join(spool, `t${Number(m![1]) - 120}${m![2]}`));
+      }
+      const r = await prefixed(place, claudeScript('echo hi', join(root, 'cwd')), envFor(place, tmp));
+      expect(r.out.toString()).toBe('hi\n');
+      expect(leftovers(spool)).toEqual([]);
     });
 
     test.skipIf(place.skip !== undefined)('INT and HUP at random moments: ended by that signal as bash is; the output given, or stored marked as cut', async () => {

@@ -843,6 +843,7 @@ export function syncHeads(store: RemoteStore, listing: ListingFor = 'gc'): void 
   // the headers the store's index holds (once there are enough to fetch for its few GETs to pay): from it
   const index = missing.length >= INDEX_MIN ? loadIndex(store) : null;
   if (index && !lazy) missing.splice(0, missing.length, ...missing.filter((m) => !headFromIndex(store, index, m)));
+  if (lazy) for (const [path, item] of pending) if (item.store.heads === store.heads) pending.delete(path); // an earlier listing's
   for (const m of lazy ? missing : []) {
     const name = basename(m.path);
     const entry = { dir: dirname(m.path), name, session: m.result.session, ...parseResultFileName(name)! };
@@ -873,10 +874,13 @@ function isRefName(rel: string): boolean {
   return parseDedupeFileName(rel.split('/').pop()!)?.kind === 'ref';
 }
 
-/** The results of a listing with the header files not fetched yet (lazy syncHeads) among them, newest first. */
-export function withPendingHeads(listing: StoreListing): StoreListing {
-  if (pending.size === 0) return listing;
-  const added = [...pending.values()].map((item) => item.entry);
+/**
+ * The results of a listing of store with its header files not fetched yet (lazy syncHeads) among them, newest
+ * first; those of another store listed in this process are not its.
+ */
+export function withPendingHeads(store: RemoteStore, listing: StoreListing): StoreListing {
+  const added = [...pending.values()].filter((item) => item.store.heads === store.heads).map((item) => item.entry);
+  if (added.length === 0) return listing;
   const results = [...listing.results, ...added].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return { ...listing, results };
 }

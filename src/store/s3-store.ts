@@ -50,7 +50,7 @@ export class S3Store implements Store {
   }
 
   withUnread(listing: StoreListing): StoreListing {
-    return withPendingHeads(listing);
+    return withPendingHeads(this.remote, listing);
   }
 
   readListed(entry: ResultName): ScannedResult | DamagedResult | null {

@@ -74,3 +74,22 @@ export function joinTwoWordValues(def: CommandDef, argv: string[]): string[] {
   }
   return out;
 }
+
+/**
+ * The input a command's words give (the words after its name, as a shell passes them), as its `run` takes it, with
+ * only what the words say (no defaults); null when the declaration does not take them.
+ */
+export async function inputOfWords(def: CommandDef, words: string[]): Promise<Input | null> {
+  let input: Input = {};
+  const cmd = commanderCommand(def, async (_, parsed) => void (input = parsed)); // a fresh one: commander keeps state
+  cmd.exitOverride().configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined });
+  try {
+    await cmd.parseAsync(joinTwoWordValues(def, words), { from: 'user' });
+  } catch {
+    return null;
+  }
+  const given: Input = {};
+  for (const a of def.arguments ?? []) given[argumentKey(a)] = input[argumentKey(a)];
+  for (const key of Object.keys(cmd.opts())) if (cmd.getOptionValueSource(key) === 'cli') given[key] = input[key];
+  return given;
+}

@@ -8,10 +8,10 @@ import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { FieldValues, RecordStats } from './record-stats.js';
 import { interestingValue, recordRecipes, renderRecipes, textRecipes, type JqRecipe } from './recipes.js';
 import { fieldPaths, toJsonSchema } from './schema.js';
-import { shellQuote } from '../shell-quote.js';
 import { valueText } from '../values/literal.js';
 import { sampleScope, type PreviewLine, type TextStats } from './text-stats.js';
 import { kindErrors, textKind, trimFacts } from './kind-summary.js';
+import { distinct, named, withId, wordsLine, type NamedCommand, type Say, type Words } from './commands.js';
 import { jsonKind } from './kinds/json-kinds.js';
 import type { KindFacts } from './kinds/index.js';
 
@@ -79,6 +79,18 @@ export interface Descriptor {
   jq_recipes: JqRecipe[];
   guidance: string;
   expires_at: string;
+  /**
+   * Every lro command the descriptor names (its recipes, "… more (lro info ID --full)", the commands its guidance
+   * quotes), with the words it is made of: for a program to run one, and for the MCP face to make its tool call.
+   * Not printed (printedDescriptor).
+   */
+  commands: NamedCommand[];
+}
+
+/** The descriptor as printed: all but the commands' words (its text names each command by its line). */
+export function printedDescriptor(d: Descriptor): Omit<Descriptor, 'commands'> {
+  const { commands: _, ...printed } = d;
+  return printed;
 }
 
 /** What was learned about the records while writing (or reading) them. */
@@ -126,7 +138,8 @@ const TEMPLATE_CHARS = 100;
  * bound measures), indented for a person at a terminal.
  */
 export function renderDescriptorJson(d: Descriptor, pretty = false): string {
-  return `${pretty ? JSON.stringify(d, null, 2) : JSON.stringify(d)}\n`;
+  const printed = printedDescriptor(d);
+  return `${pretty ? JSON.stringify(printed, null, 2) : JSON.stringify(printed)}\n`;
 }
 
 /** Builds the descriptor of a stored result; bounded to about DESCRIPTOR_TOKENS unless `full`. */
@@ -163,6 +176,12 @@ function measured(text: string, id: string, path: string): string {
 
 function build(header: Header, path: string, stats: Stats, d: Detail, previewTokens: number, tok: Tokenizer): Descriptor {
   const id = header.id;
+  const commands: NamedCommand[] = [];
+  const say: Say = (words) => {
+    const c = named(words);
+    if (!commands.some((x) => x.line === c.line)) commands.push(c);
+    return c.line;
+  };
   const summary: Summary = {
     count: header.count,
     estimated_tokens: header.estimated_tokens,
@@ -195,7 +214,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     }
     if (!k && repeats(t)) summary.templates = templates(t, d, d === FULL);
     schema = { type: 'string', description: 'one line of the original text, without its line ending' };
-    recipes = renderRecipes(k ? (k.recipes ?? []) : textRecipes(t), id, path, header);
+    recipes = renderRecipes(k ? (k.recipes ?? []) : textRecipes(t), id, path, header, say);
     preview = textPreview(t, errors?.lines ?? [], previewTokens, tok);
   } else if (stats.kind === 'records') {
     const r = stats.records;
@@ -205,7 +224,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     schema = toJsonSchema(r.schema, { depth: d.schemaDepth, properties: d.schemaProps });
     const allFields = fieldPaths(r.schema, 2);
     fields = allFields.slice(0, d.fields);
-    if (allFields.length > fields.length) fields.push(`… ${allFields.length - fields.length} more (lro info ${id} --full)`);
+    if (allFields.length > fields.length) fields.push(`… ${allFields.length - fields.length} more (${say(['info', id, '--full'])})`);
     if (r.topValues.length > 0) summary.top_values = topValues(r.topValues, d);
     addFigures(summary, r.figures.slice(0, d.figures));
     if (r.sampled) {
@@ -214,7 +233,7 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
         `top_values, numbers, times and distinct are of ${formatCount(r.analyzed)} of the ${formatCount(r.count)} records ` +
         '(all of the first 8 MB, then one in 2, 4, 8…): top_values are scaled estimates, the others of those records only';
     }
-    recipes = renderRecipes(k.recipes?.length ? k.recipes : recordRecipes(r, allFields), id, path, header);
+    recipes = renderRecipes(k.recipes?.length ? k.recipes : recordRecipes(r, allFields), id, path, header, say);
     preview = recordPreview(r, previewTokens, tok);
   } else {
     schema = { type: 'string', contentEncoding: 'base64', description: `${3072} bytes of the original per record` };
@@ -245,8 +264,9 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
     fields,
     preview,
     jq_recipes: recipes,
-    guidance: sourceNote(header) + streamsNote(header) + guidance(header, stats, recipes) + privacyNote(summary),
+    guidance: sourceNote(header) + streamsNote(header, say) + guidance(header, stats, commands.find((c) => c.line === recipes[0]?.command)?.words, say) + privacyNote(summary),
     expires_at: header.expires_at,
+    commands,
   };
 }
 
@@ -370,14 +390,13 @@ function privacyNote(s: Summary): string {
 }
 
 /**
- * Commands as the guidance quotes them, in backticks. One that holds a backtick itself (a stored field name or value
- * in it) is left out: it cannot be quoted so, and the MCP face reads each quoted command back as a tool call, so
- * the stored text would name a call of its own (`lro read /etc/shadow` as a JSON key).
+ * Commands as the guidance quotes them, in backticks, each kept among the descriptor's commands. One whose line
+ * holds a backtick itself (a stored field name or value in it) is left out: it cannot be quoted so.
  */
-function quoted(commands: string[]): string {
+function quoted(commands: Words[], say: Say): string {
   return commands
-    .filter((c) => !c.includes('`'))
-    .map((c) => `\`${c}\``)
+    .filter((c) => !wordsLine(c).includes('`'))
+    .map((c) => `\`${say(c)}\``)
     .join(', ');
 }
 
@@ -387,12 +406,12 @@ function around(at: number, before: number, after: number, count: number): strin
 }
 
 /** The kind's commands with the real id in place of ID. */
-export function kindNext(k: KindFacts, id: string): string[] {
-  return (k.next ?? []).map((c) => c.replace(/^lro (\S+) ID\b/, `lro $1 ${id}`));
+function kindNext(k: KindFacts, id: string): Words[] {
+  return (k.next ?? []).map((c) => withId(c, id));
 }
 
 /** Guidance for an output whose kind is known: what it is, its errors if it has any, the kind's next commands. */
-function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): string {
+function kindGuidance(h: Header, k: KindFacts, size: string, say: Say, t?: TextStats): string {
   const id = h.id;
   const f = k.facts ?? {};
   const map = f.map ? `: ${formatCount(Number(f.entries))} entries at ${String(f.map)}` : '';
@@ -411,7 +430,7 @@ function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): str
     const at = first ? ` (first: line ${first.line})` : '';
     errors = n ? ` ${formatCount(n)} ${n === 1 ? 'line is an error' : 'lines are errors'}${at}.` : ' No error.';
   }
-  const lead: string[] = [];
+  const lead: Words[] = [];
   if (k.errors === 'none') {
     // the kind's lines are data; a program's message of failure among them is not (dpkg -l, then apt's `E: …`)
     const stray = t?.diagnosticCount ?? 0;
@@ -421,10 +440,10 @@ function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): str
       const what = stray === 1 ? 'line is' : 'lines are';
       const message = stray === 1 ? 'a failure message' : 'failure messages';
       errors = ` ${formatCount(stray)} ${what} not ${k.kind} data but ${message} (line ${at}${last > at ? ` to ${last}` : ''}).`;
-      lead.push(`lro read ${id} --records ${around(at, 3, 10, h.count)}`);
+      lead.push(['read', id, '--records', around(at, 3, 10, h.count)]);
     } else errors = ` No error lines: "error" in ${k.kind} output is data, not a failure.`;
   }
-  const next = [...lead, ...kindNext(k, id), `lro read ${id} --head 20`].filter((c, i, all) => all.indexOf(c) === i);
+  const next = distinct([...lead, ...kindNext(k, id), ['read', id, '--head', '20']]);
   let rec = h.content_type === 'text' ? ' Record N is line N.' : '';
   // YAML read as records (query/view.ts): where, count and jq number those, read and grep the lines
   const yaml = k.kind === 'yaml' ? (k.facts.records as { of: string; count: number } | null | undefined) : undefined;
@@ -432,18 +451,23 @@ function kindGuidance(h: Header, k: KindFacts, size: string, t?: TextStats): str
     const records = yaml.of === 'items' ? `the List's ${formatCount(yaml.count)} items` : `its ${formatCounted(yaml.count, 'document')}`;
     rec = ` where, count and jq read ${records} as JSON records; for read and grep, record N is line N.`;
   }
-  return `${what} stored as ${id}; nothing printed.${errors} Next: ${quoted(next.slice(0, 3))}.${rec}`;
+  return `${what} stored as ${id}; nothing printed.${errors} Next: ${quoted(next.slice(0, 3), say)}.${rec}`;
 }
 
-/** Short, concrete next steps with the real id. */
-function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
+/** The guidance's last sentence on JSON records: how where's conditions are written, and jq for the rest. */
+export function whereHint(id: string): string {
+  return `where takes FIELD=VALUE, 'FIELD>N', FIELD~REGEX (several: all must hold); lro jq ${id} 'FILTER' for the rest.`;
+}
+
+/** Short, concrete next steps with the real id (`firstRecipe`: the first jq recipe's command). */
+function guidance(h: Header, stats: Stats, firstRecipe: Words | undefined, say: Say): string {
   const id = h.id;
   const size = `~${formatCount(h.estimated_tokens)} tokens`;
   if (stats.kind === 'binary') {
     const what = stats.format ? ` (${stats.format})` : '';
     return `${formatBytes(h.bytes)} of binary data${what} stored as ${id}; nothing printed. Restore: \`lro cat ${id} > file.bin\`. Identify: \`lro cat ${id} | file -\`.`;
   }
-  if (stats.kind === 'text' && stats.text.kind) return kindGuidance(h, stats.text.kind, size, stats.text);
+  if (stats.kind === 'text' && stats.text.kind) return kindGuidance(h, stats.text.kind, size, say, stats.text);
   if (stats.kind === 'text') {
     const t = stats.text;
     const first = t.errors[0];
@@ -452,29 +476,29 @@ function guidance(h: Header, stats: Stats, recipes: JqRecipe[]): string {
       : ' No line looks like an error.';
     // grep for the words that made lines look like errors here, so it finds exactly those lines
     const words = t.errorWords.map(([w]) => w).join('|');
-    const next = first
-      ? [`lro grep ${id} ${shellQuote(words)} -i -C 2`, `lro read ${id} --records ${around(first.line, 5, 20, h.count)}`]
-      : [`lro read ${id} --head 50`];
-    if (repeats(t)) next.push(`lro count ${id} --by template`);
-    next.push(`lro read ${id} --tail 50`);
-    return `${formatCounted(h.count, 'line')} (${size}) stored as ${id}; nothing printed.${errors} Next: ${quoted(next)}. Record N is line N.`;
+    const next: Words[] = first
+      ? [['grep', id, words, '-i', '-C', '2'], ['read', id, '--records', around(first.line, 5, 20, h.count)]]
+      : [['read', id, '--head', '50']];
+    if (repeats(t)) next.push(['count', id, '--by', 'template']);
+    next.push(['read', id, '--tail', '50']);
+    return `${formatCounted(h.count, 'line')} (${size}) stored as ${id}; nothing printed.${errors} Next: ${quoted(next, say)}. Record N is line N.`;
   }
   const r = stats.records;
   const k = jsonKind(h, r);
-  if (k.next) return kindGuidance(h, k as KindFacts, size);
+  if (k.next) return kindGuidance(h, k as KindFacts, size, say);
   const what = [...r.schema.types].join('/') || 'JSON';
   const bad = h.invalid_records?.length ?? 0;
   const skipped = bad ? ` ${bad === 1 ? '1 line is' : `${bad} lines are`} not JSON (kept as strings; lro jq skips them, lro read shows them).` : '';
   // where and count answer the usual questions without jq: filter on the most telling field, count by it
   const top = r.topValues[0];
-  const next: string[] = [];
+  const next: Words[] = [];
   if (top) {
     const field = /^\.[A-Za-z_][A-Za-z0-9_.]*$/.test(top.path) ? top.path.slice(1) : top.path;
-    next.push(`lro where ${id} ${shellQuote(`${field}=${valueText(interestingValue(top)[0])}`)}`, `lro count ${id} --by ${shellQuote(field)}`);
-  } else if (recipes[0]) next.push(recipes[0].command);
-  next.push(`lro read ${id} --head 5`);
+    next.push(['where', id, `${field}=${valueText(interestingValue(top)[0])}`], ['count', id, '--by', field]);
+  } else if (firstRecipe) next.push(firstRecipe);
+  next.push(['read', id, '--head', '5']);
   return (
     `${h.count === 1 ? `1 record (one ${what}` : `${formatCount(h.count)} records (one ${what} each`}, ${size}) stored as ${id}; nothing printed.${skipped} ` +
-    `Next: ${quoted(next)}. where takes FIELD=VALUE, 'FIELD>N', FIELD~REGEX (several: all must hold); lro jq ${id} 'FILTER' for the rest.`
+    `Next: ${quoted(next, say)}. ${whereHint(id)}`
   );
 }

@@ -6,6 +6,7 @@ import type { FieldValues, RecordStats } from './record-stats.js';
 import type { TextStats } from './text-stats.js';
 import { ERROR_PATTERN } from './text-stats.js';
 import { shellQuote } from '../shell-quote.js';
+import type { Say } from './commands.js';
 
 export interface JqRecipe {
   description: string;
@@ -21,8 +22,8 @@ interface Recipe {
   slurps?: boolean;
 }
 
-/** Renders recipes for a stored result. */
-export function renderRecipes(recipes: Recipe[], id: string, path: string, header: Header): JqRecipe[] {
+/** Renders recipes for a stored result; `say` gives a command's line (and keeps it among the descriptor's commands). */
+export function renderRecipes(recipes: Recipe[], id: string, path: string, header: Header, say: Say): JqRecipe[] {
   const guard = header.content_type === 'jsonl' && (header.invalid_records?.length ?? 0) > 0;
   return recipes.map((r) => {
     const flags = r.flags.length ? `${r.flags.join(' ')} ` : '';
@@ -30,7 +31,7 @@ export function renderRecipes(recipes: Recipe[], id: string, path: string, heade
     if (guard) plainFilter = r.slurps ? `map(select(type != "string")) | ${r.filter}` : `select(type != "string") | ${r.filter}`;
     return {
       description: r.description,
-      command: `lro jq ${id} ${flags}${shellQuote(r.filter)}`,
+      command: say(['jq', id, ...r.flags, r.filter]),
       plain: `${plainRecords(path)} | jq ${flags}${shellQuote(plainFilter)}`,
     };
   });

@@ -1,11 +1,10 @@
 // The commands lro gives as tool calls that do the same (`lro_read {"id":"ID","records":"13:20","max_tokens":150}`).
 // A continuation made as a value (budget.ts `Next`: the command and its input) becomes its call from that value
-// (`fromNext`), nothing printed read back. The commands lro only prints (the descriptor's recipes and guidance)
-// are read back by the command's own definition (`read`).
+// (`fromNext`); a command a descriptor names, from its words (`fromWords`, read by the command's own declaration as
+// the command line is). Nothing printed is read back.
 import type { Next } from '../budget.js';
-import { attributeOf, longFlag, type Input } from '../commands/command.js';
-import { commanderCommand, joinTwoWordValues } from '../commands/commander.js';
-import { shellWords } from '../shell-quote.js';
+import { attributeOf, longFlag } from '../commands/command.js';
+import { inputOfWords } from '../commands/commander.js';
 import type { ToolDef } from './definitions.js';
 
 /** A tool call: what a client sends as tools/call params. */
@@ -70,57 +69,14 @@ export class CallReader {
     return { tool: def.spec.name, arguments: args };
   }
 
-  /** The tool call a command line makes, or null when it is not one lro's tools can make. */
-  async read(line: string): Promise<ToolCall | null> {
-    const words = shellWords(line.trim());
-    if (!words || words[0] !== 'lro' || words.length < 2) return null;
-    const def = this.byCommand.get(words[1]);
-    if (!def) return null;
-    const argv = joinTwoWordValues(def.command, words.slice(2));
-    let input: Input = {};
-    const cmd = commanderCommand(def.command, async (_, parsed) => void (input = parsed)); // a fresh one: commander keeps state
-    cmd.exitOverride().configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined });
-    try {
-      await cmd.parseAsync(argv, { from: 'user' });
-    } catch {
-      return null;
-    }
-    const args: Record<string, unknown> = {};
-    for (const p of def.positionals) {
-      const v = input[p.key];
-      if (!(p.optional && (v === undefined || (Array.isArray(v) && v.length === 0)))) args[p.name] = v; // none given
-    }
-    const storeWide = def.spec.allId !== undefined && input.all === true;
-    if (storeWide) {
-      // `lro grep --all … PATTERN`: the pattern stood in the id's place
-      const [id, second] = def.positionals;
-      args[second.name] = args[id.name];
-      args[id.name] = def.spec.allId;
-    }
-    const values = cmd.opts();
-    for (const [attribute, value] of Object.entries(values)) {
-      if (cmd.getOptionValueSource(attribute) !== 'cli') continue; // a default, not in the command
-      if (storeWide && attribute === 'all') continue;
-      const o = def.options.find((x) => x.attribute === attribute);
-      if (!o) {
-        if (SERVER_OPTIONS.has(attribute)) continue;
-        return null;
-      }
-      const v = argumentValue(o.type, value);
-      if (v === undefined) return null;
-      args[o.arg] = v;
-    }
-    return { tool: def.spec.name, arguments: args };
-  }
-
-  /** Each `lro …` command between backticks in a text, replaced by its tool call (the others kept). */
-  async rewriteQuoted(text: string): Promise<string> {
-    const parts = text.split(/(`lro [^`]+`)/);
-    for (let i = 1; i < parts.length; i += 2) {
-      const call = await this.read(parts[i].slice(1, -1));
-      if (call) parts[i] = `\`${formatCall(call)}\``;
-    }
-    return parts.join('');
+  /**
+   * The tool call a command the descriptor names makes, from its words (describe/commands.ts), or null when it is
+   * not one lro's tools can make.
+   */
+  async fromWords(words: string[]): Promise<ToolCall | null> {
+    const def = this.byCommand.get(words[0]);
+    const input = def ? await inputOfWords(def.command, words.slice(1)) : null;
+    return input ? this.fromNext({ command: words[0], input, text: '' }) : null;
   }
 }
 

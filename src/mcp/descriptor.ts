@@ -3,7 +3,7 @@
 // `tail -n +2 FILE | jq` forms are left out for the same reason.
 import type { Descriptor } from '../describe/descriptor.js';
 import type { JqRecipe } from '../describe/recipes.js';
-import { renderDescriptorJson } from '../describe/descriptor.js';
+import { renderDescriptorJson, whereHint } from '../describe/descriptor.js';
 import { renderDescriptorText } from '../render/descriptor-text.js';
 import { formatCall, type CallReader, type ToolCall } from './calls.js';
 
@@ -14,33 +14,38 @@ export interface ToolRecipe {
   call?: ToolCall;
 }
 
-/** The descriptor an MCP client gets: commands become tool calls. */
-export type ToolDescriptor = Omit<Descriptor, 'jq_recipes'> & { jq_recipes: ToolRecipe[] };
+/** The descriptor an MCP client gets: commands become tool calls (their words are the client's no more). */
+export type ToolDescriptor = Omit<Descriptor, 'jq_recipes' | 'commands'> & { jq_recipes: ToolRecipe[] };
 
-/** Rewrites a descriptor's commands as tool calls (a command no tool makes, e.g. `lro cat`, stays as it is). */
+/**
+ * Rewrites a descriptor's commands as tool calls, each made from the words the descriptor gives it (a command no
+ * tool makes, e.g. `lro cat`, stays as it is).
+ */
 export async function toolDescriptor(d: Descriptor, calls: CallReader): Promise<ToolDescriptor> {
-  const recipes: ToolRecipe[] = [];
-  for (const r of d.jq_recipes as JqRecipe[]) {
-    const call = await calls.read(r.command);
-    recipes.push(call ? { description: r.description, command: formatCall(call), call } : { description: r.description, command: r.command });
+  const made = new Map<string, ToolCall>(); // by the line printed
+  for (const c of d.commands) {
+    const call = await calls.fromWords(c.words);
+    if (call) made.set(c.line, call);
   }
-  const fields: string[] = [];
-  for (const f of d.fields) {
-    // "… 28 more (lro info ID --full)"
-    const m = /^(.*)\((lro [^()]+)\)$/.exec(f);
-    const call = m ? await calls.read(m[2]) : null;
-    fields.push(m && call ? `${m[1]}(${formatCall(call)})` : f);
-  }
-  return { ...d, fields, jq_recipes: recipes, guidance: toolWords(await calls.rewriteQuoted(d.guidance)) };
+  const recipes: ToolRecipe[] = (d.jq_recipes as JqRecipe[]).map((r) => {
+    const call = made.get(r.command);
+    return call ? { description: r.description, command: formatCall(call), call } : { description: r.description, command: r.command };
+  });
+  // "… 28 more (lro info ID --full)"
+  const fields = d.fields.map((f) => {
+    for (const [line, call] of made) if (f.endsWith(`(${line})`)) return `${f.slice(0, -line.length - 2)}(${formatCall(call)})`;
+    return f;
+  });
+  let guidance = d.guidance;
+  for (const [line, call] of made) guidance = guidance.split(`\`${line}\``).join(`\`${formatCall(call)}\``);
+  const { commands: _, ...printed } = d;
+  return { ...printed, fields, jq_recipes: recipes, guidance: toolWords(guidance, d.id) };
 }
 
-/** The guidance's words about commands, as a tool user reads them ("lro jq … (-s: …)" is lro_jq and slurp). */
-function toolWords(guidance: string): string {
-  return guidance
-    .replace('lro jq feeds jq one record at a time (-s: all at once)', 'lro_jq feeds jq one record at a time (slurp: true, all at once)')
-    .replace(/where takes FIELD=VALUE, 'FIELD>N', FIELD~REGEX \(several: all must hold\); lro jq (\S+) 'FILTER' for the rest\./, (_, id: string) =>
-      `lro_where takes a list of conditions FIELD=VALUE, FIELD>N, FIELD~REGEX (all must hold); ${formatCall({ tool: 'lro_jq', arguments: { id, filter: 'FILTER' } })} for the rest.`,
-    );
+/** The guidance's sentence on where and jq, as a tool user reads it (lro_where takes a list; lro_jq is a call). */
+function toolWords(guidance: string, id: string): string {
+  const call = formatCall({ tool: 'lro_jq', arguments: { id, filter: 'FILTER' } });
+  return guidance.replace(whereHint(id), () => `lro_where takes a list of conditions FIELD=VALUE, FIELD>N, FIELD~REGEX (all must hold); ${call} for the rest.`);
 }
 
 /** The descriptor as a model reads it: prose (the default) or JSON. */

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { shellWords } from '../../src/shell-quote.js';
+import { shellWords } from '../helpers/shell-words.js';
 import { BIN, cleanup } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');

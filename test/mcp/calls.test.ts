@@ -1,8 +1,9 @@
-// Printed commands read back as tool calls: every form of continuation and recipe lro prints, shell words as
-// shellQuote writes them, and the round trip arguments -> command line -> arguments for every tool.
+// Commands as tool calls from their words: every form of continuation and recipe lro prints (read back here by the
+// test's shellWords, as shellQuote writes them), and the round trip arguments -> words -> arguments for every tool.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { shellQuote, shellWords } from '../../src/shell-quote.js';
+import { shellQuote } from '../../src/shell-quote.js';
+import { callOfLine, shellWords } from '../helpers/shell-words.js';
 import { toArgv, checkArguments } from '../../src/mcp/arguments.js';
 import { CallReader, formatCall } from '../../src/mcp/calls.js';
 import { loadToolDefs, type ToolDef } from '../../src/mcp/definitions.js';
@@ -32,7 +33,7 @@ describe('shellWords', () => {
 });
 
 describe('CallReader', () => {
-  const read = (line: string) => calls.read(line);
+  const read = (line: string) => callOfLine(calls, line);
 
   it('reads the continuations of read, grep and jq', async () => {
     expect(await read(`lro read ${ID} --records 13:20 --max-tokens 150`)).toEqual({ tool: 'lro_read', arguments: { id: ID, records: '13:20', max_tokens: 150 } });
@@ -61,10 +62,10 @@ describe('CallReader', () => {
       arguments: { id: ID, filter: 'group_by(.type) | map({value: (.[0] | .type), count: length})', slurp: true, compact_output: true },
     });
     expect(await read(`lro info ${ID} --full`)).toEqual({ tool: 'lro_info', arguments: { id: ID, full: true } });
-    const guidance = `Next: \`lro grep ${ID} 'error|fail' -i -C 2\`, \`lro read ${ID} --tail 50\`. Restore: \`lro cat ${ID} > file.bin\`.`;
-    expect(await calls.rewriteQuoted(guidance)).toBe(
-      `Next: \`lro_grep {"id":"${ID}","pattern":"error|fail","ignore_case":true,"context":2}\`, \`lro_read {"id":"${ID}","tail":50}\`. Restore: \`lro cat ${ID} > file.bin\`.`,
-    );
+    expect(await calls.fromWords(['grep', ID, '-F', '-C', '3', '--', '-x failed'])).toEqual({
+      tool: 'lro_grep',
+      arguments: { id: ID, pattern: '-x failed', fixed_strings: true, context: 3 },
+    });
   });
 
   it('gives null for what no tool does', async () => {
@@ -110,14 +111,13 @@ function argumentsFor(def: ToolDef): fc.Arbitrary<Record<string, unknown>> {
 
 describe('arguments -> command line -> arguments', () => {
   for (const spec of TOOLS.filter((t) => !t.stdin)) {
-    it(`${spec.name}: the command toArgv builds reads back as the same call`, async () => {
+    it(`${spec.name}: the words toArgv builds make the same call`, async () => {
       const def = defs.find((d) => d.spec.name === spec.name)!;
       await fc.assert(
         fc.asyncProperty(argumentsFor(def), async (args) => {
           checkArguments(def, args);
           const argv = toArgv(def, args);
-          const line = ['lro', argv[0], ...argv.slice(1 + (def.spec.fixed ?? []).length)].map(shellQuote).join(' '); // without the fixed flags
-          const back = await calls.read(line);
+          const back = await calls.fromWords([argv[0], ...argv.slice(1 + (def.spec.fixed ?? []).length)]); // without the fixed flags
           // JSON values come back as JSON.parse reads them (-0 is 0)
           expect(back).toEqual({ tool: spec.name, arguments: JSON.parse(JSON.stringify(args)) });
         }),

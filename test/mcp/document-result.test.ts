@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LroTools } from '../../src/mcp/lro-tools.js';
 import { toolDescriptor } from '../../src/mcp/descriptor.js';
-import type { Descriptor } from '../../src/describe/descriptor.js';
+import { renderDescriptorJson } from '../../src/describe/descriptor.js';
+import { describeResult } from '../../src/api/results.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 
 let root: string;
@@ -37,8 +38,9 @@ describe('lro_offload and lro_info results from the document given', () => {
     const stored = await tools.call('lro_offload', { content: document, force: true });
     const id = (stored.structuredContent as { id: string }).id;
     const info = await tools.call('lro_info', { id });
-    const printed = JSON.parse((await lro(['info', id], { env })).out) as Descriptor;
-    expect(received(info.structuredContent)).toBe(JSON.stringify(await toolDescriptor(printed, tools.calls)));
+    const described = describeResult(id, { dir: env.LRO_DIR }); // the value, its commands' words with it
+    expect(renderDescriptorJson(described)).toBe((await lro(['info', id], { env })).out);
+    expect(received(info.structuredContent)).toBe(JSON.stringify(await toolDescriptor(described, tools.calls)));
     expect(received(stored.structuredContent)).toBe(received(info.structuredContent));
 
     const header = await tools.call('lro_info', { id, header: true });

@@ -12,6 +12,7 @@ import { DIFF_LAYOUT, diffCommand } from '../../src/commands/diff.js';
 import { INFO_LAYOUT, infoCommand } from '../../src/commands/info.js';
 import { LS_LAYOUT, lsCommand } from '../../src/commands/ls.js';
 import { CallReader } from '../../src/mcp/calls.js';
+import { callOfLine } from '../helpers/shell-words.js';
 import { loadToolDefs, type ToolDef } from '../../src/mcp/definitions.js';
 import { continuationLine, withContinuations } from '../../src/budget.js';
 
@@ -42,7 +43,7 @@ describe('commandLine', () => {
     await fc.assert(
       fc.asyncProperty(fc.record({ records: value, columns: value, raw: fc.boolean(), maxTokens: fc.option(fc.nat().map(String), { nil: undefined }) }), async (o) => {
         const next = nextCommand(readCommand, { id: ID, ...o });
-        expect(await calls.read(next.text)).toEqual(calls.fromNext(next));
+        expect(await callOfLine(calls, next.text)).toEqual(calls.fromNext(next));
       }),
       { numRuns: 50 },
     );
@@ -93,7 +94,7 @@ describe('lro where and lro count continuations as values', () => {
         const next = nextCommand(whereCommand, { id: ID, ...o }, WHERE_LAYOUT);
         const call = calls.fromNext(next);
         expect(call?.tool).toBe('lro_where');
-        expect(await calls.read(next.text)).toEqual(call);
+        expect(await callOfLine(calls, next.text)).toEqual(call);
       }),
       { numRuns: 60 },
     );
@@ -103,7 +104,7 @@ describe('lro where and lro count continuations as values', () => {
         const next = nextCommand(countCommand, { id: ID, ...o }, COUNT_LAYOUT);
         const call = calls.fromNext(next);
         expect(call?.tool).toBe(o.json ? undefined : 'lro_count'); // lro_count has no --json: no call made of either
-        expect(await calls.read(next.text)).toEqual(call);
+        expect(await callOfLine(calls, next.text)).toEqual(call);
       }),
       { numRuns: 60 },
     );
@@ -137,7 +138,7 @@ describe('lro grep continuations as values', () => {
         const next = nextGrep({ id: ID, ...o });
         const call = calls.fromNext(next);
         expect(call?.tool).toBe(o.raw ? undefined : 'lro_grep'); // lro_grep has no --raw: no call made of either
-        expect(await calls.read(next.text)).toEqual(call);
+        expect(await callOfLine(calls, next.text)).toEqual(call);
       }),
       { numRuns: 60 },
     );
@@ -148,7 +149,7 @@ describe('lro grep continuations as values', () => {
         const call = calls.fromNext(next);
         const offered = !o.raw && o.session === undefined && o.source === undefined; // lro_grep has no filters of the store
         expect(call?.tool).toBe(offered ? 'lro_grep' : undefined);
-        expect(await calls.read(next.text)).toEqual(call);
+        expect(await callOfLine(calls, next.text)).toEqual(call);
       }),
       { numRuns: 60 },
     );
@@ -173,7 +174,7 @@ describe('lro jq, diff, info and ls continuations as values', () => {
         const next = nextCommand(jqCommand, { id: ID, ...o }, JQ_LAYOUT);
         const call = calls.fromNext(next);
         expect(call?.tool).toBe('lro_jq');
-        expect(await calls.read(next.text)).toEqual(call);
+        expect(await callOfLine(calls, next.text)).toEqual(call);
       }),
       { numRuns: 60 },
     );

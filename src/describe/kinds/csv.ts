@@ -4,7 +4,7 @@
 import { ColumnProfiler, columnTypes, profileColumns, type ColumnFacts } from './columns.js';
 import { fed, KIND_LINE_CHARS, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { numbered } from './util.js';
-import { shellQuote } from '../../shell-quote.js';
+import type { Words } from '../commands.js';
 import { isNumberLiteral } from '../../values/decimal.js';
 import { valueText } from '../../values/literal.js';
 import { toJson, type JsonValue } from '../../values/json-value.js';
@@ -106,11 +106,11 @@ class DelimitedCounter implements KindCounter {
     const counted = columns.find((c) => c.top && Object.keys(c.top).length > 1);
     const big = columns.find((c) => c.max_line !== undefined);
     // where and count take the rows as records of the named columns (query/table.ts), by the header's names
-    const next: string[] = [];
-    if (counted) next.push(`lro count ID --by ${shellQuote(counted.name)}`);
-    if (big) next.push(`lro read ID --records ${big.max_line}`);
-    if (counted) next.push(`lro where ID ${shellQuote(`${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`)} -c`);
-    next.push('lro read ID --head 20');
+    const next: Words[] = [];
+    if (counted) next.push(['count', 'ID', '--by', counted.name]);
+    if (big) next.push(['read', 'ID', '--records', `${big.max_line}`]);
+    if (counted) next.push(['where', 'ID', `${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`, '-c']);
+    next.push(['read', 'ID', '--head', '20']);
     return {
       kind,
       facts: {

@@ -4,7 +4,6 @@
 // named liberror-perl or a description of error handling is data, not an error line.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { escapeRegex, estimateNote, most, TopCounts } from './util.js';
-import { shellQuote } from '../../shell-quote.js';
 
 const FIELD = /^([A-Za-z][A-Za-z0-9-]*):(?: |$)/;
 
@@ -62,8 +61,8 @@ class Deb822Counter implements KindCounter {
       // (a real package's stanza: a placeholder would find nothing)
       next:
         packages && this.firstPackage
-          ? ["lro grep ID '^Package: ' -c", `lro grep ID ${shellQuote(`^Package: ${escapeRegex(this.firstPackage)}$`)} -A 20`]
-          : ["lro grep ID '^[A-Z][A-Za-z-]*: ' -m 40"],
+          ? [['grep', 'ID', '^Package: ', '-c'], ['grep', 'ID', `^Package: ${escapeRegex(this.firstPackage)}$`, '-A', '20']]
+          : [['grep', 'ID', '^[A-Z][A-Za-z-]*: ', '-m', '40']],
     };
   }
 }

@@ -8,7 +8,6 @@
 import { failureMessage } from '../error-lines.js';
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { estimateNote, FirstLast, TopCounts } from './util.js';
-import { shellQuote } from '../../shell-quote.js';
 
 /** A diagnostic line: [file, severity, code] or null. */
 const FORMS: ((l: string, next: string) => [string, string, string] | null)[] = [
@@ -83,7 +82,7 @@ class DiagnosticsCounter implements KindCounter {
     if (!this.sure()) return null;
     const first = this.errorLines.items()[0];
     // (gcc and tsc start a line with the file; rustc names it on the line after, ` --> src/main.rs:4:30`)
-    const grep = this.firstFile ? [`lro grep ID ${shellQuote(`^(\\s*--> )?${this.firstFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[:(]`)}`] : [];
+    const grep = this.firstFile ? [['grep', 'ID', `^(\\s*--> )?${this.firstFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[:(]`]] : [];
     return {
       kind: 'diagnostics',
       facts: {
@@ -99,7 +98,7 @@ class DiagnosticsCounter implements KindCounter {
       errorCount: this.errors,
       levels: false,
       // the first error first: what an agent reads of a failed build
-      next: [...(first ? [`lro read ID --records ${Math.max(1, first.line - 3)}:${Math.max(first.line, Math.min(total, first.line + 10))}`] : []), ...grep],
+      next: [...(first ? [['read', 'ID', '--records', `${Math.max(1, first.line - 3)}:${Math.max(first.line, Math.min(total, first.line + 10))}`]] : []), ...grep],
     };
   }
 }

@@ -4,7 +4,6 @@
 import { COMMIT, GitLogCounter } from './git-log.js';
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { Largest } from './util.js';
-import { shellQuote } from '../../shell-quote.js';
 
 interface FileChange {
   file: string;
@@ -96,7 +95,7 @@ class DiffCounter implements KindCounter {
       // the SHOWN most changed, named for what they are: in a git log -p, one commit's change of a file each
       ...(log ? { most_changed_file_diffs: listed } : { most_changed_files: listed }),
     };
-    const next = ['lro grep ID \'^\\+\\+\\+ \'', `lro grep ID ${shellQuote(`^\\+\\+\\+ b/${shown[0].file}`)} -A 40`];
+    const next = [['grep', 'ID', '^\\+\\+\\+ '], ['grep', 'ID', `^\\+\\+\\+ b/${shown[0].file}`, '-A', '40']];
     if (log) {
       // a file changed by several commits is counted once per commit: file_changes, not files
       return { ...log, facts: { ...log.facts, file_changes: this.files, ...diff }, next: [...(log.next ?? []).slice(1), ...next] };

@@ -57,7 +57,7 @@ class SqlDumpCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: ["lro grep ID '^CREATE TABLE' -A 10", `lro grep ID '^INSERT INTO' -c`],
+      next: [['grep', 'ID', '^CREATE TABLE', '-A', '10'], ['grep', 'ID', '^INSERT INTO', '-c']],
     };
   }
 }
@@ -90,9 +90,9 @@ class HtmlCounter implements KindCounter {
       levels: false,
       // (a command that finds nothing is not offered: no headings, no links)
       next: [
-        ...(['h1', 'h2', 'h3'].some((h) => this.tags.has(h)) ? ["lro grep ID '<h[1-3]' -m 20"] : []),
-        ...(this.tags.has('a') ? ["lro grep ID 'href=' -c"] : []),
-        'lro read ID --chars 0:4000 --raw',
+        ...(['h1', 'h2', 'h3'].some((h) => this.tags.has(h)) ? [['grep', 'ID', '<h[1-3]', '-m', '20']] : []),
+        ...(this.tags.has('a') ? [['grep', 'ID', 'href=', '-c']] : []),
+        ['read', 'ID', '--chars', '0:4000', '--raw'],
       ],
     };
   }
@@ -123,6 +123,6 @@ export function detectMinified(s: TextSample): KindFacts | null {
     errors: 'none',
     levels: false,
     // (its source map's name only when its lines hold one: a grep that finds nothing is no next step)
-    next: [...(s.lines.some((l) => l.includes('sourceMappingURL')) ? ["lro grep ID 'sourceMappingURL'"] : []), 'lro read ID --head 1'],
+    next: [...(s.lines.some((l) => l.includes('sourceMappingURL')) ? [['grep', 'ID', 'sourceMappingURL']] : []), ['read', 'ID', '--head', '1']],
   };
 }

@@ -26,7 +26,7 @@ class EnvCounter implements KindCounter {
       facts: { variables: this.variables, names: this.names },
       errors: 'none',
       levels: false,
-      next: [`lro grep ID '^${name}='`, "lro grep ID '^LC_|^LANG' -c"],
+      next: [['grep', 'ID', `^${name}=`], ['grep', 'ID', '^LC_|^LANG', '-c']],
     };
   }
 }

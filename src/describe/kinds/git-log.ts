@@ -3,7 +3,6 @@
 // is no error line.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { estimateNote, TopCounts } from './util.js';
-import { shellQuote } from '../../shell-quote.js';
 
 export const COMMIT = /^commit ([0-9a-f]{7,64})\b/;
 const STAT = /^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/;
@@ -56,7 +55,7 @@ export class GitLogCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: [`lro grep ID ${shellQuote(`^Author: ${top}`)} -c`, "lro grep ID '^commit ' -A 5 -m 10"],
+      next: [['grep', 'ID', `^Author: ${top}`, '-c'], ['grep', 'ID', '^commit ', '-A', '5', '-m', '10']],
       recipes: [{ description: 'Commit ids', flags: ['-r'], filter: 'select(startswith("commit ")) | .[7:]' }],
     };
   }
@@ -98,7 +97,7 @@ class OnelineCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: ['lro read ID --head 40', `lro read ID --tail 20`],
+      next: [['read', 'ID', '--head', '40'], ['read', 'ID', '--tail', '20']],
     };
   }
 }

@@ -3,7 +3,7 @@
 // types and how often present, the values of low-cardinality fields, and for a tree its nodes and depth — with
 // recipes that use to_entries.
 import type { KindFacts, KindRecipe } from './types.js';
-import { shellQuote } from '../../shell-quote.js';
+import type { Words } from '../commands.js';
 
 const MIN_ENTRIES = 8;
 const MAX_FIELDS = 12;
@@ -151,10 +151,10 @@ function rarestValue(f: ValueField): string {
 }
 
 /** lro where selecting the entries with the counted field's rarest value, showing the key and the shown fields. */
-function whereEntries(counted: ValueField, show: ValueField[]): string {
+function whereEntries(counted: ValueField, show: ValueField[]): Words {
   const lit = rarestValue(counted);
   const fields = ['key', ...show.map((f) => `value${f.field}`)].join(',');
-  return `lro where ID ${shellQuote(`value${counted.field}=${lit}`)} --fields ${shellQuote(fields)}`;
+  return ['where', 'ID', `value${counted.field}=${lit}`, '--fields', fields];
 }
 
 function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFacts, 'recipes' | 'next'> {
@@ -184,7 +184,7 @@ function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFa
     });
   }
   recipes.push({ description: `The keys of ${at}`, flags: ['-c'], filter: `${at} | keys` });
-  const jqs = recipes.map((r) => `lro jq ID ${r.flags.join(' ')} ${shellQuote(r.filter)}`);
+  const jqs = recipes.map((r): Words => ['jq', 'ID', ...r.flags, r.filter]);
   // lro where and lro count take the entries as records, {key, value} each (query/map.ts): no jq to write
   const where = counted && !counted.field.includes('"') ? whereEntries(counted, show) : null;
   return { recipes, next: where ? [where, jqs[0]] : jqs.slice(0, 2) };

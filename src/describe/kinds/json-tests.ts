@@ -76,8 +76,8 @@ export class TestRunWatch {
       errorCount: this.failingCount,
       levels: false,
       next: go
-        ? ["lro where ID Action=fail 'Test?' --fields Package,Test,Elapsed", 'lro count ID --by Package Action=fail']
-        : ["lro grep ID '\"status\":\"failed\"' -c", 'lro where ID status=failed --fields name,message'],
+        ? [['where', 'ID', 'Action=fail', 'Test?', '--fields', 'Package,Test,Elapsed'], ['count', 'ID', '--by', 'Package', 'Action=fail']]
+        : [['grep', 'ID', '"status":"failed"', '-c'], ['where', 'ID', 'status=failed', '--fields', 'name,message']],
     };
   }
 }

@@ -102,8 +102,8 @@ class ListingCounter implements KindCounter {
       levels: false,
       next: [
         // (the directories' own lines, when there are some: by_type counts them, . and .. aside)
-        ...(this.types.has('dir') ? ["lro grep ID '^d' -m 40"] : []),
-        biggest ? `lro read ID --records ${biggest.line}` : 'lro read ID --head 20',
+        ...(this.types.has('dir') ? [['grep', 'ID', '^d', '-m', '40']] : []),
+        biggest ? ['read', 'ID', '--records', `${biggest.line}`] : ['read', 'ID', '--head', '20'],
       ],
       recipes: [
         {

@@ -2,7 +2,6 @@
 // top directory, over the whole list. A path holding "error" is not an error: no error lines, no log levels.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { escapeRegex, estimateNote, most, numbered, TopCounts } from './util.js';
-import { shellQuote } from '../../shell-quote.js';
 
 const PATH = /^(\/|\.{1,2}\/|~\/|[\w@.+-]+\/)[^\t\n]*$/;
 
@@ -104,8 +103,8 @@ class PathsCounter implements KindCounter {
       errors: 'none',
       levels: false,
       next: [
-        `lro grep ID ${shellQuote(`${escapeRegex(commonExt)}$`)} -c`,
-        `lro grep ID ${shellQuote(`/${this.top.first() ?? ''}`)} -m 20`,
+        ['grep', 'ID', `${escapeRegex(commonExt)}$`, '-c'],
+        ['grep', 'ID', `/${this.top.first() ?? ''}`, '-m', '20'],
       ],
       recipes: [
         { description: `Paths ending in ${commonExt}`, flags: ['-r'], filter: `select(endswith(${JSON.stringify(commonExt)}))` },

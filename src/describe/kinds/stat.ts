@@ -4,6 +4,7 @@
 // error.log is a name, not an error line.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { estimateNote, Largest, TopCounts } from './util.js';
+import type { Words } from '../commands.js';
 
 const FILE = /^ {2}File: (.*)$/;
 const SIZE = /^ {2}Size: (\d+)\s+Blocks: \d+\s+IO Block: \d+\s+(.+?)\s*$/;
@@ -51,9 +52,9 @@ class StatCounter implements KindCounter {
   end(): KindFacts | null {
     if (this.files === 0) return null;
     const largest = this.largest.list();
-    const next: string[] = [];
-    if (largest[0]) next.push(`lro read ID --records ${largest[0].line}:${largest[0].line + 7}`);
-    next.push("lro grep ID '^  File: ' -c");
+    const next: Words[] = [];
+    if (largest[0]) next.push(['read', 'ID', '--records', `${largest[0].line}:${largest[0].line + 7}`]);
+    next.push(['grep', 'ID', '^  File: ', '-c']);
     return {
       kind: 'stat',
       facts: {

@@ -53,7 +53,7 @@ class SyscallCounter implements KindCounter {
       errorLines: this.failed.items(),
       errorCount: this.failed.count,
       levels: false,
-      next: ["lro grep ID ' = -1 E' -c", "lro grep ID ' = -1 E' -m 30"],
+      next: [['grep', 'ID', ' = -1 E', '-c'], ['grep', 'ID', ' = -1 E', '-m', '30']],
     };
   }
 }

@@ -7,7 +7,7 @@
 import { ColumnProfiler, columnTypes, profileColumns, type ColumnFacts } from './columns.js';
 import { fed, KIND_LINE_CHARS, type KindCounter, type KindFacts, type KindRecipe, type TextSample } from './types.js';
 import { numbered } from './util.js';
-import { shellQuote } from '../../shell-quote.js';
+import type { Words } from '../commands.js';
 import { cellText } from './csv.js';
 
 const HEADER_WORD = /^[A-Za-z%#0-9][\w%#./()-]*$/;
@@ -79,12 +79,12 @@ class TableCounter implements KindCounter {
     const numeric = columns.filter((c) => c.max !== undefined);
     const big = numeric.find((c) => c.type !== 'int' || !/^(PID|PPID|TID|LWP|PGID|SID|UID|GID|ID)$/i.test(c.name)) ?? numeric[0];
     const counted = columns.find((c) => c.top);
-    const next: string[] = [];
-    if (big?.max_line) next.push(`lro read ID --records ${big.max_line}`);
+    const next: Words[] = [];
+    if (big?.max_line) next.push(['read', 'ID', '--records', `${big.max_line}`]);
     // where and count take the rows as records of the named columns (query/table.ts)
-    if (counted) next.push(`lro count ID --by ${shellQuote(counted.name)}`);
-    if (counted) next.push(`lro where ID ${shellQuote(`${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`)} -c`);
-    next.push('lro read ID --head 20');
+    if (counted) next.push(['count', 'ID', '--by', counted.name]);
+    if (counted) next.push(['where', 'ID', `${counted.name}=${cellText(Object.keys(counted.top!).at(-1)!)}`, '-c']);
+    next.push(['read', 'ID', '--head', '20']);
     return {
       kind: 'table',
       facts: {

@@ -7,6 +7,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Outcome } from './test-lines.js';
 import type { KindFacts } from './types.js';
+import type { Words } from '../commands.js';
 
 /** Failing tests named (the descriptor shows them whole). */
 const NAMED = 20;
@@ -339,7 +340,7 @@ export class JunitReport {
     const byLines = this.failing.filter((f) => f.ownLines);
     const byChars = this.failing.filter((f) => !f.ownLines);
     const first = this.failing[0];
-    const read = (f: Failing) => (f.ownLines ? `lro read ID --records ${f.line}:${f.endLine}` : `lro read ID --chars ${f.at}:${f.end} --raw`);
+    const read = (f: Failing): Words => (f.ownLines ? ['read', 'ID', '--records', `${f.line}:${f.endLine}`] : ['read', 'ID', '--chars', `${f.at}:${f.end}`, '--raw']);
     return {
       kind: 'test-run',
       facts: {
@@ -356,7 +357,7 @@ export class JunitReport {
       errorLines: this.failing.slice(0, 10).map(({ line, text }) => ({ line, text })),
       errorCount: this.failed,
       levels: false,
-      next: first ? [read(first), `lro grep ID '<failure|<error' -C 3`] : [],
+      next: first ? [read(first), ['grep', 'ID', '<failure|<error', '-C', '3']] : [],
     };
   }
 }

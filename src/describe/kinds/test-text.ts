@@ -6,7 +6,7 @@
 // ERRORS) block, a `____ test_name ____` heading per test; cargo's `failures:` block, `---- name stdout ----` per
 // test; go test's lines from the test's last `=== RUN`/`=== CONT` to its `--- FAIL:`.
 import { fed, type KindCounter, type KindFacts, type TextSample } from './types.js';
-import { shellQuote } from '../../shell-quote.js';
+import type { Words } from '../commands.js';
 import { CARGO_TEST, GO_PACKAGE, GO_TEST, OUTCOME, PYTEST, PYTEST_SUMMARY, type ResultLine, TAP, TapSuites, VITEST } from './test-lines.js';
 
 /** The runners whose -v lines make a test run's text (a summary line repeats a test, so it is not one of them). */
@@ -217,12 +217,12 @@ class TestRunCounter implements KindCounter {
     const first = this.failing.find((f) => at[f.name]);
     // the next command reads the failures themselves: the block from its start (60 lines at most), else the first
     // failing test's own section, else the lines after its result line
-    const read = block
-      ? `lro read ID --records ${block.from}:${Math.min(block.to, block.from + READ_LINES)}`
+    const read: Words | null = block
+      ? ['read', 'ID', '--records', `${block.from}:${Math.min(block.to, block.from + READ_LINES)}`]
       : first
-        ? `lro read ID --records ${at[first.name]}`
+        ? ['read', 'ID', '--records', `${at[first.name]}`]
         : this.failing.length
-          ? `lro read ID --records ${this.failing[0].line}:${this.failing[0].line + 30}`
+          ? ['read', 'ID', '--records', `${this.failing[0].line}:${this.failing[0].line + 30}`]
           : null;
     return {
       kind: 'test-run',
@@ -248,8 +248,8 @@ class TestRunCounter implements KindCounter {
 
 /** The grep of a runner's failure lines (pytest without -v: its summary's `FAILED `); a pattern that starts with -
  * goes after -- (go's `--- FAIL: ` is no option). */
-function grepFailed(fail: string): string {
-  return fail.startsWith('-') ? `lro grep ID -F -C 3 -- ${shellQuote(fail)}` : `lro grep ID ${shellQuote(fail)} -F -C 3`;
+function grepFailed(fail: string): Words {
+  return fail.startsWith('-') ? ['grep', 'ID', '-F', '-C', '3', '--', fail] : ['grep', 'ID', fail, '-F', '-C', '3'];
 }
 
 export function countTestText(s: TextSample): KindCounter | null {

@@ -1,6 +1,7 @@
 // What a kind detector answers: which kind of output this is, the facts that describe it, whether its error
 // lines are errors, and the next commands and jq recipes built from its real fields. A detector that is not
 // sure answers null: a wrong kind is worse than none ("text").
+import type { Words } from '../commands.js';
 
 /** One recipe: a jq filter over the stored records (text: each record is one line as a JSON string). */
 export interface KindRecipe {
@@ -24,8 +25,8 @@ export interface KindFacts {
   errorCount?: number;
   /** Whether log levels mean something here (they do not in a listing). */
   levels?: boolean;
-  /** lro commands worth running next, with `ID` where the result's id goes. */
-  next?: string[];
+  /** lro commands worth running next, as their words (`ID` where the result's id goes). */
+  next?: Words[];
   recipes?: KindRecipe[];
 }
 

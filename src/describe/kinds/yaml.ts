@@ -7,6 +7,7 @@
 import { NotYaml, YamlRecordCutter, type YamlRecordsOf } from '../../format/yaml-records.js';
 import { fed, KIND_LINE_CHARS, type KindCounter, type KindFacts, type TextSample } from './types.js';
 import { estimateNote, most, TopCounts } from './util.js';
+import type { Words } from '../commands.js';
 
 /** A mapping key (plain or quoted), a list item, a comment, a document marker. */
 const KEY = /^(\s*)(?:- +)?(?:[\w.$/@-]+|"[^"]*"|'[^']*'):(?:\s|$)/;
@@ -149,21 +150,21 @@ class YamlCounter implements KindCounter {
 }
 
 /** The next commands on YAML read as records: by field, with lro's verbs. */
-function recordsNext(of: YamlRecordsOf, count: number, facts: RecordFacts): string[] {
-  if (count === 1) return ["lro jq ID 'keys'", ...(facts.widest ? [`lro jq ID '.${facts.widest} | keys'`] : [])];
+function recordsNext(of: YamlRecordsOf, count: number, facts: RecordFacts): Words[] {
+  if (count === 1) return [['jq', 'ID', 'keys'], ...(facts.widest ? [['jq', 'ID', `.${facts.widest} | keys`]] : [])];
   // a field of scalars to count by: the kinds when several, else the first other plain one
   const scalar = Object.keys(facts.scalars.top(20)).find((k) => k !== 'apiVersion' && k !== 'kind' && PLAIN_FIELD.test(k));
   const field = facts.kinds.size > 1 ? 'kind' : scalar;
-  const next = field ? [`lro count ID --by ${field}`] : [];
-  if (of === 'items' && facts.kinds.top(1).Pod === count) next.push('lro count ID --by status.phase');
-  if (facts.kinds.size > 0) next.push("lro where ID kind=" + Object.keys(facts.kinds.top(1))[0] + ' --fields metadata.name');
-  else next.push(`lro jq ID -c 'keys' --records 1:${Math.min(count, 3)}`);
+  const next: Words[] = field ? [['count', 'ID', '--by', field]] : [];
+  if (of === 'items' && facts.kinds.top(1).Pod === count) next.push(['count', 'ID', '--by', 'status.phase']);
+  if (facts.kinds.size > 0) next.push(['where', 'ID', `kind=${Object.keys(facts.kinds.top(1))[0]}`, '--fields', 'metadata.name']);
+  else next.push(['jq', 'ID', '-c', 'keys', '--records', `1:${Math.min(count, 3)}`]);
   return next;
 }
 
 /** The next commands on YAML that stays text: its lines. */
-function linesNext(kubernetes: boolean): string[] {
-  return kubernetes ? ["lro grep ID '^kind: ' -c", "lro grep ID '^  name: ' -m 40"] : ["lro grep ID '^[^ #][^:]*:' -m 40", 'lro read ID --head 40'];
+function linesNext(kubernetes: boolean): Words[] {
+  return kubernetes ? [['grep', 'ID', '^kind: ', '-c'], ['grep', 'ID', '^  name: ', '-m', '40']] : [['grep', 'ID', '^[^ #][^:]*:', '-m', '40'], ['read', 'ID', '--head', '40']];
 }
 
 export function countYaml(s: TextSample): KindCounter | null {

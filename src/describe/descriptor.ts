@@ -407,7 +407,7 @@ function around(at: number, before: number, after: number, count: number): strin
 
 /** The kind's commands with the real id in place of ID. */
 function kindNext(k: KindFacts, id: string): Words[] {
-  return (k.next ?? []).map((c) => withId(c, id));
+  return (k.nextCommands ?? []).map((c) => withId(c, id));
 }
 
 /** Guidance for an output whose kind is known: what it is, its errors if it has any, the kind's next commands. */
@@ -485,7 +485,7 @@ function guidance(h: Header, stats: Stats, firstRecipe: Words | undefined, say: 
   }
   const r = stats.records;
   const k = jsonKind(h, r);
-  if (k.next) return kindGuidance(h, k as KindFacts, size, say);
+  if (k.nextCommands) return kindGuidance(h, k as KindFacts, size, say);
   const what = [...r.schema.types].join('/') || 'JSON';
   const bad = h.invalid_records?.length ?? 0;
   const skipped = bad ? ` ${bad === 1 ? '1 line is' : `${bad} lines are`} not JSON (kept as strings; lro jq skips them, lro read shows them).` : '';

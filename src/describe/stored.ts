@@ -41,8 +41,9 @@ export function keptStats(h: Header): Stats | null {
   }
   const list = (v: unknown) => Array.isArray(v);
   const obj = (v: unknown) => typeof v === 'object' && v !== null;
-  // a kind's next commands as words; a result stored before they were (as lines) gets its statistics computed again
-  const nextAsWords = (k: KindFacts | undefined) => !k?.next || k.next.every(list);
+  // a kind's next commands as words (nextCommands); a result stored when they were lines (`next`) gets its
+  // statistics computed again
+  const nextAsWords = (k: KindFacts | undefined) => !(k && 'next' in k) && (!k?.nextCommands || k.nextCommands.every(list));
   if (h.content_type === 'text' && s?.kind === 'text' && obj(s.text) && list(s.text.head) && list(s.text.tail) && list(s.text.errors) && obj(s.text.templates) && nextAsWords(s.text.kind)) return s;
   if ((h.content_type === 'jsonl' || h.content_type === 'json') && s?.kind === 'records' && obj(s.records) && list(s.records.head) && list(s.records.tail) && list(s.records.topValues) && list(s.records.figures) && nextAsWords(s.records.kind)) {
     try {

@@ -387,7 +387,7 @@ export class TextAnalyzer {
       ...k,
       facts: deep(k.facts) as Record<string, unknown>,
       ...(k.errorLines ? { errorLines: k.errorLines.map((l) => ({ line: l.line, text: str(l.text) })) } : {}),
-      ...(k.next ? { next: k.next.map((words) => words.map(str)) } : {}),
+      ...(k.nextCommands ? { nextCommands: k.nextCommands.map((words) => words.map(str)) } : {}),
     };
   }
 

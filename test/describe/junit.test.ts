@@ -44,7 +44,7 @@ describe('JUnit XML reports', () => {
       expect(lines.slice(from - 1, to).filter((l) => l.includes('<testcase')).length).toBe(1);
       expect(lines.slice(from - 1, to).join('\n')).toContain('<failure ');
     }
-    expect(d.next?.[0]).toEqual(['read', 'ID', '--records', (f.failure_lines as Record<string, string>)['parse.test.js > parse > case 3']]);
+    expect(d.nextCommands?.[0]).toEqual(['read', 'ID', '--records', (f.failure_lines as Record<string, string>)['parse.test.js > parse > case 3']]);
     expect(d.errorCount).toBe(3);
   });
 
@@ -91,7 +91,7 @@ describe('JUnit XML reports', () => {
       expect(element).toMatch(/<failure [^]*<\/testcase>$/);
       expect(element.split('<testcase').length).toBe(2);
     }
-    expect(d.next?.[0]).toEqual(['read', 'ID', '--chars', chars['test_suite > test_parse_case_150'], '--raw']);
+    expect(d.nextCommands?.[0]).toEqual(['read', 'ID', '--chars', chars['test_suite > test_parse_case_150'], '--raw']);
     expect(d.errorLines?.map((l) => l.line)).toEqual([1, 6, 11]);
   });
 

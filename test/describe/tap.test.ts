@@ -45,7 +45,7 @@ describe('node --test TAP: tests named with their suites', () => {
       expect(lines.slice(from - 1, to).filter((l) => /^\s*(?:not )?ok \d/.test(l))).toHaveLength(1);
     }
     // the next command reads the first failing test's lines; the error lines are the tests' own, no suite's
-    expect(d.next?.[0]).toEqual(['read', 'ID', '--records', at['cart > total']]);
+    expect(d.nextCommands?.[0]).toEqual(['read', 'ID', '--records', at['cart > total']]);
     expect(d.errorCount).toBe(3);
     expect(d.errorLines?.map((e) => e.text)).toEqual(['not ok 1 - total', 'not ok 2 - empty', 'not ok 2 - empty']);
   });

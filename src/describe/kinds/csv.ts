@@ -120,7 +120,7 @@ class DelimitedCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next,
+      nextCommands: next,
       recipes: [
         {
           description: `Rows as objects of the ${header ? 'named' : 'numbered'} columns, numbers as numbers (lro jq's row does the same)`,

@@ -59,7 +59,7 @@ class Deb822Counter implements KindCounter {
       errors: 'none',
       levels: false,
       // (a real package's stanza: a placeholder would find nothing)
-      next:
+      nextCommands:
         packages && this.firstPackage
           ? [['grep', 'ID', '^Package: ', '-c'], ['grep', 'ID', `^Package: ${escapeRegex(this.firstPackage)}$`, '-A', '20']]
           : [['grep', 'ID', '^[A-Z][A-Za-z-]*: ', '-m', '40']],

@@ -98,7 +98,7 @@ class DiagnosticsCounter implements KindCounter {
       errorCount: this.errors,
       levels: false,
       // the first error first: what an agent reads of a failed build
-      next: [...(first ? [['read', 'ID', '--records', `${Math.max(1, first.line - 3)}:${Math.max(first.line, Math.min(total, first.line + 10))}`]] : []), ...grep],
+      nextCommands: [...(first ? [['read', 'ID', '--records', `${Math.max(1, first.line - 3)}:${Math.max(first.line, Math.min(total, first.line + 10))}`]] : []), ...grep],
     };
   }
 }

@@ -98,14 +98,14 @@ class DiffCounter implements KindCounter {
     const next = [['grep', 'ID', '^\\+\\+\\+ '], ['grep', 'ID', `^\\+\\+\\+ b/${shown[0].file}`, '-A', '40']];
     if (log) {
       // a file changed by several commits is counted once per commit: file_changes, not files
-      return { ...log, facts: { ...log.facts, file_changes: this.files, ...diff }, next: [...(log.next ?? []).slice(1), ...next] };
+      return { ...log, facts: { ...log.facts, file_changes: this.files, ...diff }, nextCommands: [...(log.nextCommands ?? []).slice(1), ...next] };
     }
     return {
       kind: 'diff',
       facts: { files_changed: this.files, ...diff },
       errors: 'none',
       levels: false,
-      next,
+      nextCommands: next,
       recipes: [
         { description: 'The files changed', flags: ['-r'], filter: 'select(startswith("+++ ")) | ltrimstr("+++ b/")' },
       ],

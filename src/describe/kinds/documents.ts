@@ -57,7 +57,7 @@ class SqlDumpCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: [['grep', 'ID', '^CREATE TABLE', '-A', '10'], ['grep', 'ID', '^INSERT INTO', '-c']],
+      nextCommands: [['grep', 'ID', '^CREATE TABLE', '-A', '10'], ['grep', 'ID', '^INSERT INTO', '-c']],
     };
   }
 }
@@ -89,7 +89,7 @@ class HtmlCounter implements KindCounter {
       errors: 'none',
       levels: false,
       // (a command that finds nothing is not offered: no headings, no links)
-      next: [
+      nextCommands: [
         ...(['h1', 'h2', 'h3'].some((h) => this.tags.has(h)) ? [['grep', 'ID', '<h[1-3]', '-m', '20']] : []),
         ...(this.tags.has('a') ? [['grep', 'ID', 'href=', '-c']] : []),
         ['read', 'ID', '--chars', '0:4000', '--raw'],
@@ -123,6 +123,6 @@ export function detectMinified(s: TextSample): KindFacts | null {
     errors: 'none',
     levels: false,
     // (its source map's name only when its lines hold one: a grep that finds nothing is no next step)
-    next: [...(s.lines.some((l) => l.includes('sourceMappingURL')) ? [['grep', 'ID', 'sourceMappingURL']] : []), ['read', 'ID', '--head', '1']],
+    nextCommands: [...(s.lines.some((l) => l.includes('sourceMappingURL')) ? [['grep', 'ID', 'sourceMappingURL']] : []), ['read', 'ID', '--head', '1']],
   };
 }

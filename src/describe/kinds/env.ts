@@ -26,7 +26,7 @@ class EnvCounter implements KindCounter {
       facts: { variables: this.variables, names: this.names },
       errors: 'none',
       levels: false,
-      next: [['grep', 'ID', `^${name}=`], ['grep', 'ID', '^LC_|^LANG', '-c']],
+      nextCommands: [['grep', 'ID', `^${name}=`], ['grep', 'ID', '^LC_|^LANG', '-c']],
     };
   }
 }

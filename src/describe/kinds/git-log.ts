@@ -55,7 +55,7 @@ export class GitLogCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: [['grep', 'ID', `^Author: ${top}`, '-c'], ['grep', 'ID', '^commit ', '-A', '5', '-m', '10']],
+      nextCommands: [['grep', 'ID', `^Author: ${top}`, '-c'], ['grep', 'ID', '^commit ', '-A', '5', '-m', '10']],
       recipes: [{ description: 'Commit ids', flags: ['-r'], filter: 'select(startswith("commit ")) | .[7:]' }],
     };
   }
@@ -97,7 +97,7 @@ class OnelineCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: [['read', 'ID', '--head', '40'], ['read', 'ID', '--tail', '20']],
+      nextCommands: [['read', 'ID', '--head', '40'], ['read', 'ID', '--tail', '20']],
     };
   }
 }

@@ -59,7 +59,7 @@ class HttpTraceCounter implements KindCounter {
       errorLines: this.errors.items(),
       errorCount: failing,
       levels: false,
-      next: [['grep', 'ID', '^< HTTP/', '-B', '12'], ['grep', 'ID', '^> [A-Z]+ ', '-c']],
+      nextCommands: [['grep', 'ID', '^< HTTP/', '-B', '12'], ['grep', 'ID', '^> [A-Z]+ ', '-c']],
     };
   }
 }

@@ -157,7 +157,7 @@ function whereEntries(counted: ValueField, show: ValueField[]): Words {
   return ['where', 'ID', `value${counted.field}=${lit}`, '--fields', fields];
 }
 
-function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFacts, 'recipes' | 'next'> {
+function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFacts, 'recipes' | 'nextCommands'> {
   const at = jq(c.path);
   const show = fields.filter((f) => !f.field.includes('"') && f.field !== jq([tree?.children ?? ''])).slice(0, 2);
   const members = show.map((f) => `${f.field.slice(1)}: .value${f.field}`).join(', ');
@@ -187,5 +187,5 @@ function mapRecipes(c: Candidate, fields: ValueField[], tree: Tree): Pick<KindFa
   const jqs = recipes.map((r): Words => ['jq', 'ID', ...r.flags, r.filter]);
   // lro where and lro count take the entries as records, {key, value} each (query/map.ts): no jq to write
   const where = counted && !counted.field.includes('"') ? whereEntries(counted, show) : null;
-  return { recipes, next: where ? [where, jqs[0]] : jqs.slice(0, 2) };
+  return { recipes, nextCommands: where ? [where, jqs[0]] : jqs.slice(0, 2) };
 }

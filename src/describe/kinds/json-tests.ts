@@ -75,7 +75,7 @@ export class TestRunWatch {
       errors: 'own',
       errorCount: this.failingCount,
       levels: false,
-      next: go
+      nextCommands: go
         ? [['where', 'ID', 'Action=fail', 'Test?', '--fields', 'Package,Test,Elapsed'], ['count', 'ID', '--by', 'Package', 'Action=fail']]
         : [['grep', 'ID', '"status":"failed"', '-c'], ['where', 'ID', 'status=failed', '--fields', 'name,message']],
     };

@@ -100,7 +100,7 @@ class ListingCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: [
+      nextCommands: [
         // (the directories' own lines, when there are some: by_type counts them, . and .. aside)
         ...(this.types.has('dir') ? [['grep', 'ID', '^d', '-m', '40']] : []),
         biggest ? ['read', 'ID', '--records', `${biggest.line}`] : ['read', 'ID', '--head', '20'],

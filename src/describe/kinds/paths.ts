@@ -102,7 +102,7 @@ class PathsCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: [
+      nextCommands: [
         ['grep', 'ID', `${escapeRegex(commonExt)}$`, '-c'],
         ['grep', 'ID', `/${this.top.first() ?? ''}`, '-m', '20'],
       ],

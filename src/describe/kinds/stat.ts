@@ -67,7 +67,7 @@ class StatCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next,
+      nextCommands: next,
     };
   }
 }

@@ -53,7 +53,7 @@ class SyscallCounter implements KindCounter {
       errorLines: this.failed.items(),
       errorCount: this.failed.count,
       levels: false,
-      next: [['grep', 'ID', ' = -1 E', '-c'], ['grep', 'ID', ' = -1 E', '-m', '30']],
+      nextCommands: [['grep', 'ID', ' = -1 E', '-c'], ['grep', 'ID', ' = -1 E', '-m', '30']],
     };
   }
 }

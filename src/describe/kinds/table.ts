@@ -94,7 +94,7 @@ class TableCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next,
+      nextCommands: next,
       recipes: big && !split.starts ? [sortRecipe(split.names, big.name, this.firstRow - 1)] : [],
     };
   }

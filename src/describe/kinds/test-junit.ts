@@ -357,7 +357,7 @@ export class JunitReport {
       errorLines: this.failing.slice(0, 10).map(({ line, text }) => ({ line, text })),
       errorCount: this.failed,
       levels: false,
-      next: first ? [read(first), ['grep', 'ID', '<failure|<error', '-C', '3']] : [],
+      nextCommands: first ? [read(first), ['grep', 'ID', '<failure|<error', '-C', '3']] : [],
     };
   }
 }

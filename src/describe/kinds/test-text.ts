@@ -241,7 +241,7 @@ class TestRunCounter implements KindCounter {
       errorCount: this.failed,
       levels: false,
       // (a pattern that starts with - goes after --: go's `--- FAIL: ` is no option)
-      next: read ? [read, grepFailed(this.progress ? PYTEST_SUMMARY.fail : r.fail)] : [],
+      nextCommands: read ? [read, grepFailed(this.progress ? PYTEST_SUMMARY.fail : r.fail)] : [],
     };
   }
 }

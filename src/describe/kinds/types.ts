@@ -25,8 +25,11 @@ export interface KindFacts {
   errorCount?: number;
   /** Whether log levels mean something here (they do not in a listing). */
   levels?: boolean;
-  /** lro commands worth running next, as their words (`ID` where the result's id goes). */
-  next?: Words[];
+  /**
+   * lro commands worth running next, as their words (`ID` where the result's id goes). Kept in the header's stats
+   * under this name: an older lro kept them as lines under `next`, and reads a result without one as having none.
+   */
+  nextCommands?: Words[];
   recipes?: KindRecipe[];
 }
 

@@ -144,7 +144,7 @@ class YamlCounter implements KindCounter {
       },
       errors: 'none',
       levels: false,
-      next: r ? recordsNext(r.of, r.count, r.facts) : linesNext(this.kinds.size > 0),
+      nextCommands: r ? recordsNext(r.of, r.count, r.facts) : linesNext(this.kinds.size > 0),
     };
   }
 }

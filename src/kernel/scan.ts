@@ -241,23 +241,40 @@ export class ByteScanner {
   }
 }
 
-/** A stretch of whole records in the scanner's memory: [start, end) (end just after a \n), at file offset `at`. */
+/**
+ * A stretch of whole records in the scanner's memory: [start, end) (end just after a \n), at file offset `at`.
+ * With `long` set, a record longer than the memory that was not gathered (see scanChunks): its stored bytes are
+ * the file's [at, at + long), its newline next; nothing of it is in memory (start = end).
+ */
 export interface Chunk {
   start: number;
   end: number;
   at: number;
+  long?: number;
 }
 
 /**
  * Reads the record bytes of a file (from `offset`) into the scanner's memory, yielding chunks of whole lines; a
- * chunk's bytes stay in place until the next is asked for. Memory grows for a line longer than the chunk size.
+ * chunk's bytes stay in place until the next is asked for. A line longer than the memory grows it (it is held
+ * whole), or, with `gather` false, is yielded as a `long` chunk, found by reading on to its newline a memory at
+ * a time: memory never touched before costs more to fill than a second read of the record from the page cache.
  * A last line without a newline throws `unterminated()`.
  */
-export function* scanChunks(scanner: ByteScanner, fd: number, offset: number, unterminated: () => Error): Generator<Chunk> {
+export function* scanChunks(scanner: ByteScanner, fd: number, offset: number, unterminated: () => Error, gather = true): Generator<Chunk> {
   let carry = 0; // bytes of an unfinished line at DATA
   let pos = offset;
   for (;;) {
-    if (carry === scanner.capacity) scanner.reserve(scanner.capacity * 2);
+    if (carry === scanner.capacity) {
+      if (gather) scanner.reserve(scanner.capacity * 2);
+      else {
+        const at = pos - carry;
+        const end = lineEnd(scanner, fd, pos, unterminated);
+        yield { start: DATA, end: DATA, at, long: end - at };
+        pos = end + 1;
+        carry = 0;
+        continue;
+      }
+    }
     const got = readSync(fd, scanner.view, DATA + carry, scanner.capacity - carry, pos);
     if (got === 0) {
       if (carry > 0) throw unterminated();
@@ -273,6 +290,17 @@ export function* scanChunks(scanner: ByteScanner, fd: number, offset: number, un
     yield { start: DATA, end, at: pos - (filled - DATA) };
     carry = filled - end;
     scanner.view.copyWithin(DATA, end, filled);
+  }
+}
+
+/** The file offset of the first newline from `pos`, read into the scanner's memory (its data is overwritten). */
+function lineEnd(scanner: ByteScanner, fd: number, pos: number, unterminated: () => Error): number {
+  for (;;) {
+    const got = readSync(fd, scanner.view, DATA, scanner.capacity, pos);
+    if (got === 0) throw unterminated();
+    const nl = scanner.view.indexOf(0x0a, DATA);
+    if (nl >= 0 && nl < DATA + got) return pos + nl - DATA;
+    pos += got;
   }
 }
 

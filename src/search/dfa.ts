@@ -82,6 +82,8 @@ export class LazyDfa {
   private acc = -1;
   /** Whether the last walk() stopped at a match (else at a record for JavaScript). */
   matched = false;
+  /** The state the last walk() that reached its end ended in (0: between records), to go on from (see walk). */
+  state = 0;
   /** Times the table was full and cleared. */
   clears = 0;
   /** A match proves the record matches (else it is a candidate: see Nfa.exact). */
@@ -276,16 +278,20 @@ export class LazyDfa {
   }
 
   /**
-   * Walks memory[pos, end) (whole records, pos at a record's start) to the first record that matches or is for
-   * JavaScript; returns the position of the byte where that was found (in that record), or -1 at the end.
-   * `matched` tells which of the two it was.
+   * Walks memory[pos, end) to the first record that matches or is for JavaScript; returns the position of the
+   * byte where that was found (in that record), or -1 at the end. `matched` tells which of the two it was. The
+   * walk starts at a record's start (state 0), or in the state `from` where an earlier walk ended (`state`): data
+   * walked a window at a time, a record longer than one going on in the next.
    */
-  walk(pos: number, end: number): number {
-    let s = 0;
+  walk(pos: number, end: number, from = 0): number {
+    let s = from;
     const slots = this.slots;
     for (;;) {
       const r = this.x.run(pos, end, s, this.acc);
-      if (r === 0) return -1;
+      if (r === 0) {
+        this.state = slots[1];
+        return -1;
+      }
       pos = slots[0];
       s = slots[1];
       if (r === UNKNOWN) {

@@ -7,7 +7,10 @@ import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import type { NeedlePlan } from './needles.js';
-import { AT_LIMIT, ByteScanner, FOR_JS, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from '../kernel/scan.js';
+import type { LazyDfa } from './dfa.js';
+import { decideStored, lineBytes } from './grep-dfa.js';
+import { readSync } from 'node:fs';
+import { AT_LIMIT, ByteScanner, DATA, FOR_JS, MAX_NEEDLE_BYTES, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from '../kernel/scan.js';
 
 const INT_MAX = 0x7fffffff;
 
@@ -28,6 +31,11 @@ export interface LinesSearch {
    * (search/dfa.ts); undefined when it cannot tell (then `matches` decides on the text).
    */
   decide?: (view: Buffer, ls: number, le: number) => boolean | undefined;
+  /**
+   * lro's regex engine for the pattern, made when first asked for (null: it does not take the pattern): a record
+   * longer than the scan kernel's memory is decided by it from the file, not gathered (see longRecord).
+   */
+  dfa?: () => LazyDfa | null;
 }
 
 /** Writes the decimal digits of n at `at`; returns the position after them. */
@@ -92,8 +100,27 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
   let st = scanner.state;
   let reported = 0; // selections already passed on in events
 
-  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminatedRecord)) {
+  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminatedRecord, false)) {
     st = scanner.state;
+    if (chunk.long !== undefined) {
+      const n = st[S.line] + 1;
+      if (n > h.count) throw moreRecordsThanHeader(h.count);
+      st[S.line] = n;
+      const text = longRecord(s, fd, scanner, chunk.at, chunk.long, n);
+      if (text !== null) {
+        st[S.selected]++;
+        if (print) {
+          reported = st[S.selected];
+          yield { kind: 'match', n, text };
+        }
+        if (st[S.selected] >= st[S.limit]) {
+          if (!print) yield { kind: 'counted', matches: st[S.selected] };
+          return;
+        }
+      }
+      yield { kind: 'progress' };
+      continue;
+    }
     const view = scanner.view;
     // never past the last record the header counts
     const end = endOfRecords(scanner, chunk.start, chunk.end, h.count - st[S.line]);
@@ -159,4 +186,36 @@ export function* grepLines(rf: ResultFile, s: LinesSearch, fd: number, scanner: 
   }
   if (st[S.line] < h.count) throw fewerRecordsThanHeader(h.count, st[S.line]);
   if (!print) yield { kind: 'counted', matches: q.invert ? h.count - st[S.selected] : st[S.selected] };
+}
+
+/**
+ * A record longer than the scan kernel's memory, at the file's [at, at + size), not gathered into it (memory
+ * never touched before costs more to fill than the search): whether it matches (ignoring -v). The kernel looks
+ * for the needles in it a memory at a time; then lro's regex engine decides it a window at a time, when it takes
+ * the pattern (text records). Returns its text when it matches ('' when only counting and the engine proved it),
+ * else null. Only a record to print or to leave to JavaScript is read whole.
+ */
+function longRecord(s: LinesSearch, fd: number, scanner: ByteScanner, at: number, size: number, n: number): string | null {
+  if (!holdsNeedle(scanner, fd, at, size)) return null;
+  const dfa = s.plan.quoted ? (s.dfa?.() ?? null) : null;
+  const verdict = dfa ? decideStored(dfa, fd, at, size) : undefined;
+  if (verdict === false) return null;
+  if (verdict === true && !s.print) return '';
+  const text = s.textOf(n, lineBytes(fd, at, at + size));
+  return verdict === true || s.matches(text, n) ? text : null;
+}
+
+/**
+ * Whether one of the kernel's needles lies in the file's [at, at + size), read into its memory a piece at a
+ * time, each piece overlapping the one before by the longest needle's length less one (no needle is cut).
+ */
+function holdsNeedle(scanner: ByteScanner, fd: number, at: number, size: number): boolean {
+  const overlap = MAX_NEEDLE_BYTES - 1;
+  for (let pos = at, end = at + size; ; ) {
+    const got = readSync(fd, scanner.view, DATA, Math.min(scanner.capacity, end - pos), pos);
+    if (got === 0) throw unterminatedRecord();
+    if (scanner.find(DATA, DATA + got) >= 0) return true;
+    if (pos + got >= end) return false;
+    pos += Math.max(1, got - overlap);
+  }
 }

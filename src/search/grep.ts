@@ -9,6 +9,8 @@ import { checkEnd, type ResultFile } from '../format/reader.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import { chunkRegex, type LineFinder, RegexFinder } from './chunk-regex.js';
 import { DfaFinder, dfaFor } from './dfa-finder.js';
+import type { LazyDfa } from './dfa.js';
+import { grepByDfa } from './grep-dfa.js';
 import { endOfRecords, grepLines } from './grep-lines.js';
 import type { GrepEvent, GrepQuery } from './grep-types.js';
 import { planNeedles } from './needles.js';
@@ -61,7 +63,16 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
     // candidates of a text result decided on their stored bytes by lro's regex engine, for a pattern it takes
     const engine = plan.quoted && h.content_type === 'text' && plan.definite === 0 ? dfaFor(q.matcher) : null;
     const decide = engine && 'dfa' in engine ? (view: Buffer, ls: number, le: number) => engine.dfa.decide(view, ls, le) : undefined;
-    const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches, decide };
+    // (for a record too long to gather: any pattern the engine takes, literals only too)
+    let dfa: LazyDfa | null | undefined = engine && 'dfa' in engine ? engine.dfa : undefined;
+    const dfaOnce = () => {
+      if (dfa === undefined) {
+        const made = h.content_type === 'text' ? dfaFor(q.matcher) : null;
+        dfa = made && 'dfa' in made ? made.dfa : null;
+      }
+      return dfa;
+    };
+    const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches, decide, dfa: dfaOnce };
     yield* grepLines(rf, search, fd, scanner);
   } else {
     let finder: LineFinder | null = null;
@@ -69,6 +80,11 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
       scanner.setNeedles(plan.needles);
       finder = { reset: () => {}, find: (_view, start, end) => scanner.find(start, end) };
     } else if (!plan && !q.invert) finder = regexFinder(h, q);
+    if (finder instanceof DfaFinder && whole && noContext && !q.only) {
+      const selected = yield* grepByDfa({ rf, q, fd, scanner, dfa: finder.dfa, textOf, matches });
+      if (q.countOnly) yield { kind: 'counted', matches: selected };
+      return;
+    }
     if (finder instanceof RegexFinder && q.countOnly && whole && !q.only && q.maxCount === Infinity) {
       yield { kind: 'counted', matches: yield* countByWindows(rf, fd, scanner, finder, textOf, matches) };
       return;

@@ -1,0 +1,227 @@
+// Records longer than the memory they are searched in (search/grep-dfa.ts, grep-lines.ts): without a literal,
+// the DFA walks windows of the scan kernel's memory (at least 65,280 bytes) with its state carried from one to the
+// next; with one, the scan kernel does not gather a record longer than its memory, the DFA decides it from the
+// file. Random text (escapes, quote, backslash, tab, non-ASCII), and records of 70 to 300 KB with matches, near
+// misses and escapes at every offset a window may end at: the records selected are those the JavaScript regex
+// selects, printed and counted, with -i, -m, -w and -v -c. And a damaged file (an extra record, one missing, a
+// last line without its newline, a record whose quotes are broken) fails as the record-by-record way fails it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { offload } from '../../src/offload.js';
+import { openResultFile } from '../../src/format/reader.js';
+import { grepResult, type GrepEvent, type GrepQuery } from '../../src/search/grep.js';
+import { compilePattern } from '../../src/search/pattern.js';
+import { dfaFor } from '../../src/search/dfa-finder.js';
+import { ByteScanner } from '../../src/kernel/scan.js';
+import { lastTried } from '../../src/search/slow-pattern.js';
+import { cleanup, tempDir } from '../helpers/cli.js';
+
+let root: string;
+beforeAll(() => {
+  root = tempDir();
+});
+afterAll(() => cleanup(root));
+
+let seed = 0;
+const rand = (n: number) => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed % n;
+};
+const pick = <T>(xs: T[]): T => xs[rand(xs.length)];
+const CHARS = ['a', 'b', 'c', 'q', 'u', 'x', 'A', 'Q', '0', '9', ' ', ' ', '-', ':', '\u00e9', '"', '\\', '\t', '\u{1f600}'];
+
+/** A line: mostly short, some a few windows long, a few many (a run of one letter among them). */
+function line(): string {
+  const r = rand(20);
+  const length = r < 14 ? rand(30) : r < 18 ? 60 + rand(300) : 1000 + rand(4000);
+  if (r === 19) return `${'a'.repeat(length)}${pick(['b', 'c', '9', ''])}`;
+  return Array.from({ length }, () => pick(CHARS)).join('');
+}
+
+/** Patterns the DFA takes, without a literal the kernel would look for (so grep.ts walks with the DFA). */
+const PATTERNS = ['q[a-z]{2}u', '[a-c]+9', '.*a.*b.*c', '[^b]+c$', '^[0-9:]', 'a{10,}b', '[a-z]{5}\\d', 'x|9', '\\s\\S\\s', '^$', '[\u00e9\u{1f600}]', '.', 'a*', '[^a]{3}$'];
+
+async function stored(lines: string[]): Promise<string> {
+  const r = await offload([Buffer.from(`${lines.join('\n')}\n`)], { dir: join(root, 'store'), force: true, format: 'text', dedupe: false });
+  if (!r.offloaded) throw new Error('not offloaded');
+  return r.path;
+}
+
+function query(p: string, o: { ignoreCase?: boolean; word?: boolean; invert?: boolean; countOnly?: boolean; maxCount?: number; only?: boolean } = {}): GrepQuery {
+  const matcher = compilePattern(p, { fixed: false, ignoreCase: o.ignoreCase ?? false, word: o.word ?? false });
+  return {
+    matcher,
+    invert: o.invert ?? false,
+    range: { from: 1, to: Infinity },
+    before: 0,
+    after: 0,
+    maxCount: o.maxCount ?? Infinity,
+    countOnly: o.countOnly ?? false,
+    word: o.word ?? false,
+    // (any `only` sends the search the record-by-record way: the reference for a damaged file)
+    ...(o.only ? { only: () => true } : {}),
+  };
+}
+
+/** What a search selected, as [number, text] pairs (the lines it printed as bytes too), its count, or its error. */
+interface Found {
+  lines: [number, string][];
+  counted?: number;
+  error?: string;
+}
+
+/** The search, with a scan kernel of the least memory (65,280 bytes: a longer record is not gathered into it). */
+function search(path: string, q: GrepQuery): Found {
+  const fd = openSync(path, 'r');
+  const found: Found = { lines: [] };
+  const take = (e: GrepEvent) => {
+    if (e.kind === 'match') found.lines.push([e.n, e.text]);
+    else if (e.kind === 'counted') found.counted = e.matches;
+    else if (e.kind === 'printed') {
+      for (const l of e.bytes.toString('utf8').split('\n').slice(0, -1)) found.lines.push([Number(l.slice(0, l.indexOf(':'))), l.slice(l.indexOf(':') + 1)]);
+    } else if (e.kind !== 'progress') throw new Error(`unexpected ${e.kind}`);
+  };
+  try {
+    for (const e of grepResult(openResultFile(path), q, fd, { plain: true, scanner: new ByteScanner(64) })) take(e);
+  } catch (e) {
+    found.error = (e as Error).message;
+  } finally {
+    closeSync(fd);
+  }
+  return found;
+}
+
+/** The lines of `lines` the JavaScript regex of q selects, as [number, text] pairs. */
+function expected(lines: string[], q: GrepQuery): [number, string][] {
+  const re = q.matcher.regex;
+  return lines.flatMap((l, i): [number, string][] => ((re.lastIndex = 0), re.test(l) ? [[i + 1, l]] : []));
+}
+
+describe('grep by the DFA, against the JavaScript regex', () => {
+  for (let round = 0; round < 4; round++) {
+    it(`round ${round}: records up to 5,000 characters, ${PATTERNS.length} patterns, with and without -i`, async () => {
+      seed = 7000 + round;
+      const lines = Array.from({ length: 300 }, line);
+      const path = await stored(lines);
+      let some = 0;
+      for (const p of PATTERNS) {
+        for (const ignoreCase of [false, true]) {
+          const q = query(p, { ignoreCase });
+          expect('dfa' in dfaFor(q.matcher), p).toBe(true);
+          const want = expected(lines, q);
+          if (want.length > 0 && want.length < lines.length) some++;
+          const label = `seed ${7000 + round}, ${p}${ignoreCase ? ' -i' : ''}`;
+          expect(search(path, q), label).toEqual({ lines: want });
+          expect(search(path, query(p, { ignoreCase, countOnly: true })), label).toEqual({ lines: [], counted: want.length });
+          expect(search(path, query(p, { ignoreCase, maxCount: 3 })), `${label} -m 3`).toEqual({ lines: want.slice(0, 3) });
+        }
+      }
+      expect(some).toBeGreaterThan(10);
+    });
+  }
+});
+
+// (patterns with a literal: the scan kernel looks for it; some have none: the DFA's windows)
+const WITH_LITERALS = ['qa', 'aaaa', 'a+b', 'u"', '\\\\', '[0-9]:', 'x.*\u00e9', 'cc|QQ', '^aaa', '9$', 'a{20}c'];
+
+describe('short records with the literal scan, against the JavaScript regex', () => {
+  for (let round = 0; round < 2; round++) {
+    it(`round ${round}: ${WITH_LITERALS.length} patterns, printed, counted, -v -c, -i, -w`, async () => {
+      seed = 8000 + round;
+      const lines = Array.from({ length: 300 }, line);
+      const path = await stored(lines);
+      for (const p of WITH_LITERALS) {
+        for (const [ignoreCase, word] of [[false, false], [true, false], [false, true]]) {
+          const q = query(p, { ignoreCase, word });
+          const want = expected(lines, q);
+          const label = `seed ${8000 + round}, ${p}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''}`;
+          expect(search(path, q), label).toEqual({ lines: want });
+          expect(search(path, query(p, { ignoreCase, word, countOnly: true })), label).toEqual({ lines: [], counted: want.length });
+          expect(search(path, query(p, { ignoreCase, word, countOnly: true, invert: true })), `${label} -v`).toEqual({ lines: [], counted: lines.length - want.length });
+        }
+      }
+    });
+  }
+});
+
+describe('records longer than the memory they are searched in', () => {
+  // matches and near misses every 997 bytes, so that some lie across any window's end; a match only at the end
+  // or the start of a long record; an escape (the record left to JavaScript); non-ASCII bytes before a match
+  const every = (unit: string, bytes: number) => unit.repeat(Math.ceil(bytes / unit.length));
+  const lines = [
+    'short qabu 9',
+    'x'.repeat(200_000),
+    every(`${'x'.repeat(993)}qab `, 150_000),
+    every(`${'x'.repeat(993)}qabu`, 150_000),
+    `${'y'.repeat(70_000)}qabu`,
+    `qabu${'z'.repeat(100_000)}`,
+    `${'x'.repeat(80_000)}\\qabu\t`,
+    `${'\u00e9'.repeat(40_000)} qabu`,
+    `${'x'.repeat(65_270)}9`,
+    `${'x'.repeat(130_000)}9 QABU`,
+    'after the long ones: qabu',
+    // one match only, across the end of the kernel's first piece of the record (its quote, then the text)
+    `${'x'.repeat(new ByteScanner(64).capacity - 3)}qabu${'x'.repeat(10_000)}`,
+    `${'x'.repeat(300_000)}`,
+  ];
+  const patterns = ['qabu', 'q[a-z]{2}u', 'q[a-z]{2}\\s', 'ab{1}u|zq', '9$', '^x', 'x{3}qab', '[^x]qab', 'u$', '\\\\', '\u00e9 q', 'z$'];
+  it(`${patterns.length} patterns, printed, counted, -m 2, -v -c, with -i and -w`, async () => {
+    const path = await stored(lines);
+    for (const p of patterns) {
+      for (const [ignoreCase, word] of [[false, false], [true, false], [false, true]]) {
+        const q = query(p, { ignoreCase, word });
+        const want = expected(lines, q);
+        const label = `${p}${ignoreCase ? ' -i' : ''}${word ? ' -w' : ''}`;
+        const short = (f: Found) => ({ ...f, lines: f.lines.map(([n, t]) => [n, t.length, t.slice(0, 20), t.slice(-20)]) });
+        expect(short(search(path, q)), label).toEqual(short({ lines: want }));
+        expect(search(path, query(p, { ignoreCase, word, countOnly: true })), label).toEqual({ lines: [], counted: want.length });
+        expect(short(search(path, query(p, { ignoreCase, word, maxCount: 2 }))), `${label} -m 2`).toEqual(short({ lines: want.slice(0, 2) }));
+        expect(search(path, query(p, { ignoreCase, word, countOnly: true, invert: true })), `${label} -v`).toEqual({ lines: [], counted: lines.length - want.length });
+      }
+    }
+  });
+
+  it('a long record without escapes is decided by the DFA alone: JavaScript tests none of them, counting', async () => {
+    // (and one longer than the DFA's own window, 1 MB, which decides a record the kernel did not gather)
+    const plain = [lines[1], lines[2], lines[3], lines[4], lines[5], lines[8], lines[9], lines[11], `${'x'.repeat(1_200_000)}qabu`, 'short qabu'];
+    const path = await stored(plain);
+    for (const p of ['qabu', 'q[a-z]{2}u', '9$', 'x{3}qab']) {
+      lastTried.n = 0;
+      const want = expected(plain, query(p));
+      expect(search(path, query(p, { countOnly: true })), p).toEqual({ lines: [], counted: want.length });
+      expect(lastTried.n, `${p}: a record tested by JavaScript`).toBe(0);
+    }
+  });
+});
+
+describe('a damaged file fails as the record-by-record way fails it', () => {
+  const lines = ['short', `${'a'.repeat(500)}b`, 'tab\there', 'q"xxu', `long ${'c'.repeat(300)} qabu`, 'last 9'];
+  const damages: Record<string, (records: string) => string> = {
+    'an extra record': (r) => `${r}"extra qxyu"\n`,
+    'an extra line without its newline': (r) => `${r}"extra`,
+    'a record missing': (r) => r.slice(0, r.lastIndexOf('\n', r.length - 2) + 1),
+    'the last newline missing': (r) => r.slice(0, -1),
+    'a record without its closing quote': (r) => r.replace('"short"', '"short'),
+    'a record without quotes': (r) => r.replace(`"${'a'.repeat(500)}b"`, `${'a'.repeat(500)}b`),
+    'a long record cut short': (r) => r.replace(`${'c'.repeat(300)} qabu"\n`, `${'c'.repeat(300)}`),
+  };
+  for (const [name, damage] of Object.entries(damages)) {
+    it(name, async () => {
+      const path = await stored(lines);
+      const text = readFileSync(path, 'utf8');
+      const headerEnd = text.indexOf('\n') + 1;
+      writeFileSync(path, text.slice(0, headerEnd) + damage(text.slice(headerEnd)));
+      // (with a literal, the kernel's way: it reads only the records holding one, and it names a partial line
+      // after the last record as a truncated record where the record-by-record way finds a record too many)
+      const literal = ['aaa', 'qabu', '9$'];
+      for (const p of ['q[a-z]{2}u', '.*', '[a-c]+\\s', '[0-9]$', '^[^"]+$', ...(name === 'an extra line without its newline' ? [] : literal)]) {
+        for (const countOnly of [false, true]) {
+          const ours = search(path, query(p, { countOnly }));
+          if (!literal.includes(p)) expect(ours.error, `${name}: ${p}`).toBeDefined();
+          expect(ours, `${name}: ${p}${countOnly ? ' -c' : ''}`).toEqual(search(path, query(p, { countOnly, only: true })));
+        }
+      }
+    });
+  }
+});

@@ -1,7 +1,10 @@
 // The fast way through a whole result for `lro grep` printing plain `N:text` lines without a budget, or counting
 // (-c, also with -v): the scan kernel goes from needle hit to needle hit, keeps the record numbers, and prints the
 // records that a hit settles by itself (see needles.ts) straight into its output area as bytes; JavaScript only
-// decodes and tests the records it cannot settle (escapes, hits of a part of the pattern, long records).
+// decodes and tests the records it cannot settle (escapes, hits of a part of the pattern, records longer than
+// the kernel prints). A record longer than the kernel's memory is not gathered into it: it is searched from the
+// file a piece at a time (longRecord).
+import { readSync } from 'node:fs';
 import { unterminatedRecord, moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
@@ -9,7 +12,6 @@ import type { GrepEvent, GrepQuery } from './grep-types.js';
 import type { NeedlePlan } from './needles.js';
 import type { LazyDfa } from './dfa.js';
 import { decideStored, lineBytes } from './grep-dfa.js';
-import { readSync } from 'node:fs';
 import { AT_LIMIT, ByteScanner, DATA, FOR_JS, MAX_NEEDLE_BYTES, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from '../kernel/scan.js';
 
 const INT_MAX = 0x7fffffff;

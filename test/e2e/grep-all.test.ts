@@ -154,7 +154,9 @@ describe('lro grep --all', () => {
   it('-c and -l outputs cut between results and continue with the next one', async () => {
     for (const flag of ['-c', '-l']) {
       const whole = await lro(['grep', '--all', flag, '-i', 'e'], { env });
-      const paged = await followNext(['grep', '--all', flag, '-i', 'e', '--max-tokens', '25'], env, [0], 10);
+      // (a budget every one line fits in: an id of 26 random characters is up to 26 tokens, and a page that cannot
+      // hold its first line asks for a larger budget and exits 1, as lro grep ID does; 25 was too few for some ids)
+      const paged = await followNext(['grep', '--all', flag, '-i', 'e', '--max-tokens', '40'], env, [0], 10);
       expect(paged.pages).toBeGreaterThan(1);
       expect(paged.lines).toEqual(whole.out.trim().split('\n'));
     }

@@ -9,6 +9,7 @@ import { jsonStringPieces } from './record-text.js';
 import { FormatError, parseHeader, type Header } from './header.js';
 import { blocksOver, blockSpan, checkHeaderSeal, checkLeaves, LEAF, leafDigest } from './blocks.js';
 import { countNewlines } from '../kernel/scan.js';
+import { newlineFrom } from './file-span.js';
 
 const READ_CHUNK = 4 << 20;
 /** Line 1 may hold a JSON envelope; anything longer than this is not a header lro wrote. */
@@ -306,7 +307,7 @@ export function* recordRuns(rf: ResultFile, long = LONG_RECORD, at = { n: 1, off
       else {
         let size = -1;
         const start = pos;
-        const sizeOf = () => (size < 0 ? (size = lineEnd(fd, start, filled) - start) : size);
+        const sizeOf = () => (size < 0 ? (size = newlineFrom(fd, start + filled) - start) : size);
         yield { kind: 'long', n: n++, offset: pos, head: buf.subarray(0, Math.min(filled, long)), size: sizeOf };
         pos += sizeOf() + 1;
         filled = 0;
@@ -318,18 +319,6 @@ export function* recordRuns(rf: ResultFile, long = LONG_RECORD, at = { n: 1, off
     }
   } finally {
     closeSync(fd);
-  }
-}
-
-/** The file offset of the newline ending the line at `start`, whose first `filled` bytes have no newline. */
-function lineEnd(fd: number, start: number, filled: number): number {
-  const scratch = Buffer.allocUnsafe(READ_CHUNK);
-  for (let pos = start + filled; ; ) {
-    const got = readSync(fd, scratch, 0, scratch.length, pos);
-    if (got === 0) throw unterminatedRecord();
-    const nl = scratch.subarray(0, got).indexOf(0x0a);
-    if (nl >= 0) return pos + nl;
-    pos += got;
   }
 }
 

@@ -4,6 +4,7 @@
 // searched.
 
 import { readSync } from 'node:fs';
+import { newlineFrom } from '../format/file-span.js';
 import KERNEL from './scan.wat';
 
 /** scan.wat, assembled by the build (test/search/scan.test.ts checks these bytes against the source). */
@@ -268,7 +269,7 @@ export function* scanChunks(scanner: ByteScanner, fd: number, offset: number, un
       if (gather) scanner.reserve(scanner.capacity * 2);
       else {
         const at = pos - carry;
-        const end = lineEnd(scanner, fd, pos, unterminated);
+        const end = newlineFrom(fd, pos, unterminated, scanner.view, DATA, scanner.capacity);
         yield { start: DATA, end: DATA, at, long: end - at };
         pos = end + 1;
         carry = 0;
@@ -290,17 +291,6 @@ export function* scanChunks(scanner: ByteScanner, fd: number, offset: number, un
     yield { start: DATA, end, at: pos - (filled - DATA) };
     carry = filled - end;
     scanner.view.copyWithin(DATA, end, filled);
-  }
-}
-
-/** The file offset of the first newline from `pos`, read into the scanner's memory (its data is overwritten). */
-function lineEnd(scanner: ByteScanner, fd: number, pos: number, unterminated: () => Error): number {
-  for (;;) {
-    const got = readSync(fd, scanner.view, DATA, scanner.capacity, pos);
-    if (got === 0) throw unterminated();
-    const nl = scanner.view.indexOf(0x0a, DATA);
-    if (nl >= 0 && nl < DATA + got) return pos + nl - DATA;
-    pos += got;
   }
 }
 

@@ -10,21 +10,18 @@
 import { readSync } from 'node:fs';
 import { fewerRecordsThanHeader, moreRecordsThanHeader, unterminatedRecord } from '../format/format-error.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
+import { newlineFrom, readSpan } from '../format/file-span.js';
 import { type ByteScanner, DATA } from '../kernel/scan.js';
 import type { LazyDfa } from './dfa.js';
-import type { GrepEvent, GrepQuery } from './grep-types.js';
+import type { GrepEvent, GrepQuery, RecordTest } from './grep-types.js';
 
 /** The search for grep.ts: the records of rf (read from `fd`) that the DFA and then `matches` select. */
-export interface DfaSearch {
+export interface DfaSearch extends RecordTest {
   rf: ResultFile;
   q: GrepQuery;
   fd: number;
   scanner: ByteScanner;
   dfa: LazyDfa;
-  /** A record's text for matching (throws FormatError for a damaged record). */
-  textOf: (n: number, line: Buffer) => string;
-  /** Whether a text matches the pattern. */
-  matches: (text: string, n: number) => boolean;
 }
 
 /** Yields the records selected (or only counts them, with -c); returns how many were selected. */
@@ -68,10 +65,10 @@ export function* grepByDfa(s: DfaSearch): Generator<GrepEvent, number> {
       if (nl >= counted) records += scanner.count(DATA + counted, DATA + nl + 1);
       const n = records + 1;
       const after = v.indexOf(0x0a, DATA + h) - DATA;
-      const le = after >= h && after < limit ? wpos + after : lineEnd(fd, wpos + limit);
+      const le = after >= h && after < limit ? wpos + after : newlineFrom(fd, wpos + limit);
       // a match the DFA proves, on a record framed as a text record is (its quotes; the opening one the DFA saw)
       const settled = dfa.matched && dfa.exact && le - ls >= 2 && (le - 1 >= wpos && le - 1 < wpos + limit ? v[DATA + le - 1 - wpos] : byteOf(fd, le - 1)) === 0x22;
-      const text = settled && q.countOnly ? '' : s.textOf(n, ls >= wpos && le <= wpos + limit ? view.subarray(ls - wpos, le - wpos) : lineBytes(fd, ls, le));
+      const text = settled && q.countOnly ? '' : s.textOf(n, ls >= wpos && le <= wpos + limit ? view.subarray(ls - wpos, le - wpos) : readSpan(fd, ls, le));
       if (settled || s.matches(text, n)) {
         selected++;
         if (!q.countOnly) yield { kind: 'match', n, text };
@@ -118,20 +115,6 @@ function afterNewlines(view: Buffer, k: number): number {
   return p;
 }
 
-let scratch: Buffer | null = null;
-
-/** The file offset of the newline that ends the record going on at `from`. */
-function lineEnd(fd: number, from: number): number {
-  const buf = (scratch ??= Buffer.allocUnsafe(1 << 16));
-  for (let pos = from; ; ) {
-    const got = readSync(fd, buf, 0, buf.length, pos);
-    if (got === 0) throw unterminatedRecord();
-    const nl = buf.subarray(0, got).indexOf(0x0a);
-    if (nl >= 0) return pos + nl;
-    pos += got;
-  }
-}
-
 /** The byte at a file offset. */
 function byteOf(fd: number, offset: number): number {
   const b = Buffer.alloc(1);
@@ -158,15 +141,4 @@ export function decideStored(dfa: LazyDfa, fd: number, at: number, size: number)
     pos += got;
   }
   return false;
-}
-
-/** The stored bytes [ls, le) of the file (a record read whole). */
-export function lineBytes(fd: number, ls: number, le: number): Buffer {
-  const b = Buffer.allocUnsafe(le - ls);
-  for (let got = 0; got < b.length; ) {
-    const n = readSync(fd, b, got, b.length - got, ls + got);
-    if (n === 0) throw unterminatedRecord();
-    got += n;
-  }
-  return b;
 }

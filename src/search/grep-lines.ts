@@ -8,15 +8,16 @@ import { readSync } from 'node:fs';
 import { unterminatedRecord, moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
-import type { GrepEvent, GrepQuery } from './grep-types.js';
+import type { GrepEvent, GrepQuery, RecordTest } from './grep-types.js';
 import type { NeedlePlan } from './needles.js';
 import type { LazyDfa } from './dfa.js';
-import { decideStored, lineBytes } from './grep-dfa.js';
+import { decideStored } from './grep-dfa.js';
+import { readSpan } from '../format/file-span.js';
 import { AT_LIMIT, ByteScanner, DATA, FOR_JS, MAX_NEEDLE_BYTES, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from '../kernel/scan.js';
 
 const INT_MAX = 0x7fffffff;
 
-export interface LinesSearch {
+export interface LinesSearch extends RecordTest {
   q: GrepQuery;
   plan: NeedlePlan;
   word: boolean;
@@ -24,10 +25,6 @@ export interface LinesSearch {
   print: boolean;
   /** Texts longer than this (in bytes) are left to JavaScript when printing (the printer shows them as windows). */
   maxText: number;
-  /** A record's text for matching (throws FormatError for a damaged record). */
-  textOf: (n: number, line: Buffer) => string;
-  /** Whether a text matches the pattern (ignoring -v). */
-  matches: (text: string, n: number) => boolean;
   /**
    * Whether the stored text record view[ls, le) matches (ignoring -v), told from its bytes by lro's regex engine
    * (search/dfa.ts); undefined when it cannot tell (then `matches` decides on the text).
@@ -203,7 +200,7 @@ function longRecord(s: LinesSearch, fd: number, scanner: ByteScanner, at: number
   const verdict = dfa ? decideStored(dfa, fd, at, size) : undefined;
   if (verdict === false) return null;
   if (verdict === true && !s.print) return '';
-  const text = s.textOf(n, lineBytes(fd, at, at + size));
+  const text = s.textOf(n, readSpan(fd, at, at + size));
   return verdict === true || s.matches(text, n) ? text : null;
 }
 

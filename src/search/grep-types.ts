@@ -1,6 +1,6 @@
-// The types a search is asked with and answers in, shared by the two ways through a result (grep.ts, the general
-// way, and grep-lines.ts, the fast one) and by the query's parser (grep-plan.ts); below all three, so none of
-// them imports another for its types.
+// The types a search is asked with and answers in, shared by the ways through a result (grep.ts, the general way;
+// grep-lines.ts, the literal scan; grep-dfa.ts, lro's DFA without a literal) and by the query's parser
+// (grep-plan.ts); below them all, so none of them imports another for its types.
 import type { Range } from '../ranges.js';
 import type { Matcher } from './pattern.js';
 
@@ -20,6 +20,14 @@ export interface GrepQuery {
   asStored?: boolean;
   /** Only these records may be selected (grep --stream); the others can still be context. */
   only?: (n: number) => boolean;
+}
+
+/** How each way through a result gets a record's text and tests it: made once by grep.ts for a search. */
+export interface RecordTest {
+  /** A record's text for matching (throws FormatError for a damaged record). */
+  textOf: (n: number, line: Buffer) => string;
+  /** Whether a text matches the pattern (ignoring -v). */
+  matches: (text: string, n: number) => boolean;
 }
 
 /**

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // lro's entry: `lro --version` is answered here, from package.json, before any bundle is read (it was a third of
 // node's own start-up again: reading and loading the CLI to print one line); every other command runs from the
-// CLI bundle that holds it (bin/code-cache.js), through V8's code cache.
+// CLI bundle that holds it (bin/code-cache.js), through V8's code cache; a small input piped to `lro offload` is
+// passed through before any bundle is read (bin/passthrough.js).
 'use strict';
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -15,6 +16,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   }
 } else {
   const codeCache = require('./code-cache.js');
-  codeCache.install();
-  require(`../dist/${codeCache.bundleOf(codeCache.commandOf(argv))}`).run();
+  const command = codeCache.commandOf(argv);
+  const { done, head } = command === 'offload' ? require('./passthrough.js').passThrough(argv) : {};
+  if (!done) {
+    codeCache.install();
+    require(`../dist/${codeCache.bundleOf(command)}`).run(head);
+  }
 }

@@ -102,8 +102,8 @@ async function reportError(e: unknown, io: IO, argv: string[], def?: CommandDef)
   return failure ? reportFailure(e, failure.message, failure.code, io) : EXIT.ok;
 }
 
-/** Entry point of bin/lro.js. */
-export async function run(): Promise<void> {
-  const io = processIO();
+/** Entry point of bin/lro.js; `stdinHead`: what bin/passthrough.js read of stdin before handing on. */
+export async function run(stdinHead?: Buffer): Promise<void> {
+  const io = processIO(stdinHead);
   process.exitCode = await main(process.argv.slice(2), io);
 }

@@ -105,9 +105,11 @@ export type ReadFd = (
  * is asked for: a consumer that keeps one copies it. (A fresh buffer per read left tens of MB of spent chunks
  * waiting for a garbage collection while offloading a large input.) The next read is under way while a chunk is
  * used, into the other buffer: the copy from the pipe or the page cache (a fifth of a second for 200 MB) no
- * longer waits for the consumer, nor the consumer for it. `readFd` is node:fs's read, or a test's stand-in.
+ * longer waits for the consumer, nor the consumer for it. `readFd` is node:fs's read, or a test's stand-in;
+ * `head`, bytes of fd 0 read before (given first).
  */
-export async function* readStdin(readFd: ReadFd = read): AsyncGenerator<Buffer> {
+export async function* readStdin(readFd: ReadFd = read, head?: Buffer): AsyncGenerator<Buffer> {
+  if (head?.length) yield head; // read already (bin/passthrough.js)
   const buffers = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
   const readInto = (buf: Buffer) =>
     new Promise<number>((resolve, reject) =>
@@ -196,7 +198,7 @@ function processOutput(fd: 1 | 2, env: NodeJS.ProcessEnv): Output {
  * The IO of this process. Its parts are made when first used: a command that never reads a terminal fact or
  * writes to stderr does not pay for them.
  */
-export function processIO(): IO {
+export function processIO(stdinHead?: Buffer): IO {
   const env = process.env;
   const once = <T>(make: () => T): (() => T) => {
     let made: { value: T } | null = null;
@@ -206,7 +208,7 @@ export function processIO(): IO {
   const stdout = once(() => processOutput(1, env));
   const stderr = once(() => processOutput(2, env));
   return {
-    stdin: readStdin(),
+    stdin: readStdin(read, stdinHead),
     get stdinIsTTY() {
       return stdinIsTTY();
     },

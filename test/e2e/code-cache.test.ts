@@ -9,6 +9,8 @@ import { BIN, cleanup, tempDir } from '../helpers/cli.js';
 const ROOT = resolve(__dirname, '../..');
 const LOG = readFileSync(join(ROOT, 'fixtures/corpus/loghub/OpenSSH_2k.log'));
 const root = tempDir();
+/** 9 KB of log lines: over the offload's threshold in bytes (6,400), under it in tokens, so passed through. */
+const OVER_BYTES = LOG.toString('utf8').slice(0, 9000).replace(/[^\n]*$/, '');
 afterAll(() => cleanup(root));
 
 /**
@@ -51,12 +53,15 @@ describe('code cache', () => {
     const trace = join(root, 'v8-trace');
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', LRO_DIR: join(root, 'v8'), LRO_THREAD_TRACE: trace };
     const tracer = join(ROOT, 'test/helpers/thread-trace.cjs');
-    const r = spawnSync(process.execPath, ['-r', tracer, BIN, 'offload'], { env, input: 'hi\n', encoding: 'utf8' });
-    expect(r.stdout).toBe('hi\n');
+    // an input over the threshold in bytes that passes through (its tokens under it): the offload's bundle runs
+    const r = spawnSync(process.execPath, ['-r', tracer, BIN, 'offload'], { env, input: OVER_BYTES, encoding: 'utf8' });
+    expect(r.stdout).toBe(OVER_BYTES);
     const builtins = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { builtins?: string[] }).find((l) => l.builtins)!.builtins!;
     expect(builtins).toContain('vm'); // (the loader's: the trace sees what it loads)
     expect(builtins).not.toContain('v8');
-    expect(run(BIN, 'v8', ['offload'], 'hi\n').cache).toEqual({ 'cli-offload.cjs': true });
+    expect(run(BIN, 'v8', ['offload'], OVER_BYTES).cache).toEqual({ 'cli-offload.cjs': true });
+    // within the threshold in bytes, no bundle is read (bin/passthrough.js)
+    expect(run(BIN, 'v8', ['offload'], 'hi\n')).toMatchObject({ out: 'hi\n', cache: {} });
   });
 
   it('is loaded with no node:crypto by grep and info: a module that requires it as its bundle loads costs each start', () => {
@@ -89,7 +94,8 @@ describe('code cache', () => {
       const r = spawnSync(process.execPath, ['-r', reporter, BIN, ...args], { env, input, encoding: 'utf8' });
       return JSON.parse(/FILES (.*)/.exec(r.stderr)![1]) as Record<string, string>;
     };
-    expect(files([], 'hi\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
+    expect(files([], OVER_BYTES)).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
+    expect(files([], 'hi\n')).toEqual({}); // (passed through by bin/passthrough.js)
     expect(files(['--force'], 'hi\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
     expect(files(['offload', '--force'], 'a\nb\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
     expect(files(['read', 'last'])).toEqual({ 'cli-read.cjs': 'cli-read.cjs.bin' });

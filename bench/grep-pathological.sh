@@ -5,6 +5,9 @@
 #   runs:  lines of 100 kB of one letter (`aaaa...`), a few ending in b, c or a digit
 #   near:  lines of near-matches of the patterns (qaa qzzv qaaau aaaa1 ...), a rare true match
 #   line:  one line of 20 MB of words (a record far longer than a chunk), then a few short lines
+#   lines: lines of 20 MB of words, each followed by a few short lines, to SIZE_BYTES (100 MB: 5 such lines), so
+#          that its seconds per 100 MB are measured, not scaled from 20 MB with node's start-up in them
+# KINDS="runs near line lines" (the default) picks the inputs.
 # With LRO_BASELINE=/path/to/other/bin/lro.js, that build is timed too, once (its own store, --timeout 10: the
 # JavaScript regex of a build without the engine may be stopped; that shows as `stopped` after its time).
 # Usage: bench/grep-pathological.sh [SIZE_BYTES] (runs and near inputs; default 100000000). Needs: npm run build.
@@ -36,13 +39,14 @@ if (kind === 'runs') {
     put(`${line}\n`);
   }
 } else {
-  let line = '';
   const words = ['alpha', 'beta', 'gamma', 'qaa', 'size', '1234', 'aaaaaaaa', 'x'];
-  const parts = [];
-  let n = 0;
-  while (n < 20_000_000) { const w = words[rand(words.length)]; parts.push(w); n += w.length + 1; }
-  put(`${parts.join(' ')} quux\n`);
-  for (let i = 0; i < 10; i++) put(`short line ${i} qaau\n`);
+  do {
+    const parts = [];
+    let n = 0;
+    while (n < 20_000_000) { const w = words[rand(words.length)]; parts.push(w); n += w.length + 1; }
+    put(`${parts.join(' ')} quux\n`);
+    for (let i = 0; i < 10; i++) put(`short line ${i} qaau\n`);
+  } while (kind === 'lines' && written < size);
 }
 fs.closeSync(fd);
 EOF
@@ -68,7 +72,7 @@ PATTERNS=('q[a-z]{2}u' 'a+b' 'a+\d' '(a+)+$' '(a|aa)+c' '[a-z]{5}\d' '.*a.*b.*c'
 
 echo "== pathological inputs; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| %-6s | %-28s | %9s | %8s | %8s | %6s | %10s |%s\n' input pattern count 'lro s' 'rg s' lro/rg 'lro s/100MB' "${BASE:+ $(printf ' %8s |' 'base s, once')}"
-for kind in runs near line; do
+for kind in ${KINDS:-runs near line lines}; do
   f="$WORK/patho-$kind-$SIZE.in"
   [ -f "$f" ] || make "$kind" "$f"
   bytes=$(stat -c %s "$f")

@@ -4,7 +4,7 @@ import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
 import type { GrepEvent } from '../search/grep.js';
-import { LONG_RECORD, matchOffsets, MAX_WINDOWS, recordValues, walkGrep, WINDOW, windows } from '../search/grep-values.js';
+import { LONG_RECORD, longWindows, MAX_WINDOWS, recordValues, walkGrep, WINDOW } from '../search/grep-values.js';
 import type { ByteScanner } from '../kernel/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { formatCount } from '../units.js';
@@ -28,11 +28,10 @@ function render(
   if (json) return recordValues(ev, re, streamOf).map((v) => `${JSON.stringify(v)}\n`);
   if (text.length <= LONG_RECORD) return [`${ev.n}${sep}${text}\n`];
   // the windows of a long record
-  const matches = ev.kind === 'match' && re ? matchOffsets(re, text) : [];
-  if (matches.length === 0) return [`${ev.n}${sep}[0-${WINDOW * 2}/${text.length}] ${text.slice(0, WINDOW * 2)}…\n`];
-  const ws = windows(text.length, matches);
-  const lines = ws.slice(0, MAX_WINDOWS).map(([s, e]) => `${ev.n}${sep}[${s}-${e}/${text.length}] ${s > 0 ? '…' : ''}${text.slice(s, e)}${e < text.length ? '…' : ''}\n`);
-  if (ws.length > MAX_WINDOWS) lines.push(`${ev.n}${sep}[… ${ws.length - MAX_WINDOWS} more windows with matches in this record]\n`);
+  const { shown, total } = ev.kind === 'match' && re ? longWindows(text, re) : { shown: [], total: 0 };
+  if (shown.length === 0) return [`${ev.n}${sep}[0-${WINDOW * 2}/${text.length}] ${text.slice(0, WINDOW * 2)}…\n`];
+  const lines = shown.map(({ start: s, end: e }) => `${ev.n}${sep}[${s}-${e}/${text.length}] ${s > 0 ? '…' : ''}${text.slice(s, e)}${e < text.length ? '…' : ''}\n`);
+  if (total > MAX_WINDOWS) lines.push(`${ev.n}${sep}[… ${total - MAX_WINDOWS} more windows with matches in this record]\n`);
   return lines;
 }
 

@@ -18,21 +18,43 @@ export const MAX_WINDOWS = 10;
 /** The longest window: matches closer together than this go into more windows, never into one without end. */
 const MAX_WINDOW = 4 * WINDOW;
 
+/** A window of a long record, [start, end), with the matches that start in it. */
+export interface RecordWindow {
+  start: number;
+  end: number;
+  matches: [number, number][];
+}
+
 /**
- * Windows of a long record around its matches: [start, end) pairs, merged while the merged window stays within
- * MAX_WINDOW (a record holding a match every 30 characters was one window of all of it, larger than any budget).
+ * The windows of a long record around the matches of `re`: the first MAX_WINDOWS, each with the matches that start
+ * in it, and how many there are in all. A window is a match with WINDOW characters each side, merged with the next
+ * while the merged window stays within MAX_WINDOW (a record holding a match every 30 characters was one window of
+ * all of it, larger than any budget). The matches are taken one at a time and kept only while one of the windows
+ * shown can hold them: a record of 200 MB with a match every hundred characters has millions.
  */
-export function windows(length: number, matches: [number, number][]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const [s, e] of matches) {
+export function longWindows(text: string, re: RegExp): { shown: RecordWindow[]; total: number } {
+  const length = text.length;
+  const shown: [number, number][] = [];
+  const kept: [number, number][] = [];
+  let last: [number, number] | null = null;
+  let total = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const s = m.index;
+    const e = s + m[0].length;
+    if (e === s) re.lastIndex++;
     const ws = Math.max(0, s - WINDOW);
     const we = Math.min(length, e + WINDOW);
-    const last = out[out.length - 1];
     if (last && ws <= last[1] && Math.max(last[1], we) - last[0] <= MAX_WINDOW) last[1] = Math.max(last[1], we);
-    else if (last && ws < last[1]) out.push([last[1], Math.max(last[1], we)]); // the rest of this match's window
-    else out.push([ws, we]);
+    else {
+      last = last && ws < last[1] ? [last[1], Math.max(last[1], we)] : [ws, we]; // (the rest of this match's window)
+      total++;
+      if (shown.length < MAX_WINDOWS) shown.push(last);
+    }
+    // (a match is in a window shown only while it starts before the last one's end: it has just grown to hold it)
+    if (shown.length < MAX_WINDOWS || s < shown[MAX_WINDOWS - 1][1]) kept.push([s, e]);
   }
-  return out;
+  return { shown: shown.map(([start, end]) => ({ start, end, matches: kept.filter(([ms]) => ms >= start && ms < end) })), total };
 }
 
 /** Where a regex matches in a text: [start, end) pairs. */
@@ -67,7 +89,6 @@ export type RecordEvent = Extract<GrepEvent, { kind: 'match' | 'context' }>;
  */
 export function recordValues(ev: RecordEvent, re: RegExp | null, streamOf?: (n: number) => string): GrepLineValue[] {
   const { text } = ev;
-  const matches = ev.kind === 'match' && re ? matchOffsets(re, text) : [];
   // the key order is --json's
   const value = (t: string, offset: number, ms: [number, number][]): GrepLineValue => ({
     type: ev.kind,
@@ -78,9 +99,11 @@ export function recordValues(ev: RecordEvent, re: RegExp | null, streamOf?: (n: 
     record_length: text.length,
     matches: ms.map(([start, end]) => ({ start, end })),
   });
-  if (text.length <= LONG_RECORD) return [value(text, 0, matches)];
-  const ws = matches.length ? windows(text.length, matches).slice(0, MAX_WINDOWS) : [[0, Math.min(text.length, WINDOW * 2)] as [number, number]];
-  return ws.map(([s, e]) => value(text.slice(s, e), s, matches.filter(([ms]) => ms >= s && ms < e)));
+  const found = ev.kind === 'match' && re !== null;
+  if (text.length <= LONG_RECORD) return [value(text, 0, found ? matchOffsets(re, text) : [])];
+  const { shown } = found ? longWindows(text, re) : { shown: [] };
+  if (shown.length === 0) return [value(text.slice(0, WINDOW * 2), 0, [])];
+  return shown.map((w) => value(text.slice(w.start, w.end), w.start, w.matches));
 }
 
 /** A slice of the search's events: up to this many, or this much time (see watchdog.ts; each watched

@@ -43,7 +43,12 @@ export class DfaFinder implements LineFinder {
   constructor(readonly dfa: LazyDfa) {}
 
   reset(): void {
+    // (and what the last find() found: a record of the next chunk read without a find, after-context, is not
+    // settled by where a match was in the last one)
     this.base = -1;
+    this.from = -1;
+    this.hit = -1;
+    this.matched = false;
   }
 
   find(view: Buffer, start: number, end: number): number {

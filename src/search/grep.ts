@@ -6,6 +6,7 @@
 import { unterminatedRecord, moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
+import { readSpan } from '../format/file-span.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import { chunkRegex, type LineFinder, RegexFinder } from './chunk-regex.js';
 import { DfaFinder, dfaFor } from './dfa-finder.js';
@@ -230,7 +231,49 @@ function* grepRecords(
   let windows = 0; // the finder's windows when progress was last reported
   // a regex over many records that the watchdog stops is diagnosed on the first of them (slow-pattern.ts)
   if (finder) finder.onWindow = (at) => tried(n + 1, scanner.view.subarray(at, scanner.view.indexOf(0x0a, at)), textOf);
-  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminatedRecord)) {
+  /**
+   * Record n printed: a match (after the context kept before it, and a gap since the last printed) or context
+   * after one. True when -m is reached.
+   */
+  function* show(hit: boolean, text: string): Generator<GrepEvent, boolean> {
+    if (hit) {
+      selected++;
+      const firstShown = recent.length > 0 ? recent[0].n : n;
+      if (withContext && lastPrinted > 0 && firstShown > lastPrinted + 1) yield { kind: 'gap' };
+      for (const r of recent) yield { kind: 'context', n: r.n, text: textOf(r.n, r.line) };
+      recent.length = 0;
+      yield { kind: 'match', n, text };
+      afterLeft = q.after;
+    } else {
+      yield { kind: 'context', n, text };
+      afterLeft--;
+    }
+    lastPrinted = n;
+    return selected >= q.maxCount && afterLeft === 0;
+  }
+
+  // a record longer than the kernel's memory is not gathered into it: read from the file when it is searched
+  // (a `long` chunk), and not at all when it is before the range
+  for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminatedRecord, false)) {
+    if (chunk.long !== undefined) {
+      n++;
+      if (n >= q.range.from) {
+        const line = readSpan(fd, chunk.at, chunk.at + chunk.long);
+        const text = textOf(n, line);
+        const hit = (!q.only || q.only(n)) && matches(text, n) !== q.invert;
+        if (q.countOnly) {
+          if (hit && ++selected >= q.maxCount) return selected;
+        } else if (hit || afterLeft > 0) {
+          if (yield* show(hit, text)) return selected;
+        } else remember(recent, q.before, n, line);
+      }
+      if (n >= last) {
+        if (toEnd) checkEnd(rf, chunk.at + chunk.long + 1);
+        return selected;
+      }
+      yield { kind: 'progress' };
+      continue;
+    }
     const data = scanner.view;
     const end = chunk.end;
     finder?.reset();
@@ -268,24 +311,12 @@ function* grepRecords(
       const settled = !q.invert && finder?.settles?.(data, ls, nl) === true;
       const text =
         settled && q.countOnly ? '' : (finder?.plainText?.(data, ls, nl) ?? textOf(n, data.subarray(ls, nl)));
-      if ((!q.only || q.only(n)) && (settled || matches(text, n) !== q.invert)) {
-        selected++;
-        if (!q.countOnly) {
-          const firstShown = recent.length > 0 ? recent[0].n : n;
-          if (withContext && lastPrinted > 0 && firstShown > lastPrinted + 1) yield { kind: 'gap' };
-          for (const r of recent) yield { kind: 'context', n: r.n, text: textOf(r.n, r.line) };
-          recent.length = 0;
-          yield { kind: 'match', n, text };
-          lastPrinted = n;
-          afterLeft = q.after;
-        }
-        if (selected >= q.maxCount && afterLeft === 0) return selected;
-      } else if (afterLeft > 0 && !q.countOnly) {
-        yield { kind: 'context', n, text };
-        lastPrinted = n;
-        afterLeft--;
-        if (selected >= q.maxCount && afterLeft === 0) return selected;
-      } else if (q.before > 0 && !q.countOnly) remember(recent, q.before, n, data.subarray(ls, nl));
+      const hit = (!q.only || q.only(n)) && (settled || matches(text, n) !== q.invert);
+      if (q.countOnly) {
+        if (hit && ++selected >= q.maxCount) return selected;
+      } else if (hit || afterLeft > 0) {
+        if (yield* show(hit, text)) return selected;
+      } else remember(recent, q.before, n, data.subarray(ls, nl));
       if (n >= last) {
         if (toEnd) checkEnd(rf, fileOffset(lineStart));
         return selected;

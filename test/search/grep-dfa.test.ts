@@ -195,6 +195,89 @@ describe('records longer than the memory they are searched in', () => {
   });
 });
 
+describe('the record-by-record way over records longer than the memory (context, a range, -v, --stream)', () => {
+  // the same search with a kernel of 65,280 bytes (its least), where the long records are read from the file
+  // (scanChunks' long chunks), and with one of 1 MB, where every record is in the kernel's memory with the others
+  const BIG = 1 << 20;
+  const every = (unit: string, bytes: number) => unit.repeat(Math.ceil(bytes / unit.length));
+  const lines = [
+    'short qabu 9',
+    'x'.repeat(200_000),
+    'between',
+    every(`${'x'.repeat(993)}qabu`, 150_000),
+    `qabu${'z'.repeat(100_000)}`,
+    'short again',
+    `${'x'.repeat(80_000)}\\qabu\t`,
+    `${'\u00e9'.repeat(40_000)} qabu`,
+    'qabu short',
+    `${'x'.repeat(70_000)}9`,
+    'no',
+    `${'x'.repeat(300_000)}`,
+    'end qabu',
+  ];
+  type Seen = (string | number)[];
+  function events(path: string, q: GrepQuery, capacity: number): Seen[] | string {
+    const fd = openSync(path, 'r');
+    const seen: Seen[] = [];
+    try {
+      for (const e of grepResult(openResultFile(path), q, fd, { scanner: new ByteScanner(capacity) })) {
+        if (e.kind === 'match' || e.kind === 'context') seen.push([e.kind, e.n, e.text.length, e.text.slice(0, 12), e.text.slice(-12)]);
+        else if (e.kind === 'gap' || e.kind === 'counted') seen.push(e.kind === 'gap' ? ['gap'] : ['counted', e.matches]);
+      }
+    } catch (e) {
+      return (e as Error).message;
+    } finally {
+      closeSync(fd);
+    }
+    return seen;
+  }
+  const cases: [string, Partial<GrepQuery>][] = [
+    ['-C 1', { before: 1, after: 1 }],
+    ['-B 2', { before: 2 }],
+    ['-A 2 -m 2', { after: 2, maxCount: 2 }],
+    ['--records 4:9', { range: { from: 4, to: 9 } }],
+    ['--records 3:12 -C 1', { range: { from: 3, to: 12 }, before: 1, after: 1 }],
+    ['--records 5: -c', { range: { from: 5, to: Infinity }, countOnly: true }],
+    ['-v -A 1', { invert: true, after: 1 }],
+    ['-v --records 2:8', { invert: true, range: { from: 2, to: 8 } }],
+    ['--stream (even records)', { only: (n: number) => n % 2 === 0 }],
+    ['--stream -C 1 -c', { only: (n: number) => n % 3 !== 0, before: 1, after: 1, countOnly: true }],
+  ];
+  it(`${cases.length} searches × 6 patterns: the same records, context and gaps as when every record is held`, async () => {
+    const path = await stored(lines);
+    let some = 0;
+    for (const p of ['qabu', 'q[a-z]{2}u', '9$', '^x+$', '\\u00e9 q', '(q)abu\\1|short']) {
+      for (const [name, o] of cases) {
+        const q = { ...query(p), ...o };
+        const small = events(path, q, 64);
+        expect(small, `${p} ${name}`).toEqual(events(path, q, BIG));
+        if (Array.isArray(small) && small.some((e) => e[0] === 'match' && (e[2] as number) > 65_000)) some++;
+      }
+    }
+    expect(some).toBeGreaterThan(10);
+  });
+
+  it('after-context that runs on into the next chunk: a record is a match by its own text, not by where the last chunk\'s was', async () => {
+    // (the DFA's finder kept the offset of its last match when the chunk changed, and a context record of the next
+    // chunk read without a find, lying there, was taken as a match: lro grep ID 'q[a-z]{2}u' -A 30000)
+    const uniform = Array.from({ length: 4000 }, (_, i) => (i >= 1000 && i < 1040 ? `qabu ${i} `.padEnd(61, 'y') : `line ${i} `.padEnd(61, 'x')));
+    const path = await stored(uniform);
+    for (const capacity of [64, 100_000]) {
+      const seen = events(path, { ...query('q[a-z]{2}u'), after: 3000 }, capacity);
+      expect(Array.isArray(seen) && seen.filter((e) => e[0] === 'match').map((e) => e[1]), `${capacity}`).toEqual(Array.from({ length: 40 }, (_, i) => 1001 + i));
+    }
+  });
+
+  it('a record before the range is not read: a long record cut short there is not seen', async () => {
+    const path = await stored(lines);
+    const text = readFileSync(path, 'latin1');
+    // record 2 (200,000 x) loses its closing quote: damaged, but only a search that reads it can tell
+    writeFileSync(path, text.replace(`"${'x'.repeat(200_000)}"`, `"${'x'.repeat(200_000)}`), 'latin1');
+    expect(events(path, { ...query('qabu'), range: { from: 3, to: 9 } }, 64)).toEqual(events(path, { ...query('qabu'), range: { from: 3, to: 9 } }, BIG));
+    expect(events(path, { ...query('qabu'), range: { from: 1, to: 9 }, before: 1 }, 64)).toMatch(/record 2 /);
+  });
+});
+
 describe('a damaged file fails as the record-by-record way fails it', () => {
   const lines = ['short', `${'a'.repeat(500)}b`, 'tab\there', 'q"xxu', `long ${'c'.repeat(300)} qabu`, 'last 9'];
   const damages: Record<string, (records: string) => string> = {

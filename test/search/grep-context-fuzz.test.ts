@@ -88,16 +88,24 @@ function oracle(lines: string[], q: GrepQuery): Event[] {
   return q.countOnly ? [['counted', selected]] : out;
 }
 
-/** lro's search of the stored result, with a kernel of `capacity` bytes. */
-function search(path: string, q: GrepQuery, capacity: number): Event[] {
+/**
+ * lro's search of the stored result, with a kernel of `capacity` bytes; `plain`: plain `N:text` lines may come as
+ * printed bytes (the kernel's literal scan prints them itself).
+ */
+function search(path: string, q: GrepQuery, capacity: number, plain = false): Event[] {
   const fd = openSync(path, 'r');
   const out: Event[] = [];
   try {
-    for (const e of grepResult(openResultFile(path), q, fd, { scanner: new ByteScanner(capacity) })) {
+    for (const e of grepResult(openResultFile(path), q, fd, { scanner: new ByteScanner(capacity), plain })) {
       if (e.kind === 'match' || e.kind === 'context') out.push([e.kind, e.n, e.text.length, e.text.slice(0, 16)]);
       else if (e.kind === 'gap') out.push(['gap']);
       else if (e.kind === 'counted') out.push(['counted', e.matches]);
-      else if (e.kind === 'printed') throw new Error('printed bytes: the plain form was not asked for');
+      else if (e.kind === 'printed') {
+        for (const l of e.bytes.toString('utf8').split('\n').slice(0, -1)) {
+          const text = l.slice(l.indexOf(':') + 1);
+          out.push(['match', Number(l.slice(0, l.indexOf(':'))), text.length, text.slice(0, 16)]);
+        }
+      }
     }
   } finally {
     closeSync(fd);
@@ -136,6 +144,7 @@ describe('grep with context, ranges, -m, -v, -c and --stream, against grep writt
           const label = `seed ${9100 + round} /${p}/${ignoreCase ? 'i' : ''} ${JSON.stringify({ ...q, matcher: undefined, only: !!q.only })}`;
           expect(search(r.path, q, 64), label).toEqual(want);
           expect(search(r.path, q, 1 << 20), `${label} (1 MB kernel)`).toEqual(want);
+          expect(search(r.path, q, 64, true), `${label} (plain)`).toEqual(want);
         }
       }
     });

@@ -11,9 +11,9 @@ import { invalidSet, searchBytes } from '../format/record-text.js';
 import { chunkRegex, type LineFinder, RegexFinder } from './chunk-regex.js';
 import { DfaFinder, dfaFor } from './dfa-finder.js';
 import type { LazyDfa } from './dfa.js';
-import { grepByDfa } from './grep-dfa.js';
+import { decideStored, grepByDfa } from './grep-dfa.js';
 import { endOfRecords, grepLines } from './grep-lines.js';
-import type { GrepEvent, GrepQuery } from './grep-types.js';
+import type { GrepEvent, GrepQuery, RecordTest } from './grep-types.js';
 import { planNeedles } from './needles.js';
 import { ByteScanner, scanChunks } from '../kernel/scan.js';
 import { lastTried } from './slow-pattern.js';
@@ -60,19 +60,21 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
   const noContext = q.before === 0 && q.after === 0;
   const fast = plan && whole && noContext && !q.only && (q.countOnly ? !q.invert || q.maxCount === Infinity : !q.invert && form.plain);
   const scanner = form.scanner ?? new ByteScanner(CHUNK);
+  // lro's regex engine on the stored text, made when first asked for (null: it does not take the pattern, or the
+  // records are not text searched as stored): it decides a record too long to gather from the file
+  let dfa: LazyDfa | null | undefined;
+  const dfaOnce = () => {
+    if (dfa === undefined) {
+      const made = h.content_type === 'text' && (!isNoisy(h) || q.asStored) ? dfaFor(q.matcher) : null;
+      dfa = made && 'dfa' in made ? made.dfa : null;
+    }
+    return dfa;
+  };
   if (fast) {
     // candidates of a text result decided on their stored bytes by lro's regex engine, for a pattern it takes
     const engine = plan.quoted && h.content_type === 'text' && plan.definite === 0 ? dfaFor(q.matcher) : null;
     const decide = engine && 'dfa' in engine ? (view: Buffer, ls: number, le: number) => engine.dfa.decide(view, ls, le) : undefined;
-    // (for a record too long to gather: any pattern the engine takes, literals only too)
-    let dfa: LazyDfa | null | undefined = engine && 'dfa' in engine ? engine.dfa : undefined;
-    const dfaOnce = () => {
-      if (dfa === undefined) {
-        const made = h.content_type === 'text' ? dfaFor(q.matcher) : null;
-        dfa = made && 'dfa' in made ? made.dfa : null;
-      }
-      return dfa;
-    };
+    if (engine && 'dfa' in engine) dfa = engine.dfa; // (for a record too long to gather: literals only too)
     const search = { q, plan, word: q.word, print: !q.countOnly, maxText: form.longText ?? Infinity, textOf, matches, decide, dfa: dfaOnce };
     yield* grepLines(rf, search, fd, scanner);
   } else {
@@ -90,7 +92,7 @@ export function* grepResult(rf: ResultFile, q: GrepQuery, fd: number, form: Grep
       yield { kind: 'counted', matches: yield* countByWindows(rf, fd, scanner, finder, textOf, matches) };
       return;
     }
-    const selected = yield* grepRecords(rf, q, fd, scanner, finder, textOf, matches);
+    const selected = yield* grepRecords(rf, q, fd, scanner, finder, { textOf, matches }, dfaOnce);
     if (q.countOnly) yield { kind: 'counted', matches: selected };
   }
 }
@@ -210,8 +212,8 @@ function* grepRecords(
   fd: number,
   scanner: ByteScanner,
   finder: LineFinder | null,
-  textOf: (n: number, line: Buffer) => string,
-  matches: (text: string, n: number) => boolean,
+  { textOf, matches }: RecordTest,
+  dfa: () => LazyDfa | null,
 ): Generator<GrepEvent, number> {
   const h: Header = rf.header;
   const last = Math.min(q.range.to, h.count);
@@ -252,15 +254,27 @@ function* grepRecords(
     return selected >= q.maxCount && afterLeft === 0;
   }
 
+  /** Whether the long record at the file's [at, at + size) is selected, told by lro's DFA (undefined: it cannot tell). */
+  const decideLong = (at: number, size: number): boolean | undefined => {
+    const d = dfa();
+    const m = d ? decideStored(d, fd, at, size) : undefined;
+    return m === undefined ? undefined : m !== q.invert;
+  };
+
   // a record longer than the kernel's memory is not gathered into it: read from the file when it is searched
-  // (a `long` chunk), and not at all when it is before the range
+  // (a `long` chunk), and not at all when it is before the range or the DFA tells all that is needed of it
   for (const chunk of scanChunks(scanner, fd, rf.recordsOffset, unterminatedRecord, false)) {
     if (chunk.long !== undefined) {
       n++;
-      if (n >= q.range.from) {
+      // whether it is selected, told by lro's DFA from the file when that is all that is needed of it
+      const told = q.countOnly || (afterLeft === 0 && q.before === 0);
+      const decided = !told || n < q.range.from ? undefined : q.only && !q.only(n) ? false : decideLong(chunk.at, chunk.long);
+      if (decided !== undefined && (q.countOnly || !decided)) {
+        if (decided && ++selected >= q.maxCount) return selected;
+      } else if (n >= q.range.from) {
         const line = readSpan(fd, chunk.at, chunk.at + chunk.long);
         const text = textOf(n, line);
-        const hit = (!q.only || q.only(n)) && matches(text, n) !== q.invert;
+        const hit = decided ?? ((!q.only || q.only(n)) && matches(text, n) !== q.invert);
         if (q.countOnly) {
           if (hit && ++selected >= q.maxCount) return selected;
         } else if (hit || afterLeft > 0) {

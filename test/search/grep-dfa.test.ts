@@ -268,6 +268,30 @@ describe('the record-by-record way over records longer than the memory (context,
     }
   });
 
+  it('a long record without escapes, only counted or passed over, is decided by the DFA: JavaScript tests none of them', async () => {
+    const plain = [lines[0], lines[1], lines[2], lines[3], lines[4], 'short', lines[9], lines[11], 'end qabu'];
+    // (printed, a long record that matches is read to be printed, and not tested again)
+    const path = await stored(plain);
+    const cases: [string, Partial<GrepQuery>][] = [
+      ['--records 2: -c', { range: { from: 2, to: Infinity }, countOnly: true }],
+      ['-v --records 1:8 -c', { range: { from: 1, to: 8 }, invert: true, countOnly: true }],
+      ['--stream -c', { only: (n: number) => n !== 4, countOnly: true }],
+      ['--records 1:8 (printed)', { range: { from: 1, to: 8 } }],
+    ];
+    for (const p of ['qabu', 'q[a-z]{2}u', '9$', 'x{3}q']) {
+      for (const [name, o] of cases) {
+        const q = { ...query(p), ...o };
+        const want = events(path, q, BIG);
+        // the lengths of the texts the JavaScript regex tests
+        const tested: number[] = [];
+        const re = q.matcher.regex;
+        re.test = (text: string) => (tested.push(text.length), RegExp.prototype.test.call(re, text));
+        expect(events(path, q, 64), `${p} ${name}`).toEqual(want);
+        expect(tested.filter((l) => l > 65_000), `${p} ${name}: long records tested by JavaScript`).toEqual([]);
+      }
+    }
+  });
+
   it('a record before the range is not read: a long record cut short there is not seen', async () => {
     const path = await stored(lines);
     const text = readFileSync(path, 'latin1');

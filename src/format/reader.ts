@@ -9,7 +9,7 @@ import { jsonStringPieces } from './record-text.js';
 import { FormatError, parseHeader, type Header } from './header.js';
 import { blocksOver, blockSpan, checkHeaderSeal, checkLeaves, LEAF, leafDigest } from './blocks.js';
 import { countNewlines } from '../kernel/scan.js';
-import { newlineFrom } from './file-span.js';
+import { newlineFrom } from '../file-span.js';
 
 const READ_CHUNK = 4 << 20;
 /** Line 1 may hold a JSON envelope; anything longer than this is not a header lro wrote. */
@@ -307,7 +307,7 @@ export function* recordRuns(rf: ResultFile, long = LONG_RECORD, at = { n: 1, off
       else {
         let size = -1;
         const start = pos;
-        const sizeOf = () => (size < 0 ? (size = newlineFrom(fd, start + filled) - start) : size);
+        const sizeOf = () => (size < 0 ? (size = newlineFrom(fd, start + filled, unterminatedRecord) - start) : size);
         yield { kind: 'long', n: n++, offset: pos, head: buf.subarray(0, Math.min(filled, long)), size: sizeOf };
         pos += sizeOf() + 1;
         filled = 0;

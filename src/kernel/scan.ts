@@ -4,7 +4,7 @@
 // searched.
 
 import { readSync } from 'node:fs';
-import { newlineFrom } from '../format/file-span.js';
+import { newlineFrom } from '../file-span.js';
 import KERNEL from './scan.wat';
 
 /** scan.wat, assembled by the build (test/search/scan.test.ts checks these bytes against the source). */

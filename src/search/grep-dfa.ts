@@ -10,7 +10,7 @@
 import { readSync } from 'node:fs';
 import { fewerRecordsThanHeader, moreRecordsThanHeader, unterminatedRecord } from '../format/format-error.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
-import { newlineFrom, readSpan } from '../format/file-span.js';
+import { newlineFrom, readSpan } from '../file-span.js';
 import { type ByteScanner, DATA } from '../kernel/scan.js';
 import type { LazyDfa } from './dfa.js';
 import type { GrepEvent, GrepQuery, RecordTest } from './grep-types.js';
@@ -65,10 +65,10 @@ export function* grepByDfa(s: DfaSearch): Generator<GrepEvent, number> {
       if (nl >= counted) records += scanner.count(DATA + counted, DATA + nl + 1);
       const n = records + 1;
       const after = v.indexOf(0x0a, DATA + h) - DATA;
-      const le = after >= h && after < limit ? wpos + after : newlineFrom(fd, wpos + limit);
+      const le = after >= h && after < limit ? wpos + after : newlineFrom(fd, wpos + limit, unterminatedRecord);
       // a match the DFA proves, on a record framed as a text record is (its quotes; the opening one the DFA saw)
       const settled = dfa.matched && dfa.exact && le - ls >= 2 && (le - 1 >= wpos && le - 1 < wpos + limit ? v[DATA + le - 1 - wpos] : byteOf(fd, le - 1)) === 0x22;
-      const text = settled && q.countOnly ? '' : s.textOf(n, ls >= wpos && le <= wpos + limit ? view.subarray(ls - wpos, le - wpos) : readSpan(fd, ls, le));
+      const text = settled && q.countOnly ? '' : s.textOf(n, ls >= wpos && le <= wpos + limit ? view.subarray(ls - wpos, le - wpos) : readSpan(fd, ls, le, unterminatedRecord));
       if (settled || s.matches(text, n)) {
         selected++;
         if (!q.countOnly) yield { kind: 'match', n, text };

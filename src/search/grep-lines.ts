@@ -12,7 +12,7 @@ import type { GrepEvent, GrepQuery, RecordTest } from './grep-types.js';
 import type { NeedlePlan } from './needles.js';
 import type { LazyDfa } from './dfa.js';
 import { decideStored } from './grep-dfa.js';
-import { readSpan } from '../format/file-span.js';
+import { readSpan } from '../file-span.js';
 import { AT_LIMIT, ByteScanner, DATA, FOR_JS, MAX_NEEDLE_BYTES, OUT, OUT_FULL, OUT_SIZE, PRINT, QUOTED, S, scanChunks, WORD } from '../kernel/scan.js';
 
 const INT_MAX = 0x7fffffff;
@@ -200,7 +200,7 @@ function longRecord(s: LinesSearch, fd: number, scanner: ByteScanner, at: number
   const verdict = dfa ? decideStored(dfa, fd, at, size) : undefined;
   if (verdict === false) return null;
   if (verdict === true && !s.print) return '';
-  const text = s.textOf(n, readSpan(fd, at, at + size));
+  const text = s.textOf(n, readSpan(fd, at, at + size, unterminatedRecord));
   return verdict === true || s.matches(text, n) ? text : null;
 }
 

@@ -6,7 +6,7 @@
 import { unterminatedRecord, moreRecordsThanHeader, fewerRecordsThanHeader } from '../format/format-error.js';
 import { FormatError, isNoisy, type Header } from '../format/header.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
-import { readSpan } from '../format/file-span.js';
+import { readSpan } from '../file-span.js';
 import { invalidSet, searchBytes } from '../format/record-text.js';
 import { chunkRegex, type LineFinder, RegexFinder } from './chunk-regex.js';
 import { DfaFinder, dfaFor } from './dfa-finder.js';
@@ -272,7 +272,7 @@ function* grepRecords(
       if (decided !== undefined && (q.countOnly || !decided)) {
         if (decided && ++selected >= q.maxCount) return selected;
       } else if (n >= q.range.from) {
-        const line = readSpan(fd, chunk.at, chunk.at + chunk.long);
+        const line = readSpan(fd, chunk.at, chunk.at + chunk.long, unterminatedRecord);
         const text = textOf(n, line);
         const hit = decided ?? ((!q.only || q.only(n)) && matches(text, n) !== q.invert);
         if (q.countOnly) {

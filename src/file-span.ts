@@ -1,7 +1,7 @@
 // Two reads of a stored file by offset, for the readers that do not hold a long record whole (format/reader.ts,
 // the scan kernel's chunks, grep): where the record going on at an offset ends, and the bytes between two offsets.
+// Below both the format and the kernel, it imports neither: a file that ends too soon throws what its caller names.
 import { readSync } from 'node:fs';
-import { unterminatedRecord } from './format-error.js';
 
 const SCRATCH = 64 << 10;
 let scratch: Buffer | null = null;
@@ -12,7 +12,7 @@ let scratch: Buffer | null = null;
  * every call: memory never touched before costs more to fill than the read. The file ending first throws
  * `unterminated()`.
  */
-export function newlineFrom(fd: number, pos: number, unterminated: () => Error = unterminatedRecord, buf?: Buffer, at = 0, length?: number): number {
+export function newlineFrom(fd: number, pos: number, unterminated: () => Error, buf?: Buffer, at = 0, length?: number): number {
   const into = buf ?? (scratch ??= Buffer.allocUnsafe(SCRATCH));
   const size = length ?? into.length - at;
   for (;;) {
@@ -24,12 +24,12 @@ export function newlineFrom(fd: number, pos: number, unterminated: () => Error =
   }
 }
 
-/** The file's bytes [start, end), read whole into a buffer of their own; the file ending first throws unterminatedRecord. */
-export function readSpan(fd: number, start: number, end: number): Buffer {
+/** The file's bytes [start, end), read whole into a buffer of their own; the file ending first throws `unterminated()`. */
+export function readSpan(fd: number, start: number, end: number, unterminated: () => Error): Buffer {
   const b = Buffer.allocUnsafe(end - start);
   for (let got = 0; got < b.length; ) {
     const n = readSync(fd, b, got, b.length - got, start + got);
-    if (n === 0) throw unterminatedRecord();
+    if (n === 0) throw unterminated();
     got += n;
   }
   return b;

@@ -1,15 +1,15 @@
-// V8's code cache for lro's own bundles (the CLI's, dist/cli*.cjs, and jq's glue, dist/jq/jq.cjs). Every agent
-// tool call starts a process, and without a cache V8 parses each bundle and compiles each function it runs anew,
-// every time. `npm run build` runs the commands agents run most (scripts/build-code-cache.cjs) and keeps what V8
-// compiled for them in dist/code-cache/; the next processes load that instead of compiling (bench/startup.sh
-// measures the commands with and without it). Those commands have a bundle of their own (OWN_BUNDLES), and its
-// cache is made by that command alone: V8 reads the whole of a cache before the first line runs, and one cache of
-// every command (1 MB) cost `lro --version` three times what its own (200 KB) cost; dist/cli.cjs, which runs
-// every other command, has the cache made from all of them. V8 checks a cache against its own version, its flags
-// and the source (by its length), and compiles as usual when one differs (another Node, a rebuilt bundle,
-// `node --cpu-prof`); the build makes the bundles and their caches together, so a bundle edited by hand needs
-// `npm run build` again. The caches are part of the build (dist/), read and never written at run time: a fresh
-// user, a read-only install and CI start the same.
+// V8's code cache for lro's own bundles (the CLI's, dist/cli*.cjs, jq's glue, dist/jq/jq.cjs, and the S3 worker's
+// with the AWS SDK, dist/s3-worker.cjs, through bin/s3-worker.js). Every agent tool call starts a process, and
+// without a cache V8 parses each bundle and compiles each function it runs anew, every time. `npm run build` runs
+// the commands agents run most (scripts/build-code-cache.cjs) and keeps what V8 compiled for them in
+// dist/code-cache/; the next processes load that instead of compiling (bench/startup.sh measures the commands with
+// and without it). Those commands have a bundle of their own (OWN_BUNDLES), and its cache is made by that command
+// alone: V8 reads the whole of a cache before the first line runs, and one cache of every command (1 MB) cost `lro
+// --version` three times what its own (200 KB) cost; dist/cli.cjs, which runs every other command, has the cache
+// made from all of them. V8 checks a cache against its own version, its flags and the source (by its length), and
+// compiles as usual when one differs (another Node, a rebuilt bundle, `node --cpu-prof`); the build makes the
+// bundles and their caches together, so a bundle edited by hand needs `npm run build` again. The caches are part of
+// the build (dist/), read and never written at run time: a fresh user, a read-only install and CI start the same.
 'use strict';
 const { fstatSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
@@ -22,8 +22,8 @@ const DIST = join(__dirname, '..', 'dist');
  * and what it uses (scripts/build.mjs): every other command runs from dist/cli.cjs, which holds them all.
  */
 const OWN_BUNDLES = ['offload', 'read', 'grep', 'jq', 'where', 'count', 'cat', 'info'];
-/** The bundles that have a cache, by their path in dist/. */
-const BUNDLES = ['cli.cjs', ...OWN_BUNDLES.map((c) => `cli-${c}.cjs`), 'jq/jq.cjs'];
+/** The bundles that have a cache, by their path in dist/ (the S3 worker's, with the AWS SDK: store/s3-sync.ts). */
+const BUNDLES = ['cli.cjs', ...OWN_BUNDLES.map((c) => `cli-${c}.cjs`), 'jq/jq.cjs', 's3-worker.cjs'];
 
 /** The cache file of a bundle. */
 const cacheFile = (name) => join(DIST, 'code-cache', `${name.replace('/', '-')}.bin`);

@@ -7,7 +7,7 @@
 // on an error path would miss the real ones.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const v8 = require('node:v8');
@@ -120,6 +120,109 @@ async function train(command, store, ids) {
   }
 }
 
+/**
+ * The S3 worker's cache (store/s3-sync.ts starts the worker through the loader): the worker, in a thread of this
+ * process as lro starts it, makes each kind of request it serves to a stand-in for S3 on loopback, whose answers
+ * are S3's in form (a listing of one result, the result's bytes or a range of them, a write's ETag): what the SDK
+ * compiles to build, sign, send and parse them is what V8 keeps. A request that fails fails the build, as a
+ * command does: a cache trained on an error path would miss the real ones.
+ */
+async function trainS3(store, ids) {
+  const { once } = require('node:events');
+  const http = require('node:http');
+  const { MessageChannel, Worker } = require('node:worker_threads');
+  const name = readdirSync(store).find((n) => n.includes(ids.LOG));
+  const object = readFileSync(join(store, name));
+  const key = `p/${name}`;
+  const etag = '"0123456789abcdef0123456789abcdef"';
+  const xml = (body) => `<?xml version="1.0" encoding="UTF-8"?>${body}`;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://stand-in');
+    req.resume();
+    req.on('end', () => {
+      const q = url.searchParams;
+      const answer = (status, headers, body) => res.writeHead(status, { 'x-amz-request-id': 'TRAIN', ...headers }).end(body);
+      if (req.method === 'GET' && q.get('list-type') === '2') {
+        const modified = new Date(0).toISOString();
+        const contents = `<Contents><Key>${key}</Key><LastModified>${modified}</LastModified><ETag>${etag}</ETag><Size>${object.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+        return answer(200, { 'content-type': 'application/xml' }, xml(`<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><Prefix>p/</Prefix><KeyCount>1</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`));
+      }
+      if (req.method === 'POST' && q.has('delete')) {
+        return answer(200, { 'content-type': 'application/xml' }, xml(`<DeleteResult><Deleted><Key>${key}</Key></Deleted></DeleteResult>`));
+      }
+      if (req.method === 'PUT') return answer(200, { etag }, '');
+      if (req.method === 'DELETE') return answer(204, {}, '');
+      const whole = { etag, 'last-modified': new Date(0).toUTCString(), 'content-type': 'application/octet-stream' };
+      const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+      if (range) {
+        const from = Number(range[1]);
+        const to = Math.min(Number(range[2]), object.length - 1);
+        const part = object.subarray(from, to + 1);
+        const headers = { ...whole, 'content-length': part.length, 'content-range': `bytes ${from}-${to}/${object.length}` };
+        return answer(206, headers, req.method === 'HEAD' ? '' : part);
+      }
+      return answer(200, { ...whole, 'content-length': object.length }, req.method === 'HEAD' ? '' : object);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const dir = mkdtempSync(join(tmpdir(), 'lro-s3-cache-'));
+  const setFlags = v8.setFlagsFromString; // as train() does, for the same reasons
+  setFlags('--no-flush-bytecode');
+  const answers = new MessageChannel();
+  const control = new MessageChannel();
+  const env = {
+    ...process.env,
+    AWS_ENDPOINT_URL: `http://127.0.0.1:${server.address().port}`,
+    AWS_ACCESS_KEY_ID: 'TRAIN',
+    AWS_SECRET_ACCESS_KEY: 'TRAIN',
+    AWS_REGION: 'us-east-1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  const boot = `const c = require(${JSON.stringify(require.resolve('../bin/code-cache.js'))});
+    c.install();
+    require(${JSON.stringify(join(root, 'dist', 's3-worker.cjs'))});
+    const control = require('node:worker_threads').workerData.control;
+    control.once('message', () => {
+      require('node:fs').writeFileSync(c.cacheFile('s3-worker.cjs'), c.loaded.get('s3-worker.cjs').script.createCachedData());
+      control.postMessage('saved');
+    });`;
+  const workerData = { port: answers.port2, control: control.port2 };
+  const worker = new Worker(boot, { eval: true, env, workerData, transferList: [answers.port2, control.port2] });
+  try {
+    const put = join(dir, 'put');
+    writeFileSync(put, object);
+    const asks = [
+      { op: 'list', prefix: 'p/' },
+      { op: 'heads', items: [{ key, path: join(dir, 'head'), size: object.length, mtimeMs: 0 }] },
+      { op: 'getRange', key, from: 0, to: 4095 },
+      { op: 'get', key, path: join(dir, 'got') },
+      { op: 'getSmall', key },
+      { op: 'getMany', keys: [key, key] },
+      { op: 'put', key, path: put },
+      { op: 'putSmall', key: 'p/ids/x', body: 'x', ifNoneMatch: true },
+      { op: 'putSmalls', bodies: [{ key: 'p/index/x', body: 'x' }] },
+      { op: 'exists', key },
+      { op: 'delete', key },
+      { op: 'deleteMany', keys: [key] },
+    ];
+    for (const ask of asks) {
+      worker.postMessage({ q: { bucket: 'b', ...ask }, flag: new Int32Array(new SharedArrayBuffer(4)) });
+      const [answer] = await once(answers.port1, 'message');
+      if ('error' in answer) throw new Error(`the S3 worker's ${ask.op}: ${answer.error}`);
+    }
+    setFlags('--flush-bytecode');
+    control.port1.postMessage('save');
+    await once(control.port1, 'message');
+  } finally {
+    await worker.terminate();
+    answers.port1.close();
+    control.port1.close();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Offloads the inputs into a new store, with no cache loader; then trains each command in a process of its own. */
 async function trainAll() {
   const store = mkdtempSync(join(tmpdir(), 'lro-code-cache-'));
@@ -131,7 +234,7 @@ async function trainAll() {
     }
     const untrained = codeCache.OWN_BUNDLES.filter((c) => !RUNS[c]);
     if (untrained.length) throw new Error(`no runs to train the bundle of ${untrained.join(', ')}`);
-    for (const command of [...Object.keys(RUNS), 'all']) {
+    for (const command of [...Object.keys(RUNS), 'all', 's3']) {
       execFileSync(process.execPath, [__filename, command, store, JSON.stringify(ids)], { stdio: 'inherit' });
     }
   } finally {
@@ -151,7 +254,8 @@ function checkTaken() {
 }
 
 const [command, store, ids] = process.argv.slice(2);
-(command ? train(command, store, JSON.parse(ids)) : trainAll()).catch((e) => {
+const trainOne = command === 's3' ? trainS3 : (store, ids) => train(command, store, ids);
+(command ? trainOne(store, JSON.parse(ids)) : trainAll()).catch((e) => {
   console.error(`build: code cache${command ? ` of ${command}` : ''}: ${e.message}`);
   process.exit(1);
 });

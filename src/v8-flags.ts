@@ -4,9 +4,20 @@
 // its own (the CLI: io.ownProcess), never by one the MCP server runs for a tool call.
 import { createRequire } from 'node:module';
 
+let changed = false;
+
 /** node:v8's setFlagsFromString, loaded when first needed (loading node:v8 costs a command about 4 ms). */
 export function setV8Flags(flags: string): void {
   (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+  changed = true;
+}
+
+/**
+ * Whether lro has set a flag in this process: a code cache loaded from then on (a worker's: store/s3-sync.ts) is
+ * refused by V8, after reading it for nothing.
+ */
+export function v8FlagsChanged(): boolean {
+  return changed;
 }
 
 /**

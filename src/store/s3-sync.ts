@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { LroError } from '../errors.js';
+import { v8FlagsChanged } from '../v8-flags.js';
 import type { S3Answer, S3Request } from './s3-worker.js';
 
 /** A request that fails gets this error: `kind` says which (unreachable, credentials, bucket, throttled, …). */
@@ -37,6 +38,17 @@ function workerScript(): string {
   return script;
 }
 
+/**
+ * The worker's entry: bin/s3-worker.js, which loads the bundle through the code cache's loader, so that V8 takes the
+ * SDK's compiled code from dist/code-cache/ (scripts/build-code-cache.cjs) instead of compiling it. The bundle
+ * itself once lro has set a V8 flag (the offload's secret rules, grep's budget: V8 would refuse the cache after
+ * reading it), or without bin/ (dist/ copied alone).
+ */
+function workerEntry(script: string): string {
+  const cached = fileURLToPath(new URL('../bin/s3-worker.js', import.meta.url));
+  return !v8FlagsChanged() && existsSync(cached) ? cached : script;
+}
+
 function startWorker(env: NodeJS.ProcessEnv): { worker: Worker; port: MessagePort } {
   const envKey = JSON.stringify(env);
   if (current && current.envKey === envKey) return current;
@@ -46,7 +58,7 @@ function startWorker(env: NodeJS.ProcessEnv): { worker: Worker; port: MessagePor
   // on Node 20 the SDK prints a warning about newer Node versions to come on every first use: not lro's output
   const workerEnv = { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
   const options = { workerData: { port: port2 }, transferList: [port2], env: workerEnv, stderr: false };
-  const worker = new Worker(workerScript(), options);
+  const worker = new Worker(workerEntry(workerScript()), options);
   worker.unref();
   port1.unref();
   current = { worker, port: port1, envKey };

@@ -110,6 +110,27 @@ describe('code cache', () => {
     }
   });
 
+  it("is taken by the S3 worker as lro starts it (bin/s3-worker.js), the AWS SDK bundled in it", () => {
+    // (store/s3-sync.ts starts that entry; compiling the SDK anew was about 70 ms of a remote `lro read`)
+    const reporter = join(root, 'report-worker.cjs');
+    writeFileSync(
+      reporter,
+      `const c = require(${JSON.stringify(join(BIN, '..', 'code-cache.js'))});
+       setImmediate(() => require('node:worker_threads').parentPort.postMessage(Object.fromEntries([...c.loaded].map(([k, v]) => [k, v.accepted]))));`,
+    );
+    const main = `const { MessageChannel, Worker } = require('node:worker_threads');
+      const { port2 } = new MessageChannel();
+      const options = { workerData: { port: port2 }, transferList: [port2], execArgv: ['-r', ${JSON.stringify(reporter)}] };
+      new Worker(${JSON.stringify(join(BIN, '..', 's3-worker.js'))}, options).once('message', (m) => {
+        console.log(JSON.stringify(m));
+        process.exit(0);
+      });`;
+    const r = spawnSync(process.execPath, ['-e', main], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ 's3-worker.cjs': true });
+    expect(readFileSync(join(ROOT, 'dist/s3-worker.cjs'), 'utf8')).toContain('ListObjectsV2Command');
+  });
+
   it('is not read for lro --version, which loads no bundle', () => {
     const r = run(BIN, 'version', ['--version']);
     expect(r.code).toBe(0);

@@ -135,6 +135,7 @@ async function store(
   let pipeline: ResultPipeline | null = null;
   try {
     store = storeFor(options.dir, options.env ?? process.env);
+    store.prepare(); // (an S3 store's worker starts beside the writing, not in front of the first request)
     pinned = pinStore(openResultDir(store.dir, options.session ?? null));
     pipeline = new ResultPipeline(pipelineMaker(pinned, plan, options), plan, options);
     await writeInput(src, pipeline, analysis, taken);

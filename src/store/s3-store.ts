@@ -2,6 +2,7 @@
 // the folder every reader and writer works on, and store/remote.ts's requests keep it and the bucket in step.
 import { decodeTime } from 'ulid';
 import type { RemoteStore } from './location.js';
+import { prepareWorker } from './s3-sync.js';
 import {
   fetchListed,
   fetchPendingHead,
@@ -42,6 +43,10 @@ export class S3Store implements Store {
   /** The s3:// URL of the store, or of the object a path of its cache stands for (never the cache's path). */
   shown(path: string): string {
     return shownStore(path);
+  }
+
+  prepare(): void {
+    prepareWorker(this.remote.env);
   }
 
   listingDir(forWhat: ListingFor): string {

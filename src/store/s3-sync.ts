@@ -65,6 +65,14 @@ function startWorker(env: NodeJS.ProcessEnv): { worker: Worker; port: MessagePor
   return current;
 }
 
+/**
+ * Starts the worker now, for requests to come: its start (a thread, and the SDK loaded in it) then runs on another
+ * core while this thread goes on (an offload's analysis), instead of in front of the first request.
+ */
+export function prepareWorker(env: NodeJS.ProcessEnv): void {
+  startWorker(env);
+}
+
 /** Stops the worker (a request that timed out may still be running in it). */
 export function stopWorker(): void {
   if (!current) return;

@@ -31,6 +31,11 @@ export interface Store {
   readonly fetchesHeaders: boolean;
   /** A file or folder of the store as users see it: its path, or the s3:// URL of its object. */
   shown(path: string): string;
+  /**
+   * Begins, while the caller works on, what the store's first request will need (an S3 store's worker thread,
+   * which loads the SDK on another core); nothing for a folder. A writer calls it once it knows it will store.
+   */
+  prepare(): void;
 
   /**
    * The folder a listing reads (ls, ls --sessions, gc), made current first: each result listed there has the
@@ -95,6 +100,8 @@ export class LocalStore implements Store {
   shown(path: string): string {
     return path;
   }
+
+  prepare(): void {}
 
   listingDir(): string {
     return this.dir;

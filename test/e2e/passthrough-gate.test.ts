@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, tempDir } from '../helpers/cli.js';
 import { DEFAULT_THRESHOLD } from '../../src/offload-input.js';
+import { seeded } from '../helpers/seeded.js';
 
 const ROOT = resolve(__dirname, '../..');
 let root: string;
@@ -176,8 +177,7 @@ describe('bin/passthrough.js is the offload bundle’s twin', () => {
   });
 
   it('random inputs near the threshold', async () => {
-    let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = seeded(7).unit;
     for (let round = 0; round < 16; round++) {
       const size = Math.floor(T - 64 + rand() * 128);
       const bytes = Buffer.alloc(size);

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { runFast } from '../../src/engines/jq-fast.js';
 import { corpusFile } from '../helpers/corpus.js';
+import { seeded } from '../helpers/seeded.js';
 
 type Raw = (input: Uint8Array, filter: string, flags: string[], watch: (b: Uint8Array) => void) => { stderr: string; exitCode: number };
 let jqRaw: Raw;
@@ -170,11 +171,7 @@ describe('jq filters answered without the engine', () => {
   });
 
   it('give jq output on random filters over random records', () => {
-    let seed = 7;
-    const rnd = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
+    const rnd = seeded(7).below;
     const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
     const NUMBERS = ['0', '1', '-3', '0.5', '2.25', '10', '1e2', '1.0', '123456789012345678', '-0.125'];
     const STRINGS = ['"s"', '""', '"é"', '"😀"', '"a\u007f"', '"\n"', '"pass"', '"Z"', '"a"'];

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ESCAPE_WASM, TextRecordKernel } from '../../src/format/escape-simd.js';
 import { jsonStringOfBytes } from '../../src/format/escape.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
+import { seeded } from '../helpers/seeded.js';
 
-let seed = 5;
-const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+const rand = seeded(5).next;
 
 /** The records escape.ts makes of lines (each without its line ending). */
 const expected = (lines: Buffer[]) => Buffer.concat(lines.flatMap((l) => [jsonStringOfBytes(l), Buffer.from('\n')]));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { JSON_WASM, JsonLineChecker } from '../../src/format/json-simd.js';
 import { corpusDir } from '../helpers/corpus.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
+import { seeded } from '../helpers/seeded.js';
 
 const parses = (b: Buffer) => {
   try {
@@ -16,8 +17,7 @@ const parses = (b: Buffer) => {
   }
 };
 
-let seed = 3;
-const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+const rand = seeded(3).next;
 
 describe('the JSON line checker', () => {
   it('embeds json.wat, assembled: in the module, and in the CLI bundle that ships', async () => {

@@ -10,6 +10,7 @@ import { openResultFile, originalContent, readRecords } from '../../src/format/r
 import type { Header } from '../../src/format/header.js';
 import { cleanup, ls, tempDir } from '../helpers/cli.js';
 import { corpusFile } from '../helpers/corpus.js';
+import { seeded } from '../helpers/seeded.js';
 
 let root: string;
 let dir: string;
@@ -154,11 +155,7 @@ describe('round trips', () => {
   });
 
   it('random bytes and random line structures come back exactly', async () => {
-    let seed = 42;
-    const rand = () => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed / 0x7fffffff;
-    };
+    const rand = seeded(42).unit;
     const alphabet = [0x0a, 0x0d, 0x00, 0x22, 0x5c, 0x09, 0x61, 0x62, 0xc3, 0xa9, 0xff, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x80, 0x7b, 0x7d, 0x5b, 0x5d];
     for (let t = 0; t < 60; t++) {
       const len = Math.floor(rand() * 3000);

@@ -9,6 +9,7 @@ import { DFA_WASM, LazyDfa } from '../../src/search/dfa.js';
 import { compileNfa, foldOrbits, parseUnicode, utf8Sequences } from '../../src/search/nfa.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
 import { dfaLines, stored } from '../helpers/dfa.js';
+import { seeded } from '../helpers/seeded.js';
 
 const byRegex = (lines: string[], re: RegExp) =>
   lines.flatMap((l, i) => {
@@ -171,8 +172,7 @@ describe("lro's regex engine", () => {
 
   it('clears a full cache and goes on, with the same answers', () => {
     // (x|y){n} after a class: many states; lines of random x/y/z make the DFA meet most of them
-    let seed = 3;
-    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+    const rand = seeded(3).next;
     const lines = Array.from({ length: 3000 }, () => Array.from({ length: 60 }, () => 'xyz'[rand() % 3]).join(''));
     const p = 'x[xy]{12}z';
     const m = compilePattern(p, { fixed: false, ignoreCase: false, word: false });

@@ -13,6 +13,7 @@ import { grepResult, type GrepQuery } from '../../src/search/grep.js';
 import { compilePattern } from '../../src/search/pattern.js';
 import { ByteScanner } from '../../src/kernel/scan.js';
 import { cleanup, tempDir } from '../helpers/cli.js';
+import { seeded } from '../helpers/seeded.js';
 
 let root: string;
 beforeAll(() => {
@@ -20,11 +21,8 @@ beforeAll(() => {
 });
 afterAll(() => cleanup(root));
 
-let seed = 0;
-const rand = (n: number) => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed % n;
-};
+let draw = seeded(0); // (each round draws from a seed of its own)
+const rand = (n: number) => draw.below(n);
 const WORDS = ['ERROR', 'error', 'qabu', 'quux', 'abab', 'x', 'yy', '9', ':', ' ', ' ', '"', '\\', '\t', 'é', 'a', 'b', 'c'];
 
 function record(): string {
@@ -116,7 +114,7 @@ function search(path: string, q: GrepQuery, capacity: number, plain = false): Ev
 describe('grep with context, ranges, -m, -v, -c and --stream, against grep written out plainly', () => {
   for (let round = 0; round < 6; round++) {
     it(`round ${round}: ${PATTERNS.length} patterns × 14 queries`, async () => {
-      seed = 9100 + round;
+      draw = seeded(9100 + round);
       const lines = Array.from({ length: 1500 + rand(1500) }, record); // (several chunks of the least kernel)
       const r = await offload([Buffer.from(`${lines.join('\n')}\n`)], { dir: join(root, 'store'), force: true, format: 'text', dedupe: false });
       if (!r.offloaded) throw new Error('not offloaded');

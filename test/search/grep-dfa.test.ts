@@ -16,6 +16,7 @@ import { dfaFor } from '../../src/search/dfa-finder.js';
 import { ByteScanner } from '../../src/kernel/scan.js';
 import { lastTried } from '../../src/search/slow-pattern.js';
 import { cleanup, tempDir } from '../helpers/cli.js';
+import { seeded } from '../helpers/seeded.js';
 
 let root: string;
 beforeAll(() => {
@@ -23,12 +24,9 @@ beforeAll(() => {
 });
 afterAll(() => cleanup(root));
 
-let seed = 0;
-const rand = (n: number) => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed % n;
-};
-const pick = <T>(xs: T[]): T => xs[rand(xs.length)];
+let draw = seeded(0); // (each round draws from a seed of its own)
+const rand = (n: number) => draw.below(n);
+const pick = <T>(xs: T[]): T => draw.pick(xs);
 const CHARS = ['a', 'b', 'c', 'q', 'u', 'x', 'A', 'Q', '0', '9', ' ', ' ', '-', ':', '\u00e9', '"', '\\', '\t', '\u{1f600}'];
 
 /** A line: mostly short, some a few windows long, a few many (a run of one letter among them). */
@@ -101,7 +99,7 @@ function expected(lines: string[], q: GrepQuery): [number, string][] {
 describe('grep by the DFA, against the JavaScript regex', () => {
   for (let round = 0; round < 4; round++) {
     it(`round ${round}: records up to 5,000 characters, ${PATTERNS.length} patterns, with and without -i`, async () => {
-      seed = 7000 + round;
+      draw = seeded(7000 + round);
       const lines = Array.from({ length: 300 }, line);
       const path = await stored(lines);
       let some = 0;
@@ -128,7 +126,7 @@ const WITH_LITERALS = ['qa', 'aaaa', 'a+b', 'u"', '\\\\', '[0-9]:', 'x.*\u00e9',
 describe('short records with the literal scan, against the JavaScript regex', () => {
   for (let round = 0; round < 2; round++) {
     it(`round ${round}: ${WITH_LITERALS.length} patterns, printed, counted, -v -c, -i, -w`, async () => {
-      seed = 8000 + round;
+      draw = seeded(8000 + round);
       const lines = Array.from({ length: 300 }, line);
       const path = await stored(lines);
       for (const p of WITH_LITERALS) {

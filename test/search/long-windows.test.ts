@@ -3,6 +3,7 @@
 // sparse, empty matches, matches wider than a window) against that way, written out here as the oracle.
 import { describe, expect, it } from 'vitest';
 import { longWindows, MAX_WINDOWS, WINDOW } from '../../src/search/grep-values.js';
+import { seeded } from '../helpers/seeded.js';
 
 const MAX_WINDOW = 4 * WINDOW;
 
@@ -27,8 +28,7 @@ function oracle(text: string, re: RegExp): { shown: { start: number; end: number
   return { shown, total: out.length };
 }
 
-let seed = 11;
-const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+const rand = seeded(11).below;
 
 /** A text of `length` characters of a small alphabet (so that short patterns match at every density). */
 function text(length: number, alphabet: string): string {

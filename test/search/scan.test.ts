@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { AT_END, AT_LIMIT, ByteScanner, DATA, FOR_JS, OUT, OUT_FULL, PRINT, QUOTED, S, SCAN_WASM, WORD, checkPositions, type Needle } from '../../src/kernel/scan.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
+import { seeded } from '../helpers/seeded.js';
 
-let seed = 7;
-const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+const rand = seeded(7).next;
 
 function plainCount(b: Uint8Array, from: number, to: number): number {
   let c = 0;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { KEYWORDS_WASM } from '../../src/secrets/keywords-wasm.js';
 import { engine } from '../../src/secrets/stream.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
+import { seeded } from '../helpers/seeded.js';
 
 describe('keyword automaton', () => {
   it('embeds keywords-kernel.wat, assembled: in the module, and in the CLI bundle that ships', async () => {
@@ -16,8 +17,7 @@ describe('keyword automaton', () => {
     const { rules, auto } = engine();
     const keywords = rules.rules.map((r) => r.triggers ?? []);
     const words = [...new Set(keywords.flat())];
-    let seed = 11;
-    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    const rand = seeded(11).below;
     const lines: string[] = [];
     for (let i = 0; i < 3000; i++) {
       let l = '';

@@ -15,6 +15,7 @@ import { geminiVerifier, installHook, installMcp as installGeminiMcp, uninstallA
 import { EditRefused, verifiedEdit, type FileEdit } from '../../src/harness/installer.js';
 import { installMcpConfig, mcpConfigVerifier, uninstallMcpConfig, type McpHarness } from '../../src/harness/mcp-config/settings.js';
 import { difference } from '../../src/harness/verified-edit.js';
+import { seeded } from '../helpers/seeded.js';
 
 const P = 'settings';
 const NODE = '/opt/node/bin/node';
@@ -108,8 +109,8 @@ const style = (jsonc: boolean): fc.Arbitrary<Style> =>
   });
 
 function serialize(v: J, s: Style): string {
-  let r = s.seed || 1;
-  const rand = () => ((r = (r * 1103515245 + 12345) & 0x7fffffff) % 4) === 0;
+  const draw = seeded(s.seed || 1);
+  const rand = () => draw.next() % 4 === 0;
   const comment = () => (s.comments && rand() ? '/* [x] é */ ' : '');
   const line = (d: number) => (s.indent === null ? '' : s.eol + s.indent.repeat(d));
   const lineComment = (d: number) => (s.comments && s.indent !== null && rand() ? `// c [y]${line(d)}` : '');

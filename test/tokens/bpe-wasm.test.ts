@@ -9,12 +9,12 @@ import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { BPE_WASM } from '../../src/tokens/bpe-wasm.js';
 import { getTokenizer, WINDOW } from '../../src/tokens/tokenizer.js';
 import { assembledWat, wasmInBundles } from '../helpers/wat.js';
+import { seeded } from '../helpers/seeded.js';
 
 const reference = { o200k_base: new Tiktoken(o200k), cl100k_base: new Tiktoken(cl100k) } as const;
 const refCount = (enc: keyof typeof reference, text: string) => reference[enc].encode(text, [], []).length;
 
-let seed = 7;
-const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+const rand = seeded(7).next;
 const ascii = ["'ve", "'RE", "'ll", "'Ll", "'d", "'M", "'t", "'S", 'a', 'z', 'A', 'Z', 's', 'S', 't', 'r', 'e', 'v', 'l', 'L', 'm', 'd', '0', '1', '9', "'", ' ', ' ', ' ', '\t', '\n', '\r', '\v', '/', '.', ',', '!', '-', '_', '(', '"', '\\', '\x00', '\x1b', '\x7f', 'the', ' quick', 'Error', ' 2026-11-23'];
 const other = ['\u2026', '\u2014', '\u201c', '\u2192', '\u00e9', '\u00c9', '\u00a0', '\u2003', '\u0663', '\u20ac', '\u3000', '\u{1F600}', '\u0301', '\ud800', '\udc00', '日本'];
 

@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { cl100kPieceEnd, o200kPieceEnd } from '../../src/tokens/pretokenize.js';
 import { cl100kPieceEndAny, o200kPieceEndAny } from '../../src/tokens/pretokenize-unicode.js';
 import { ranksFilePattern } from '../helpers/ranks.js';
+import { seeded } from '../helpers/seeded.js';
 
 const patterns = { o200k_base: o200kPieceEnd, cl100k_base: cl100kPieceEnd } as const;
-let seed = 11;
-const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+const rand = seeded(11).next;
 const ascii = ["'ve", "'RE", "'ll", "'Ll", "'d", "'M", "'t", "'S", "'vE", 'a', 'b', 'z', 'A', 'B', 'Z', 's', 'S', 't', 'T', 'r', 'e', 'v', 'l', 'L', 'm', 'd', 'D', '0', '1', '9', "'", "'", ' ', ' ', ' ', '\t', '\n', '\r', '\v', '\f', '/', '.', ',', '!', '-', '_', '(', '"', '\\', '\x00', '\x1b', '\x7f'];
 const other = ['\u2026', '\u2014', '\u201c', '\u2019', '\u2192', '\u2030', '\u2010', '\u205e', '\u21ff', '\u2027', '\u00e9', '\u00c9', '\u00a0', '\u2003', '\u0663', '\u20ac', '\u017f', '\u3000', '\u{1F600}', '\u0301', '\u01c5', '\u02b0'];
 

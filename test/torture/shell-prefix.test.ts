@@ -14,6 +14,7 @@ import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import { claudeScript } from '../helpers/claude-script.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { bwrapArgs, ensureBash32, ensureBusybox, ensureBwrap } from '../helpers/old-shells.js';
+import { seeded } from '../helpers/seeded.js';
 
 const PREFIX = resolve(__dirname, '../../bin/lro-shell-prefix');
 const root = tempDir();
@@ -146,8 +147,7 @@ const output = fc
     newline: fc.boolean(),
   })
   .map(({ size, kind, seed, stderr, exit, newline }) => {
-    let x = seed;
-    const rnd = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff), x);
+    const rnd = seeded(seed).next;
     const b = Buffer.alloc(size);
     for (let i = 0; i < size; i++) {
       const r = rnd();

@@ -2,6 +2,7 @@
 // it (case-insensitive, as gitleaks lowercases the text before its Aho–Corasick search), so a rule's regex runs
 // only on the lines that can match. The Aho–Corasick automaton is built with the rules (scripts/build-keywords.mjs)
 // as a full transition table; its loop (one table load per byte) runs in a tiny WebAssembly module (keywords-kernel.wat).
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { KEYWORDS_WASM } from './keywords-wasm.js';
 
 // The few WebAssembly names used here (TypeScript's ES libraries do not declare them).
@@ -15,6 +16,9 @@ interface WasmExports {
   scan(delta: number, out: number, first: number, p: number, end: number, hits: number): number;
 }
 
+/** Where the transition table starts in the file, and so in the module's memory (after 4 counts). */
+const DELTA_AT = 16;
+
 /** Bytes run through the module at a time (each may record a hit of 8 bytes). */
 const PIECE = 64 << 10;
 
@@ -26,7 +30,7 @@ const PIECE = 64 << 10;
 export type LineVisitor = (from: number, to: number, sets: number[], hits: number[] | null) => boolean;
 
 export class KeywordAutomaton {
-  /** delta[state * 256 + byte] = next state (the JavaScript copy, for short texts). */
+  /** delta[state * 256 + byte] = next state (read by the module, and by JavaScript for short texts). */
   private readonly delta: Uint16Array;
   /** out[state] = index into `sets` of the rules whose keyword ends here, or -1. */
   readonly out: Int32Array;
@@ -47,38 +51,43 @@ export class KeywordAutomaton {
     this.gates = Uint8Array.from(this.sets, (set) => (set.some((x) => x < limit) ? 1 : 0));
   }
 
-  /** Loads the automaton built by scripts/build-keywords.mjs (its file layout is described there). */
-  constructor(file: Buffer) {
-    const n = file.readUInt32LE(0);
-    const setCount = file.readUInt32LE(4);
-    const entries = file.readUInt32LE(8);
-    this.firstOutput = file.readUInt32LE(12);
-    const copy = Buffer.from(file); // aligned, and ours
-    const deltaBytes = (n * 256 * 2 + 3) & ~3;
-    this.delta = new Uint16Array(copy.buffer, copy.byteOffset + 16, n * 256);
-    let at = copy.byteOffset + 16 + deltaBytes;
-    this.out = new Int32Array(copy.buffer, at, n);
-    at += n * 4;
-    const starts = new Uint32Array(copy.buffer, at, setCount + 1);
-    at += (setCount + 1) * 4;
-    const rules = new Int32Array(copy.buffer, at, entries);
-    this.sets = [];
-    for (let i = 0; i < setCount; i++) this.sets.push(rules.subarray(starts[i], starts[i + 1]));
-    this.wasm = this.load();
-  }
-
-  /** The module, with the tables copied into its memory: delta, out, then the input and hit areas. */
-  private load(): KeywordAutomaton['wasm'] {
-    const x = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(KEYWORDS_WASM, 'base64'))).exports as WasmExports;
-    const outAt = align(this.delta.byteLength);
-    const input = align(outAt + this.out.byteLength);
-    const hitsAt = align(input + PIECE);
-    const size = hitsAt + PIECE * 8;
-    x.memory.grow(Math.ceil(Math.max(0, size - x.memory.buffer.byteLength) / 65536));
-    const mem = new Uint8Array(x.memory.buffer);
-    mem.set(new Uint8Array(this.delta.buffer, this.delta.byteOffset, this.delta.byteLength), 0);
-    mem.set(new Uint8Array(this.out.buffer, this.out.byteOffset, this.out.byteLength), outAt);
-    return { x, mem, hits: new Int32Array(x.memory.buffer, hitsAt, PIECE * 2), input, hitsAt, outAt };
+  /**
+   * Loads the automaton built by scripts/build-keywords.mjs (its file layout is described there) from `file`, read
+   * straight into the module's memory, which then holds the file as it is (the transition table 16 bytes in), the
+   * input and the hits: the tables are views of it, not copies (each copy of its 0.9 MB was fresh memory, about
+   * 3 ms of a stored input's offload where a page costs what it does in a small VM).
+   */
+  constructor(file: string) {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const x = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(KEYWORDS_WASM, 'base64'))).exports as WasmExports;
+      const input = align(size);
+      const hitsAt = align(input + PIECE);
+      const need = hitsAt + PIECE * 8;
+      x.memory.grow(Math.ceil(Math.max(0, need - x.memory.buffer.byteLength) / 65536)); // once: the views stay valid
+      const mem = new Uint8Array(x.memory.buffer);
+      for (let at = 0; at < size; ) {
+        const got = readSync(fd, mem, at, size - at, at);
+        if (got === 0) throw new Error(`${file} is truncated; run npm run build`);
+        at += got;
+      }
+      const head = new Uint32Array(x.memory.buffer, 0, 4);
+      const [n, setCount, entries] = head;
+      this.firstOutput = head[3];
+      const deltaBytes = (n * 256 * 2 + 3) & ~3;
+      this.delta = new Uint16Array(x.memory.buffer, DELTA_AT, n * 256);
+      const outAt = DELTA_AT + deltaBytes;
+      this.out = new Int32Array(x.memory.buffer, outAt, n);
+      const startsAt = outAt + n * 4;
+      const starts = new Uint32Array(x.memory.buffer, startsAt, setCount + 1);
+      const rules = new Int32Array(x.memory.buffer, startsAt + (setCount + 1) * 4, entries);
+      this.sets = [];
+      for (let i = 0; i < setCount; i++) this.sets.push(rules.subarray(starts[i], starts[i + 1]));
+      this.wasm = { x, mem, hits: new Int32Array(x.memory.buffer, hitsAt, PIECE * 2), input, hitsAt, outAt };
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /**
@@ -112,7 +121,7 @@ export class KeywordAutomaton {
     for (let p = start; p < stopAt; p += PIECE) {
       const q = Math.min(stopAt, p + PIECE);
       w.mem.set(b.subarray(p, q), w.input);
-      const n = w.x.scan(0, w.outAt, this.firstOutput, w.input, w.input + (q - p), w.hitsAt);
+      const n = w.x.scan(DELTA_AT, w.outAt, this.firstOutput, w.input, w.input + (q - p), w.hitsAt);
       for (let k = 0; k < n; k++) {
         const pos = p + (w.hits[2 * k] - w.input);
         const set = w.hits[2 * k + 1];

@@ -12,7 +12,6 @@
 //     bytes or HOLD_LINES lines is scanned line by line instead.
 import { KeywordAutomaton } from './keywords.js';
 import { findSecrets, type Finding } from './scan.js';
-import { readFileSync } from 'node:fs';
 import { loadRules, rulesFile, type Rule, type Rules } from './rules.js';
 
 /** Lines up to this many bytes are scanned whole. */
@@ -61,7 +60,7 @@ export function engine(): Engine {
   if (!shared) {
     const rules = loadRules();
     // built with the rules: their triggers, then `-----begin` (scripts/build-secrets.mjs)
-    const auto = new KeywordAutomaton(readFileSync(rulesFile('keywords.bin')));
+    const auto = new KeywordAutomaton(rulesFile('keywords.bin'));
     auto.gateOutputsBelow(rules.rules.length + 1); // the rules' keywords and `-----begin`; not the literals
     const pemIndex = rules.rules.length;
     const always = rules.rules.filter((r) => !r.triggers?.length).map((r) => r.index);

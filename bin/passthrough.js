@@ -2,16 +2,19 @@
 // an agent's commands pipe to lro are a few lines, and reading and loading the offload bundle to hand them back
 // unchanged cost a fifth of node's own start-up again. What it decides is what src/offload.ts decides first: an
 // input of at most DEFAULT_THRESHOLD bytes is at most that many tokens (every token covers at least a byte), so it
-// is printed unchanged. Anything else goes on to the bundle, with the bytes read so far (cli.ts run): an option
+// is printed unchanged; so is one of at most BOUND_BYTES thresholds of bytes whose tokens' upper bound is within the
+// threshold (src/tokens/token-bound.ts, built alone to dist/token-bound.cjs: the short tokens' table, not the rank
+// table nor the bundle). Anything else goes on to the bundle, with the bytes read so far (cli.ts run): an option
 // or a second word, an LRO_* variable the offload reads (a threshold, a session, redaction, a retention: each
 // changes what a passthrough prints, or warns), a terminal or a device as stdin, a read that fails or would
-// block, and any input longer than the threshold. test/e2e/passthrough-gate.test.ts runs inputs and settings
+// block, and any input the bound does not pass. test/e2e/passthrough-gate.test.ts runs inputs and settings
 // through this and through the bundle alone, and wants the same bytes, exit code and store.
 'use strict';
 const { fstatSync, readSync, writeSync } = require('node:fs');
 
-/** src/offload-input.ts DEFAULT_THRESHOLD (a test checks that they agree). */
+/** src/offload-input.ts DEFAULT_THRESHOLD and src/offload.ts BOUND_BYTES (a test checks that they agree). */
 const DEFAULT_THRESHOLD = 6400;
+const BOUND_BYTES = 3;
 /** The variables src/offload-settings.ts reads for an offload: set to anything but '', the bundle decides. */
 const SETTINGS = ['LRO_THRESHOLD_TOKENS', 'LRO_SESSION', 'LRO_REDACT', 'LRO_TTL'];
 
@@ -40,10 +43,21 @@ function passThrough(argv, env = process.env) {
     }
     if (n === 0) break;
     got += n;
-    if (got > DEFAULT_THRESHOLD) return { head: buf.subarray(0, got) };
+    if (got > DEFAULT_THRESHOLD * BOUND_BYTES) return { head: buf.subarray(0, got) };
   }
+  if (got > DEFAULT_THRESHOLD && !withinBound(buf.subarray(0, got))) return { head: buf.subarray(0, got) };
   writeAll(buf.subarray(0, got));
   return { done: true };
+}
+
+/** Whether the bound of the input's tokens is within the threshold, as src/offload.ts asks (false: ask the bundle). */
+function withinBound(bytes) {
+  try {
+    const { tokenBound } = require('../dist/token-bound.cjs');
+    return tokenBound(bytes.toString('utf8'), 'o200k_base', DEFAULT_THRESHOLD) <= DEFAULT_THRESHOLD;
+  } catch {
+    return false; // (not built, or its table missing: the bundle says so)
+  }
 }
 
 /** Writes bytes to stdout as the CLI does: a closed stdout ends quietly, a non-blocking one takes the stream. */
@@ -64,4 +78,4 @@ function writeAll(bytes) {
   }
 }
 
-module.exports = { passThrough, DEFAULT_THRESHOLD, SETTINGS };
+module.exports = { passThrough, DEFAULT_THRESHOLD, BOUND_BYTES, SETTINGS };

@@ -88,6 +88,8 @@ await build({
     mcp: `${root}src/mcp/serve.ts`,
     'mcp-worker': `${root}src/mcp/tool-worker.ts`, // lro's MCP tools off the server's thread (src/mcp/tool-pool.ts)
     's3-worker': `${root}src/store/s3-worker.ts`, // an s3:// store's requests, the SDK loaded there (store/s3-sync.ts)
+    // the bound of an input's tokens alone, for bin/passthrough.js: an input the bound passes needs no CLI bundle
+    'token-bound': `${root}src/tokens/token-bound.ts`,
   },
   plugins: [...common.plugins, mcpApart, lazyChildProcess],
 });

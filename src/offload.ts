@@ -25,8 +25,11 @@ import {
 export { DEFAULT_THRESHOLD, DEFAULT_TTL_SECONDS } from './offload-input.js';
 export type { InputFormat, OffloadInput, OffloadOptions, OffloadResult } from './offload-input.js';
 
-/** How far, in thresholds of bytes, an input is read to try an upper bound of its tokens before counting them. */
-const BOUND_BYTES = 3;
+/**
+ * How far, in thresholds of bytes, an input is read to try an upper bound of its tokens before counting them
+ * (bin/passthrough.js decides as this does, before any bundle is read: a test checks that they agree).
+ */
+export const BOUND_BYTES = 3;
 
 /**
  * Whether an output held whole is at most `threshold` tokens: the same decision offload() makes (bytes, then the

@@ -9,8 +9,11 @@ import { BIN, cleanup, tempDir } from '../helpers/cli.js';
 const ROOT = resolve(__dirname, '../..');
 const LOG = readFileSync(join(ROOT, 'fixtures/corpus/loghub/OpenSSH_2k.log'));
 const root = tempDir();
-/** 9 KB of log lines: over the offload's threshold in bytes (6,400), under it in tokens, so passed through. */
-const OVER_BYTES = LOG.toString('utf8').slice(0, 9000).replace(/[^\n]*$/, '');
+/**
+ * 20 KB of words: over what bin/passthrough.js decides (3 thresholds of bytes), under the threshold in tokens, so
+ * passed through by the offload's bundle.
+ */
+const OVER_BYTES = 'the quick brown fox jumps over the lazy dog\n'.repeat(460);
 afterAll(() => cleanup(root));
 
 /**
@@ -96,6 +99,7 @@ describe('code cache', () => {
     };
     expect(files([], OVER_BYTES)).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
     expect(files([], 'hi\n')).toEqual({}); // (passed through by bin/passthrough.js)
+    expect(files([], LOG.toString('latin1').slice(0, 9000))).toEqual({}); // (its tokens' bound within the threshold)
     expect(files(['--force'], 'hi\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
     expect(files(['offload', '--force'], 'a\nb\n')).toEqual({ 'cli-offload.cjs': 'cli-offload.cjs.bin' });
     expect(files(['read', 'last'])).toEqual({ 'cli-read.cjs': 'cli-read.cjs.bin' });

@@ -5,11 +5,12 @@
 // (set, empty, malformed), options, stdin as a pipe, a file, a device and a non-blocking pipe, and stdout full
 // or closed. Then random inputs near the threshold, the same way.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, tempDir } from '../helpers/cli.js';
 import { DEFAULT_THRESHOLD } from '../../src/offload-input.js';
+import { BOUND_BYTES } from '../../src/offload.js';
 import { seeded } from '../helpers/seeded.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -95,13 +96,15 @@ async function twins(c: Case): Promise<Outcome> {
 }
 
 const T = DEFAULT_THRESHOLD;
+const LOG = readFileSync(join(ROOT, 'fixtures/corpus/loghub/OpenSSH_2k.log'), 'latin1');
 const lines = (bytes: number) => 'x'.repeat(bytes - 1) + '\n';
 const words = (bytes: number) => Array.from({ length: bytes }, (_, i) => (i % 7 === 6 ? ' ' : 'abcdefghij'[i % 10])).join('');
 
 describe('bin/passthrough.js is the offload bundle’s twin', () => {
   it('agrees with the offload bundle on the threshold it copies', async () => {
-    const { DEFAULT_THRESHOLD: copied, SETTINGS } = await import('../../bin/passthrough.js' as string);
+    const { DEFAULT_THRESHOLD: copied, BOUND_BYTES: bound, SETTINGS } = await import('../../bin/passthrough.js' as string);
     expect(copied).toBe(DEFAULT_THRESHOLD);
+    expect(bound).toBe(BOUND_BYTES);
     // every LRO_* variable the offload's settings read is one the gate hands on
     const { readFileSync } = await import('node:fs');
     const read = new Set(readFileSync(join(ROOT, 'src/offload-settings.ts'), 'utf8').match(/LRO_[A-Z_]+(?=')/g));
@@ -119,6 +122,11 @@ describe('bin/passthrough.js is the offload bundle’s twin', () => {
     ['threshold bytes', lines(T)],
     ['threshold + 1 bytes (the bound decides)', words(T + 1)],
     ['3 thresholds of words', words(3 * T)],
+    ['3 thresholds of words and a byte (counted by the bundle)', words(3 * T + 1)],
+    ['9 KB of log lines (the bound passes them)', LOG.slice(0, 9000).replace(/[^\n]*$/, '')],
+    ['19,200 bytes of log lines (stored: over the bound and the count)', LOG.slice(0, 3 * T)],
+    ['8 KB of text outside ASCII, few tokens (counted by the bundle)', 'café au lait\n'.repeat(620)],
+    ['8 KB with NUL and invalid UTF-8', Buffer.concat([Buffer.from(words(8000)), Buffer.from([0, 0xff, 0xc3, 0x28, 0x0a])])],
     ['over a pipe of 64 KB of words (stored)', words(70_000)],
     // a byte a token: 49 bytes over the threshold are over it in tokens too (a gate a little too wide fails here)
     ['threshold + 49 bytes, a token each (stored)', Array.from({ length: (T + 48) / 2 }, (_, i) => '.,;:!?'[i % 6] + String(i % 10)).join('') + '\n'],
@@ -174,6 +182,21 @@ describe('bin/passthrough.js is the offload bundle’s twin', () => {
     expect(full.stderr).toMatch(/^lro: ENOSPC: /);
     const closed = await twins({ args: ['offload'], input: 'hi\n', stdout: 'closed' });
     expect(closed).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('random inputs of 1 to 3 thresholds of bytes, dense and sparse in tokens: passed by the bound, or not', async () => {
+    // words of 1 to 12 letters: a log's density and sparser and denser; what the bound passes the gate passes
+    const draw = seeded(11);
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 14; round++) {
+      const size = T + draw.below(2 * T + 64);
+      const longest = 1 + draw.below(12);
+      let text = '';
+      while (text.length < size) text += 'etaoinshrdlucmfw'.slice(0, 1 + draw.below(longest)) + (draw.below(9) === 0 ? '\n' : ' ');
+      const o = await twins({ args: draw.below(2) ? ['offload'] : [], input: text.slice(0, size) });
+      outcomes.add(o.stored ? 'stored' : 'passed');
+    }
+    expect([...outcomes].sort()).toEqual(['passed', 'stored']);
   });
 
   it('random inputs near the threshold', async () => {

@@ -171,14 +171,17 @@ async function trainS3(store, ids) {
   setFlags('--no-flush-bytecode');
   const answers = new MessageChannel();
   const control = new MessageChannel();
-  const env = {
-    ...process.env,
-    AWS_ENDPOINT_URL: `http://127.0.0.1:${server.address().port}`,
+  const standIn = `http://127.0.0.1:${server.address().port}`;
+  const env = { ...process.env }; // (no profile or session of the machine that builds: the stand-in's keys alone)
+  for (const k of ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE']) delete env[k];
+  Object.assign(env, {
+    AWS_ENDPOINT_URL: standIn,
+    AWS_ENDPOINT_URL_S3: standIn,
     AWS_ACCESS_KEY_ID: 'TRAIN',
     AWS_SECRET_ACCESS_KEY: 'TRAIN',
     AWS_REGION: 'us-east-1',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  };
+  });
   const boot = `const c = require(${JSON.stringify(require.resolve('../bin/code-cache.js'))});
     c.install();
     require(${JSON.stringify(join(root, 'dist', 's3-worker.cjs'))});

@@ -4,22 +4,17 @@
 // random context, ranges, -m, -v, -c and --stream. The events (matches, context, gaps) and counts must be the
 // oracle's. Found: the DFA's finder took a record of the next chunk, read without a find as after-context, for a
 // match by where its last match had been.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
 import { offload } from '../../src/offload.js';
 import { openResultFile } from '../../src/format/reader.js';
 import { grepResult, type GrepQuery } from '../../src/search/grep.js';
 import { compilePattern } from '../../src/search/pattern.js';
 import { ByteScanner } from '../../src/kernel/scan.js';
-import { cleanup, tempDir } from '../helpers/cli.js';
+import { storeForFile } from '../helpers/cli.js';
 import { seeded } from '../helpers/seeded.js';
 
-let root: string;
-beforeAll(() => {
-  root = tempDir();
-});
-afterAll(() => cleanup(root));
+const files = storeForFile();
 
 let draw = seeded(0); // (each round draws from a seed of its own)
 const rand = (n: number) => draw.below(n);
@@ -116,7 +111,7 @@ describe('grep with context, ranges, -m, -v, -c and --stream, against grep writt
     it(`round ${round}: ${PATTERNS.length} patterns × 14 queries`, async () => {
       draw = seeded(9100 + round);
       const lines = Array.from({ length: 1500 + rand(1500) }, record); // (several chunks of the least kernel)
-      const r = await offload([Buffer.from(`${lines.join('\n')}\n`)], { dir: join(root, 'store'), force: true, format: 'text', dedupe: false });
+      const r = await offload([Buffer.from(`${lines.join('\n')}\n`)], { dir: files.env.LRO_DIR, force: true, format: 'text', dedupe: false });
       if (!r.offloaded) throw new Error('not offloaded');
       for (const p of PATTERNS) {
         for (let k = 0; k < 14; k++) {

@@ -5,9 +5,8 @@
 // misses and escapes at every offset a window may end at: the records selected are those the JavaScript regex
 // selects, printed and counted, with -i, -m, -w and -v -c. And a damaged file (an extra record, one missing, a
 // last line without its newline, a record whose quotes are broken) fails as the record-by-record way fails it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { offload } from '../../src/offload.js';
 import { openResultFile } from '../../src/format/reader.js';
 import { grepResult, type GrepEvent, type GrepQuery } from '../../src/search/grep.js';
@@ -15,14 +14,10 @@ import { compilePattern } from '../../src/search/pattern.js';
 import { dfaFor } from '../../src/search/dfa-finder.js';
 import { ByteScanner } from '../../src/kernel/scan.js';
 import { lastTried } from '../../src/search/slow-pattern.js';
-import { cleanup, tempDir } from '../helpers/cli.js';
+import { storeForFile } from '../helpers/cli.js';
 import { seeded } from '../helpers/seeded.js';
 
-let root: string;
-beforeAll(() => {
-  root = tempDir();
-});
-afterAll(() => cleanup(root));
+const files = storeForFile();
 
 let draw = seeded(0); // (each round draws from a seed of its own)
 const rand = (n: number) => draw.below(n);
@@ -41,7 +36,7 @@ function line(): string {
 const PATTERNS = ['q[a-z]{2}u', '[a-c]+9', '.*a.*b.*c', '[^b]+c$', '^[0-9:]', 'a{10,}b', '[a-z]{5}\\d', 'x|9', '\\s\\S\\s', '^$', '[\u00e9\u{1f600}]', '.', 'a*', '[^a]{3}$'];
 
 async function stored(lines: string[]): Promise<string> {
-  const r = await offload([Buffer.from(`${lines.join('\n')}\n`)], { dir: join(root, 'store'), force: true, format: 'text', dedupe: false });
+  const r = await offload([Buffer.from(`${lines.join('\n')}\n`)], { dir: files.env.LRO_DIR, force: true, format: 'text', dedupe: false });
   if (!r.offloaded) throw new Error('not offloaded');
   return r.path;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
 import { childPids, EVERYTHING, httpClient, httpServer, INITIALIZE, mcpEnv, NODE, progressPrefix, rawRequest, spawnedClient, stdioClient, textOf } from '../helpers/mcp.js';
 
@@ -137,6 +137,16 @@ async function storeSmall(c: Client): Promise<string> {
 }
 
 describe('lro mcp --http: limits', () => {
+  // each test's servers are stopped when it ends: left to the end of the file, the upload test's server and the
+  // runaway ones held hundreds of MB and a core while the tests after them timed what a server does
+  let serversBefore = 0;
+  beforeEach(() => {
+    serversBefore = children.length;
+  });
+  afterEach(() => {
+    for (const c of children.slice(serversBefore)) c.kill('SIGKILL');
+  });
+
   it('refuses a session beyond --max-sessions with a 503 that says what to do; one more once a session ends', async () => {
     const server = await httpServer(['mcp', '--http', '--max-sessions', '1'], mcpEnv(join(root, 'store')));
     children.push(server.child);
@@ -279,7 +289,9 @@ describe('lro mcp --http: limits', () => {
     expect(textOf(r)).toMatch(/^lro: lro_jq ran longer than 2s \(--call-timeout\) and was stopped: narrow the call/);
   });
 
-  it('closes a connection that sends no request within 10 s', { tags: ['soak'] }, async () => {
+  // once retried: CI saw a close not come in 50 s once in many runs, on a machine running the soak's other files
+  // beside it; a server without the idle timer keeps the connection open for minutes, and fails both tries
+  it('closes a connection that sends no request within 10 s', { tags: ['soak'], retry: 1 }, async () => {
     const server = await httpServer(['mcp', '--http'], mcpEnv(join(root, 'store')));
     children.push(server.child);
     const { port, hostname } = new URL(server.url);
@@ -291,10 +303,18 @@ describe('lro mcp --http: limits', () => {
       socket.once('close', () => done('closed'));
       // judged a second later, once the I/O due by then is read: after a stall of this process its timers run
       // before its sockets are read, and a close the server sent meanwhile would not be seen yet
-      setTimeout(() => setTimeout(() => done(socket.destroyed ? 'closed' : 'still open after 50 s'), 1_000), 50_000);
+      setTimeout(() => setTimeout(() => done(socket.destroyed ? 'closed' : `still open after ${Date.now() - start} ms`), 1_000), 50_000);
     });
     socket.destroy();
-    expect(closed, server.stderr()).toBe('closed');
+    // what the server was doing, should it fail: alive or not, and its state (R running, S waiting, D on disk)
+    const state = () => {
+      try {
+        return readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1].split(' ')[0];
+      } catch {
+        return 'unknown';
+      }
+    };
+    expect(closed, `server ${server.child.exitCode === null ? `running, state ${state()}` : `exited ${server.child.exitCode}`}\n${server.stderr()}`).toBe('closed');
     expect(Date.now() - start).toBeGreaterThanOrEqual(9_900); // by the idle timer, not at once
   });
 });

@@ -18,8 +18,8 @@ import { TextRecordEncoder } from './format/content-text.js';
 import { decodeRecords, splitRecords } from './format/decode.js';
 import { detectContent, SNIFF_BYTES } from './format/detect.js';
 import { mayHoldNoise } from './format/terminal.js';
-import { EncodingRestart, type Encoder, type Layout } from './format/encoder.js';
-import { serializeHeader, type ContentType, type Header, type LineEnding, type Source, HEADER_TYPE, SCHEMA_VERSION } from './format/header.js';
+import { EncodingRestart, type Encoder } from './format/encoder.js';
+import { newHeader, serializeHeader, type ContentType, type Header, type Layout, type LineEnding, type Source } from './format/header.js';
 import { sanitizeOperation, tempFileName } from './format/naming.js';
 import { BLOCKS_ROOM } from './format/blocks.js';
 import { storeKey } from './format/mac.js';
@@ -110,7 +110,7 @@ interface ResultPlan {
 /**
  * Stores the input (its head read ahead, the rest still to come) and describes the result, in steps that follow
  * below in this order: planResult (id, name, content type), startAnalysis (hash, tokens, statistics beside the
- * writing), writeInput (every byte through the content type's encoder into the result file), buildHeader,
+ * writing), writeInput (every byte through the content type's encoder into the result file), the header (format/header.ts newHeader),
  * statsSeen, commitOrReuse (this result, or the same output stored already) and describeResult. If the store
  * cannot be written: storedAlready (the same output may be there, stored before) or truncatedFallback, the input
  * cut to the threshold.
@@ -143,7 +143,17 @@ async function store(
     const facts = await analysis.end();
     const source = options.source ? await options.source : undefined;
     const streams = streamFields(options.streams ? await options.streams : null, layout.content_type);
-    const header = { ...buildHeader(options, plan, layout, facts, taken.bytes, source, src.redaction), ...streams };
+    const header = newHeader({
+      ...givenFields(options, plan, source),
+      layout,
+      bytes: taken.bytes,
+      tokens: facts.tokens,
+      sha256: facts.sha256,
+      noiseBytes: facts.noiseBytes,
+      redaction: src.redaction && { counts: src.redaction.counts, redacted: src.redaction.redacted },
+      possibleSecrets: facts.possibleSecrets,
+      streams,
+    });
     const seen = statsSeen(layout, facts, pipeline.current.records);
     const kept = await commitOrReuse(options, store, pinned, plan, header, seen, pipeline.current.writer);
     return describeResult(store, kept, header, seen, options, tokenizer);
@@ -319,51 +329,16 @@ async function writeInput(src: InputSource, pipeline: ResultPipeline, analysis: 
   for (let b = await src.next(); b; b = await src.next()) await take(b);
 }
 
-/** The result's header, from the options, the layout the encoder wrote and the analysis' facts. */
-function buildHeader(
-  options: OffloadOptions,
-  plan: ResultPlan,
-  layout: Layout,
-  facts: InputFacts,
-  bytes: number,
-  source: Source | undefined,
-  redaction: Redaction | null,
-): Header {
-  const { now, id } = plan;
-  const given = givenFields(options, plan, source);
-  return {
-    type: HEADER_TYPE,
-    schema_version: SCHEMA_VERSION,
-    id,
-    operation: given.operation,
-    query: given.query,
-    count: layout.count,
-    timestamp: now.toISOString(),
-    estimated_tokens: facts.tokens,
-    encoding: given.encoding,
-    detail: given.detail,
-    content_type: layout.content_type,
-    bytes,
-    sha256: facts.sha256,
-    ttl_seconds: given.ttl_seconds,
-    expires_at: new Date(now.getTime() + given.ttl_seconds * 1000).toISOString(),
-    session: given.session,
-    meta: given.meta,
-    ...(source ? { source } : {}),
-    ...layoutFields(layout),
-    ...(layout.content_type === 'text' && facts.noiseBytes > 0 ? { noise_bytes: facts.noiseBytes } : {}),
-    ...secretFields(redaction, facts.possibleSecrets),
-  };
-}
-
 /** The header fields the options and the plan decide (the same for any input). */
 function givenFields(options: OffloadOptions, plan: ResultPlan, source: Source | undefined) {
   return {
+    id: plan.id,
+    now: plan.now,
     operation: plan.operation,
     query: options.query ?? null,
     encoding: plan.encoding,
     detail: options.detail ?? 'full',
-    ttl_seconds: options.ttlSeconds ?? DEFAULT_TTL_SECONDS,
+    ttlSeconds: options.ttlSeconds ?? DEFAULT_TTL_SECONDS,
     session: options.session ?? null,
     meta: options.meta ?? {},
     source,
@@ -497,7 +472,8 @@ async function storedAlready(
 ): Promise<ResultFile | null> {
   try {
     const source = options.source ? await options.source : undefined;
-    const fields = { ...givenFields(options, plan, source), sha256, bytes, redacted: redaction ? redaction.counts : undefined };
+    const given = givenFields(options, plan, source);
+    const fields = { ...given, ttl_seconds: given.ttlSeconds, sha256, bytes, redacted: redaction ? redaction.counts : undefined };
     const key = dedupeKey(fields, plan.format);
     const now = (options.now ?? (() => new Date()))().getTime();
     return findStored(store.dir, store.ioDir, key, plan.format, now, storeKey(options.env ?? process.env))?.rf ?? null;
@@ -530,24 +506,6 @@ function truncatedFallback(error: Error, taken: TakenInput, threshold: number, t
 }
 
 /** Header fields about secrets: what --redact replaced, or the likely secrets seen (sorted by rule id). */
-function secretFields(redaction: Redaction | null, possible: Record<string, number>): Partial<Header> {
-  if (redaction) return { redacted: redaction.counts, content_redacted: redaction.redacted };
-  const rules = Object.keys(possible).sort();
-  return rules.length ? { possible_secrets: Object.fromEntries(rules.map((r) => [r, possible[r]])) } : {};
-}
-
-function layoutFields(l: Layout): Partial<Header> {
-  const out: Partial<Header> = {};
-  if (l.line_ending) out.line_ending = l.line_ending;
-  if (l.final_newline !== undefined) out.final_newline = l.final_newline;
-  if (l.invalid_records) out.invalid_records = l.invalid_records;
-  if (l.split) out.split = l.split;
-  if (l.path) out.path = l.path;
-  if (l.envelope_insert_at !== undefined) out.envelope_insert_at = l.envelope_insert_at;
-  if (l.envelope) out.envelope = l.envelope;
-  return out;
-}
-
 /** Joins small pieces into chunks of about FEED_CHUNK bytes. */
 function* coalesce(pieces: Iterable<Uint8Array>): Generator<Buffer> {
   let parts: Uint8Array[] = [];

@@ -1,5 +1,6 @@
 // Content type `binary` (input that is not text): records are JSON strings of base64, one per 3 KiB of input.
-import { OutBuffer, type Encoder, type Layout, type RecordSink } from './encoder.js';
+import { OutBuffer, type Encoder, type RecordSink } from './encoder.js';
+import type { Layout } from './header.js';
 
 /** Input bytes per record; a multiple of 3, so every record is whole base64 without padding but the last. */
 export const BINARY_CHUNK = 3072;

@@ -5,9 +5,9 @@
 // from memory when small and from a spool file in the store when large, so memory stays bounded.
 import { closeSync, openSync, readSync, unlinkSync, writeSync, constants as fsc } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { EncodingRestart, type Encoder, type Layout, type RecordSink } from './encoder.js';
+import { EncodingRestart, type Encoder, type RecordSink } from './encoder.js';
 import { JsonScanner, JsonSyntaxError, decodeKeys, type JsonAnalysis, type SplitPlan } from './json-scan.js';
-import { FormatError, type LineEnding } from './header.js';
+import { FormatError, type LineEnding, type Layout } from './header.js';
 
 /**
  * Documents up to this size are held in memory for the two passes; larger ones are spooled to disk. Holding more

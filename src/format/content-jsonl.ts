@@ -2,9 +2,9 @@
 // line (blank, broken, not UTF-8) is stored as a JSON string and its record number is listed in the header's
 // `invalid_records`, so `lro cat` still gives back every byte and `lro jq` can skip those records.
 import { isUtf8 } from 'node:buffer';
-import { EncodingRestart, OutBuffer, type Encoder, type Layout, type RecordSink } from './encoder.js';
+import { EncodingRestart, OutBuffer, type Encoder, type RecordSink } from './encoder.js';
 import { decodeJsonStringRecord, jsonStringOfBytes } from './escape.js';
-import type { LineEnding } from './header.js';
+import type { LineEnding, Layout } from './header.js';
 import { JsonLineChecker } from './json-simd.js';
 import { LineChunker, LineTooLong } from './lines.js';
 

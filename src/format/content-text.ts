@@ -2,9 +2,9 @@
 // The line ending (LF, or CRLF when every line has one) and a missing final newline are kept in the header, and
 // bytes that are not UTF-8 are kept with escapes (see escape.ts), so the original comes back byte for byte.
 import { isUtf8 } from 'node:buffer';
-import { EncodingRestart, OutBuffer, type Encoder, type Layout, type RecordSink } from './encoder.js';
+import { EncodingRestart, OutBuffer, type Encoder, type RecordSink } from './encoder.js';
 import { decodeSurrogateEscape, decodeJsonStringRecord, escapeUtf8Into, JsonStringBody, jsonStringOfBytes } from './escape.js';
-import { FormatError, type LineEnding } from './header.js';
+import { FormatError, type LineEnding, type Layout } from './header.js';
 import { TextRecordKernel } from './escape-simd.js';
 import { LineChunker } from './lines.js';
 

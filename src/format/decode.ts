@@ -4,8 +4,7 @@ import { decodeBinaryRecord } from './content-binary.js';
 import { decodeJsonDocument } from './content-json.js';
 import { decodeJsonlRecord } from './content-jsonl.js';
 import { decodeTextRecord } from './content-text.js';
-import type { Layout } from './encoder.js';
-import { FormatError } from './header.js';
+import { FormatError, type Layout } from './header.js';
 import { isJsonText } from './json-scan.js';
 
 /** One record: its 1-based number and its JSON text (a view valid until the consumer moves on). */

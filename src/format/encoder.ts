@@ -1,25 +1,10 @@
 // What every content-type encoder shares: where records go, what it reports at the end, and how it asks to
 // start over as another content type when the input contradicts what detection guessed.
-import type { ContentType, LineEnding } from './header.js';
+import type { ContentType, Layout, LineEnding } from './header.js';
 
 /** Receives encoded record bytes ("<json>\n" per record). Must consume them before returning. */
 export interface RecordSink {
   write(bytes: Uint8Array): void;
-}
-
-/** The header fields an encoder decides: how many records, and how to rebuild the original from them. */
-export interface Layout {
-  content_type: ContentType;
-  count: number;
-  line_ending?: LineEnding;
-  final_newline?: boolean;
-  invalid_records?: number[];
-  split?: 'elements' | 'path' | 'none';
-  path?: string[];
-  /** Raw compact JSON of the document with the split array emptied (json, split = path). */
-  envelope?: Buffer;
-  /** Byte offset in `envelope` where the records belong (between the brackets of the emptied array). */
-  envelope_insert_at?: number;
 }
 
 /** Turns input bytes into records. push may throw EncodingRestart. */

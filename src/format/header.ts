@@ -100,6 +100,91 @@ export interface Header {
 
 export { DAMAGED_HINT, FormatError } from './format-error.js';
 
+/** The header fields an encoder decides: how many records, and how to rebuild the original from them. */
+export interface Layout {
+  content_type: ContentType;
+  count: number;
+  line_ending?: LineEnding;
+  final_newline?: boolean;
+  invalid_records?: number[];
+  split?: 'elements' | 'path' | 'none';
+  path?: string[];
+  /** Raw compact JSON of the document with the split array emptied (json, split = path). */
+  envelope?: Buffer;
+  /** Byte offset in `envelope` where the records belong (between the brackets of the emptied array). */
+  envelope_insert_at?: number;
+}
+
+/**
+ * What a new result's header is made of: what the offload was asked (the given fields), the layout its encoder
+ * wrote, and what was learned of the bytes on the way (tokens, hash, terminal noise, secrets).
+ */
+export interface NewHeader {
+  id: string;
+  /** When the offload began: the header's timestamp, and its expiry with ttlSeconds. */
+  now: Date;
+  operation: string;
+  query: string | null;
+  encoding: Encoding;
+  detail: string;
+  ttlSeconds: number;
+  session: string | null;
+  meta: Record<string, string>;
+  source?: Source;
+  layout: Layout;
+  bytes: number;
+  tokens: number;
+  sha256: string;
+  /** text: bytes of terminal noise seen (0: none, and no field). */
+  noiseBytes: number;
+  /** With --redact: the replacements per rule, and whether any span was replaced; else null. */
+  redaction: { counts: Record<string, number>; redacted: boolean } | null;
+  /** Without --redact: the likely secrets seen, per rule (none: no field). */
+  possibleSecrets: Record<string, number>;
+  /** lro run's stream fields (format/streams.ts), when it has them. */
+  streams?: Partial<Pick<Header, 'stderr_lines' | 'stderr_records'>>;
+}
+
+/** A new result's header, its fields in the order a reader sees them (the one place a header is made). */
+export function newHeader(n: NewHeader): Header {
+  const { layout: l, now, redaction } = n;
+  const rules = Object.keys(n.possibleSecrets).sort();
+  return {
+    type: HEADER_TYPE,
+    schema_version: SCHEMA_VERSION,
+    id: n.id,
+    operation: n.operation,
+    query: n.query,
+    count: l.count,
+    timestamp: now.toISOString(),
+    estimated_tokens: n.tokens,
+    encoding: n.encoding,
+    detail: n.detail,
+    content_type: l.content_type,
+    bytes: n.bytes,
+    sha256: n.sha256,
+    ttl_seconds: n.ttlSeconds,
+    expires_at: new Date(now.getTime() + n.ttlSeconds * 1000).toISOString(),
+    session: n.session,
+    meta: n.meta,
+    ...(n.source ? { source: n.source } : {}),
+    ...(l.line_ending ? { line_ending: l.line_ending } : {}),
+    ...(l.final_newline !== undefined ? { final_newline: l.final_newline } : {}),
+    ...(l.invalid_records ? { invalid_records: l.invalid_records } : {}),
+    ...(l.split ? { split: l.split } : {}),
+    ...(l.path ? { path: l.path } : {}),
+    ...(l.envelope_insert_at !== undefined ? { envelope_insert_at: l.envelope_insert_at } : {}),
+    ...(l.envelope ? { envelope: l.envelope } : {}),
+    ...(l.content_type === 'text' && n.noiseBytes > 0 ? { noise_bytes: n.noiseBytes } : {}),
+    ...(redaction
+      ? { redacted: redaction.counts, content_redacted: redaction.redacted }
+      : rules.length
+        ? { possible_secrets: Object.fromEntries(rules.map((r) => [r, n.possibleSecrets[r]])) }
+        : {}),
+    ...n.streams,
+  };
+}
+
 const ENVELOPE_MARK = '\u0000lro-envelope\u0000';
 
 /** Serializes a header as one line of JSON (no newline), with the raw envelope spliced in unchanged, `stats` last. */

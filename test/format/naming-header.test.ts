@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTempFileName, parseResultFileName, resultFileName, sanitizeOperation, tempFileName } from '../../src/format/naming.js';
-import { FormatError, parseHeader, serializeHeader, type Header } from '../../src/format/header.js';
+import { FormatError, newHeader, parseHeader, serializeHeader, type Header, type NewHeader } from '../../src/format/header.js';
 import { detectContent } from '../../src/format/detect.js';
 import { decodeJsonStringRecord, decodeSurrogateEscape, encodeSurrogateEscape, jsonStringOfBytes } from '../../src/format/escape.js';
 
@@ -49,6 +49,32 @@ describe('header', () => {
     expect(bad({ ...base, envelope: undefined, count: -1 })).toThrow(/count/);
     expect(bad({ ...base, envelope: undefined, id: '../x' })).toThrow(/ULID/);
     expect(() => parseHeader(Buffer.from('not json'))).toThrow(/not a JSON header/);
+  });
+  // newHeader is the one place a header is made (offload-store.ts gives it the offload's facts)
+  const made: NewHeader = {
+    id: ID, now: new Date('2026-01-01T00:00:00.000Z'), operation: 'offload', query: null, encoding: 'o200k_base', detail: 'full',
+    ttlSeconds: 60, session: null, meta: {}, layout: { content_type: 'json', count: 2, split: 'path', path: ['items'], envelope_insert_at: 39, envelope: base.envelope },
+    bytes: 10, tokens: 10, sha256: 'x', noiseBytes: 0, redaction: null, possibleSecrets: {},
+  };
+  it('is made from the offload\'s facts with the fields in the order a reader sees them, and reads back', () => {
+    const h = newHeader(made);
+    expect(serializeHeader(h)).toBe(serializeHeader(base));
+    expect(parseHeader(Buffer.from(serializeHeader(h)))).toEqual(parseHeader(Buffer.from(serializeHeader(base))));
+  });
+  it('has a field only for what was seen: noise in text, secrets, redaction, streams, an empty invalid_records kept', () => {
+    const text = { ...made, layout: { content_type: 'text' as const, count: 3, line_ending: 'lf' as const, final_newline: true } };
+    expect(newHeader({ ...text, noiseBytes: 0 }).noise_bytes).toBeUndefined();
+    expect(newHeader({ ...text, noiseBytes: 7 }).noise_bytes).toBe(7);
+    expect(newHeader({ ...made, noiseBytes: 7 }).noise_bytes).toBeUndefined(); // json: none
+    const secrets = newHeader({ ...text, possibleSecrets: { 'b-rule': 1, 'a-rule': 2 } });
+    expect(JSON.stringify(secrets.possible_secrets)).toBe('{"a-rule":2,"b-rule":1}');
+    const redacted = newHeader({ ...text, possibleSecrets: { x: 1 }, redaction: { counts: {}, redacted: false } });
+    expect([redacted.redacted, redacted.content_redacted, redacted.possible_secrets]).toEqual([{}, false, undefined]);
+    const streams = newHeader({ ...text, streams: { stderr_lines: 2, stderr_records: '2-3' } });
+    expect(Object.keys(streams).slice(-2)).toEqual(['stderr_lines', 'stderr_records']);
+    const jsonl = newHeader({ ...made, layout: { content_type: 'jsonl', count: 1, line_ending: 'lf', final_newline: true, invalid_records: [] } });
+    expect(serializeHeader(jsonl)).toContain('"invalid_records":[]');
+    expect(newHeader(made).expires_at).toBe('2026-01-01T00:01:00.000Z');
   });
 });
 

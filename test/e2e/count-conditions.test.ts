@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 let root: string;
 let env: Record<string, string>;
@@ -13,7 +14,7 @@ beforeAll(() => {
 afterAll(() => cleanup(root));
 
 async function store(input: string): Promise<string> {
-  const r = await lro(['offload', '--force'], { input, env });
+  const r = await lroHere(['offload', '--force'], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out).id as string;
 }

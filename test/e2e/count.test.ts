@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusFile } from '../helpers/corpus.js';
 
 let root: string;
@@ -15,7 +16,7 @@ beforeAll(() => {
 afterAll(() => cleanup(root));
 
 async function store(input: string | Buffer): Promise<string> {
-  const r = await lro(['offload', '--force'], { input, env });
+  const r = await lroHere(['offload', '--force'], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out).id as string;
 }

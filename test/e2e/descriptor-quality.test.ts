@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusFile } from '../helpers/corpus.js';
 
 let root: string;
@@ -17,7 +18,7 @@ beforeAll(() => {
 afterAll(() => cleanup(root));
 
 async function describeInput(input: Buffer | string): Promise<{ text: string; d: Record<string, any> }> {
-  const r = await lro(['offload', '--force'], { input, env });
+  const r = await lroHere(['offload', '--force'], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return { text: r.out, d: JSON.parse(r.out) };
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { diff } from '../../src/index.js';
 
@@ -17,7 +18,7 @@ beforeAll(() => {
 afterAll(() => cleanup(root));
 
 async function store(input: string, query: string): Promise<string> {
-  const r = await lro(['offload', '--force', '--no-dedupe', '--query', query], { input, env });
+  const r = await lroHere(['offload', '--force', '--no-dedupe', '--query', query], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out).id as string;
 }

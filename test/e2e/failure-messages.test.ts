@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 const FIXTURES = join(__dirname, '../../fixtures');
 let root: string;
@@ -22,7 +23,7 @@ afterAll(() => cleanup(root));
 type D = Record<string, any>;
 
 async function offload(input: Buffer | string): Promise<D> {
-  const r = await lro(['offload', '--force'], { input, env });
+  const r = await lroHere(['offload', '--force'], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out) as D;
 }

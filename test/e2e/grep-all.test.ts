@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { followNext, offloaded, shellWords } from '../helpers/pages.js';
 
@@ -207,9 +208,9 @@ describe('lro grep --all', () => {
   it('a result the pattern runs away on is named and skipped; the others are searched; exit 2', async () => {
     const store = join(root, 'runaway-store');
     const inStore = { LRO_DIR: store };
-    const good = JSON.parse((await lro(['offload', '--force'], { input: 'aaa\nbbb\n', env: inStore })).out).id as string;
-    const bad = JSON.parse((await lro(['offload', '--force'], { input: `${'a'.repeat(50_000)}!\n`, env: inStore })).out).id as string;
-    const later = JSON.parse((await lro(['offload', '--force'], { input: 'xaa\n', env: inStore })).out).id as string;
+    const good = JSON.parse((await lroHere(['offload', '--force'], { input: 'aaa\nbbb\n', env: inStore })).out).id as string;
+    const bad = JSON.parse((await lroHere(['offload', '--force'], { input: `${'a'.repeat(50_000)}!\n`, env: inStore })).out).id as string;
+    const later = JSON.parse((await lroHere(['offload', '--force'], { input: 'xaa\n', env: inStore })).out).id as string;
     // a lookahead: lro's DFA does not take it, so the JavaScript regex runs (and runs away); `(a+)+$` alone is linear now
     const r = await lro(['grep', '--all', '(a+)+(?=$)', '--timeout', '1', '--max-tokens', '0'], { env: inStore, timeout: 60_000 });
     expect(r.code).toBe(2);

@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusDir, corpusFile } from '../helpers/corpus.js';
 import { followNext, offloaded } from '../helpers/pages.js';
 
@@ -103,7 +104,7 @@ describe('lro grep', () => {
   it('matches JSON records as compact JSON', async () => {
     const records = Array.from({ length: 300 }, (_, i) => ({ id: i, status: i % 30 === 0 ? 'error' : 'ok', msg: `message ${i}` }));
     const input = records.map((r) => JSON.stringify(r, null, 0).replace(/,/g, ', ').replace(/":/g, '": ')).join('\n');
-    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input, env })).out);
     expect(d.summary.content_type).toBe('jsonl');
     const r = await lro(['grep', d.id, '"status":"error"', '-c'], { env });
     expect(r.out).toBe('10\n');
@@ -173,7 +174,7 @@ describe('lro grep', () => {
 
   it('shows windows around matches in a very long record', async () => {
     const items = Array.from({ length: 20_000 }, (_, i) => (i === 12_345 ? '"needle"' : `"hay${i}"`));
-    const d = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input: `[${items.join(',')}]\n`, env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force', '--format', 'jsonl'], { input: `[${items.join(',')}]\n`, env })).out);
     const r = await lro(['grep', d.id, 'needle'], { env });
     expect(r.code).toBe(0);
     const m = /^1:\[(\d+)-(\d+)\/(\d+)\] …(.*)…$/.exec(r.out.trim());
@@ -184,7 +185,7 @@ describe('lro grep', () => {
 
   it('a long record with a match every few characters: bounded windows, printed within the budget, exit 0', async () => {
     const input = `${Array.from({ length: 8000 }, (_, i) => `function f${i}(a,b){return a+b};`).join('')}\n`;
-    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input, env })).out);
     const r = await lro(['grep', d.id, 'return'], { env });
     expect(r.code, r.out.slice(0, 300) + r.stderr).toBe(0);
     const lines = r.out.trimEnd().split('\n');
@@ -200,7 +201,7 @@ describe('lro grep', () => {
 
   it('stops a runaway pattern within the timeout, exit 2', async () => {
     const input = `${'a'.repeat(50_000)}!\nsecond line\n`;
-    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input, env })).out);
     const start = Date.now();
     // (a lookahead keeps the pattern from lro's own engine, search/dfa.ts: the JavaScript regex runs it)
     const r = await lro(['grep', d.id, '(a+)+(?=$)', '--timeout', '2'], { env, timeout: 30_000 });
@@ -219,7 +220,7 @@ describe('lro grep', () => {
   // progress by offset: `a+b` ends every attempt (each reads the rest of the line), `(a+)+b` never ends its first
   it('tells a pattern only slow on a huge line from a stuck one, and says what to do instead', async () => {
     const input = `${'a'.repeat(256 << 10)}\nsecond line\n`;
-    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input, env })).out);
     // (a+(?=\s) requires no literal: a+b would be ruled out by its literal ab without running; the lookahead
     // keeps it from lro's own engine, which takes a+\s in linear time)
     const slow = await lro(['grep', d.id, 'a+(?=\\s)', '--timeout', '1'], { env, timeout: 30_000 });
@@ -239,7 +240,7 @@ describe('lro grep', () => {
   });
 
   it('--explain says which engine runs a pattern and why, and searches nothing', async () => {
-    const d = JSON.parse((await lro(['offload', '--force'], { input: 'size 12345678 x\nquux q12u\n', env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input: 'size 12345678 x\nquux q12u\n', env })).out);
     const explain = async (...args: string[]) => {
       const r = await lro(['grep', d.id, ...args, '--explain'], { env });
       expect(r.code).toBe(0);

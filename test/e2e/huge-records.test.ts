@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { traced as tracedIn } from '../helpers/traced.js';
 
 const MB = 1 << 20;
@@ -19,7 +20,7 @@ beforeAll(() => {
 afterAll(() => cleanup(root));
 
 async function store(input: Buffer, format = 'auto'): Promise<string> {
-  const r = await lro(['offload', '--force', '--format', format], { input, env });
+  const r = await lroHere(['offload', '--force', '--format', format], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out).id as string;
 }

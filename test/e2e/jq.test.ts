@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { followNext, offloaded, shellWords } from '../helpers/pages.js';
 
@@ -95,14 +96,14 @@ describe('lro jq', () => {
   });
 
   it('keeps integers beyond 2^53 digit for digit', async () => {
-    const d = JSON.parse((await lro(['offload', '--force'], { input: '[{"id": 12345678901234567890, "n": 1.000000000000000005}]', env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input: '[{"id": 12345678901234567890, "n": 1.000000000000000005}]', env })).out);
     const r = await lro(['jq', d.id, '-c', '.'], { env });
     expect(r.out).toBe('{"id":12345678901234567890,"n":1.000000000000000005}\n');
   });
 
   it('prints output exactly as jq does: leading spaces, empty strings, -j', async () => {
     const input = ['  indented', '', '\tTab', 'end  '].map((l) => JSON.stringify(l)).join('\n');
-    const d = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input, env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force', '--format', 'jsonl'], { input, env })).out);
     for (const args of [['-r', '.'], ['-j', '.'], ['-c', '.'], ['-r', '"", .']]) {
       const ours = await lro(['jq', d.id, ...args], { env });
       expect(ours.out, args.join(' ')).toBe(nativeJq(d.file_path, args).out);
@@ -126,7 +127,7 @@ describe('lro jq', () => {
   });
 
   it('continues a cut pretty-printed output of one big record with --skip-lines', async () => {
-    const d = JSON.parse((await lro(['offload', '--force'], { input: JSON.stringify({ a: Array.from({ length: 400 }, (_, i) => ({ i })) }), env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input: JSON.stringify({ a: Array.from({ length: 400 }, (_, i) => ({ i })) }), env })).out);
     const all = (await lro(['jq', d.id, '.', '--max-tokens', '0'], { env })).out.split('\n').filter(Boolean);
     const seen: string[] = [];
     let cmd: string[] | null = ['jq', d.id, '.', '--max-tokens', '500'];
@@ -155,7 +156,7 @@ describe('lro jq', () => {
   // jq's output is taken into the budget as jq writes it, and jq is stopped there: before, a record's outputs
   // were all collected first (range(1e8): nothing printed, stopped after the timeout)
   it('stops jq once the output of one record is past the budget, with the next command', async () => {
-    const d = JSON.parse((await lro(['offload', '--force'], { input: '{"a":1}', env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input: '{"a":1}', env })).out);
     const r = await lro(['jq', d.id, 'range(1e8)', '--timeout', '20'], { env, timeout: 60_000 });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.out.trimEnd().split('\n');
@@ -173,7 +174,7 @@ describe('lro jq', () => {
 
   it('cuts inside the one record of a batch whose output explodes, resuming at that record', async () => {
     const input = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ i: i + 1 })).join('\n');
-    const d = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input, env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force', '--format', 'jsonl'], { input, env })).out);
     const filter = 'if .i == 300 then range(1e8) else .i end';
     const r = await lro(['jq', d.id, filter, '--timeout', '20'], { env, timeout: 60_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -214,7 +215,7 @@ describe('lro jq', () => {
     let id: string;
     beforeAll(async () => {
       const input = Array.from({ length: 50_000 }, (_, i) => JSON.stringify({ i: i + 1, s: 'some text' })).join('\n');
-      id = JSON.parse((await lro(['offload', '--force', '--format', 'jsonl'], { input, env })).out).id;
+      id = JSON.parse((await lroHere(['offload', '--force', '--format', 'jsonl'], { input, env })).out).id;
     });
 
     // (how many calls each takes is counted in test/engines/jq-calls.test.ts: here, what the binary prints)
@@ -243,7 +244,7 @@ describe('lro jq', () => {
   });
 
   it('skips the non-JSON lines of a jsonl result, saying so', async () => {
-    const d = JSON.parse((await lro(['offload', '--force'], { input: '{"a":1}\n{"a":2}\ngarbage\n{"a":3}\n{"a":4}\n', env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input: '{"a":1}\n{"a":2}\ngarbage\n{"a":3}\n{"a":4}\n', env })).out);
     const r = await lro(['jq', d.id, '-c', '.a'], { env });
     expect(r.out).toBe('1\n2\n3\n4\n');
     expect(r.stderr).toMatch(/lro: skipped 1 record that is not JSON \(lro read \S+ --records 3 shows it\)/);
@@ -251,7 +252,7 @@ describe('lro jq', () => {
 
   // as with jq 1.8: after --, a word is the filter even if it looks like an option (jq's own -h, --seq)
   it('takes a filter that starts with "-" after --, and says so when one is taken for an option', async () => {
-    const d = JSON.parse((await lro(['offload', '--force'], { input: '{"a":1}', env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input: '{"a":1}', env })).out);
     expect((await lro(['jq', d.id, '--', '-.a'], { env })).out).toBe('-1\n');
     const help = await lro(['jq', d.id, '--', '-h'], { env });
     expect(help.code).toBe(3);

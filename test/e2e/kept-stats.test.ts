@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseHeader, parseHeaderFields, serializeHeader } from '../../src/format/header.js';
 import { SchemaNode } from '../../src/describe/schema.js';
 import { cleanup, lro, storeEnv, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 const ROOT = resolve(__dirname, '../..');
 const root = tempDir();
@@ -41,7 +42,7 @@ describe('statistics kept in the header', () => {
   for (const name of FILES) {
     it(`${name}: info from them is info computed from the records`, { tags: QUICK.includes(name) ? [] : ['soak'] }, async () => {
       const input = readFileSync(join(ROOT, 'fixtures', name));
-      const off = await lro(['offload', '--force', '--no-dedupe'], { input, env });
+      const off = await lroHere(['offload', '--force', '--no-dedupe'], { input, env });
       expect(off.code).toBe(0);
       const { id, file_path: path } = JSON.parse(off.out) as { id: string; file_path: string };
       const { line, rest } = split(path);
@@ -65,7 +66,7 @@ describe('statistics kept in the header', () => {
 
   it('leaves them out of ls --json and info --header, and ignores ones that are not an offload\'s', async () => {
     const input = readFileSync(join(ROOT, 'fixtures/corpus/loghub/OpenSSH_2k.log'));
-    const off = await lro(['offload', '--force', '--no-dedupe', '--operation', 'kept'], { input, env });
+    const off = await lroHere(['offload', '--force', '--no-dedupe', '--operation', 'kept'], { input, env });
     const { id, file_path: path } = JSON.parse(off.out) as { id: string; file_path: string };
     const ls = await lro(['ls', '--json', '--operation', 'kept'], { env });
     const listed = JSON.parse(ls.out) as Record<string, unknown>[];
@@ -89,7 +90,7 @@ describe('statistics kept in the header', () => {
 
   it('kept by an older lro with a bare from_first_lines: info says in words which lines the figures are of', async () => {
     const rows = ['NAME  SIZE  STATE', ...Array.from({ length: 400 }, (_, i) => `svc-${i}  ${i * 10}  ${i % 7 ? 'up' : 'down'}`)];
-    const off = await lro(['offload', '--force'], { input: `${rows.join('\n')}\n`, env });
+    const off = await lroHere(['offload', '--force'], { input: `${rows.join('\n')}\n`, env });
     const { id, file_path: path } = JSON.parse(off.out);
     const { line, rest } = split(path);
     const h = parseHeader(line);
@@ -109,7 +110,7 @@ describe('statistics kept in the header', () => {
   it('parseHeaderFields cuts the last member only, whatever the strings before it hold', async () => {
     const input = readFileSync(join(ROOT, 'fixtures/corpus/loghub/Apache_2k.log'));
     const tricky = ',"stats":"x"}';
-    const off = await lro(['offload', '--force', '--no-dedupe', '--query', tricky, '--meta', `k=${tricky}`], { input, env });
+    const off = await lroHere(['offload', '--force', '--no-dedupe', '--query', tricky, '--meta', `k=${tricky}`], { input, env });
     const { file_path: path } = JSON.parse(off.out) as { file_path: string };
     const line = split(path).line;
     const h = parseHeader(line);
@@ -125,7 +126,7 @@ describe('statistics kept in the header', () => {
 describe('line 1 read without its statistics', () => {
   it('keeps an envelope that has a "stats" string of its own', async () => {
     const doc = { a: 1, stats: 'mine', items: Array.from({ length: 3000 }, (_, i) => ({ n: i, s: 'x'.repeat(20) })) };
-    const off = await lro(['offload', '--force', '--no-dedupe', '--operation', 'envelope'], { input: JSON.stringify(doc), env });
+    const off = await lroHere(['offload', '--force', '--no-dedupe', '--operation', 'envelope'], { input: JSON.stringify(doc), env });
     const { id, file_path: path } = JSON.parse(off.out) as { id: string; file_path: string };
     const h = parseHeader(split(path).line);
     expect(h.split).toBe('path');

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { getTokenizer } from '../../src/tokens/tokenizer.js';
-import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { cleanup, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { KIND_TASKS, writtenFilter } from '../../bench/kinds-tasks.mjs';
 
 interface Task {
@@ -34,7 +35,7 @@ const written: boolean[] = [];
 describe('one question per kind of output', () => {
   it.each((KIND_TASKS as Task[]).map((t) => [t.name, t]))('%s', async (_, t: Task) => {
     const input = t.input();
-    const off = await lro(['offload'], { input, env });
+    const off = await lroHere(['offload'], { input, env }); // (every kind's offload and question here: a sweep)
     expect(off.code, off.stderr).toBe(0);
     const d = JSON.parse(off.out);
     expect(d.summary.kind).toBe(t.kind);
@@ -43,7 +44,7 @@ describe('one question per kind of output', () => {
     for (const args of t.calls(d)) {
       // no jq written: a call is a plain lro command, or a jq recipe the descriptor printed as it is
       if (args[0] === 'jq') expect(d.jq_recipes.map((r: { command: string }) => r.command).join('\n')).toContain(args.at(-1));
-      outs.push((await lro(args.map((a) => (a === 'ID' ? d.id : a)), { env })).out);
+      outs.push((await lroHere(args.map((a) => (a === 'ID' ? d.id : a)), { env })).out);
     }
     expect(outs.length).toBeLessThanOrEqual(2);
     const printed = outs.reduce((s, o) => s + tok.count(o), 0);

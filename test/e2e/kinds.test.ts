@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusFile } from '../helpers/corpus.js';
 
 const OUTPUTS = join(__dirname, '../../fixtures/outputs');
@@ -22,7 +23,7 @@ afterAll(() => cleanup(root));
 type D = Record<string, any>;
 
 async function offload(input: Buffer | string, args: string[] = []): Promise<D> {
-  const r = await lro(['offload', '--force', ...args], { input, env });
+  const r = await lroHere(['offload', '--force', ...args], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out) as D;
 }

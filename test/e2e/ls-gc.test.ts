@@ -5,6 +5,7 @@ import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readF
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { cleanup, lro, ls, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 let root: string;
 let template: string; // a real result file, copied with new ids by plant()
@@ -28,7 +29,7 @@ function freshStore(): { dir: string; env: { LRO_DIR: string } } {
 
 /** Offloads input with --force and extra args; returns the descriptor. */
 async function offload(env: Record<string, string>, input: string, args: string[] = []) {
-  const r = await lro(['offload', '--force', ...args], { input, env });
+  const r = await lroHere(['offload', '--force', ...args], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out) as { id: string; file_path: string; expires_at: string };
 }

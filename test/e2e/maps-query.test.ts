@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cleanup, lro, storeOnPath } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 const FIXTURES = resolve(__dirname, '../../fixtures/outputs');
 let root: string;
@@ -18,7 +19,7 @@ afterAll(() => cleanup(root));
 type Lock = { packages: Record<string, { version?: string; license?: string; dev?: boolean }> };
 
 async function store(input: string | Buffer): Promise<{ id: string; descriptor: { guidance: string; summary: { kind: string } } }> {
-  const r = await lro(['offload', '--force'], { input, env });
+  const r = await lroHere(['offload', '--force'], { input, env });
   expect(r.code, r.stderr).toBe(0);
   const d = JSON.parse(r.out);
   return { id: d.id as string, descriptor: d };

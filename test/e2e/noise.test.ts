@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, lro, storeEnv, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 const root = tempDir('lro-noise-');
 const env = storeEnv(root);
@@ -19,7 +20,7 @@ const CAPTURES = [
 const CONTROL = /[\u001b\u0008\u009b]|\r(?!$)/m;
 
 async function store(input: Buffer | string, args: string[] = []): Promise<{ id: string; out: string }> {
-  const r = await lro(['offload', '--force', ...args], { input, env });
+  const r = await lroHere(['offload', '--force', ...args], { input, env });
   expect(r.code).toBe(0);
   const id = args.includes('--descriptor') ? /^id: (\S+)$/m.exec(r.out)![1] : (JSON.parse(r.out) as { id: string }).id;
   return { id, out: r.out };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { getTokenizer } from '../../src/tokens/tokenizer.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 let root: string;
 let env: Record<string, string>;
@@ -18,15 +19,15 @@ const tokens = (s: string) => getTokenizer('o200k_base').count(s);
 const NEXT = /^\[lro: (.*); next: (lro .*)\]$/;
 
 async function store(input: string, extra: string[] = []): Promise<string> {
-  const r = await lro(['offload', '--force', ...extra], { input, env });
+  const r = await lroHere(['offload', '--force', ...extra], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out).id as string;
 }
 
-/** Runs a printed `lro …` command as given (words, single-quoted ones unquoted). */
+/** Runs a printed `lro …` command as given (words, single-quoted ones unquoted), in this process (the pages after the first). */
 async function run(command: string): Promise<string> {
   const words = command.match(/'[^']*'|\S+/g)!.map((w) => (w.startsWith("'") ? w.slice(1, -1) : w));
-  const r = await lro(words.slice(1), { env });
+  const r = await lroHere(words.slice(1), { env });
   expect(r.code, r.stderr).toBe(0);
   return r.out;
 }
@@ -89,7 +90,7 @@ describe('lro ls', () => {
   beforeAll(async () => {
     dir = join(root, 'many');
     lsEnv = { LRO_DIR: dir };
-    await Promise.all(Array.from({ length: 14 }, (_, i) => lro(['offload', '--force', '--operation', `op-${i}`], { input: `{"a":${i}}\n`, env: lsEnv })));
+    await Promise.all(Array.from({ length: 14 }, (_, i) => lroHere(['offload', '--force', '--operation', `op-${i}`], { input: `{"a":${i}}\n`, env: lsEnv })));
   });
 
   async function follow(args: string[], json: boolean): Promise<string[]> {
@@ -104,13 +105,13 @@ describe('lro ls', () => {
         const cut = last?.type === 'truncated';
         items.push(...(cut ? arr.slice(0, -1) : arr).map((x) => String(x.id)));
         if (!cut) break;
-        out = (await lro(String(last.next).split(' ').slice(1), { env: lsEnv })).out;
+        out = (await lroHere(String(last.next).split(' ').slice(1), { env: lsEnv })).out;
       } else {
         const n = lastNext(out);
         items.push(...(n ? n.body : out).split('\n').filter(Boolean));
         if (!n) break;
         expect(n.next).toMatch(/^lro ls --offset \d+( --json)? --max-tokens 300$/);
-        out = (await lro(n.next.split(' ').slice(1), { env: lsEnv })).out;
+        out = (await lroHere(n.next.split(' ').slice(1), { env: lsEnv })).out;
       }
     }
     return items;
@@ -135,7 +136,7 @@ describe('lro ls --sessions and lro info --header', () => {
   beforeAll(async () => {
     sEnv = { LRO_DIR: join(root, 'sessions') };
     const input = `${Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n')}\n`;
-    for (let i = 0; i < 12; i++) await lro(['offload', '--session', `session-${i}-of-the-budget-test`], { input: input + i, env: sEnv });
+    for (let i = 0; i < 12; i++) await lroHere(['offload', '--session', `session-${i}-of-the-budget-test`], { input: input + i, env: sEnv });
   });
 
   it('ls --sessions is cut at the budget; following --offset to the end lists every session once, text and JSON', async () => {
@@ -150,7 +151,7 @@ describe('lro ls --sessions and lro info --header', () => {
       rows.push(...(n ? n.body : out).split('\n').filter(Boolean));
       if (!n) break;
       expect(n.next).toMatch(/^lro ls --sessions --offset \d+ --max-tokens 200$/);
-      out = (await lro(n.next.split(' ').slice(1), { env: sEnv })).out;
+      out = (await lroHere(n.next.split(' ').slice(1), { env: sEnv })).out;
     }
     expect(rows).toEqual(whole);
     const json = JSON.parse((await lro(['ls', '--sessions', '--json', '--max-tokens', '200'], { env: sEnv })).out) as Record<string, string>[];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { followPages, offloaded } from '../helpers/pages.js';
 
@@ -108,7 +109,7 @@ describe('lro read', () => {
 
   it('prints JSON records as stored and non-JSON jsonl lines as text', async () => {
     const input = '{"a": 1}\n{"a":2}\nnot json\n{"a":3}\n{"a":4}\n';
-    const d = JSON.parse((await lro(['offload', '--force'], { input, env })).out);
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input, env })).out);
     const r = await lro(['read', d.id], { env });
     expect(r.out).toBe('1: {"a": 1}\n2: {"a":2}\n3: not json\n4: {"a":3}\n5: {"a":4}\n');
   });

@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, w
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 const root = tempDir('lro-sessions-');
 afterAll(() => cleanup(root));
@@ -16,7 +17,7 @@ function freshStore(): { dir: string; env: Record<string, string> } {
 }
 
 async function offload(env: Record<string, string>, input: string, args: string[] = []): Promise<{ id: string; file_path: string }> {
-  const r = await lro(['offload', '--force', ...args], { input, env });
+  const r = await lroHere(['offload', '--force', ...args], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out) as { id: string; file_path: string };
 }

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cleanup, lro, storeOnPath } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 const FIXTURES = resolve(__dirname, '../../fixtures/outputs');
 let root: string;
@@ -38,7 +39,7 @@ function byPosition(lines: string[]): Row[] {
 }
 
 async function store(name: string): Promise<string> {
-  const r = await lro(['offload', '--force'], { input: readFileSync(join(FIXTURES, name)), env });
+  const r = await lroHere(['offload', '--force'], { input: readFileSync(join(FIXTURES, name)), env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out).id as string;
 }
@@ -131,7 +132,7 @@ describe('a column table is queried by its columns', () => {
 
   it('a column named __proto__ is a column like any other (the row objects do not take it as their prototype)', async () => {
     const csv = ['a,__proto__,b', ...Array.from({ length: 300 }, (_, i) => `${i},v${i % 3},${i * 2}`)].join('\n');
-    const r = await lro(['offload', '--force'], { input: csv, env });
+    const r = await lroHere(['offload', '--force'], { input: csv, env });
     const id = JSON.parse(r.out).id as string;
     const count = await run(['count', id, '--by', '__proto__']);
     expect(count.out).toMatch(/^ +count +first +\.__proto__\n +100 +2 +v0\n +100 +3 +v1\n +100 +4 +v2\n/);
@@ -199,7 +200,7 @@ describe('plain text that is not a table reads as before', () => {
   const log = Array.from({ length: 40 }, (_, i) => `2026-11-26 10:00:${String(i).padStart(2, '0')} ${i % 4 ? 'INFO' : 'ERROR'} user=u${i % 3} done`).join('\n');
 
   it('lines have no field; --by level and regex group lines', async () => {
-    const r0 = await lro(['offload', '--force'], { input: `${log}\n`, env });
+    const r0 = await lroHere(['offload', '--force'], { input: `${log}\n`, env });
     const id = JSON.parse(r0.out).id as string;
     const w = await run(['where', id, 'level=ERROR']);
     expect(w.code).toBe(2);
@@ -224,7 +225,7 @@ function tableLines(name: string): string[] {
 }
 
 async function storeTable(name: string): Promise<{ id: string; descriptor: { summary: { kind: string }; guidance: string } }> {
-  const r = await lro(['offload', '--force'], { input: readFileSync(join(TABLES, name)), env });
+  const r = await lroHere(['offload', '--force'], { input: readFileSync(join(TABLES, name)), env });
   expect(r.code, r.stderr).toBe(0);
   const descriptor = JSON.parse(r.out) as { id: string; summary: { kind: string }; guidance: string };
   return { id: descriptor.id, descriptor };

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, lro, storeOnPath } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { corpusFile } from '../helpers/corpus.js';
 
 let root: string;
@@ -12,7 +13,7 @@ beforeAll(() => ({ root, env } = storeOnPath()));
 afterAll(() => cleanup(root));
 
 async function store(input: string | Buffer, extra: string[] = []): Promise<string> {
-  const r = await lro(['offload', '--force', ...extra], { input, env });
+  const r = await lroHere(['offload', '--force', ...extra], { input, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out).id as string;
 }

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { lro, storeForFile } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 const DIR = resolve(__dirname, '../../fixtures/whole');
 /** What the kind detectors see of the input's start (describe/text-stats.ts KIND_SAMPLE_BYTES). */
@@ -26,7 +27,7 @@ function fixture(name: string): { text: string; lines: string[] } {
 
 /** The bounded descriptor and the full one (lro info --full) of an input. */
 async function descriptors(text: string): Promise<{ d: Facts; full: Facts; prose: string }> {
-  const r = await lro(['offload', '--force'], { input: text, env: store.env });
+  const r = await lroHere(['offload', '--force'], { input: text, env: store.env });
   expect(r.code, r.stderr).toBe(0);
   const d = JSON.parse(r.out);
   const full = JSON.parse((await lro(['info', d.id, '--full', '--max-tokens', '1000000'], { env: store.env })).out);

@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { lro, storeForFile } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 
 const store = storeForFile();
 
 const fixture = (p: string) => readFileSync(resolve(__dirname, '../../fixtures', p));
 
 async function offload(input: Buffer | string): Promise<Record<string, any>> {
-  const r = await lro(['offload', '--force', '--no-dedupe'], { input, env: store.env });
+  const r = await lroHere(['offload', '--force', '--no-dedupe'], { input, env: store.env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out);
 }

@@ -2,10 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { lro } from './cli.js';
+import { lroHere } from './in-process.js';
 
-/** Offloads a file (forced) and returns the id. */
+/** Offloads a file (forced) and returns the id: a result for a test of a reader, made in this process. */
 export async function offloaded(file: string, env: Record<string, string>, args: string[] = []): Promise<string> {
-  const r = await lro(['offload', '--force', ...args], { input: readFileSync(file), env });
+  const r = await lroHere(['offload', '--force', ...args], { input: readFileSync(file), env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.out).id as string;
 }
@@ -45,14 +46,15 @@ export interface Page {
 
 /**
  * Runs an lro command and the "next" commands it prints until the last part; returns every other output line
- * and the number of parts. Each run must exit with one of `codes`.
+ * and the number of parts. Each run must exit with one of `codes`. The first is the built binary's; the parts after
+ * it run in this process (the same command, without a process each).
  */
 export async function followNext(args: string[], env: Record<string, string>, codes = [0], max = 500): Promise<{ lines: string[]; pages: number }> {
   const lines: string[] = [];
   let pages = 0;
   let cmd: string[] | null = args;
   while (cmd && pages < max) {
-    const r = await lro(cmd, { env });
+    const r = pages === 0 ? await lro(cmd, { env }) : await lroHere(cmd, { env });
     expect(codes, r.stderr).toContain(r.code);
     pages++;
     cmd = null;

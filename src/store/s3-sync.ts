@@ -40,13 +40,13 @@ function workerScript(): string {
 
 /**
  * The worker's entry: bin/s3-worker.js, which loads the bundle through the code cache's loader, so that V8 takes the
- * SDK's compiled code from dist/code-cache/ (scripts/build-code-cache.cjs) instead of compiling it. The bundle
- * itself once lro has set a V8 flag (the offload's secret rules, grep's budget: V8 would refuse the cache after
- * reading it), or without bin/ (dist/ copied alone).
+ * SDK's compiled code from dist/code-cache/ (scripts/build-code-cache.cjs) instead of compiling it (not once lro has
+ * set a V8 flag: the offload's secret rules, grep's budget; V8 would refuse the cache after reading it), and answers
+ * every request with the cause when the bundle does not load. The bundle itself without bin/ (dist/ copied alone).
  */
-function workerEntry(script: string): string {
-  const cached = fileURLToPath(new URL('../bin/s3-worker.js', import.meta.url));
-  return !v8FlagsChanged() && existsSync(cached) ? cached : script;
+function workerEntry(script: string): { entry: string; cache: boolean } {
+  const wrapper = fileURLToPath(new URL('../bin/s3-worker.js', import.meta.url));
+  return existsSync(wrapper) ? { entry: wrapper, cache: !v8FlagsChanged() } : { entry: script, cache: false };
 }
 
 function startWorker(env: NodeJS.ProcessEnv): { worker: Worker; port: MessagePort } {
@@ -57,8 +57,12 @@ function startWorker(env: NodeJS.ProcessEnv): { worker: Worker; port: MessagePor
   const { port1, port2 } = new MessageChannel();
   // on Node 20 the SDK prints a warning about newer Node versions to come on every first use: not lro's output
   const workerEnv = { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-  const options = { workerData: { port: port2 }, transferList: [port2], env: workerEnv, stderr: false };
-  const worker = new Worker(workerEntry(workerScript()), options);
+  const { entry, cache } = workerEntry(workerScript());
+  const options = { workerData: { port: port2, cache }, transferList: [port2], env: workerEnv, stderr: false };
+  const worker = new Worker(entry, options);
+  // a worker's failure reaches the caller as its request's answer (or timeout), in one line; not, after it, as an
+  // unhandled error event's stack trace
+  worker.on('error', () => undefined);
   worker.unref();
   port1.unref();
   current = { worker, port: port1, envKey };

@@ -2,8 +2,8 @@
 // helpers/s3-server.ts). Every reader answers as it does on a local store, the objects really are in the bucket,
 // another machine (another cache) reads them, ls and gc list and tidy the bucket, and the faults a network store
 // has end in one line and a bounded time.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
-import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -1062,6 +1062,34 @@ describe('the SDK', () => {
     const loaded = readFileSync(env.LRO_MODULE_TRACE, 'utf8');
     expect(loaded).toContain('/dist/cli-offload.cjs'); // the bundle of offload (bin/code-cache.js)
     expect(loaded).not.toMatch(/@aws-sdk|@smithy|s3-worker/);
+  });
+});
+
+describe('a worker whose bundle does not load', () => {
+  it('answers every command at once, in one line naming the cause, not as an endpoint that did not answer 12 s later', () => {
+    // an install whose S3 bundle is damaged (a copy of bin/ and dist/); no server is needed: nothing is asked of one
+    const copy = join(root, 'damaged-install');
+    cpSync(join(BIN, '..'), join(copy, 'bin'), { recursive: true });
+    cpSync(join(BIN, '../../dist'), join(copy, 'dist'), { recursive: true });
+    writeFileSync(join(copy, 'dist/s3-worker.cjs'), "throw new Error('a damaged bundle');\n");
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_ACCESS_KEY_ID: 'x',
+      AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1', XDG_CACHE_HOME: join(root, 'damaged-cache'), LRO_DIR: 's3://team/damaged',
+    };
+    const cause = "lro's S3 worker did not start (a damaged bundle): reinstall lro, or run npm run build in its folder";
+    const run = (args: string[], input = '') => {
+      const start = Date.now();
+      const r = spawnSync(process.execPath, [join(copy, 'bin/lro.js'), ...args], { env, input, encoding: 'utf8', timeout: 60_000 });
+      return { ...r, ms: Date.now() - start };
+    };
+    for (const args of [['ls'], ['read', 'last'], ['gc']]) {
+      const r = run(args);
+      expect([r.status, r.stderr], args[0]).toEqual([2, `lro: ${cause}\n`]); // before: exit 1, the timeout's words, a stack trace
+      expect(r.ms, args[0]).toBeLessThan(10_000); // before: 12 s and more
+    }
+    const off = run(['offload', '--force'], 'one line\n'.repeat(3000));
+    expect(off.status).toBe(0);
+    expect(off.stderr).toContain(`could not store the full result in s3://team/damaged (${cause})`);
   });
 });
 

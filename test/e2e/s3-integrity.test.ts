@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { startS3, type Rewrite, type S3TestServer } from '../helpers/s3-server.js';
 
 let s3: S3TestServer;
@@ -33,7 +34,7 @@ const big = `${Array.from({ length: COUNT }, (_, i) => `${i} INFO request ${i % 
 async function stored(): Promise<{ env: Record<string, string>; id: string; key: string; prefix: string }> {
   const prefix = `t${++prefixes}`;
   const env = s3.env(prefix);
-  const r = await lro(['offload', '--force'], { input: big, env });
+  const r = await lroHere(['offload', '--force'], { input: big, env });
   expect(r.code, r.stderr).toBe(0);
   const id = (JSON.parse(r.out) as { id: string }).id;
   return { env, id, key: `${prefix}/lro-offload-${id}.jsonl`, prefix };
@@ -96,11 +97,14 @@ function nothingCached(env: Record<string, string>, prefix: string, id: string):
   }
 }
 
-/** Every reader refuses the result: exit 2, nothing on stdout, one line naming it and saying it was changed. */
+/**
+ * Every reader refuses the result: exit 2, nothing on stdout, one line naming it and saying it was changed. Each on
+ * a machine of its own (an empty cache); the first as the built binary, the others in this process.
+ */
 async function allRefuse(env: Record<string, string>, prefix: string, id: string, readers: string[][], what: string): Promise<void> {
-  for (const args of readers) {
+  for (const [i, args] of readers.entries()) {
     const machine = freshMachine(env);
-    const r = await lro([args[0], id, ...args.slice(1)], { env: machine });
+    const r = await (i === 0 ? lro : lroHere)([args[0], id, ...args.slice(1)], { env: machine });
     const label = `${what}: ${args.join(' ')}`;
     expect(r.code, `${label}: ${r.stderr}`).toBe(2);
     expect(r.out, label).toBe('');

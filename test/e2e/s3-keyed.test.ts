@@ -11,6 +11,7 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { blocksMember, LeafHasher, MAC_PLACEHOLDER, sealHeader } from '../../src/format/blocks.js';
 import { signLine } from '../../src/format/mac.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
 
 let s3: S3TestServer;
@@ -47,7 +48,7 @@ function machine(env: Record<string, string>, key: string | null): Record<string
 async function stored(key: string | null, input = big): Promise<{ env: Record<string, string>; id: string; key: string; prefix: string }> {
   const prefix = `k${++prefixes}`;
   const env = s3.env(prefix);
-  const r = await lro(['offload', '--force'], { input, env: key === null ? env : { ...env, LRO_STORE_KEY: key } });
+  const r = await lroHere(['offload', '--force'], { input, env: key === null ? env : { ...env, LRO_STORE_KEY: key } });
   expect(r.code, r.stderr).toBe(0);
   expect(r.out + r.stderr).not.toContain(KEY);
   const id = (JSON.parse(r.out) as { id: string }).id;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BIN, cleanup, lro, tempDir } from '../helpers/cli.js';
+import { lroHere } from '../helpers/in-process.js';
 import { mcpEnv, stdioClient } from '../helpers/mcp.js';
 import { startS3, type S3TestServer } from '../helpers/s3-server.js';
 
@@ -61,7 +62,7 @@ const jsonArray = JSON.stringify(
 );
 
 async function offload(input: string, env: Record<string, string>, extra: string[] = []): Promise<string> {
-  const r = await lro(['offload', '--force', ...extra], { input, env });
+  const r = await lroHere(['offload', '--force', ...extra], { input, env });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toBe('');
   return idOf(r.out);

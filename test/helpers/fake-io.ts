@@ -6,8 +6,6 @@ import type { IO, Output } from '../../src/io.js';
 export interface FakeIO extends IO {
   /** All stdout so far, as text. */
   out(): string;
-  /** All stdout so far, as bytes. */
-  outBytes(): Buffer;
   /** All stderr so far, as text. */
   err(): string;
 }
@@ -39,7 +37,6 @@ export function fakeIO(o: { stdin?: string | Buffer; env?: Record<string, string
     env: { ...o.env },
     now: () => o.now ?? new Date(),
     out: () => Buffer.concat(out).toString(),
-    outBytes: () => Buffer.concat(out),
     err: () => Buffer.concat(err).toString(),
   };
 }

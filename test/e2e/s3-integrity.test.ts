@@ -127,7 +127,7 @@ describe('an object changed on the server', () => {
 
   it('a change at its start leaves its end readable, and the other way round: what is shown is checked', async () => {
     const local = { LRO_DIR: join(root, 'local') };
-    const lid = (JSON.parse((await lro(['offload', '--force'], { input: big, env: local })).out) as { id: string }).id;
+    const lid = (JSON.parse((await lroHere(['offload', '--force'], { input: big, env: local })).out) as { id: string }).id;
     const same = (s: string, x: string) => s.split(x).join('ID');
     for (const [at, reader] of [['start', ['read', '--tail', '2']], ['end', ['read', '--head', '3']]] as const) {
       const { env, id, key } = await stored();
@@ -138,7 +138,7 @@ describe('an object changed on the server', () => {
       const got = await lro([reader[0], id, ...reader.slice(1)], { env: freshMachine(env) });
       expect(got.code, got.stderr).toBe(0);
       expect(got.stderr).toBe('');
-      const want = await lro([reader[0], lid, ...reader.slice(1)], { env: local });
+      const want = await lroHere([reader[0], lid, ...reader.slice(1)], { env: local });
       expect(same(got.out, id)).toBe(same(want.out, lid));
       const other = at === 'start' ? ['read', '--head', '3'] : ['read', '--tail', '2'];
       expect((await lro([other[0], id, ...other.slice(1)], { env: freshMachine(env) })).code).toBe(2);

@@ -238,7 +238,7 @@ describe('readers that need only a result\'s start', () => {
       const [g, served] = [gets(), s3.served];
       const got = await lro([args[0], id, ...args.slice(1)], { env: reader });
       expect(got.code, got.stderr).toBe(0);
-      const want = await lro([args[0], lid, ...args.slice(1)], { env: local });
+      const want = await lroHere([args[0], lid, ...args.slice(1)], { env: local });
       expect(same(got.out, id), args.join(' ')).toBe(same(want.out, lid));
       expect(gets() - g, args.join(' ')).toBeLessThanOrEqual(ends.includes(args) ? 2 : 1); // --tail: header, end
       expect(s3.served - served, args.join(' ')).toBeLessThan(big.length / 4);
@@ -254,7 +254,7 @@ describe('readers that need only a result\'s start', () => {
       const fresh = { ...env, XDG_CACHE_HOME: join(root, `whole-${++prefixes}`) };
       const got = await lro([args[0], id, ...args.slice(1)], { env: fresh });
       expect(got.code, got.stderr).toBe(0);
-      const want = await lro([args[0], lid, ...args.slice(1)], { env: local });
+      const want = await lroHere([args[0], lid, ...args.slice(1)], { env: local });
       expect(same(got.out, id), args.join(' ')).toBe(same(want.out, lid));
       expect(s3.served - served, args.join(' ')).toBeGreaterThan(big.length);
     }

@@ -32,6 +32,7 @@ cmds=(
   "node -e 0" "-" "node -e 0"
   "lro --version" "1.2x" "$LRO --version"
   "lro read (small result)" "1.2x" "$LRO read $S --head 20"
+  "read (small), stdin and stdout /dev/null" "1.2x" "$LRO read $S --head 20 </dev/null >/dev/null"
   "echo hi | lro offload" "1.2x" "echo hi | $LRO offload"
   "seq 1 2000 | lro offload (8.9 KB)" "1.2x" "seq 1 2000 | $LRO offload"
   "read --head 50 (1 MB)" "150ms" "$LRO read $T --head 50"

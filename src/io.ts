@@ -1,6 +1,6 @@
 // The IO a command runs with: streams, environment, terminal facts and clock, decided once and passed in, so
 // commands never touch `process` and tests can run them with fakes.
-import { fstatSync, read, writeSync } from 'node:fs';
+import { fstatSync, read, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Readable, Writable } from 'node:stream';
 
@@ -138,16 +138,31 @@ export async function* readStdin(readFd: ReadFd = read, head?: Buffer): AsyncGen
 
 /**
  * Whether fd is a terminal. node:tty (with the net and stream modules it loads, a tenth of lro's start-up) is
- * loaded only for a character device, which a terminal is: most often lro's descriptors are pipes and files.
+ * loaded only for a character device, which a terminal is: most often lro's descriptors are pipes and files. The
+ * character device most often met that is not a terminal, /dev/null (a cron job's output, the stdin a harness gives
+ * an agent's command), is told by its device number.
  */
 function isTerminal(fd: number): boolean {
+  let device: number;
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    device = st.rdev;
   } catch {
     return false;
   }
+  if (device === devNull()) return false;
   const tty = createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
   return tty.isatty(fd);
+}
+
+/** /dev/null's device number (-1 where there is none). */
+function devNull(): number {
+  try {
+    return statSync('/dev/null').rdev;
+  } catch {
+    return -1;
+  }
 }
 
 /**

@@ -110,10 +110,10 @@ interface ResultPlan {
 /**
  * Stores the input (its head read ahead, the rest still to come) and describes the result, in steps that follow
  * below in this order: planResult (id, name, content type), startAnalysis (hash, tokens, statistics beside the
- * writing), writeInput (every byte through the content type's encoder into the result file), the header (format/header.ts newHeader),
- * statsSeen, commitOrReuse (this result, or the same output stored already) and describeResult. If the store
- * cannot be written: storedAlready (the same output may be there, stored before) or truncatedFallback, the input
- * cut to the threshold.
+ * writing), writeInput (every byte through the content type's encoder into the result file), the header
+ * (format/header.ts newHeader), statsSeen, commitOrReuse (this result, or the same output stored already) and
+ * describeResult. If the store cannot be written: storedAlready (the same output may be there, stored before) or
+ * truncatedFallback, the input cut to the threshold.
  */
 async function store(
   options: OffloadOptions,

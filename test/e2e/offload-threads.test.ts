@@ -88,3 +88,19 @@ describe('lro offload: which thread hashes a large input, beside the worker that
     });
   }
 });
+
+describe('stdin and stdout at /dev/null (a cron job, the stdin a harness gives a command)', () => {
+  it('are not taken for terminals: node:tty, and the net and stream modules it loads, are not loaded', async () => {
+    // (not lro ls: chalk, which it imports for its table's colours, loads node:tty whatever the output is)
+    for (const args of [['offload'], ['read', 'last', '--head', '1'], ['grep', 'last', 'one']]) {
+      const trace = join(root, `trace-${n++}`);
+      const env = { LRO_DIR: join(root, 'store'), LRO_THREAD_TRACE: trace };
+      if (args[0] !== 'offload') await lro(['offload', '--force'], { input: 'one line\n', env });
+      // (a character device, as a terminal is; before, each took 8-10 ms more to load node:tty and ask it)
+      const r = await lro(args, { env, nodeArgs: ['--require', TRACE], shellPrefix: 'exec </dev/null >/dev/null;' });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      const lines = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TraceLine);
+      expect(lines.find((l) => l.builtins)?.builtins, args.join(' ')).not.toContain('tty');
+    }
+  });
+});

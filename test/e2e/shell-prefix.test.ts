@@ -52,7 +52,13 @@ function prefix(
     });
     child.on('error', fail);
     child.on('spawn', () => onSpawn?.(child.pid!));
-    child.on('close', (code, signal) => done({ code, signal, out: Buffer.concat(out) }));
+    child.on('close', (code, signal) => {
+      const all = Buffer.concat(out);
+      // bash's own diagnostic of a line of the prefix (a read of a closed descriptor was one): never part of a call
+      const own = /lro-shell-prefix: line \d+: [^\n]*/.exec(all.toString('latin1'));
+      if (own) fail(new Error(`the prefix printed an error of its own: ${own[0]}`));
+      else done({ code, signal, out: all });
+    });
   });
 }
 

@@ -30,13 +30,19 @@ export interface RunOptions {
   nodeArgs?: string[];
 }
 
-/** Runs lro with args; never rejects on a non-zero exit. */
-export function lro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+/** The environment lro runs with in a test: PATH, HOME and NO_COLOR, then `extra` (undefined: removed). */
+export function lroEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
-  for (const [k, v] of Object.entries(opts.env ?? {})) {
+  for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
+  return env;
+}
+
+/** Runs lro with args; never rejects on a non-zero exit. */
+export function lro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const env = lroEnv(opts.env);
   const [cmd, argv] = opts.shellPrefix
     ? ['bash', ['--norc', '--noprofile', '-c', `${opts.shellPrefix} exec "${process.execPath}" "$@"`, 'bash', ...(opts.nodeArgs ?? []), BIN, ...args]]
     : [process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args]];

@@ -5,7 +5,7 @@
 // command's own work. The command runs as a tool call of the MCP server does (IO.ownProcess unset: no V8 flag set).
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RunOptions, RunResult } from './cli.js';
+import { lroEnv, type RunOptions, type RunResult } from './cli.js';
 
 interface Answer {
   n: number;
@@ -40,11 +40,7 @@ function runner(): Worker {
 
 /** Runs lro with args here, with the environment `lro()` gives a child (PATH, HOME, NO_COLOR, then opts.env). */
 export async function lroHere(args: string[], opts: Pick<RunOptions, 'input' | 'env'> = {}): Promise<RunResult> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
-  for (const [k, v] of Object.entries(opts.env ?? {})) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
+  const env = lroEnv(opts.env);
   const t = runner();
   const n = ++calls;
   const answer = await new Promise<Answer>((done, fail) => {

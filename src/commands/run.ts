@@ -69,7 +69,7 @@ export async function runRun(argv: string[], o: RunCliOptions, io: IO): Promise<
   // A command still running LRO_RUN_KILL_AFTER seconds after the signal (it ignores or outlasts it) is killed
   // with its tree (SIGKILL): a harness kills lro a few seconds after its TERM (Claude Code: 5 s), and what the
   // command printed must be stored by then.
-  const killAfterMs = killAfter(io.env) * 1000;
+  const killAfterMs = killAfter(io) * 1000;
   let killedAfter = false;
   let killTimer: NodeJS.Timeout | null = null;
   const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null; // (else its pid may be another's now)
@@ -164,13 +164,21 @@ function stoppedNote(sig: NodeJS.Signals, killedAfter: number | null): string {
   return `lro run was stopped by ${sig} (passed on to the command and the processes it started${killed}): this is what they printed until then`;
 }
 
-/** LRO_RUN_KILL_AFTER: seconds from a signal passed on to SIGKILL (default 3; 0: never). */
-function killAfter(env: NodeJS.ProcessEnv): number {
-  const v = env.LRO_RUN_KILL_AFTER;
-  if (v === undefined || v === '') return 3;
-  if (!/^\d+(\.\d+)?$/.test(v)) throw new UsageError(`invalid LRO_RUN_KILL_AFTER '${v}': seconds, e.g. 3 (0: never)`);
-  return Number(v);
+/**
+ * LRO_RUN_KILL_AFTER: seconds from a signal passed on to SIGKILL (default 3; 0: never). One that does not parse
+ * is said on stderr and the default taken: the command still runs (a caller cannot see its environment, and a
+ * variable must never cost it its command; see offload-settings.ts).
+ */
+function killAfter(io: IO): number {
+  const v = io.env.LRO_RUN_KILL_AFTER;
+  if (v === undefined || v === '') return KILL_AFTER_SECONDS;
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v);
+  void io.stderr
+    .write(`lro: invalid LRO_RUN_KILL_AFTER '${v}': seconds, e.g. 3 (0: never), or unset LRO_RUN_KILL_AFTER; using ${KILL_AFTER_SECONDS}\n`)
+    .catch(() => undefined);
+  return KILL_AFTER_SECONDS;
 }
+const KILL_AFTER_SECONDS = 3;
 
 /** What the descriptor says of an output past --max-bytes. */
 function cutNote(k: HeadAndTail): string {

@@ -87,6 +87,15 @@ export interface Descriptor {
   commands: NamedCommand[];
 }
 
+/** The command that groups every line of a result by its template, as the descriptor names it. */
+export const templatesWords = (id: string): Words => ['count', id, '--by', 'template'];
+
+/** The line a descriptor prints for a command it names: its own (a tool call, for an MCP client), else the shell's. */
+export function lineOf(d: Pick<Descriptor, 'commands'>, words: Words): string {
+  const line = wordsLine(words);
+  return d.commands.find((c) => c.words.length === words.length && c.words.every((w, i) => w === words[i]))?.line ?? line;
+}
+
 /** The descriptor as printed: all but the commands' words (its text names each command by its line). */
 export function printedDescriptor(d: Descriptor): Omit<Descriptor, 'commands'> {
   const { commands: _, ...printed } = d;
@@ -212,7 +221,10 @@ function build(header: Header, path: string, stats: Stats, d: Detail, previewTok
       summary.levels = sortCounts(t.levels);
       if (t.levelLines) summary.levels_counted_over = `the first ${formatCount(t.levelLines)} of ${formatCount(t.lines)} lines only, not totals`;
     }
-    if (!k && repeats(t)) summary.templates = templates(t, d, d === FULL);
+    if (!k && repeats(t)) {
+      summary.templates = templates(t, d, d === FULL);
+      say(templatesWords(id)); // the text form names it beside the templates (render/descriptor-text.ts)
+    }
     schema = { type: 'string', description: 'one line of the original text, without its line ending' };
     recipes = renderRecipes(k ? (k.recipes ?? []) : textRecipes(t), id, path, header, say);
     preview = textPreview(t, errors?.lines ?? [], previewTokens, tok);

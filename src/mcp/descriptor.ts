@@ -14,8 +14,12 @@ export interface ToolRecipe {
   call?: ToolCall;
 }
 
-/** The descriptor an MCP client gets: commands become tool calls (their words are the client's no more). */
-export type ToolDescriptor = Omit<Descriptor, 'jq_recipes' | 'commands'> & { jq_recipes: ToolRecipe[] };
+/**
+ * The descriptor an MCP client gets: commands become tool calls (their words are the client's no more). Its
+ * `commands` keep their words, each line the tool call's text; like a descriptor's, they are not printed
+ * (printedDescriptor).
+ */
+export type ToolDescriptor = Omit<Descriptor, 'jq_recipes'> & { jq_recipes: ToolRecipe[] };
 
 /**
  * Rewrites a descriptor's commands as tool calls, each made from the words the descriptor gives it (a command no
@@ -38,8 +42,11 @@ export async function toolDescriptor(d: Descriptor, calls: CallReader): Promise<
   });
   let guidance = d.guidance;
   for (const [line, call] of made) guidance = guidance.split(`\`${line}\``).join(`\`${formatCall(call)}\``);
-  const { commands: _, ...printed } = d;
-  return { ...printed, fields, jq_recipes: recipes, guidance: toolWords(guidance, d.id) };
+  const commands = d.commands.map((c) => {
+    const call = made.get(c.line);
+    return call ? { words: c.words, line: formatCall(call) } : c;
+  });
+  return { ...d, commands, fields, jq_recipes: recipes, guidance: toolWords(guidance, d.id) };
 }
 
 /** The guidance's sentence on where and jq, as a tool user reads it (lro_where takes a list; lro_jq is a call). */

@@ -1,7 +1,7 @@
 // A command's output as a tool result: `content` text for the model, `structuredContent` (matching the tool's
 // outputSchema) for programs. Exit codes as the CLI means them: 0 ok; 1 "nothing matched", an ordinary answer;
 // anything else an error result (`isError`) with the message the CLI prints.
-import type { Descriptor } from '../describe/descriptor.js';
+import { printedDescriptor, type Descriptor } from '../describe/descriptor.js';
 import type { Continuation } from '../budget.js';
 import type { GivenDocument } from '../commands/document.js';
 import type { ListedRows } from '../commands/ls.js';
@@ -133,7 +133,7 @@ async function documentResult(spec: ToolSpec, out: Captured, calls: CallReader):
   const warning = out.stderr ? `\n${out.stderr.trim()}` : '';
   if (doc.offloaded === true) {
     const d = await toolDescriptor(doc as unknown as Descriptor, calls);
-    return { content: text(renderToolDescriptor(d, 'text') + warning), structuredContent: d as unknown as Record<string, unknown> };
+    return { content: text(renderToolDescriptor(d, 'text') + warning), structuredContent: printedDescriptor(d as unknown as Descriptor) as Record<string, unknown> };
   }
   if (doc.offloaded === false) {
     const note = doc.truncated ? `\n[${String(doc.warning)}]` : '';

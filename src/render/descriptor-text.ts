@@ -1,5 +1,5 @@
 // The descriptor as prose (`--descriptor text`), for people and for agents that prefer reading to parsing.
-import type { Descriptor } from '../describe/descriptor.js';
+import { lineOf, templatesWords, type Descriptor } from '../describe/descriptor.js';
 import type { Source } from '../format/header.js';
 import { formatBytes, formatCount } from '../units.js';
 
@@ -24,7 +24,7 @@ export function renderDescriptorText(d: Descriptor): string {
   }
   if (s.templates) {
     const t = s.templates;
-    out.push(`templates: ${formatCount(t.count)} kinds of line in ${t.lines === s.count ? 'all' : 'the first'} ${formatCount(t.lines)} lines (lro count ${d.id} --by template):`);
+    out.push(`templates: ${formatCount(t.count)} kinds of line in ${t.lines === s.count ? 'all' : 'the first'} ${formatCount(t.lines)} lines (${lineOf(d, templatesWords(d.id))}):`);
     for (const x of t.top) out.push(`  ${formatCount(x.count)}× ${x.template} (line ${x.line})`);
   }
   if (s.sample) out.push(`sampled: ${s.sample}`);

@@ -232,6 +232,10 @@ describe('lro mcp: the tools', () => {
     expect(textOf(d)).not.toMatch(/\blro (jq|read|grep|where|count|info) /);
     expect(textOf(d)).not.toMatch(/\blro (grep|read|jq|info) | -s\b/); // no shell commands or flags left
     expect(textOf(d)).toContain(`lro_jq {"id":"${eventsId}","filter":"select(.type == \\"IssuesEvent\\")","compact_output":true}`);
+    // a log's templates line names its tool call too, not the shell's lro count
+    const log = textOf(await call('lro_info', { id: logId }));
+    expect(log).toContain(`lines (lro_count {"id":"${logId}","by":["template"]}):`);
+    expect(log).not.toMatch(/\blro (jq|read|grep|where|count|info) /);
     const full = await call('lro_info', { id: eventsId, full: true });
     expect(full.structuredContent!.fields.length).toBeGreaterThan(d.structuredContent!.fields.length);
     const h = await call('lro_info', { id: eventsId, header: true });

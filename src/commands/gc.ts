@@ -315,7 +315,9 @@ export const gcCommand: CommandDef<GcOptions> = {
   */15 * * * * lro gc --max-total-size 2GB
 
 Only lro's own files are removed: results whose header parses, and .lro-*.tmp files untouched for an hour
-that their writer no longer holds open (kept ones are counted, and named past the hour). Symlinks, other names and damaged files are reported and kept (a damaged file that
-begins like an lro header goes once it is older than --max-age). Exit 0 when done, 2 on a bad store or option.`,
+that their writer no longer holds open (kept ones are counted, and named past the hour). Symlinks named like a result
+and damaged files are reported and kept (a damaged file that begins like an lro header goes once it is older than the
+--max-age); other names are left alone. Exit 0 when done, 2 on a bad store or option, or after the report when a
+file could not be removed.`,
   run: (o, io) => runGc(o, io),
 };

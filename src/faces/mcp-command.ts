@@ -8,7 +8,7 @@ import type { McpOptions, ProxyOptions } from '../mcp/serve.js';
 
 /** The options both commands serve with. */
 const SERVE_OPTIONS: OptionDef[] = [
-  { flags: '--http', description: 'serve Streamable HTTP instead of stdio (every request needs the bearer token)', manual: "Every request must carry Authorization: Bearer TOKEN; the SDK's DNS-rebinding protection refuses a Host or Origin header that does not name the bound address (or an --allowed-host). The URL, and the token when lro made it up, are printed once on stderr. SIGINT and SIGTERM stop the server (exit 0)." },
+  { flags: '--http', description: 'serve Streamable HTTP instead of stdio (every request needs the bearer token)', manual: "Every request must carry Authorization: Bearer TOKEN; the SDK's DNS-rebinding protection refuses a Host or Origin header that does not name the bound address (or an --allowed-host). The URL, and the token when lro made it up, are printed once on stderr. SIGINT, SIGTERM and SIGHUP stop the server (exit 0)." },
   { flags: '--host <address>', description: 'address to bind with --http (default: 127.0.0.1)', manual: '0.0.0.0 binds every interface; any address but a loopback one is served with a warning on stderr.' },
   { flags: '--port <n>', description: 'port to bind with --http (default: any free port, printed on stderr)' },
   {
@@ -69,7 +69,7 @@ const proxyCommand: CommandDef<ProxyOptions & { command: string[] }> = {
   ],
   notes: `Everything passes through unchanged (tools, prompts, resources, notifications, progress, cancellation, sampling,
 elicitation), except: a tool result whose text is above the threshold is stored and replaced by its descriptor,
-whose next steps are calls of lro's tools (lro_read, lro_grep, lro_jq, lro_info, lro_ls), which are added to
+whose next steps are calls of lro's tools (lro_read, lro_grep, lro_jq, lro_where, lro_count, lro_diff, lro_info, lro_ls), which are added to
 the tool list (unless --no-tools) and answered by lro itself. JSON text is stored as JSON; images, audio and resources pass through.
 If the upstream server exits, calls waiting on it get an error result and lro exits with status 2.`,
   run: async ({ command, ...opts }, io) => {
@@ -81,7 +81,8 @@ If the upstream server exits, calls waiting on it get an error result and lro ex
 /** `lro mcp`, with `proxy` under it. */
 export const mcpCommand: CommandDef<McpOptions> = {
   name: 'mcp',
-  description: 'serve lro as an MCP server on stdio (tools lro_offload, lro_read, lro_grep, lro_jq, lro_info, lro_ls); see also lro mcp proxy',
+  description:
+    'serve lro as an MCP server on stdio (tools lro_offload, lro_read, lro_grep, lro_jq, lro_where, lro_count, lro_diff, lro_info, lro_ls); see also lro mcp proxy',
   options: [{ flags: '--dir <dir>', description: 'store directory (default: $LRO_DIR, else ${TMPDIR:-/tmp}/lro-<uid>)', complete: 'dir' }, ...SERVE_OPTIONS],
   examples: [
     'lro mcp                                   an MCP server on stdio, for a client\'s config: {"command": "lro", "args": ["mcp"]}',

@@ -131,13 +131,14 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
   await buildShortTokens(encoding, `${root}dist/ranks/${encoding}.short.bin`);
 }
 
-// The man page is made from the command table and man/lro.1.in: `npm run man` writes man/lro.1; a build checks it.
+// The man page is made from the command table, man/lro.1.in and each command's prose in docs/commands.md: `npm run
+// man` writes man/lro.1; a build checks it.
 {
   const { lroManPage } = createRequire(import.meta.url)(`${root}dist/cli.cjs`);
-  const made = await lroManPage(readFileSync(`${root}man/lro.1.in`, 'utf8'));
+  const made = await lroManPage(readFileSync(`${root}man/lro.1.in`, 'utf8'), readFileSync(`${root}docs/commands.md`, 'utf8'));
   if (process.argv.includes('--write-man')) writeFileSync(`${root}man/lro.1`, made);
   else if (made !== readFileSync(`${root}man/lro.1`, 'utf8')) {
-    console.error('build: man/lro.1 is not what the command table and man/lro.1.in make: run npm run man');
+    console.error('build: man/lro.1 is not what the command table, man/lro.1.in and docs/commands.md make: run npm run man');
     process.exit(1);
   }
 }

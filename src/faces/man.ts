@@ -1,8 +1,10 @@
-// The man page, made from the command table and a template (man/lro.1.in) that holds only prose: the template
-// says where each command's heading and options go (`.\" @command NAME`, `.\" @options NAME`) and where the
-// synopsis goes (`.\" @synopsis`); the flags, their help, their values and the examples come from the
-// declarations, so the page cannot document an option the program does not have, or miss one it has.
+// The man page, made from the command table, each command's prose in docs/commands.md, and a template
+// (man/lro.1.in) that holds the rest of the page: the template says where the synopsis goes (`.\" @synopsis`) and
+// where each command's section goes (`.\" @command NAME`): its heading, its prose from the docs
+// (faces/man-markdown.ts), then its options and examples from the declarations, so the page cannot document an
+// option the program does not have, or miss one it has, and says of each command what the docs say.
 // `npm run man` writes man/lro.1; the build and the tests check it equals what this makes.
+import { manProse, markdownToRoff } from './man-markdown.js';
 import { longFlag, shortFlag, takesValue, type CommandDef, type OptionDef } from '../commands/command.js';
 
 /** Text made safe for roff: backslashes, dashes and double quotes escaped, a leading dot or quote kept literal. */
@@ -14,15 +16,24 @@ export function roffText(s: string): string {
     .replace(/^([.'])/gm, '\\&$1');
 }
 
-/** The words after `lro NAME` in a synopsis: the arguments (or the declared usage), then [options]. */
-export function synopsisWords(def: CommandDef): string {
-  if (def.usage) return def.usage.replace(/<([^>]+)>/g, '$1').replace(/\.\.\.\]/g, ' ...]');
+/**
+ * The words after `lro NAME` in a synopsis: the arguments (or the declared usage), then [options]; one string a form
+ * of the command (grep's usage has a second line, `lro grep --all [options] <pattern>`).
+ */
+export function synopsisForms(def: CommandDef): string[] {
+  if (def.usage) {
+    return def.usage.split('\n').map((form, i) =>
+      (i === 0 ? form : form.trim().replace(`lro ${def.name} `, ''))
+        .replace(/<([^>]+)>/g, '$1')
+        .replace(/\.\.\.\]/g, ' ...]'),
+    );
+  }
   const args = (def.arguments ?? []).map((a) => {
     const name = a.choices ? a.choices.join('|') : a.name;
     const one = a.variadic ? `${name} [${name} ...]` : name;
     return a.optional ? `[${one}]` : one;
   });
-  return [...args, ...(def.options.length ? ['[options]'] : [])].join(' ');
+  return [[...args, ...(def.options.length ? ['[options]'] : [])].join(' ')];
 }
 
 /** The visible commands, each followed by its visible subcommands, with the name the page gives them. */
@@ -52,32 +63,40 @@ function optionsBlock(def: CommandDef): string {
 /** The synopsis: one line a command. */
 function synopsis(commands: CommandDef[]): string {
   return sections(commands)
-    .map(({ name, def }) => `.B lro ${name}${synopsisWords(def) ? `\n${roffText(synopsisWords(def))}` : ''}`)
+    .flatMap(({ name, def }) => synopsisForms(def).map((words) => `.B lro ${name}${words ? `\n${roffText(words)}` : ''}`))
     .join('\n.br\n');
 }
 
-/** The page: the template with the markers replaced; throws when a command has no place in it, or a place no command. */
-export function manPage(commands: CommandDef[], template: string): string {
+/**
+ * The page: the template with the markers replaced, each command's prose taken from `docs` (the text of
+ * docs/commands.md); throws when a command has no place in the template or no prose in the docs, or when either
+ * names one the table does not have.
+ */
+export function manPage(commands: CommandDef[], template: string, docs: string): string {
   const byName = new Map(sections(commands).map((s) => [s.name, s.def]));
-  const seen = { command: new Set<string>(), options: new Set<string>() };
-  const page = template.replace(/^\.\\" @(synopsis|command|options)(?: (.+))?$/gm, (_, kind: 'synopsis' | 'command' | 'options', name?: string) => {
+  const prose = manProse(docs);
+  const seen = new Set<string>();
+  const page = template.replace(/^\.\\" @(synopsis|command)(?: (.+))?$/gm, (_, kind: 'synopsis' | 'command', name?: string) => {
     if (kind === 'synopsis') return synopsis(commands);
     const def = name !== undefined ? byName.get(name) : undefined;
-    if (!def || name === undefined) throw new Error(`man/lro.1.in: @${kind} ${name ?? ''} names no command of the table`);
-    if (seen[kind].has(name)) throw new Error(`man/lro.1.in: @${kind} ${name} is there twice`);
-    seen[kind].add(name);
-    return kind === 'command' ? `.SS "lro ${roffText(name)} ${roffText(synopsisWords(def))}"` : optionsBlock(def);
+    if (!def || name === undefined) throw new Error(`man/lro.1.in: @command ${name ?? ''} names no command of the table`);
+    if (seen.has(name)) throw new Error(`man/lro.1.in: @command ${name} is there twice`);
+    seen.add(name);
+    const text = prose.get(name);
+    if (text === undefined) throw new Error(`docs/commands.md: lro ${name} has no prose for the man page: add '<!-- man: ${name} -->' where it begins`);
+    return [`.SS "lro ${roffText(name)} ${roffText(synopsisForms(def)[0])}"`, markdownToRoff(text), optionsBlock(def)].filter(Boolean).join('\n');
   });
   for (const name of byName.keys()) {
-    for (const kind of ['command', 'options'] as const) {
-      if (!seen[kind].has(name)) throw new Error(`man/lro.1.in: lro ${name} has no @${kind} line: add '.\\" @${kind} ${name}' where it goes`);
-    }
+    if (!seen.has(name)) throw new Error(`man/lro.1.in: lro ${name} has no @command line: add '.\\" @command ${name}' where it goes`);
+  }
+  for (const name of prose.keys()) {
+    if (!byName.has(name)) throw new Error(`docs/commands.md: '<!-- man: ${name} -->' names no command of the table`);
   }
   return page;
 }
 
-/** lro's man page from its template (the text of man/lro.1.in). */
-export async function lroManPage(template: string): Promise<string> {
+/** lro's man page from its template and the docs (the texts of man/lro.1.in and docs/commands.md). */
+export async function lroManPage(template: string, docs: string): Promise<string> {
   const { allCommands } = await import('./program.js');
-  return manPage(await allCommands(), template);
+  return manPage(await allCommands(), template, docs);
 }

@@ -11,23 +11,27 @@ import type { IO } from '../../src/io.js';
 
 const MAN = resolve(__dirname, '../../man/lro.1');
 const TEMPLATE = resolve(__dirname, '../../man/lro.1.in');
+const DOCS = resolve(__dirname, '../../docs/commands.md');
 const roff = readFileSync(MAN, 'utf8');
 
 const quietOutput = { write: async () => undefined, isTTY: false, color: false, columns: 0 };
 const io: IO = { stdin: (async function* () {})(), stdinIsTTY: false, stdout: quietOutput, stderr: quietOutput, env: {}, now: () => new Date() };
 
 describe('man/lro.1', () => {
-  it('is what the command table and man/lro.1.in make (npm run man writes it)', async () => {
-    const made = await lroManPage(readFileSync(TEMPLATE, 'utf8'));
+  it('is what the command table, man/lro.1.in and docs/commands.md make (npm run man writes it)', async () => {
+    const made = await lroManPage(readFileSync(TEMPLATE, 'utf8'), readFileSync(DOCS, 'utf8'));
     expect(made === roff, 'man/lro.1 is not what the table makes: run npm run man').toBe(true);
   });
 
-  it('refuses a template that misses a command or names one the table does not have', () => {
+  it("takes a command's prose from the docs, and refuses a command missing from the template or the docs", () => {
     const def: CommandDef = { name: 'x', description: 'd', options: [{ flags: '--y <n>', description: 'the y' }], run: async () => 0 };
-    const page = manPage([def], '.SH COMMANDS\n.\\" @command x\nProse.\n.\\" @options x\n');
-    expect(page).toBe('.SH COMMANDS\n.SS "lro x [options]"\nProse.\n.TP\n.BI "\\-\\-y " "n"\nThe y.\n');
-    expect(() => manPage([def], '.\\" @command x\n')).toThrow(/lro x has no @options line/);
-    expect(() => manPage([def], '.\\" @command x\n.\\" @options x\n.\\" @options z\n')).toThrow(/@options z names no command/);
+    const docs = '## `lro x`\n\n<!-- man: x -->\nProse of `x`.\n\n<!-- /man -->\n\nNot in the page.\n';
+    const page = manPage([def], '.SH COMMANDS\n.\\" @command x\n', docs);
+    expect(page).toBe('.SH COMMANDS\n.SS "lro x [options]"\nProse of \\fBx\\fR.\n.TP\n.BI "\\-\\-y " "n"\nThe y.\n');
+    expect(() => manPage([def], '.SH COMMANDS\n', docs)).toThrow(/lro x has no @command line/);
+    expect(() => manPage([def], '.\\" @command x\n.\\" @command z\n', docs)).toThrow(/@command z names no command/);
+    expect(() => manPage([def], '.\\" @command x\n', 'no markers')).toThrow(/lro x has no prose for the man page/);
+    expect(() => manPage([def], '.\\" @command x\n', `${docs}<!-- man: z -->\nz\n`)).toThrow(/man: z -->' names no command/);
   });
 
   it('passes mandoc -T lint (warnings and above) and renders', () => {

@@ -1,16 +1,18 @@
 // Every lro command a descriptor names is made as its words (describe/commands.ts) and kept in its `commands`: over
 // the kinds of output in fixtures/outputs and the corpus's logs and documents, each recipe, each "more (lro …)" and
 // each command the guidance quotes is there, its line is its words as a shell reads them back, and the MCP face
-// turns every one a tool makes into its call, from the words (no printed `lro …` of a tool left in what it gives).
+// turns every one a tool makes into its call, from the words (no printed `lro …` of a tool left in what it gives,
+// in JSON or in the text form, whose templates line names `lro count ID --by template`).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offload } from '../../src/offload.js';
 import { describeResult } from '../../src/api/results.js';
-import type { Descriptor } from '../../src/describe/descriptor.js';
+import { printedDescriptor, type Descriptor } from '../../src/describe/descriptor.js';
+import { renderDescriptorText } from '../../src/render/descriptor-text.js';
 import { CallReader } from '../../src/mcp/calls.js';
 import { loadToolDefs } from '../../src/mcp/definitions.js';
-import { toolDescriptor } from '../../src/mcp/descriptor.js';
+import { renderToolDescriptor, toolDescriptor } from '../../src/mcp/descriptor.js';
 import { corpusFile } from '../helpers/corpus.js';
 import { cleanup, tempDir } from '../helpers/cli.js';
 import { shellWords } from '../helpers/shell-words.js';
@@ -29,11 +31,15 @@ const inputs = [
   ...['loghub/HDFS_2k.log', 'loghub/OpenSSH_2k.log', 'json-docs/github_events.json', 'shell-output/go-test-json.out'].map(corpusFile),
 ];
 
-/** The `lro …` commands a descriptor's text names: recipes, fields' "(lro …)", the guidance's quoted ones. */
+/**
+ * The `lro …` commands a descriptor names: recipes, fields' "(lro …)", the guidance's quoted ones, and the text
+ * form's "(lro …):" (templates).
+ */
 function printedCommands(d: Descriptor): string[] {
   const quoted = [...d.guidance.matchAll(/`(lro [^`]+)`/g)].map((m) => m[1]).filter((c) => shellWords(c) !== null); // not `lro cat ID > file.bin`
   const more = d.fields.flatMap((f) => /\((lro [^()]+)\)$/.exec(f)?.[1] ?? []);
-  return [...d.jq_recipes.map((r) => r.command), ...more, ...quoted];
+  const text = [...renderDescriptorText(d).matchAll(/\((lro [^()]+)\):$/gm)].map((m) => m[1]);
+  return [...d.jq_recipes.map((r) => r.command), ...more, ...quoted, ...text];
 }
 
 describe("the commands a descriptor names, as words", () => {
@@ -50,13 +56,13 @@ describe("the commands a descriptor names, as words", () => {
         for (const line of printedCommands(d)) expect(lines, `${file}: ${line}`).toContain(line);
         named += d.commands.length;
         const tool = await toolDescriptor(d, calls);
-        const text = JSON.stringify(tool);
+        const text = JSON.stringify(printedDescriptor(tool as unknown as Descriptor)) + renderToolDescriptor(tool, 'text');
         // a command some tool makes is left as a command only when its words ask what the tool does not offer
         for (const c of d.commands) {
           const call = await calls.fromWords(c.words);
           if (call) expect(text, `${file}: ${c.line}`).not.toContain(JSON.stringify(c.line).slice(1, -1));
         }
-        expect(tool).not.toHaveProperty('commands');
+        expect(printedDescriptor(tool as unknown as Descriptor)).not.toHaveProperty('commands');
       }
     }
     expect(kinds.size).toBeGreaterThanOrEqual(20); // the kinds' own next commands, not only the generic ones

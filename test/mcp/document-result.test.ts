@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LroTools } from '../../src/mcp/lro-tools.js';
 import { toolDescriptor } from '../../src/mcp/descriptor.js';
-import { renderDescriptorJson } from '../../src/describe/descriptor.js';
+import { printedDescriptor, renderDescriptorJson, type Descriptor } from '../../src/describe/descriptor.js';
 import { describeResult } from '../../src/api/results.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 
@@ -40,7 +40,8 @@ describe('lro_offload and lro_info results from the document given', () => {
     const info = await tools.call('lro_info', { id });
     const described = describeResult(id, { dir: env.LRO_DIR }); // the value, its commands' words with it
     expect(renderDescriptorJson(described)).toBe((await lro(['info', id], { env })).out);
-    expect(received(info.structuredContent)).toBe(JSON.stringify(await toolDescriptor(described, tools.calls)));
+    const tool = await toolDescriptor(described, tools.calls);
+    expect(received(info.structuredContent)).toBe(JSON.stringify(printedDescriptor(tool as unknown as Descriptor)));
     expect(received(stored.structuredContent)).toBe(received(info.structuredContent));
 
     const header = await tools.call('lro_info', { id, header: true });

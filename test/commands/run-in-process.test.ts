@@ -2,21 +2,26 @@
 // binary spawned, no commander), the exit code and the text asserted; then the same text through the CLI
 // (`main(argv, io)`, the declaration's parser in front) and through the built binary, which must agree byte for
 // byte: the command is one function whatever face calls it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { catCommand } from '../../src/commands/cat.js';
 import { countCommand } from '../../src/commands/count.js';
 import { diffCommand } from '../../src/commands/diff.js';
+import { gcCommand } from '../../src/commands/gc.js';
 import { grepCommand } from '../../src/commands/grep.js';
 import { infoCommand } from '../../src/commands/info.js';
+import { initCommand } from '../../src/commands/init.js';
 import { jqCommand } from '../../src/commands/jq.js';
 import { lsCommand } from '../../src/commands/ls.js';
 import { offloadCommand } from '../../src/commands/offload.js';
 import { readCommand } from '../../src/commands/read.js';
+import { runCommand } from '../../src/commands/run.js';
 import { whereCommand } from '../../src/commands/where.js';
 import { LroError } from '../../src/errors.js';
+import { completionCommand } from '../../src/faces/completion.js';
+import { allCommands } from '../../src/faces/program.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { fakeIO } from '../helpers/fake-io.js';
 
@@ -126,5 +131,62 @@ describe('the same command through each face prints the same bytes', () => {
       const bin = await lro(argv, { env });
       expect([code, f.out(), f.err()], argv.join(' ')).toEqual([bin.code, bin.out, bin.stderr]);
     }
+  });
+});
+
+// The commands that look after the store, wire lro into a harness or print a script, run the same way: the value
+// a script reads (gc --json's report, init's files) asserted apart from the text a person reads.
+describe('the other commands run in this process with a fake IO', () => {
+  it('run: a small output passes with the command status; a large one is stored and described', async () => {
+    const small = io();
+    expect(await runCommand.run({ command: ['sh', '-c', 'echo out; echo err >&2; exit 3'] }, small)).toBe(3);
+    expect([small.out(), small.err()]).toEqual(['out\n', 'err\n']);
+    const large = io();
+    expect(await runCommand.run({ command: ['sh', '-c', 'seq 1 20000; exit 4'], json: true }, large)).toBe(4);
+    const d = JSON.parse(large.out()) as { offloaded: boolean; id: string; summary: { count: number; source: { exit_code: number } } };
+    expect([d.offloaded, d.summary.count, d.summary.source.exit_code]).toEqual([true, 20000, 4]);
+    const back = io();
+    expect(await readCommand.run({ id: d.id, records: '19999:' }, back)).toBe(0);
+    expect(back.out()).toBe('19999: 19999\n20000: 20000\n');
+  });
+
+  it('gc: its report as a value (--json) and as a line, the expired result removed, the others kept', async () => {
+    const dir = join(root, 'gc-store');
+    const gcIO = (now?: Date) => fakeIO({ env: { ...env, LRO_DIR: dir }, now });
+    expect(await offloadCommand.run({ force: true, ttl: '1h', json: true }, fakeIO({ stdin: log, env: { ...env, LRO_DIR: dir } }))).toBe(0);
+    expect(await offloadCommand.run({ force: true, ttl: '7d', json: true, dedupe: false }, fakeIO({ stdin: events, env: { ...env, LRO_DIR: dir } }))).toBe(0);
+    const later = new Date(Date.now() + 2 * 3600_000); // past the first's hour, within the second's week
+    const dry = gcIO(later);
+    expect(await gcCommand.run({ dryRun: true, json: true }, dry)).toBe(0);
+    expect(JSON.parse(dry.out())).toMatchObject({ removed_count: 1, kept_count: 1, dry_run: true });
+    const text = gcIO(later);
+    expect(await gcCommand.run({}, text)).toBe(0);
+    expect(text.out()).toMatch(/^removed 1 result, freed [\d.]+ kB; kept 1 result\n$/);
+    const list = fakeIO({ env: { ...env, LRO_DIR: dir } });
+    expect(await lsCommand.run({ json: true }, list)).toBe(0);
+    expect((JSON.parse(list.out()) as { operation: string }[]).length).toBe(1);
+  });
+
+  it('completion: a script that completes every command of the table', async () => {
+    const f = io();
+    const def = completionCommand(allCommands);
+    expect(await def.run({ shell: 'bash' }, f)).toBe(0);
+    for (const c of await allCommands()) if (!c.hidden) expect(f.out(), c.name).toContain(c.name);
+    expect(f.out()).toMatch(/complete -F \S+ lro/);
+  });
+
+  it('init --dry-run: the edit shown, nothing written; then the edit made, and undone byte for byte', async () => {
+    const home = join(root, 'home-init');
+    const f = () => fakeIO({ env: { ...env, HOME: home, XDG_STATE_HOME: join(home, 'state') } });
+    const settings = join(home, '.gemini', 'settings.json');
+    const dry = f();
+    expect(await initCommand.run({ harness: 'gemini', dryRun: true, force: true }, dry)).toBe(0);
+    expect(dry.out()).toContain('.gemini/settings.json');
+    expect(existsSync(settings)).toBe(false);
+    expect(await initCommand.run({ harness: 'gemini', force: true }, f())).toBe(0);
+    const written = JSON.parse(readFileSync(settings, 'utf8')) as { hooks?: Record<string, unknown> };
+    expect(Object.keys(written.hooks ?? {}).length).toBeGreaterThan(0);
+    expect(await initCommand.run({ harness: 'gemini', uninstall: true }, f())).toBe(0);
+    expect(existsSync(settings) ? readFileSync(settings, 'utf8') : '').not.toContain('lro');
   });
 });

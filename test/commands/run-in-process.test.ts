@@ -1,7 +1,8 @@
-// Each reader command run in this process, as gh tests its commands: `def.run(input, io)` with a fake IO (no
-// binary spawned, no commander), the exit code and the text asserted; then the same text through the CLI
-// (`main(argv, io)`, the declaration's parser in front) and through the built binary, which must agree byte for
-// byte: the command is one function whatever face calls it.
+// Every command of the table run in this process, as gh tests its commands: `def.run(input, io)` with a fake IO
+// (no lro binary spawned, no commander), the exit code, the value a script or a client reads (JSON, a tool result,
+// a settings file) and the text asserted; then the same text through the CLI (`main(argv, io)`, the declaration's
+// parser in front) and through the built binary, which must agree byte for byte: the command is one function
+// whatever face calls it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { main } from '../../src/cli.js';
 import { catCommand } from '../../src/commands/cat.js';
 import { countCommand } from '../../src/commands/count.js';
 import { diffCommand } from '../../src/commands/diff.js';
+import { doctorCommand } from '../../src/commands/doctor.js';
 import { gcCommand } from '../../src/commands/gc.js';
 import { grepCommand } from '../../src/commands/grep.js';
 import { infoCommand } from '../../src/commands/info.js';
@@ -21,6 +23,7 @@ import { runCommand } from '../../src/commands/run.js';
 import { whereCommand } from '../../src/commands/where.js';
 import { LroError } from '../../src/errors.js';
 import { completionCommand } from '../../src/faces/completion.js';
+import { mcpCommand } from '../../src/faces/mcp-command.js';
 import { allCommands } from '../../src/faces/program.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 import { fakeIO } from '../helpers/fake-io.js';
@@ -188,5 +191,61 @@ describe('the other commands run in this process with a fake IO', () => {
     expect(Object.keys(written.hooks ?? {}).length).toBeGreaterThan(0);
     expect(await initCommand.run({ harness: 'gemini', uninstall: true }, f())).toBe(0);
     expect(existsSync(settings) ? readFileSync(settings, 'utf8') : '').not.toContain('lro');
+  });
+
+  it('doctor: with no harness here, each harness as a value (--json), the text naming them and the command to run, exit 1', async () => {
+    const here = { ...env, HOME: join(root, 'home-doctor'), PATH: '/usr/bin:/bin' };
+    const json = fakeIO({ env: here });
+    expect(await doctorCommand.run({ json: true }, json)).toBe(1);
+    const report = JSON.parse(json.out()) as { healthy: boolean; harnesses: { harness: string; installed: unknown }[] };
+    expect(report.healthy).toBe(false);
+    expect(report.harnesses.map((h) => h.harness)).toEqual(['claude-code', 'codex', 'gemini', 'cursor', 'vscode', 'claude-desktop', 'opencode']);
+    expect(report.harnesses.every((h) => h.installed === null)).toBe(true);
+    const text = fakeIO({ env: here });
+    expect(await doctorCommand.run({}, text)).toBe(1);
+    expect(text.out()).toBe(
+      `not found on this machine: ${report.harnesses.map((h) => h.harness).join(', ')}\n` +
+        'lro is not installed in any harness: lro init HARNESS (one of the names above)\n',
+    );
+  });
+
+  it('mcp: JSON-RPC on stdin, the answers on stdout, one per request; a large lro_offload stored', async () => {
+    const requests = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'lro_offload', arguments: { content: log.toString() } } },
+    ];
+    const f = fakeIO({ stdin: requests.map((r) => `${JSON.stringify(r)}\n`).join(''), env: { ...env, LRO_DIR: join(root, 'mcp-store') } });
+    expect(await mcpCommand.run({}, f)).toBe(0); // its stdin ended: every call answered first
+    const answers = f.out().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result: Record<string, unknown> });
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    const tools = (answers[1].result.tools as { name: string }[]).map((t) => t.name);
+    expect(tools).toContain('lro_offload');
+    const stored = answers[2].result.structuredContent as { offloaded: boolean; id: string; summary: { count: number } };
+    expect([stored.offloaded, stored.summary.count]).toEqual([true, 2000]);
+    const back = fakeIO({ env: { ...env, LRO_DIR: join(root, 'mcp-store') } });
+    expect(await catCommand.run({ id: stored.id }, back)).toBe(0);
+    expect(back.out()).toBe(log.toString());
+  });
+
+  it("mcp proxy: an upstream tool's large result stored, its descriptor naming lro's tools, a small one passed", async () => {
+    const requests = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'lines', arguments: { lines: 3 } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'lines', arguments: { lines: 5000 } } },
+    ];
+    const dir = join(root, 'proxy-store');
+    const f = fakeIO({ stdin: requests.map((r) => `${JSON.stringify(r)}\n`).join(''), env: { ...env, LRO_DIR: dir } });
+    const proxy = mcpCommand.subcommands!.find((c) => c.name === 'proxy')!;
+    expect(await proxy.run({ command: [process.execPath, join(__dirname, '../helpers/fake-upstream.mjs')] }, f)).toBe(0);
+    const answers = f.out().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result: { content: { text: string }[] } });
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers[1].result.content[0].text).toMatch(/^greeting: \(none\)\nline 1 of the fake upstream\n/);
+    const described = answers[2].result.content.map((c) => c.text).join('\n');
+    expect(described).toMatch(/^Result of lines offloaded: 5,001 lines of text/);
+    expect(described).toMatch(/lro_read \{"id":"[0-9A-Z]{26}"/);
+    expect(described).not.toMatch(/\blro (read|grep|jq|count|info) /); // tool calls, not shell commands
   });
 });

@@ -1,9 +1,10 @@
 // The output budget of every command that prints records (CONTRACT section 4): --max-tokens N (default 2000,
 // $LRO_MAX_OUTPUT_TOKENS, 0 = unlimited). Output is taken whole line by whole line until the next one would not
 // fit; the command then ends with one line saying what was left out and the exact command for the next part.
-// A run for an MCP tool call (withContinuations) also has a limit in bytes, and gets its continuation as data, with
-// the values a command gives besides its text (giveValue: `lro ls`'s rows).
-import { AsyncLocalStorage } from 'node:async_hooks';
+// A run for an MCP tool call (its IO's `run`, io.ts RunCapture) also has a limit in bytes, and gets its continuation
+// as data, with the values a command gives besides its text (giveValue: `lro ls`'s rows): passed in, never taken
+// from a context of the process, so what a run gives is where its IO says.
+import type { IO, Next, RunCapture } from './io.js';
 import { tokenBound } from './tokens/token-bound.js';
 import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from './tokens/tokenizer.js';
 import { parseCount } from './units.js';
@@ -17,15 +18,7 @@ export function maxTokensFrom(option: string | undefined, env: NodeJS.ProcessEnv
   return DEFAULT_MAX_TOKENS;
 }
 
-/**
- * The next command as a value: the command's name and its input (arguments by name, options by attribute, as its
- * `run` takes them), with the `lro …` line the text shows (commands/argv.ts makes both from the declaration).
- */
-export interface Next {
-  command: string;
-  input: Record<string, unknown>;
-  text: string;
-}
+export type { Continuation, Next } from './io.js';
 
 /**
  * Makes the next command of an input, for a printer below the command table (floor 6): the command passes
@@ -33,47 +26,14 @@ export interface Next {
  */
 export type NextOf = (input: Record<string, unknown>) => Next;
 
-/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
-export interface Continuation {
-  what: string;
-  next: Next;
-  line: string;
-}
-
-/**
- * A run for a caller that needs more than the printed output (an MCP tool call): the continuations it made, as
- * data (`next` becomes the next tool call; never read back from the output, where a stored record can hold the
- * same text), and a limit in bytes every budget of the run keeps besides its tokens (one MCP message's worth).
- */
-interface RunContext {
-  continuations: Continuation[];
-  values: unknown[];
-  maxBytes: number;
-}
-
-const runs = new AsyncLocalStorage<RunContext>();
-
-/**
- * Runs f with budgets of at most maxBytes; returns with its result the continuations it made and the values it gave
- * (each in order).
- */
-export async function withContinuations<T>(
-  f: () => Promise<T>,
-  maxBytes = Infinity,
-): Promise<{ result: T; continuations: Continuation[]; values: unknown[] }> {
-  const run: RunContext = { continuations: [], values: [], maxBytes };
-  const result = await runs.run(run, f);
-  return { result, continuations: run.continuations, values: run.values };
-}
-
-/** Hands a value of the output (what the text printed, as data) to the MCP tool call this runs for, if any. */
-export function giveValue(value: unknown): void {
-  runs.getStore()?.values.push(value);
+/** Hands a value of the output (what the text printed, as data) to the caller that takes them (an MCP tool call). */
+export function giveValue(io: Pick<IO, 'run'>, value: unknown): void {
+  io.run?.values.push(value);
 }
 
 /** Whether this runs for an MCP tool call, whose layer bounds listings and descriptors as wholes of its own. */
-export function inToolCall(): boolean {
-  return runs.getStore() !== undefined;
+export function inToolCall(io: Pick<IO, 'run'>): boolean {
+  return io.run !== undefined;
 }
 
 export class OutputBudget {
@@ -89,14 +49,29 @@ export class OutputBudget {
   private uncountedBound = 0;
   /** Whether uncountedBound is tokenBound's, not bytes. */
   private bounded = false;
-  /** The run's limit in bytes (withContinuations), and the bytes taken against it. */
-  private readonly maxBytes = runs.getStore()?.maxBytes ?? Infinity;
+  private takenAny = false;
+  /** The run's limit in bytes (IO.run), and the bytes taken against it. */
+  private readonly maxBytes: number;
   private bytes = 0;
 
+  /** `run`: the IO's, when its caller takes the continuations as data (an MCP tool call). */
   constructor(
     readonly max: number,
     private readonly encoding: Encoding = 'o200k_base',
-  ) {}
+    private readonly run?: RunCapture,
+  ) {
+    this.maxBytes = run?.maxBytes ?? Infinity;
+  }
+
+  /** The final line of an output cut here: what was left out and the exact next command (given to IO.run too). */
+  continuation(what: string, next: Next): string {
+    return continuationLine(what, next, this.run);
+  }
+
+  /** Nothing taken yet: what is printed next begins the output (or its page). */
+  get empty(): boolean {
+    return !this.takenAny;
+  }
 
   get unlimited(): boolean {
     return this.max === 0;
@@ -137,10 +112,10 @@ export class OutputBudget {
 
   /** Takes text if it fits in what is left; false (and nothing taken) if it does not. */
   take(text: string): boolean {
-    if (this.maxBytes === Infinity) return this.takeTokens(text);
-    const bytes = Buffer.byteLength(text);
+    const bytes = this.maxBytes === Infinity ? 0 : Buffer.byteLength(text);
     if (this.bytes + bytes > this.maxBytes || !this.takeTokens(text)) return false;
     this.bytes += bytes;
+    this.takenAny = true;
     return true;
   }
 
@@ -237,10 +212,10 @@ export class OutputBudget {
   }
 }
 
-/** The final line of a cut output: what was left out and the exact next command. */
-export function continuationLine(what: string, next: Next): string {
+/** The final line of a cut output: what was left out and the exact next command (given to `run`, if any). */
+export function continuationLine(what: string, next: Next, run: RunCapture | undefined): string {
   const line = `[lro: ${what}; next: ${next.text}]\n`;
-  runs.getStore()?.continuations.push({ what, next, line });
+  run?.continuations.push({ what, next, line });
   return line;
 }
 

@@ -19,6 +19,35 @@ export interface Output {
   readonly columns: number;
 }
 
+/**
+ * The next command as a value: the command's name and its input (arguments by name, options by attribute, as its
+ * `run` takes them), with the `lro …` line the text shows (commands/argv.ts makes both from the declaration).
+ */
+export interface Next {
+  command: string;
+  input: Record<string, unknown>;
+  text: string;
+}
+
+/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
+export interface Continuation {
+  what: string;
+  next: Next;
+  line: string;
+}
+
+/**
+ * What a run gives a caller that needs more than its text (an MCP tool call, mcp/lro-tools.ts): the continuations of
+ * its cut outputs, as data (`next` becomes the next tool call; never read back from the output, where a stored
+ * record can hold the same text), the values its commands give (`lro ls`'s rows, a descriptor: budget.ts
+ * giveValue), and a limit in bytes every budget of the run keeps besides its tokens (one MCP message's worth).
+ */
+export interface RunCapture {
+  continuations: Continuation[];
+  values: unknown[];
+  maxBytes: number;
+}
+
 export interface IO {
   /** Standard input in chunks; a chunk may be reused once the next one is asked for (copy what you keep). */
   stdin: AsyncIterable<Uint8Array>;
@@ -44,6 +73,8 @@ export interface IO {
   ownProcess?: boolean;
   /** Calls `handler` on SIGINT, SIGTERM and SIGHUP instead of dying, until the returned function is called. */
   onSignal?: (handler: (signal: NodeJS.Signals) => void) => () => void;
+  /** Present when the caller takes the run's continuations and values as data (an MCP tool call). */
+  run?: RunCapture;
 }
 
 // SIGHUP too: a closed terminal or ssh session killed lro with nothing stored, and left the command orphaned

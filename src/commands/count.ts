@@ -42,7 +42,7 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
     const t = plan.query.text;
     const conditionsLinear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
     const linear = (t?.kind !== 'regex' || t.matcher.linearTime) && conditionsLinear;
-    return await damaged(rf, () => printCount(rf, plan, io.env, (s) => out.add(s), err, nextCount, linear ? undefined : timeout));
+    return await damaged(rf, () => printCount(rf, plan, io, (s) => out.add(s), err, nextCount, linear ? undefined : timeout));
   } finally {
     await out.flush();
   }

@@ -23,7 +23,7 @@ export interface DiffCommandOptions {
 
 /** Compares and prints; returns 0 when equal, 1 when different. */
 export async function runDiff(refA: string, refB: string, o: DiffCommandOptions, io: IO): Promise<number> {
-  const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env));
+  const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env), undefined, io.run);
   const from = o.from !== undefined ? parseCount(o.from, '--from') : 0;
   const { a, b, comparison } = openAndCompare(refA, refB, { key: o.key, lines: o.lines, dir: o.dir, env: io.env });
   const next = (at: number, maxTokens?: number) => {

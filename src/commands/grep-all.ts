@@ -44,7 +44,7 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO,
       listOnly: !!o.filesWithMatches,
       filterInput,
       nextOf,
-      budget: new OutputBudget(maxTokensFrom(o.maxTokens, io.env)),
+      budget: new OutputBudget(maxTokensFrom(o.maxTokens, io.env), undefined, io.run),
       write: (s) => out.add(s),
       warn: async (line) => {
         await out.flush();

@@ -81,7 +81,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   const out = new OutputBatch(io.stdout);
   if (o.strings) {
     try {
-      return await damaged(rf, () => printStrings(rf, plan, io.env, (s) => out.add(s), nextGrep));
+      return await damaged(rf, () => printStrings(rf, plan, io, (s) => out.add(s), nextGrep));
     } finally {
       await out.flush();
     }
@@ -96,7 +96,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   try {
     // a pattern that matches in linear time needs no watching
     const stall = plan.query.matcher.linearTime ? undefined : timeout;
-    return await damaged(rf, () => printGrep(rf, plan, io.env, (s) => out.add(s), nextGrep, stall, printFrom));
+    return await damaged(rf, () => printGrep(rf, plan, io, (s) => out.add(s), nextGrep, stall, printFrom));
   } finally {
     await out.flush();
   }

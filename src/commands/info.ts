@@ -35,7 +35,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     // one line, the envelope's numbers as written; without the descriptor's statistics (the descriptor shows them)
     // and the block hashes (up to 16 KB of digests, for readers)
     const { stats: _stats, blocks: _blocks, ...header } = rf.header;
-    giveDocument(headerValue(header));
+    giveDocument(io, headerValue(header));
     await io.stdout.write(page(rf.header.id, `${serializeHeader(header)}\n`, '--header', opts, io));
     return 0;
   }
@@ -43,7 +43,7 @@ export async function runInfo(ref: string, opts: InfoOptions, io: IO): Promise<n
     full: !!opts.full,
     previewTokens: opts.previewTokens !== undefined ? parseCount(opts.previewTokens, '--preview-tokens') : undefined,
   });
-  giveDocument(d);
+  giveDocument(io, d);
   const text = opts.descriptor === 'text' ? renderDescriptorText(d) : renderDescriptorJson(d, io.stdout.isTTY);
   await io.stdout.write(opts.full ? page(rf.header.id, text, '--full', opts, io) : text);
   return 0;
@@ -60,13 +60,13 @@ function page(id: string, text: string, what: '--full' | '--header', opts: InfoO
     const name = what === '--full' ? 'descriptor' : 'header';
     throw new UsageError(`--from ${from} is past the end: the ${name} has ${text.length} characters`);
   }
-  if (inToolCall()) return text.slice(from);
+  if (inToolCall(io)) return text.slice(from);
   const max = maxTokensFrom(opts.maxTokens, io.env);
   const next = (at: number) => {
     const kept = { descriptor: opts.descriptor === 'text' ? 'text' : undefined, previewTokens: opts.previewTokens, maxTokens: opts.maxTokens, dir: opts.dir || undefined };
     return nextCommand(infoCommand, { id, [what === '--full' ? 'full' : 'header']: true, from: String(at), ...kept }, INFO_LAYOUT);
   };
-  return textPage(text, from, max, 'o200k_base', next);
+  return textPage(text, from, max, 'o200k_base', next, io.run);
 }
 
 /** The order lro info's next command shows its words in (as it printed them before): the page first. */

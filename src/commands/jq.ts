@@ -31,7 +31,7 @@ export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): 
     jqModule(); // loaded before the flag changes, for its code cache (see jqModule)
     if (io.ownProcess && rf.size <= BASELINE_ONLY_BYTES) setV8Flags('--liftoff-only');
   };
-  const jqIO = { out: (s: string) => io.stdout.write(s), err: (s: string) => io.stderr.write(s), stallSeconds: timeout, nextOf: nextJq };
+  const jqIO = { out: (s: string) => io.stdout.write(s), err: (s: string) => io.stderr.write(s), stallSeconds: timeout, nextOf: nextJq, run: io.run };
   return runJqHere(rf, filter, o, io.env, jqIO, beforeEngine);
 }
 

@@ -3,7 +3,7 @@
 // Files lro cannot read are reported (a row on a terminal, a note on stderr otherwise), never a crash.
 import { Chalk } from 'chalk';
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
-import { continuationLine, giveValue, inToolCall, maxTokensFrom, OutputBudget, type Next } from '../budget.js';
+import { giveValue, inToolCall, maxTokensFrom, OutputBudget, type Next } from '../budget.js';
 import { formatCount, parseCount } from '../units.js';
 import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';
@@ -82,7 +82,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   let damagedCount = 0;
   let shown = 0;
   // the rows an MCP tool call lists, as values (its result is made from them, not from the lines printed)
-  const given: TsvFields[] | null = inToolCall() && !tty && !opts.json ? [] : null;
+  const given: TsvFields[] | null = inToolCall(io) && !tty && !opts.json ? [] : null;
   if (opts.json) await out.add('[');
   for (const entry of listing.results) {
     if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
@@ -119,7 +119,7 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
       await page.add(shown - 1, tsvLine(fields), out);
     }
   }
-  if (given) giveValue({ results: given } satisfies ListedRows);
+  if (given) giveValue(io, { results: given } satisfies ListedRows);
   if (tty && rows.length > 0) await out.add(page.table(rows, now, io.stdout.color));
   const cut = page.cutLine(shown);
   if (opts.json) {
@@ -167,7 +167,7 @@ class LsPage {
     private readonly tty: boolean,
   ) {
     this.offset = opts.offset !== undefined ? parseCount(opts.offset, '--offset') : 0;
-    this.budget = new OutputBudget(inToolCall() ? 0 : maxTokensFrom(opts.maxTokens, io.env));
+    this.budget = new OutputBudget(inToolCall(io) ? 0 : maxTokensFrom(opts.maxTokens, io.env), undefined, io.run);
     // room for the last line (as long as it can be)
     const longest = { type: 'truncated', message: this.what(1e6, 1e6), next: this.nextCommand(1e6).text };
     if (!tty) this.budget.take(`${JSON.stringify(longest)}\n`);
@@ -231,7 +231,7 @@ class LsPage {
     if (this.cutAt === null) return null;
     const what = this.what(this.cutAt, total);
     const next = this.nextCommand(this.cutAt);
-    return { what, next, line: continuationLine(what, next) };
+    return { what, next, line: this.budget.continuation(what, next) };
   }
 
   private what(cutAt: number, total: number): string {
@@ -278,7 +278,7 @@ function sessionsPage(list: SessionRow[], opts: LsOptions, io: IO): string {
   const json = !!opts.json;
   const render = (rows: SessionRow[]) =>
     renderSessions(rows, { json, tty: io.stdout.isTTY && !json, now: io.now().getTime(), color: io.stdout.color });
-  const budget = new OutputBudget(inToolCall() ? 0 : maxTokensFrom(opts.maxTokens, io.env));
+  const budget = new OutputBudget(inToolCall(io) ? 0 : maxTokensFrom(opts.maxTokens, io.env), undefined, io.run);
   const rest = list.slice(offset);
   let n = rest.length;
   let text = render(rest);
@@ -295,7 +295,7 @@ function sessionsPage(list: SessionRow[], opts: LsOptions, io: IO): string {
   if (n === rest.length) return text;
   const next = nextCommand(lsCommand, { sessions: true, offset: String(offset + n), json: opts.json, maxTokens: opts.maxTokens, dir: opts.dir || undefined }, LS_LAYOUT);
   const what = `listed sessions ${offset + 1}-${offset + n} of ${formatCount(list.length)}, newest first (--max-tokens ${budget.max})`;
-  const line = continuationLine(what, next);
+  const line = budget.continuation(what, next);
   if (!json) return `${text}${line}`;
   const element = JSON.stringify({ type: 'truncated', message: what, next: next.text });
   return `${text.replace(/\]\n$/, '')},${element}]\n`;

@@ -109,7 +109,7 @@ export async function runOffload(
     }
     return 0;
   }
-  giveDocument(result.descriptor);
+  giveDocument(io, result.descriptor);
   if (o.descriptor === 'text') await io.stdout.write(renderDescriptorText(result.descriptor));
   else await io.stdout.write(renderDescriptorJson(result.descriptor, io.stdout.isTTY));
   return 0;
@@ -117,7 +117,7 @@ export async function runOffload(
 
 /** Prints a passthrough's JSON, and gives it as a value. */
 async function printDocument(io: IO, document: Record<string, unknown>): Promise<void> {
-  giveDocument(document);
+  giveDocument(io, document);
   await io.stdout.write(`${JSON.stringify(document)}\n`);
 }
 

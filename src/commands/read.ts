@@ -11,7 +11,7 @@ import { MAX_TOKEN_BYTES } from '../tokens/tokenizer.js';
 import type { IO } from '../io.js';
 import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
-import { continuationLine, maxTokensFrom, OutputBudget, type Next } from '../budget.js';
+import { maxTokensFrom, OutputBudget, type Next } from '../budget.js';
 import { damagedError, resolveResult, uncheckedNote } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
 import { nthRecord, streamCount, type StreamFilter } from '../format/streams.js';
@@ -95,7 +95,7 @@ export async function runRead(ref: string, o: ReadOptions, io: IO): Promise<numb
 /** Reads what the options select to `stdout`; false when a partial file (rf.held) does not hold all it needs. */
 async function readResult(rf: ResultFile, o: ReadOptions, io: IO, stdout: IO['stdout']): Promise<boolean> {
   refuseBinary(rf, 'read');
-  const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env), rf.header.encoding);
+  const budget = new OutputBudget(maxTokensFrom(o.maxTokens, io.env), rf.header.encoding, io.run);
   const filter = streamFilter(rf.header, o.stream);
   const sel = filter ? streamSelection(selection(o, rf.header.count), o, filter, rf.header.count) : selection(o, rf.header.count);
   const out = new OutputBatch(stdout);
@@ -181,7 +181,7 @@ async function readRecordRange(
       return true;
     }
     await out.add(
-      continuationLine(
+      budget.continuation(
         `showed records ${range.from}-${r.n - 1} of ${formatCount(h.count)} (--max-tokens ${budget.max})`,
         nextRead(id, o, { records: formatRange(r.n, range.to >= h.count ? Infinity : range.to), columns: o.columns }),
       ),
@@ -216,7 +216,7 @@ async function showWindow(id: string, n: number, v: TextWindow, budget: OutputBu
   const shownEnd = v.start + fit;
   await out.add(o.raw ? `${v.text.slice(0, fit)}\n` : `${n}:[${v.start}-${shownEnd}/${v.total}] ${v.text.slice(0, fit)}\n`);
   await out.add(
-    continuationLine(
+    budget.continuation(
       `record ${n} has ${formatCount(v.total)} characters, more than --max-tokens ${budget.max} allows; showed characters ${v.start}-${shownEnd}`,
       nextRead(id, o, { records: String(n), columns: formatCharRange(shownEnd, end) }),
     ),
@@ -264,7 +264,7 @@ async function readChars(rf: ResultFile, start: number, end: number, budget: Out
     if (fit < shown.length || total === null) {
       await out.add(`${shown.slice(0, fit).endsWith('\n') ? '' : '\n'}`);
       await out.add(
-        continuationLine(
+        budget.continuation(
           `showed characters ${start}-${start + fit}${total !== null ? ` of ${formatCount(total)}` : ''} (--max-tokens ${budget.max})`,
           nextRead(rf.header.id, o, { chars: formatCharRange(start + fit, end) }),
         ),

@@ -64,7 +64,7 @@ export async function runWhere(ref: string, conditions: string[], o: WhereOption
   const err = (s: string) => io.stderr.write(s);
   try {
     const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
-    return await damaged(rf, () => printWhere(rf, plan, io.env, (s) => out.add(s), err, nextWhere, linear ? undefined : timeout));
+    return await damaged(rf, () => printWhere(rf, plan, io, (s) => out.add(s), err, nextWhere, linear ? undefined : timeout));
   } finally {
     await out.flush();
   }

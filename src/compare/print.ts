@@ -3,7 +3,7 @@
 // first item left out (--from N). --json prints the summary object, then one object an item, then a
 // {"type":"truncated"} object when cut. Record numbers are written A:N and B:N (lro read ID --records N:N).
 import type { ResultFile } from '../format/reader.js';
-import { continuationLine, truncatedObject, type Next, type OutputBudget } from '../budget.js';
+import { truncatedObject, type Next, type OutputBudget } from '../budget.js';
 import { formatBytes, formatCount } from '../units.js';
 import { itemCount, itemsAt } from './diff.js';
 import type { Comparison, DiffItem, DiffSide, DiffSummary, TestTally } from './model.js';
@@ -171,5 +171,5 @@ function cutLine(c: Comparison, p: DiffPrint, at: number, total: number): string
     ? `the next item does not fit in --max-tokens ${max}`
     : `output cut at --max-tokens ${max} after item ${formatCount(at)} of ${formatCount(total)}`;
   const next = p.next(at, stuck ? max * 4 : undefined);
-  return p.json ? truncatedObject(what, next) : continuationLine(what, next);
+  return p.json ? truncatedObject(what, next) : p.budget.continuation(what, next);
 }

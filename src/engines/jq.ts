@@ -19,7 +19,8 @@ import { yamlOf } from '../query/view.js';
 import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { formatRange } from '../ranges.js';
-import { continuationLine, OutputBudget, type NextOf } from '../budget.js';
+import { OutputBudget, type NextOf } from '../budget.js';
+import type { RunCapture } from '../io.js';
 import { shellQuote } from '../shell-quote.js';
 import { formatCount } from '../units.js';
 import { BudgetedLines, StopJq, TrialOutput, type Cut, type StdoutWatch } from './jq-output.js';
@@ -59,6 +60,8 @@ export interface JqIO {
    * one (the library's jqResult) runs with no budget, so its output is never cut.
    */
   nextOf?: NextOf;
+  /** The run's capture (IO.run), when its caller takes continuations as data (an MCP tool call). */
+  run?: RunCapture;
 }
 
 /** Batches start small (a first answer comes fast, and a cut output is found with little rework) and grow. */
@@ -215,7 +218,7 @@ class JqRun {
     this.h = rf.header;
     this.flags = jqFlags(spec);
     this.joined = this.flags.includes('-j') || this.flags.includes('--join-output');
-    this.budget = new OutputBudget(spec.maxTokens, this.h.encoding);
+    this.budget = new OutputBudget(spec.maxTokens, this.h.encoding, io.run);
     this.skip = { lines: spec.skipLines };
     this.single = spec.header || spec.slurp || spec.nullInput || readsInputs(spec.filter);
     this.stalled = `the jq filter ran ${io.stallSeconds} s without finishing (an endless loop?): check the filter, or narrow the input first with --records or lro grep`;
@@ -476,14 +479,14 @@ class JqRun {
       await io.out(`${text.slice(0, fit)}…\n`);
       const size = `${o.partial ? 'at least ' : ''}${formatCount(text.length)}`;
       await io.out(
-        continuationLine(
+        budget.continuation(
           `this output line has ${size} characters, more than --max-tokens ${budget.max} allows (showed ${formatCount(fit)}); narrow the filter, e.g. to a field or .[0:10]. The lines after it`,
           io.nextOf!(spec.nextInput({ ...resume, skipLines: resume.skipLines + 1 })),
         ),
       );
       return;
     }
-    await io.out(continuationLine(`output cut at --max-tokens ${budget.max}`, io.nextOf!(spec.nextInput(resume))));
+    await io.out(budget.continuation(`output cut at --max-tokens ${budget.max}`, io.nextOf!(spec.nextInput(resume))));
   }
   /** jq refused the options or the filter (exit 2, 3): its message, and its exit code. */
   private async failed(r: JqResult): Promise<number> {

@@ -1,5 +1,6 @@
-// An IO that keeps what a command prints, so a tool call runs the CLI's own command and returns its output.
-import type { IO, Output } from '../io.js';
+// An IO that keeps what a command prints, so a tool call runs the CLI's own command and returns its output, with
+// what the run gives besides (IO.run: the continuations of cut outputs and the values commands give, as data).
+import type { IO, Output, RunCapture } from '../io.js';
 
 /** An Output that collects what is written. */
 class Collected implements Output {
@@ -17,11 +18,19 @@ class Collected implements Output {
   }
 }
 
-/** The IO of one call: `stdin` as its input, the server's environment, and the output kept. */
-export function captureIO(env: NodeJS.ProcessEnv, stdin = ''): { io: IO; stdout: () => string; stderr: () => string } {
+/**
+ * The IO of one call: `stdin` as its input, the server's environment, the output kept, and its run captured, every
+ * budget of it held to `maxBytes` besides its tokens.
+ */
+export function captureIO(
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+  maxBytes = Infinity,
+): { io: IO & { run: RunCapture }; stdout: () => string; stderr: () => string } {
   const stdout = new Collected();
   const stderr = new Collected();
   const input = stdin ? [Buffer.from(stdin, 'utf8')] : [];
-  const io: IO = { stdin: (async function* () { yield* input; })(), stdinIsTTY: false, stdout, stderr, env, now: () => new Date() };
+  const run: RunCapture = { continuations: [], values: [], maxBytes };
+  const io = { stdin: (async function* () { yield* input; })(), stdinIsTTY: false, stdout, stderr, env, now: () => new Date(), run };
   return { io, stdout: () => stdout.text(), stderr: () => stderr.text() };
 }

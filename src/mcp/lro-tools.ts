@@ -5,7 +5,6 @@
 import type { Input } from '../commands/command.js';
 import { runReported } from '../commands/failure.js';
 import { LroError, oneLine } from '../errors.js';
-import { withContinuations } from '../budget.js';
 import { checkArguments, storeWide, toInput } from './arguments.js';
 import { capEchoes, cappedBudget, MAX_OUTPUT_BYTES, MAX_RESULT_BYTES, resultBytes, smallerInput, tooLargeMessage } from './bounds.js';
 import { CallReader } from './calls.js';
@@ -92,8 +91,9 @@ export class LroTools {
 
   /** One run of the command, its output kept, with the continuation it made and the values it gave handed over as data. */
   private async run(def: ToolDef, input: Input, args: Record<string, unknown>): Promise<ToolResult> {
-    const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '');
-    const { result: code, continuations, values } = await withContinuations(() => runReported(def.command, input, io), MAX_OUTPUT_BYTES);
+    const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '', MAX_OUTPUT_BYTES);
+    const code = await runReported(def.command, input, io);
+    const { continuations, values } = io.run;
     const out = { stdout: stdout(), stderr: capEchoes(this.hideStore(stderr()), args), code, continuation: continuations.at(-1), values };
     return toolResult(def.spec, out, this.calls, args);
   }

@@ -11,7 +11,8 @@ import { queryContentType, recordView } from '../query/view.js';
 import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import type { IO } from '../io.js';
+import { maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 
 /** The column titles: what each group's value is. */
 function labels(plan: CountPlan): string[] {
@@ -49,7 +50,7 @@ export function countNextInput(id: string, plan: CountPlan, from: number): Recor
 export async function printCount(
   rf: ResultFile,
   plan: CountPlan,
-  env: NodeJS.ProcessEnv,
+  io: Pick<IO, 'env' | 'run'>,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
   nextOf: NextOf,
@@ -58,7 +59,7 @@ export async function printCount(
   const q = plan.query;
   const decoder = recordView(rf, plan.options.stream);
   const res = countQuery(rf, q, decoder, stallSeconds);
-  await (q.distinct ? printDistinct(rf, plan, res, env, write, nextOf) : printGroups(rf, plan, res, env, write, nextOf));
+  await (q.distinct ? printDistinct(rf, plan, res, io, write, nextOf) : printGroups(rf, plan, res, io, write, nextOf));
   const note = decoder.skippedNote(q.range);
   if (note) await writeErr(note);
   const hint = res.records === 0 ? typeHint(q.conditions) : '';
@@ -81,11 +82,11 @@ function bareWordRegex(q: CountPlan['query']): string | null {
 }
 
 /** What both listings of a count start from: the query, JSON or text, the token budget, and what a record is called. */
-function printing(rf: ResultFile, plan: CountPlan, env: NodeJS.ProcessEnv) {
+function printing(rf: ResultFile, plan: CountPlan, io: Pick<IO, 'env' | 'run'>) {
   return {
     q: plan.query,
     json: !!plan.options.json,
-    budget: new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding),
+    budget: new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run),
     unit: queryContentType(rf) === 'text' ? 'lines' : 'records',
   };
 }
@@ -94,11 +95,11 @@ async function printGroups(
   rf: ResultFile,
   plan: CountPlan,
   res: CountResult,
-  env: NodeJS.ProcessEnv,
+  io: Pick<IO, 'env' | 'run'>,
   write: (s: string) => Promise<void> | void,
   nextOf: NextOf,
 ): Promise<void> {
-  const { q, json, budget, unit } = printing(rf, plan, env);
+  const { q, json, budget, unit } = printing(rf, plan, io);
   const what = q.text?.kind === 'template' ? 'templates' : q.paths.length > 1 ? 'combinations' : 'values';
   if (q.total) {
     await write(json ? `${JSON.stringify({ count: res.records })}\n` : `${res.records}\n`);
@@ -114,7 +115,7 @@ async function printGroups(
     if (!budget.take(line)) {
       const message = `showed ${what} ${from}-${i} of ${formatCount(res.groups.length)} (--max-tokens ${budget.max})`;
       const next = nextOf(countNextInput(rf.header.id, plan, i + 1));
-      await write(json ? truncatedObject(message, next) : continuationLine(message, next));
+      await write(json ? truncatedObject(message, next) : budget.continuation(message, next));
       return;
     }
     await write(line);
@@ -135,11 +136,11 @@ async function printDistinct(
   rf: ResultFile,
   plan: CountPlan,
   res: CountResult,
-  env: NodeJS.ProcessEnv,
+  io: Pick<IO, 'env' | 'run'>,
   write: (s: string) => Promise<void> | void,
   nextOf: NextOf,
 ): Promise<void> {
-  const { q, json, budget, unit } = printing(rf, plan, env);
+  const { q, json, budget, unit } = printing(rf, plan, io);
   const n = res.groups.length;
   const atLeast = res.other > 0 ? 'at least ' : ''; // values past MAX_GROUPS were not kept apart
   const what = `${labels(plan).join(', ')}`;
@@ -158,7 +159,7 @@ async function printDistinct(
     if (!budget.take(line)) {
       const message = `showed values ${from}-${i} of ${formatCount(n)} (--max-tokens ${budget.max})`;
       const next = nextOf(countNextInput(rf.header.id, plan, i + 1));
-      await write(json ? truncatedObject(message, next) : continuationLine(message, next));
+      await write(json ? truncatedObject(message, next) : budget.continuation(message, next));
       return;
     }
     await write(line);

@@ -10,7 +10,7 @@ import { ByteScanner } from '../kernel/scan.js';
 import { walkStore, type StoreWalk } from '../search/grep-store.js';
 import { commandOf } from '../store/select.js';
 import { formatCount } from '../units.js';
-import { continuationLine, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import { OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 import { grepInput, searchInto, type GrepTarget } from './grep-output.js';
 
 /** What `lro grep --all` was asked besides the search itself (and which results, StoreWalk). */
@@ -88,7 +88,7 @@ function cutLine(s: StoreGrep, id: string, record: number, tally: Tally): string
       ` in ${formatCount(tally.results)} results`;
   const plan = stuck ? { ...s.plan, options: { ...s.plan.options, maxTokens: String(max * 4) } } : s.plan;
   const next = s.nextOf(nextInput({ ...s, plan }, id, record));
-  return s.plan.options.json ? truncatedObject(what, next) : continuationLine(what, next);
+  return s.plan.options.json ? truncatedObject(what, next) : s.budget.continuation(what, next);
 }
 
 /** The search of one result: -l stops at its first selected record, -l and -c only count. */

@@ -8,7 +8,8 @@ import { LONG_RECORD, longWindows, MAX_WINDOWS, recordValues, walkGrep, WINDOW }
 import type { ByteScanner } from '../kernel/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import type { IO } from '../io.js';
+import { maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 
 /** Room kept for the line that continues a cut output. */
 const CONTINUATION_TOKENS = 80;
@@ -117,7 +118,7 @@ export interface GrepTarget {
 export async function printGrep(
   rf: ResultFile,
   plan: GrepPlan,
-  env: NodeJS.ProcessEnv,
+  io: Pick<IO, 'env' | 'run'>,
   write: (s: string | Uint8Array) => Promise<void> | void,
   nextOf: NextOf,
   stallSeconds?: number,
@@ -125,12 +126,12 @@ export async function printGrep(
 ): Promise<number> {
   const q = plan.query;
   if (q.maxCount === 0) return EXIT.noMatch;
-  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
+  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
   const run = await searchInto(rf, plan, { budget, write, skipBefore }, stallSeconds);
   if (run.cutAt !== undefined) {
     const what = `output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
     const next = nextOf(nextInput(rf.header.id, plan, run as Required<GrepRun>));
-    await write(plan.options.json ? truncatedObject(what, next) : continuationLine(what, next));
+    await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next));
   } else if (q.countOnly) await write(`${run.matched}\n`);
   return run.matched > 0 ? EXIT.ok : EXIT.noMatch;
 }
@@ -162,14 +163,15 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
   /**
    * Prints a match or context event, all its lines or none; false when the budget is spent. The first record of a
    * part that does not fit whole is printed as far as it fits (its windows, or its first line cut), so that a
-   * part always moves on: its next command starts after that record, never at it again.
+   * part always moves on: its next command starts after that record, never at it again. The first of a page
+   * only: a result of `lro grep --all` that begins after others on the page goes to the next page whole.
    */
   const print = async (ev: Extract<GrepEvent, { kind: 'match' | 'context' }>): Promise<boolean> => {
     const lines = render(ev, json, re, plan.streamOf).map((l) => (t.mark ? t.mark(l) : l));
     const before = `${heading}${gap && !json ? '--\n' : ''}`;
     const text = `${before}${lines.join('')}`;
     if (!t.budget.take(text)) {
-      if (printedAny) return false; // the whole record goes to the next part
+      if (printedAny || !t.budget.empty) return false; // the whole record goes to the next part
       if (!t.budget.take(before)) return false;
       let shown = 0;
       for (const line of lines) {

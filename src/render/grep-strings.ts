@@ -7,17 +7,18 @@ import { formatRange } from '../ranges.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { printableStrings } from '../search/strings.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import type { IO } from '../io.js';
+import { maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 import { grepInput } from './grep-output.js';
 
 /** Searches the printable strings of rf and prints those selected; returns the exit code. */
-export async function printStrings(rf: ResultFile, plan: GrepPlan, env: NodeJS.ProcessEnv, write: (s: string) => Promise<void>, nextOf: NextOf): Promise<number> {
+export async function printStrings(rf: ResultFile, plan: GrepPlan, io: Pick<IO, 'env' | 'run'>, write: (s: string) => Promise<void>, nextOf: NextOf): Promise<number> {
   const q = plan.query;
   if (q.before > 0 || q.after > 0) throw new UsageError('context (-A, -B, -C) does not go with --strings: each string stands alone');
   if (rf.header.content_type !== 'binary') {
     throw new UsageError(`--strings searches a binary result, and ${rf.header.id} is ${rf.header.content_type}: drop --strings`);
   }
-  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
+  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
   const re = q.matcher.regex;
   let matched = 0;
   for (const s of printableStrings(rf)) {
@@ -32,7 +33,7 @@ export async function printStrings(rf: ResultFile, plan: GrepPlan, env: NodeJS.P
       if (!budget.take(line)) {
         const what = `output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching strings`;
         const next = nextOf({ id: rf.header.id, pattern: plan.pattern, ...grepInput(plan, q.maxCount - matched), strings: true, records: formatRange(s.n, q.range.to) });
-        await write(plan.options.json ? truncatedObject(what, next) : continuationLine(what, next));
+        await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next));
         return EXIT.ok;
       }
       await write(line);

@@ -3,7 +3,8 @@
 // exact command for the rest. The pages, without their last lines, put back together are the text.
 import type { Encoding } from '../tokens/tokenizer.js';
 import { formatCount } from '../units.js';
-import { continuationLine, OutputBudget, type Next } from '../budget.js';
+import { OutputBudget, type Next } from '../budget.js';
+import type { RunCapture } from '../io.js';
 
 /** Tokens kept for the continuation line itself. */
 const NEXT_LINE_TOKENS = 80;
@@ -19,9 +20,10 @@ export function textPage(
   max: number,
   encoding: Encoding,
   next: (at: number) => Next,
+  run?: RunCapture,
 ): string {
   const rest = text.slice(from);
-  const budget = new OutputBudget(max, encoding);
+  const budget = new OutputBudget(max, encoding, run);
   if (budget.fits(rest)) return rest;
   const room = Math.max(1, max - NEXT_LINE_TOKENS);
   let fit = Math.max(1, budget.fitPrefix(rest, room));
@@ -30,5 +32,5 @@ export function textPage(
   const part = rest.slice(0, fit);
   const end = from + fit;
   const what = `printed characters ${from}-${end} of ${formatCount(text.length)} (--max-tokens ${max})`;
-  return `${part}${part.endsWith('\n') ? '' : '\n'}${continuationLine(what, next(end))}`;
+  return `${part}${part.endsWith('\n') ? '' : '\n'}${budget.continuation(what, next(end))}`;
 }

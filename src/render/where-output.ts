@@ -7,7 +7,8 @@ import { matchText, requireWhereFields, whereMatches, type WherePlan } from '../
 import { formatRange } from '../ranges.js';
 import { typeHint } from '../query/condition.js';
 import { formatCount } from '../units.js';
-import { continuationLine, maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
+import type { IO } from '../io.js';
+import { maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
 
 /**
  * The input of the command that continues a cut output from record `from`, `matched` matches later: the
@@ -37,7 +38,7 @@ export function whereNextInput(id: string, p: WherePlan, from: number, matched: 
 export async function printWhere(
   rf: ResultFile,
   plan: WherePlan,
-  env: NodeJS.ProcessEnv,
+  io: Pick<IO, 'env' | 'run'>,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
   nextOf: NextOf,
@@ -47,7 +48,7 @@ export async function printWhere(
   const id = rf.header.id;
   const decoder = recordView(rf, plan.options.stream);
   requireWhereFields(rf, q, decoder);
-  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, env), rf.header.encoding);
+  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
   let matched = 0;
   let cut = false;
   for (const m of whereMatches(rf, q, decoder, stallSeconds)) {
@@ -68,9 +69,9 @@ export async function printWhere(
       await write(`${m.n}:[0-${fit}/${text.length}] ${text.slice(0, fit)}\n`);
       matched++;
       const rest = `lro read ${id} --records ${m.n} --columns ${fit}:`;
-      await write(continuationLine(`record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest}`, nextOf(whereNextInput(id, plan, m.n + 1, matched))));
+      await write(budget.continuation(`record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest}`, nextOf(whereNextInput(id, plan, m.n + 1, matched))));
     } else {
-      await write(continuationLine(`output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching records`, nextOf(whereNextInput(id, plan, m.n, matched))));
+      await write(budget.continuation(`output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching records`, nextOf(whereNextInput(id, plan, m.n, matched))));
     }
     cut = true;
     break;

@@ -138,6 +138,29 @@ describe('lro grep --all', () => {
     expect(none.stderr).toBe('lro: no stored results to search (see lro ls)\n');
   });
 
+  it("a result whose first record does not fit in what a page has left starts the next page whole, never cut", async () => {
+    // (a result's first record was printed cut as if it began the page, and the next page started after it: the
+    // rest of that line was never shown; the test above met it for a few ids in a hundred, ids setting the tokens)
+    const own = { LRO_DIR: join(root, 'cut-store') };
+    // the newer result: 5 lines of about 20 tokens; the older: one line of about 170 (under 1,000 characters, so
+    // shown whole), which does not fit in what 300 tokens leave after the first, and fits a page of its own
+    const short = Array.from({ length: 5 }, (_, i) => `${i + 1} error the quick brown fox jumps over the lazy dog and runs away\n`);
+    const long = `1 error ${Array.from({ length: 75 }, (_, i) => `word${i}`).join(' ')}\n`;
+    const w = (name: string, text: string) => {
+      const f = join(root, name);
+      writeFileSync(f, text);
+      return f;
+    };
+    await offloaded(w('long.txt', `${long}2 fine\n`), own);
+    await offloaded(w('short.txt', `${short.join('')}6 fine\n`), own);
+    const args = ['grep', '--all', 'error'];
+    const whole = (await lro([...args, '--max-tokens', '0'], { env: own })).out.trim().split('\n');
+    expect(whole.at(-1)).toBe(`1:${long.trim()}`);
+    const paged = await followNext([...args, '--max-tokens', '300'], own, [0], 10);
+    expect(paged.pages).toBe(2);
+    expect(paged.lines).toEqual(whole);
+  });
+
   it('a cut output ends with a next: command that continues it exactly, to the end', async () => {
     const args = ['grep', '--all', '-i', '-C', '1', '-m', '8', 'error|failed'];
     const whole = await lro([...args, '--max-tokens', '0'], { env });

@@ -14,7 +14,8 @@ import { LS_LAYOUT, lsCommand } from '../../src/commands/ls.js';
 import { CallReader } from '../../src/mcp/calls.js';
 import { callOfLine } from '../helpers/shell-words.js';
 import { loadToolDefs, type ToolDef } from '../../src/mcp/definitions.js';
-import { continuationLine, withContinuations } from '../../src/budget.js';
+import { OutputBudget } from '../../src/budget.js';
+import type { RunCapture } from '../../src/io.js';
 
 const ID = '01M8165DT1CVS5F6496PDNJ3DY';
 let defs: ToolDef[];
@@ -63,8 +64,9 @@ describe('fromNext', () => {
 
   it('reaches the MCP layer as the continuation made, not as its printed line', async () => {
     const next = nextCommand(readCommand, { id: ID, records: '9:' });
-    const { continuations } = await withContinuations(async () => continuationLine('showed records 1-8', next));
-    expect(continuations).toEqual([{ what: 'showed records 1-8', next, line: `[lro: showed records 1-8; next: ${next.text}]\n` }]);
+    const run: RunCapture = { continuations: [], values: [], maxBytes: Infinity };
+    new OutputBudget(2000, undefined, run).continuation('showed records 1-8', next);
+    expect(run.continuations).toEqual([{ what: 'showed records 1-8', next, line: `[lro: showed records 1-8; next: ${next.text}]\n` }]);
   });
 });
 

@@ -1,38 +1,38 @@
-// The budget's hand-over to an MCP tool call: the continuations a run made, as data, and its limit in bytes.
+// The budget's hand-over to an MCP tool call: the continuations a run made, as data, and its limit in bytes, held
+// by the run's IO (IO.run), never by a context of the process.
 import { describe, expect, it } from 'vitest';
-import { continuationLine, giveValue, OutputBudget, withContinuations, type Next } from '../../src/budget.js';
+import { giveValue, OutputBudget, type Next } from '../../src/budget.js';
+import type { RunCapture } from '../../src/io.js';
 
 /** A next command (its input left out: the hand-over carries it as it is). */
 const read = (text: string): Next => ({ command: 'read', input: {}, text });
+const capture = (maxBytes = Infinity): RunCapture => ({ continuations: [], values: [], maxBytes });
 
-describe('withContinuations', () => {
-  it('gives the continuations made within the run, and only those, even with runs interleaved', async () => {
-    continuationLine('outside', read('lro read A'));
-    giveValue('outside');
+describe("a run's capture (IO.run)", () => {
+  it('gets the continuations and values of its own run only, even with runs interleaved', async () => {
+    new OutputBudget(100).continuation('outside', read('lro read A')); // no capture: nobody takes it
+    giveValue({}, 'outside');
     const tick = () => new Promise((r) => setTimeout(r, 1));
-    const run = (name: string) =>
-      withContinuations(async () => {
-        await tick();
-        continuationLine(`cut ${name}`, read(`lro read ${name} --records 5:`));
-        giveValue({ name });
-        await tick();
-        return name;
-      });
+    const run = async (name: string) => {
+      const io = { run: capture() };
+      await tick();
+      new OutputBudget(100, undefined, io.run).continuation(`cut ${name}`, read(`lro read ${name} --records 5:`));
+      giveValue(io, { name });
+      await tick();
+      return io.run;
+    };
     const [a, b] = await Promise.all([run('X'), run('Y')]);
-    expect(a).toEqual({ result: 'X', continuations: [{ what: 'cut X', next: read('lro read X --records 5:'), line: '[lro: cut X; next: lro read X --records 5:]\n' }], values: [{ name: 'X' }] });
+    expect(a).toEqual({ continuations: [{ what: 'cut X', next: read('lro read X --records 5:'), line: '[lro: cut X; next: lro read X --records 5:]\n' }], values: [{ name: 'X' }], maxBytes: Infinity });
     expect(b.continuations.map((c) => c.next.text)).toEqual(['lro read Y --records 5:']);
     expect(b.values).toEqual([{ name: 'Y' }]);
   });
 
-  it('keeps every budget of the run within its bytes, whatever its tokens; outside a run only tokens count', async () => {
+  it("keeps every budget of the run within its bytes, whatever its tokens; without a capture only tokens count", () => {
     const line = `${' '.repeat(99)}\n`; // 100 bytes, one token or so
-    const { result } = await withContinuations(async () => {
-      const b = new OutputBudget(50_000);
-      let taken = 0;
-      while (taken < 100 && b.take(line)) taken++;
-      return { taken, fits: b.fits(line), prefix: b.fitPrefix('é'.repeat(1000), 10_000) };
-    }, 1000);
-    expect(result).toEqual({ taken: 10, fits: false, prefix: 0 });
+    const b = new OutputBudget(50_000, undefined, capture(1000));
+    let taken = 0;
+    while (taken < 100 && b.take(line)) taken++;
+    expect({ taken, fits: b.fits(line), prefix: b.fitPrefix('é'.repeat(1000), 10_000) }).toEqual({ taken: 10, fits: false, prefix: 0 });
     const free = new OutputBudget(50_000);
     expect(Array.from({ length: 20 }, () => free.take(line)).every(Boolean)).toBe(true);
   });

@@ -92,6 +92,8 @@ export interface GrepRun {
   again?: number;
   /** Cut: records selected before the records printed (a next part's, printed by the part before). */
   skipped?: number;
+  /** A record larger than the whole budget, shown in part (the page's first: see searchInto's print). */
+  partial?: number;
 }
 
 /** Where a search prints: the budget it shares, the writer, and what `lro grep --all` adds to a result's lines. */
@@ -128,11 +130,14 @@ export async function printGrep(
   if (q.maxCount === 0) return EXIT.noMatch;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
   const run = await searchInto(rf, plan, { budget, write, skipBefore }, stallSeconds);
+  // a record shown in part says how to read all of it, so the cut text is never taken for the whole
+  const whole = run.partial !== undefined ? `record ${run.partial} is larger than --max-tokens ${budget.max} allows and is shown in part; all of it: lro read ${rf.header.id} --records ${run.partial}` : '';
   if (run.cutAt !== undefined) {
-    const what = `output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
+    const what = `${whole ? `${whole}; ` : ''}output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
     const next = nextOf(nextInput(rf.header.id, plan, run as Required<GrepRun>));
     await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next));
   } else if (q.countOnly) await write(`${run.matched}\n`);
+  else if (whole && !plan.options.json) await write(`[lro: ${whole}]\n`);
   return run.matched > 0 ? EXIT.ok : EXIT.noMatch;
 }
 
@@ -160,6 +165,7 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
   const recent: number[] = []; // selected records within `after` of the last one seen (see GrepRun.searchFrom)
   let gap = false;
   let printedAny = false;
+  let partial: number | undefined;
   /**
    * Prints a match or context event, all its lines or none; false when the budget is spent. The first record of a
    * part that does not fit whole is printed as far as it fits (its windows, or its first line cut), so that a
@@ -188,6 +194,7 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
         if (n === 0 || !t.budget.take(first.slice(0, n) + '…\n')) return false;
         await t.write(piece);
       }
+      if (shown < lines.length) partial = ev.n;
     } else await t.write(text);
     heading = '';
     gap = false;
@@ -219,6 +226,6 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
     }
     return true;
   });
-  if (stopped) return stopped;
-  return { matched };
+  if (stopped) return { ...stopped, partial };
+  return { matched, partial };
 }

@@ -194,10 +194,27 @@ describe('lro grep', () => {
     for (const l of lines.slice(0, 10)) expect(l).toMatch(/^1:\[\d+-\d+\/254890\] .*return/);
     expect(lines[10]).toMatch(/^1:\[… \d+ more windows with matches in this record\]$/);
     expect(r.out).not.toContain('next:'); // it was: nothing printed, exit 1, and a next command repeating this one
-    // a budget smaller than one window: the record's start, cut, still exit 0
+    // a budget smaller than one window: the record's start, cut, still exit 0, and how to read all of it
     const small = await lro(['grep', d.id, 'return', '--max-tokens', '60'], { env });
     expect(small.code).toBe(0);
-    expect(small.out).toMatch(/^1:\[0-\d+\/254890\] function f0\(a,b\)\{return a\+b\};.*…\n$/);
+    expect(small.out).toMatch(
+      new RegExp(`^1:\\[0-\\d+/254890\\] function f0\\(a,b\\)\\{return a\\+b\\};.*…\\n\\[lro: record 1 is larger than --max-tokens 60 allows and is shown in part; all of it: lro read ${d.id} --records 1\\]\\n$`),
+    );
+  });
+
+  it('a line larger than the whole budget is shown cut, with the command that reads all of it', async () => {
+    const line = `1 error ${Array.from({ length: 75 }, (_, i) => `word${i}`).join(' ')}`;
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input: `${line}\n2 fine\n`, env })).out);
+    const r = await lro(['grep', d.id, 'error', '--max-tokens', '40'], { env });
+    expect(r.code).toBe(0);
+    const [shown, note, ...rest] = r.out.split('\n');
+    expect(shown).toMatch(/^1:1 error word0 .*…$/);
+    expect(line.startsWith(shown.slice(2, -1))).toBe(true);
+    expect(rest).toEqual(['']);
+    const read = /; all of it: lro (read \S+ --records 1)\]$/.exec(note);
+    expect(read, note).not.toBeNull();
+    const whole = await lro([...read![1].split(' '), '--max-tokens', '0'], { env });
+    expect(whole.out).toBe(`1: ${line}\n`);
   });
 
   it('stops a runaway pattern within the timeout, exit 2', async () => {

@@ -63,9 +63,14 @@ export class OutputBudget {
     this.maxBytes = run?.maxBytes ?? Infinity;
   }
 
-  /** The final line of an output cut here: what was left out and the exact next command (given to IO.run too). */
+  /**
+   * The final line of an output cut here, `[lro: WHAT; next: COMMAND]`, handed to the run's capture too (IO.run):
+   * the one way a continuation is made, so an MCP call never misses one a printer wrote.
+   */
   continuation(what: string, next: Next): string {
-    return continuationLine(what, next, this.run);
+    const line = `[lro: ${what}; next: ${next.text}]\n`;
+    this.run?.continuations.push({ what, next, line });
+    return line;
   }
 
   /** Nothing taken yet: what is printed next begins the output (or its page). */
@@ -210,13 +215,6 @@ export class OutputBudget {
     if (lo > 0 && lo < text.length && /[\ud800-\udbff]/.test(text[lo - 1])) lo--; // never split a surrogate pair
     return lo;
   }
-}
-
-/** The final line of a cut output: what was left out and the exact next command (given to `run`, if any). */
-export function continuationLine(what: string, next: Next, run: RunCapture | undefined): string {
-  const line = `[lro: ${what}; next: ${next.text}]\n`;
-  run?.continuations.push({ what, next, line });
-  return line;
 }
 
 /** The last line of a cut --json output: the continuation as a JSON object. */

@@ -164,6 +164,8 @@ function stoppedNote(sig: NodeJS.Signals, killedAfter: number | null): string {
   return `lro run was stopped by ${sig} (passed on to the command and the processes it started${killed}): this is what they printed until then`;
 }
 
+const KILL_AFTER_SECONDS = 3;
+
 /**
  * LRO_RUN_KILL_AFTER: seconds from a signal passed on to SIGKILL (default 3; 0: never). One that does not parse
  * is said on stderr and the default taken: the command still runs (a caller cannot see its environment, and a
@@ -178,7 +180,6 @@ function killAfter(io: IO): number {
     .catch(() => undefined);
   return KILL_AFTER_SECONDS;
 }
-const KILL_AFTER_SECONDS = 3;
 
 /** What the descriptor says of an output past --max-bytes. */
 function cutNote(k: HeadAndTail): string {

@@ -18,7 +18,7 @@ export function maxTokensFrom(option: string | undefined, env: NodeJS.ProcessEnv
   return DEFAULT_MAX_TOKENS;
 }
 
-export type { Continuation, Next } from './io.js';
+export type { Continuation, LroLine, Next } from './io.js';
 
 /**
  * Makes the next command of an input, for a printer below the command table (floor 6): the command passes
@@ -29,6 +29,16 @@ export type NextOf = (input: Record<string, unknown>) => Next;
 /** Hands a value of the output (what the text printed, as data) to the caller that takes them (an MCP tool call). */
 export function giveValue(io: Pick<IO, 'run'>, value: unknown): void {
   io.run?.values.push(value);
+}
+
+/**
+ * The command a run prints as its whole answer (`lro where --explain`: the lro jq command that gives the same),
+ * its line, handed to the run's capture so an MCP tool call names it as the tool call it is.
+ */
+export function commandAnswer(io: Pick<IO, 'run'>, command: Next): string {
+  const line = `${command.text}\n`;
+  io.run?.lines.push({ what: command.text, mentions: [command], line });
+  return line;
 }
 
 /** Whether this runs for an MCP tool call, whose layer bounds listings and descriptors as wholes of its own. */
@@ -65,11 +75,22 @@ export class OutputBudget {
 
   /**
    * The final line of an output cut here, `[lro: WHAT; next: COMMAND]`, handed to the run's capture too (IO.run):
-   * the one way a continuation is made, so an MCP call never misses one a printer wrote.
+   * the one way a continuation is made, so an MCP call never misses one a printer wrote. `mentions`: the commands
+   * WHAT names (io.ts LroLine).
    */
-  continuation(what: string, next: Next): string {
+  continuation(what: string, next: Next, mentions: Next[] = []): string {
     const line = `[lro: ${what}; next: ${next.text}]\n`;
-    this.run?.continuations.push({ what, next, line });
+    this.run?.lines.push({ what, mentions, next, line });
+    return line;
+  }
+
+  /**
+   * A line `[lro: WHAT]` ending an output that is not cut (a record shown in part, and the command that reads all
+   * of it, in `mentions`), handed to the run's capture as a continuation is.
+   */
+  note(what: string, mentions: Next[]): string {
+    const line = `[lro: ${what}]\n`;
+    this.run?.lines.push({ what, mentions, line });
     return line;
   }
 

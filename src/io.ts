@@ -29,21 +29,31 @@ export interface Next {
   text: string;
 }
 
-/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
-export interface Continuation {
+/**
+ * A line lro adds to an output, as it made it: `[lro: WHAT; next: COMMAND]` ending a cut output (a continuation:
+ * `next` given), `[lro: WHAT]` after a record shown in part, the command `--explain` prints (`what` is the line).
+ * `mentions`: the commands WHAT names, as values, each shown in it by its `text` (`all of it: lro read ID --records
+ * N`), so a caller that runs commands another way (an MCP tool call) names them its way, never by reading text.
+ */
+export interface LroLine {
   what: string;
-  next: Next;
+  mentions: Next[];
+  next?: Next;
   line: string;
 }
 
+/** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */
+export type Continuation = LroLine & { next: Next };
+
 /**
- * What a run gives a caller that needs more than its text (an MCP tool call, mcp/lro-tools.ts): the continuations of
- * its cut outputs, as data (`next` becomes the next tool call; never read back from the output, where a stored
- * record can hold the same text), the values its commands give (`lro ls`'s rows, a descriptor: budget.ts
- * giveValue), and a limit in bytes every budget of the run keeps besides its tokens (one MCP message's worth).
+ * What a run gives a caller that needs more than its text (an MCP tool call, mcp/lro-tools.ts): the lines lro
+ * added to its outputs (continuations and notes) with the commands they name, as data (`next` becomes the next
+ * tool call; never read back from the output, where a stored record can hold the same text), the values its
+ * commands give (`lro ls`'s rows, a descriptor: budget.ts giveValue), and a limit in bytes every budget of the run
+ * keeps besides its tokens (one MCP message's worth).
  */
 export interface RunCapture {
-  continuations: Continuation[];
+  lines: LroLine[];
   values: unknown[];
   maxBytes: number;
 }
@@ -73,7 +83,7 @@ export interface IO {
   ownProcess?: boolean;
   /** Calls `handler` on SIGINT, SIGTERM and SIGHUP instead of dying, until the returned function is called. */
   onSignal?: (handler: (signal: NodeJS.Signals) => void) => () => void;
-  /** Present when the caller takes the run's continuations and values as data (an MCP tool call). */
+  /** Present when the caller takes the run's lines (continuations, notes) and values as data (an MCP tool call). */
   run?: RunCapture;
 }
 

@@ -8,14 +8,13 @@ import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { printCount } from '../render/count-output.js';
 import { planCount, type CountOptions } from '../query/count.js';
-import { countExplain } from '../query/explain.js';
+import { countExplain, EXPLAIN_STREAM } from '../query/explain.js';
 import { queryContentType, recordView } from '../query/view.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
 import { UsageError } from '../errors.js';
-import { EXPLAIN_STREAM } from './where.js';
-import type { NextOf } from '../budget.js';
+import { commandAnswer, type NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
 
 /** How a count continuation is printed: --by before the conditions, the options after them, --groups last. */
@@ -33,7 +32,7 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
     if (o.stream !== undefined) throw new UsageError(EXPLAIN_STREAM);
-    await io.stdout.write(countExplain(rf.header.id, plan, view));
+    await io.stdout.write(commandAnswer(io, countExplain(rf.header.id, plan, view)));
     return 0;
   }
   const out = new OutputBatch(io.stdout);

@@ -26,7 +26,7 @@ export interface GrepCommandOptions extends GrepOptions {
 }
 
 /** `lro grep --all`: the store's results, filtered, searched newest first. */
-export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO, nextOf: NextOf): Promise<number> {
+export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO, nexts: { nextOf: NextOf; readOf: NextOf }): Promise<number> {
   const plan = planGrep(pattern, o, 0);
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   const { filter, fromRecord, filterInput } = storeFilter(o, io.now().getTime());
@@ -43,7 +43,7 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO,
       fromRecord,
       listOnly: !!o.filesWithMatches,
       filterInput,
-      nextOf,
+      ...nexts,
       budget: new OutputBudget(maxTokensFrom(o.maxTokens, io.env), undefined, io.run),
       write: (s) => out.add(s),
       warn: async (line) => {

@@ -11,7 +11,7 @@ import { MAX_TOKEN_BYTES } from '../tokens/tokenizer.js';
 import type { IO } from '../io.js';
 import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
-import { maxTokensFrom, OutputBudget, type Next } from '../budget.js';
+import { maxTokensFrom, OutputBudget, type Next, type NextOf } from '../budget.js';
 import { damagedError, resolveResult, uncheckedNote } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
 import { nthRecord, streamCount, type StreamFilter } from '../format/streams.js';
@@ -126,11 +126,13 @@ function streamSelection(sel: Selection, o: ReadOptions, f: StreamFilter, count:
   return { ...sel, range: { from: nthRecord(f.map.runs, f.choice, Math.max(1, total - n + 1), count) ?? 1, to: count } };
 }
 
-/** The options to repeat in a continuation command. */
+/** An `lro read` command as a value, from its input (another command names it: all of a record shown in part). */
+export const nextRead: NextOf = (input) => nextCommand(readCommand, input);
+
 /** The next part's command: `lro read ID` with what it selects and the options of this one it keeps. */
-function nextRead(id: string, o: ReadOptions, select: ReadOptions): Next {
+function nextPart(id: string, o: ReadOptions, select: ReadOptions): Next {
   const kept = { raw: o.raw, stream: o.stream || undefined, maxTokens: o.maxTokens, dir: o.dir || undefined };
-  return nextCommand(readCommand, { id, ...select, ...kept });
+  return nextRead({ id, ...select, ...kept });
 }
 
 async function readRecordRange(
@@ -183,7 +185,7 @@ async function readRecordRange(
     await out.add(
       budget.continuation(
         `showed records ${range.from}-${r.n - 1} of ${formatCount(h.count)} (--max-tokens ${budget.max})`,
-        nextRead(id, o, { records: formatRange(r.n, range.to >= h.count ? Infinity : range.to), columns: o.columns }),
+        nextPart(id, o, { records: formatRange(r.n, range.to >= h.count ? Infinity : range.to), columns: o.columns }),
       ),
     );
     return true;
@@ -218,7 +220,7 @@ async function showWindow(id: string, n: number, v: TextWindow, budget: OutputBu
   await out.add(
     budget.continuation(
       `record ${n} has ${formatCount(v.total)} characters, more than --max-tokens ${budget.max} allows; showed characters ${v.start}-${shownEnd}`,
-      nextRead(id, o, { records: String(n), columns: formatCharRange(shownEnd, end) }),
+      nextPart(id, o, { records: String(n), columns: formatCharRange(shownEnd, end) }),
     ),
   );
 }
@@ -266,7 +268,7 @@ async function readChars(rf: ResultFile, start: number, end: number, budget: Out
       await out.add(
         budget.continuation(
           `showed characters ${start}-${start + fit}${total !== null ? ` of ${formatCount(total)}` : ''} (--max-tokens ${budget.max})`,
-          nextRead(rf.header.id, o, { chars: formatCharRange(start + fit, end) }),
+          nextPart(rf.header.id, o, { chars: formatCharRange(start + fit, end) }),
         ),
       );
     }

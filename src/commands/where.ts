@@ -3,7 +3,6 @@
 // 1 if none did, 2 on error (a condition naming a field no record has is one).
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { STREAM_OPTION } from './stream-option.js';
-import { shellQuote } from '../shell-quote.js';
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
@@ -11,35 +10,37 @@ import { OutputBatch } from '../render/batch.js';
 import { printWhere } from '../render/where-output.js';
 import { planWhere, whereFilter, type WhereOptions, type WherePlan } from '../query/where.js';
 import { damaged, resolveResult } from '../store/resolve.js';
-import { tableRecordsOption } from '../query/table.js';
+import { tableRowRange } from '../query/table.js';
 import { recordView } from '../query/view.js';
-import { mapEntriesJq } from '../query/explain.js';
+import { EXPLAIN_STREAM, explainCommand, mapEntriesJq } from '../query/explain.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
+import { nextRead } from './read.js';
 import { UsageError } from '../errors.js';
-import type { NextOf } from '../budget.js';
+import { commandAnswer, type Next, type NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
 
-/** lro jq reads every record: a question asked of one stream has no jq equivalent. */
-export const EXPLAIN_STREAM = '--explain does not go with --stream: lro jq reads the records of both streams; drop one of them';
 
-/** The jq command that gives what the query gives (`lro where --explain`). */
-export function whereExplain(rf: ResultFile, plan: WherePlan): string {
+/** The jq command that gives what the query gives (`lro where --explain`), as a value. */
+export function whereExplain(rf: ResultFile, plan: WherePlan): Next {
   const q = plan.query;
-  const flags = q.countOnly ? '-s' : '-c';
+  const slurp = q.countOnly;
+  const compact = !slurp;
+  const id = rf.header.id;
+  const dir = plan.options.dir;
   // a table's lines are made its row objects first (only its rows: --records from the line after the header)
   const { table, map } = recordView(rf);
-  let records = plan.options.records !== undefined ? ` --records ${plan.options.records}` : '';
-  if (table) records = tableRecordsOption(table, q.range);
+  let records = plan.options.records;
+  if (table) records = tableRowRange(table, q.range);
   // a map's entries are taken from its one document (the range is of entries, so in the filter)
   if (map) {
     const entries = mapEntriesJq(map, q.range);
     const filter = q.countOnly ? `[.[] | ${entries} | ${whereFilter({ ...q, fields: null })}] | length` : `${entries} | ${whereFilter(q)}`;
-    return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}${map.inputs ? records : ''}\n`;
+    return explainCommand({ id, slurp, compact, filter, records: map.inputs ? records : undefined, dir });
   }
   const row = table ? 'row | ' : ''; // lro jq's own row on a table (query/table.ts)
   const filter = q.countOnly ? `map(${row}${whereFilter({ ...q, fields: null })}) | length` : row + whereFilter(q);
-  return `lro jq ${rf.header.id} ${flags} ${shellQuote(filter)}${records}\n`;
+  return explainCommand({ id, slurp, compact, filter, records, dir });
 }
 
 /** How a where continuation is printed: the conditions, then the options that shape the output, --records last. */
@@ -57,14 +58,14 @@ export async function runWhere(ref: string, conditions: string[], o: WhereOption
   const timeout = o.timeout !== undefined ? parseTimeout(o.timeout) : DEFAULT_STALL_SECONDS;
   if (o.explain) {
     if (o.stream !== undefined) throw new UsageError(EXPLAIN_STREAM);
-    await io.stdout.write(whereExplain(rf, plan));
+    await io.stdout.write(commandAnswer(io, whereExplain(rf, plan)));
     return 0;
   }
   const out = new OutputBatch(io.stdout);
   const err = (s: string) => io.stderr.write(s);
   try {
     const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
-    return await damaged(rf, () => printWhere(rf, plan, io, (s) => out.add(s), err, nextWhere, linear ? undefined : timeout));
+    return await damaged(rf, () => printWhere(rf, plan, io, (s) => out.add(s), err, { nextOf: nextWhere, readOf: nextRead }, linear ? undefined : timeout));
   } finally {
     await out.flush();
   }

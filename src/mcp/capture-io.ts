@@ -1,5 +1,6 @@
 // An IO that keeps what a command prints, so a tool call runs the CLI's own command and returns its output, with
-// what the run gives besides (IO.run: the continuations of cut outputs and the values commands give, as data).
+// what the run gives besides (IO.run: the lines lro adds to outputs, continuations and notes, and the values commands
+// give, as data).
 import type { IO, Output, RunCapture } from '../io.js';
 
 /** An Output that collects what is written. */
@@ -30,7 +31,7 @@ export function captureIO(
   const stdout = new Collected();
   const stderr = new Collected();
   const input = stdin ? [Buffer.from(stdin, 'utf8')] : [];
-  const run: RunCapture = { continuations: [], values: [], maxBytes };
+  const run: RunCapture = { lines: [], values: [], maxBytes };
   const io = { stdin: (async function* () { yield* input; })(), stdinIsTTY: false, stdout, stderr, env, now: () => new Date(), run };
   return { io, stdout: () => stdout.text(), stderr: () => stderr.text() };
 }

@@ -89,12 +89,12 @@ export class LroTools {
     }
   }
 
-  /** One run of the command, its output kept, with the continuation it made and the values it gave handed over as data. */
+  /** One run of the command, its output kept, with the last line lro added to it and the values it gave handed over as data. */
   private async run(def: ToolDef, input: Input, args: Record<string, unknown>): Promise<ToolResult> {
     const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '', MAX_OUTPUT_BYTES);
     const code = await runReported(def.command, input, io);
-    const { continuations, values } = io.run;
-    const out = { stdout: stdout(), stderr: capEchoes(this.hideStore(stderr()), args), code, continuation: continuations.at(-1), values };
+    const { lines, values } = io.run;
+    const out = { stdout: stdout(), stderr: capEchoes(this.hideStore(stderr()), args), code, last: lines.at(-1), values };
     return toolResult(def.spec, out, this.calls, args);
   }
 }

@@ -2,7 +2,7 @@
 // outputSchema) for programs. Exit codes as the CLI means them: 0 ok; 1 "nothing matched", an ordinary answer;
 // anything else an error result (`isError`) with the message the CLI prints.
 import { printedDescriptor, type Descriptor } from '../describe/descriptor.js';
-import type { Continuation } from '../budget.js';
+import type { LroLine, Next } from '../budget.js';
 import type { GivenDocument } from '../commands/document.js';
 import type { ListedRows } from '../commands/ls.js';
 import { TSV_COLUMNS, tsvLine, type TsvFields } from '../render/store-table.js';
@@ -13,14 +13,14 @@ import { renderToolDescriptor, toolDescriptor } from './descriptor.js';
 import type { ToolSpec } from './tools.js';
 
 /**
- * What a command printed, how it exited, the continuation it made when it cut its output, and the values it gave
- * besides its text (budget.ts giveValue).
+ * What a command printed, how it exited, the last line lro added to its output (a continuation when it cut it, a
+ * note, the command --explain answers: io.ts LroLine), and the values it gave besides its text (budget.ts giveValue).
  */
 export interface Captured {
   stdout: string;
   stderr: string;
   code: number;
-  continuation?: Continuation;
+  last?: LroLine;
   values?: unknown[];
 }
 
@@ -58,19 +58,46 @@ export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReade
 }
 
 /**
- * The output with its continuation line (`[lro: …; next: lro read …]`) naming the next part's tool call instead,
- * and arguments for flags. Only the continuation the command made counts: stored text that looks the same is
- * output like any other.
+ * The output with the line lro added at its end in tool terms: each command it names as the tool call that does
+ * the same, a continuation's next command as the next part's call, flags as arguments (max_tokens, not
+ * --max-tokens). Only the line the command made counts (its values, io.ts LroLine): stored text that looks the
+ * same is output like any other.
  */
-function withNextCall(stdout: string, c: Continuation | undefined, calls: CallReader, args: Record<string, unknown>): { output: string; next?: NextCall } {
-  if (!c || !stdout.endsWith(c.line)) return { output: stdout };
-  const full = calls.fromNext(c.next);
-  if (!full) return { output: stdout };
-  // what was left out names the budget as the argument it is here (max_tokens, not --max-tokens)
-  const what = c.what.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
-  const next = shortNext(full, args);
-  const named = 'same_arguments_as_this_call' in next ? `${next.tool} with this call's arguments and ${JSON.stringify(next.arguments)}` : formatCall(next);
-  return { output: `${stdout.slice(0, stdout.length - c.line.length)}[lro: ${what}; next: ${named}]\n`, next };
+function withNextCall(stdout: string, said: LroLine | undefined, calls: CallReader, args: Record<string, unknown>): { output: string; next?: NextCall } {
+  if (!said || !stdout.endsWith(said.line)) return { output: stdout };
+  const at = said.line.indexOf(said.what);
+  let tail = said.line.slice(at + said.what.length);
+  let next: NextCall | undefined;
+  if (said.next) {
+    const full = calls.fromNext(said.next);
+    if (!full) return { output: stdout };
+    next = shortNext(full, args);
+    const named = 'same_arguments_as_this_call' in next ? `${next.tool} with this call's arguments and ${JSON.stringify(next.arguments)}` : formatCall(next);
+    tail = replaceOnce(tail, said.next.text, named);
+  }
+  const line = `${said.line.slice(0, at)}${inToolTerms(said.what, said.mentions, calls)}${tail}`;
+  return { output: `${stdout.slice(0, stdout.length - said.line.length)}${line}`, ...(next ? { next } : {}) };
+}
+
+/** lro's words with each command they name as its tool call (where a tool makes it) and flags named as arguments. */
+function inToolTerms(what: string, mentions: Next[], calls: CallReader): string {
+  const asArguments = (s: string) => s.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
+  let out = '';
+  let rest = what;
+  for (const m of mentions) {
+    const at = rest.indexOf(m.text);
+    if (at < 0) continue;
+    const call = calls.fromNext(m);
+    out += asArguments(rest.slice(0, at)) + (call ? formatCall(call) : m.text);
+    rest = rest.slice(at + m.text.length);
+  }
+  return out + asArguments(rest);
+}
+
+/** s with the first `find` replaced (no replacement patterns: `$` in a command stays itself). */
+function replaceOnce(s: string, find: string, by: string): string {
+  const at = s.indexOf(find);
+  return at < 0 ? s : `${s.slice(0, at)}${by}${s.slice(at + find.length)}`;
 }
 
 /** The longest next call given whole; a longer one (a call with large arguments) is given as what changes. */
@@ -92,7 +119,7 @@ function shortNext(next: ToolCall, args: Record<string, unknown>): NextCall {
 }
 
 function recordsResult(out: Captured, calls: CallReader, args: Record<string, unknown>): ToolResult {
-  const { output, next } = withNextCall(out.stdout, out.continuation, calls, args);
+  const { output, next } = withNextCall(out.stdout, out.last, calls, args);
   const shown = output === '' ? (out.code === 1 ? 'No records matched.' : '(no output)') : output;
   return {
     content: text(`${shown}${out.stderr ? `\n${out.stderr}` : ''}`),

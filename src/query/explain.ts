@@ -1,5 +1,6 @@
-// `--explain`: the lro jq command that answers what `lro count` asks (where's is in where.ts), printed so an
-// agent sees the question as jq and a test can check both give the same answer.
+// `--explain`: the lro jq command that answers what `lro count` or `lro where` asks (where's filter is made in
+// where.ts), as a value (explainCommand), printed so an agent sees the question as jq and a test can check both give
+// the same answer.
 import { shellQuote } from '../shell-quote.js';
 import { LroError } from '../errors.js';
 import { LEVEL_RE } from '../describe/text-stats.js';
@@ -7,8 +8,12 @@ import type { CountPlan } from './count.js';
 import { conditionToJq } from './condition.js';
 import { pathToJq } from './path.js';
 import type { MapRecords, RecordDecoder } from './records.js';
-import { tableRecordsOption } from './table.js';
+import { tableRowRange } from './table.js';
+import type { Next } from '../budget.js';
 import type { Range } from '../ranges.js';
+
+/** lro jq reads every record: a question asked of one stream has no jq equivalent. */
+export const EXPLAIN_STREAM = '--explain does not go with --stream: lro jq reads the records of both streams; drop one of them';
 
 /** The log level regex of lro count --by level (text-stats.ts), as jq's match takes it. */
 const LEVELS = LEVEL_RE.source;
@@ -66,10 +71,40 @@ export function mapEntriesJq(map: MapRecords, range: Range): string {
   return `${map.at} | to_entries | .[${range.from - 1}:${range.to === Infinity ? '' : range.to}][]`;
 }
 
-/** The whole command, runnable as printed. */
-export function countExplain(id: string, plan: CountPlan, view: Pick<RecordDecoder, 'table' | 'map'>): string {
-  let records = plan.options.records !== undefined ? ` --records ${plan.options.records}` : '';
-  if (view.table) records = tableRecordsOption(view.table, plan.query.range);
-  if (view.map && !view.map.inputs) records = ''; // the range is of entries, in the filter
-  return `lro jq ${id} -s -c ${shellQuote(countFilter(plan, view))}${records}\n`;
+/** The whole command, runnable as printed, as a value (explainCommand). */
+export function countExplain(id: string, plan: CountPlan, view: Pick<RecordDecoder, 'table' | 'map'>): Next {
+  let records = plan.options.records;
+  if (view.table) records = tableRowRange(view.table, plan.query.range);
+  if (view.map && !view.map.inputs) records = undefined; // the range is of entries, in the filter
+  return explainCommand({ id, slurp: true, compact: true, filter: countFilter(plan, view), records, dir: plan.options.dir });
+}
+
+/** What an --explain command is: lro jq over the result, slurped (-s), compact (-c), over its records A:B. */
+export interface ExplainInput {
+  id: string;
+  filter: string;
+  slurp: boolean;
+  compact: boolean;
+  records?: string;
+  dir?: string;
+}
+
+/**
+ * The lro jq command an --explain answers with, as a value: its input as lro jq's declaration takes it, and its
+ * line, `lro jq ID -s -c FILTER --records A:B --dir DIR` (the order --explain has always printed; lro jq's declaration
+ * is not loaded by where and count, so the line is written here, and test/query/explain-command.test.ts checks it
+ * is the one commands/argv.ts makes from the declaration).
+ */
+export function explainCommand(e: ExplainInput): Next {
+  const input = {
+    id: e.id,
+    filter: e.filter,
+    ...(e.compact ? { compactOutput: true } : {}),
+    ...(e.slurp ? { slurp: true } : {}),
+    ...(e.records !== undefined ? { records: e.records } : {}),
+    ...(e.dir ? { dir: e.dir } : {}),
+  };
+  const options = `${e.records !== undefined ? ` --records ${shellQuote(e.records)}` : ''}${e.dir ? ` --dir ${shellQuote(e.dir)}` : ''}`;
+  const flags = `${e.slurp ? ' -s' : ''}${e.compact ? ' -c' : ''}`;
+  return { command: 'jq', input, text: `lro jq ${shellQuote(e.id)}${flags} ${shellQuote(e.filter)}${options}` };
 }

@@ -152,7 +152,7 @@ function rowJq(split: Split, headerRow: JsonValue | undefined): string {
   return `${def} select(test("\\\\S")) | ${cut} | {${fields.join(', ')}}${notHeader}`;
 }
 
-/** The --records option of an --explain command on a table: the rows only (the lines after the header). */
-export function tableRecordsOption(t: TableRecords, range: Range): string {
-  return ` --records ${formatRange(Math.max(range.from, t.headerLine + 1), range.to)}`;
+/** The --records of an --explain command on a table: the rows only (the lines after the header). */
+export function tableRowRange(t: TableRecords, range: Range): string {
+  return formatRange(Math.max(range.from, t.headerLine + 1), range.to);
 }

@@ -10,8 +10,8 @@ import { ByteScanner } from '../kernel/scan.js';
 import { walkStore, type StoreWalk } from '../search/grep-store.js';
 import { commandOf } from '../store/select.js';
 import { formatCount } from '../units.js';
-import { OutputBudget, truncatedObject, type NextOf } from '../budget.js';
-import { grepInput, searchInto, type GrepTarget } from './grep-output.js';
+import { OutputBudget, truncatedObject, type Next, type NextOf } from '../budget.js';
+import { grepInput, partNote, searchInto, type GrepTarget } from './grep-output.js';
 
 /** What `lro grep --all` was asked besides the search itself (and which results, StoreWalk). */
 export interface StoreGrep extends StoreWalk {
@@ -22,6 +22,8 @@ export interface StoreGrep extends StoreWalk {
   filterInput: Record<string, unknown>;
   /** Makes the next command of an input (lro grep's declaration and GREP_ALL_LAYOUT). */
   nextOf: NextOf;
+  /** Makes an `lro read` command of an input (all of a record shown in part, grep-output.ts partNote). */
+  readOf: NextOf;
   budget: OutputBudget;
   write: (s: string | Uint8Array) => Promise<void> | void;
   stallSeconds?: number;
@@ -31,6 +33,8 @@ export interface StoreGrep extends StoreWalk {
 interface Tally {
   matched: number;
   results: number;
+  /** What is said of the record shown in part (a page's first, when it is larger than the budget), if one was. */
+  part?: { what: string; mention: Next };
 }
 
 const MAX_COMMAND = 120;
@@ -88,7 +92,9 @@ function cutLine(s: StoreGrep, id: string, record: number, tally: Tally): string
       ` in ${formatCount(tally.results)} results`;
   const plan = stuck ? { ...s.plan, options: { ...s.plan.options, maxTokens: String(max * 4) } } : s.plan;
   const next = s.nextOf(nextInput({ ...s, plan }, id, record));
-  return s.plan.options.json ? truncatedObject(what, next) : s.budget.continuation(what, next);
+  const part = tally.part;
+  const said = `${part ? `${part.what}; ` : ''}${what}`;
+  return s.plan.options.json ? truncatedObject(said, next) : s.budget.continuation(said, next, part ? [part.mention] : []);
 }
 
 /** The search of one result: -l stops at its first selected record, -l and -c only count. */
@@ -121,6 +127,7 @@ async function searchOne(
   const run = await searchInto(rf, plan, t, s.stallSeconds);
   tally.matched += run.matched;
   if (run.matched > 0) tally.results++;
+  if (run.partial !== undefined) tally.part = partNote(h.id, run.partial, s.budget, s.plan, s.readOf, true);
   if (run.cutAt !== undefined) return run.cutAt;
   if (!summary || run.matched === 0) return null;
   let line: string;
@@ -141,12 +148,15 @@ export async function printGrepAll(s: StoreGrep): Promise<number> {
   const scanner = new ByteScanner(1 << 20);
   const tally: Tally = { matched: 0, results: 0 };
   const resume = !s.listOnly && !s.plan.query.countOnly;
+  let cut = false;
   const { unfinished } = await walkStore(s, resume, async (rf, from) => {
     const cutAt = await searchOne(rf, s, from, tally, scanner);
     if (cutAt === null) return true;
     await s.write(cutLine(s, rf.header.id, cutAt, tally));
+    cut = true;
     return false;
   });
+  if (tally.part && !cut && !s.plan.options.json) await s.write(s.budget.note(tally.part.what, [tally.part.mention]));
   if (unfinished > 0) return EXIT.error;
   return tally.matched > 0 ? EXIT.ok : EXIT.noMatch;
 }

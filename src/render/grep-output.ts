@@ -9,7 +9,7 @@ import type { ByteScanner } from '../kernel/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { formatCount } from '../units.js';
 import type { IO } from '../io.js';
-import { maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import { maxTokensFrom, OutputBudget, truncatedObject, type Next, type NextOf } from '../budget.js';
 
 /** Room kept for the line that continues a cut output. */
 const CONTINUATION_TOKENS = 80;
@@ -114,15 +114,27 @@ export interface GrepTarget {
 }
 
 /**
+ * What is said of a record larger than the whole budget, shown in part, so the cut text is never taken for all of
+ * it: that it is, and the command that reads all of it (`readOf`: `lro read`'s, a value an MCP call names as its
+ * tool call). `ofResult` names the result too (`lro grep --all`, whose page holds several).
+ */
+export function partNote(id: string, n: number, budget: OutputBudget, p: GrepPlan, readOf: NextOf, ofResult = false): { what: string; mention: Next } {
+  const mention = readOf({ id, records: String(n), dir: p.options.dir || undefined });
+  const record = `record ${n}${ofResult ? ` of ${id}` : ''}`;
+  return { what: `${record} is larger than --max-tokens ${budget.max} allows and is shown in part; all of it: ${mention.text}`, mention };
+}
+
+/**
  * The search and its printing, with the budget. A pattern that could run away (`stallSeconds` given) runs in
- * watched slices and is stopped after a slice of that many seconds. Returns the exit code.
+ * watched slices and is stopped after a slice of that many seconds. Returns the exit code. `readOf` makes the
+ * command that reads all of a record shown in part (partNote).
  */
 export async function printGrep(
   rf: ResultFile,
   plan: GrepPlan,
   io: Pick<IO, 'env' | 'run'>,
   write: (s: string | Uint8Array) => Promise<void> | void,
-  nextOf: NextOf,
+  nexts: { nextOf: NextOf; readOf: NextOf },
   stallSeconds?: number,
   skipBefore?: number,
 ): Promise<number> {
@@ -130,14 +142,13 @@ export async function printGrep(
   if (q.maxCount === 0) return EXIT.noMatch;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
   const run = await searchInto(rf, plan, { budget, write, skipBefore }, stallSeconds);
-  // a record shown in part says how to read all of it, so the cut text is never taken for the whole
-  const whole = run.partial !== undefined ? `record ${run.partial} is larger than --max-tokens ${budget.max} allows and is shown in part; all of it: lro read ${rf.header.id} --records ${run.partial}` : '';
+  const part = run.partial !== undefined ? partNote(rf.header.id, run.partial, budget, plan, nexts.readOf) : null;
   if (run.cutAt !== undefined) {
-    const what = `${whole ? `${whole}; ` : ''}output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
-    const next = nextOf(nextInput(rf.header.id, plan, run as Required<GrepRun>));
-    await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next));
+    const what = `${part ? `${part.what}; ` : ''}output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
+    const next = nexts.nextOf(nextInput(rf.header.id, plan, run as Required<GrepRun>));
+    await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next, part ? [part.mention] : []));
   } else if (q.countOnly) await write(`${run.matched}\n`);
-  else if (whole && !plan.options.json) await write(`[lro: ${whole}]\n`);
+  else if (part && !plan.options.json) await write(budget.note(part.what, [part.mention]));
   return run.matched > 0 ? EXIT.ok : EXIT.noMatch;
 }
 

@@ -41,7 +41,7 @@ export async function printWhere(
   io: Pick<IO, 'env' | 'run'>,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
-  nextOf: NextOf,
+  nexts: { nextOf: NextOf; readOf: NextOf },
   stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
@@ -68,10 +68,13 @@ export async function printWhere(
       const fit = budget.fitPrefix(text, Math.max(0, budget.left - 40));
       await write(`${m.n}:[0-${fit}/${text.length}] ${text.slice(0, fit)}\n`);
       matched++;
-      const rest = `lro read ${id} --records ${m.n} --columns ${fit}:`;
-      await write(budget.continuation(`record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest}`, nextOf(whereNextInput(id, plan, m.n + 1, matched))));
+      // the rest as lro read shows it: the stored record's text (not --fields' object, nor a map's entry n)
+      const asStored = !q.fields && (!decoder.map || !!decoder.map.inputs);
+      const rest = asStored ? nexts.readOf({ id, records: String(m.n), columns: `${fit}:`, dir: plan.options.dir || undefined }) : null;
+      const what = `record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest ? rest.text : 'a larger --max-tokens'}`;
+      await write(budget.continuation(what, nexts.nextOf(whereNextInput(id, plan, m.n + 1, matched)), rest ? [rest] : []));
     } else {
-      await write(budget.continuation(`output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching records`, nextOf(whereNextInput(id, plan, m.n, matched))));
+      await write(budget.continuation(`output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching records`, nexts.nextOf(whereNextInput(id, plan, m.n, matched))));
     }
     cut = true;
     break;

@@ -161,6 +161,25 @@ describe('lro grep --all', () => {
     expect(paged.lines).toEqual(whole);
   });
 
+  it('a record larger than the whole page, shown in part, is followed by the command that reads all of it', async () => {
+    // (lro grep ID said so; --all did not, and the cut text could be taken for the whole record)
+    const own = { LRO_DIR: join(root, 'part-store') };
+    const f = join(root, 'huge.txt');
+    writeFileSync(f, 'needle again\n'.repeat(50));
+    const oldest = await offloaded(f, own);
+    writeFileSync(f, `fine\n${'x'.repeat(20000)} needle ${'y'.repeat(20000)}\nfine\n`);
+    const huge = await offloaded(f, own);
+    const said = `record 2 of ${huge} is larger than --max-tokens 60 allows and is shown in part; all of it: lro read ${huge} --records 2`;
+    // the output ends there, with the note (a pattern only that result holds)
+    const r = await lro(['grep', '--all', '-F', 'x needle y', '--max-tokens', '60'], { env: own });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out).toMatch(/\n2:\[\d+-[^\n]*…\n/); // as far as the page holds, after its heading
+    expect(r.out.split('\n').at(-2)).toBe(`[lro: ${said}]`);
+    // cut after it (the older result's lines are for the next page): the continuation says it first
+    const cut = await lro(['grep', '--all', 'needle', '--max-tokens', '60'], { env: own });
+    expect(cut.out.split('\n').at(-2)).toMatch(new RegExp(`^\\[lro: ${said}; output cut at --max-tokens 60 after 1 matching records in 1 results; next: lro grep --all .*--from ${oldest} needle\\]$`));
+  });
+
   it('a cut output ends with a next: command that continues it exactly, to the end', async () => {
     const args = ['grep', '--all', '-i', '-C', '1', '-m', '8', 'error|failed'];
     const whole = await lro([...args, '--max-tokens', '0'], { env });

@@ -215,6 +215,12 @@ describe('lro grep', () => {
     expect(read, note).not.toBeNull();
     const whole = await lro([...read![1].split(' '), '--max-tokens', '0'], { env });
     expect(whole.out).toBe(`1: ${line}\n`);
+    // searched in a store named by --dir: the command names it too (it read another store, or none)
+    const elsewhere = { ...env, LRO_DIR: '/nonexistent' };
+    const inDir = await lro(['grep', d.id, 'error', '--max-tokens', '40', '--dir', env.LRO_DIR], { env: elsewhere });
+    const there = /; all of it: lro (read \S+ --records 1 --dir \S+)\]$/.exec(inDir.out.split('\n')[1]);
+    expect(there, inDir.out).not.toBeNull();
+    expect((await lro([...there![1].split(' '), '--max-tokens', '0'], { env: elsewhere })).out).toBe(`1: ${line}\n`);
   });
 
   it('stops a runaway pattern within the timeout, exit 2', async () => {

@@ -126,6 +126,17 @@ describe('lro where', () => {
     const r = await lro(['where', big, 'k=v', '--max-tokens', '200'], { env });
     expect(r.out).toMatch(/^1:\[0-\d+\/25019\] \{"k":"v","text":"word word/);
     expect(r.out).toMatch(new RegExp(`the rest: lro read ${big} --records 1 --columns \\d+:; next: lro where ${big} k=v --max-tokens 200 --records 2:\\]\\n$`));
+    // the rest, read as the line says, is the rest of the record, in the same store when another was named
+    const fit = Number(/--columns (\d+):/.exec(r.out)![1]);
+    const inDir = await lro(['where', big, 'k=v', '--max-tokens', '200', '--dir', env.LRO_DIR], { env: { ...env, LRO_DIR: '/nonexistent' } });
+    const rest = /the rest: lro (read .* --dir \S+);/.exec(inDir.out);
+    expect(rest, inDir.out).not.toBeNull();
+    const read = await lro([...rest![1].split(' '), '--max-tokens', '0'], { env: { ...env, LRO_DIR: '/nonexistent' } });
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.out).toBe(`1:[${fit}-25019/25019] ${JSON.stringify({ k: 'v', text: 'word '.repeat(5000) }).slice(fit)}\n`);
+    // --fields shows an object of its own, which lro read cannot show the rest of: a larger budget does
+    const fields = await lro(['where', big, 'k=v', '--fields', 'text', '--max-tokens', '200'], { env });
+    expect(fields.out).toMatch(/more than --max-tokens 200 allows; the rest: a larger --max-tokens; next: lro where /);
   });
 
   it('numbers compare exactly beyond 2^53 (twitter ids)', async () => {

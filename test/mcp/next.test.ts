@@ -64,9 +64,9 @@ describe('fromNext', () => {
 
   it('reaches the MCP layer as the continuation made, not as its printed line', async () => {
     const next = nextCommand(readCommand, { id: ID, records: '9:' });
-    const run: RunCapture = { continuations: [], values: [], maxBytes: Infinity };
+    const run: RunCapture = { lines: [], values: [], maxBytes: Infinity };
     new OutputBudget(2000, undefined, run).continuation('showed records 1-8', next);
-    expect(run.continuations).toEqual([{ what: 'showed records 1-8', next, line: `[lro: showed records 1-8; next: ${next.text}]\n` }]);
+    expect(run.lines).toEqual([{ what: 'showed records 1-8', mentions: [], next, line: `[lro: showed records 1-8; next: ${next.text}]\n` }]);
   });
 });
 

@@ -1,4 +1,4 @@
-// The budget's hand-over to an MCP tool call: the continuations a run made, as data, and its limit in bytes, held
+// The budget's hand-over to an MCP tool call: the lines a run added (continuations, notes), as data, and its limit in bytes, held
 // by the run's IO (IO.run), never by a context of the process.
 import { describe, expect, it } from 'vitest';
 import { giveValue, OutputBudget, type Next } from '../../src/budget.js';
@@ -6,7 +6,7 @@ import type { RunCapture } from '../../src/io.js';
 
 /** A next command (its input left out: the hand-over carries it as it is). */
 const read = (text: string): Next => ({ command: 'read', input: {}, text });
-const capture = (maxBytes = Infinity): RunCapture => ({ continuations: [], values: [], maxBytes });
+const capture = (maxBytes = Infinity): RunCapture => ({ lines: [], values: [], maxBytes });
 
 describe("a run's capture (IO.run)", () => {
   it('gets the continuations and values of its own run only, even with runs interleaved', async () => {
@@ -22,8 +22,8 @@ describe("a run's capture (IO.run)", () => {
       return io.run;
     };
     const [a, b] = await Promise.all([run('X'), run('Y')]);
-    expect(a).toEqual({ continuations: [{ what: 'cut X', next: read('lro read X --records 5:'), line: '[lro: cut X; next: lro read X --records 5:]\n' }], values: [{ name: 'X' }], maxBytes: Infinity });
-    expect(b.continuations.map((c) => c.next.text)).toEqual(['lro read Y --records 5:']);
+    expect(a).toEqual({ lines: [{ what: 'cut X', mentions: [], next: read('lro read X --records 5:'), line: '[lro: cut X; next: lro read X --records 5:]\n' }], values: [{ name: 'X' }], maxBytes: Infinity });
+    expect(b.lines.map((c) => c.next?.text)).toEqual(['lro read Y --records 5:']);
     expect(b.values).toEqual([{ name: 'Y' }]);
   });
 

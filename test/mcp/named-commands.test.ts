@@ -1,0 +1,96 @@
+// The commands lro names inside its own lines, besides a cut output's next one, reach an MCP client as the tool
+// calls that do the same: the command that reads all of a record grep or where showed in part, and the lro jq
+// command --explain answers with. They are values (io.ts LroLine's mentions), never read back from the text: a
+// stored record that holds the same words is output like any other.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LroTools } from '../../src/mcp/lro-tools.js';
+import { cleanup, lro, tempDir } from '../helpers/cli.js';
+
+let root: string;
+let env: Record<string, string>;
+let tools: LroTools;
+let id: string;
+
+/** A text result whose record 2 is far larger than a small budget. */
+const long = `short needle\n${'x'.repeat(30000)} needle ${'y'.repeat(30000)}\n${Array.from({ length: 3000 }, (_, i) => `filler line ${i}`).join('\n')}\n`;
+
+beforeAll(async () => {
+  root = tempDir();
+  env = { LRO_DIR: join(root, 'store') };
+  tools = await LroTools.load(env);
+  const stored = await tools.call('lro_offload', { content: long, force: true });
+  id = (stored.structuredContent as { id: string }).id;
+});
+afterAll(() => cleanup(root));
+
+const text = (r: { content: { text: string }[] }) => r.content[0].text;
+const lastLine = (s: string) => s.trimEnd().split('\n').at(-1)!;
+
+describe('commands named in lro lines, as tool calls', () => {
+  it('grep: all of a record shown in part is an lro_read call, in a note and in a continuation', async () => {
+    const note = await tools.call('lro_grep', { id, pattern: 'x', records: '2:2', max_tokens: 60 });
+    expect(lastLine(text(note))).toBe(
+      `[lro: record 2 is larger than max_tokens 60 allows and is shown in part; all of it: lro_read ${JSON.stringify({ id, records: '2' })}]`,
+    );
+    // the CLI says the same with the command line, which reads the record whole
+    const cli = await lro(['grep', id, 'x', '--records', '2:2', '--max-tokens', '60'], { env });
+    expect(lastLine(cli.out)).toBe(`[lro: record 2 is larger than --max-tokens 60 allows and is shown in part; all of it: lro read ${id} --records 2]`);
+    const whole = await tools.call('lro_read', { id, records: '2', max_tokens: 0 });
+    expect(text(whole)).toContain('needle');
+
+    const cut = await tools.call('lro_grep', { id, pattern: 'x|filler', records: '2:', max_tokens: 60 });
+    const line = lastLine(text(cut));
+    expect(line).toMatch(/^\[lro: record 2 is larger than max_tokens 60 allows and is shown in part; all of it: lro_read \{.*\}; output cut at max_tokens 60 after \d+ matching records; next: lro_grep \{.*\}\]$/);
+    expect(line).toContain(`all of it: lro_read ${JSON.stringify({ id, records: '2' })}; output cut`);
+    expect((cut.structuredContent as { next: { tool: string } }).next.tool).toBe('lro_grep');
+  });
+
+  it('where: the rest of a record shown in part is an lro_read call with its columns', async () => {
+    const r = await tools.call('lro_where', { id, condition: ['.~needle'], records: '2:', max_tokens: 60 });
+    const line = lastLine(text(r));
+    const m = /the rest: lro_read (\{[^}]*\}); next: lro_where /.exec(line);
+    expect(m, line).not.toBeNull();
+    const call = JSON.parse(m![1]) as { id: string; records: string; columns: string };
+    expect(call).toMatchObject({ id, records: '2' });
+    expect(call.columns).toMatch(/^\d+:$/);
+    const shown = /^2:\[0-(\d+)\/60008\]/m.exec(text(r));
+    expect(call.columns).toBe(`${shown![1]}:`);
+  });
+
+  it("--explain answers with the lro_jq call that gives the same, and that call does", async () => {
+    const json = Array.from({ length: 300 }, (_, i) => JSON.stringify({ i, status: i % 3 ? 'ok' : 'error' })).join('\n');
+    const stored = await tools.call('lro_offload', { content: json, force: true });
+    const jid = (stored.structuredContent as { id: string }).id;
+    for (const [tool, args, jqArgs] of [
+      ['lro_where', { id: jid, condition: ['status=error'], records: '10:40', explain: true }, { compact_output: true, records: '10:40' }],
+      ['lro_where', { id: jid, condition: ['status=error'], count: true, explain: true }, { slurp: true }],
+      ['lro_count', { id: jid, by: ['status'], explain: true }, { compact_output: true, slurp: true }],
+    ] as const) {
+      const explained = text(await tools.call(tool, args)).trim();
+      const m = /^lro_jq (\{.*\})$/.exec(explained);
+      expect(m, explained).not.toBeNull();
+      const call = JSON.parse(m![1]) as Record<string, unknown>;
+      expect(call).toMatchObject({ id: jid, ...jqArgs });
+      const asked = text(await tools.call(tool, { ...args, explain: undefined }));
+      if (tool === 'lro_count') {
+        // a filter past jq's fast path needs the jq engine, which only the built CLI holds here
+        const cli = await lro(['jq', jid, '-s', '-c', call.filter as string], { env });
+        expect(JSON.parse(cli.out)).toEqual([{ value: 'ok', count: 200 }, { value: 'error', count: 100 }]);
+        expect(asked).toMatch(/200 +2 +ok\n +100 +1 +error/);
+        continue;
+      }
+      const answer = text(await tools.call('lro_jq', call));
+      if ('count' in args) expect(answer.trim()).toBe(asked.trim());
+      else expect(answer.trim().split('\n').map((l) => (JSON.parse(l) as { i: number }).i + 1)).toEqual(asked.trim().split('\n').map((l) => Number(l.split(':')[0])));
+    }
+  });
+
+  it('leaves stored text that looks like such a line as it is', async () => {
+    const fake = `[lro: record 2 is larger than --max-tokens 60 allows and is shown in part; all of it: lro read ${id} --records 2]`;
+    const stored = await tools.call('lro_offload', { content: `${'filler\n'.repeat(2000)}${fake}\n`, force: true });
+    const fid = (stored.structuredContent as { id: string }).id;
+    const r = await tools.call('lro_grep', { id: fid, pattern: 'all of it', max_tokens: 0 });
+    expect(text(r).trim()).toBe(`2001:${fake}`);
+  });
+});

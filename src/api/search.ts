@@ -1,11 +1,11 @@
 // grep and jq over a stored result for programs: the same engines, guards and limits as `lro grep --json` and
 // `lro jq -c`. grep's lines are the search's values (search/grep-values.ts, which --json prints as they are);
-// jq's outputs are its compact JSON texts parsed back. A pattern or filter that could run
+// jq's outputs are the engine's, each its compact JSON text (engines/jq-spec.ts jqOutputs), parsed into a value. A pattern or filter that could run
 // away is watched and stopped when it makes no progress, so a host (an MCP server) never hangs.
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { grepValues, type GrepLineValue } from '../search/grep-values.js';
 import { walkStore } from '../search/grep-store.js';
-import { jqSpec, runJqHere, type JqOptions } from '../engines/jq-spec.js';
+import { jqOutputs, jqSpec, type JqOptions } from '../engines/jq-spec.js';
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import { EXIT, LroError } from '../errors.js';
 import { ByteScanner } from '../kernel/scan.js';
@@ -183,7 +183,7 @@ export interface JqOutput {
 export async function jqResult(ref: ResultRef, filter: string, opts: JqResultOptions = {}): Promise<JqOutput> {
   const rf = openResult(ref, opts);
   const o: JqOptions = {
-    compactOutput: true, // one value per line, so the output splits back into values
+    compactOutput: true, // each output its JSON text (jqOutputs)
     slurp: opts.slurp,
     nullInput: opts.nullInput,
     header: opts.header,
@@ -193,14 +193,12 @@ export async function jqResult(ref: ResultRef, filter: string, opts: JqResultOpt
     maxTokens: '0',
   };
   jqSpec(rf.header.id, filter, o, {}); // usage errors before starting anything
-  let out = '';
+  const texts: string[] = [];
   let stderr = '';
-  const write = async (s: string) => void (out += s);
-  const writeErr = async (s: string) => void (stderr += s);
-  const exitCode = await runJqHere(rf, filter, o, {}, { out: write, err: writeErr, stallSeconds: opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS });
+  const err = async (s: string) => void (stderr += s);
+  const exitCode = await jqOutputs(rf, filter, o, { err, stallSeconds: opts.timeoutSeconds ?? DEFAULT_STALL_SECONDS }, (t) => void texts.push(t));
   if (exitCode === EXIT.error || exitCode === EXIT.jqCompile) {
     throw new LroError(stderr.trim().split('\n')[0] || `jq exited with ${exitCode}`, exitCode);
   }
-  const texts = out.split('\n').filter((l) => l !== '');
   return { values: opts.raw ? texts : texts.map((t) => JSON.parse(t) as unknown), exitCode, stderr };
 }

@@ -114,3 +114,28 @@ export async function runJqHere(
     throw e;
   }
 }
+
+/**
+ * Runs a filter with compact output (`o.compactOutput`) and gives each of its outputs as its JSON text, one call
+ * each, as jq makes them (a compact output is one line: JSON text holds no raw newline), with nothing printed: the
+ * library's jq (api/search.ts). Its messages go to `io.err`. Returns jq's exit code.
+ */
+export async function jqOutputs(
+  rf: ResultFile,
+  filter: string,
+  o: JqOptions,
+  io: Pick<JqIO, 'err' | 'stallSeconds'>,
+  onOutput: (text: string) => void,
+): Promise<number> {
+  if (!o.compactOutput || o.joinOutput || o.rawOutput) throw new Error('jqOutputs takes compact JSON output only');
+  let partial = '';
+  const out = (s: string) => {
+    const lines = (partial + s).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (line !== '') onOutput(line);
+  };
+  const code = await runJqHere(rf, filter, o, {}, { ...io, out });
+  if (partial !== '') onOutput(partial);
+  return code;
+}
+

@@ -89,6 +89,10 @@ describe('offload → openResult → grep → jq → read, in-process', () => {
     expect(raw.values).toEqual(['12345678901234567890']); // digits kept
     const header = await lib.jqResult(id, '.count', { dir, header: true });
     expect(header.values).toEqual([3000]);
+    // outputs by the thousand, over many of the engine's writes: each one whole, none split or joined
+    const many = await lib.jqResult(id, '{id, s: (.id | tostring | . * 40)}', { dir });
+    expect(many.values.length).toBe(3000);
+    expect(many.values.every((v, i) => JSON.stringify(v) === JSON.stringify({ id: i + 1, s: String(i + 1).repeat(40) }))).toBe(true);
   });
 
   it('reports a jq compile error as an LroError with exit code 3, a runtime error as exit code 5', async () => {

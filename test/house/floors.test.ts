@@ -19,8 +19,8 @@ const ENGINE_ROOMS = ['engines', 'compare', 'search', 'query', 'describe', 'stor
 
 /**
  * The faces that hand values to a program rather than print: the library (`api/`) takes a search's lines as
- * values (search/grep-values.ts), never by parsing what a printer printed. (`mcp/` gets values too, but for the
- * descriptor's recipes and guidance, still read back from their printed commands: see the tests below.)
+ * values (search/grep-values.ts) and jq's outputs one by one (engines/jq-spec.ts jqOutputs), never by parsing what
+ * a printer printed. (`mcp/` gets values too: see the tests below.)
  */
 const VALUE_FACES = ['api'];
 
@@ -135,6 +135,15 @@ describe('the MCP server parses no printed output of what it gets as values', ()
     const words = new Map([['render/y.ts', "const words = ['lro', 'where', id, ...args];"]]);
     expect(handMadeCommands(words, 'where')).toEqual(["render/y.ts: ['lro', 'where'"]);
     expect(handMadeCommands(words, 'count')).toEqual([]);
+  });
+
+  it('has no module of api/ that splits an output into lines (what the engines give comes as values)', () => {
+    const api = read('api');
+    expect(api.has('api/search.ts')).toBe(true);
+    const splits = [...api].flatMap(([file, text]) =>
+      text.split('\n').filter((line) => /\.split\(\s*(['"`])\\n\1\s*\)/.test(line) && !/\bstderr\b/.test(line)).map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(splits).toEqual([]);
   });
 
   it("has no module of mcp/ that splits lro ls's printed rows (lro_ls is made from the rows ls gives)", () => {

@@ -32,6 +32,16 @@ export function giveValue(io: Pick<IO, 'run'>, value: unknown): void {
 }
 
 /**
+ * A line lro writes on stderr that names commands (`mentions`), handed to the run's capture as an output's lines
+ * are: `what` is the line without its newline.
+ */
+export function stderrLine(run: RunCapture | undefined, what: string, mentions: Next[]): string {
+  const line = `${what}\n`;
+  run?.lines.push({ what, mentions, line, stderr: true });
+  return line;
+}
+
+/**
  * The command a run prints as its whole answer (`lro where --explain`: the lro jq command that gives the same),
  * its line, handed to the run's capture so an MCP tool call names it as the tool call it is.
  */

@@ -31,15 +31,17 @@ export interface Next {
 
 /**
  * A line lro adds to an output, as it made it: `[lro: WHAT; next: COMMAND]` ending a cut output (a continuation:
- * `next` given), `[lro: WHAT]` after a record shown in part, the command `--explain` prints (`what` is the line).
- * `mentions`: the commands WHAT names, as values, each shown in it by its `text` (`all of it: lro read ID --records
- * N`), so a caller that runs commands another way (an MCP tool call) names them its way, never by reading text.
+ * `next` given), `[lro: WHAT]` after a record shown in part, the command `--explain` prints (`what` is the line),
+ * a note on stderr (`stderr`: `lro: skipped 3 records that are not JSON (lro read ID --records 7 shows the
+ * first)`). `mentions`: the commands WHAT names, as values, each shown in it by its `text`, so a caller that runs
+ * commands another way (an MCP tool call) names them its way, never by reading text.
  */
 export interface LroLine {
   what: string;
   mentions: Next[];
   next?: Next;
   line: string;
+  stderr?: true;
 }
 
 /** A cut output's continuation as lro made it: what was left out, the next command, and the line printed. */

@@ -7,12 +7,13 @@ import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { printCount } from '../render/count-output.js';
-import { planCount, type CountOptions } from '../query/count.js';
+import { countQuery, planCount, type CountOptions } from '../query/count.js';
 import { countExplain, EXPLAIN_STREAM } from '../query/explain.js';
 import { queryContentType, recordView } from '../query/view.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
+import { readIn } from './read.js';
 import { UsageError } from '../errors.js';
 import { commandAnswer, type NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
@@ -41,7 +42,10 @@ export async function runCount(ref: string, o: CountOptions, io: IO): Promise<nu
     const t = plan.query.text;
     const conditionsLinear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
     const linear = (t?.kind !== 'regex' || t.matcher.linearTime) && conditionsLinear;
-    return await damaged(rf, () => printCount(rf, plan, io, (s) => out.add(s), err, nextCount, linear ? undefined : timeout));
+    return await damaged(rf, async () => {
+      const res = countQuery(rf, plan.query, view, linear ? undefined : timeout); // the values
+      return printCount(rf, plan, res, view, io, (s) => out.add(s), err, { nextOf: nextCount, readOf: readIn(o.dir) }); // the text, within the budget
+    });
   } finally {
     await out.flush();
   }

@@ -21,7 +21,7 @@ import { streamFilter } from '../query/view.js';
 import { STREAM_OPTION } from './stream-option.js';
 import { printStrings } from '../render/grep-strings.js';
 import { refuseBinary } from './binary-result.js';
-import { nextRead } from './read.js';
+import { readIn } from './read.js';
 
 const ALL_ONLY = ['filesWithMatches', 'session', 'since', 'source'] as const;
 const ALL_FLAG: Record<(typeof ALL_ONLY)[number], string> = { filesWithMatches: '-l', session: '--session', since: '--since', source: '--source' };
@@ -45,7 +45,7 @@ export async function runGrepCommand(id: string, pattern: string | undefined, o:
     if (o.stream !== undefined) throw new UsageError('--stream does not go with --all: search one result, lro grep ID PATTERN --stream stderr');
     if (pattern !== undefined) throw new UsageError(`--all takes a PATTERN and no result id (got '${id}' and '${pattern}'): ${ALL_USAGE}`);
     if (o.records !== undefined) throw new UsageError('--records does not go with --all (each result has its own records): use --from ID:N');
-    return runGrepAll(id, o, io, { nextOf: nextGrep, readOf: nextRead });
+    return runGrepAll(id, o, io, { nextOf: nextGrep, readOf: readIn(o.dir) });
   }
   const alone = ALL_ONLY.find((k) => o[k] !== undefined && o[k] !== false);
   if (alone) throw new UsageError(`${ALL_FLAG[alone]} goes with --all: ${ALL_USAGE}`);
@@ -97,7 +97,7 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   try {
     // a pattern that matches in linear time needs no watching
     const stall = plan.query.matcher.linearTime ? undefined : timeout;
-    return await damaged(rf, () => printGrep(rf, plan, io, (s) => out.add(s), { nextOf: nextGrep, readOf: nextRead }, stall, printFrom));
+    return await damaged(rf, () => printGrep(rf, plan, io, (s) => out.add(s), { nextOf: nextGrep, readOf: readIn(o.dir) }, stall, printFrom));
   } finally {
     await out.flush();
   }

@@ -13,6 +13,7 @@ import { refuseBinary } from './binary-result.js';
 import { setV8Flags } from '../v8-flags.js';
 import type { NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
+import { readIn } from './read.js';
 
 
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {
@@ -31,7 +32,14 @@ export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): 
     jqModule(); // loaded before the flag changes, for its code cache (see jqModule)
     if (io.ownProcess && rf.size <= BASELINE_ONLY_BYTES) setV8Flags('--liftoff-only');
   };
-  const jqIO = { out: (s: string) => io.stdout.write(s), err: (s: string) => io.stderr.write(s), stallSeconds: timeout, nextOf: nextJq, run: io.run };
+  const jqIO = {
+    out: (s: string) => io.stdout.write(s),
+    err: (s: string) => io.stderr.write(s),
+    stallSeconds: timeout,
+    nextOf: nextJq,
+    readOf: readIn(o.dir),
+    run: io.run,
+  };
   return runJqHere(rf, filter, o, io.env, jqIO, beforeEngine);
 }
 

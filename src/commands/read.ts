@@ -129,6 +129,12 @@ function streamSelection(sel: Selection, o: ReadOptions, f: StreamFilter, count:
 /** An `lro read` command as a value, from its input (another command names it: all of a record shown in part). */
 export const nextRead: NextOf = (input) => nextCommand(readCommand, input);
 
+/** Makes `lro read` commands in the store `dir` (--dir, when the command naming them was given one). */
+export const readIn =
+  (dir: string | undefined): NextOf =>
+  (input) =>
+    nextRead({ ...input, dir: dir || undefined });
+
 /** The next part's command: `lro read ID` with what it selects and the options of this one it keeps. */
 function nextPart(id: string, o: ReadOptions, select: ReadOptions): Next {
   const kept = { raw: o.raw, stream: o.stream || undefined, maxTokens: o.maxTokens, dir: o.dir || undefined };

@@ -8,14 +8,14 @@ import type { ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { printWhere } from '../render/where-output.js';
-import { planWhere, whereFilter, type WhereOptions, type WherePlan } from '../query/where.js';
+import { planWhere, requireWhereFields, whereFilter, whereMatches, type WhereOptions, type WherePlan } from '../query/where.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { tableRowRange } from '../query/table.js';
 import { recordView } from '../query/view.js';
 import { EXPLAIN_STREAM, explainCommand, mapEntriesJq } from '../query/explain.js';
 import { parseTimeout } from '../units.js';
 import { refuseBinary } from './binary-result.js';
-import { nextRead } from './read.js';
+import { readIn } from './read.js';
 import { UsageError } from '../errors.js';
 import { commandAnswer, type Next, type NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
@@ -65,7 +65,11 @@ export async function runWhere(ref: string, conditions: string[], o: WhereOption
   const err = (s: string) => io.stderr.write(s);
   try {
     const linear = plan.query.conditions.every((c) => !c.matcher || c.matcher.linearTime);
-    return await damaged(rf, () => printWhere(rf, plan, io, (s) => out.add(s), err, { nextOf: nextWhere, readOf: nextRead }, linear ? undefined : timeout));
+    return await damaged(rf, async () => {
+      requireWhereFields(rf, plan.query, view);
+      const matches = whereMatches(rf, plan.query, view, linear ? undefined : timeout); // the values, as found
+      return printWhere(rf, plan, matches, view, io, (s) => out.add(s), err, { nextOf: nextWhere, readOf: readIn(o.dir) }); // the text
+    });
   } finally {
     await out.flush();
   }

@@ -16,6 +16,7 @@ import { runWatched, Stalled } from '../watchdog.js';
 import { FormatError, serializeHeader, type Header } from '../format/header.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { yamlOf } from '../query/view.js';
+import { notJsonNote } from '../query/records.js';
 import { invalidSet } from '../format/record-text.js';
 import type { Range } from '../ranges.js';
 import { formatRange } from '../ranges.js';
@@ -60,6 +61,11 @@ export interface JqIO {
    * one (the library's jqResult) runs with no budget, so its output is never cut.
    */
   nextOf?: NextOf;
+  /**
+   * Makes the `lro read` command that shows a record (lro read's declaration, in the run's store); without one (the
+   * library) a note gives the record's number alone.
+   */
+  readOf?: NextOf;
   /** The run's capture (IO.run), when its caller takes continuations as data (an MCP tool call). */
   run?: RunCapture;
 }
@@ -515,9 +521,9 @@ class JqRun {
     const { skippedInvalid, invalid, spec, h } = this;
     if (skippedInvalid === 0) return;
     const first = [...invalid!].find((n) => n >= spec.range.from) ?? [...invalid!][0];
-    await this.io.err(
-      `lro: skipped ${skippedInvalid} record${skippedInvalid > 1 ? 's' : ''} that ${skippedInvalid > 1 ? 'are' : 'is'} not JSON (lro read ${h.id} --records ${first} shows ${skippedInvalid > 1 ? 'the first' : 'it'})\n`,
-    );
+    const { readOf, run } = this.io;
+    if (readOf) await this.io.err(notJsonNote(h.id, skippedInvalid, first, readOf, run));
+    else await this.io.err(`lro: skipped ${skippedInvalid} record${skippedInvalid > 1 ? 's' : ''} that ${skippedInvalid > 1 ? 'are' : 'is'} not JSON (the first: record ${first})\n`);
   }
 }
 

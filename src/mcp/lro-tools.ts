@@ -94,7 +94,14 @@ export class LroTools {
     const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '', MAX_OUTPUT_BYTES);
     const code = await runReported(def.command, input, io);
     const { lines, values } = io.run;
-    const out = { stdout: stdout(), stderr: capEchoes(this.hideStore(stderr()), args), code, last: lines.at(-1), values };
+    const out = {
+      stdout: stdout(),
+      stderr: capEchoes(this.hideStore(stderr()), args),
+      code,
+      last: lines.filter((l) => !l.stderr).at(-1),
+      notes: lines.filter((l) => l.stderr),
+      values,
+    };
     return toolResult(def.spec, out, this.calls, args);
   }
 }

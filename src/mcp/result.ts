@@ -21,6 +21,8 @@ export interface Captured {
   stderr: string;
   code: number;
   last?: LroLine;
+  /** The lines lro wrote on stderr that name commands (io.ts LroLine). */
+  notes?: LroLine[];
   values?: unknown[];
 }
 
@@ -43,7 +45,8 @@ const text = (t: string): ToolResult['content'] => [{ type: 'text', text: t }];
 const LISTING_BYTES = MAX_OUTPUT_BYTES / 2;
 
 /** A command's output as the result of the tool that ran it. */
-export async function toolResult(spec: ToolSpec, out: Captured, calls: CallReader, args: Record<string, unknown> = {}): Promise<ToolResult> {
+export async function toolResult(spec: ToolSpec, captured: Captured, calls: CallReader, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  const out = { ...captured, stderr: notesInToolTerms(captured.stderr, captured.notes ?? [], calls) };
   const ok = out.code === 0 || (out.code === 1 && spec.result === 'records');
   if (!ok) return errorResult(`${out.stdout}${out.stderr}`.trim() || `lro ${spec.command} exited with status ${out.code}`);
   switch (spec.result) {
@@ -77,6 +80,13 @@ function withNextCall(stdout: string, said: LroLine | undefined, calls: CallRead
   }
   const line = `${said.line.slice(0, at)}${inToolTerms(said.what, said.mentions, calls)}${tail}`;
   return { output: `${stdout.slice(0, stdout.length - said.line.length)}${line}`, ...(next ? { next } : {}) };
+}
+
+/** stderr with each line lro wrote there that names commands (`notes`) in tool terms; other lines as they are. */
+function notesInToolTerms(stderr: string, notes: LroLine[], calls: CallReader): string {
+  let out = stderr;
+  for (const n of notes) out = replaceOnce(out, n.line, `${inToolTerms(n.what, n.mentions, calls)}\n`);
+  return out;
 }
 
 /** lro's words with each command they name as its tool call (where a tool makes it) and flags named as arguments. */

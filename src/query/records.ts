@@ -11,6 +11,8 @@ import type { Range } from '../ranges.js';
 import { parseRecord, type JsonValue } from '../values/json-value.js';
 import type { Needles } from './prefilter.js';
 import { candidateRecords, type StoredRecord } from './scan.js';
+import { stderrLine, type Next, type NextOf } from '../budget.js';
+import type { RunCapture } from '../io.js';
 
 /** How the rows of a table result become objects, and the same as a jq filter (for --explain); see table.ts. */
 export interface TableRecords {
@@ -123,28 +125,40 @@ export class RecordDecoder {
 
   /**
    * The one line that says which records of the range were passed over as not JSON (empty when none were), as
-   * lro jq says it; from the header's list, so records the prefilter never decoded count too.
+   * lro jq says it; from the header's list, so records the prefilter never decoded count too. The command that
+   * shows the first is made by `readOf` (lro read's, in the run's store) and handed to the run's capture.
    */
-  skippedNote(range: Range): string {
+  skippedNote(range: Range, readOf: NextOf, run?: RunCapture): string {
     if (this.map?.inputs) return `lro: the records here are ${this.map.inputs}\n`;
     if (this.map) return `lro: the records here are the ${this.map.entries} entries of ${this.map.at}, each {key, value} as jq's to_entries gives them\n`;
-    if (this.table) return this.tableNote(range);
+    if (this.table) return this.tableNote(range, readOf, run);
     const skipped = (this.header.invalid_records ?? []).filter((n) => n >= range.from && n <= range.to);
-    const s = skipped.length;
-    if (s === 0) return '';
-    return `lro: skipped ${s} record${s > 1 ? 's' : ''} that ${s > 1 ? 'are' : 'is'} not JSON (lro read ${this.header.id} --records ${skipped[0]} shows ${s > 1 ? 'the first' : 'it'})\n`;
+    return skipped.length ? notJsonNote(this.header.id, skipped.length, skipped[0], readOf, run) : '';
   }
 
   /** The one line that says the header row and the lines that were not rows were passed over. */
-  private tableNote(range: Range): string {
+  private tableNote(range: Range, readOf: NextOf, run?: RunCapture): string {
     const h = this.table!.headerLine;
     const header = range.from <= h && h <= range.to;
     if (!header && this.notRows === 0) return '';
     const parts = [header ? `the header row (line ${h})` : ''];
+    const mentions: Next[] = [];
     if (this.notRows > 0) {
       const s = this.notRows > 1;
-      parts.push(`${this.notRows} line${s ? 's' : ''} that ${s ? 'are' : 'is'} not a row of the table (lro read ${this.header.id} --records ${this.firstNotRow} shows ${s ? 'the first' : 'it'})`);
+      const first = readOf({ id: this.header.id, records: String(this.firstNotRow) });
+      mentions.push(first);
+      parts.push(`${this.notRows} line${s ? 's' : ''} that ${s ? 'are' : 'is'} not a row of the table (${first.text} shows ${s ? 'the first' : 'it'})`);
     }
-    return `lro: skipped ${parts.filter(Boolean).join(' and ')}\n`;
+    return stderrLine(run, `lro: skipped ${parts.filter(Boolean).join(' and ')}`, mentions);
   }
+}
+
+/**
+ * The line that says `skipped` records of result `id` were passed over as not JSON, and the command that shows the
+ * first (`readOf`'s: lro read, in the run's store), as lro jq, where and count say it; handed to the run's capture.
+ */
+export function notJsonNote(id: string, skipped: number, first: number, readOf: NextOf, run?: RunCapture): string {
+  const show = readOf({ id, records: String(first) });
+  const s = skipped > 1;
+  return stderrLine(run, `lro: skipped ${skipped} record${s ? 's' : ''} that ${s ? 'are' : 'is'} not JSON (${show.text} shows ${s ? 'the first' : 'it'})`, [show]);
 }

@@ -1,13 +1,15 @@
-// Printing `lro count`: one row per group, most frequent first (`count  first  value`, `first` being the first
-// record with that value), or one JSON object per group with --json, within the output budget; a cut output
-// ends with the exact command for the next groups. A last line says how many records and groups there were.
+// Printing what `lro count` found (its values, query/count.ts CountResult): one row per group, most frequent first
+// (`count  first  value`, `first` being the first record with that value), or one JSON object per group with
+// --json, within the output budget; a cut output ends with the exact command for the next groups. A last line says
+// how many records and groups there were.
 import { shellQuote } from '../shell-quote.js';
 import type { ResultFile } from '../format/reader.js';
-import { countQuery, type CountPlan, type CountResult } from '../query/count.js';
+import type { CountPlan, CountResult } from '../query/count.js';
+import type { RecordDecoder } from '../query/records.js';
 import { valueText as shownValue } from '../values/literal.js';
 import { toJson, type JsonValue } from '../values/json-value.js';
 import { pathLabel } from '../query/path.js';
-import { queryContentType, recordView } from '../query/view.js';
+import { queryContentType } from '../query/view.js';
 import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
@@ -45,22 +47,24 @@ export function countNextInput(id: string, plan: CountPlan, from: number): Recor
   };
 }
 
-/** Counts (after checking the fields exist) and prints; returns the exit code (0). A --by pattern that could
- * run away (`stallSeconds` given) is stopped after that long without progress. */
+/**
+ * Prints what a count found (`res`, countQuery's over `view`): the groups within the budget, then on stderr what
+ * the view passed over and, when nothing matched, why that may be. Returns the exit code (0).
+ */
 export async function printCount(
   rf: ResultFile,
   plan: CountPlan,
+  res: CountResult,
+  view: RecordDecoder,
   io: Pick<IO, 'env' | 'run'>,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
-  nextOf: NextOf,
-  stallSeconds?: number,
+  nexts: { nextOf: NextOf; readOf: NextOf },
 ): Promise<number> {
   const q = plan.query;
-  const decoder = recordView(rf, plan.options.stream);
-  const res = countQuery(rf, q, decoder, stallSeconds);
+  const { nextOf } = nexts;
   await (q.distinct ? printDistinct(rf, plan, res, io, write, nextOf) : printGroups(rf, plan, res, io, write, nextOf));
-  const note = decoder.skippedNote(q.range);
+  const note = view.skippedNote(q.range, nexts.readOf, io.run);
   if (note) await writeErr(note);
   const hint = res.records === 0 ? typeHint(q.conditions) : '';
   if (hint) await writeErr(`lro: no record matched: ${hint}\n`);

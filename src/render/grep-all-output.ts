@@ -22,7 +22,7 @@ export interface StoreGrep extends StoreWalk {
   filterInput: Record<string, unknown>;
   /** Makes the next command of an input (lro grep's declaration and GREP_ALL_LAYOUT). */
   nextOf: NextOf;
-  /** Makes an `lro read` command of an input (all of a record shown in part, grep-output.ts partNote). */
+  /** Makes an `lro read` command of an input, in the store searched (all of a record shown in part, grep-output.ts partNote). */
   readOf: NextOf;
   budget: OutputBudget;
   write: (s: string | Uint8Array) => Promise<void> | void;
@@ -127,7 +127,7 @@ async function searchOne(
   const run = await searchInto(rf, plan, t, s.stallSeconds);
   tally.matched += run.matched;
   if (run.matched > 0) tally.results++;
-  if (run.partial !== undefined) tally.part = partNote(h.id, run.partial, s.budget, s.plan, s.readOf, true);
+  if (run.partial !== undefined) tally.part = partNote(h.id, run.partial, s.budget, s.readOf, true);
   if (run.cutAt !== undefined) return run.cutAt;
   if (!summary || run.matched === 0) return null;
   let line: string;

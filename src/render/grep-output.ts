@@ -115,11 +115,11 @@ export interface GrepTarget {
 
 /**
  * What is said of a record larger than the whole budget, shown in part, so the cut text is never taken for all of
- * it: that it is, and the command that reads all of it (`readOf`: `lro read`'s, a value an MCP call names as its
- * tool call). `ofResult` names the result too (`lro grep --all`, whose page holds several).
+ * it: that it is, and the command that reads all of it (`readOf`: `lro read`'s in the run's store, a value an MCP
+ * call names as its tool call). `ofResult` names the result too (`lro grep --all`, whose page holds several).
  */
-export function partNote(id: string, n: number, budget: OutputBudget, p: GrepPlan, readOf: NextOf, ofResult = false): { what: string; mention: Next } {
-  const mention = readOf({ id, records: String(n), dir: p.options.dir || undefined });
+export function partNote(id: string, n: number, budget: OutputBudget, readOf: NextOf, ofResult = false): { what: string; mention: Next } {
+  const mention = readOf({ id, records: String(n) });
   const record = `record ${n}${ofResult ? ` of ${id}` : ''}`;
   return { what: `${record} is larger than --max-tokens ${budget.max} allows and is shown in part; all of it: ${mention.text}`, mention };
 }
@@ -142,7 +142,7 @@ export async function printGrep(
   if (q.maxCount === 0) return EXIT.noMatch;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
   const run = await searchInto(rf, plan, { budget, write, skipBefore }, stallSeconds);
-  const part = run.partial !== undefined ? partNote(rf.header.id, run.partial, budget, plan, nexts.readOf) : null;
+  const part = run.partial !== undefined ? partNote(rf.header.id, run.partial, budget, nexts.readOf) : null;
   if (run.cutAt !== undefined) {
     const what = `${part ? `${part.what}; ` : ''}output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
     const next = nexts.nextOf(nextInput(rf.header.id, plan, run as Required<GrepRun>));

@@ -1,9 +1,10 @@
-// Printing `lro where`: the matching records numbered like `lro read` (`N: record`), or only the --fields of
-// each, or their count (-c), within the output budget; a cut output ends with the exact next command.
+// Printing what `lro where` found (its values, query/where.ts WhereMatch): the matching records numbered like
+// `lro read` (`N: record`), or only the --fields of each, or their count (-c), within the output budget; a cut
+// output ends with the exact next command.
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
-import { recordView } from '../query/view.js';
-import { matchText, requireWhereFields, whereMatches, type WherePlan } from '../query/where.js';
+import type { RecordDecoder } from '../query/records.js';
+import { matchText, type WhereMatch, type WherePlan } from '../query/where.js';
 import { formatRange } from '../ranges.js';
 import { typeHint } from '../query/condition.js';
 import { formatCount } from '../units.js';
@@ -32,26 +33,27 @@ export function whereNextInput(id: string, p: WherePlan, from: number, matched: 
 }
 
 /**
- * Checks the fields, runs the query and prints it; a pattern that could run away (`stallSeconds` given) is
- * stopped after that long without progress. Returns the exit code: 0 if a record matched, 1 if none did.
+ * Prints the records a query found (`matches`, whereMatches' over `view`, taken one by one as they are found), within
+ * the budget, then on stderr what the view passed over and, when nothing matched, why that may be. Returns the
+ * exit code: 0 if a record matched, 1 if none did.
  */
 export async function printWhere(
   rf: ResultFile,
   plan: WherePlan,
+  matches: Iterable<WhereMatch>,
+  view: RecordDecoder,
   io: Pick<IO, 'env' | 'run'>,
   write: (s: string) => Promise<void> | void,
   writeErr: (s: string) => Promise<void> | void,
   nexts: { nextOf: NextOf; readOf: NextOf },
-  stallSeconds?: number,
 ): Promise<number> {
   const q = plan.query;
   const id = rf.header.id;
-  const decoder = recordView(rf, plan.options.stream);
-  requireWhereFields(rf, q, decoder);
+  const decoder = view;
   const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
   let matched = 0;
   let cut = false;
-  for (const m of whereMatches(rf, q, decoder, stallSeconds)) {
+  for (const m of matches) {
     if (q.countOnly) {
       matched++;
       continue;
@@ -70,7 +72,7 @@ export async function printWhere(
       matched++;
       // the rest as lro read shows it: the stored record's text (not --fields' object, nor a map's entry n)
       const asStored = !q.fields && (!decoder.map || !!decoder.map.inputs);
-      const rest = asStored ? nexts.readOf({ id, records: String(m.n), columns: `${fit}:`, dir: plan.options.dir || undefined }) : null;
+      const rest = asStored ? nexts.readOf({ id, records: String(m.n), columns: `${fit}:` }) : null;
       const what = `record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest ? rest.text : 'a larger --max-tokens'}`;
       await write(budget.continuation(what, nexts.nextOf(whereNextInput(id, plan, m.n + 1, matched)), rest ? [rest] : []));
     } else {
@@ -80,7 +82,7 @@ export async function printWhere(
     break;
   }
   if (q.countOnly) await write(`${matched}\n`);
-  const note = decoder.skippedNote(q.range);
+  const note = decoder.skippedNote(q.range, nexts.readOf, io.run);
   if (note && !cut) await writeErr(note);
   const hint = matched === 0 ? typeHint(q.conditions) : '';
   if (hint) await writeErr(`lro: no record matched: ${hint}\n`);

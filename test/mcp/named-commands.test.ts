@@ -86,6 +86,29 @@ describe('commands named in lro lines, as tool calls', () => {
     }
   });
 
+  it('a note on stderr names the record it skipped by the lro_read call that shows it', async () => {
+    const mixed = Array.from({ length: 300 }, (_, i) => (i === 6 ? 'not json at all' : JSON.stringify({ i, status: i % 2 ? 'ok' : 'error' }))).join('\n');
+    const stored = await tools.call('lro_offload', { content: mixed, force: true });
+    const mid = (stored.structuredContent as { id: string }).id;
+    const call = `lro_read ${JSON.stringify({ id: mid, records: '7' })}`;
+    for (const [tool, args] of [
+      ['lro_where', { id: mid, condition: ['status=error'], count: true }],
+      ['lro_count', { id: mid, by: ['status'] }],
+      ['lro_jq', { id: mid, filter: '.status', compact_output: true }],
+    ] as const) {
+      const r = text(await tools.call(tool, args));
+      expect(r, tool).toContain(`lro: skipped 1 record that is not JSON (${call} shows it)`);
+      expect(r, tool).not.toContain('lro read');
+    }
+    // the command line says it with the command, in the store the command was given
+    const cli = await lro(['where', mid, 'status=error', '-c', '--dir', env.LRO_DIR], { env: { LRO_DIR: '/nonexistent' } });
+    expect(cli.stderr).toBe(`lro: skipped 1 record that is not JSON (lro read ${mid} --records 7 --dir ${env.LRO_DIR} shows it)\n`);
+    for (const cmd of [['count', mid, '--by', 'status'], ['jq', mid, '-c', '.status']]) {
+      const r = await lro([...cmd, '--dir', env.LRO_DIR], { env: { LRO_DIR: '/nonexistent' } });
+      expect(r.stderr, cmd[0]).toBe(`lro: skipped 1 record that is not JSON (lro read ${mid} --records 7 --dir ${env.LRO_DIR} shows it)\n`);
+    }
+  });
+
   it('leaves stored text that looks like such a line as it is', async () => {
     const fake = `[lro: record 2 is larger than --max-tokens 60 allows and is shown in part; all of it: lro read ${id} --records 2]`;
     const stored = await tools.call('lro_offload', { content: `${'filler\n'.repeat(2000)}${fake}\n`, force: true });

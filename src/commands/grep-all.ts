@@ -7,7 +7,9 @@ import { isUlid } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
 import { maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
-import { printGrepAll } from '../render/grep-all-output.js';
+import { StoreGrepText, type StoreGrep } from '../render/grep-all-output.js';
+import { walkStore } from '../search/grep-store.js';
+import { walkGrep } from '../search/grep-values.js';
 import { planGrep } from '../search/grep-plan.js';
 import { storeFor } from '../store/open.js';
 import { parseSince, type ResultFilter } from '../store/select.js';
@@ -35,7 +37,7 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO,
   const out = new OutputBatch(io.stdout);
   let fetched = 0;
   try {
-    return await printGrepAll({
+    const walk: StoreGrep = {
       fetch: (entry) => void (store.fetchListed(entry) && fetched++),
       plan,
       results,
@@ -50,8 +52,16 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO,
         await out.flush();
         await io.stderr.write(line);
       },
-      stallSeconds: plan.query.matcher.linearTime ? undefined : timeout,
+    };
+    const stall = plan.query.matcher.linearTime ? undefined : timeout;
+    // the store's results and each one's search give their values; the text takes them (render/grep-all-output.ts)
+    const text = new StoreGrepText(walk);
+    const { unfinished } = await walkStore(walk, text.resume, async (rf, from) => {
+      const one = text.result(rf, from);
+      if (one.lines.wanted) await walkGrep(rf, one.plan, one.lines.walk(stall), one.lines.take);
+      return text.done(rf, one);
     });
+    return await text.end(unfinished);
   } finally {
     await out.flush();
     const what = `${fetched} result${fetched === 1 ? '' : 's'} from ${store.name}`;

@@ -6,7 +6,8 @@ import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type Command
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
-import { LONG_RECORD, printGrep } from '../render/grep-output.js';
+import { GrepText, LONG_RECORD } from '../render/grep-output.js';
+import { walkGrep } from '../search/grep-values.js';
 import { planGrep, type GrepOptions } from '../search/grep-plan.js';
 import { explainSearch } from '../search/grep.js';
 import { damaged, resolveResult } from '../store/resolve.js';
@@ -97,7 +98,12 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   try {
     // a pattern that matches in linear time needs no watching
     const stall = plan.query.matcher.linearTime ? undefined : timeout;
-    return await damaged(rf, () => printGrep(rf, plan, io, (s) => out.add(s), { nextOf: nextGrep, readOf: readIn(o.dir) }, stall, printFrom));
+    return await damaged(rf, async () => {
+      // the search gives its values (search/grep-values.ts walkGrep); the text takes them (render/grep-output.ts)
+      const text = new GrepText(rf, plan, io, (s) => out.add(s), { nextOf: nextGrep, readOf: readIn(o.dir) }, printFrom);
+      if (text.wanted) await walkGrep(rf, plan, text.walk(stall), text.take);
+      return text.end();
+    });
   } finally {
     await out.flush();
   }

@@ -1,17 +1,18 @@
-// Printing `lro grep --all`: the search of every stored result (newest first, the filters applied), each result
-// with matches under a heading line and its lines exactly as `lro grep ID` prints them; -l (ids), -c (ID:count).
-// One budget for the whole output; when it is spent, the last line's next: command continues at the result and
-// record where this part stopped (--from ID:N). A result lro cannot read is skipped with a warning on stderr.
+// Printing `lro grep --all`, the text of the search of every stored result (newest first, the filters applied; the
+// command walks them and hands this their values): each result with matches under a heading line and its lines
+// exactly as `lro grep ID` prints them; -l (ids), -c (ID:count). One budget for the whole output; when it is
+// spent, the last line's next: command continues at the result and record where this part stopped (--from ID:N).
+// A result lro cannot read is skipped with a warning on stderr (search/grep-store.ts).
 import { oneLine, EXIT } from '../errors.js';
 import type { Header } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { ByteScanner } from '../kernel/scan.js';
-import { walkStore, type StoreWalk } from '../search/grep-store.js';
+import type { StoreWalk } from '../search/grep-store.js';
 import { commandOf } from '../store/select.js';
 import { formatCount } from '../units.js';
 import { OutputBudget, truncatedObject, type Next, type NextOf } from '../budget.js';
-import { grepInput, partNote, searchInto, type GrepTarget } from './grep-output.js';
+import { GrepLines, grepInput, partNote } from './grep-output.js';
 
 /** What `lro grep --all` was asked besides the search itself (and which results, StoreWalk). */
 export interface StoreGrep extends StoreWalk {
@@ -26,7 +27,6 @@ export interface StoreGrep extends StoreWalk {
   readOf: NextOf;
   budget: OutputBudget;
   write: (s: string | Uint8Array) => Promise<void> | void;
-  stallSeconds?: number;
 }
 
 /** Where the search of the store stands. */
@@ -104,59 +104,85 @@ function planFor(s: StoreGrep): GrepPlan {
   return { ...s.plan, query: { ...q, maxCount: 1, countOnly: true } };
 }
 
-/**
- * Searches one result and prints its part. Returns the record to continue at when the budget ran out (a
- * next command is then due), else null.
- */
-async function searchOne(
-  rf: ResultFile,
-  s: StoreGrep,
-  from: number,
-  tally: Tally,
-  scanner: ByteScanner,
-): Promise<number | null> {
-  const h = rf.header;
-  const json = !!s.plan.options.json;
-  const summary = s.listOnly || s.plan.query.countOnly;
-  const plan = planFor(s);
-  const mark = json ? (line: string) => `{"result":${JSON.stringify(h.id)},${line.slice(1)}` : undefined;
-  const heading = json ? headingObject(h, from) : headingLine(h, from);
-  // a next part searches from record 1 again, printing from `from` on: -m, context and gaps as in one output
-  const lines = summary ? {} : { heading: [heading], mark, skipBefore: from };
-  const t: GrepTarget = { budget: s.budget, write: s.write, scanner, ...lines };
-  const run = await searchInto(rf, plan, t, s.stallSeconds);
-  tally.matched += run.matched;
-  if (run.matched > 0) tally.results++;
-  if (run.partial !== undefined) tally.part = partNote(h.id, run.partial, s.budget, s.readOf, true);
-  if (run.cutAt !== undefined) return run.cutAt;
-  if (!summary || run.matched === 0) return null;
-  let line: string;
-  if (s.listOnly) line = json ? heading : `${h.id}\n`;
-  else if (json) line = `${JSON.stringify({ type: 'count', result: h.id, count: run.matched })}\n`;
-  else line = `${h.id}:${run.matched}\n`;
-  if (s.budget.take(line)) {
-    await s.write(line);
-    return null;
-  }
-  tally.matched -= run.matched;
-  tally.results--;
-  return 1; // -l and -c count whole results: the next part starts with this one
+/** The search of one result of the store (StoreGrepText.result). */
+export interface OneResult {
+  plan: GrepPlan;
+  lines: GrepLines;
+  heading: string;
 }
 
-/** Searches the store; returns the exit code (0 a record selected, 1 none, 2 a result not finished in time). */
-export async function printGrepAll(s: StoreGrep): Promise<number> {
-  const scanner = new ByteScanner(1 << 20);
-  const tally: Tally = { matched: 0, results: 0 };
-  const resume = !s.listOnly && !s.plan.query.countOnly;
-  let cut = false;
-  const { unfinished } = await walkStore(s, resume, async (rf, from) => {
-    const cutAt = await searchOne(rf, s, from, tally, scanner);
+/**
+ * The text of `lro grep --all`: each result's lines under its heading, or its -l or -c line, in one budget, and
+ * the last line of a page. The command walks the store (search/grep-store.ts walkStore) and each result's search
+ * (walkGrep), and hands this what they give: `result` is the sink of one result's search, `done` prints what is
+ * due after it, `end` the page's last line.
+ */
+export class StoreGrepText {
+  private readonly scanner = new ByteScanner(1 << 20);
+  private readonly tally: Tally = { matched: 0, results: 0 };
+  private cut = false;
+
+  constructor(private readonly s: StoreGrep) {}
+
+  /** Whether a --from ID:N part starts inside its result (not with -l and -c, which count whole results). */
+  get resume(): boolean {
+    return !this.s.listOnly && !this.s.plan.query.countOnly;
+  }
+
+  /**
+   * The search of one result, from record `from`: its plan (-l stops at the first selected record), its sink, and
+   * its heading.
+   */
+  result(rf: ResultFile, from: number): OneResult {
+    const { s } = this;
+    const h = rf.header;
+    const json = !!s.plan.options.json;
+    const summary = s.listOnly || s.plan.query.countOnly;
+    const mark = json ? (line: string) => `{"result":${JSON.stringify(h.id)},${line.slice(1)}` : undefined;
+    const heading = json ? headingObject(h, from) : headingLine(h, from);
+    // a next part searches from record 1 again, printing from `from` on: -m, context and gaps as in one output
+    const lines = summary ? {} : { heading: [heading], mark, skipBefore: from };
+    const plan = planFor(s);
+    return { plan, heading, lines: new GrepLines(plan, { budget: s.budget, write: s.write, scanner: this.scanner, ...lines }) };
+  }
+
+  /**
+   * After a result's search: its -l or -c line, or, when the budget ran out, the cut line with the next command
+   * (the page is over: false).
+   */
+  async done(rf: ResultFile, one: OneResult): Promise<boolean> {
+    const { s, tally } = this;
+    const h = rf.header;
+    const run = one.lines.result();
+    tally.matched += run.matched;
+    if (run.matched > 0) tally.results++;
+    if (run.partial !== undefined) tally.part = partNote(h.id, run.partial, s.budget, s.readOf, true);
+    let cutAt: number | null = run.cutAt ?? null;
+    const summary = s.listOnly || s.plan.query.countOnly;
+    if (cutAt === null && summary && run.matched > 0) {
+      const json = !!s.plan.options.json;
+      let line: string;
+      if (s.listOnly) line = json ? one.heading : `${h.id}\n`;
+      else if (json) line = `${JSON.stringify({ type: 'count', result: h.id, count: run.matched })}\n`;
+      else line = `${h.id}:${run.matched}\n`;
+      if (s.budget.take(line)) await s.write(line);
+      else {
+        tally.matched -= run.matched;
+        tally.results--;
+        cutAt = 1; // -l and -c count whole results: the next part starts with this one
+      }
+    }
     if (cutAt === null) return true;
-    await s.write(cutLine(s, rf.header.id, cutAt, tally));
-    cut = true;
+    await s.write(cutLine(s, h.id, cutAt, tally));
+    this.cut = true;
     return false;
-  });
-  if (tally.part && !cut && !s.plan.options.json) await s.write(s.budget.note(tally.part.what, [tally.part.mention]));
-  if (unfinished > 0) return EXIT.error;
-  return tally.matched > 0 ? EXIT.ok : EXIT.noMatch;
+  }
+
+  /** The page's last line when it was not cut (a record shown in part); returns the exit code. */
+  async end(unfinished: number): Promise<number> {
+    const { s, tally } = this;
+    if (tally.part && !this.cut && !s.plan.options.json) await s.write(s.budget.note(tally.part.what, [tally.part.mention]));
+    if (unfinished > 0) return EXIT.error;
+    return tally.matched > 0 ? EXIT.ok : EXIT.noMatch;
+  }
 }

@@ -1,10 +1,11 @@
-// Printing a grep: the lines of each match and context record (`N:text`, `N-text`, `--`; windows for long
-// records; JSON objects with --json), within the output budget, ending with the exact next command when cut.
+// Printing a grep, the text of a search's values (the events search/grep-values.ts walkGrep gives, taken one by one:
+// GrepLines): the lines of each match and context record (`N:text`, `N-text`, `--`; windows for long records; JSON
+// objects with --json), within the output budget, ending with the exact next command when cut (GrepText).
 import { EXIT } from '../errors.js';
 import type { ResultFile } from '../format/reader.js';
 import { formatRange } from '../ranges.js';
 import type { GrepEvent } from '../search/grep.js';
-import { LONG_RECORD, longWindows, MAX_WINDOWS, recordValues, walkGrep, WINDOW } from '../search/grep-values.js';
+import { LONG_RECORD, longWindows, MAX_WINDOWS, recordValues, WINDOW, type GrepWalk } from '../search/grep-values.js';
 import type { ByteScanner } from '../kernel/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { formatCount } from '../units.js';
@@ -78,7 +79,7 @@ function nextInput(id: string, p: GrepPlan, run: Required<GrepRun>): Record<stri
   };
 }
 
-/** Where a search printed into a budget (searchInto) stopped. */
+/** Where a search printed into a budget (GrepLines) stopped. */
 export interface GrepRun {
   /** Records selected (before the cut, when cut). */
   matched: number;
@@ -92,7 +93,7 @@ export interface GrepRun {
   again?: number;
   /** Cut: records selected before the records printed (a next part's, printed by the part before). */
   skipped?: number;
-  /** A record larger than the whole budget, shown in part (the page's first: see searchInto's print). */
+  /** A record larger than the whole budget, shown in part (the page's first: see GrepLines.print). */
   partial?: number;
 }
 
@@ -125,31 +126,53 @@ export function partNote(id: string, n: number, budget: OutputBudget, readOf: Ne
 }
 
 /**
- * The search and its printing, with the budget. A pattern that could run away (`stallSeconds` given) runs in
- * watched slices and is stopped after a slice of that many seconds. Returns the exit code. `readOf` makes the
- * command that reads all of a record shown in part (partNote).
+ * The text of one search (lro grep ID): its lines within the budget (GrepLines), then the last line, the
+ * continuation of a cut output, -c's count, or what is said of a record shown in part. The command hands it the
+ * search's values (`take`, as search/grep-values.ts walkGrep gives them) and then asks for its `end`.
  */
-export async function printGrep(
-  rf: ResultFile,
-  plan: GrepPlan,
-  io: Pick<IO, 'env' | 'run'>,
-  write: (s: string | Uint8Array) => Promise<void> | void,
-  nexts: { nextOf: NextOf; readOf: NextOf },
-  stallSeconds?: number,
-  skipBefore?: number,
-): Promise<number> {
-  const q = plan.query;
-  if (q.maxCount === 0) return EXIT.noMatch;
-  const budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
-  const run = await searchInto(rf, plan, { budget, write, skipBefore }, stallSeconds);
-  const part = run.partial !== undefined ? partNote(rf.header.id, run.partial, budget, nexts.readOf) : null;
-  if (run.cutAt !== undefined) {
-    const what = `${part ? `${part.what}; ` : ''}output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
-    const next = nexts.nextOf(nextInput(rf.header.id, plan, run as Required<GrepRun>));
-    await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next, part ? [part.mention] : []));
-  } else if (q.countOnly) await write(`${run.matched}\n`);
-  else if (part && !plan.options.json) await write(budget.note(part.what, [part.mention]));
-  return run.matched > 0 ? EXIT.ok : EXIT.noMatch;
+export class GrepText {
+  private readonly budget: OutputBudget;
+  private readonly lines: GrepLines;
+
+  constructor(
+    private readonly rf: ResultFile,
+    private readonly plan: GrepPlan,
+    io: Pick<IO, 'env' | 'run'>,
+    private readonly write: (s: string | Uint8Array) => Promise<void> | void,
+    /** The next part's command, and the `lro read` command that reads all of a record shown in part (partNote). */
+    private readonly nexts: { nextOf: NextOf; readOf: NextOf },
+    skipBefore?: number,
+  ) {
+    this.budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
+    this.lines = new GrepLines(plan, { budget: this.budget, write, skipBefore });
+  }
+
+  /** Whether the search is to run at all (not with -m 0). */
+  get wanted(): boolean {
+    return this.lines.wanted;
+  }
+
+  /** How the search hands its lines: already printed when nothing is budgeted or marked (GrepLines.walk). */
+  walk(stallSeconds?: number): GrepWalk {
+    return this.lines.walk(stallSeconds);
+  }
+
+  /** Takes one event of the search; false once the budget is spent. */
+  readonly take = (ev: GrepEvent): Promise<boolean> => this.lines.take(ev);
+
+  /** Prints the last line, if one is due; returns the exit code. */
+  async end(): Promise<number> {
+    const { rf, plan, budget, write, nexts } = this;
+    const run = this.lines.result();
+    const part = run.partial !== undefined ? partNote(rf.header.id, run.partial, budget, nexts.readOf) : null;
+    if (run.cutAt !== undefined) {
+      const what = `${part ? `${part.what}; ` : ''}output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
+      const next = nexts.nextOf(nextInput(rf.header.id, plan, run as Required<GrepRun>));
+      await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next, part ? [part.mention] : []));
+    } else if (plan.query.countOnly) await write(`${run.matched}\n`);
+    else if (part && !plan.options.json) await write(budget.note(part.what, [part.mention]));
+    return run.matched > 0 ? EXIT.ok : EXIT.noMatch;
+  }
 }
 
 /** Where a search cut at record `at` stopped, and where its next part searches from (see GrepRun). */
@@ -159,36 +182,94 @@ function cut(at: number, rangeFrom: number, after: number, recent: number[], mat
 }
 
 /**
- * Searches one result and prints its lines into `t` until the budget is spent (then says where the next part
- * starts); with -c only counts. A pattern that could run away (`stallSeconds` given) runs in watched slices.
- * A record's lines (windows of a long one) and the gap line (`--`) before it are printed whole or left whole to
- * the next part.
+ * The lines of one result's search, printed into `t` until the budget is spent (then it says where the next part
+ * starts, `result`); with -c only counted. It takes the search's events one by one (`take`, the values
+ * search/grep-values.ts walkGrep gives): a record's lines (windows of a long one) and the gap line (`--`) before
+ * it are printed whole or left whole to the next part.
  */
-export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, stallSeconds?: number): Promise<GrepRun> {
-  const q = plan.query;
-  if (q.maxCount === 0) return { matched: 0 };
-  const json = !!plan.options.json;
-  const skip = t.skipBefore ?? 1;
-  const re = q.invert ? null : q.matcher.regex;
-  let heading = t.heading?.join('') ?? '';
-  let matched = 0; // selected records from record `skip` on
-  let skipped = 0; // and before it (the part before printed them; -m counts them)
-  const recent: number[] = []; // selected records within `after` of the last one seen (see GrepRun.searchFrom)
-  let gap = false;
-  let printedAny = false;
-  let partial: number | undefined;
+export class GrepLines {
+  private readonly q: GrepPlan['query'];
+  private readonly json: boolean;
+  private readonly skip: number;
+  private readonly re: RegExp | null;
+  private heading: string;
+  private matched = 0; // selected records from record `skip` on
+  private skipped = 0; // and before it (the part before printed them; -m counts them)
+  private readonly recent: number[] = []; // selected records within `after` of the last one seen (see GrepRun.searchFrom)
+  private gap = false;
+  private printedAny = false;
+  private partial: number | undefined;
+  private stopped: GrepRun | undefined;
+
+  constructor(
+    private readonly plan: GrepPlan,
+    private readonly t: GrepTarget,
+  ) {
+    this.q = plan.query;
+    this.json = !!plan.options.json;
+    this.skip = t.skipBefore ?? 1;
+    this.re = this.q.invert ? null : this.q.matcher.regex;
+    this.heading = t.heading?.join('') ?? '';
+  }
+
+  /** Whether the search is to run at all (not with -m 0). */
+  get wanted(): boolean {
+    return this.q.maxCount !== 0;
+  }
+
+  /**
+   * How the search hands its lines: already printed (`plain`) when there is no budget, no mark and nothing to
+   * skip; a pattern that could run away (`stallSeconds` given) runs in watched slices.
+   */
+  walk(stallSeconds?: number): GrepWalk {
+    const plain = !this.json && this.t.budget.unlimited && !this.t.mark && this.skip <= 1;
+    return { plain, scanner: this.t.scanner, stallSeconds };
+  }
+
+  /** Where the search stopped: how many records it selected, and where a cut output's next part starts. */
+  result(): GrepRun {
+    if (this.stopped) return { ...this.stopped, partial: this.partial };
+    return { matched: this.matched, partial: this.partial };
+  }
+
+  readonly take = async (ev: GrepEvent): Promise<boolean> => {
+    const { q, t } = this;
+    if (ev.kind === 'counted' || ev.kind === 'printed') {
+      this.matched += ev.matches;
+      if (ev.kind === 'printed') {
+        if (this.heading) await t.write(this.heading);
+        this.heading = '';
+        await t.write(ev.bytes);
+      }
+    } else if (ev.kind === 'gap') this.gap = true;
+    else if (ev.kind === 'progress') return true;
+    else if (ev.n < this.skip) {
+      this.gap = false; // printed by the part before (a next part's search starts before it)
+      if (ev.kind === 'match') this.skipped++;
+    } else if (q.countOnly || (await this.print(ev))) {
+      if (ev.kind !== 'match') return true;
+      this.matched++;
+      if (q.after > 0 && this.recent.push(ev.n) > q.after) this.recent.shift(); // only the last `after` can matter
+    } else {
+      this.stopped = { ...cut(ev.n, q.range.from, q.after, this.recent, this.matched), skipped: this.skipped };
+      return false;
+    }
+    return true;
+  };
+
   /**
    * Prints a match or context event, all its lines or none; false when the budget is spent. The first record of a
    * part that does not fit whole is printed as far as it fits (its windows, or its first line cut), so that a
    * part always moves on: its next command starts after that record, never at it again. The first of a page
    * only: a result of `lro grep --all` that begins after others on the page goes to the next page whole.
    */
-  const print = async (ev: Extract<GrepEvent, { kind: 'match' | 'context' }>): Promise<boolean> => {
-    const lines = render(ev, json, re, plan.streamOf).map((l) => (t.mark ? t.mark(l) : l));
-    const before = `${heading}${gap && !json ? '--\n' : ''}`;
+  private async print(ev: Extract<GrepEvent, { kind: 'match' | 'context' }>): Promise<boolean> {
+    const { t, json } = this;
+    const lines = render(ev, json, this.re, this.plan.streamOf).map((l) => (t.mark ? t.mark(l) : l));
+    const before = `${this.heading}${this.gap && !json ? '--\n' : ''}`;
     const text = `${before}${lines.join('')}`;
     if (!t.budget.take(text)) {
-      if (printedAny || !t.budget.empty) return false; // the whole record goes to the next part
+      if (this.printedAny || !t.budget.empty) return false; // the whole record goes to the next part
       if (!t.budget.take(before)) return false;
       let shown = 0;
       for (const line of lines) {
@@ -205,38 +286,11 @@ export async function searchInto(rf: ResultFile, plan: GrepPlan, t: GrepTarget, 
         if (n === 0 || !t.budget.take(first.slice(0, n) + '…\n')) return false;
         await t.write(piece);
       }
-      if (shown < lines.length) partial = ev.n;
+      if (shown < lines.length) this.partial = ev.n;
     } else await t.write(text);
-    heading = '';
-    gap = false;
-    printedAny = true;
+    this.heading = '';
+    this.gap = false;
+    this.printedAny = true;
     return true;
-  };
-  const plain = !json && t.budget.unlimited && !t.mark && skip <= 1;
-  let stopped: GrepRun | undefined;
-  await walkGrep(rf, plan, { plain, scanner: t.scanner, stallSeconds }, async (ev) => {
-    if (ev.kind === 'counted' || ev.kind === 'printed') {
-      matched += ev.matches;
-      if (ev.kind === 'printed') {
-        if (heading) await t.write(heading);
-        heading = '';
-        await t.write(ev.bytes);
-      }
-    } else if (ev.kind === 'gap') gap = true;
-    else if (ev.kind === 'progress') return true;
-    else if (ev.n < skip) {
-      gap = false; // printed by the part before (a next part's search starts before it)
-      if (ev.kind === 'match') skipped++;
-    } else if (q.countOnly || (await print(ev))) {
-      if (ev.kind !== 'match') return true;
-      matched++;
-      if (q.after > 0 && recent.push(ev.n) > q.after) recent.shift(); // only the last `after` can matter
-    } else {
-      stopped = { ...cut(ev.n, q.range.from, q.after, recent, matched), skipped };
-      return false;
-    }
-    return true;
-  });
-  if (stopped) return { ...stopped, partial };
-  return { matched, partial };
+  }
 }

@@ -3,7 +3,6 @@
 import { describe, type Descriptor } from '../describe/descriptor.js';
 import { statsOfResult } from '../describe/stored.js';
 import { getTokenizer } from '../tokens/tokenizer.js';
-import { LroError } from '../errors.js';
 import { readRecords, type ResultFile } from '../format/reader.js';
 import { displayBytes, invalidSet } from '../format/record-text.js';
 import { storeHolding } from '../store/open.js';

@@ -3,7 +3,7 @@
 // edits and how (harness/<name>/), and what it tells the user. Each file is edited in
 // place, atomically, and its original bytes are kept aside so that an uninstall with nothing else changed gives
 // them back exactly.
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { CommandDef } from './command.js';
 import { LroError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';

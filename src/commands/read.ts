@@ -1,16 +1,15 @@
 // `lro read ID`: numbered records (`N: text`, like cat -n), a range of them, or a range of characters of the
-// original, within the output budget; a cut output ends with the exact command for the next part.
+// original, within the output budget; a cut output ends with the exact command for the next part. This module
+// chooses what to read and reads it; render/read-output.ts prints it.
 import { statSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { LroError, UsageError } from '../errors.js';
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
 import { FormatError } from '../format/header.js';
-import { lastRecordsStart, LONG_RECORD, originalContent, readRecordSpans, recordBytes, type RecordSpan, type ResultFile } from '../format/reader.js';
-import { checkedDisplayBytes, displayPieces, invalidSet, textWindow, type TextWindow } from '../format/record-text.js';
-import { MAX_TOKEN_BYTES } from '../tokens/tokenizer.js';
+import { lastRecordsStart, LONG_RECORD, originalContent, readRecordSpans, type ResultFile } from '../format/reader.js';
 import type { IO } from '../io.js';
-import { formatCharRange, formatRange, parseCharRange, parseRange, type Range } from '../ranges.js';
+import { parseCharRange, parseRange, type Range } from '../ranges.js';
 import { OutputBatch } from '../render/batch.js';
+import { printChars, printRecords } from '../render/read-output.js';
 import { maxTokensFrom, OutputBudget, type Next, type NextOf } from '../budget.js';
 import { damagedError, resolveResult, uncheckedNote } from '../store/resolve.js';
 import { formatCount, parseCount } from '../units.js';
@@ -141,6 +140,11 @@ function nextPart(id: string, o: ReadOptions, select: ReadOptions): Next {
   return nextRead({ id, ...select, ...kept });
 }
 
+/**
+ * The records of a selection: what the result has to give for it (its record spans, read from the end for --tail;
+ * as far as a partial file holds them), handed to the text (render/read-output.ts printRecords). False when a
+ * partial file (rf.held) does not hold all it needs.
+ */
 async function readRecordRange(
   rf: ResultFile,
   sel: RecordSelection,
@@ -162,124 +166,21 @@ async function readRecordRange(
   const to = Math.min(range.to, h.count);
   const upto = rf.held ? Math.min(to, rf.held.to) : to; // a partial file: its records held whole, no further
   if (range.from > upto) return false;
-  const invalid = invalidSet(h);
-  const columns = o.columns !== undefined ? parseCharRange(o.columns, '--columns') : { start: 0, end: Infinity };
   // --tail starts from the end of the file: the records before the last ones are never read
   const at = sel.option === 'tail' ? lastRecordsStart(rf, h.count - range.from + 1) : undefined;
-  let printed = 0;
-  for (const r of readRecordSpans(rf, range.from, upto, LONG_RECORD, at)) {
-    if (filter && !filter.map.selects(filter.choice, r.n)) continue;
-    if (!r.line && budget.unlimited && o.columns === undefined) {
-      await streamRecord(rf, r, invalid, out, o);
-      printed++;
-      continue;
-    }
-    // a record is kept only as far as the budget could show it: past that many bytes no text fits
-    const keep = budget.unlimited ? Infinity : budget.max * MAX_TOKEN_BYTES + 1;
-    const v = recordWindow(rf, r, invalid, columns.start, columns.end, keep);
-    const window = o.columns !== undefined ? `[${v.start}-${v.end}/${v.total}] ` : ' ';
-    const line = o.raw ? `${v.text}\n` : `${r.n}:${window}${v.text}\n`;
-    if (v.complete && budget.take(line)) {
-      await out.add(line);
-      printed++;
-      continue;
-    }
-    if (printed === 0) {
-      await showWindow(id, r.n, v, budget, out, o, columns.end);
-      return true;
-    }
-    await out.add(
-      budget.continuation(
-        `showed records ${range.from}-${r.n - 1} of ${formatCount(h.count)} (--max-tokens ${budget.max})`,
-        nextPart(id, o, { records: formatRange(r.n, range.to >= h.count ? Infinity : range.to), columns: o.columns }),
-      ),
-    );
-    return true;
-  }
-  return upto === to;
+  const spans = readRecordSpans(rf, range.from, upto, LONG_RECORD, at);
+  const shown = { raw: !!o.raw, columns: o.columns, only: filter ? (n: number) => filter.map.selects(filter.choice, n) : undefined };
+  const printed = await printRecords(rf, spans, range, shown, budget, out, (select) => nextPart(id, o, select));
+  return printed || upto === to;
 }
 
 /**
- * A long record printed whole (no budget, no window) as it is decoded, a piece at a time: memory stays that of a
- * piece however long the record (a 300 MB line held as one string took 1.3 GB).
+ * Characters start..end of the original content (its pieces as the result gives them back), handed to the text;
+ * false, printing nothing, when rf is a partial file (a remote result's start) whose records end before `end`.
  */
-async function streamRecord(rf: ResultFile, r: RecordSpan, invalid: Set<number> | undefined, out: OutputBatch, o: ReadOptions): Promise<void> {
-  if (!o.raw) await out.add(`${r.n}: `);
-  for (const piece of displayPieces(rf.header, r.n, recordBytes(rf, r.offset, true, true), invalid, Infinity)) {
-    if (typeof piece === 'string') await out.add(piece);
-  }
-  await out.add('\n');
-}
-
-/** Characters start..end of a record's text: held records sliced, long ones decoded from the file in pieces. */
-function recordWindow(rf: ResultFile, r: RecordSpan, invalid: Set<number> | undefined, start: number, end: number, keep: number): TextWindow {
-  const h = rf.header;
-  if (r.line) return textWindow([checkedDisplayBytes(h, r.n, r.line, invalid).toString('utf8')], start, end);
-  return textWindow(displayPieces(h, r.n, recordBytes(rf, r.offset, true, true), invalid, start + keep), start, end, keep);
-}
-
-/** One record larger than the whole budget: a window of it, and how to see the rest. */
-async function showWindow(id: string, n: number, v: TextWindow, budget: OutputBudget, out: OutputBatch, o: ReadOptions, end: number): Promise<void> {
-  const fit = budget.fitPrefix(v.text, Math.max(0, budget.left - 30));
-  const shownEnd = v.start + fit;
-  await out.add(o.raw ? `${v.text.slice(0, fit)}\n` : `${n}:[${v.start}-${shownEnd}/${v.total}] ${v.text.slice(0, fit)}\n`);
-  await out.add(
-    budget.continuation(
-      `record ${n} has ${formatCount(v.total)} characters, more than --max-tokens ${budget.max} allows; showed characters ${v.start}-${shownEnd}`,
-      nextPart(id, o, { records: String(n), columns: formatCharRange(shownEnd, end) }),
-    ),
-  );
-}
-
-/**
- * Characters start..end (0-based, end excluded) of the original content; false, printing nothing, when rf is a
- * partial file (a remote result's start) whose records end before character `end`.
- */
-async function readChars(rf: ResultFile, start: number, end: number, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<boolean> {
-  const decoder = new StringDecoder('utf8');
-  let pos = 0; // characters of the original seen so far
-  let shown = '';
-  const emit = (text: string): boolean => {
-    // take what is inside [start, end) of this piece
-    const from = Math.max(start, pos);
-    const upto = Math.min(end, pos + text.length);
-    pos += text.length;
-    if (upto > from) shown += text.slice(from - (pos - text.length), upto - (pos - text.length));
-    return pos >= end;
-  };
-  let done = false;
-  let enough = false; // stopped with enough to fill any budget: the characters after were not counted
-  for (const piece of originalContent(rf.held ? heldStart(rf, rf.held.to) : rf)) {
-    if (emit(decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.length)))) {
-      done = true;
-      break;
-    }
-    if (shown.length > 1 << 20 && !budget.unlimited) {
-      enough = true;
-      break;
-    }
-  }
-  if (!done && !enough && rf.held) return false;
-  if (!done && !enough) emit(decoder.end());
-  const total = done || enough ? null : pos; // the original's length, when it was read to its end
-  if (start > 0 && total !== null && start >= total) {
-    throw new LroError(`characters from ${start} are past the end: the original of ${rf.header.id} has ${formatCount(total)} characters`);
-  }
-  const fit = budget.unlimited ? shown.length : budget.fitPrefix(shown, budget.left - 40);
-  await out.add(shown.slice(0, fit));
-  const reachedEnd = start + fit >= (total ?? Infinity) || start + fit >= end;
-  if (fit < shown.length || (!reachedEnd && !budget.unlimited)) {
-    if (fit < shown.length || total === null) {
-      await out.add(`${shown.slice(0, fit).endsWith('\n') ? '' : '\n'}`);
-      await out.add(
-        budget.continuation(
-          `showed characters ${start}-${start + fit}${total !== null ? ` of ${formatCount(total)}` : ''} (--max-tokens ${budget.max})`,
-          nextPart(rf.header.id, o, { chars: formatCharRange(start + fit, end) }),
-        ),
-      );
-    }
-  }
-  return true;
+function readChars(rf: ResultFile, start: number, end: number, budget: OutputBudget, out: OutputBatch, o: ReadOptions): Promise<boolean> {
+  const pieces = originalContent(rf.held ? heldStart(rf, rf.held.to) : rf);
+  return printChars(rf, pieces, { start, end, partial: !!rf.held }, budget, out, (select) => nextPart(rf.header.id, o, select));
 }
 
 /** A result's start as a whole result of the records it holds (its file holds them and nothing after). */

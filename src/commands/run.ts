@@ -14,7 +14,7 @@ import type { Source } from '../format/header.js';
 import type { IO } from '../io.js';
 import type { Readable } from 'node:stream';
 import { detectContent } from '../format/detect.js';
-import type { StreamFields, StreamName } from '../format/streams.js';
+import type { StreamFields } from '../format/streams.js';
 import { HeadAndTail, StreamMerger } from '../engines/stream-merge.js';
 import { storePath } from '../store/dir.js';
 import { formatBytes, formatCount, parseSize } from '../units.js';

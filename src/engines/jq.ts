@@ -22,7 +22,6 @@ import type { Range } from '../ranges.js';
 import { formatRange } from '../ranges.js';
 import { OutputBudget, type NextOf } from '../budget.js';
 import type { RunCapture } from '../io.js';
-import { shellQuote } from '../shell-quote.js';
 import { formatCount } from '../units.js';
 import { BudgetedLines, StopJq, TrialOutput, type Cut, type StdoutWatch } from './jq-output.js';
 import { runFast } from './jq-fast.js';

@@ -5,7 +5,6 @@
 // first seen after that are counted together, and the output says so.
 import { watchedMap } from '../watchdog.js';
 import { UsageError } from '../errors.js';
-import type { Header } from '../format/header.js';
 import { checkRecordCount, type ResultFile } from '../format/reader.js';
 import { parseRange, type Range } from '../ranges.js';
 import { compilePattern, type Matcher } from '../search/pattern.js';

@@ -8,7 +8,7 @@
 // exact: dfa-finder.ts), is read whole, from the file. The file is checked against its header as the other
 // ways check it: a missing or extra record, or a last line without a newline, throws FormatError once reached.
 import { readSync } from 'node:fs';
-import { fewerRecordsThanHeader, moreRecordsThanHeader, unterminatedRecord } from '../format/format-error.js';
+import { fewerRecordsThanHeader, unterminatedRecord } from '../format/format-error.js';
 import { checkEnd, type ResultFile } from '../format/reader.js';
 import { newlineFrom, readSpan } from '../file-span.js';
 import { type ByteScanner, DATA } from '../kernel/scan.js';

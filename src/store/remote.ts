@@ -8,7 +8,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { decodeTime } from 'ulid';
 import { LroError } from '../errors.js';
 import { BlockMismatch, checkedBlocks, checkHeaderSeal } from '../format/blocks.js';
-import { checkLineMac, checkListedMac, storeKey, UNSIGNED } from '../format/mac.js';
+import { checkLineMac, storeKey, UNSIGNED } from '../format/mac.js';
 import { FormatError, parseHeader, type Header } from '../format/header.js';
 import { isUlid, parseDedupeFileName, parseResultFileName, refFileName, tempFileName } from '../format/naming.js';
 import { checkRecordCount, checkSpan, openResultFile, originalPieces, readHeaderLine, type HeaderLine } from '../format/reader.js';

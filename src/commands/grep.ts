@@ -13,7 +13,7 @@ import { explainSearch } from '../search/grep.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { optimiseLater } from '../v8-flags.js';
 import { parseTimeout } from '../units.js';
-import { UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { runGrepAll, type GrepCommandOptions } from './grep-all.js';
 import type { NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
@@ -98,10 +98,11 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   try {
     // a pattern that matches in linear time needs no watching
     const stall = plan.query.matcher.linearTime ? undefined : timeout;
+    if (plan.query.maxCount === 0) return EXIT.noMatch; // -m 0: nothing asked, nothing printed (grep -c -m 0 too)
     return await damaged(rf, async () => {
       // the search gives its values (search/grep-values.ts walkGrep); the text takes them (render/grep-output.ts)
       const text = new GrepText(rf, plan, io, (s) => out.add(s), { nextOf: nextGrep, readOf: readIn(o.dir) }, printFrom);
-      if (text.wanted) await walkGrep(rf, plan, text.walk(stall), text.take);
+      await walkGrep(rf, plan, text.walk(stall), text.take);
       return text.end();
     });
   } finally {

@@ -163,6 +163,7 @@ async function readRecordRange(
   if (range.from > h.count) {
     throw new LroError(`records from ${range.from} are past the end: result ${id} has ${formatCount(h.count)} records (try --tail 20)`);
   }
+  if (o.columns !== undefined) parseCharRange(o.columns, '--columns'); // a usage error before anything is read
   const to = Math.min(range.to, h.count);
   const upto = rf.held ? Math.min(to, rf.held.to) : to; // a partial file: its records held whole, no further
   if (range.from > upto) return false;

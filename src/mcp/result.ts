@@ -82,10 +82,18 @@ function withNextCall(stdout: string, said: LroLine | undefined, calls: CallRead
   return { output: `${stdout.slice(0, stdout.length - said.line.length)}${line}`, ...(next ? { next } : {}) };
 }
 
-/** stderr with each line lro wrote there that names commands (`notes`) in tool terms; other lines as they are. */
+/**
+ * stderr with each line lro wrote there that names commands (`notes`) in tool terms; other lines as they are. A
+ * note is found as a whole line, the last such one (lro writes its notes after what it passes on, as jq's error
+ * messages, which may quote a record holding the same words).
+ */
 function notesInToolTerms(stderr: string, notes: LroLine[], calls: CallReader): string {
   let out = stderr;
-  for (const n of notes) out = replaceOnce(out, n.line, `${inToolTerms(n.what, n.mentions, calls)}\n`);
+  for (const n of [...notes].reverse()) {
+    let at = out.lastIndexOf(n.line);
+    while (at > 0 && out[at - 1] !== '\n') at = out.lastIndexOf(n.line, at - 1);
+    if (at >= 0) out = `${out.slice(0, at)}${inToolTerms(n.what, n.mentions, calls)}\n${out.slice(at + n.line.length)}`;
+  }
   return out;
 }
 

@@ -131,6 +131,7 @@ export function partNote(id: string, n: number, budget: OutputBudget, readOf: Ne
  * search's values (`take`, as search/grep-values.ts walkGrep gives them) and then asks for its `end`.
  */
 export class GrepText {
+  // (-m 0 asks for nothing: the command prints nothing and exits 1 without making one, as grep does)
   private readonly budget: OutputBudget;
   private readonly lines: GrepLines;
 
@@ -145,11 +146,6 @@ export class GrepText {
   ) {
     this.budget = new OutputBudget(maxTokensFrom(plan.options.maxTokens, io.env), rf.header.encoding, io.run);
     this.lines = new GrepLines(plan, { budget: this.budget, write, skipBefore });
-  }
-
-  /** Whether the search is to run at all (not with -m 0). */
-  get wanted(): boolean {
-    return this.lines.wanted;
   }
 
   /** How the search hands its lines: already printed when nothing is budgeted or marked (GrepLines.walk). */

@@ -70,8 +70,9 @@ export async function printWhere(
       const fit = budget.fitPrefix(text, Math.max(0, budget.left - 40));
       await write(`${m.n}:[0-${fit}/${text.length}] ${text.slice(0, fit)}\n`);
       matched++;
-      // the rest as lro read shows it: the stored record's text (not --fields' object, nor a map's entry n)
-      const asStored = !q.fields && (!decoder.map || !!decoder.map.inputs);
+      // the rest as lro read shows it: the stored record's text (not --fields' object, nor a map's entry or a YAML
+      // document, whose number is not a stored record's)
+      const asStored = !q.fields && !decoder.map;
       const rest = asStored ? nexts.readOf({ id, records: String(m.n), columns: `${fit}:` }) : null;
       const what = `record ${m.n} has ${formatCount(text.length)} characters, more than --max-tokens ${budget.max} allows; the rest: ${rest ? rest.text : 'a larger --max-tokens'}`;
       await write(budget.continuation(what, nexts.nextOf(whereNextInput(id, plan, m.n + 1, matched)), rest ? [rest] : []));
@@ -82,8 +83,8 @@ export async function printWhere(
     break;
   }
   if (q.countOnly) await write(`${matched}\n`);
-  const note = decoder.skippedNote(q.range, nexts.readOf, io.run);
-  if (note && !cut) await writeErr(note);
+  const note = cut ? '' : decoder.skippedNote(q.range, nexts.readOf, io.run); // (made only when written)
+  if (note) await writeErr(note);
   const hint = matched === 0 ? typeHint(q.conditions) : '';
   if (hint) await writeErr(`lro: no record matched: ${hint}\n`);
   return matched > 0 ? EXIT.ok : EXIT.noMatch;

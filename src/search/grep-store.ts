@@ -1,7 +1,7 @@
 // The walk of `lro grep --all` over the store: every listed result (newest first) that passes the filters, opened
 // and handed to the search; a result lro cannot read, or that the pattern could not finish in time, is skipped
-// with a warning line and the walk goes on. Its printer (render/grep-all-output.ts) and the library's grepStore
-// (api/search.ts) search each result their own way.
+// with a warning line and the walk goes on. `lro grep --all` (commands/grep-all.ts, its text
+// render/grep-all-output.ts) and the library's grepStore (api/search.ts) search each result their own way.
 import { oneLine, LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';

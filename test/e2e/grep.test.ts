@@ -223,6 +223,14 @@ describe('lro grep', () => {
     expect((await lro([...there![1].split(' '), '--max-tokens', '0'], { env: elsewhere })).out).toBe(`1: ${line}\n`);
   });
 
+  it('-m 0 selects nothing and prints nothing, -c included, as grep: exit 1', async () => {
+    const d = JSON.parse((await lroHere(['offload', '--force'], { input: `${'error here\n'.repeat(3000)}`, env })).out);
+    for (const flags of [['-m', '0'], ['-c', '-m', '0']]) {
+      const r = await lro(['grep', d.id, 'error', ...flags], { env });
+      expect([r.code, r.out, r.stderr], flags.join(' ')).toEqual([1, '', '']);
+    }
+  });
+
   it('stops a runaway pattern within the timeout, exit 2', async () => {
     const input = `${'a'.repeat(50_000)}!\nsecond line\n`;
     const d = JSON.parse((await lroHere(['offload', '--force'], { input, env })).out);

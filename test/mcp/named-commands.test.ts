@@ -5,6 +5,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LroTools } from '../../src/mcp/lro-tools.js';
+import { toolResult } from '../../src/mcp/result.js';
+import { TOOLS } from '../../src/mcp/tools.js';
+import { nextRead } from '../../src/commands/read.js';
+import { notJsonNote } from '../../src/query/records.js';
+import type { RunCapture } from '../../src/io.js';
 import { cleanup, lro, tempDir } from '../helpers/cli.js';
 
 let root: string;
@@ -107,6 +112,19 @@ describe('commands named in lro lines, as tool calls', () => {
       const r = await lro([...cmd, '--dir', env.LRO_DIR], { env: { LRO_DIR: '/nonexistent' } });
       expect(r.stderr, cmd[0]).toBe(`lro: skipped 1 record that is not JSON (lro read ${mid} --records 7 --dir ${env.LRO_DIR} shows it)\n`);
     }
+  });
+
+  it("rewrites lro's own note on stderr, not a message before it that quotes the same words", async () => {
+    // (jq's error messages come first on stderr and may quote a record holding a note's very words)
+    const run: RunCapture = { lines: [], values: [], maxBytes: Infinity };
+    const note = notJsonNote(id, 1, 7, nextRead, run);
+    const quoted = `jq: error (at <stdin>:3): ${note}`;
+    const spec = TOOLS.find((t) => t.name === 'lro_jq')!;
+    const r = await toolResult(spec, { stdout: '"a"\n', stderr: `${quoted}${note}`, code: 5, notes: run.lines }, tools.calls);
+    const call = `lro_read ${JSON.stringify({ id, records: '7' })}`;
+    expect(r.isError).toBe(true); // jq's runtime error: its messages, then lro's note
+    expect(r.content[0].text).toContain(quoted.trim()); // quoted as jq wrote it
+    expect(r.content[0].text.trimEnd().endsWith(`lro: skipped 1 record that is not JSON (${call} shows it)`)).toBe(true);
   });
 
   it('leaves stored text that looks like such a line as it is', async () => {

@@ -5,10 +5,11 @@
 import { DIR_OPTION, ID_ARGUMENT, MAX_TOKENS_OPTION, timeoutOption, type CommandDef } from './command.js';
 import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { IO } from '../io.js';
+import type { ResultFile } from '../format/reader.js';
 import { OutputBatch } from '../render/batch.js';
 import { GrepText, LONG_RECORD } from '../render/grep-output.js';
 import { walkGrep } from '../search/grep-values.js';
-import { planGrep, type GrepOptions } from '../search/grep-plan.js';
+import { planGrep, type GrepOptions, type GrepPlan } from '../search/grep-plan.js';
 import { explainSearch } from '../search/grep.js';
 import { damaged, resolveResult } from '../store/resolve.js';
 import { optimiseLater } from '../v8-flags.js';
@@ -21,6 +22,7 @@ import { streamsOf } from '../format/streams.js';
 import { streamFilter } from '../query/view.js';
 import { STREAM_OPTION } from './stream-option.js';
 import { printStrings } from '../render/grep-strings.js';
+import { selectedStrings } from '../search/strings.js';
 import { refuseBinary } from './binary-result.js';
 import { readIn } from './read.js';
 
@@ -67,6 +69,15 @@ function printFrom(text: string): number {
   return n;
 }
 
+/** The usage errors of a --strings search: a binary result, no context (each string stands alone). */
+function checkStrings(rf: ResultFile, plan: GrepPlan): void {
+  const q = plan.query;
+  if (q.before > 0 || q.after > 0) throw new UsageError('context (-A, -B, -C) does not go with --strings: each string stands alone');
+  if (rf.header.content_type !== 'binary') {
+    throw new UsageError(`--strings searches a binary result, and ${rf.header.id} is ${rf.header.content_type}: drop --strings`);
+  }
+}
+
 /**
  * Runs the search and prints it; returns the exit code. A pattern that could run away is watched. `printFrom`
  * (--from N): the records before N are searched (for the context they start) but not printed.
@@ -83,7 +94,9 @@ export async function runGrep(ref: string, pattern: string, o: GrepOptions, io: 
   const out = new OutputBatch(io.stdout);
   if (o.strings) {
     try {
-      return await damaged(rf, () => printStrings(rf, plan, io, (s) => out.add(s), nextGrep));
+      checkStrings(rf, plan);
+      // the strings the search selects (search/strings.ts), as found; the text takes them (render/grep-strings.ts)
+      return await damaged(rf, () => printStrings(rf, plan, selectedStrings(rf, plan.query), io, (s) => out.add(s), nextGrep));
     } finally {
       await out.flush();
     }

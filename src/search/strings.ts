@@ -2,6 +2,7 @@
 // least 4 printable ASCII characters or tabs), numbered 1, 2, 3... in order, each with the byte offset it starts at.
 // The pattern is tested on each string as grep tests a record.
 import { originalContent, type ResultFile } from '../format/reader.js';
+import type { GrepQuery } from './grep-types.js';
 
 /** The shortest run of printable characters that counts as a string (strings(1)'s default). */
 export const MIN_STRING = 4;
@@ -52,3 +53,21 @@ export function* printableStrings(rf: ResultFile): Generator<PrintableString> {
     if (s) yield s;
   }
 }
+
+/**
+ * The strings of rf a search selects, in order: those of its range (string numbers) its pattern matches (or, with
+ * -v, does not), at most -m of them. `lro grep ID PATTERN --strings` prints them (render/grep-strings.ts).
+ */
+export function* selectedStrings(rf: ResultFile, q: GrepQuery): Generator<PrintableString> {
+  const re = q.matcher.regex;
+  let matched = 0;
+  for (const s of printableStrings(rf)) {
+    if (s.n < q.range.from) continue;
+    if (s.n > q.range.to || matched >= q.maxCount) break;
+    re.lastIndex = 0;
+    if (re.test(s.text) === q.invert) continue;
+    matched++;
+    yield s;
+  }
+}
+

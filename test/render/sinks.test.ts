@@ -16,6 +16,8 @@ import { printCount } from '../../src/render/count-output.js';
 import { GrepText } from '../../src/render/grep-output.js';
 import { printRecords } from '../../src/render/read-output.js';
 import { printWhere } from '../../src/render/where-output.js';
+import { printStrings } from '../../src/render/grep-strings.js';
+import { selectedStrings } from '../../src/search/strings.js';
 import { OutputBudget, type Next } from '../../src/budget.js';
 import { planGrep } from '../../src/search/grep-plan.js';
 import { walkGrep } from '../../src/search/grep-values.js';
@@ -30,6 +32,9 @@ const env = { LRO_DIR: join(root, 'store'), NO_COLOR: '1' };
 /** 12 records: status error at records 1, 4, 7, 10; the rest ok. */
 const records = Array.from({ length: 12 }, (_, i) => JSON.stringify({ i: i + 1, status: i % 3 === 0 ? 'error' : 'ok', msg: `event ${i + 1}` }));
 let rf: ResultFile;
+/** A binary result: NUL-separated strings, the 2nd and 4th holding "key". */
+let bin: ResultFile;
+const binary = Buffer.concat(['\x7fELF', 'first string', 'key=alpha', 'middle', 'key=beta', 'last one'].map((t) => Buffer.from(`${t}\0\0\x01`, 'latin1')));
 
 /** The next commands a printer is given: made as values without a command's declaration (what they hold is asserted). */
 const nexts = { nextOf: (input: Record<string, unknown>): Next => ({ command: 'x', input, text: 'lro x' }), readOf: nextRead };
@@ -44,6 +49,10 @@ beforeAll(async () => {
   const f = fakeIO({ stdin: `${records.join('\n')}\n`, env });
   expect(await offloadCommand.run({ json: true, force: true }, f)).toBe(0);
   rf = resolveResult((JSON.parse(f.out()) as { id: string }).id, { env });
+  const b = fakeIO({ stdin: binary, env });
+  expect(await offloadCommand.run({ json: true, force: true }, b)).toBe(0);
+  bin = resolveResult((JSON.parse(b.out()) as { id: string }).id, { env });
+  expect(bin.header.content_type).toBe('binary');
 });
 
 describe('the values each command gets', () => {
@@ -72,6 +81,15 @@ describe('the values each command gets', () => {
     await walkGrep(rf, plan, {}, (ev) => (ev.kind === 'progress' || events.push(ev), true));
     const shape = events.map((ev) => ('n' in ev ? `${ev.kind} ${ev.n}` : ev.kind));
     expect(shape).toEqual(['match 1', 'context 2', 'gap', 'match 4', 'context 5', 'gap', 'match 7', 'context 8', 'gap', 'match 10', 'context 11']);
+  });
+
+  it('grep --strings: the strings the search selects, with their numbers and offsets', () => {
+    const strings = [...selectedStrings(bin, planGrep('key', {}, Infinity).query)];
+    expect(strings.map((x) => [x.n, x.offset, x.text])).toEqual([
+      [2, 7 + 15, 'key=alpha'],
+      [4, 7 + 15 + 12 + 9, 'key=beta'],
+    ]); // (ELF, 3 printable bytes, is under the 4 a string takes)
+    expect([...selectedStrings(bin, planGrep('key', { invertMatch: true, maxCount: '2' }, Infinity).query)].map((x) => x.text)).toEqual(['first string', 'middle']);
   });
 
   it('read: the spans of a range, each its stored line', () => {
@@ -136,6 +154,17 @@ describe('each printer prints the values it is handed', () => {
     await c.take({ kind: 'match', n: 2, text: 'boom' });
     expect(await c.end()).toBe(0);
     expect(counted.text()).toBe('42\n');
+  });
+
+  it('grep --strings: each string handed as N:@OFFSET text; -c counts them', async () => {
+    const made = [{ n: 7, offset: 4096, text: 'made here', length: 9 }];
+    const out = sink();
+    expect(await printStrings(bin, planGrep('x', {}, Infinity), made, { env }, async (t) => out.write(t), nexts.nextOf)).toBe(0);
+    expect(out.text()).toBe('7:@4096 made here\n');
+    const counted = sink();
+    expect(await printStrings(bin, planGrep('x', { count: true }, Infinity), [...made, ...made], { env }, async (t) => counted.write(t), nexts.nextOf)).toBe(0);
+    expect(counted.text()).toBe('2\n');
+    expect(await printStrings(bin, planGrep('x', {}, Infinity), [], { env }, async (t) => out.write(t), nexts.nextOf)).toBe(1);
   });
 
   it('read: the spans handed, numbered; with a budget, cut with the next part', async () => {

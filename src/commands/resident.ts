@@ -291,8 +291,11 @@ export async function runResident(o: { spool?: string }, _io: IO): Promise<numbe
   const doorName = `door.${randomBytes(8).toString('hex')}`;
   const line = (door: boolean) => `${port ?? '-'} ${token} ${process.pid} ${residentVersion()} ${door ? doorName : '-'}\n`;
   // the file is written first (not yet under its name): on a full $TMPDIR the helper ends before it makes its
-  // door, and no process of it holds the folder (a door held open keeps its file system from being unmounted)
-  const tmp = `${file}.${process.pid}.tmp`;
+  // door, and no process of it holds the folder (a door held open keeps its file system from being unmounted). Its
+  // name is one no other helper makes: a helper killed before it named its file (its sandbox ended: bubblewrap
+  // --unshare-pid kills what the call started) leaves it, and the next sandbox's helper has the same small pid
+  // (its 'wx' write failed: that helper did not start, and only removed the file as it gave up)
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   let door: { close(): void } | null = null;
   let written = line(true);
   try {

@@ -20,8 +20,13 @@ const PREFIX = resolve(__dirname, '../../bin/lro-shell-prefix');
 const root = tempDir();
 afterAll(() => cleanup(root));
 const isRoot = process.getuid?.() === 0;
-/** Output files left in the prefix's folder (its resident helper's file and gc's stamps are not output). */
-const leftovers = (dir: string) => readdirSync(dir).filter((f) => f !== 'resident' && !f.startsWith('gc-') && !f.startsWith('door.'));
+/**
+ * Output files left in the prefix's folder: its resident helper's file and gc's stamps are not output, nor what a
+ * helper killed with its sandbox (bubblewrap --unshare-pid) leaves: its door and the file it had not yet named,
+ * resident.PID.RANDOM.tmp (the prefix's hourly sweep takes them; the next helper's names differ).
+ */
+const leftovers = (dir: string) =>
+  readdirSync(dir).filter((f) => f !== 'resident' && !f.startsWith('gc-') && !f.startsWith('door.') && !/^resident\.\d+\.[0-9a-f]+\.tmp$/.test(f));
 
 interface Ran {
   status: number;

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { viteWatPlugin } from './scripts/wat.mjs';
+import { viteHelpPlugin } from './scripts/docs-help.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  // `import KERNEL from './x.wat'` in src/: the kernel's source, assembled as the build does (scripts/wat.mjs)
-  plugins: [viteWatPlugin],
+  // `import KERNEL from './x.wat'` in src/: the kernel's source, assembled as the build does (scripts/wat.mjs);
+  // `import GREP_HELP from 'help:grep'`: the summary of lro grep --help, from docs/commands.md (scripts/docs-help.mjs)
+  plugins: [viteWatPlugin, viteHelpPlugin],
   define: { __LRO_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],

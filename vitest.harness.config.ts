@@ -3,11 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { viteWatPlugin } from './scripts/wat.mjs';
+import { viteHelpPlugin } from './scripts/docs-help.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  plugins: [viteWatPlugin],
+  plugins: [viteWatPlugin, viteHelpPlugin],
   define: { __LRO_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/harness/**/*.test.ts'],

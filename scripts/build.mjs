@@ -13,6 +13,7 @@ import { buildRanks, buildShortTokens } from './build-ranks.mjs';
 import { buildJq } from './build-jq.mjs';
 import { buildSecrets } from './build-secrets.mjs';
 import { watPlugin } from './wat.mjs';
+import { helpPlugin } from './docs-help.mjs';
 import codeCache from '../bin/code-cache.js';
 
 const { OWN_BUNDLES } = codeCache;
@@ -30,7 +31,9 @@ const common = {
   minify: !process.env.LRO_PROFILE, // LRO_PROFILE=1 npm run build keeps names readable in --cpu-prof output
   sourcemap: false,
   logLevel: 'warning',
-  plugins: [watPlugin], // `import KERNEL from './x.wat'`: the kernel's source, assembled (scripts/wat.mjs)
+  // `import KERNEL from './x.wat'`: the kernel's source, assembled (scripts/wat.mjs); `import GREP_HELP from
+  // 'help:grep'`: the summary of lro grep --help, from docs/commands.md (scripts/docs-help.mjs)
+  plugins: [watPlugin, helpPlugin],
   // jsonc-parser's main is a UMD file whose require() calls esbuild cannot follow; its ES modules it can
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };

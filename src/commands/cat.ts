@@ -8,6 +8,7 @@ import { damagedError, resolveResult } from '../store/resolve.js';
 import { streamsOf } from '../format/streams.js';
 import { streamFilter } from '../query/view.js';
 import { STREAM_OPTION } from './stream-option.js';
+import CAT_HELP from 'help:cat';
 
 const OUT_CHUNK = 1 << 20;
 /** A piece at least this long is written by itself rather than gathered (OutChunks.add). */
@@ -138,8 +139,6 @@ export const catCommand: CommandDef<{ id: string; dir?: string; stream?: string 
     'lro cat last | less',
     'lro cat last --stream both                  an lro run result as a terminal showed it (2>&1)',
   ],
-  notes: `Text, JSONL and binary come back byte for byte (checked against the header's sha256); a JSON document comes
-back as equal JSON with whitespace removed, every number and string exactly as written. A result of lro run that
-stored lines from stderr gives its stdout lines by default; --stream stderr gives the others, --stream both all.`,
+  notes: CAT_HELP,
   run: ({ id, ...o }, io) => runCat(id, o, io),
 };

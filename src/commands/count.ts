@@ -17,6 +17,7 @@ import { readIn } from './read.js';
 import { UsageError } from '../errors.js';
 import { commandAnswer, type NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
+import COUNT_HELP from 'help:count';
 
 /** How a count continuation is printed: --by before the conditions, the options after them, --groups last. */
 export const COUNT_LAYOUT = ['id', '--by', 'condition', '--any', '-i', '--distinct', '--records', '--json', '--stream', '--max-tokens', '--dir', '--groups'];
@@ -102,12 +103,6 @@ export const countCommand: CommandDef<CountOptions & { id: string; condition: st
     'lro count last --by Test Action=fail              only the records where Action is fail',
     'lro count last --by user.id --distinct            how many users, and which',
   ],
-  notes: `Each row is: count, the first record with that value, the value (as lro where reads it: status=VALUE).
-A record without the field counts as null. Conditions are lro where's (see lro where --help); on a text
-result they test the line ('.~REGEX'). --distinct prints 'N distinct values of FIELD in M records', then the
-values one a line, most frequent first. A text result that is a table (ps aux, lsof, dpkg -l, kubectl get, CSV,
-TSV) is counted by its columns, named as the header writes them (--by COMMAND, --by 'Mounted on'; a regex has a
-group), its header row left out; a JSON map by its entries,
-{key, value} each (--by value.license). Exit status: 0, or 2 on error (a field no record has is one).`,
+  notes: COUNT_HELP,
   run: ({ id, condition, ...o }, io) => runCount(id, { ...o, condition }, io),
 };

@@ -11,6 +11,7 @@ import { OutputBatch } from '../render/batch.js';
 import { maxTokensFrom, OutputBudget } from '../budget.js';
 import { parseCount } from '../units.js';
 import { nextCommand } from './argv.js';
+import DIFF_HELP from 'help:diff';
 
 export interface DiffCommandOptions {
   key?: string;
@@ -66,11 +67,6 @@ export const diffCommand: CommandDef<DiffCommandOptions & { a: string; b: string
     'lro diff last~1 last --key PID                two ps listings matched by a column',
     'lro diff last~1 last --lines                  with a unified diff',
   ],
-  notes: `Prints A and B side by side (id, time, kind, records, size, command), 'equal' or what differs, then the
-changes: for test output (go test -json, go test -v, pytest, jest/vitest) tests newly failing, newly passing
-and still failing; for JSON records and the rows of two tables (ps, lsof, CSV: matched by a column, PID, NAME, a
-column of unique names), records changed (field: old → new), added and removed; for text, line
-templates new in B, gone from A, counts changed most, and new error lines. A:N and B:N are record numbers
-(lro read ID --records N:N). Exit status: 0 equal, 1 different, 2 error.`,
+  notes: DIFF_HELP,
   run: ({ a, b, ...o }, io) => runDiff(a, b, o, io),
 };

@@ -7,6 +7,7 @@ import type { IO } from '../io.js';
 import type { Check } from '../harness/check.js';
 import { HARNESS_LIST, harnessNamed } from '../harness/list.js';
 import { overallHealthy, overviewText, statuses } from './doctor-overview.js';
+import DOCTOR_HELP from 'help:doctor';
 
 export type { Check };
 
@@ -60,8 +61,6 @@ export const doctorCommand: CommandDef<{ harness?: string; json?: boolean }> = {
   ],
   options: [{ flags: '--json', description: 'print the checks as JSON' }],
   examples: ['lro doctor', 'lro doctor claude-code --json', 'lro doctor codex', 'lro doctor gemini', 'lro doctor cursor'],
-  notes:
-    'With no harness named: 0 when lro is installed in at least one harness and works in every one it is ' +
-    'installed in. Exit status: 0 healthy, 1 not (each problem comes with the command that fixes it), 2 usage error.',
+  notes: DOCTOR_HELP,
   run: (o, io) => runDoctor(o, io),
 };

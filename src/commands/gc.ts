@@ -16,6 +16,7 @@ import { checkSession, sessionDir } from '../store/session.js';
 import { writerMayBeAlive, writerProcessMayBeAlive } from '../store/writers.js';
 import { formatBytes, formatCount, formatCounted, formatDuration, parseDuration, parseSize } from '../units.js';
 import { parseTempFileName } from '../format/naming.js';
+import GC_HELP from 'help:gc';
 
 export interface GcOptions {
   dir?: string;
@@ -311,13 +312,6 @@ export const gcCommand: CommandDef<GcOptions> = {
     'lro gc --max-total-size 2GB --json    keep the store under 2 GB, report as JSON',
     'lro gc --session build-42             the whole session build-42 at once',
   ],
-  notes: `In a crontab (safe beside running offloads and other gc runs):
-  */15 * * * * lro gc --max-total-size 2GB
-
-Only lro's own files are removed: results whose header parses, and .lro-*.tmp files untouched for an hour
-that their writer no longer holds open (kept ones are counted, and named past the hour). Symlinks named like a result
-and damaged files are reported and kept (a damaged file that begins like an lro header goes once it is older than the
---max-age); other names are left alone. Exit 0 when done, 2 on a bad store or option, or after the report when a
-file could not be removed.`,
+  notes: GC_HELP,
   run: (o, io) => runGc(o, io),
 };

@@ -7,7 +7,7 @@ import { DEFAULT_STALL_SECONDS } from '../watchdog.js';
 import type { IO } from '../io.js';
 import type { ResultFile } from '../format/reader.js';
 import { OutputBatch } from '../render/batch.js';
-import { GrepText, LONG_RECORD } from '../render/grep-output.js';
+import { GrepText } from '../render/grep-output.js';
 import { walkGrep } from '../search/grep-values.js';
 import { planGrep, type GrepOptions, type GrepPlan } from '../search/grep-plan.js';
 import { explainSearch } from '../search/grep.js';
@@ -25,6 +25,7 @@ import { printStrings } from '../render/grep-strings.js';
 import { selectedStrings } from '../search/strings.js';
 import { refuseBinary } from './binary-result.js';
 import { readIn } from './read.js';
+import GREP_HELP from 'help:grep';
 
 const ALL_ONLY = ['filesWithMatches', 'session', 'since', 'source'] as const;
 const ALL_FLAG: Record<(typeof ALL_ONLY)[number], string> = { filesWithMatches: '-l', session: '--session', since: '--since', source: '--source' };
@@ -175,10 +176,6 @@ export const grepCommand: CommandDef<GrepCommandOptions & { id: string; pattern?
     'lro grep --all -l -i timeout --session s1   the ids of that session\'s results that match',
     'lro grep --all -c "status=500"              records selected in each result',
   ],
-  notes: `A record longer than ${LONG_RECORD} characters is shown as windows around its matches: N:[start-end/length] text.
-With --all, each result with a selected record gets a heading line, == ID  TIME  N records  $ COMMAND, then its
-lines as lro grep ID prints them; -c prints ID:count and -l the ids (of the results with a selected record only);
-a result lro cannot read is skipped with a warning. -m counts per result.
-Exit status: 0 if a record was selected, 1 if none, 2 on error (a pattern that runs too long is stopped).`,
+  notes: GREP_HELP,
   run: ({ id, pattern, ...o }, io) => runGrepCommand(id, pattern, o, io),
 };

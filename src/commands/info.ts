@@ -13,6 +13,7 @@ import { keptStats } from '../describe/stored.js';
 import { parseCount } from '../units.js';
 import { nextCommand } from './argv.js';
 import { giveDocument } from './document.js';
+import INFO_HELP from 'help:info';
 
 export interface InfoOptions {
   dir?: string;
@@ -87,7 +88,6 @@ export const infoCommand: CommandDef<InfoOptions & { id: string }> = {
     MAX_TOKENS_OPTION,
   ],
   examples: ['lro info 01JD2X3Y4Z5A6B7C8D9E0F1G2H', 'lro info last --descriptor text', 'lro info last --full'],
-  notes: `--full and --header are cut at the output budget (--max-tokens) like the readers' output: a last line
-[lro: printed characters A-B of N …; next: lro info ID --full --from B] gives the command for the rest.`,
+  notes: INFO_HELP,
   run: ({ id, ...o }, io) => runInfo(id, o, io),
 };

@@ -20,6 +20,7 @@ import {
 } from '../harness/installer.js';
 import { isMcpHarness, MCP_HARNESSES } from '../harness/mcp-config/settings.js';
 import { HARNESS_LIST, harnessNamed } from '../harness/list.js';
+import INIT_HELP from 'help:init';
 
 export const HARNESSES = HARNESS_LIST.map((h) => h.name);
 
@@ -160,35 +161,6 @@ export const initCommand: CommandDef<InitOptions> = {
     'lro init cursor --wrap               Cursor: lro mcp, and your MCP servers behind lro mcp proxy',
     'lro init vscode --project            VS Code: lro mcp in .vscode/mcp.json',
   ],
-  notes: `Claude Code: env.CLAUDE_CODE_SHELL_PREFIX (lro's shell prefix, by absolute path) and a PostToolUse hook
-for mcp__.* tools. --project writes .claude/settings.local.json, Claude Code's personal file for the project (it
-outranks .claude/settings.json and stays out of git): lro's entries name this machine's paths, so they never go
-into the shared file (an earlier lro's entries there are taken out). The settings file must be strict JSON (Claude Code ignores a file holding a comment); one that
-is not is refused (exit 2) and left untouched.
-Codex: a PreToolUse hook (matcher ^Bash$) in $CODEX_HOME/hooks.json (default ~/.codex) that runs each shell
-command through lro's shell prefix; with --mcp, [mcp_servers.lro] added to config.toml by exact text edits
-(comments and order kept). Codex runs the hook only once you trust it in /hooks; lro doctor codex says whether it
-is trusted. A command Codex's dangerous-command check might flag (rm, sudo, git) is left as it is.
-Gemini CLI: an AfterTool hook (matchers run_shell_command and ^mcp_) in ~/.gemini/settings.json
-($GEMINI_CLI_HOME moves it; --project: ./.gemini/settings.json) that stores a large shell output whole and hands
-the model the descriptor with Gemini CLI's own Exit Code line, and does the same for a large MCP result (one
-holding an image is left as it is); with --mcp, mcpServers.lro. Comments in the file are kept; a file Gemini CLI
-rejects is refused. Gemini CLI runs hooks only in folders it trusts; lro doctor gemini says whether this one is.
-Cursor, VS Code, Claude Desktop, opencode: an entry "lro" (lro mcp, by absolute paths) in the MCP server list;
-with --wrap each stdio server becomes \`lro mcp proxy -- <its command>\` (its env and other fields kept); remote
-servers are left as they are. VS Code and opencode files may hold comments: they are kept.
---project for gemini, cursor, vscode, opencode: the file is the team's, so lro is named by PATH, no path of this
-machine (Gemini: \`lro-hook __gemini-hook\`, which steps aside where lro-hook is missing; the MCP server:
-\`lro mcp\`); when lro or lro-hook is not on this PATH, a warning on stderr says what to run. --wrap with
---project is refused (a teammate without lro would lose the wrapped servers). A project file an earlier lro wrote
-by absolute paths is rewritten by PATH; --uninstall takes out both forms.
-The user settings of a harness not on this machine (no command on PATH, no settings folder: what lro doctor
-looks for) are not written: --force writes them anyway. --project files are always written.
-Every edit is parsed back before it is written: the user's values must come out equal and lro's entries as
-meant, or the file is refused. A value of another type where lro adds its entry (e.g. "env": 42) is refused too.
-The write is atomic and keeps the file's mode; a symlink is written through (the link stays); init twice changes
-nothing the second time. --restore puts back the original kept at the first edit (text changed since is kept
-beside it).
-Exit status: 0 done (or nothing to do), 2 refused or failed (or nothing to restore).`,
+  notes: INIT_HELP,
   run: (o, io) => runInit(o, io),
 };

@@ -14,6 +14,7 @@ import { setV8Flags } from '../v8-flags.js';
 import type { NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
 import { readIn } from './read.js';
+import JQ_HELP from 'help:jq';
 
 
 export async function runJq(ref: string, filter: string, o: JqOptions, io: IO): Promise<number> {
@@ -84,11 +85,6 @@ export const jqCommand: CommandDef<JqOptions & { id: string; filter: string }> =
     "lro jq last -r --arg user alice 'select(.user == $user) | .id'",
     "lro jq last --header '.count'",
   ],
-  notes: `Records go to jq in batches, so an ordinary filter runs in flat memory; -s, -n and filters using input/inputs
-get all records at once (up to about 150 MB). On a column table (ps aux, df, kubectl get), row makes a line the
-object of the named columns, numbers as numbers, and gives nothing for the header row and lines that are not
-rows: lro jq ID -c 'row | select(."%MEM" > 0.5) | {PID, COMMAND}'.
-Exit status as jq: 3 compile error, 5 runtime error; 2 for lro's own errors (a missing result, a filter stopped
-after --timeout, input too large for the engine).`,
+  notes: JQ_HELP,
   run: ({ id, filter, ...o }, io) => runJq(id, filter, o, io),
 };

@@ -17,6 +17,7 @@ import { checkSession } from '../store/session.js';
 import { renderSessions, type SessionRow } from '../render/session-table.js';
 import { decodeTime } from 'ulid';
 import { nextCommand } from './argv.js';
+import LS_HELP from 'help:ls';
 
 export interface LsOptions {
   dir?: string;
@@ -324,9 +325,6 @@ export const lsCommand: CommandDef<LsOptions> = {
     'lro ls | head -1 | cut -f1            the newest id (in a pipe, rows are tab-separated, times absolute)',
     'lro ls --sessions                     sessions with their result counts, sizes and newest result',
   ],
-  notes: `In a pipe each row is: id, operation, records, tokens, bytes, timestamp, expires_at, session ('-' if none).
-With --sessions: session ('-' for results outside any), results, bytes, newest id, its time.
-A listing longer than the output budget (--max-tokens) ends with [lro: listed results 1-N of M …; next: lro ls
---offset N] (with --json: a last element {"type": "truncated", "message", "next"}).`,
+  notes: LS_HELP,
   run: (o, io) => runLs(o, io),
 };

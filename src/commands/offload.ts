@@ -9,6 +9,7 @@ import { DEFAULT_THRESHOLD, offload, type OffloadOptions } from '../offload.js';
 import { offloadOptions, type OffloadCliOptions } from '../offload-settings.js';
 import { DEFAULT_PREVIEW_TOKENS, renderDescriptorJson } from '../describe/descriptor.js';
 import { giveDocument } from './document.js';
+import OFFLOAD_HELP from 'help:offload';
 
 
 /**
@@ -135,12 +136,6 @@ export const offloadCommand: CommandDef<OffloadCliOptions> = {
     "make 2>&1 | lro offload --session build-42     kept in the session's folder; lro gc --session build-42 removes it",
     'env | lro offload --redact                      secrets become [REDACTED:rule] before anything is stored or printed',
   ],
-  notes: `The same output offloaded again (same session, same options, not expired) gets the same id and descriptor back.
-Without --redact, likely secrets are stored as written: the descriptor counts them (possible_secrets, with the
-rule names, never the values) and masks them in its previews.
-Environment: LRO_DIR, LRO_THRESHOLD_TOKENS, LRO_TTL, LRO_SESSION, LRO_REDACT.
-If the store cannot be written, the output is printed cut to the threshold with a warning (exit 0), or the
-descriptor of the same output if the store holds it already. A malformed LRO_* variable is treated the same
-way (a small output passes through with a warning naming it; LRO_REDACT then redacts).`,
+  notes: OFFLOAD_HELP,
   run: (o, io) => runOffload(io.stdin, o, io),
 };

@@ -18,6 +18,7 @@ import { streamFilter } from '../query/view.js';
 import { STREAM_OPTION } from './stream-option.js';
 import { refuseBinary } from './binary-result.js';
 import { nextCommand } from './argv.js';
+import READ_HELP from 'help:read';
 
 export interface ReadOptions {
   dir?: string;
@@ -213,7 +214,6 @@ export const readCommand: CommandDef<ReadOptions & { id: string }> = {
     'lro read last --records 5 --columns 0:2000     a window of a very long record',
     'lro read last --chars 0:4000 --raw             the first 4000 characters of the original',
   ],
-  notes: `When the output is cut at the budget, the last line is [lro: ...; next: <command>] with the exact command
-for the next part.`,
+  notes: READ_HELP,
   run: ({ id, ...o }, io) => runRead(id, o, io),
 };

@@ -20,6 +20,7 @@ import { storePath } from '../store/dir.js';
 import { formatBytes, formatCount, parseSize } from '../units.js';
 import { offloadOptionDefs, runOffload, type SplitOutput } from './offload.js';
 import { offloadOptions, type OffloadCliOptions } from '../offload-settings.js';
+import RUN_HELP from 'help:run';
 
 /** Exit statuses a shell uses when it cannot run a command. */
 export const EXIT_NOT_FOUND = 127;
@@ -377,18 +378,6 @@ export const runCommand: CommandDef<RunCliOptions & { command: string[] }> = {
     'lro run --descriptor text -- kubectl get pods -A -o json',
     'lro run --operation build --ttl 7d -- make -j8',
   ],
-  notes: `The command runs directly, without a shell (write lro run -- sh -c '...' for pipes and globs). Its stdout and
-stderr are offloaded together, line by line as they came (the header lists the stderr records: read them with
---stream stderr); a small output comes back on the stream it came from. On a terminal, stderr is also shown as it
-comes. A stdout that begins as binary is stored alone and its stderr passes through. The header and the
-descriptor record source: {command, exit_code} (and signal when it was killed).
-Exit status: the command's own; 128+n if a signal n killed it; 127 if the command is not found, 126 if it cannot
-be executed; 2 for lro's own errors. SIGINT, SIGTERM and SIGHUP are passed on to the command and the processes it
-started (Ctrl-C on a terminal reaches them directly); what they printed until then is stored, marked INCOMPLETE,
-and lro ends once the command has (its children get a second to let go of the output). One still running 3 s
-after the signal (LRO_RUN_KILL_AFTER seconds; 0: never) is killed with SIGKILL, with every process it started,
-so lro has stored the output before a harness that sends KILL 5 s after TERM ends it. Past --max-bytes, only the
-output's start and its last part (16 MB at most, a quarter of the cap) are kept, the descriptor saying which
-lines: a command that never stops printing cannot fill the disk.`,
+  notes: RUN_HELP,
   run: ({ command, ...o }, io) => runRun(command, o, io),
 };

@@ -19,6 +19,7 @@ import { readIn } from './read.js';
 import { UsageError } from '../errors.js';
 import { commandAnswer, type Next, type NextOf } from '../budget.js';
 import { nextCommand } from './argv.js';
+import WHERE_HELP from 'help:where';
 
 
 /** The jq command that gives what the query gives (`lro where --explain`), as a value. */
@@ -105,17 +106,6 @@ export const whereCommand: CommandDef<WhereOptions & { id: string; condition: st
     "lro where last 'tags[]=urgent' -c                 [] looks at each element",
     'lro where last status=error --explain             the same question as a jq command',
   ],
-  notes: `A condition is FIELD OP VALUE, split at the first operator after the field: everything after it is the value,
-'=' and spaces included (spaces around the operator are layout; those at the end are the value's: 'cmd~^node '
-looks for "node "). FIELD is a jq path (.a.b, a.b, .items[].id, ."odd key"). VALUE is a JSON literal when
-it parses as one (200, true, null, "200" for the string), else the text as typed. < <= > >= compare numbers
-with numbers and strings with strings; ~ is a JavaScript regular expression on strings; FIELD? means present
-and not null. Quote conditions that hold < > ! * ? [ ] ( ) | & ; or spaces: 'latency>500'.
-A text result that is a table (ps aux, lsof, df, dpkg -l, kubectl get, CSV, TSV) is queried by its columns: each
-row after the header is an object of them, numbers as numbers, an empty cell null; a column is named as the
-header writes it, spaces and all: lro where ID '%MEM>0.5' --fields PID,COMMAND, 'Mounted on=/'. A JSON
-document that is a map (a lock file's packages) is queried by its entries, {key, value} each as jq's to_entries
-gives them, numbered from 1 (--records counts entries): lro where ID value.dev=true --fields key,value.version.
-Exit status: 0 if a record matched, 1 if none, 2 on error (a field no record has is an error).`,
+  notes: WHERE_HELP,
   run: ({ id, condition, ...o }, io) => runWhere(id, condition, o, io),
 };

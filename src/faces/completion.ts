@@ -2,6 +2,7 @@
 // options and arguments, and the values each completes), so a new command or option is completed without anyone
 // editing a list. Stored ids come from `lro __complete-ids`, which reads only directory entries.
 import { longFlag, shortFlag, takesValue, type CommandDef, type OptionDef } from '../commands/command.js';
+import COMPLETION_HELP from 'help:completion';
 
 /** The shells lro writes completion scripts for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -495,7 +496,7 @@ export function completionCommand(commands: () => Promise<CommandDef[]>): Comman
       'lro completion zsh > "${fpath[1]}/_lro"                           zsh (with compinit)',
       'lro completion fish > ~/.config/fish/completions/lro.fish',
     ],
-    notes: 'Ids are completed from the store (--dir on the command line, $LRO_DIR, or the default), newest first.',
+    notes: COMPLETION_HELP,
     run: async ({ shell }, io) => {
       await io.stdout.write(completionScript(shell, await commands()));
       return 0;

@@ -1,8 +1,9 @@
 // Each command's prose has one source: its section of docs/commands.md. The man page takes it from there
 // (faces/man.ts), turned into roff by this file. The part of a section the page takes is marked in the markdown:
-// `<!-- man: NAME -->` begins the prose of `lro NAME`, and it runs to the next `## ` heading, the next marker, or a
-// `<!-- /man -->` line (which leaves out what follows, such as an option table the page already has from the
-// command table); a name marked twice has its parts joined.
+// `<!-- man: NAME -->` begins the prose of `lro NAME`, and it runs to the next `## ` heading, the next marker, a
+// `<!-- help: NAME -->` line (the summary `lro NAME --help` ends with, scripts/docs-help.mjs, which the page leaves
+// out) or a `<!-- /man -->` line (which leaves out what follows, such as an option table the page already has from
+// the command table); a name marked twice has its parts joined.
 //
 // The markdown is the subset docs/commands.md is written in: paragraphs; `code`, *italic*, **bold** and links
 // (their text, then the page of the docs they lead to); `- ` lists of one level; pipe tables; fenced blocks; `### `
@@ -10,6 +11,7 @@
 
 const MARKER = /^<!-- man: (.+?) -->$/;
 const END = '<!-- /man -->';
+const HELP = /^<!-- help: .+ -->$/;
 
 /** The prose docs give each command, as markdown, by the name the man page uses ('mcp proxy'). */
 export function manProse(markdown: string): Map<string, string> {
@@ -18,7 +20,7 @@ export function manProse(markdown: string): Map<string, string> {
   for (const line of markdown.split('\n')) {
     const m = MARKER.exec(line);
     if (m) name = m[1];
-    else if (line === END || line.startsWith('## ') || line.startsWith('# ')) name = null;
+    else if (line === END || HELP.test(line) || line.startsWith('## ') || line.startsWith('# ')) name = null;
     else if (name !== null) {
       if (!parts.has(name)) parts.set(name, []);
       parts.get(name)!.push(line);

@@ -5,6 +5,8 @@ import { offloadOptionDefs } from '../commands/offload.js';
 import type { CommandDef, OptionDef } from '../commands/command.js';
 import { UsageError } from '../errors.js';
 import type { McpOptions, ProxyOptions } from '../mcp/serve.js';
+import MCP_PROXY_HELP from 'help:mcp proxy';
+import MCP_HELP from 'help:mcp';
 
 /** The options both commands serve with. */
 const SERVE_OPTIONS: OptionDef[] = [
@@ -67,11 +69,7 @@ const proxyCommand: CommandDef<ProxyOptions & { command: string[] }> = {
     "lro mcp proxy --url https://mcp.example.com/mcp --header 'Authorization: Bearer XYZ'",
     'lro mcp proxy --http --port 8931 --token-file ~/.config/lro/token -- uvx mcp-server-fetch',
   ],
-  notes: `Everything passes through unchanged (tools, prompts, resources, notifications, progress, cancellation, sampling,
-elicitation), except: a tool result whose text is above the threshold is stored and replaced by its descriptor,
-whose next steps are calls of lro's tools (lro_read, lro_grep, lro_jq, lro_where, lro_count, lro_diff, lro_info, lro_ls), which are added to
-the tool list (unless --no-tools) and answered by lro itself. JSON text is stored as JSON; images, audio and resources pass through.
-If the upstream server exits, calls waiting on it get an error result and lro exits with status 2.`,
+  notes: MCP_PROXY_HELP,
   run: async ({ command, ...opts }, io) => {
     const { runMcpProxy } = await import('../mcp/serve.js');
     return runMcpProxy(command, opts, io);
@@ -89,8 +87,7 @@ export const mcpCommand: CommandDef<McpOptions> = {
     'lro mcp --http --port 8931                Streamable HTTP at http://127.0.0.1:8931/mcp; the token is printed on stderr',
     'lro mcp proxy -- npx -y @modelcontextprotocol/server-filesystem ~/projects',
   ],
-  notes: `Tools run the CLI's commands: the same output budgets (max_tokens, default 2000), and where the CLI prints
-"next: lro read ...", the result names the next tool call. Errors are results with isError and the CLI's message.`,
+  notes: MCP_HELP,
   subcommands: [proxyCommand],
   beforeSubcommand: (given) => {
     // `lro mcp --http proxy` would serve stdio: the proxy's options come after "proxy"

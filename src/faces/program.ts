@@ -4,6 +4,7 @@
 import type { CommandDef } from '../commands/command.js';
 import { TABLE, type TableEntry } from '../commands/table.js';
 import { completionCommand } from './completion.js';
+import LRO_HELP from 'help:lro';
 
 export const PROGRAM = {
   name: 'lro',
@@ -18,7 +19,7 @@ export const PROGRAM = {
     'lro ls                                stored results, newest first',
     'lro gc --max-total-size 2GB           remove expired results (cron: */15 * * * * lro gc --max-total-size 2GB)',
   ],
-  notes: 'Store: --dir, $LRO_DIR, or ${TMPDIR:-/tmp}/lro-<uid>. Exit codes: 0 ok, 1 no match (grep), 2 error.',
+  notes: LRO_HELP,
 };
 
 /** The program's commands by name, in the order the help lists them (hidden ones last), each loaded on demand. */

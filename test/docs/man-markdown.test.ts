@@ -85,7 +85,7 @@ describe('markdownToRoff', () => {
 });
 
 describe('manProse', () => {
-  it('takes each marked part up to the next heading, marker or end marker, joining a name marked twice', () => {
+  it('takes each marked part up to the next heading, marker, help summary or end marker, joining a name marked twice', () => {
     const docs = [
       '# Commands',
       '## `lro a`',
@@ -103,6 +103,8 @@ describe('manProse', () => {
       'B.',
       '<!-- man: c -->',
       'C.',
+      '<!-- help: c -->',
+      'The summary of lro c --help, not taken.',
       '## Other',
       'Not taken.',
     ].join('\n');

@@ -4,6 +4,7 @@
 // 1 different, 2 error, as diff(1)).
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
 import { openAndCompare } from '../compare/api.js';
+import { itemsFrom } from '../compare/diff.js';
 import { printDiff } from '../compare/print.js';
 import { EXIT } from '../errors.js';
 import type { IO } from '../io.js';
@@ -34,7 +35,7 @@ export async function runDiff(refA: string, refB: string, o: DiffCommandOptions,
   };
   const out = new OutputBatch(io.stdout);
   try {
-    await printDiff(comparison, a, b, { json: !!o.json, from, budget, write: (s) => out.add(s), next });
+    await printDiff(comparison, itemsFrom(comparison, a, b, from), { json: !!o.json, from, budget, write: (s) => out.add(s), next });
   } finally {
     await out.flush();
   }

@@ -11,7 +11,8 @@ import { OutputBatch } from '../render/batch.js';
 import { jsonItem, renderTable, tsvFields, tsvLine, type LsRow, type TsvFields } from '../render/store-table.js';
 import { checkStore } from '../store/dir.js';
 import { storeFor } from '../store/open.js';
-import { EMPTY_LISTING, listStore, lstatFacts, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
+import { EMPTY_LISTING, listStore, lstatFacts, type DamagedResult, type ForeignEntry, type ScannedResult, type StoreListing } from '../store/scan.js';
+import type { Store } from '../store/store.js';
 import { headerPasses, nameMayPass } from '../store/select.js';
 import { checkSession } from '../store/session.js';
 import { renderSessions, type SessionRow } from '../render/session-table.js';
@@ -54,6 +55,50 @@ function toRow(r: ScannedResult): LsRow {
   };
 }
 
+/** Which results `lro ls` lists: of one operation, of one session, expired ones (by `now`, ms). */
+export interface LsFilter {
+  operation?: string;
+  session?: string;
+  expired: boolean;
+  now: number;
+}
+
+/**
+ * A result of the listing: one that passes the filter (`index`: its place among those, from 0), one past the page
+ * counted by its name alone (`counted`: a remote store's header costs a fetch), or a damaged file named like one.
+ */
+export type Listed =
+  | { kind: 'result'; r: ScannedResult; index: number }
+  | { kind: 'counted'; index: number }
+  | { kind: 'damaged'; r: DamagedResult; operation: string };
+
+/**
+ * The results `lro ls` lists, newest first, as values: the filters the names settle applied before a header is
+ * read, the rest on the header. `wants(index)`: whether the page prints the result at that index; one it does not
+ * is counted by its name when reading its header would cost a fetch and no filter needs it.
+ */
+export function* listedResults(store: Store, listing: StoreListing, f: LsFilter, wants: (index: number) => boolean): Generator<Listed> {
+  let index = 0;
+  for (const entry of listing.results) {
+    if (f.operation !== undefined && entry.operation !== f.operation) continue; // the operation is in the name: skip the read
+    if (!nameMayPass(entry, { session: f.session })) continue; // another session's folder
+    if (store.fetchesHeaders && !wants(index) && f.session === undefined && !f.expired) {
+      yield { kind: 'counted', index: index++ };
+      continue;
+    }
+    const r = store.readListed(entry);
+    if (!r) continue; // removed since the listing
+    if (r.kind === 'damaged') {
+      yield { kind: 'damaged', r, operation: entry.operation };
+      continue;
+    }
+    if (f.operation !== undefined && r.header.operation !== f.operation) continue;
+    if (!headerPasses(r.header, r.createdMs, { session: f.session })) continue;
+    if (f.expired && r.expiresMs > f.now) continue;
+    yield { kind: 'result', r, index: index++ };
+  }
+}
+
 /** One stderr line for entries lro ignores, naming a few of them. */
 export function foreignNote(foreign: ForeignEntry[]): string {
   const shown = foreign.slice(0, 5).map((f) => (f.why === 'not an lro name' ? f.name : `${f.name} (${f.why})`));
@@ -74,7 +119,6 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   const now = io.now().getTime();
   const tty = io.stdout.isTTY && !opts.json;
   const listing = store.withUnread(found ? listStore(dir) : EMPTY_LISTING);
-  const fetches = store.fetchesHeaders;
   const op = opts.operation !== undefined ? sanitizeOperation(opts.operation) : undefined;
   const out = new OutputBatch(io.stdout, { reuse: true });
   const page = new LsPage(opts, io, tty);
@@ -85,32 +129,21 @@ export async function runLs(opts: LsOptions, io: IO): Promise<number> {
   // the rows an MCP tool call lists, as values (its result is made from them, not from the lines printed)
   const given: TsvFields[] | null = inToolCall(io) && !tty && !opts.json ? [] : null;
   if (opts.json) await out.add('[');
-  for (const entry of listing.results) {
-    if (op !== undefined && entry.operation !== op) continue; // the operation is in the name: skip the read
-    if (!nameMayPass(entry, { session })) continue; // another session's folder
-    // a result past the page whose header costs a fetch is counted by its name (its header may not be here)
-    if (fetches && !page.wants(shown) && session === undefined && !opts.expired) {
-      shown++;
-      continue;
-    }
-    const r = store.readListed(entry);
-    if (!r) continue; // removed since the listing
-    if (r.kind === 'damaged') {
+  const filter = { operation: op, session, expired: !!opts.expired, now };
+  for (const x of listedResults(store, listing, filter, (index) => page.wants(index))) {
+    if (x.kind === 'damaged') {
       damagedCount++;
-      const row: LsRow = { kind: 'damaged', id: r.id, operation: entry.operation, reason: r.reason };
+      const row: LsRow = { kind: 'damaged', id: x.r.id, operation: x.operation, reason: x.r.reason };
       if (tty && page.wants(shown)) rows.push(row);
-      if (tty && fetches) page.fills(rows, now, io.stdout.color);
-      else if (!tty && notes.length < MAX_NOTES) notes.push(`lro: damaged result file ${r.name}: ${r.reason}\n`);
+      if (tty && store.fetchesHeaders) page.fills(rows, now, io.stdout.color);
+      else if (!tty && notes.length < MAX_NOTES) notes.push(`lro: damaged result file ${x.r.name}: ${x.r.reason}\n`);
       continue;
     }
-    const h = r.header;
-    if (op !== undefined && h.operation !== op) continue;
-    if (!headerPasses(h, r.createdMs, { session })) continue;
-    if (opts.expired && r.expiresMs > now) continue;
     shown++;
-    if (!page.wants(shown - 1)) continue; // before --offset, or after the cut (still counted)
+    if (x.kind === 'counted' || !page.wants(shown - 1)) continue; // before --offset, or after the cut (still counted)
+    const r = x.r;
     if (tty) rows.push(toRow(r));
-    if (tty && fetches) page.fills(rows, now, io.stdout.color);
+    if (tty && store.fetchesHeaders) page.fills(rows, now, io.stdout.color);
     else if (opts.json) {
       await page.add(shown - 1, `${page.printed === 0 ? '\n' : ',\n'}${jsonItem(r.line, store.shown(r.path), r.size)}`, out);
     }

@@ -232,8 +232,29 @@ export function itemCount(c: Comparison): number {
   return c.sections.reduce((n, s) => n + s.size, 0);
 }
 
+/** An item of a comparison, with the index of its section. */
+export type PlacedItem = { section: number; item: DiffItem };
+
+/** Items read back at first, then twice as many each time, up to this many. */
+const FIRST_WINDOW = 64;
+const MAX_WINDOW = 4096;
+
+/**
+ * The items from `from` (a global index) to the last, in order, their texts read a window at a time as they are
+ * taken: a consumer that stops after a few has read one small window, however many items there are.
+ */
+export function* itemsFrom(c: Comparison, a: ResultFile, b: ResultFile, from: number): Generator<PlacedItem> {
+  const total = itemCount(c);
+  let window = FIRST_WINDOW;
+  for (let at = from; at < total; window = Math.min(window * 2, MAX_WINDOW)) {
+    const to = Math.min(total, at + window);
+    yield* itemsAt(c, a, b, at, to);
+    at = to;
+  }
+}
+
 /** Items from..to (global indexes, to excluded), each with the index of its section; their texts read. */
-export function itemsAt(c: Comparison, a: ResultFile, b: ResultFile, from: number, to: number): { section: number; item: DiffItem }[] {
+export function itemsAt(c: Comparison, a: ResultFile, b: ResultFile, from: number, to: number): PlacedItem[] {
   const picked: { section: number; i: number }[] = [];
   let base = 0;
   for (const [k, s] of c.sections.entries()) {

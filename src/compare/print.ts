@@ -2,10 +2,9 @@
 // section's heading, whole items until the output budget is spent, and a next: line that continues at the
 // first item left out (--from N). --json prints the summary object, then one object an item, then a
 // {"type":"truncated"} object when cut. Record numbers are written A:N and B:N (lro read ID --records N:N).
-import type { ResultFile } from '../format/reader.js';
 import { truncatedObject, type Next, type OutputBudget } from '../budget.js';
 import { formatBytes, formatCount } from '../units.js';
-import { itemCount, itemsAt } from './diff.js';
+import { itemCount, type PlacedItem } from './diff.js';
 import type { Comparison, DiffItem, DiffSide, DiffSummary, TestTally } from './model.js';
 
 export interface DiffPrint {
@@ -18,9 +17,6 @@ export interface DiffPrint {
   next: (from: number, maxTokens?: number) => Next;
 }
 
-/** Items read back at first, then twice as many each time, up to this many. */
-const FIRST_WINDOW = 64;
-const MAX_WINDOW = 4096;
 /** Characters of a line or command shown. */
 const MAX_TEXT = 300;
 const MAX_COMMAND = 120;
@@ -132,27 +128,27 @@ function heading(c: Comparison, section: number, continued: boolean): string {
   return `${s.heading} (${size}${continued ? ', continued' : ''}):\n`;
 }
 
-/** Prints a comparison within the budget; returns whether everything from `from` on was printed. */
-export async function printDiff(c: Comparison, a: ResultFile, b: ResultFile, p: DiffPrint): Promise<boolean> {
+/**
+ * Prints a comparison within the budget: its summary, then the items handed, which are the comparison's from
+ * `p.from` on, in order (compare/diff.ts `itemsFrom`, read as they are taken). Returns whether all were printed.
+ */
+export async function printDiff(c: Comparison, items: Iterable<PlacedItem>, p: DiffPrint): Promise<boolean> {
   const head = p.json ? `${JSON.stringify(c.summary)}\n` : sideLine('A', c.summary.a) + sideLine('B', c.summary.b) + verdictLine(c.summary);
   p.budget.take(head); // always printed, whatever the budget: it is the answer when nothing else fits
   await p.write(head);
   const total = itemCount(c);
   let section = -1;
-  let window = FIRST_WINDOW;
-  for (let at = p.from; at < total; window = Math.min(window * 2, MAX_WINDOW)) {
-    const items = itemsAt(c, a, b, at, Math.min(total, at + window));
-    for (const { section: k, item } of items) {
-      let text = p.json ? `${JSON.stringify(item)}\n` : itemText(item);
-      if (!p.json && k !== section) text = heading(c, k, at > 0 && at === p.from && startOf(c, k) < at) + text;
-      if (!p.budget.take(text)) {
-        await p.write(cutLine(c, p, at, total));
-        return false;
-      }
-      section = k;
-      await p.write(text);
-      at++;
+  let at = p.from;
+  for (const { section: k, item } of items) {
+    let text = p.json ? `${JSON.stringify(item)}\n` : itemText(item);
+    if (!p.json && k !== section) text = heading(c, k, at > 0 && at === p.from && startOf(c, k) < at) + text;
+    if (!p.budget.take(text)) {
+      await p.write(cutLine(c, p, at, total));
+      return false;
     }
+    section = k;
+    await p.write(text);
+    at++;
   }
   return true;
 }

@@ -1,7 +1,8 @@
 // A command's values and its text apart, as gh tests a command's data and then its printing: the values each
 // command gets from the room that finds them (countQuery's groups, whereMatches' records, walkGrep's events,
-// readRecordSpans' spans) asserted as values; then each printer of render/ on values made here by hand, so a
-// change in what is found and a change in how it is printed fail different tests.
+// readRecordSpans' spans, compareResults' summary and itemsFrom's items, jq's outputs, ls's listed results)
+// asserted as values; then each printer on values made here by hand, so a change in what is found and a change in
+// how it is printed fail different tests.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offloadCommand } from '../../src/commands/offload.js';
@@ -23,6 +24,15 @@ import { planGrep } from '../../src/search/grep-plan.js';
 import { walkGrep } from '../../src/search/grep-values.js';
 import type { GrepEvent } from '../../src/search/grep-types.js';
 import { resolveResult } from '../../src/store/resolve.js';
+import { compareResults, itemsFrom } from '../../src/compare/diff.js';
+import type { Comparison, DiffItem } from '../../src/compare/model.js';
+import { printDiff } from '../../src/compare/print.js';
+import { jqOutputs } from '../../src/engines/jq-spec.js';
+import { BudgetedLines } from '../../src/engines/jq-output.js';
+import { listedResults } from '../../src/commands/ls.js';
+import { tsvFields, tsvLine } from '../../src/render/store-table.js';
+import { listStore } from '../../src/store/scan.js';
+import { storeFor } from '../../src/store/open.js';
 import { cleanup, tempDir } from '../helpers/cli.js';
 import { fakeIO } from '../helpers/fake-io.js';
 
@@ -32,6 +42,8 @@ const env = { LRO_DIR: join(root, 'store'), NO_COLOR: '1' };
 /** 12 records: status error at records 1, 4, 7, 10; the rest ok. */
 const records = Array.from({ length: 12 }, (_, i) => JSON.stringify({ i: i + 1, status: i % 3 === 0 ? 'error' : 'ok', msg: `event ${i + 1}` }));
 let rf: ResultFile;
+/** The same records, record 5 with another status and record 12 left out. */
+let changed: ResultFile;
 /** A binary result: NUL-separated strings, the 2nd and 4th holding "key". */
 let bin: ResultFile;
 const binary = Buffer.concat(['\x7fELF', 'first string', 'key=alpha', 'middle', 'key=beta', 'last one'].map((t) => Buffer.from(`${t}\0\0\x01`, 'latin1')));
@@ -53,6 +65,10 @@ beforeAll(async () => {
   expect(await offloadCommand.run({ json: true, force: true }, b)).toBe(0);
   bin = resolveResult((JSON.parse(b.out()) as { id: string }).id, { env });
   expect(bin.header.content_type).toBe('binary');
+  const other = records.slice(0, 11).map((r, i) => (i === 4 ? r.replace('"ok"', '"late"') : r));
+  const c = fakeIO({ stdin: `${other.join('\n')}\n`, env });
+  expect(await offloadCommand.run({ json: true, force: true }, c)).toBe(0);
+  changed = resolveResult((JSON.parse(c.out()) as { id: string }).id, { env });
 });
 
 describe('the values each command gets', () => {
@@ -98,6 +114,38 @@ describe('the values each command gets', () => {
       [3, records[2]],
       [4, records[3]],
     ]);
+  });
+
+  it('diff: the summary, and the items from one on, each with its section', () => {
+    const c = compareResults(rf, changed, { key: 'i' });
+    expect([c.summary.kind, c.summary.key, c.summary.equal]).toEqual(['records', '.i', false]);
+    expect(c.summary.counts).toMatchObject({ records_changed: 1, records_added: 0, records_removed: 1 });
+    const items = [...itemsFrom(c, rf, changed, 0)];
+    expect(items.map((x) => [x.section, x.item.type, 'change' in x.item ? x.item.change : ''])).toEqual([
+      [0, 'record', 'changed'],
+      [2, 'record', 'removed'], // (section 1, the records added, is empty)
+    ]);
+    expect(items[0].item).toMatchObject({ key: '5', record_a: 5, record_b: 5, changes: [{ field: 'status', old: '"ok"', new: '"late"' }] });
+    expect(items[1].item).toMatchObject({ key: '12', record_a: 12 });
+    expect([...itemsFrom(c, rf, changed, 1)].map((x) => x.item)).toEqual([items[1].item]);
+  });
+
+  it('jq: each output as its JSON text, one at a time as jq makes them', async () => {
+    const outputs: string[] = [];
+    const io = { err: () => undefined, stallSeconds: 10 };
+    expect(await jqOutputs(rf, 'select(.status == "error") | {i}', { compactOutput: true }, io, (t) => outputs.push(t))).toBe(0);
+    expect(outputs).toEqual(['{"i":1}', '{"i":4}', '{"i":7}', '{"i":10}']);
+  });
+
+  it('ls: the results listed, newest first, the filter applied', () => {
+    const store = storeFor(undefined, env);
+    const listed = (f: { expired: boolean; now: number; operation?: string }) =>
+      [...listedResults(store, listStore(env.LRO_DIR), f, () => true)].map((x) => (x.kind === 'result' ? [x.index, x.r.id] : x.kind));
+    const ids = [changed, bin, rf].map((r) => r.header.id);
+    expect(listed({ expired: false, now: Date.now() })).toEqual(ids.map((id, i) => [i, id]));
+    expect(listed({ expired: true, now: Date.now() })).toEqual([]);
+    expect(listed({ expired: true, now: Date.now() + 1e12 })).toHaveLength(3);
+    expect(listed({ expired: false, now: Date.now(), operation: 'no-such' })).toEqual([]);
   });
 });
 
@@ -185,5 +233,51 @@ describe('each printer prints the values it is handed', () => {
     expect(await printRecords(rf, many, { from: 1, to: 50 }, { raw: false }, new OutputBudget(40), small, (select) => nextRead({ id: rf.header.id, ...select }))).toBe(true);
     await small.flush();
     expect(cut.text()).toMatch(new RegExp(`^1: \\{"line":1,"made":"here"\\}\\n[\\s\\S]*\\[lro: showed records 1-\\d+ of 12 \\(--max-tokens 40\\); next: lro read ${rf.header.id} --records \\d+:\\]\\n$`));
+  });
+
+  it('diff: the summary, then each item handed under its section\'s heading; cut with the next command', async () => {
+    const real = compareResults(rf, changed, { key: 'i' });
+    const made: DiffItem[] = [
+      { type: 'record', change: 'added', key: 'made-1', record_b: 40, count: 1 },
+      { type: 'line', text: 'a line made here' },
+    ];
+    const section = (heading: string) => ({ heading, size: 1, needs: () => ({}), item: () => made[0] });
+    const c: Comparison = { summary: real.summary, sections: [section('records added'), section('lines')] };
+    const print = (max: number, items: DiffItem[], text: ReturnType<typeof sink>) =>
+      printDiff(c, items.map((item, i) => ({ section: i, item })), {
+        json: false,
+        from: 0,
+        budget: new OutputBudget(max),
+        write: text.write,
+        next: (from) => ({ command: 'diff', input: { from }, text: `lro diff A B --from ${from}` }),
+      });
+    const out = sink();
+    expect(await print(0, made, out)).toBe(true);
+    const body = out.text().split('\n').slice(3).join('\n'); // after A, B and the verdict
+    expect(body).toBe('records added (1):\n  + made-1  B:40\nlines (1):\na line made here\n');
+    expect(out.text()).toMatch(/^A \w{26} .*\nB \w{26} .*\ndifferent: records: 1 changed, 1 removed \(matched by \.i\)\n/);
+
+    const cut = sink();
+    expect(await print(1, made, cut)).toBe(false);
+    expect(cut.text()).toMatch(/\[lro: the next item does not fit in --max-tokens 1; next: lro diff A B --from 0\]\n$/);
+  });
+
+  it('jq: the lines written, taken into the budget whole; the first that does not fit cuts the output', () => {
+    const lines = new BudgetedLines(new OutputBudget(0), { lines: 1 }, false);
+    for (const w of ['skipped\nfir', 'st\nsecond\n', 'last, no newline']) expect(lines.write(Buffer.from(w))).toBe(true);
+    expect(lines.end()).toBe(true);
+    expect([lines.taken, lines.cut]).toEqual([['first\n', 'second\n', 'last, no newline\n'], null]);
+
+    const small = new BudgetedLines(new OutputBudget(3), { lines: 0 }, false);
+    expect(small.write(Buffer.from('ok\n'))).toBe(true);
+    expect(small.write(Buffer.from(`${'word '.repeat(50)}\nafter\n`))).toBe(false);
+    expect(small.taken).toEqual(['ok\n']);
+    expect(small.cut).toEqual({ consumed: 1, line: `${'word '.repeat(50)}\n`, partial: false });
+  });
+
+  it('ls: a row handed, as its line for a pipe', () => {
+    const row = { kind: 'result' as const, id: 'ID', operation: 'made', records: 1234, tokens: 56, size: 789, createdMs: 0, expiresMs: 0, timestamp: 'T0', expiresAt: 'T1', session: null };
+    expect(tsvLine(tsvFields(row)!)).toBe('ID\tmade\t1234\t56\t789\tT0\tT1\t-\n');
+    expect(tsvFields({ kind: 'damaged', id: 'ID', operation: 'x', reason: 'why' })).toBeNull();
   });
 });

@@ -99,7 +99,7 @@ async function reportError(e: unknown, io: IO, argv: string[], def?: CommandDef)
     return reportFailure(e, `${message}: see lro ${sub && sub !== '--help' ? `${sub} ` : ''}--help`, EXIT.error, io);
   }
   const failure = failureOf(e); // a subcommand's check (lro mcp --http proxy), or the program's own failure
-  return failure ? reportFailure(e, failure.message, failure.code, io) : EXIT.ok;
+  return failure ? reportFailure(e, failure.message, failure.code, io, failure.mentions) : EXIT.ok;
 }
 
 /** Entry point of bin/lro.js; `stdinHead`: what bin/passthrough.js read of stdin before handing on. */

@@ -1,5 +1,6 @@
 // Errors that reach the user. Commands throw LroError; commands/failure.ts turns them into `lro: <message>` and
 // an exit code, so the message says what went wrong and, after a colon, what to do.
+import type { Next } from './io.js';
 
 /** Exit codes, as grep and jq use them. */
 export const EXIT = {
@@ -10,13 +11,17 @@ export const EXIT = {
   jqRuntime: 5,
 } as const;
 
-/** An error with a one-line message for the user and the exit code it maps to. */
+/**
+ * An error with a one-line message for the user and the exit code it maps to, and the lro commands the message
+ * names as values (`see lro ls`), each shown in it by its text: an MCP tool call names them as its tool calls.
+ */
 export class LroError extends Error {
   override name = 'LroError'; // kept through minification, for library users who log errors
 
   constructor(
     message: string,
     readonly exitCode: number = EXIT.error,
+    readonly mentions: readonly Next[] = [],
   ) {
     super(message);
   }

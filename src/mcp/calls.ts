@@ -24,9 +24,16 @@ export function formatCall(call: ToolCall): string {
 /** Reads back printed commands as tool calls, for the tools it was given (others stay commands). */
 export class CallReader {
   private readonly byCommand: Map<string, ToolDef>;
+  private readonly flags: Map<string, string>;
 
   constructor(defs: ToolDef[]) {
     this.byCommand = new Map(defs.map((d) => [d.spec.command, d]));
+    this.flags = new Map(defs.flatMap((d) => d.options.map((o) => [o.flag, o.arg])));
+  }
+
+  /** The argument a tool takes for a command's flag (`--max-tokens`: max_tokens); null when no tool takes it. */
+  argumentOf(flag: string): string | null {
+    return this.flags.get(flag) ?? null;
   }
 
   /**

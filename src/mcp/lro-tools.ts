@@ -94,12 +94,14 @@ export class LroTools {
     const { io, stdout, stderr } = captureIO(this.env, def.spec.stdin ? (args[def.spec.stdin] as string) : '', MAX_OUTPUT_BYTES);
     const code = await runReported(def.command, input, io);
     const { lines, values } = io.run;
+    // stderr as the client gets it (the store's path hidden, long arguments shortened), its notes made the same way
+    const shown = (text: string) => capEchoes(this.hideStore(text), args);
     const out = {
       stdout: stdout(),
-      stderr: capEchoes(this.hideStore(stderr()), args),
+      stderr: shown(stderr()),
       code,
       last: lines.filter((l) => !l.stderr).at(-1),
-      notes: lines.filter((l) => l.stderr),
+      notes: lines.filter((l) => l.stderr).map((l) => ({ ...l, what: shown(l.what), line: shown(l.line) })),
       values,
     };
     return toolResult(def.spec, out, this.calls, args);

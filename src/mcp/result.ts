@@ -97,9 +97,12 @@ function notesInToolTerms(stderr: string, notes: LroLine[], calls: CallReader): 
   return out;
 }
 
-/** lro's words with each command they name as its tool call (where a tool makes it) and flags named as arguments. */
+/**
+ * lro's words with each command they name as its tool call (where a tool makes it) and flags named as the
+ * arguments tools take for them (one no tool takes, as --dir, the server's own, stays a flag of the command line).
+ */
 function inToolTerms(what: string, mentions: Next[], calls: CallReader): string {
-  const asArguments = (s: string) => s.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
+  const asArguments = (s: string) => s.replace(/--[a-z][a-z-]*/g, (flag) => calls.argumentOf(flag) ?? flag);
   let out = '';
   let rest = what;
   for (const m of mentions) {

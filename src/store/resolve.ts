@@ -4,7 +4,7 @@
 // $LRO_SESSION when that is set, and `last~N` the one N before it (as git's HEAD~N), so `lro diff last~1 last`
 // compares a re-run with the run before.
 import { basename, join } from 'node:path';
-import { LroError } from '../errors.js';
+import { EXIT, LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import { isUlid, parseResultFileName } from '../format/naming.js';
 import { openResultFile, type ResultFile } from '../format/reader.js';
@@ -15,6 +15,10 @@ import type { RemoteResult, StartNeed } from './remote.js';
 import { listStore } from './scan.js';
 import { S3Error } from './s3-sync.js';
 import { checkSession } from './session.js';
+import type { Next } from '../io.js';
+
+/** `lro ls`, which the errors of a result not found send the user to, as a value (an MCP client gets lro_ls). */
+const SEE_LS: Next = { command: 'ls', input: {}, text: 'lro ls' };
 
 export interface ResolveOptions {
   dir?: string;
@@ -30,7 +34,7 @@ export interface ResolveOptions {
 
 /** Opens the result a reference names; throws LroError with what to do when it cannot. */
 export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
-  if (ref.includes('\0')) throw new LroError('invalid result id: it contains a NUL byte: ids are 26-character ULIDs (see lro ls)');
+  if (ref.includes('\0')) throw new LroError('invalid result id: it contains a NUL byte: ids are 26-character ULIDs (see lro ls)', EXIT.error, [SEE_LS]);
   const looksLikePath = ref.includes('/') || ref.endsWith('.jsonl');
   if (looksLikePath) return openPath(ref);
   const dir = storePath(opts.dir, opts.env);
@@ -50,14 +54,14 @@ export function resolveResult(ref: string, opts: ResolveOptions): ResultFile {
   }
   const id = ref.toUpperCase();
   if (!isUlid(id)) {
-    throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro ls)`);
+    throw new LroError(`invalid result id '${shown}': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro ls)`, EXIT.error, [SEE_LS]);
   }
   const entry = store ? listStore(dir).results.find((e) => e.id === id) : undefined;
   const cached = entry && openInStore(join(entry.dir, entry.name), id);
   // a remote store's cached copy, unless the bucket no longer has the result (removed by another machine's gc)
   if (cached && (!remote || stillStored(cached.path, cached.header, Date.now()))) return cached;
   if (remote) return openRemote(remote, findRemote(remote, id), { id, need: opts.need, tail: opts.tail });
-  throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`);
+  throw new LroError(`no result ${id} in ${dir}: it may have expired or live in another store (see lro ls, --dir)`, EXIT.error, [SEE_LS]);
 }
 
 /**
@@ -73,7 +77,7 @@ function openNewest(dir: string, store: boolean, back: number, env: NodeJS.Proce
   if (results.length > 0) {
     const n = results.length;
     const range = n === 1 ? 'only last' : `last~0 to last~${n - 1}`;
-    throw new LroError(`no result last~${back}: the store has ${n} result${n === 1 ? '' : 's'} (${range}) in ${where}: see lro ls`);
+    throw new LroError(`no result last~${back}: the store has ${n} result${n === 1 ? '' : 's'} (${range}) in ${where}: see lro ls`, EXIT.error, [SEE_LS]);
   }
   if (session !== undefined) throw new LroError(`no results of ${where}: offload something in it first, or unset LRO_SESSION`);
   throw new LroError(`no results in ${dir}: offload something first (cmd | lro offload)`);
@@ -93,10 +97,10 @@ function openRemote(remote: RemoteStore, found: RemoteResult | null, ask: Remote
   const { session, id, back = 0 } = ask;
   if (!found && id) {
     const fix = 'it may have expired or live in another store (see lro ls, --dir)';
-    throw new LroError(`no result ${id} in ${remote.url}: ${fix}`);
+    throw new LroError(`no result ${id} in ${remote.url}: ${fix}`, EXIT.error, [SEE_LS]);
   }
   if (!found && back > 0 && newestRemote(remote, session)) {
-    throw new LroError(`no result last~${back} in ${remote.url}: there are fewer results (see lro ls)`);
+    throw new LroError(`no result last~${back} in ${remote.url}: there are fewer results (see lro ls)`, EXIT.error, [SEE_LS]);
   }
   if (!found && session !== undefined) {
     const fix = 'offload something in it first, or unset LRO_SESSION';
@@ -160,7 +164,7 @@ export function openInStore(path: string, id: string): ResultFile {
 
 function openPath(path: string): ResultFile {
   const parsed = parseResultFileName(basename(path));
-  if (!parsed) throw new LroError(`${path} is not an lro result file (lro-<operation>-<id>.jsonl): pass an id from lro ls`);
+  if (!parsed) throw new LroError(`${path} is not an lro result file (lro-<operation>-<id>.jsonl): pass an id from lro ls`, EXIT.error, [SEE_LS]);
   try {
     const rf = openResultFile(path);
     if (rf.header.id !== parsed.id) throw new FormatError(`has id ${rf.header.id} in its header, not ${parsed.id}`);
@@ -168,7 +172,7 @@ function openPath(path: string): ResultFile {
   } catch (e) {
     if (e instanceof FormatError) throw new LroError(`${path} ${e.message}: ${e.hint}`);
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new LroError(`${path} does not exist: pass an id from lro ls`);
+    if (code === 'ENOENT') throw new LroError(`${path} does not exist: pass an id from lro ls`, EXIT.error, [SEE_LS]);
     throw new LroError(`cannot read ${path}: ${code ?? (e as Error).message}`);
   }
 }

@@ -271,8 +271,10 @@ describe('lro mcp: bad calls are error results with the CLI message, and the ser
 
   it('an unknown id, a bad regex, a jq compile error and a jq runtime error say what the CLI says', async () => {
     const missing = '01ABCDEFGHJKMNPQRSTVWXYZ00';
-    // as the CLI says it, but for the store's absolute path: a client is told "the store"
-    expect(await errorOf('lro_read', { id: missing })).toBe((await cli(['read', missing])).stderr.trim().split(store).join('the store'));
+    // as the CLI says it, but for the store's absolute path (a client is told "the store") and the command it
+    // sends the user to, its tool call
+    const said = (await cli(['read', missing])).stderr.trim().split(store).join('the store');
+    expect(await errorOf('lro_read', { id: missing })).toBe(said.replace('see lro ls', 'see lro_ls {}'));
     expect(await errorOf('lro_grep', { id: logId, pattern: '(unclosed' })).toBe((await cli(['grep', logId, '(unclosed'])).stderr.trim());
     const compile = await cli(['jq', eventsId, '.[']);
     expect(compile.code).toBe(3);

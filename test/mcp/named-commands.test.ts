@@ -1,7 +1,8 @@
 // The commands lro names inside its own lines, besides a cut output's next one, reach an MCP client as the tool
 // calls that do the same: the command that reads all of a record grep or where showed in part, and the lro jq
 // command --explain answers with. They are values (io.ts LroLine's mentions), never read back from the text: a
-// stored record that holds the same words is output like any other.
+// stored record that holds the same words is output like any other. So are the commands an error names (LroError's
+// mentions): `see lro ls` is lro_ls.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LroTools } from '../../src/mcp/lro-tools.js';
@@ -133,5 +134,19 @@ describe('commands named in lro lines, as tool calls', () => {
     const fid = (stored.structuredContent as { id: string }).id;
     const r = await tools.call('lro_grep', { id: fid, pattern: 'all of it', max_tokens: 0 });
     expect(text(r).trim()).toBe(`2001:${fake}`);
+  });
+
+  it('an error that sends the user to lro ls names lro_ls; a flag no tool takes stays a flag', async () => {
+    const missing = '01JD2X3Y4Z5A6B7C8D9E0F1G2H';
+    const gone = await tools.call('lro_read', { id: missing });
+    expect(gone.isError).toBe(true);
+    expect(text(gone)).toBe(`lro: no result ${missing} in the store: it may have expired or live in another store (see lro_ls {}, --dir)`);
+    const bad = await tools.call('lro_grep', { id: 'nope', pattern: 'x' });
+    expect(text(bad)).toBe("lro: invalid result id 'nope': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro_ls {})");
+    const listed = await tools.call('lro_ls', {});
+    expect(listed.isError).toBeFalsy();
+    // the command line says it with the command, as before
+    const cli = await lro(['read', missing], { env });
+    expect(cli.stderr).toBe(`lro: no result ${missing} in ${env.LRO_DIR}: it may have expired or live in another store (see lro ls, --dir)\n`);
   });
 });

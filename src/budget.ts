@@ -4,7 +4,7 @@
 // A run for an MCP tool call (its IO's `run`, io.ts RunCapture) also has a limit in bytes, and gets its continuation
 // as data, with the values a command gives besides its text (giveValue: `lro ls`'s rows): passed in, never taken
 // from a context of the process, so what a run gives is where its IO says.
-import type { IO, Next, RunCapture } from './io.js';
+import type { IO, LroLine, Next, RunCapture } from './io.js';
 import { tokenBound } from './tokens/token-bound.js';
 import { getTokenizer, MAX_TOKEN_BYTES, type Encoding, type Tokenizer } from './tokens/tokenizer.js';
 import { parseCount } from './units.js';
@@ -31,14 +31,18 @@ export function giveValue(io: Pick<IO, 'run'>, value: unknown): void {
   io.run?.values.push(value);
 }
 
+/** A line lro adds to an output, handed to the run's capture (an MCP tool call's) as it was made; its text. */
+function said(run: RunCapture | undefined, line: LroLine): string {
+  run?.lines.push(line);
+  return line.line;
+}
+
 /**
  * A line lro writes on stderr that names commands (`mentions`), handed to the run's capture as an output's lines
  * are: `what` is the line without its newline.
  */
 export function stderrLine(run: RunCapture | undefined, what: string, mentions: Next[]): string {
-  const line = `${what}\n`;
-  run?.lines.push({ what, mentions, line, stderr: true });
-  return line;
+  return said(run, { what, mentions, line: `${what}\n`, stderr: true });
 }
 
 /**
@@ -46,9 +50,7 @@ export function stderrLine(run: RunCapture | undefined, what: string, mentions: 
  * its line, handed to the run's capture so an MCP tool call names it as the tool call it is.
  */
 export function commandAnswer(io: Pick<IO, 'run'>, command: Next): string {
-  const line = `${command.text}\n`;
-  io.run?.lines.push({ what: command.text, mentions: [command], line });
-  return line;
+  return said(io.run, { what: command.text, mentions: [command], line: `${command.text}\n` });
 }
 
 /** Whether this runs for an MCP tool call, whose layer bounds listings and descriptors as wholes of its own. */
@@ -89,9 +91,7 @@ export class OutputBudget {
    * WHAT names (io.ts LroLine).
    */
   continuation(what: string, next: Next, mentions: Next[] = []): string {
-    const line = `[lro: ${what}; next: ${next.text}]\n`;
-    this.run?.lines.push({ what, mentions, next, line });
-    return line;
+    return said(this.run, { what, mentions, next, line: `[lro: ${what}; next: ${next.text}]\n` });
   }
 
   /**
@@ -99,9 +99,7 @@ export class OutputBudget {
    * of it, in `mentions`), handed to the run's capture as a continuation is.
    */
   note(what: string, mentions: Next[]): string {
-    const line = `[lro: ${what}]\n`;
-    this.run?.lines.push({ what, mentions, line });
-    return line;
+    return said(this.run, { what, mentions, line: `[lro: ${what}]\n` });
   }
 
   /** Nothing taken yet: what is printed next begins the output (or its page). */

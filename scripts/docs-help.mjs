@@ -13,25 +13,29 @@
 // that imports it with helpPlugin (esbuild), vitest.config.ts with viteHelpPlugin, for the tests, which run the
 // sources; src/docs-help.d.ts declares such an import to TypeScript. A name with no summary fails the build.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-export const DOCS = new URL('../docs/commands.md', import.meta.url).pathname;
+export const DOCS = fileURLToPath(new URL('../docs/commands.md', import.meta.url));
 
 const MARKER = /^<!-- help: (.+?) -->$/;
 
 /** Each summary of the markdown, by the name its marker gives ('mcp proxy'). */
 export function helpSummaries(markdown) {
   const out = new Map();
-  const lines = markdown.split('\n');
+  const lines = markdown.split(/\r?\n/);
+  let fenced = false; // inside a fenced block, where a marker is an example, not a marker
   for (let i = 0; i < lines.length; i++) {
-    const m = MARKER.exec(lines[i]);
+    if (lines[i].startsWith('```')) fenced = !fenced;
+    const m = fenced ? null : MARKER.exec(lines[i]);
     if (!m) continue;
     const name = m[1];
     if (out.has(name)) throw new Error(`docs/commands.md: '<!-- help: ${name} -->' is there twice`);
-    const open = lines.findIndex((l, j) => j > i && (l === '```text' || l.startsWith('## ') || MARKER.test(l)));
+    const open = lines.findIndex((l, j) => j > i && (l === '```text' || l.startsWith('#') || MARKER.test(l)));
     if (open < 0 || lines[open] !== '```text') throw new Error(`docs/commands.md: '<!-- help: ${name} -->' has no \`\`\`text block after it`);
     const close = lines.indexOf('```', open + 1);
     if (close < 0) throw new Error(`docs/commands.md: the \`\`\`text block of '<!-- help: ${name} -->' is not closed`);
     out.set(name, lines.slice(open + 1, close).join('\n'));
+    i = close; // the block is not scanned for markers
   }
   return out;
 }

@@ -53,6 +53,18 @@ export function commandAnswer(io: Pick<IO, 'run'>, command: Next): string {
   return said(io.run, { what: command.text, mentions: [command], line: `${command.text}\n` });
 }
 
+/** The least budget a next part asks for when its part showed nothing (see largerBudget). */
+export const MIN_PROGRESS_TOKENS = 100;
+
+/**
+ * The budget a next part asks for when its part showed none of what is left (not one line fitted beside the line
+ * saying so): the same budget would stop at the same place again, and an agent following next commands would go
+ * round in a loop. Four times as large, and at least MIN_PROGRESS_TOKENS: the pages always move on.
+ */
+export function largerBudget(max: number): number {
+  return Math.max(4 * max, MIN_PROGRESS_TOKENS);
+}
+
 /** Whether this runs for an MCP tool call, whose layer bounds listings and descriptors as wholes of its own. */
 export function inToolCall(io: Pick<IO, 'run'>): boolean {
   return io.run !== undefined;

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { isUlid } from '../format/naming.js';
 import type { IO } from '../io.js';
 import { OutputBatch } from '../render/batch.js';
-import { maxTokensFrom, OutputBudget, type NextOf } from '../budget.js';
+import { maxTokensFrom, OutputBudget, stderrLine, type NextOf } from '../budget.js';
 import { StoreGrepText, type StoreGrep } from '../render/grep-all-output.js';
 import { walkStore } from '../search/grep-store.js';
 import { walkGrep } from '../search/grep-values.js';
@@ -48,9 +48,9 @@ export async function runGrepAll(pattern: string, o: GrepCommandOptions, io: IO,
       ...nexts,
       budget: new OutputBudget(maxTokensFrom(o.maxTokens, io.env), undefined, io.run),
       write: (s) => out.add(s),
-      warn: async (line) => {
+      warn: async (line, mentions) => {
         await out.flush();
-        await io.stderr.write(line);
+        await io.stderr.write(mentions?.length ? stderrLine(io.run, line.replace(/\n$/, ''), mentions) : line);
       },
     };
     const stall = plan.query.matcher.linearTime ? undefined : timeout;

@@ -63,8 +63,8 @@ function page(id: string, text: string, what: '--full' | '--header', opts: InfoO
   }
   if (inToolCall(io)) return text.slice(from);
   const max = maxTokensFrom(opts.maxTokens, io.env);
-  const next = (at: number) => {
-    const kept = { descriptor: opts.descriptor === 'text' ? 'text' : undefined, previewTokens: opts.previewTokens, maxTokens: opts.maxTokens, dir: opts.dir || undefined };
+  const next = (at: number, maxTokens?: number) => {
+    const kept = { descriptor: opts.descriptor === 'text' ? 'text' : undefined, previewTokens: opts.previewTokens, maxTokens: maxTokens !== undefined ? String(maxTokens) : opts.maxTokens, dir: opts.dir || undefined };
     return nextCommand(infoCommand, { id, [what === '--full' ? 'full' : 'header']: true, from: String(at), ...kept }, INFO_LAYOUT);
   };
   return textPage(text, from, max, 'o200k_base', next, io.run);

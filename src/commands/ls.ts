@@ -3,7 +3,7 @@
 // Files lro cannot read are reported (a row on a terminal, a note on stderr otherwise), never a crash.
 import { Chalk } from 'chalk';
 import { DIR_OPTION, MAX_TOKENS_OPTION, type CommandDef } from './command.js';
-import { giveValue, inToolCall, maxTokensFrom, OutputBudget, type Next } from '../budget.js';
+import { giveValue, inToolCall, largerBudget, maxTokensFrom, OutputBudget, type Next } from '../budget.js';
 import { formatCount, parseCount } from '../units.js';
 import { sanitizeOperation } from '../format/naming.js';
 import type { IO } from '../io.js';
@@ -64,8 +64,9 @@ export interface LsFilter {
 }
 
 /**
- * A result of the listing: one that passes the filter (`index`: its place among those, from 0), one past the page
- * counted by its name alone (`counted`: a remote store's header costs a fetch), or a damaged file named like one.
+ * A result of the listing: one that passes the filter (`index`: its place among those, from 0), one the page does
+ * not print (before --offset, or past the cut) counted by its name alone (`counted`: a remote store's header costs
+ * a fetch), or a damaged file named like one.
  */
 export type Listed =
   | { kind: 'result'; r: ScannedResult; index: number }
@@ -263,8 +264,10 @@ class LsPage {
   /** The continuation of a cut listing, or null. */
   cutLine(total: number): { what: string; next: Next; line: string } | null {
     if (this.cutAt === null) return null;
-    const what = this.what(this.cutAt, total);
-    const next = this.nextCommand(this.cutAt);
+    // not one result fitted: the next part asks for a larger budget (the same one would stop here again)
+    const stuck = this.cutAt === this.offset;
+    const what = stuck ? `the next result does not fit in --max-tokens ${this.budget.max}` : this.what(this.cutAt, total);
+    const next = this.nextCommand(this.cutAt, stuck ? String(largerBudget(this.budget.max)) : this.opts.maxTokens);
     return { what, next, line: this.budget.continuation(what, next) };
   }
 
@@ -273,9 +276,9 @@ class LsPage {
     return `listed results ${range} of ${formatCount(total)}, newest first (--max-tokens ${this.budget.max})`;
   }
 
-  private nextCommand(offset: number): Next {
+  private nextCommand(offset: number, maxTokens = this.opts.maxTokens): Next {
     const o = this.opts;
-    const input = { offset: String(offset), json: o.json, session: o.session, operation: o.operation, expired: o.expired, maxTokens: o.maxTokens, dir: o.dir || undefined };
+    const input = { offset: String(offset), json: o.json, session: o.session, operation: o.operation, expired: o.expired, maxTokens, dir: o.dir || undefined };
     return nextCommand(lsCommand, input, LS_LAYOUT);
   }
 }

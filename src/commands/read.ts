@@ -137,7 +137,7 @@ export const readIn =
 
 /** The next part's command: `lro read ID` with what it selects and the options of this one it keeps. */
 function nextPart(id: string, o: ReadOptions, select: ReadOptions): Next {
-  const kept = { raw: o.raw, stream: o.stream || undefined, maxTokens: o.maxTokens, dir: o.dir || undefined };
+  const kept = { raw: o.raw, stream: o.stream || undefined, maxTokens: select.maxTokens ?? o.maxTokens, dir: o.dir || undefined };
   return nextRead({ id, ...select, ...kept });
 }
 

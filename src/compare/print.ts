@@ -2,7 +2,7 @@
 // section's heading, whole items until the output budget is spent, and a next: line that continues at the
 // first item left out (--from N). --json prints the summary object, then one object an item, then a
 // {"type":"truncated"} object when cut. Record numbers are written A:N and B:N (lro read ID --records N:N).
-import { truncatedObject, type Next, type OutputBudget } from '../budget.js';
+import { largerBudget, truncatedObject, type Next, type OutputBudget } from '../budget.js';
 import { formatBytes, formatCount } from '../units.js';
 import { itemCount, type PlacedItem } from './diff.js';
 import type { Comparison, DiffItem, DiffSide, DiffSummary, TestTally } from './model.js';
@@ -166,6 +166,6 @@ function cutLine(c: Comparison, p: DiffPrint, at: number, total: number): string
   const what = stuck
     ? `the next item does not fit in --max-tokens ${max}`
     : `output cut at --max-tokens ${max} after item ${formatCount(at)} of ${formatCount(total)}`;
-  const next = p.next(at, stuck ? max * 4 : undefined);
+  const next = p.next(at, stuck ? largerBudget(max) : undefined);
   return p.json ? truncatedObject(what, next) : p.budget.continuation(what, next);
 }

@@ -101,7 +101,7 @@ export class LroTools {
       stderr: shown(stderr()),
       code,
       last: lines.filter((l) => !l.stderr).at(-1),
-      notes: lines.filter((l) => l.stderr).map((l) => ({ ...l, what: shown(l.what), line: shown(l.line) })),
+      notes: lines.filter((l) => l.stderr).map((l) => ({ ...l, what: shown(l.what), line: shown(l.line), mentions: l.mentions.map((m) => ({ ...m, text: shown(m.text) })) })),
       values,
     };
     return toolResult(def.spec, out, this.calls, args);

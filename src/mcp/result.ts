@@ -102,7 +102,8 @@ function notesInToolTerms(stderr: string, notes: LroLine[], calls: CallReader): 
  * arguments tools take for them (one no tool takes, as --dir, the server's own, stays a flag of the command line).
  */
 function inToolTerms(what: string, mentions: Next[], calls: CallReader): string {
-  const asArguments = (s: string) => s.replace(/--[a-z][a-z-]*/g, (flag) => calls.argumentOf(flag) ?? flag);
+  // a flag as a word of its own: not the dashes inside an id or a path a message quotes ('x--tail')
+  const asArguments = (s: string) => s.replace(/(?<![\w-])--[a-z][a-z-]*/g, (flag) => calls.argumentOf(flag) ?? flag);
   let out = '';
   let rest = what;
   for (const m of mentions) {

@@ -14,7 +14,7 @@ import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
 import type { IO } from '../io.js';
-import { maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import { largerBudget, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 
 /** The column titles: what each group's value is. */
 function labels(plan: CountPlan): string[] {
@@ -95,6 +95,11 @@ function printing(rf: ResultFile, plan: CountPlan, io: Pick<IO, 'env' | 'run'>) 
   };
 }
 
+/** The plan with the budget a part that showed nothing asks for next (budget.ts largerBudget). */
+function largerPlan(plan: CountPlan, budget: OutputBudget): CountPlan {
+  return { ...plan, options: { ...plan.options, maxTokens: String(largerBudget(budget.max)) } };
+}
+
 async function printGroups(
   rf: ResultFile,
   plan: CountPlan,
@@ -117,8 +122,11 @@ async function printGroups(
     const g = res.groups[i];
     const line = json ? `${JSON.stringify({ count: g.count, first: g.first }).slice(0, -1)},"value":${toJson(g.value)}}\n` : row(plan, formatCount(g.count), String(g.first), g.value);
     if (!budget.take(line)) {
-      const message = `showed ${what} ${from}-${i} of ${formatCount(res.groups.length)} (--max-tokens ${budget.max})`;
-      const next = nextOf(countNextInput(rf.header.id, plan, i + 1));
+      const stuck = i === from - 1; // not one row fitted: the next part asks for a larger budget
+      const message = stuck
+        ? `the next row does not fit in --max-tokens ${budget.max}`
+        : `showed ${what} ${from}-${i} of ${formatCount(res.groups.length)} (--max-tokens ${budget.max})`;
+      const next = nextOf(countNextInput(rf.header.id, stuck ? largerPlan(plan, budget) : plan, i + 1));
       await write(json ? truncatedObject(message, next) : budget.continuation(message, next));
       return;
     }
@@ -161,8 +169,9 @@ async function printDistinct(
     const cells = several ? (g.value as JsonValue[]).map(shownValue).join('  ') : shownValue(g.value);
     const line = json ? `{"value":${toJson(g.value)}}\n` : `${cells}\n`;
     if (!budget.take(line)) {
-      const message = `showed values ${from}-${i} of ${formatCount(n)} (--max-tokens ${budget.max})`;
-      const next = nextOf(countNextInput(rf.header.id, plan, i + 1));
+      const stuck = i === from - 1; // not one value fitted: the next part asks for a larger budget
+      const message = stuck ? `the next value does not fit in --max-tokens ${budget.max}` : `showed values ${from}-${i} of ${formatCount(n)} (--max-tokens ${budget.max})`;
+      const next = nextOf(countNextInput(rf.header.id, stuck ? largerPlan(plan, budget) : plan, i + 1));
       await write(json ? truncatedObject(message, next) : budget.continuation(message, next));
       return;
     }

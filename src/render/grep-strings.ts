@@ -8,7 +8,7 @@ import type { GrepPlan } from '../search/grep-plan.js';
 import type { PrintableString } from '../search/strings.js';
 import { formatCount } from '../units.js';
 import type { IO } from '../io.js';
-import { maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import { largerBudget, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 import { grepInput } from './grep-output.js';
 
 /**
@@ -32,8 +32,11 @@ export async function printStrings(
         ? `${JSON.stringify({ type: 'match', string: s.n, offset: s.offset, length: s.length, text: s.text })}\n`
         : `${s.n}:@${s.offset} ${s.text}\n`;
       if (!budget.take(line)) {
-        const what = `output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching strings`;
-        const next = nextOf({ id: rf.header.id, pattern: plan.pattern, ...grepInput(plan, q.maxCount - matched), strings: true, records: formatRange(s.n, q.range.to) });
+        // not one string fitted: the next part asks for a larger budget (the same one would stop here again)
+        const stuck = matched === 0;
+        const what = stuck ? `the next string does not fit in --max-tokens ${budget.max}` : `output cut at --max-tokens ${budget.max} after ${formatCount(matched)} matching strings`;
+        const input = { ...grepInput(plan, q.maxCount - matched), ...(stuck ? { maxTokens: String(largerBudget(budget.max)) } : {}) };
+        const next = nextOf({ id: rf.header.id, pattern: plan.pattern, ...input, strings: true, records: formatRange(s.n, q.range.to) });
         await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next));
         return EXIT.ok;
       }

@@ -8,14 +8,14 @@ import { checkedDisplayBytes, displayPieces, invalidSet, textWindow, type TextWi
 import { MAX_TOKEN_BYTES } from '../tokens/tokenizer.js';
 import { formatCharRange, formatRange, parseCharRange, type Range } from '../ranges.js';
 import type { OutputBatch } from './batch.js';
-import type { Next, OutputBudget } from '../budget.js';
+import { largerBudget, type Next, type OutputBudget } from '../budget.js';
 import { formatCount } from '../units.js';
 
 /**
  * The next part's command from what it selects (`records`, `columns`, `chars`): the command gives it, as the same
  * read with the options it keeps (commands/read.ts).
  */
-export type NextPart = (select: { records?: string; columns?: string; chars?: string }) => Next;
+export type NextPart = (select: { records?: string; columns?: string; chars?: string; maxTokens?: string }) => Next;
 
 /** How records are shown: numbered or --raw, a --columns window of each, only those `only` selects (--stream). */
 export interface RecordsShown {
@@ -100,7 +100,8 @@ async function showWindow(n: number, v: TextWindow, budget: OutputBudget, out: O
   await out.add(
     budget.continuation(
       `record ${n} has ${formatCount(v.total)} characters, more than --max-tokens ${budget.max} allows; showed characters ${v.start}-${shownEnd}`,
-      nextPart({ records: String(n), columns: formatCharRange(shownEnd, end) }),
+      // no character fitted beside this line: the next part asks for a larger budget (this one would stop here again)
+      nextPart({ records: String(n), columns: formatCharRange(shownEnd, end), ...(fit === 0 ? { maxTokens: String(largerBudget(budget.max)) } : {}) }),
     ),
   );
 }
@@ -157,7 +158,7 @@ export async function printChars(
       await out.add(
         budget.continuation(
           `showed characters ${start}-${start + fit}${total !== null ? ` of ${formatCount(total)}` : ''} (--max-tokens ${budget.max})`,
-          nextPart({ chars: formatCharRange(start + fit, end) }),
+          nextPart({ chars: formatCharRange(start + fit, end), ...(fit === 0 ? { maxTokens: String(largerBudget(budget.max)) } : {}) }),
         ),
       );
     }

@@ -3,7 +3,7 @@
 // exact command for the rest. The pages, without their last lines, put back together are the text.
 import type { Encoding } from '../tokens/tokenizer.js';
 import { formatCount } from '../units.js';
-import { OutputBudget, type Next } from '../budget.js';
+import { largerBudget, OutputBudget, type Next } from '../budget.js';
 import type { RunCapture } from '../io.js';
 
 /** Tokens kept for the continuation line itself. */
@@ -19,7 +19,8 @@ export function textPage(
   from: number,
   max: number,
   encoding: Encoding,
-  next: (at: number) => Next,
+  /** The command for the text from `at` on (with --max-tokens `maxTokens` when given). */
+  next: (at: number, maxTokens?: number) => Next,
   run?: RunCapture,
 ): string {
   const rest = text.slice(from);
@@ -32,5 +33,8 @@ export function textPage(
   const part = rest.slice(0, fit);
   const end = from + fit;
   const what = `printed characters ${from}-${end} of ${formatCount(text.length)} (--max-tokens ${max})`;
-  return `${part}${part.endsWith('\n') ? '' : '\n'}${budget.continuation(what, next(end))}`;
+  // a budget that holds little more than this line: the next part asks for a larger one (this one would take a
+  // page for every few characters)
+  const larger = max - NEXT_LINE_TOKENS < NEXT_LINE_TOKENS ? largerBudget(max) : undefined;
+  return `${part}${part.endsWith('\n') ? '' : '\n'}${budget.continuation(what, next(end, larger))}`;
 }

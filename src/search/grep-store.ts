@@ -5,7 +5,8 @@
 import { oneLine, LroError } from '../errors.js';
 import { FormatError } from '../format/header.js';
 import type { ResultFile } from '../format/reader.js';
-import { damagedError, openInStore } from '../store/resolve.js';
+import { damagedError, openInStore, SEE_LS } from '../store/resolve.js';
+import type { Next } from '../io.js';
 import type { ResultName } from '../store/scan.js';
 import { headerPasses, nameMayPass, type ResultFilter } from '../store/select.js';
 import { Stalled } from '../watchdog.js';
@@ -17,8 +18,8 @@ export interface StoreWalk {
   filter: ResultFilter;
   /** The record of the --from result to start at (1: all of it). */
   fromRecord: number;
-  /** A warning line to stderr (a result skipped). */
-  warn: (line: string) => Promise<void> | void;
+  /** A warning line to stderr (a result skipped), with the commands it names as values. */
+  warn: (line: string, mentions?: Next[]) => Promise<void> | void;
   /** Brings a result whole into the store's folder before it is opened (an S3 store's: Store.fetchListed). */
   fetch?: (entry: ResultName) => void;
 }
@@ -77,6 +78,6 @@ export async function walkStore(
     }
     if (!more) break;
   }
-  if (searched === 0) await s.warn('lro: no stored results to search (see lro ls)\n');
+  if (searched === 0) await s.warn('lro: no stored results to search (see lro ls)\n', [SEE_LS]);
   return { searched, unfinished };
 }

@@ -18,7 +18,7 @@ import { checkSession } from './session.js';
 import type { Next } from '../io.js';
 
 /** `lro ls`, which the errors of a result not found send the user to, as a value (an MCP client gets lro_ls). */
-const SEE_LS: Next = { command: 'ls', input: {}, text: 'lro ls' };
+export const SEE_LS: Next = { command: 'ls', input: {}, text: 'lro ls' };
 
 export interface ResolveOptions {
   dir?: string;
@@ -170,7 +170,7 @@ function openPath(path: string): ResultFile {
     if (rf.header.id !== parsed.id) throw new FormatError(`has id ${rf.header.id} in its header, not ${parsed.id}`);
     return rf;
   } catch (e) {
-    if (e instanceof FormatError) throw new LroError(`${path} ${e.message}: ${e.hint}`);
+    if (e instanceof FormatError) throw new LroError(`${path} ${e.message}: ${e.hint}`, EXIT.error, [SEE_LS]); // (a hint may send to lro ls)
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new LroError(`${path} does not exist: pass an id from lro ls`, EXIT.error, [SEE_LS]);
     throw new LroError(`cannot read ${path}: ${code ?? (e as Error).message}`);

@@ -66,4 +66,12 @@ describe('--help summaries in docs/commands.md', () => {
       expect(r.out.endsWith(`\n\n${summaries.get(name)}\n`), name).toBe(true);
     }
   });
+
+  it('are read byte for byte, CRLF or not; a marker inside a fenced example is not one; a marker without a block is an error', () => {
+    const docs = ['## `lro a`', '<!-- help: a -->', 'The summary at the end of `lro a --help`:', '', '```text', 'Line one.', '  indented: two', '```', '```md', '<!-- help: b -->', '```'];
+    expect([...helpSummaries(docs.join('\n'))]).toEqual([['a', 'Line one.\n  indented: two']]);
+    expect([...helpSummaries(docs.join('\r\n'))]).toEqual([['a', 'Line one.\n  indented: two']]);
+    expect(() => helpSummaries('<!-- help: c -->\nno block\n## next')).toThrow("'<!-- help: c -->' has no ```text block after it");
+    expect(() => helpSummaries(`${docs.slice(0, 8).join('\n')}\n${docs.slice(1, 8).join('\n')}`)).toThrow('is there twice');
+  });
 });

@@ -143,6 +143,9 @@ describe('commands named in lro lines, as tool calls', () => {
     expect(text(gone)).toBe(`lro: no result ${missing} in the store: it may have expired or live in another store (see lro_ls {}, --dir)`);
     const bad = await tools.call('lro_grep', { id: 'nope', pattern: 'x' });
     expect(text(bad)).toBe("lro: invalid result id 'nope': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro_ls {})");
+    // a flag's dashes inside what the client typed are left as typed
+    const typed = await tools.call('lro_read', { id: 'x--tail' });
+    expect(text(typed)).toBe("lro: invalid result id 'x--tail': ids are 26-character ULIDs, or 'last', 'last~1'… (see lro_ls {})");
     const listed = await tools.call('lro_ls', {});
     expect(listed.isError).toBeFalsy();
     // the command line says it with the command, as before

@@ -96,7 +96,8 @@ function recordWindow(rf: ResultFile, r: RecordSpan, invalid: Set<number> | unde
 async function showWindow(n: number, v: TextWindow, budget: OutputBudget, out: OutputBatch, raw: boolean, end: number, nextPart: NextPart): Promise<void> {
   const fit = budget.fitPrefix(v.text, Math.max(0, budget.left - 30));
   const shownEnd = v.start + fit;
-  await out.add(raw ? `${v.text.slice(0, fit)}\n` : `${n}:[${v.start}-${shownEnd}/${v.total}] ${v.text.slice(0, fit)}\n`);
+  // (no character fits: only the line saying so, whose next part asks for a larger budget)
+  if (fit > 0) await out.add(raw ? `${v.text.slice(0, fit)}\n` : `${n}:[${v.start}-${shownEnd}/${v.total}] ${v.text.slice(0, fit)}\n`);
   await out.add(
     budget.continuation(
       `record ${n} has ${formatCount(v.total)} characters, more than --max-tokens ${budget.max} allows; showed characters ${v.start}-${shownEnd}`,

@@ -2,7 +2,8 @@
 // cuts its output (read, grep, grep --all, jq, where, count, diff, ls, ls --sessions, info --full and --header)
 // from a budget of 1 token up, no page repeats a command already run, and the pages end. A next command that is the
 // command itself (nothing fitted, and the same budget asked again) sends an agent round in a loop: a part that shows
-// nothing asks for a larger budget (budget.ts largerBudget).
+// nothing asks for a larger budget (budget.ts largerBudget). And, at budgets a line fits in, the pages put side by
+// side are what --max-tokens 0 prints: every line once, in order.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,55 @@ describe('a cut output\'s next command makes progress', () => {
         }
       }
       expect(stuck).toEqual([]);
+    });
+  }
+});
+
+/** The lines of an output that are its content: not the last [lro: …] line, nor what each page repeats. */
+function content(out: string, repeated: number): string[] {
+  const lines = out.replace(/\n$/, '').split('\n');
+  const last = lines.at(-1) ?? '';
+  if (NEXT.test(last) || last.startsWith('{"type":"truncated"')) lines.pop();
+  return lines.slice(repeated);
+}
+
+describe('together, the pages are the whole output', () => {
+  /**
+   * Commands whose pages put side by side give what --max-tokens 0 prints, the lines each page repeats at its top,
+   * and which lines are content when a page also ends with lines of its own (count's totals: "(from the 77th)").
+   */
+  const paged = (): [string[], number, ((line: string) => boolean)?][] => [
+    [['read', ids.a], 0],
+    [['read', ids.log, '--records', '20:90'], 0],
+    [['grep', ids.log, 'sshd'], 0],
+    [['grep', ids.log, '-v', 'Failed'], 0],
+    [['grep', ids.a, 'error', '--json'], 0],
+    [['where', ids.a, 'level=error'], 0],
+    [['where', ids.a, 'level!=info', '--fields', 'id,msg'], 0],
+    [['jq', ids.a, '-c', '{id, level}'], 0],
+    [['jq', ids.a, '-r', '.msg'], 0],
+    [['count', ids.a, '--by', 'msg', '--distinct'], 1], // (the distinct count heads each page)
+    [['count', ids.a, '--by', 'msg'], 1, (l) => !/^[\d,]+ records, /.test(l)], // (the column titles head each page)
+    [['count', ids.a, '--by', 'msg', '--json'], 0],
+    [['ls'], 0],
+    [['ls', '--sessions'], 0],
+  ];
+  for (const budget of [100, 170, 400]) {
+    it(`at --max-tokens ${budget}: every line once, in order`, async () => {
+      for (const [first, repeated, keep = () => true] of paged()) {
+        const whole = await lroHere([...first, '--max-tokens', '0'], { env });
+        let argv = [...first, '--max-tokens', String(budget)];
+        const got: string[] = [];
+        for (let page = 0; page < MAX_PAGES; page++) {
+          const r = await lroHere(argv, { env });
+          const last = r.out.trimEnd().split('\n').at(-1) ?? '';
+          got.push(...content(r.out, page === 0 ? 0 : repeated).filter(keep));
+          const next = NEXT.exec(last)?.[1] ?? (first.includes('--json') ? JSON_NEXT.exec(last)?.[1] : undefined);
+          if (!next) break;
+          argv = words(next).slice(1);
+        }
+        expect(got, `lro ${first.join(' ')} at ${budget}`).toEqual(content(whole.out, 0).filter(keep));
+      }
     });
   }
 });

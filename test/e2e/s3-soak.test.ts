@@ -139,7 +139,7 @@ function offloadRss(input: string, env: Record<string, string>): Promise<Measure
 
 describe('a big offload to S3', () => {
   const BIG = Number(process.env.LRO_S3_SOAK_BIG_BYTES ?? 200e6);
-  it('is uploaded in parts, one at a time, within a few MB of the local offload\'s peak memory', async () => {
+  it('is uploaded in parts, in memory that does not grow with the input (within 40 MB of the local offload\'s peak)', async () => {
     const input = join(root, 'big.log');
     const fd = openSync(input, 'w');
     const line = Buffer.from('INFO request served in 12 ms by worker 7 of the pool, bytes 1234567 status 200 ok\n');
@@ -151,7 +151,11 @@ describe('a big offload to S3', () => {
     const remote = await offloadRss(input, env);
     console.log(`offload of ${BIG} bytes: local ${local.kb} KB, s3 ${remote.kb} KB peak RSS`);
     expect([local.code, remote.code, local.err, remote.err]).toEqual([0, 0, '', '']);
-    expect(remote.kb - local.kb).toBeLessThan(30 * 1024);
+    // The S3 offload's own cost, whatever the input's size: the worker thread of its requests (an isolate and the
+    // SDK) and a 5 MB part or two alive, as the collector leaves them: 21.9 to 32.7 MB measured on a 2-core machine
+    // (its CI runs: 23.8, 24.0, 25.0, 28.6, 29.6, 30.2, 30.5 MB), so 30 MB failed now and then. An input held in
+    // memory would add its 200 MB.
+    expect(remote.kb - local.kb).toBeLessThan(40 * 1024);
     const id = (JSON.parse(remote.out) as { id: string }).id;
     expect(await s3.keys('big')).toContain(`big/lro-offload-${id}.jsonl`);
     const reader = { ...env, XDG_CACHE_HOME: join(root, 'big-reader') }; // fetched whole and checked (sha256)

@@ -65,6 +65,11 @@ export function largerBudget(max: number): number {
   return Math.max(4 * max, MIN_PROGRESS_TOKENS);
 }
 
+/** A search's or query's plan whose options ask for largerBudget(max), for the next command of a part that showed nothing. */
+export function withLargerBudget<P extends { options: { maxTokens?: string } }>(plan: P, max: number): P {
+  return { ...plan, options: { ...plan.options, maxTokens: String(largerBudget(max)) } };
+}
+
 /** Whether this runs for an MCP tool call, whose layer bounds listings and descriptors as wholes of its own. */
 export function inToolCall(io: Pick<IO, 'run'>): boolean {
   return io.run !== undefined;

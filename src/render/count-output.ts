@@ -14,7 +14,7 @@ import { typeHint } from '../query/condition.js';
 import { formatRange } from '../ranges.js';
 import { formatCount } from '../units.js';
 import type { IO } from '../io.js';
-import { largerBudget, maxTokensFrom, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
+import { maxTokensFrom, withLargerBudget, OutputBudget, truncatedObject, type NextOf } from '../budget.js';
 
 /** The column titles: what each group's value is. */
 function labels(plan: CountPlan): string[] {
@@ -95,11 +95,6 @@ function printing(rf: ResultFile, plan: CountPlan, io: Pick<IO, 'env' | 'run'>) 
   };
 }
 
-/** The plan with the budget a part that showed nothing asks for next (budget.ts largerBudget). */
-function largerPlan(plan: CountPlan, budget: OutputBudget): CountPlan {
-  return { ...plan, options: { ...plan.options, maxTokens: String(largerBudget(budget.max)) } };
-}
-
 async function printGroups(
   rf: ResultFile,
   plan: CountPlan,
@@ -126,7 +121,7 @@ async function printGroups(
       const message = stuck
         ? `the next row does not fit in --max-tokens ${budget.max}`
         : `showed ${what} ${from}-${i} of ${formatCount(res.groups.length)} (--max-tokens ${budget.max})`;
-      const next = nextOf(countNextInput(rf.header.id, stuck ? largerPlan(plan, budget) : plan, i + 1));
+      const next = nextOf(countNextInput(rf.header.id, stuck ? withLargerBudget(plan, budget.max) : plan, i + 1));
       await write(json ? truncatedObject(message, next) : budget.continuation(message, next));
       return;
     }
@@ -171,7 +166,7 @@ async function printDistinct(
     if (!budget.take(line)) {
       const stuck = i === from - 1; // not one value fitted: the next part asks for a larger budget
       const message = stuck ? `the next value does not fit in --max-tokens ${budget.max}` : `showed values ${from}-${i} of ${formatCount(n)} (--max-tokens ${budget.max})`;
-      const next = nextOf(countNextInput(rf.header.id, stuck ? largerPlan(plan, budget) : plan, i + 1));
+      const next = nextOf(countNextInput(rf.header.id, stuck ? withLargerBudget(plan, budget.max) : plan, i + 1));
       await write(json ? truncatedObject(message, next) : budget.continuation(message, next));
       return;
     }

@@ -11,7 +11,7 @@ import { ByteScanner } from '../kernel/scan.js';
 import type { StoreWalk } from '../search/grep-store.js';
 import { commandOf } from '../store/select.js';
 import { formatCount } from '../units.js';
-import { largerBudget, OutputBudget, truncatedObject, type Next, type NextOf } from '../budget.js';
+import { OutputBudget, withLargerBudget, truncatedObject, type Next, type NextOf } from '../budget.js';
 import { GrepLines, grepInput, partNote } from './grep-output.js';
 
 /** What `lro grep --all` was asked besides the search itself (and which results, StoreWalk). */
@@ -90,7 +90,7 @@ function cutLine(s: StoreGrep, id: string, record: number, tally: Tally): string
     ? `the next line does not fit in --max-tokens ${max}`
     : `output cut at --max-tokens ${max} after ${formatCount(tally.matched)} matching records` +
       ` in ${formatCount(tally.results)} results`;
-  const plan = stuck ? { ...s.plan, options: { ...s.plan.options, maxTokens: String(largerBudget(max)) } } : s.plan;
+  const plan = stuck ? withLargerBudget(s.plan, max) : s.plan;
   const next = s.nextOf(nextInput({ ...s, plan }, id, record));
   const part = tally.part;
   const said = `${part ? `${part.what}; ` : ''}${what}`;

@@ -10,7 +10,7 @@ import type { ByteScanner } from '../kernel/scan.js';
 import type { GrepPlan } from '../search/grep-plan.js';
 import { formatCount } from '../units.js';
 import type { IO } from '../io.js';
-import { largerBudget, maxTokensFrom, OutputBudget, truncatedObject, type Next, type NextOf } from '../budget.js';
+import { maxTokensFrom, withLargerBudget, OutputBudget, truncatedObject, type Next, type NextOf } from '../budget.js';
 
 /** Room kept for the line that continues a cut output. */
 const CONTINUATION_TOKENS = 80;
@@ -166,7 +166,7 @@ export class GrepText {
       const stuck = budget.used === 0;
       const said = stuck ? `the next line does not fit in --max-tokens ${budget.max}` : `output cut at --max-tokens ${budget.max} after ${formatCount(run.matched)} matching records`;
       const what = `${part ? `${part.what}; ` : ''}${said}`;
-      const asked = stuck ? { ...plan, options: { ...plan.options, maxTokens: String(largerBudget(budget.max)) } } : plan;
+      const asked = stuck ? withLargerBudget(plan, budget.max) : plan;
       const next = nexts.nextOf(nextInput(rf.header.id, asked, run as Required<GrepRun>));
       await write(plan.options.json ? truncatedObject(what, next) : budget.continuation(what, next, part ? [part.mention] : []));
     } else if (plan.query.countOnly) await write(`${run.matched}\n`);
